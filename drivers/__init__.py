@@ -1,0 +1,1 @@
+"""Device drivers: bytes from table devices in, typed input events out. Never game logic."""
