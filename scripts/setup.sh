@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Shared set-up for the README's commands: a virtualenv in .venv with tablectl and its test tools.
+# Idempotent; needs only python3 and apt on a fresh Debian machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_install() {
+    echo "setup: installing $* with apt" >&2
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+}
+
+if [ ! -x .venv/bin/python ]; then
+    if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c "import ensurepip" 2>/dev/null; then
+        apt_install python3-venv
+    fi
+    python3 -m venv .venv
+fi
+stamp=.venv/.tablectl-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -e '.[dev]'
+    touch "$stamp"
+fi
+if [ "${NEED_MOSQUITTO:-0}" = 1 ] && ! command -v mosquitto >/dev/null 2>&1 \
+        && [ ! -x /usr/sbin/mosquitto ]; then
+    apt_install mosquitto
+fi

@@ -1,0 +1,1 @@
+"""Exact analysis of the games: hit frequencies and house edges by enumeration."""

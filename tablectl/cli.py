@@ -1,0 +1,277 @@
+"""`tablectl` command line (DESIGN contract 4): run, check-config, replay, recall, verify-journal,
+analyze, export, demo."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from tablectl.config import ConfigError, LoadedConfig, load_config
+from tablectl.journal import Journal, JournalError, Record
+from tablectl.logs import configure_logging
+from tablectl.relay import OutboxRow
+from tablectl.table import Table, journal_body, replay_ts
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except ConfigError as exc:
+        for p in exc.problems:
+            print(str(p), file=sys.stderr)
+        return EXIT_USAGE
+    except JournalError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # `tablectl replay ... | head`
+        return EXIT_OK
+    return code
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tablectl", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="run the table daemon")
+    run.add_argument("--config", required=True, type=Path)
+    run.set_defaults(func=cmd_run)
+
+    check = sub.add_parser("check-config", help="validate a table config (exit 0 valid, 2 not)")
+    check.add_argument("file", type=Path)
+    check.set_defaults(func=cmd_check_config)
+
+    replay = sub.add_parser("replay", help="run a JSONL event file through the engine")
+    replay.add_argument("--config", required=True, type=Path)
+    replay.add_argument("events", type=Path, help="JSON lines; '-' reads standard input")
+    replay.set_defaults(func=cmd_replay)
+
+    recall = sub.add_parser("recall", help="finished rounds from the journal, every card in order")
+    _journal_args(recall)
+    recall.add_argument("--last", type=int, default=10, help="the last N rounds (default 10)")
+    recall.add_argument("--round", type=int, help="only this round")
+    recall.add_argument("--json", action="store_true", help="round/result payloads as JSON lines")
+    recall.set_defaults(func=cmd_recall)
+
+    verify = sub.add_parser("verify-journal", help="check the journal's hash chain")
+    _journal_args(verify, config_required=False)
+    verify.set_defaults(func=cmd_verify)
+
+    export = sub.add_parser("export", help="the journal as JSON lines that `replay` accepts")
+    _journal_args(export)
+    export.set_defaults(func=cmd_export)
+
+    analyze = sub.add_parser("analyze", help="exact probability and house edge of a wager")
+    analyze.add_argument("--game", required=True)
+    analyze.add_argument("--wager", required=True)
+    analyze.add_argument("--paytable")
+    analyze.add_argument("--decks", type=int, default=8)
+    analyze.add_argument("--banker-push-on-dragon7", action="store_true")
+    analyze.add_argument("--json", action="store_true")
+    analyze.set_defaults(func=cmd_analyze)
+
+    demo = sub.add_parser("demo", help="a simulated EZ Baccarat table, end to end")
+    demo.add_argument("--rounds", type=int, default=12, help="rounds to play (0 = until Ctrl-C)")
+    demo.add_argument("--dir", type=Path, default=Path("demo-data"))
+    demo.add_argument("--mqtt-port", type=int, default=1883)
+    demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument("--delay", type=float, default=0.15, help="seconds between cards")
+    demo.set_defaults(func=cmd_demo)
+    return p
+
+
+def _journal_args(p: argparse.ArgumentParser, *, config_required: bool = True) -> None:
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--config", type=Path, help="the table config (its journal is used)")
+    if not config_required:
+        g.add_argument("--journal", type=Path, help="a journal file")
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config)
+    configure_logging(cfg.table.log_level)
+    from tablectl.daemon import Daemon
+
+    async def go() -> None:
+        await Daemon(cfg).run()
+
+    asyncio.run(go())
+    return EXIT_OK
+
+
+def cmd_check_config(args: argparse.Namespace) -> int:
+    cfg = load_config(args.file)
+    t = cfg.table
+    print(
+        f"{args.file}: ok: {t.game.id} table {t.site}/{t.table}, {t.seats.count} seats, "
+        f"limits {t.limits.min}-{t.limits.max}, collection schedule {cfg.schedule.option}, "
+        f"{len(t.devices)} device(s)"
+    )
+    return EXIT_OK
+
+
+def replay_records(lines: Iterator[str]) -> Iterator[Record]:
+    """JSON lines as journal records, the way the daemon would have journaled them."""
+    for seq, line in enumerate((ln for ln in lines if ln.strip()), start=1):
+        ts, source, ref = replay_ts(seq), "replay", None
+        try:
+            data: Any = json.loads(line)
+        except json.JSONDecodeError as exc:
+            body = journal_body(line.rstrip("\n"), f"not JSON: {exc.msg} at column {exc.colno}")
+        else:
+            if isinstance(data, dict):
+                ts = str(data.pop("ts", None) or ts)
+                source = str(data.pop("source", source))
+                raw_ref = data.pop("ref", None)
+                ref = None if raw_ref is None else str(raw_ref)
+            body = journal_body(data)
+        yield Record(seq, ts, source, ref, body, "", "")
+
+
+def print_rows(rows: Sequence[OutboxRow], out: TextIO) -> None:
+    for r in rows:
+        msg = {"topic": r.topic, "payload": json.loads(r.payload), "qos": r.qos, "retain": r.retain}
+        out.write(json.dumps(msg, separators=(",", ":"), ensure_ascii=False) + "\n")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config)
+    table = Table(cfg)
+    stream = sys.stdin if str(args.events) == "-" else args.events.open(encoding="utf-8")
+    with stream:
+        for rec in replay_records(iter(stream)):
+            print_rows(table.apply(rec), sys.stdout)
+    return EXIT_OK
+
+
+def _open_journal(args: argparse.Namespace) -> tuple[Journal, LoadedConfig | None]:
+    if getattr(args, "config", None):
+        cfg = load_config(args.config)
+        path = cfg.journal_path
+        table: str | None = cfg.table.table
+    else:
+        cfg, path, table = None, args.journal, None
+    if not path.exists():
+        raise JournalError(f"no journal at {path}")
+    return Journal(path, table=table), cfg
+
+
+def rounds_from_journal(journal: Journal, cfg: LoadedConfig) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every finished round's result payload with the time it finished, rebuilt from the journal."""
+    table = Table(cfg)
+    for rec in journal.records():
+        for row in table.apply(rec):
+            if row.topic.endswith("/round/result"):
+                yield rec.ts, json.loads(row.payload)
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    journal, cfg = _open_journal(args)
+    assert cfg is not None
+    rounds = list(rounds_from_journal(journal, cfg))
+    if args.round is not None:
+        rounds = [r for r in rounds if r[1]["round"] == args.round]
+        if not rounds:
+            print(f"tablectl: round {args.round} is not in the journal", file=sys.stderr)
+            return EXIT_FAIL
+    elif args.last > 0:
+        rounds = rounds[-args.last :]
+    for ts, payload in rounds:
+        if args.json:
+            print(json.dumps(payload, separators=(",", ":")))
+        else:
+            print(format_round(ts, payload))
+    return EXIT_OK
+
+
+def format_round(ts: str, r: dict[str, Any]) -> str:
+    """A finished baccarat round for a person: cards in dealt order, wagers, settlements, fees."""
+    o = r["outcome"]
+    head = f"Round {r['round']}  (shoe {r.get('shoe', '?')}, finished {ts})"
+    if o["winner"] == "tie":
+        verdict = f"tie {o['player']['total']}-{o['banker']['total']}"
+    else:
+        verdict = f"{o['winner']} wins {o['player']['total']}-{o['banker']['total']}"
+    flags = [k for k in ("natural", "dragon7", "panda8") if o.get(k)]
+    lines = [head, f"  {verdict}" + (f"  [{', '.join(flags)}]" if flags else "")]
+    lines.append("  dealt:   " + ", ".join(f"{d['to'][0].upper()} {d['card']}" for d in r["dealt"]))
+    lines.append(
+        f"  player:  {' '.join(o['player']['cards'])} = {o['player']['total']}    "
+        f"banker: {' '.join(o['banker']['cards'])} = {o['banker']['total']}"
+    )
+    b = r["bank"]
+    lines.append(
+        f"  bank:    seat {b['seat']} {b['start']} -> {b['end']} (turn {b.get('turn', '?')}), "
+        f"action from seat {r['action_seat']}"
+    )
+    for s in r["settlements"]:
+        lines.append(
+            f"  seat {s['seat']:>2} {s['player']:<8} {s['spot']:<8} {s['amount']:>9} "
+            f"{s['status']:<8} {s['net']:>9}"
+        )
+    for f in r["fees"]:
+        lines.append(f"  fee:     {f['payer']} seat {f['seat']} {f['amount']} "
+                     f"(schedule {f['schedule']})")
+    return "\n".join(lines)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    journal, _ = _open_journal(args)
+    problems = journal.verify()
+    for p in problems:
+        print(f"{journal.path}: {p}")
+    if problems:
+        return EXIT_FAIL
+    print(f"{journal.path}: ok: {journal.last_seq} records, chain intact")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    journal, _ = _open_journal(args)
+    for rec in journal.records():
+        sys.stdout.write(rec.jsonl() + "\n")
+    return EXIT_OK
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    if args.game != "ez-baccarat-panda8":
+        print(f"tablectl: analyze does not know game {args.game!r} yet", file=sys.stderr)
+        return EXIT_USAGE
+    from tablectl.analysis.baccarat import analyze
+
+    try:
+        result = analyze(args.wager, args.decks, banker_push_on_dragon7=args.banker_push_on_dragon7)
+    except ValueError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"{args.game} {args.wager} ({args.decks} decks): hit frequency "
+            f"{result['hit_frequency']:.6f}, house edge {100 * result['house_edge']:.4f}% "
+            f"({result['method']})"
+        )
+    return EXIT_OK
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from tablectl.demo import run_demo
+
+    return run_demo(args.dir, rounds=args.rounds, mqtt_port=args.mqtt_port, seed=args.seed,
+                    delay=args.delay)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

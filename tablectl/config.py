@@ -1,0 +1,295 @@
+"""The table's one TOML file, validated by pydantic: every problem named by file, key path and reason.
+
+Unknown keys are errors (a typo must not silently fall back to a default). Collection schedules
+(R4) come from a schedules file shipped as data, chosen by option number, or are written inline.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
+
+from tablectl.money import MoneyError, parse_money
+from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
+
+TopicId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
+
+
+def _money(value: object) -> Decimal:
+    try:
+        return parse_money(value)
+    except MoneyError as exc:
+        raise ValueError(str(exc)) from None
+
+
+Money = Annotated[Decimal, BeforeValidator(_money)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BaccaratGame(_Strict):
+    """EZ Baccarat Panda 8 (document 003) and its approval options."""
+
+    id: Literal["ez-baccarat-panda8"]
+    decks: int = Field(8, ge=3, le=8, description="3 to 8 decks in the shoe (003)")
+    settlement_order: Literal["by-spot", "by-seat"] = "by-spot"  # R3: 003 settles spot by spot
+    banker_push_on_dragon7: bool = False  # R26
+    bet_timer_seconds: int = Field(0, ge=0, le=600)  # R28: 0 = no timer
+
+
+GameConfig = Annotated[BaccaratGame, Field(discriminator="id")]
+GAME_IDS = ("ez-baccarat-panda8",)
+
+
+class SpotLimit(_Strict):
+    min: Money
+    max: Money
+
+    @model_validator(mode="after")
+    def _ordered(self) -> SpotLimit:
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}")
+        return self
+
+
+class Limits(SpotLimit):
+    """Per-spot table limits; `spots` overrides them for single spots (e.g. a smaller Panda 8 max)."""
+
+    spots: dict[str, SpotLimit] = Field(default_factory=dict)
+
+    def for_spot(self, spot: str) -> SpotLimit:
+        return self.spots.get(spot, SpotLimit(min=self.min, max=self.max))
+
+
+class Seats(_Strict):
+    count: int = Field(7, ge=1, le=14)
+
+
+class Collection(_Strict):
+    """A schedule picked from a schedules file (`file` relative to this config) or given inline."""
+
+    file: str | None = None
+    option: int | None = Field(None, ge=1)
+    schedule: CollectionSchedule | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Collection:
+        if self.schedule is None and (self.file is None or self.option is None):
+            raise ValueError("give either file and option, or an inline schedule")
+        if self.schedule is not None and (self.file is not None or self.option is not None):
+            raise ValueError("give either file and option, or an inline schedule, not both")
+        return self
+
+
+class Device(_Strict):
+    name: TopicId
+    driver: str
+    port: str
+    baud: int = Field(9600, ge=50, le=4_000_000)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class Tls(_Strict):
+    ca: str
+    cert: str | None = None
+    key: str | None = None
+
+
+class Mqtt(_Strict):
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = Field(1883, ge=1, le=65535)
+    client_id: str | None = None
+    username: str | None = None
+    password_file: str | None = None
+    tls: Tls | None = None
+    keepalive: int = Field(30, ge=5, le=3600)
+
+
+class Journal(_Strict):
+    path: str
+
+
+class TableConfig(_Strict):
+    site: TopicId
+    table: TopicId
+    game: GameConfig
+    seats: Seats = Seats()
+    limits: Limits
+    collection: Collection
+    devices: list[Device] = Field(default_factory=list)
+    mqtt: Mqtt = Mqtt()
+    journal: Journal
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+
+    @model_validator(mode="after")
+    def _unique_devices(self) -> TableConfig:
+        names = [d.name for d in self.devices]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"device names must be unique: {', '.join(dupes)}")
+        return self
+
+    @property
+    def base_topic(self) -> str:
+        return f"tablectl/{self.site}/{self.table}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    key: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.key or '(top level)'}: {self.reason}"
+
+
+class ConfigError(Exception):
+    """A config that cannot be used; `problems` names every one."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """A validated config with everything it refers to resolved."""
+
+    path: Path
+    table: TableConfig
+    schedule: CollectionSchedule
+
+    @property
+    def journal_path(self) -> Path:
+        return resolve(self.path, self.table.journal.path)
+
+
+def resolve(config_path: Path, value: str) -> Path:
+    """A path from the config: absolute as given, relative to the config file's folder otherwise."""
+    p = Path(value)
+    return p if p.is_absolute() else (config_path.parent / p)
+
+
+def _key(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in GAME_IDS or part.startswith("function-"):
+            continue  # discriminator tags and validator names are not keys
+        else:
+            out += ("." if out else "") + part
+    return out
+
+
+def _reason(err: Any) -> str:
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    if err["type"] == "extra_forbidden":
+        return "unknown key (check the spelling; unknown keys are not ignored)"
+    if err["type"] == "missing":
+        return "required key is missing"
+    if err["type"] == "union_tag_invalid":
+        return f"unknown game id; known: {', '.join(GAME_IDS)}"
+    return msg
+
+
+def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
+    """Validate decoded TOML; raise ConfigError listing every problem."""
+    name = str(path)
+    try:
+        table = TableConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(
+            [Problem(name, _key(tuple(e["loc"])), _reason(e)) for e in exc.errors()]
+        ) from None
+    problems: list[Problem] = []
+    schedule = _schedule(table, path, problems)
+    if schedule is not None:
+        if table.limits.min < schedule.table_min or table.limits.max > schedule.table_max:
+            problems.append(
+                Problem(
+                    name,
+                    "limits",
+                    f"limits {table.limits.min}-{table.limits.max} fall outside collection "
+                    f"schedule {schedule.option}'s table limit "
+                    f"{schedule.table_min}-{schedule.table_max} (R4)",
+                )
+            )
+    for spot in table.limits.spots:
+        if spot not in spots_of(table.game.id):
+            problems.append(
+                Problem(
+                    name,
+                    f"limits.spots.{spot}",
+                    f"no such wager in {table.game.id}; known: {', '.join(spots_of(table.game.id))}",
+                )
+            )
+    if table.mqtt.password_file and not table.mqtt.username:
+        problems.append(Problem(name, "mqtt.password_file", "a password file needs a username"))
+    if problems or schedule is None:
+        raise ConfigError(problems)
+    return LoadedConfig(path=path, table=table, schedule=schedule)
+
+
+def _schedule(table: TableConfig, path: Path, problems: list[Problem]) -> CollectionSchedule | None:
+    col = table.collection
+    if col.schedule is not None:
+        return col.schedule
+    assert col.file is not None and col.option is not None
+    file = resolve(path, col.file)
+    try:
+        schedules = load_schedules(file)
+    except FileNotFoundError:
+        problems.append(Problem(str(path), "collection.file", f"no such file: {file}"))
+        return None
+    except ScheduleError as exc:
+        problems.append(Problem(str(path), "collection.file", str(exc)))
+        return None
+    if col.option not in schedules:
+        problems.append(
+            Problem(
+                str(path),
+                "collection.option",
+                f"{file} has no schedule option {col.option}; "
+                f"it has {min(schedules)}-{max(schedules)}",
+            )
+        )
+        return None
+    return schedules[col.option]
+
+
+def load_config(path: Path | str) -> LoadedConfig:
+    """Read and validate a table config file."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ConfigError([Problem(str(p), "", f"cannot read: {exc.strerror}")]) from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError([Problem(str(p), "", "not UTF-8 text")]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([Problem(str(p), "", f"not valid TOML: {exc}")]) from None
+    return parse_config(data, p)
+
+
+def spots_of(game_id: str) -> tuple[str, ...]:
+    """The wager spots of a game (DESIGN contract 4)."""
+    return {"ez-baccarat-panda8": ("player", "banker", "tie", "dragon7", "panda8")}[game_id]

@@ -1,0 +1,303 @@
+"""The imperative shell: drivers and commands in, journal, engine, outbox, MQTT relay out.
+
+One asyncio task owns the journal and the table; every input goes through its queue, so the
+order inputs are journaled in is the order the engine sees them. A restart replays the journal,
+writes the outputs of any record whose outputs were not yet stored, and carries on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import signal
+import ssl
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+
+from drivers.registry import load_driver
+from tablectl import sdnotify
+from tablectl.config import LoadedConfig, resolve
+from tablectl.journal import Journal, Record
+from tablectl.relay import OutboxRow, Relay
+from tablectl.table import Table, journal_body, now_ts
+
+log = structlog.get_logger("tablectl.daemon")
+
+# Inbound command verbs (contract 3) and the input event type each becomes.
+COMMAND_VERBS = {
+    "wager": "wager",
+    "bank": "bank",
+    "bets.close": "bets.close",
+    "shoe.new": "shoe.new",
+    "decision": "decision",
+}
+
+Listener = Callable[[Record, list[OutboxRow]], None]
+
+
+@dataclass(frozen=True)
+class Input:
+    """Something to journal: a decoded event object (or the raw text that failed to decode)."""
+
+    source: str
+    data: Any
+    ref: str | None = None
+    error: str | None = None  # set when the input could not even be decoded
+
+
+class Daemon:
+    """Runs one table until stopped."""
+
+    def __init__(self, cfg: LoadedConfig, *, mqtt: bool | None = None) -> None:
+        self.cfg = cfg
+        self.journal = Journal(cfg.journal_path, table=cfg.table.table)
+        self.table = Table(cfg)
+        self.queue: asyncio.Queue[tuple[Input, asyncio.Future[Record] | None]] = asyncio.Queue()
+        self.listeners: list[Listener] = []
+        self.mqtt_enabled = cfg.table.mqtt.enabled if mqtt is None else mqtt
+        self.relay: Relay | None = None
+        self._stop = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._bet_timer: asyncio.TimerHandle | None = None
+        self._bet_timer_round: int | None = None
+
+    # -- start-up ----------------------------------------------------------------------------
+
+    def recover(self) -> int:
+        """Rebuild the table from the journal; store outputs of records not yet applied."""
+        applied = self.journal.applied()
+        count = 0
+        for rec in self.journal.records():
+            rows = self.table.apply(rec)
+            if rec.seq > applied:
+                self.journal.write_outputs(rec, rows)
+            count += 1
+        log.info("recovered", records=count, applied=applied, unsent=self.journal.unsent_count())
+        return count
+
+    async def run(self, *, install_signals: bool = True) -> None:
+        """Recover, start everything, run until `stop()` (or SIGTERM/SIGINT), shut down cleanly."""
+        loop = asyncio.get_running_loop()
+        if install_signals:
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, self.stop)
+        self.recover()
+        self._spawn(self._consume(), "journal")
+        if self.mqtt_enabled:
+            self.relay = self._make_relay()
+            self._spawn(self.relay.run(), "relay")
+        for dev in self.cfg.table.devices:
+            self._spawn(self._run_driver(dev.name, dev.driver, dev.port, dev.baud, dev.options),
+                        f"driver {dev.name}")
+        interval = sdnotify.watchdog_interval()
+        if interval:
+            self._spawn(self._watchdog(interval), "watchdog")
+        sdnotify.ready()
+        log.info("running", table=self.cfg.table.table, game=self.cfg.table.game.id)
+        try:
+            await self._stop.wait()
+        finally:
+            await self._shutdown()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    async def _shutdown(self) -> None:
+        sdnotify.stopping()
+        log.info("stopping")
+        if self._bet_timer:
+            self._bet_timer.cancel()
+        consumer, *others = self._tasks
+        for t in others:
+            if t.get_name() != "relay":
+                t.cancel()
+        await asyncio.gather(*(t for t in others if t.get_name() != "relay"),
+                             return_exceptions=True)
+        await self.queue.join()  # everything already received is journaled before we go
+        consumer.cancel()
+        await asyncio.gather(consumer, return_exceptions=True)
+        if self.relay is not None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._drain_outbox(), timeout=2.0)
+            await self.relay.stop()
+            for t in self._tasks:
+                if t.get_name() == "relay":
+                    t.cancel()
+                    await asyncio.gather(t, return_exceptions=True)
+        self.journal.close()
+        log.info("stopped")
+
+    async def _drain_outbox(self) -> None:
+        while self.journal.unsent_count():
+            await asyncio.sleep(0.05)
+
+    def _spawn(self, coro: Awaitable[None], name: str) -> None:
+        task = asyncio.ensure_future(coro)
+        task.set_name(name)
+        task.add_done_callback(self._task_done)
+        self._tasks.append(task)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("task failed", task=task.get_name(), exc_info=exc)
+            self.stop()  # let systemd restart us rather than run half a daemon
+
+    # -- inputs ------------------------------------------------------------------------------
+
+    async def submit(
+        self, source: str, data: Any, *, ref: str | None = None, error: str | None = None
+    ) -> Record:
+        """Queue an input and wait until it is journaled and applied."""
+        fut: asyncio.Future[Record] = asyncio.get_running_loop().create_future()
+        await self.queue.put((Input(source, data, ref, error), fut))
+        return await fut
+
+    def submit_nowait(self, source: str, data: Any, *, ref: str | None = None) -> None:
+        self.queue.put_nowait((Input(source, data, ref), None))
+
+    async def _consume(self) -> None:
+        while True:
+            item, fut = await self.queue.get()
+            try:
+                rec = self._ingest(item)
+            except Exception as exc:  # a journal that cannot be written is fatal
+                if fut is not None and not fut.done():
+                    fut.set_exception(exc)
+                self.queue.task_done()
+                raise
+            if fut is not None and not fut.done():
+                fut.set_result(rec)
+            self.queue.task_done()
+
+    def _ingest(self, item: Input) -> Record:
+        body = journal_body(item.data, item.error)
+        rec = self.journal.append(now_ts(), item.source, item.ref, body)
+        rows = self.table.apply(rec)
+        self.journal.write_outputs(rec, rows)
+        if self.relay is not None:
+            self.relay.wake()
+        for listener in self.listeners:
+            listener(rec, rows)
+        self._arm_bet_timer()
+        return rec
+
+    # -- MQTT commands -----------------------------------------------------------------------
+
+    async def on_command(self, verb: str, payload: bytes) -> None:
+        """An inbound `cmd/<verb>`: validated like any other input, answered on `.../reply`."""
+        source = f"cmd/{verb}"
+        try:
+            data = json.loads(payload.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            await self.submit(source, payload.decode("utf-8", "replace"),
+                              error=f"payload is not JSON: {exc}")
+            return
+        ref = None
+        if isinstance(data, dict):
+            raw_id = data.pop("id", None)
+            ref = None if raw_id is None else str(raw_id)
+        if verb not in COMMAND_VERBS:
+            await self.submit(source, data, ref=ref,
+                              error=f"unknown command {verb!r}; known: {', '.join(COMMAND_VERBS)}")
+            return
+        if not isinstance(data, dict):
+            await self.submit(source, data, ref=ref, error="payload must be a JSON object")
+            return
+        typ = data.setdefault("type", COMMAND_VERBS[verb])
+        if typ != COMMAND_VERBS[verb]:
+            await self.submit(source, data, ref=ref,
+                              error=f"cmd/{verb} carries type {typ!r}")
+            return
+        await self.submit(source, data, ref=ref)
+
+    def _make_relay(self) -> Relay:
+        m = self.cfg.table.mqtt
+        password = None
+        if m.password_file:
+            password = resolve(self.cfg.path, m.password_file).read_text().strip()
+        tls = None
+        if m.tls is not None:
+            tls = ssl.create_default_context(cafile=str(resolve(self.cfg.path, m.tls.ca)))
+            if m.tls.cert:
+                tls.load_cert_chain(
+                    str(resolve(self.cfg.path, m.tls.cert)),
+                    str(resolve(self.cfg.path, m.tls.key)) if m.tls.key else None,
+                )
+        return Relay(
+            self.journal,
+            host=m.host,
+            port=m.port,
+            base_topic=self.cfg.table.base_topic,
+            client_id=m.client_id or f"tablectl-{self.cfg.table.site}-{self.cfg.table.table}",
+            username=m.username,
+            password=password,
+            tls=tls,
+            on_command=self.on_command,
+            keepalive=m.keepalive,
+        )
+
+    # -- devices -----------------------------------------------------------------------------
+
+    async def _run_driver(
+        self, name: str, driver: str, port: str, baud: int, options: Mapping[str, Any]
+    ) -> None:
+        cls = load_driver(driver)
+        instance = cls(name, port, baud, options)
+        await instance.run(_Sink(self, name))
+
+    # -- timers ------------------------------------------------------------------------------
+
+    def _arm_bet_timer(self) -> None:
+        """R28: the optional bet timer closes betting by itself once the round's first wager is in."""
+        seconds = getattr(self.cfg.table.game, "bet_timer_seconds", 0)
+        if not seconds:
+            return
+        st = self.table.state_payload()
+        if st.get("phase") != "betting" or not st.get("wagers"):
+            return
+        if self._bet_timer is not None and self._bet_timer_round == st.get("round"):
+            return
+        rnd = st.get("round")
+        loop = asyncio.get_running_loop()
+
+        def fire() -> None:
+            self._bet_timer = None
+            now = self.table.state_payload()
+            if now.get("round") == rnd and now.get("phase") == "betting":
+                self.submit_nowait("timer", {"type": "bets.close"})
+
+        self._bet_timer = loop.call_later(seconds, fire)
+        self._bet_timer_round = rnd
+
+    async def _watchdog(self, interval: float) -> None:
+        while True:
+            sdnotify.watchdog()
+            await asyncio.sleep(interval)
+
+
+class _Sink:
+    """Where a driver's events and status go: into the journal queue, tagged with the device."""
+
+    def __init__(self, daemon: Daemon, name: str) -> None:
+        self.daemon = daemon
+        self.name = name
+
+    async def event(self, event: dict[str, Any]) -> None:
+        await self.daemon.submit(f"device/{self.name}", event)
+
+    async def status(self, available: bool, fault: str | None, detail: dict[str, Any]) -> None:
+        body = {
+            "type": "device.status",
+            "device": self.name,
+            "available": available,
+            "fault": fault,
+            "detail": detail,
+        }
+        await self.daemon.submit(f"device/{self.name}", body)

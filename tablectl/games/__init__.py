@@ -1,0 +1,1 @@
+"""Game engines: pure, synchronous, deterministic `(state, event) -> (state, outputs)`."""

@@ -1,0 +1,452 @@
+"""EZ Baccarat Panda 8 (document 003, rulings R1-R5, R25-R28) as a pure engine.
+
+A round: the player-dealer posts a bank, players wager, betting closes (explicitly, by the bet
+timer, or by the first card), cards come from the reading shoe in the order R25 gives, and when the
+coup is complete every wager is settled against the bank (R1) in the document's order (R2, R3).
+Every transition has a `verify_*` that raises Rejected and leaves the state alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
+from decimal import Decimal
+from typing import Any, Literal
+
+from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
+from tablectl.config import LoadedConfig
+from tablectl.eztrak import Coup, display_payload
+from tablectl.events import (
+    Bank,
+    BetsClose,
+    InputEvent,
+    ShoeBurn,
+    ShoeCard,
+    ShoeNew,
+    Wager,
+)
+from tablectl.games.base import Rejected
+from tablectl.money import fmt
+from tablectl.outputs import Output
+from tablectl.rules import baccarat as rules
+from tablectl.rules.fees import player_dealer_fee, player_fees, total_table_action
+from tablectl.rules.rotation import Rotation
+from tablectl.rules.settlement import WagerVerdict, settle
+
+GAME_ID = "ez-baccarat-panda8"
+# R3 / document 003: "all player line wagers, all banker line wagers, all Tie Bet wagers, all
+# Panda 8 wagers, and then all Dragon 7 Bonus Bet wagers".
+SETTLEMENT_SPOTS = ("player", "banker", "tie", "panda8", "dragon7")
+LINE_SPOTS = ("player", "banker")
+NEEDS_LINE = ("dragon7", "panda8")  # 003: only with a player-line or banker-line wager
+
+Phase = Literal["betting", "dealing"]
+Hand = Literal["player", "banker", "burn"]
+
+
+@dataclass(frozen=True)
+class PlacedWager:
+    seat: int
+    player: str
+    spot: str
+    amount: Decimal
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "player": self.player,
+            "spot": self.spot,
+            "amount": fmt(self.amount),
+        }
+
+
+@dataclass(frozen=True)
+class BaccaratState:
+    """Everything the table knows; immutable, replaced on every accepted input."""
+
+    round: int = 1
+    phase: Phase = "betting"
+    rotation: Rotation = field(default_factory=Rotation)
+    bank_seat: int | None = None
+    bank: Decimal | None = None
+    wagers: tuple[PlacedWager, ...] = ()
+    dealt: tuple[tuple[Hand, Card], ...] = ()  # this round's cards (and burns) in draw order
+    shoe_number: int = 0  # 0 until the first shoe.new announces shoe 1
+    shoe_seen: Mapping[Card, int] = field(default_factory=dict)  # copy-on-write, never mutated
+    coups: tuple[Coup, ...] = ()  # this shoe's finished coups, for EZTRAK (R28)
+    previous_coups: tuple[Coup, ...] | None = None
+
+    def hand(self, which: Hand) -> tuple[Card, ...]:
+        return tuple(c for h, c in self.dealt if h == which)
+
+
+class BaccaratEngine:
+    """The rules of EZ Baccarat Panda 8 for one configured table."""
+
+    game_id = GAME_ID
+
+    def __init__(self, cfg: LoadedConfig) -> None:
+        game = cfg.table.game
+        self.cfg = cfg
+        self.seats = cfg.table.seats.count
+        self.shoe = ShoeComposition(DeckKind.STANDARD_52, game.decks)
+        self.settlement_order = game.settlement_order
+        self.banker_push_on_dragon7 = game.banker_push_on_dragon7
+        self.bet_timer = game.bet_timer_seconds or None
+        self.schedule = cfg.schedule
+        self.limits = cfg.table.limits
+
+    # -- the engine protocol -------------------------------------------------------------
+
+    def initial(self) -> BaccaratState:
+        return BaccaratState()
+
+    def apply(
+        self, state: BaccaratState, event: InputEvent, ts: str
+    ) -> tuple[BaccaratState, list[Output]]:
+        if isinstance(event, Bank):
+            return self.bank(state, event, ts)
+        if isinstance(event, Wager):
+            return self.wager(state, event, ts)
+        if isinstance(event, BetsClose):
+            return self.bets_close(state, event, ts)
+        if isinstance(event, ShoeCard):
+            return self.card(state, event, ts)
+        if isinstance(event, ShoeBurn):
+            return self.burn(state, event, ts)
+        if isinstance(event, ShoeNew):
+            return self.shoe_new(state, event, ts)
+        raise Rejected(f"EZ Baccarat Panda 8 has no {event.type!r} input", rule="003")
+
+    def state_payload(self, state: BaccaratState) -> dict[str, Any]:
+        nxt = rules.next_to_draw(state.hand("player"), state.hand("banker"))
+        return {
+            "game": GAME_ID,
+            "round": state.round,
+            "phase": state.phase,
+            "shoe": state.shoe_number,
+            "player_dealer": (
+                None
+                if state.bank_seat is None or state.bank is None
+                else {
+                    "seat": state.bank_seat,
+                    "bank": fmt(state.bank),
+                    "turn": state.rotation.turn_of(state.bank_seat),
+                }
+            ),
+            "bank_offer_seat": state.rotation.offer_seat(self.seats),
+            "wagers": [w.payload() for w in state.wagers],
+            "total_action": fmt(total_table_action(w.amount for w in state.wagers)),
+            "cards": {
+                "player": [str(c) for c in state.hand("player")],
+                "banker": [str(c) for c in state.hand("banker")],
+            },
+            "next_card": nxt if state.phase == "dealing" else None,
+        }
+
+    # -- bank (R1, R5) -----------------------------------------------------------------------
+
+    def verify_bank(self, state: BaccaratState, ev: Bank) -> None:
+        self._verify_seat(ev.seat)
+        if state.phase != "betting":
+            raise Rejected("the bank is posted before the deal, not during it", rule="R1")
+        if ev.amount <= 0:
+            raise Rejected("a player-dealer bank must be more than zero", rule="R1")
+        if state.wagers:
+            raise Rejected("wagers are already placed against this round's bank", rule="R1")
+        why = state.rotation.why_not(ev.seat)
+        if why:
+            raise Rejected(why, rule="R5")
+
+    def can_bank(self, state: BaccaratState, ev: Bank) -> bool:
+        return _can(self.verify_bank, state, ev)
+
+    def bank(
+        self, state: BaccaratState, ev: Bank, ts: str
+    ) -> tuple[BaccaratState, list[Output]]:
+        self.verify_bank(state, ev)
+        new = replace(state, bank_seat=ev.seat, bank=ev.amount)
+        return new, [_event_msg(ev, ts, round=state.round), self._state(new)]
+
+    # -- wagers (003 "Dealing Procedures", limits) --------------------------------------------
+
+    def verify_wager(self, state: BaccaratState, ev: Wager) -> None:
+        self._verify_seat(ev.seat)
+        if state.phase != "betting":
+            raise Rejected("no more bets: betting is closed for this round", rule="003")
+        if state.bank_seat is None:
+            raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
+        if ev.seat == state.bank_seat:
+            raise Rejected(
+                f"seat {ev.seat} is the player-dealer and cannot wager against its own bank",
+                rule="R1",
+            )
+        if ev.spot not in SETTLEMENT_SPOTS:
+            raise Rejected(
+                f"no wager {ev.spot!r} in EZ Baccarat Panda 8; spots: "
+                + ", ".join(SETTLEMENT_SPOTS),
+                rule="003",
+            )
+        player = ev.player or default_player(ev.seat)
+        if ev.spot in NEEDS_LINE and not any(
+            w.seat == ev.seat and w.player == player and w.spot in LINE_SPOTS
+            for w in state.wagers
+        ):
+            name = "Dragon 7" if ev.spot == "dragon7" else "Panda 8"
+            raise Rejected(
+                f"a {name} wager needs a player-line or banker-line wager first", rule="003"
+            )
+        limit = self.limits.for_spot(ev.spot)
+        total = ev.amount + sum(
+            (
+                w.amount
+                for w in state.wagers
+                if (w.seat, w.player, w.spot) == (ev.seat, player, ev.spot)
+            ),
+            Decimal(0),
+        )
+        if ev.amount <= 0 or total < limit.min:
+            raise Rejected(
+                f"{ev.spot} wager of {fmt(total)} is below the table minimum {fmt(limit.min)}",
+                rule="limits",
+            )
+        if total > limit.max:
+            raise Rejected(
+                f"{ev.spot} wager of {fmt(total)} is above the table maximum {fmt(limit.max)}",
+                rule="limits",
+            )
+
+    def can_wager(self, state: BaccaratState, ev: Wager) -> bool:
+        return _can(self.verify_wager, state, ev)
+
+    def wager(
+        self, state: BaccaratState, ev: Wager, ts: str
+    ) -> tuple[BaccaratState, list[Output]]:
+        self.verify_wager(state, ev)
+        player = ev.player or default_player(ev.seat)
+        placed = PlacedWager(ev.seat, player, ev.spot, ev.amount)
+        new = replace(state, wagers=(*state.wagers, placed))
+        return new, [_event_msg(ev, ts, round=state.round, player=player), self._state(new)]
+
+    # -- closing bets ----------------------------------------------------------------------
+
+    def verify_bets_close(self, state: BaccaratState) -> None:
+        if state.phase != "betting":
+            raise Rejected("betting is already closed for this round", rule="003")
+        if state.bank_seat is None:
+            raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
+
+    def can_bets_close(self, state: BaccaratState) -> bool:
+        return _can(lambda s, _e: self.verify_bets_close(s), state, None)
+
+    def bets_close(
+        self, state: BaccaratState, ev: BetsClose, ts: str
+    ) -> tuple[BaccaratState, list[Output]]:
+        self.verify_bets_close(state)
+        new = replace(state, phase="dealing")
+        return new, [_event_msg(ev, ts, round=state.round), self._state(new)]
+
+    # -- cards (R25) -----------------------------------------------------------------------
+
+    def verify_card(self, state: BaccaratState, card: Card) -> Hand:
+        """Which hand `card` goes to, or why it cannot be dealt now."""
+        if state.phase == "betting":
+            self.verify_bets_close(state)  # the first card closes betting (contract 2)
+        why = self.shoe.why_not(card, state.shoe_seen)
+        if why:
+            raise Rejected(why, rule="contract 1")
+        to = rules.next_to_draw(state.hand("player"), state.hand("banker"))
+        if to is None:  # unreachable: a complete coup settles at once
+            raise Rejected("the coup is complete; no hand may draw", rule="R25")
+        return to
+
+    def can_card(self, state: BaccaratState, card: Card) -> bool:
+        return _can(self.verify_card, state, card)
+
+    def card(
+        self, state: BaccaratState, ev: ShoeCard, ts: str
+    ) -> tuple[BaccaratState, list[Output]]:
+        card = parse_card(ev.card)
+        to = self.verify_card(state, card)
+        new = replace(
+            state,
+            phase="dealing",
+            dealt=(*state.dealt, (to, card)),
+            shoe_seen=_seen_plus(state.shoe_seen, card),
+        )
+        out = [_event_msg(ev, ts, round=state.round, to=to)]
+        if rules.next_to_draw(new.hand("player"), new.hand("banker")) is None:
+            new, finished = self._finish(new)
+            out += finished
+        out.append(self._state(new))
+        return new, out
+
+    def verify_burn(self, state: BaccaratState, card: Card) -> None:
+        if state.phase != "betting":
+            raise Rejected("a card cannot be burned in the middle of a coup", rule="R25")
+        why = self.shoe.why_not(card, state.shoe_seen)
+        if why:
+            raise Rejected(why, rule="contract 1")
+
+    def burn(
+        self, state: BaccaratState, ev: ShoeBurn, ts: str
+    ) -> tuple[BaccaratState, list[Output]]:
+        card = parse_card(ev.card)
+        self.verify_burn(state, card)
+        new = replace(state, shoe_seen=_seen_plus(state.shoe_seen, card))
+        return new, [_event_msg(ev, ts, round=state.round)]
+
+    def verify_shoe_new(self, state: BaccaratState) -> None:
+        if state.phase != "betting":
+            raise Rejected("a new shoe cannot be put in during a coup", rule="R28")
+
+    def shoe_new(
+        self, state: BaccaratState, ev: ShoeNew, ts: str
+    ) -> tuple[BaccaratState, list[Output]]:
+        self.verify_shoe_new(state)
+        new = replace(
+            state,
+            shoe_number=state.shoe_number + 1,
+            shoe_seen={},
+            coups=(),
+            previous_coups=state.coups if state.shoe_number else state.previous_coups,
+        )
+        return new, [_event_msg(ev, ts, round=state.round), self._display(new), self._state(new)]
+
+    # -- the end of a round (R1-R4, R26, R27) --------------------------------------------------
+
+    def _finish(self, state: BaccaratState) -> tuple[BaccaratState, list[Output]]:
+        assert state.bank_seat is not None and state.bank is not None
+        player, banker = state.hand("player"), state.hand("banker")
+        o = rules.outcome(player, banker)
+        ordered = self.action_order(state.bank_seat, state.wagers)
+        verdicts = []
+        for w in ordered:
+            v = rules.wager_result(w.spot, o, banker_push_on_dragon7=self.banker_push_on_dragon7)
+            owed = w.amount * rules.PAYOUTS[w.spot] if v == "win" else Decimal(0)
+            verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, v, owed))
+        result = settle(state.bank, verdicts)
+        fees = self._fees(state)
+        payload: dict[str, Any] = {
+            "round": state.round,
+            "game": GAME_ID,
+            "shoe": state.shoe_number,
+            "outcome": {
+                "winner": o.winner,
+                "player": {
+                    "cards": [str(c) for c in player],
+                    "total": o.player_total,
+                    "natural": o.player_natural,
+                },
+                "banker": {
+                    "cards": [str(c) for c in banker],
+                    "total": o.banker_total,
+                    "natural": o.banker_natural,
+                },
+                "natural": o.player_natural or o.banker_natural,
+                "dragon7": o.dragon7,
+                "panda8": o.panda8,
+            },
+            "dealt": [{"to": h, "card": str(c)} for h, c in state.dealt],
+            "bank": {
+                "seat": state.bank_seat,
+                "start": fmt(result.start),
+                "end": fmt(result.end),
+                "turn": state.rotation.turn_of(state.bank_seat),
+            },
+            "action_seat": ordered[0].seat if ordered else None,
+            "settlements": [s.payload() for s in result.settlements],
+            "fees": fees,
+        }
+        new = BaccaratState(
+            round=state.round + 1,
+            rotation=state.rotation.after_round(state.bank_seat),
+            shoe_number=state.shoe_number,
+            shoe_seen=state.shoe_seen,
+            coups=(*state.coups, Coup(**asdict(o))),
+            previous_coups=state.previous_coups,
+        )
+        return new, [Output("round/result", payload), self._display(new)]
+
+    def action_order(self, bank_seat: int, wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
+        """Wagers in settlement order: from the player-dealer's left, clockwise (R2), by spot or
+        by seat as configured (R3); a seat's wagers keep the order they were placed in."""
+        seats = [(bank_seat + i - 1) % self.seats + 1 for i in range(1, self.seats + 1)]
+        rank = {s: i for i, s in enumerate(seats)}
+        spot_rank = {s: i for i, s in enumerate(SETTLEMENT_SPOTS)}
+        indexed = list(enumerate(wagers))
+        if self.settlement_order == "by-spot":
+            indexed.sort(key=lambda p: (spot_rank[p[1].spot], rank[p[1].seat], p[0]))
+        else:
+            indexed.sort(key=lambda p: (rank[p[1].seat], spot_rank[p[1].spot], p[0]))
+        return [w for _, w in indexed]
+
+    def _fees(self, state: BaccaratState) -> list[dict[str, Any]]:
+        """R4: the player-dealer's flat fee from total table action; player fees if any."""
+        total = total_table_action(w.amount for w in state.wagers)
+        rows: list[dict[str, Any]] = []
+        fee = player_dealer_fee(self.schedule, total)
+        if fee > 0:
+            rows.append(
+                {
+                    "payer": "player-dealer",
+                    "seat": state.bank_seat,
+                    "amount": fmt(fee),
+                    "schedule": self.schedule.option,
+                    "total_action": fmt(total),
+                }
+            )
+        for seat, player, amount in player_fees(
+            self.schedule, [(w.seat, w.player, w.amount) for w in state.wagers]
+        ):
+            rows.append(
+                {
+                    "payer": "player",
+                    "seat": seat,
+                    "player": player,
+                    "amount": fmt(amount),
+                    "schedule": self.schedule.option,
+                }
+            )
+        return rows
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _verify_seat(self, seat: int) -> None:
+        if not 1 <= seat <= self.seats:
+            raise Rejected(f"seat {seat} does not exist: this table has seats 1-{self.seats}")
+
+    def _state(self, state: BaccaratState) -> Output:
+        return Output("state", self.state_payload(state), retain=True)
+
+    def _display(self, state: BaccaratState) -> Output:
+        limits = {"min": fmt(self.limits.min), "max": fmt(self.limits.max)}
+        payload = display_payload(
+            state.coups, state.previous_coups, limits, self.bet_timer, state.shoe_number
+        )
+        return Output("display/eztrak", payload, retain=True)
+
+
+def default_player(seat: int) -> str:
+    """The id of a seat's own player when a wager names none (contract 2)."""
+    return f"p{seat}"
+
+
+def _seen_plus(seen: Mapping[Card, int], card: Card) -> dict[Card, int]:
+    out = dict(seen)
+    out[card] = out.get(card, 0) + 1
+    return out
+
+
+def _event_msg(ev: InputEvent, ts: str, **extra: Any) -> Output:
+    body = ev.model_dump(mode="json", exclude_none=True, exclude={"ts"})
+    payload: dict[str, Any] = {"type": body.pop("type"), **body, **extra, "ts": ts}
+    return Output("event", payload)
+
+
+def _can(verify: Any, state: BaccaratState, arg: Any) -> bool:
+    try:
+        verify(state, arg)
+    except Rejected:
+        return False
+    return True

@@ -1,0 +1,37 @@
+"""What every game engine provides, and the rejection every illegal input becomes."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, TypeVar
+
+from tablectl.events import InputEvent
+from tablectl.outputs import Output
+
+S = TypeVar("S")
+
+
+class Rejected(Exception):
+    """An input the rules forbid. The table turns it into an `alert` and keeps its state."""
+
+    def __init__(self, reason: str, rule: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.rule = rule
+
+
+class Engine(Protocol[S]):
+    """A game's rules as a pure function of its state and one input event."""
+
+    game_id: str
+
+    def initial(self) -> S:
+        """The state of a table that has just been set up: a fresh shoe, round 1, no bank."""
+        ...
+
+    def apply(self, state: S, event: InputEvent, ts: str) -> tuple[S, list[Output]]:
+        """Apply one accepted-so-far input; raise Rejected to refuse it without changing anything."""
+        ...
+
+    def state_payload(self, state: S) -> dict[str, Any]:
+        """What the retained `state` topic shows: only what the table shows."""
+        ...

@@ -1,0 +1,397 @@
+"""MQTT relay: publishes the durable outbox (QoS 1, in seq order) and delivers inbound commands.
+
+The outbox is the truth. The relay only marks a row sent once the broker has acknowledged it
+(PUBACK), so a dropped connection or a broker outage loses nothing: unacknowledged rows stay
+pending and are re-sent after reconnecting under the same ``seq``. Consumers de-duplicate by
+``(table, seq)`` (DESIGN: Outbox; contract 3).
+
+Connection handling is an explicit state machine::
+
+    DISCONNECTED -> CONNECTING -> CONNECTED --(error)--> BACKOFF -> CONNECTING -> ...
+
+with capped exponential backoff that resets after every successful connect. Each connection
+uses a fresh ``aiomqtt.Client`` with a clean session: paho's in-memory session state adds
+nothing to the durable outbox, and a command queued at the broker while the table was offline
+is stale by the time it would be delivered (its sender has long given up on the reply).
+
+Availability (``<base>/status``, retained, QoS 1): ``"online"`` is published after every
+connect. ``stop()`` publishes ``"offline"`` and disconnects cleanly. Any other end of a
+connection (network loss, a failed publish, the ``run()`` task being cancelled) drops the TCP
+connection *without* an MQTT DISCONNECT, so the broker publishes the Last Will ``"offline"``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import socket
+import ssl
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import aiomqtt
+import structlog
+
+log = structlog.get_logger(__name__)
+
+STATUS_ONLINE = b'"online"'
+STATUS_OFFLINE = b'"offline"'
+
+CommandHandler = Callable[[str, bytes], Awaitable[None]]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """One outgoing message, already rendered; ``payload`` carries ``table`` and ``seq``."""
+
+    seq: int
+    topic: str
+    payload: bytes
+    qos: int
+    retain: bool
+
+
+class Outbox(Protocol):
+    """What the relay needs from the journal's outbox."""
+
+    def pending(self, limit: int) -> list[OutboxRow]:
+        """Up to ``limit`` unsent rows, lowest seq first."""
+        ...
+
+    def mark_sent(self, seqs: Sequence[int]) -> None:
+        """Record that the broker acknowledged these rows."""
+        ...
+
+
+class RelayState(enum.Enum):
+    """Connection states of the relay's state machine."""
+
+    DISCONNECTED = "disconnected"
+    CONNECTING = "connecting"
+    CONNECTED = "connected"
+    BACKOFF = "backoff"
+
+
+class Backoff:
+    """Capped exponential backoff: ``initial``, doubling on each failure up to ``maximum``."""
+
+    def __init__(self, initial: float, maximum: float) -> None:
+        if initial <= 0 or maximum < initial:
+            raise ValueError("backoff needs 0 < initial <= maximum")
+        self.initial = initial
+        self.maximum = maximum
+        self._next = initial
+
+    def next_delay(self) -> float:
+        """The delay to wait now; the following one is doubled (capped)."""
+        delay = self._next
+        self._next = min(self._next * 2, self.maximum)
+        return delay
+
+    def reset(self) -> None:
+        """Start again from ``initial`` (after a successful connect)."""
+        self._next = self.initial
+
+
+class Relay:
+    """Publishes an `Outbox` over MQTT and hands ``<base>/cmd/<verb>`` messages to ``on_command``.
+
+    ``run()`` runs until cancelled or stopped; ``wake()`` says new rows are waiting; ``stop()``
+    publishes the retained ``"offline"`` status, disconnects cleanly and waits for ``run()``.
+    """
+
+    def __init__(
+        self,
+        outbox: Outbox,
+        *,
+        host: str,
+        port: int,
+        base_topic: str,
+        client_id: str,
+        username: str | None = None,
+        password: str | None = None,
+        tls: ssl.SSLContext | None = None,
+        on_command: CommandHandler | None = None,
+        backoff_initial: float = 0.5,
+        backoff_max: float = 30.0,
+        sleep: Sleep = asyncio.sleep,
+        keepalive: int = 30,
+        window: int = 50,
+        poll_interval: float = 1.0,
+        timeout: float = 10.0,
+    ) -> None:
+        if window < 1:
+            raise ValueError("window must be at least 1")
+        self._outbox = outbox
+        self._host = host
+        self._port = port
+        self._base = base_topic.rstrip("/")
+        self._client_id = client_id
+        self._username = username
+        self._password = password
+        self._tls = tls
+        self._on_command = on_command
+        self._backoff = Backoff(backoff_initial, backoff_max)
+        self._sleep = sleep
+        self._keepalive = keepalive
+        self._window = window
+        self._poll_interval = poll_interval
+        self._timeout = timeout
+
+        self._state = RelayState.DISCONNECTED
+        self._wake = asyncio.Event()
+        self._stop_requested = asyncio.Event()
+        self._finished = asyncio.Event()
+        self._running = False
+        self._commands: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._log = log.bind(client_id=client_id, broker=f"{host}:{port}")
+
+    # -- public --------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> RelayState:
+        """The current connection state."""
+        return self._state
+
+    @property
+    def status_topic(self) -> str:
+        """``<base>/status``: retained availability, also the Last Will topic."""
+        return f"{self._base}/status"
+
+    @property
+    def command_filter(self) -> str:
+        """``<base>/cmd/+``: the inbound command subscription."""
+        return f"{self._base}/cmd/+"
+
+    def wake(self) -> None:
+        """Tell the relay that new rows are in the outbox (cheap; callable from any task)."""
+        self._wake.set()
+
+    async def run(self) -> None:
+        """Connect, publish and reconnect with backoff until cancelled or `stop()` is called."""
+        if self._running:
+            raise RuntimeError("Relay.run() is already running")
+        self._running = True
+        self._finished.clear()
+        worker = asyncio.create_task(self._command_worker(), name="relay-commands")
+        try:
+            while not self._stop_requested.is_set():
+                self._set_state(RelayState.CONNECTING)
+                try:
+                    await self._session()
+                except (aiomqtt.MqttError, OSError) as exc:
+                    event = (
+                        "relay.connect_failed"
+                        if self._state is RelayState.CONNECTING
+                        else "relay.connection_lost"
+                    )
+                    self._log.warning(event, error=str(exc) or repr(exc))
+                except Exception:
+                    # A bug or an outbox failure must not end publishing for good: log it with
+                    # its traceback and retry after the backoff like any connection failure.
+                    self._log.exception("relay.session_error")
+                if self._stop_requested.is_set():
+                    break
+                delay = self._backoff.next_delay()
+                self._set_state(RelayState.BACKOFF, delay=delay)
+                await self._sleep_unless_stopped(delay)
+        finally:
+            worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
+            self._set_state(RelayState.DISCONNECTED)
+            self._running = False
+            self._finished.set()
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Publish ``"offline"`` (retained) and disconnect cleanly; wait up to ``timeout`` for
+        ``run()`` to return. Final: a stopped relay's ``run()`` returns at once."""
+        self._stop_requested.set()
+        self._wake.set()
+        if self._running:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._finished.wait(), timeout)
+
+    # -- state machine -------------------------------------------------------------------------
+
+    def _set_state(self, new: RelayState, **info: Any) -> None:
+        old, self._state = self._state, new
+        if old is not new:
+            self._log.info("relay.state", old=old.value, new=new.value, **info)
+
+    async def _sleep_unless_stopped(self, delay: float) -> None:
+        """The backoff wait: the injected ``sleep``, cut short by `stop()`."""
+        sleeper = asyncio.ensure_future(self._sleep(delay))
+        stopper = asyncio.ensure_future(self._stop_requested.wait())
+        try:
+            await asyncio.wait({sleeper, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sleeper, stopper):
+                task.cancel()
+            await asyncio.gather(sleeper, stopper, return_exceptions=True)
+
+    def _make_client(self) -> aiomqtt.Client:
+        return aiomqtt.Client(
+            self._host,
+            self._port,
+            identifier=self._client_id,
+            username=self._username,
+            password=self._password,
+            tls_context=self._tls,
+            keepalive=self._keepalive,
+            clean_session=True,
+            timeout=self._timeout,
+            max_inflight_messages=self._window,
+            will=aiomqtt.Will(self.status_topic, STATUS_OFFLINE, qos=1, retain=True),
+        )
+
+    async def _session(self) -> None:
+        """One connection, from CONNECTING until it fails or `stop()` ends it cleanly."""
+        client = self._make_client()
+        connecting = asyncio.ensure_future(client.__aenter__())
+        try:
+            await asyncio.shield(connecting)
+        except asyncio.CancelledError:
+            # The connect runs in an executor thread and cannot be interrupted; once it settles,
+            # drop whatever it produced so no orphan connection outlives us.
+            connecting.add_done_callback(lambda fut: _settle_and_abort(client, fut))
+            raise
+        except BaseException:
+            _abort(client)  # e.g. no CONNACK in time: the socket may still be open
+            raise
+        clean = False
+        try:
+            self._backoff.reset()
+            self._set_state(RelayState.CONNECTED)
+            if self._on_command is not None:
+                await client.subscribe(self.command_filter, qos=1)
+            await client.publish(self.status_topic, STATUS_ONLINE, qos=1, retain=True)
+            await self._serve(client)
+            await client.publish(self.status_topic, STATUS_OFFLINE, qos=1, retain=True)
+            clean = True
+        finally:
+            if clean:
+                await client.__aexit__(None, None, None)
+                self._log.info("relay.disconnected_cleanly")
+            else:
+                _abort(client)
+
+    async def _serve(self, client: aiomqtt.Client) -> None:
+        """Publish and receive until the connection fails (raises) or `stop()` (returns).
+
+        The receiver also watches the connection: aiomqtt ends message iteration with an
+        ``MqttError`` as soon as the connection drops, while a pending ``publish()`` would only
+        notice at its timeout. Whichever ends first ends the other.
+        """
+        receiver = asyncio.create_task(self._receive(client), name="relay-receive")
+        pump = asyncio.create_task(self._pump(client), name="relay-pump")
+        try:
+            done, _ = await asyncio.wait({receiver, pump}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            receiver.cancel()
+            pump.cancel()
+            await asyncio.gather(receiver, pump, return_exceptions=True)
+        for task in (receiver, pump):
+            if task in done and not task.cancelled() and (exc := task.exception()) is not None:
+                raise exc
+        if receiver in done:
+            raise aiomqtt.MqttError("message stream ended")
+
+    # -- outbound ------------------------------------------------------------------------------
+
+    async def _pump(self, client: aiomqtt.Client) -> None:
+        """Publish pending rows in order; wait for `wake()` (or the poll interval) when idle."""
+        while not self._stop_requested.is_set():
+            self._wake.clear()  # before reading the outbox, so no wake() can be missed
+            rows = self._outbox.pending(self._window)
+            if rows:
+                await self._publish_rows(client, rows)
+                continue
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._poll_interval)
+
+    async def _publish_rows(self, client: aiomqtt.Client, rows: Sequence[OutboxRow]) -> None:
+        """Publish a window of rows pipelined and mark the acknowledged ones sent.
+
+        The publishes are started in seq order (each task hands its message to paho before its
+        first await, and tasks start in creation order), so they go on the wire in order. With
+        QoS 1, aiomqtt's ``publish()`` returns only once the PUBACK arrived.
+        """
+        tasks = [
+            asyncio.ensure_future(
+                client.publish(row.topic, row.payload, qos=row.qos, retain=row.retain)
+            )
+            for row in rows
+        ]
+        try:
+            await asyncio.wait(tasks)
+        finally:
+            for task in tasks:
+                task.cancel()  # no-op for finished ones; cancelled rows stay pending
+            acked = [
+                row.seq
+                for row, task in zip(rows, tasks, strict=True)
+                if task.done() and not task.cancelled() and task.exception() is None
+            ]
+            if acked:
+                self._outbox.mark_sent(acked)
+        for row, task in zip(rows, tasks, strict=True):
+            if not task.cancelled() and (exc := task.exception()) is not None:
+                self._log.warning("relay.publish_failed", seq=row.seq, topic=row.topic)
+                raise exc
+        self._log.debug("relay.published", count=len(rows), last_seq=rows[-1].seq)
+
+    # -- inbound -------------------------------------------------------------------------------
+
+    async def _receive(self, client: aiomqtt.Client) -> None:
+        """Queue ``<base>/cmd/<verb>`` messages; ends with ``MqttError`` when the link drops."""
+        prefix = f"{self._base}/cmd/"
+        async for message in client.messages:
+            topic = message.topic.value
+            verb = topic[len(prefix) :] if topic.startswith(prefix) else ""
+            if not verb or "/" in verb:
+                continue  # not a command: e.g. our own .../cmd/<verb>/reply
+            self._commands.put_nowait((verb, bytes(message.payload)))
+
+    async def _command_worker(self) -> None:
+        """Run ``on_command`` one at a time, in arrival order, across reconnects.
+
+        Kept apart from the connection so that a dropped link never cancels a command halfway;
+        a failing handler is logged with its traceback and the relay carries on.
+        """
+        while True:
+            verb, payload = await self._commands.get()
+            if self._on_command is None:
+                continue
+            try:
+                await self._on_command(verb, payload)
+            except Exception:
+                self._log.exception("relay.command_failed", verb=verb)
+
+
+def _abort(client: aiomqtt.Client) -> None:
+    """Drop the TCP connection without an MQTT DISCONNECT, so the broker sends our Last Will.
+
+    aiomqtt has no public way to do this (leaving its context always sends DISCONNECT), so this
+    reaches into the paho client it wraps: shutting the socket down makes paho see EOF on its
+    next read and clean up (close the socket, unregister it from the event loop) by itself.
+    """
+    paho = client._client
+    sock = paho.socket()
+    if isinstance(sock, socket.socket):  # also covers ssl.SSLSocket
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+    # aiomqtt records the resulting disconnect as an exception on a future nobody awaits any
+    # more; retrieve it so asyncio does not report "exception was never retrieved".
+    disconnected = client._disconnected
+    disconnected.add_done_callback(lambda f: None if f.cancelled() else f.exception())
+
+
+def _settle_and_abort(client: aiomqtt.Client, connecting: asyncio.Future[Any]) -> None:
+    """Done-callback for a connect attempt abandoned by cancellation."""
+    if not connecting.cancelled():
+        connecting.exception()  # retrieve it; the attempt no longer matters
+    _abort(client)

@@ -1,0 +1,1 @@
+"""Shared rule modules: one home for each rule, used by every game."""

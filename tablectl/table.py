@@ -1,0 +1,148 @@
+"""The deterministic core: journal records in, numbered outbox messages out.
+
+The daemon, `replay` and `recall` all run records through this one class, so what was published
+live, what a replay prints and what a restart rebuilds are the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tablectl.config import LoadedConfig
+from tablectl.events import DeviceStatus, EventError, InputInvalid, event_dict, parse_event
+from tablectl.games.base import Rejected
+from tablectl.games.registry import make_engine
+from tablectl.journal import Record
+from tablectl.outputs import Output, alert
+from tablectl.relay import OutboxRow
+
+RECENT_REFS = 4096  # command ids remembered to refuse a redelivered command
+REPLAY_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def now_ts() -> str:
+    """The journal's timestamp form: ISO-8601 UTC with microseconds and a Z."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def replay_ts(seq: int) -> str:
+    """Timestamp of a replayed event that has none: a fixed epoch plus its sequence number."""
+    return (REPLAY_EPOCH + timedelta(seconds=seq)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class Table:
+    """One table's engine state and outgoing sequence number."""
+
+    def __init__(self, cfg: LoadedConfig) -> None:
+        self.cfg = cfg
+        self.table_id = cfg.table.table
+        self.base = cfg.table.base_topic
+        self.engine = make_engine(cfg)
+        self.state: Any = self.engine.initial()
+        self.seq = 0
+        self.position = 0  # the last journal record applied
+        self._refs: deque[str] = deque(maxlen=RECENT_REFS)
+
+    def apply(self, rec: Record) -> list[OutboxRow]:
+        """Apply one journal record; return its messages, numbered."""
+        if rec.seq != self.position + 1:
+            raise ValueError(f"record {rec.seq} applied after record {self.position}")
+        self.position = rec.seq
+        return [self._number(o) for o in self._outputs(rec)]
+
+    def _outputs(self, rec: Record) -> list[Output]:
+        verb = rec.source.removeprefix("cmd/") if rec.source.startswith("cmd/") else None
+        if verb is not None and rec.ref is not None:
+            key = f"{verb}/{rec.ref}"
+            if key in self._refs:
+                return [_reply(verb, rec.ref, False, "duplicate request id: already handled")]
+            self._refs.append(key)
+        try:
+            event = parse_event(rec.body)
+        except EventError as exc:  # a journal written by an older version, or edited
+            out = [alert(f"journal record {rec.seq} is not a valid event: {exc}", kind="invalid")]
+            return out + _maybe_reply(verb, rec.ref, False, str(exc))
+        if isinstance(event, InputInvalid):
+            out = [
+                alert(
+                    event.reason,
+                    kind="invalid-input",
+                    source=rec.source,
+                    raw=event.raw[:512],
+                )
+            ]
+            return out + _maybe_reply(verb, rec.ref, False, event.reason)
+        if isinstance(event, DeviceStatus):
+            return self._device(event, rec)
+        try:
+            self.state, outputs = self.engine.apply(self.state, event, rec.ts)
+        except Rejected as rej:
+            out = [
+                alert(
+                    rej.reason,
+                    rule=rej.rule,
+                    kind="rejected",
+                    source=rec.source,
+                    input=rec.body,
+                )
+            ]
+            return out + _maybe_reply(verb, rec.ref, False, rej.reason, rule=rej.rule)
+        return outputs + _maybe_reply(verb, rec.ref, True, None)
+
+    def _device(self, ev: DeviceStatus, rec: Record) -> list[Output]:
+        payload: dict[str, Any] = {
+            "device": ev.device,
+            "available": ev.available,
+            "fault": ev.fault,
+            "detail": ev.detail,
+            "ts": rec.ts,
+        }
+        out = [Output(f"device/{ev.device}/status", payload, retain=True)]
+        if ev.fault:
+            out.append(alert(f"device {ev.device}: {ev.fault}", kind="device-fault", device=ev.device))
+        return out
+
+    def _number(self, out: Output) -> OutboxRow:
+        self.seq += 1
+        payload = {"table": self.table_id, "seq": self.seq, **out.payload}
+        data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
+
+    def state_payload(self) -> dict[str, Any]:
+        return self.engine.state_payload(self.state)
+
+
+def _reply(verb: str, ref: str | None, ok: bool, reason: str | None, **extra: Any) -> Output:
+    payload: dict[str, Any] = {"id": ref, "ok": ok}
+    if reason is not None:
+        payload["reason"] = reason
+    payload.update({k: v for k, v in extra.items() if v is not None})
+    return Output(f"cmd/{verb}/reply", payload)
+
+
+def _maybe_reply(
+    verb: str | None, ref: str | None, ok: bool, reason: str | None, **extra: Any
+) -> list[Output]:
+    return [] if verb is None else [_reply(verb, ref, ok, reason, **extra)]
+
+
+def journal_body(data: Any, error: str | None = None) -> dict[str, Any]:
+    """What gets journaled for an input: its canonical event, or `input.invalid` with the reason."""
+    if error is not None:
+        return event_dict(InputInvalid(raw=_raw(data), reason=error))
+    try:
+        return event_dict(parse_event(data))
+    except EventError as exc:
+        return event_dict(InputInvalid(raw=_raw(data), reason=str(exc)))
+
+
+def _raw(data: Any) -> str:
+    if isinstance(data, str):
+        return data
+    try:
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(data)
