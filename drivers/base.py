@@ -28,14 +28,14 @@ class DriverSink(Protocol):
 
 
 class Driver(Protocol):
-    """A device driver: runs until cancelled, reconnecting by itself, never raising for line noise."""
+    """A device driver: runs until cancelled, reconnects by itself, never raises for line noise."""
 
     name: str
 
     def __init__(self, name: str, port: str, baud: int, options: Mapping[str, Any]) -> None: ...
 
     async def run(self, sink: DriverSink) -> None:
-        """Open the port, read, emit events and status; on loss report and reconnect with backoff."""
+        """Open the port, read, emit events and status; on loss, report it and reconnect."""
         ...
 
 

@@ -29,7 +29,7 @@ import socket
 import ssl
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import aiomqtt
 import structlog
@@ -41,6 +41,7 @@ STATUS_OFFLINE = b'"offline"'
 
 CommandHandler = Callable[[str, bytes], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -212,8 +213,9 @@ class Relay:
         self._stop_requested.set()
         self._wake.set()
         if self._running:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._finished.wait(), timeout)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout):
+                    await self._finished.wait()
 
     # -- state machine -------------------------------------------------------------------------
 
@@ -267,14 +269,14 @@ class Relay:
             self._backoff.reset()
             self._set_state(RelayState.CONNECTED)
             if self._on_command is not None:
-                await client.subscribe(self.command_filter, qos=1)
-            await client.publish(self.status_topic, STATUS_ONLINE, qos=1, retain=True)
+                await _checked(client.subscribe(self.command_filter, qos=1))
+            await _checked(client.publish(self.status_topic, STATUS_ONLINE, qos=1, retain=True))
             await self._serve(client)
-            await client.publish(self.status_topic, STATUS_OFFLINE, qos=1, retain=True)
+            await _checked(client.publish(self.status_topic, STATUS_OFFLINE, qos=1, retain=True))
             clean = True
         finally:
             if clean:
-                await client.__aexit__(None, None, None)
+                await _checked(client.__aexit__(None, None, None))
                 self._log.info("relay.disconnected_cleanly")
             else:
                 _abort(client)
@@ -310,8 +312,9 @@ class Relay:
             if rows:
                 await self._publish_rows(client, rows)
                 continue
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._poll_interval)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._poll_interval):
+                    await self._wake.wait()
 
     async def _publish_rows(self, client: aiomqtt.Client, rows: Sequence[OutboxRow]) -> None:
         """Publish a window of rows pipelined and mark the acknowledged ones sent.
@@ -370,6 +373,21 @@ class Relay:
                 await self._on_command(verb, payload)
             except Exception:
                 self._log.exception("relay.command_failed", verb=verb)
+
+
+async def _checked(call: Awaitable[T]) -> T:
+    """Await an aiomqtt call without losing a cancellation of the calling task.
+
+    aiomqtt waits with ``asyncio.wait_for``, which on Python 3.11 returns the result instead of
+    raising when the task is cancelled in the same loop iteration the awaited operation
+    completes (cpython gh-86296, fixed in 3.12). ``Task.cancelling()`` still counts the request,
+    so re-raise it here: ``run()`` must end when cancelled.
+    """
+    result = await call
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+    return result
 
 
 def _abort(client: aiomqtt.Client) -> None:

@@ -1,0 +1,274 @@
+"""Shared fixtures: a real Mosquitto broker on a free loopback port, and a cuttable TCP proxy.
+
+DESIGN ("Real parts, not stand-ins"): integration tests talk to the real ``mosquitto`` binary.
+
+- ``mosquitto``: a running broker for one test (``.host``, ``.port``, ``.stop()``, ``.start()``).
+- ``mosquitto_factory``: start more brokers, or one on a chosen port (``factory(port=...)``).
+- ``tcp_proxy_factory``: ``await factory(host, port)`` gives a loopback proxy whose ``cut()``
+  kills every connection through it at once, like a pulled cable, while the broker lives on.
+
+Set ``TABLECTL_MOSQUITTO`` to use a broker binary that is not on PATH or in /usr/sbin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+START_TIMEOUT = 10.0
+STOP_TIMEOUT = 5.0
+
+
+def find_mosquitto() -> str:
+    """The mosquitto binary, or fail the test with how to install it (never a silent skip)."""
+    candidates = [os.environ.get("TABLECTL_MOSQUITTO"), shutil.which("mosquitto")]
+    candidates += ["/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"]
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    pytest.fail(
+        "the integration tests need the Mosquitto MQTT broker, which is not installed: "
+        "install it with `apt-get install mosquitto` (Debian/Ubuntu), or point "
+        "TABLECTL_MOSQUITTO at the binary",
+        pytrace=False,
+    )
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port nothing listens on right now (the kernel's pick for an ephemeral bind)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class MosquittoBroker:
+    """One mosquitto process with a generated config; restartable on the same port."""
+
+    def __init__(self, binary: str, workdir: Path, port: int, host: str = "127.0.0.1") -> None:
+        self.binary = binary
+        self.workdir = workdir
+        self.host = host
+        self.port = port
+        self.config_path = workdir / "mosquitto.conf"
+        self.log_path = workdir / "mosquitto.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        lines = [
+            f"listener {port} {host}",
+            "allow_anonymous true",
+            "persistence false",
+            "log_dest stderr",
+            "log_type error",
+            "log_type warning",
+            "log_type notice",
+            "log_type information",
+            "connection_messages true",
+        ]
+        if os.geteuid() == 0:
+            lines.insert(0, "user root")  # otherwise it tries to drop to the "mosquitto" user
+        self.config_path.write_text("\n".join(lines) + "\n")
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self) -> None:
+        """Start (or restart) the broker and return once its port accepts connections."""
+        if self.running:
+            return
+        with self.log_path.open("ab") as log_file:
+            self.proc = subprocess.Popen(
+                [self.binary, "-c", str(self.config_path)],
+                stdin=subprocess.DEVNULL,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"mosquitto exited with {self.proc.returncode} on port {self.port}:\n"
+                    + self.log_text()
+                )
+            try:
+                with socket.create_connection((self.host, self.port), timeout=0.5):
+                    return
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(
+                        f"mosquitto did not accept connections on {self.host}:{self.port} "
+                        f"within {START_TIMEOUT} s:\n" + self.log_text()
+                    ) from None
+                time.sleep(0.01)  # poll interval, bounded by the deadline above
+
+    def stop(self) -> None:
+        """Stop the broker (SIGTERM, then SIGKILL if it lingers); clients see the link drop."""
+        self._end(signal.SIGTERM)
+
+    def kill(self) -> None:
+        """Kill the broker with SIGKILL: a crash rather than a shutdown."""
+        self._end(signal.SIGKILL)
+
+    def _end(self, sig: signal.Signals) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=STOP_TIMEOUT)
+
+    def log_text(self) -> str:
+        """Everything the broker logged so far (across restarts)."""
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def __repr__(self) -> str:
+        return f"<MosquittoBroker {self.host}:{self.port} running={self.running}>"
+
+
+MosquittoFactory = Callable[..., MosquittoBroker]
+
+
+@pytest.fixture
+def mosquitto_factory(tmp_path: Path) -> Iterator[MosquittoFactory]:
+    """``factory(port=None, start=True)``: a new broker in its own directory; all are stopped
+    at teardown. Without ``port`` a free one is picked (retrying if another process grabs it)."""
+    binary = find_mosquitto()
+    brokers: list[MosquittoBroker] = []
+
+    def factory(port: int | None = None, *, start: bool = True) -> MosquittoBroker:
+        attempts = 1 if port is not None else 5
+        for attempt in range(attempts):
+            workdir = tmp_path / f"mosquitto-{len(brokers)}-{attempt}"
+            workdir.mkdir()
+            broker = MosquittoBroker(binary, workdir, port if port is not None else free_port())
+            brokers.append(broker)
+            if not start:
+                return broker
+            try:
+                broker.start()
+            except RuntimeError:
+                if attempt == attempts - 1:
+                    raise
+                continue  # the free port was taken in the meantime; try another one
+            return broker
+        raise AssertionError("unreachable")
+
+    yield factory
+    for broker in brokers:
+        broker.kill()
+
+
+@pytest.fixture
+def mosquitto(mosquitto_factory: MosquittoFactory) -> MosquittoBroker:
+    """A running broker on a free loopback port, private to the test."""
+    return mosquitto_factory()
+
+
+class TcpProxy:
+    """Forwards loopback connections to a target; ``cut()`` resets them all at once."""
+
+    def __init__(self, target_host: str, target_port: int) -> None:
+        self.target_host = target_host
+        self.target_port = target_port
+        self.host = "127.0.0.1"
+        self.port = 0
+        self.accepted = 0
+        self._server: asyncio.Server | None = None
+        self._transports: set[asyncio.WriteTransport] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._handle, self.host, 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    @property
+    def connections(self) -> int:
+        """How many proxied connections are open now."""
+        return len(self._transports) // 2
+
+    def cut(self) -> None:
+        """Abort every open connection (RST to both sides, no goodbye from either end)."""
+        for transport in list(self._transports):
+            transport.abort()
+        self._transports.clear()
+
+    async def close(self) -> None:
+        self.cut()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        self.accepted += 1
+        try:
+            try:
+                up_reader, up_writer = await asyncio.open_connection(
+                    self.target_host, self.target_port
+                )
+            except OSError:
+                writer.transport.abort()
+                return
+            pair = {writer.transport, up_writer.transport}
+            self._transports |= pair
+            await asyncio.gather(
+                self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
+            )
+            self._transports -= pair
+            for transport in pair:
+                transport.close()
+        finally:
+            self._tasks.discard(task)
+
+    @staticmethod
+    async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Copy one direction; pass an orderly close on as a half-close (FIN), so data that
+        precedes it (e.g. an MQTT DISCONNECT) is never thrown away by a reset."""
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+            if writer.can_write_eof():
+                writer.write_eof()
+        except BaseException:
+            writer.transport.abort()
+            raise
+
+
+@pytest.fixture
+async def tcp_proxy_factory() -> AsyncIterator[Callable[[str, int], Awaitable[TcpProxy]]]:
+    """``await factory(host, port)``: a started `TcpProxy` to host:port, closed at teardown."""
+    proxies: list[TcpProxy] = []
+
+    async def factory(host: str, port: int) -> TcpProxy:
+        proxy = TcpProxy(host, port)
+        await proxy.start()
+        proxies.append(proxy)
+        return proxy
+
+    yield factory
+    for proxy in proxies:
+        with contextlib.suppress(Exception):
+            await proxy.close()

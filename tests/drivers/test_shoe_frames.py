@@ -1,0 +1,290 @@
+"""Shoe framing (drivers/shoe/frames.py): round trips, the checksum, every way a frame goes bad."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from drivers.shoe.frames import (
+    MAX_FRAME,
+    BadFrame,
+    CardBurned,
+    CardDrawn,
+    Fault,
+    FaultCleared,
+    Frame,
+    FrameError,
+    Heartbeat,
+    NewShoe,
+    ShoeEmpty,
+    checksum,
+    decode,
+    encode,
+)
+from tablectl.cards import JOKER, Card, parse_card, standard_deck
+
+
+def frame_bytes(body: str) -> bytes:
+    """A correctly checksummed line around `body` (for frames encode() would refuse to make)."""
+    raw = body.encode("ascii")
+    return b"$" + raw + b"*" + f"{checksum(raw):02X}".encode() + b"\r\n"
+
+
+def decode_all(chunks: list[bytes]) -> tuple[list[Frame | BadFrame], bytes]:
+    """Feed chunks one at a time like the driver does; return what came out and the leftover."""
+    buf = bytearray()
+    out: list[Frame | BadFrame] = []
+    for chunk in chunks:
+        buf += chunk
+        while True:
+            consumed, item = decode(buf)
+            if consumed == 0:
+                assert item is None
+                break
+            assert 0 < consumed <= len(buf)
+            del buf[:consumed]
+            assert item is not None
+            out.append(item)
+    return out, bytes(buf)
+
+
+# -- round trips and the checksum -----------------------------------------------------------------
+
+EVERY_MESSAGE: list[Frame] = [
+    CardDrawn(17, parse_card("Ah")),
+    CardDrawn(0, parse_card("Td")),
+    CardDrawn(9999, parse_card("JKR")),
+    CardBurned(1, parse_card("7d")),
+    NewShoe(0),
+    ShoeEmpty(42),
+    Fault(3, "JAM", "card stuck at exit"),
+    Fault(4, "MISREAD"),
+    Fault(5, "COVER", "lid open, close it"),
+    FaultCleared(6),
+    Heartbeat(7),
+]
+
+
+@pytest.mark.parametrize("frame", EVERY_MESSAGE, ids=repr)
+def test_every_message_round_trips(frame: Frame) -> None:
+    wire = encode(frame)
+    assert wire.startswith(b"$") and wire.endswith(b"\r\n") and len(wire) <= MAX_FRAME
+    assert decode(wire) == (len(wire), frame)
+
+
+def test_worked_checksum_example_by_hand() -> None:
+    # XOR of the bytes between "$" and "*" of "$CRD,17,Ah*..", as in docs/protocols/shoe.md
+    steps = [
+        ("C", 0x43, 0x43),
+        ("R", 0x52, 0x11),
+        ("D", 0x44, 0x55),
+        (",", 0x2C, 0x79),
+        ("1", 0x31, 0x48),
+        ("7", 0x37, 0x7F),
+        (",", 0x2C, 0x53),
+        ("A", 0x41, 0x12),
+        ("h", 0x68, 0x7A),
+    ]
+    running = 0
+    for char, code, after in steps:
+        assert ord(char) == code
+        running ^= code
+        assert running == after
+    assert checksum(b"CRD,17,Ah") == 0x7A
+    assert encode(CardDrawn(17, parse_card("Ah"))) == b"$CRD,17,Ah*7A\r\n"
+
+
+def test_documented_examples_decode() -> None:
+    lines = [
+        b"$NEW,0*40\r\n",
+        b"$BRN,1,7d*3C\r\n",
+        b"$CRD,2,Ah*4E\r\n",
+        b"$FLT,3,JAM,card stuck at exit*5C\r\n",
+        b"$CLR,4*45\r\n",
+        b"$EMP,5*41\r\n",
+        b"$HBT,6*44\r\n",
+    ]
+    items, rest = decode_all([b"".join(lines)])
+    assert rest == b""
+    assert items == [
+        NewShoe(0),
+        CardBurned(1, parse_card("7d")),
+        CardDrawn(2, parse_card("Ah")),
+        Fault(3, "JAM", "card stuck at exit"),
+        FaultCleared(4),
+        ShoeEmpty(5),
+        Heartbeat(6),
+    ]
+
+
+@pytest.mark.parametrize("text", ["AH", "ah", "aH", "Ah"])
+def test_card_codes_are_case_insensitive_on_the_wire(text: str) -> None:
+    _, frame = decode(frame_bytes(f"CRD,5,{text}"))
+    assert frame == CardDrawn(5, Card("A", "h"))
+    assert isinstance(frame, CardDrawn) and str(frame.card) == "Ah"
+
+
+def test_lenient_on_receive_lowercase_checksum_bare_lf_leading_zeros() -> None:
+    assert decode(b"$CRD,17,Ah*7a\r\n")[1] == CardDrawn(17, parse_card("Ah"))
+    assert decode(b"$CRD,17,Ah*7A\n") == (14, CardDrawn(17, parse_card("Ah")))
+    assert decode(frame_bytes("HBT,0042"))[1] == Heartbeat(42)
+    assert decode(frame_bytes("FLT,8,JAM,"))[1] == Fault(8, "JAM", "")
+
+
+# -- incomplete input and garbage -----------------------------------------------------------------
+
+
+def test_every_proper_prefix_of_a_frame_is_incomplete() -> None:
+    wire = encode(Fault(12, "JAM", "card stuck"))
+    for i in range(len(wire)):
+        assert decode(wire[:i]) == (0, None)
+
+
+def test_garbage_before_dollar_is_consumed_as_one_bad_frame() -> None:
+    wire = encode(Heartbeat(1))
+    consumed, item = decode(b"\x00\xffnoise\r\n" + wire)
+    assert consumed == 9
+    assert item == BadFrame(b"\x00\xffnoise\r\n", "garbage before $")
+    assert decode(wire) == (len(wire), Heartbeat(1))
+
+
+def test_garbage_without_dollar_waits_then_goes_in_max_frame_pieces() -> None:
+    assert decode(b"noise") == (0, None)
+    consumed, item = decode(b"x" * 200)
+    assert consumed == MAX_FRAME
+    assert isinstance(item, BadFrame) and item.raw == b"x" * MAX_FRAME
+
+
+def test_truncated_frame_resyncs_at_next_dollar() -> None:
+    good = encode(CardDrawn(2, parse_card("Kh")))
+    items, rest = decode_all([b"$CRD,1,A" + good])
+    assert rest == b""
+    assert len(items) == 2
+    assert isinstance(items[0], BadFrame) and items[0].raw == b"$CRD,1,A"
+    assert "truncated" in items[0].reason
+    assert items[1] == CardDrawn(2, parse_card("Kh"))
+
+
+def test_over_long_line_is_bad_and_decoding_resyncs() -> None:
+    good = encode(Heartbeat(3))
+    stream = b"$HBT,1," + b"A" * 100 + b"*00\r\n" + good
+    items, rest = decode_all([stream])
+    assert rest == b""
+    assert isinstance(items[0], BadFrame) and "over-long" in items[0].reason
+    assert len(items[0].raw) == MAX_FRAME
+    assert all(isinstance(i, BadFrame) for i in items[:-1])
+    assert items[-1] == Heartbeat(3)
+
+
+@pytest.mark.parametrize(
+    ("wire", "reason"),
+    [
+        (b"$CRD,17,Ah*7B\r\n", "checksum mismatch"),
+        (b"$CRD,17,Ah*G1\r\n", "not two hex digits"),
+        (b"$CRD,17,Ah7A\r\n", "no *<checksum>"),
+        (b"$CRD,17,A\xe9*00\r\n", "non-ASCII"),
+        (b"$CRD,17,A\th*00\r\n", "non-ASCII"),
+        (frame_bytes("XYZ,1"), "unknown frame type 'XYZ'"),
+        (frame_bytes("crd,1,Ah"), "unknown frame type"),
+        (frame_bytes("CRD,1,Zz"), "not a card"),
+        (frame_bytes("CRD,1,10d"), "not a card"),
+        (frame_bytes("CRD,1, Ah"), "spaces"),
+        (frame_bytes("CRD,1"), "exactly one field"),
+        (frame_bytes("CRD,1,Ah,Kd"), "exactly one field"),
+        (frame_bytes("NEW,1,8"), "takes no fields"),
+        (frame_bytes("NEW"), "SEQ"),
+        (frame_bytes("NEW,12345"), "SEQ"),
+        (frame_bytes("NEW,-1"), "SEQ"),
+        (frame_bytes("NEW,x"), "SEQ"),
+        (frame_bytes("FLT,1"), "fault code"),
+        (frame_bytes("FLT,1,jam"), "fault code"),
+        (frame_bytes("FLT,1,J*M"), "* inside"),
+    ],
+)
+def test_bad_frames(wire: bytes, reason: str) -> None:
+    consumed, item = decode(wire)
+    assert consumed == len(wire)
+    assert isinstance(item, BadFrame), item
+    assert item.raw == wire
+    assert reason in item.reason
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        NewShoe(10_000),
+        NewShoe(-1),
+        Fault(1, "jam"),
+        Fault(1, "JAM", "a * b"),
+        Fault(1, "JAM", "costs $5"),
+        Fault(1, "JAM", "line\nbreak"),
+        Fault(1, "JAM", "é"),
+        Fault(1, "JAM", "x" * 70),
+    ],
+    ids=repr,
+)
+def test_encode_refuses_what_would_break_the_framing(frame: Frame) -> None:
+    with pytest.raises(FrameError):
+        encode(frame)
+
+
+# -- properties -----------------------------------------------------------------------------------
+
+CARDS = [*standard_deck(), Card(JOKER, "")]
+seqs = st.integers(0, 9999)
+cards = st.sampled_from(CARDS)
+fault_text = st.text(
+    alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E, exclude_characters="$*"),
+    max_size=30,
+)
+frames: st.SearchStrategy[Frame] = st.one_of(
+    st.builds(CardDrawn, seqs, cards),
+    st.builds(CardBurned, seqs, cards),
+    st.builds(NewShoe, seqs),
+    st.builds(ShoeEmpty, seqs),
+    st.builds(Fault, seqs, st.from_regex(r"[A-Z0-9_]{1,16}", fullmatch=True), fault_text),
+    st.builds(FaultCleared, seqs),
+    st.builds(Heartbeat, seqs),
+)
+garbage = st.binary(max_size=120).map(lambda b: b.replace(b"$", b""))
+
+
+def split(data: bytes, cuts: list[int]) -> list[bytes]:
+    points = sorted({c % (len(data) + 1) for c in cuts})
+    edges = [0, *points, len(data)]
+    return [data[a:b] for a, b in zip(edges, edges[1:], strict=False)]
+
+
+@given(st.lists(st.tuples(garbage, frames), max_size=12), garbage, st.lists(st.integers(0, 5000)))
+def test_frames_survive_any_garbage_and_any_chunking(
+    pairs: list[tuple[bytes, Frame]], tail: bytes, cuts: list[int]
+) -> None:
+    stream = b"".join(g + encode(f) for g, f in pairs) + tail
+    items, _ = decode_all(split(stream, cuts))
+    assert [i for i in items if not isinstance(i, BadFrame)] == [f for _, f in pairs]
+
+
+@given(st.binary(max_size=400), st.lists(st.integers(0, 5000)))
+def test_decoding_does_not_depend_on_chunking(stream: bytes, cuts: list[int]) -> None:
+    assert decode_all(split(stream, cuts)) == decode_all([stream])
+
+
+@given(st.binary(max_size=300))
+def test_decode_never_raises_and_never_stalls_on_a_full_buffer(data: bytes) -> None:
+    consumed, item = decode(data)
+    assert 0 <= consumed <= len(data)
+    assert (consumed == 0) == (item is None)
+    if len(data) >= MAX_FRAME:
+        assert consumed > 0
+
+
+@given(st.lists(frames, max_size=20))
+def test_frames_with_dollar_noise_inside_garbage_still_decode_after_resync(
+    fs: list[Frame],
+) -> None:
+    # a stray "$" in the noise is a truncated frame; the real frame after it still decodes
+    stream = b"".join(b"$noise" + encode(f) for f in fs)
+    items, rest = decode_all([stream])
+    assert rest == b""
+    assert [i for i in items if not isinstance(i, BadFrame)] == fs

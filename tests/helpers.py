@@ -1,0 +1,173 @@
+"""Small shared builders for table-level tests: a config, numbered records, a played table.
+
+The config is the shipped example's shape (EZ Baccarat Panda 8, 7 seats, limits 5-500, collection
+schedule option 3 from the shipped schedules file) built in memory with `parse_config`, with the
+journal under the test's tmp_path. Records go through `journal_body` exactly as the daemon journals
+its inputs, so an unparsable event becomes `input.invalid` here too.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from tablectl.config import LoadedConfig, parse_config
+from tablectl.journal import Record
+from tablectl.relay import OutboxRow
+from tablectl.table import Table, journal_body, replay_ts
+
+REPO = Path(__file__).resolve().parent.parent
+SCHEDULES = REPO / "config" / "schedules" / "ez-baccarat-panda8.toml"
+TABLE_ID = "t1"
+SITE = "room"
+BASE = f"tablectl/{SITE}/{TABLE_ID}"
+
+
+def _merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """`base` updated by `extra`, nested tables merged key by key (a None value deletes the key)."""
+    out = copy.deepcopy(base)
+    for key, value in extra.items():
+        if value is None:
+            out.pop(key, None)
+        elif isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def config_dict(tmp_path: Path, **overrides: Any) -> dict[str, Any]:
+    """The decoded-TOML form of the test table config, with `overrides` merged in."""
+    base: dict[str, Any] = {
+        "site": SITE,
+        "table": TABLE_ID,
+        "game": {
+            "id": "ez-baccarat-panda8",
+            "decks": 8,
+            "settlement_order": "by-spot",
+            "banker_push_on_dragon7": False,
+            "bet_timer_seconds": 0,
+        },
+        "seats": {"count": 7},
+        "limits": {"min": "5", "max": "500"},
+        "collection": {"file": str(SCHEDULES), "option": 3},
+        "journal": {"path": str(tmp_path / "journal.db")},
+    }
+    return _merge(base, overrides)
+
+
+def make_config(tmp_path: Path, **overrides: Any) -> LoadedConfig:
+    """A validated config: baccarat, 7 seats, limits 5-500, schedule option 3 unless overridden.
+
+    Overrides merge into nested tables, e.g. ``game={"settlement_order": "by-seat"}`` or
+    ``limits={"spots": {"panda8": {"min": "5", "max": "100"}}}``.
+    """
+    return parse_config(config_dict(tmp_path, **overrides), tmp_path / "table.toml")
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a TOML basic string for the plain text used here
+    raise TypeError(f"no TOML form for {value!r} in test configs")
+
+
+def _toml_lines(table: Mapping[str, Any], prefix: str) -> list[str]:
+    lines = [f"{k} = {_toml_value(v)}" for k, v in table.items() if not isinstance(v, Mapping)]
+    for key, value in table.items():
+        if isinstance(value, Mapping):
+            name = f"{prefix}.{key}" if prefix else key
+            lines += ["", f"[{name}]", *_toml_lines(value, name)]
+    return lines
+
+
+def write_config(tmp_path: Path, **overrides: Any) -> Path:
+    """The same config written as a TOML file (for the command line); returns its path."""
+    path = tmp_path / "table.toml"
+    path.write_text("\n".join(_toml_lines(config_dict(tmp_path, **overrides), "")) + "\n")
+    return path
+
+
+def record(seq: int, event: Any, *, source: str = "test", ref: str | None = None) -> Record:
+    """One journal record as the daemon would write it, with a fixed timestamp."""
+    return Record(seq, replay_ts(seq), source, ref, journal_body(event), "", "")
+
+
+def records(events: Iterable[Any]) -> list[Record]:
+    """Numbered records (seq 1..n, fixed timestamps, source "test").
+
+    A dict event may carry ``source`` and ``ref`` keys (e.g. ``"source": "cmd/wager"``); they are
+    taken off the event and put on the record, the way the daemon journals a command.
+    """
+    out = []
+    for seq, event in enumerate(events, start=1):
+        if isinstance(event, Mapping):
+            body = dict(event)
+            source = str(body.pop("source", "test"))
+            ref = body.pop("ref", None)
+            out.append(record(seq, body, source=source, ref=ref))
+        else:
+            out.append(record(seq, event))
+    return out
+
+
+def feed(table: Table, event: Any, *, source: str = "test", ref: str | None = None) -> list[OutboxRow]:
+    """Apply one more event to a running table as its next record."""
+    return table.apply(record(table.position + 1, event, source=source, ref=ref))
+
+
+def play(cfg: LoadedConfig, events: Iterable[Any]) -> tuple[Table, list[OutboxRow]]:
+    """A fresh Table fed `events` in order; returns it and every outgoing row."""
+    table = Table(cfg)
+    rows: list[OutboxRow] = []
+    for rec in records(events):
+        rows += table.apply(rec)
+    return table, rows
+
+
+def payload(row: OutboxRow) -> dict[str, Any]:
+    decoded: dict[str, Any] = json.loads(row.payload)
+    return decoded
+
+
+def payloads(rows: Iterable[OutboxRow], suffix: str) -> list[dict[str, Any]]:
+    """The decoded payloads of the rows whose topic is `<base>/<suffix>` (e.g. "round/result")."""
+    return [payload(r) for r in rows if r.topic == f"{BASE}/{suffix}"]
+
+
+def topics(rows: Iterable[OutboxRow]) -> list[str]:
+    """Each row's topic below the table's base topic, in order."""
+    return [r.topic.removeprefix(BASE + "/") for r in rows]
+
+
+# -- event builders --------------------------------------------------------------------------
+
+
+def bank(seat: int, amount: str) -> dict[str, Any]:
+    return {"type": "bank", "seat": seat, "amount": amount}
+
+
+def wager(seat: int, spot: str, amount: str, player: str | None = None) -> dict[str, Any]:
+    ev: dict[str, Any] = {"type": "wager", "seat": seat, "spot": spot, "amount": amount}
+    if player is not None:
+        ev["player"] = player
+    return ev
+
+
+def cards(text: str) -> list[dict[str, Any]]:
+    """`shoe.card` events for space-separated cards, in draw order."""
+    return [{"type": "shoe.card", "card": c} for c in text.split()]
+
+
+def burn(card: str) -> dict[str, Any]:
+    return {"type": "shoe.burn", "card": card}
+
+
+CLOSE: dict[str, Any] = {"type": "bets.close"}
+SHOE_NEW: dict[str, Any] = {"type": "shoe.new"}

@@ -1,0 +1,553 @@
+"""The MQTT relay against a real Mosquitto: ordering, acknowledgment, Last Will, outages, commands.
+
+Every wait is bounded (`wait_until` polls with a deadline; `asyncio.wait_for` elsewhere) so a
+failure is a timeout with a message, never a hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import aiomqtt
+import pytest
+import structlog
+from structlog.testing import capture_logs
+
+from tablectl.relay import (
+    STATUS_OFFLINE,
+    STATUS_ONLINE,
+    Backoff,
+    OutboxRow,
+    Relay,
+    RelayState,
+)
+
+pytestmark = pytest.mark.integration
+
+BASE = "tablectl/site1/t1"
+_ids = itertools.count(1)
+
+
+class MosquittoBroker(Protocol):
+    """What the conftest ``mosquitto`` fixtures give (not imported: conftest is no module)."""
+
+    host: str
+    port: int
+
+    def start(self) -> None: ...
+    def stop(self) -> None: ...
+    def log_text(self) -> str: ...
+
+
+class TcpProxy(Protocol):
+    host: str
+    port: int
+    accepted: int
+
+    def cut(self) -> None: ...
+
+
+MosquittoFactory = Callable[..., MosquittoBroker]
+ProxyFactory = Callable[[str, int], Awaitable[TcpProxy]]
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+class MemoryOutbox:
+    """The `Outbox` protocol in memory, recording what the relay marked sent."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, OutboxRow] = {}
+        self.sent: set[int] = set()
+        self.mark_calls: list[list[int]] = []
+        self.on_mark: Callable[[], None] | None = None
+        self._seq = itertools.count(1)
+
+    def add(self, suffix: str = "event", *, retain: bool = False, **fields: Any) -> OutboxRow:
+        seq = next(self._seq)
+        payload = json.dumps({"table": "t1", "seq": seq, **fields}).encode()
+        row = OutboxRow(seq, f"{BASE}/{suffix}", payload, 1, retain)
+        self.rows[seq] = row
+        return row
+
+    def pending(self, limit: int) -> list[OutboxRow]:
+        return [self.rows[s] for s in sorted(self.rows) if s not in self.sent][:limit]
+
+    def mark_sent(self, seqs: Sequence[int]) -> None:
+        seqs = list(seqs)
+        assert seqs, "mark_sent called with nothing"
+        assert set(seqs) <= self.rows.keys(), "marked a seq that was never in the outbox"
+        self.mark_calls.append(seqs)
+        self.sent.update(seqs)
+        if self.on_mark is not None:
+            self.on_mark()
+
+    @property
+    def unsent(self) -> int:
+        return len(self.rows.keys() - self.sent)
+
+
+@dataclass(frozen=True)
+class Received:
+    topic: str
+    payload: bytes
+    qos: int
+    retain: bool
+
+    @property
+    def seq(self) -> int:
+        seq: int = json.loads(self.payload)["seq"]
+        return seq
+
+
+class Collector:
+    """A test subscriber (aiomqtt, QoS 1) that records everything under ``BASE``."""
+
+    def __init__(self, broker: MosquittoBroker, topic_filter: str = f"{BASE}/#") -> None:
+        self.broker = broker
+        self.topic_filter = topic_filter
+        self.messages: list[Received] = []
+        self.client: aiomqtt.Client
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Collector:
+        self.client = aiomqtt.Client(
+            self.broker.host, self.broker.port, identifier=f"test-collector-{next(_ids)}"
+        )
+        await asyncio.wait_for(self.client.__aenter__(), 5)
+        await self.client.subscribe(self.topic_filter, qos=1)
+        self._task = asyncio.create_task(self._collect())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+        with contextlib.suppress(aiomqtt.MqttError):
+            await asyncio.wait_for(self.client.__aexit__(None, None, None), 5)
+
+    async def _collect(self) -> None:
+        with contextlib.suppress(aiomqtt.MqttError):  # the broker went away: stop collecting
+            async for m in self.client.messages:
+                self.messages.append(Received(m.topic.value, bytes(m.payload), m.qos, m.retain))
+
+    def on(self, suffix: str) -> list[Received]:
+        return [m for m in self.messages if m.topic == f"{BASE}/{suffix}"]
+
+    def statuses(self) -> list[bytes]:
+        return [m.payload for m in self.on("status")]
+
+    def row_messages(self) -> list[Received]:
+        """What the relay published from the outbox (not status, commands or sync markers)."""
+        others = (f"{BASE}/status", f"{BASE}/marker")
+        return [
+            m
+            for m in self.messages
+            if m.topic not in others and not m.topic.startswith(f"{BASE}/cmd/")
+        ]
+
+    async def sync(self) -> None:
+        """Publish a marker to ourselves and wait for it: everything the broker queued for us
+        before (e.g. retained messages after SUBACK) has then arrived."""
+        marker = f"marker-{next(_ids)}".encode()
+        await self.client.publish(f"{BASE}/marker", marker, qos=1)
+        await wait_until(lambda: any(m.payload == marker for m in self.messages), what="marker")
+
+
+async def wait_until(predicate: Callable[[], bool], timeout: float = 5.0, what: str = "") -> None:
+    """Poll ``predicate`` until true; fail after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what or predicate}")
+        await asyncio.sleep(0.005)
+
+
+class ManualSleep:
+    """An injectable ``sleep`` that records delays and returns only when the test fires it."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+        self._waiters: list[asyncio.Future[None]] = []
+
+    async def __call__(self, delay: float) -> None:
+        self.delays.append(delay)
+        fut = asyncio.get_running_loop().create_future()
+        self._waiters.append(fut)
+        try:
+            await fut
+        finally:
+            self._waiters.remove(fut)
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiters)
+
+    def fire(self) -> None:
+        for fut in self._waiters:
+            if not fut.done():
+                fut.set_result(None)
+
+
+def make_relay(outbox: MemoryOutbox, host: str, port: int, **kwargs: Any) -> tuple[Relay, str]:
+    client_id = f"tablectl-test-{next(_ids)}"
+    kwargs.setdefault("backoff_initial", 0.01)
+    kwargs.setdefault("backoff_max", 0.05)
+    relay = Relay(outbox, host=host, port=port, base_topic=BASE, client_id=client_id, **kwargs)
+    return relay, client_id
+
+
+@contextlib.asynccontextmanager
+async def running(relay: Relay) -> AsyncIterator[asyncio.Task[None]]:
+    """Run ``relay.run()`` in a task for the block; cancel it afterwards."""
+    task = asyncio.create_task(relay.run())
+    try:
+        yield task
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, 5)
+
+
+def assert_rows_intact(outbox: MemoryOutbox, received: Sequence[Received]) -> None:
+    """Every received row is an outbox row byte for byte: repeats allowed, new seqs never."""
+    for m in received:
+        row = outbox.rows.get(m.seq)
+        assert row is not None, f"received a seq the outbox never had: {m.seq}"
+        assert (m.topic, m.payload) == (row.topic, row.payload)
+
+
+# -- publishing --------------------------------------------------------------------------------
+
+
+async def test_rows_published_in_seq_order_with_flags_and_marked_sent(
+    mosquitto: MosquittoBroker,
+) -> None:
+    outbox = MemoryOutbox()
+    for i in range(1, 101):
+        if i % 10 == 0:
+            outbox.add("state", retain=True, round=i // 10)
+        elif i == 5:
+            outbox.add("device/shoe/status", retain=True, ok=True)
+        else:
+            outbox.add("event", n=i)
+    relay, _ = make_relay(outbox, mosquitto.host, mosquitto.port, window=8)
+
+    async with Collector(mosquitto) as live, running(relay):
+        await wait_until(lambda: len(live.row_messages()) == 100, what="all 100 rows")
+        await wait_until(lambda: outbox.unsent == 0, what="all rows marked sent")
+
+        rows = live.row_messages()
+        assert [m.seq for m in rows] == list(range(1, 101))
+        assert_rows_intact(outbox, rows)
+        assert {m.qos for m in rows} == {1}  # QoS 1 subscription: delivered at the publish QoS
+        assert sorted(itertools.chain.from_iterable(outbox.mark_calls)) == list(range(1, 101))
+        assert max(len(c) for c in outbox.mark_calls) <= 8  # never more than the window
+
+        # A late subscriber sees exactly the retained rows: the last state, the device status,
+        # and "online" -- no event.
+        async with Collector(mosquitto) as late:
+            await late.sync()
+            retained = {m.topic: m.payload for m in late.messages if m.retain}
+            assert retained == {
+                f"{BASE}/status": STATUS_ONLINE,
+                f"{BASE}/state": outbox.rows[100].payload,
+                f"{BASE}/device/shoe/status": outbox.rows[5].payload,
+            }
+
+
+async def test_wake_publishes_new_rows_at_once(mosquitto: MosquittoBroker) -> None:
+    outbox = MemoryOutbox()
+    relay, _ = make_relay(outbox, mosquitto.host, mosquitto.port, poll_interval=60)
+    async with Collector(mosquitto) as live, running(relay):
+        await wait_until(lambda: live.statuses() == [STATUS_ONLINE], what="online")
+        await wait_until(lambda: relay.state is RelayState.CONNECTED, what="connected")
+        outbox.add(n=1)
+        relay.wake()
+        # far below the 60 s poll interval: only wake() can have done it
+        await wait_until(lambda: len(live.row_messages()) == 1, timeout=3, what="woken row")
+
+
+async def test_rows_found_by_periodic_check_without_wake(mosquitto: MosquittoBroker) -> None:
+    outbox = MemoryOutbox()
+    relay, _ = make_relay(outbox, mosquitto.host, mosquitto.port, poll_interval=0.05)
+    async with Collector(mosquitto) as live, running(relay):
+        await wait_until(lambda: relay.state is RelayState.CONNECTED, what="connected")
+        outbox.add(n=1)  # no wake()
+        await wait_until(lambda: len(live.row_messages()) == 1, what="polled row")
+
+
+# -- status and Last Will ----------------------------------------------------------------------
+
+
+async def test_online_is_retained_on_connect(mosquitto: MosquittoBroker) -> None:
+    relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port)
+    async with running(relay):
+        await wait_until(lambda: relay.state is RelayState.CONNECTED, what="connected")
+        async with Collector(mosquitto, f"{BASE}/status") as late:
+            await wait_until(lambda: bool(late.messages), what="retained status")
+            (status,) = late.messages
+            assert (status.payload, status.retain, status.qos) == (STATUS_ONLINE, True, 1)
+
+
+async def test_last_will_when_the_connection_is_cut(
+    mosquitto: MosquittoBroker, tcp_proxy_factory: ProxyFactory
+) -> None:
+    """A pulled cable: the relay cannot send anything, so "offline" can only be the Will."""
+    proxy = await tcp_proxy_factory(mosquitto.host, mosquitto.port)
+    relay, client_id = make_relay(MemoryOutbox(), proxy.host, proxy.port)
+    async with Collector(mosquitto, f"{BASE}/status") as live, running(relay):
+        await wait_until(lambda: live.statuses() == [STATUS_ONLINE], what="online")
+        proxy.cut()
+        await wait_until(lambda: live.statuses()[1:2] == [STATUS_OFFLINE], what="the Will")
+        # ...and the relay comes back on its own, announcing itself again.
+        await wait_until(
+            lambda: live.statuses() == [STATUS_ONLINE, STATUS_OFFLINE, STATUS_ONLINE],
+            what="online after reconnect",
+        )
+        assert proxy.accepted >= 2
+    assert (
+        f"Client {client_id} disconnected."
+        not in mosquitto.log_text().split("closed its connection")[0]
+    )
+
+
+async def test_last_will_when_run_is_cancelled(mosquitto: MosquittoBroker) -> None:
+    """Cancelling run() (no stop()) drops the link without DISCONNECT, so the Will fires."""
+    relay, client_id = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port)
+    async with Collector(mosquitto, f"{BASE}/status") as live:
+        task = asyncio.create_task(relay.run())
+        await wait_until(lambda: live.statuses() == [STATUS_ONLINE], what="online")
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, 5)
+        await wait_until(lambda: live.statuses() == [STATUS_ONLINE, STATUS_OFFLINE], what="Will")
+    await wait_until(lambda: client_id in mosquitto.log_text(), what="broker log")
+    log_text = mosquitto.log_text()
+    assert f"Client {client_id} closed its connection." in log_text  # not a clean DISCONNECT
+    assert f"Client {client_id} disconnected." not in log_text
+    async with Collector(mosquitto, f"{BASE}/status") as late:
+        await wait_until(lambda: bool(late.messages), what="retained status")
+        assert [(m.payload, m.retain) for m in late.messages] == [(STATUS_OFFLINE, True)]
+
+
+async def test_stop_publishes_offline_and_disconnects_cleanly(mosquitto: MosquittoBroker) -> None:
+    relay, client_id = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port)
+    async with Collector(mosquitto, f"{BASE}/status") as live:
+        task = asyncio.create_task(relay.run())
+        await wait_until(lambda: live.statuses() == [STATUS_ONLINE], what="online")
+        await asyncio.wait_for(relay.stop(), 5)
+        assert task.done() and task.exception() is None  # stop() waited for run() to return
+        assert relay.state is RelayState.DISCONNECTED
+        await wait_until(lambda: live.statuses() == [STATUS_ONLINE, STATUS_OFFLINE], what="offline")
+    log_text = mosquitto.log_text()
+    assert f"Client {client_id} disconnected." in log_text  # a clean MQTT DISCONNECT
+    assert f"Client {client_id} closed its connection." not in log_text  # so no Will
+    async with Collector(mosquitto, f"{BASE}/status") as late:
+        await wait_until(lambda: bool(late.messages), what="retained status")
+        assert [(m.payload, m.retain) for m in late.messages] == [(STATUS_OFFLINE, True)]
+
+
+async def test_stop_during_backoff_returns_promptly(unused_tcp_port: int) -> None:
+    sleep = ManualSleep()
+    relay, _ = make_relay(MemoryOutbox(), "127.0.0.1", unused_tcp_port, sleep=sleep)
+    task = asyncio.create_task(relay.run())
+    await wait_until(lambda: sleep.waiting == 1, what="backoff")
+    await asyncio.wait_for(relay.stop(), 5)  # the sleep is never fired
+    assert task.done() and task.exception() is None
+    assert relay.state is RelayState.DISCONNECTED
+
+
+# -- outages -----------------------------------------------------------------------------------
+
+
+async def test_broker_outage_loses_nothing(mosquitto: MosquittoBroker) -> None:
+    outbox = MemoryOutbox()
+    for i in range(5):
+        outbox.add(n=i)
+    sleep = ManualSleep()
+    relay, _ = make_relay(
+        outbox, mosquitto.host, mosquitto.port, sleep=sleep, backoff_initial=0.5, backoff_max=30
+    )
+    async with running(relay) as task:
+        async with Collector(mosquitto) as before:
+            await wait_until(lambda: outbox.unsent == 0, what="first rows sent")
+            await wait_until(lambda: len(before.row_messages()) == 5, what="first rows")
+
+        mosquitto.stop()
+        await wait_until(lambda: relay.state is RelayState.BACKOFF, what="backoff")
+        for i in range(5, 25):
+            outbox.add(n=i)
+            relay.wake()
+        calls_before = len(outbox.mark_calls)
+        # A reconnect attempt while the broker is still down fails and backs off longer.
+        sleep.fire()
+        await wait_until(lambda: len(sleep.delays) == 2 and sleep.waiting == 1, what="retry")
+        assert sleep.delays == [0.5, 1.0]
+        assert outbox.unsent == 20 and len(outbox.mark_calls) == calls_before
+
+        mosquitto.start()  # same port
+        async with Collector(mosquitto) as after:
+            sleep.fire()
+            await wait_until(lambda: outbox.unsent == 0, what="backlog sent")
+            await wait_until(
+                lambda: {m.seq for m in after.row_messages()} >= set(range(6, 26)),
+                what="every backlog row",
+            )
+            assert_rows_intact(outbox, after.row_messages())
+            assert relay.state is RelayState.CONNECTED
+        assert not task.done()
+
+
+async def test_connection_lost_mid_batch_resends_unacknowledged_rows(
+    mosquitto: MosquittoBroker, tcp_proxy_factory: ProxyFactory
+) -> None:
+    outbox = MemoryOutbox()
+    total = 2000
+    for i in range(total):
+        outbox.add(n=i)
+    proxy = await tcp_proxy_factory(mosquitto.host, mosquitto.port)
+    relay, _ = make_relay(outbox, proxy.host, proxy.port, window=50)
+    unsent_at_cut: list[int] = []
+
+    def cut_mid_stream() -> None:
+        if not unsent_at_cut and len(outbox.sent) >= 300:
+            unsent_at_cut.append(outbox.unsent)
+            proxy.cut()
+
+    outbox.on_mark = cut_mid_stream
+    async with Collector(mosquitto) as live, running(relay):
+        await wait_until(lambda: outbox.unsent == 0, timeout=20, what="all rows sent")
+        await wait_until(
+            lambda: {m.seq for m in live.row_messages()} == set(range(1, total + 1)),
+            timeout=10,
+            what="every row at the subscriber",
+        )
+    assert unsent_at_cut and unsent_at_cut[0] > 0, "the cut did not land mid-stream"
+    assert proxy.accepted >= 2, "the relay did not reconnect"
+    received = live.row_messages()
+    assert_rows_intact(outbox, received)
+    # Repeats are allowed, gaps never: whenever a seq arrives, every lower seq has arrived.
+    highest = 0
+    for m in received:
+        assert m.seq <= highest + 1, f"seq {m.seq} arrived before {highest + 1}"
+        highest = max(highest, m.seq)
+    assert STATUS_OFFLINE in live.statuses()  # the cut fired the Will
+
+
+# -- backoff state machine ---------------------------------------------------------------------
+
+
+def test_backoff_doubles_caps_and_resets() -> None:
+    backoff = Backoff(0.5, 30.0)
+    assert [backoff.next_delay() for _ in range(9)] == [0.5, 1, 2, 4, 8, 16, 30, 30, 30]
+    backoff.reset()
+    assert backoff.next_delay() == 0.5
+    with pytest.raises(ValueError):
+        Backoff(0, 1)
+    with pytest.raises(ValueError):
+        Backoff(2, 1)
+
+
+async def test_reconnect_state_machine_with_fired_timer(
+    mosquitto_factory: MosquittoFactory, unused_tcp_port: int
+) -> None:
+    port = unused_tcp_port  # nothing listens here yet
+    sleep = ManualSleep()
+    with capture_logs() as logs:
+        relay, _ = make_relay(
+            MemoryOutbox(), "127.0.0.1", port, sleep=sleep, backoff_initial=0.5, backoff_max=4
+        )
+        async with running(relay):
+            for attempt in range(1, 7):
+                await wait_until(
+                    lambda n=attempt: len(sleep.delays) == n and sleep.waiting == 1,  # type: ignore[misc]
+                    what=f"backoff {attempt}",
+                )
+                assert relay.state is RelayState.BACKOFF
+                if attempt < 6:
+                    sleep.fire()
+            assert sleep.delays == [0.5, 1, 2, 4, 4, 4]
+
+            broker = mosquitto_factory(port=port)
+            sleep.fire()
+            await wait_until(lambda: relay.state is RelayState.CONNECTED, what="connected")
+            broker.stop()
+            await wait_until(lambda: len(sleep.delays) == 7, what="backoff after loss")
+            assert sleep.delays[-1] == 0.5  # reset by the successful connect
+
+    transitions = [(e["old"], e["new"]) for e in logs if e["event"] == "relay.state"]
+    failing = [("connecting", "backoff"), ("backoff", "connecting")] * 6
+    assert transitions[:14] == [
+        ("disconnected", "connecting"),
+        *failing,
+        ("connecting", "connected"),
+    ]
+    assert transitions[14] == ("connected", "backoff")
+    assert any(e["event"] == "relay.connect_failed" for e in logs)
+    assert any(e["event"] == "relay.connection_lost" for e in logs)
+
+
+# -- inbound commands --------------------------------------------------------------------------
+
+
+async def test_commands_reach_on_command_but_replies_do_not(mosquitto: MosquittoBroker) -> None:
+    got: list[tuple[str, bytes]] = []
+
+    async def on_command(verb: str, payload: bytes) -> None:
+        got.append((verb, payload))
+
+    relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port, on_command=on_command)
+    async with Collector(mosquitto, f"{BASE}/status") as test_client, running(relay):
+        # "online" is published after the cmd subscription is acknowledged
+        await wait_until(lambda: test_client.statuses() == [STATUS_ONLINE], what="online")
+        pub = test_client.client.publish
+        await pub(f"{BASE}/cmd/wager", b'{"id":"r1","seat":1,"amount":"25"}', qos=1)
+        await pub(f"{BASE}/cmd/wager/reply", b'{"id":"r1","ok":true}', qos=1)
+        await pub("tablectl/site1/t2/cmd/wager", b'{"id":"other-table"}', qos=1)
+        await pub(f"{BASE}/cmd/bets.close", b'{"id":"r2"}', qos=1)
+        await wait_until(lambda: len(got) == 2, what="two commands")
+        assert got == [
+            ("wager", b'{"id":"r1","seat":1,"amount":"25"}'),
+            ("bets.close", b'{"id":"r2"}'),
+        ]
+
+
+async def test_failing_command_handler_is_logged_and_relay_keeps_running(
+    mosquitto: MosquittoBroker,
+) -> None:
+    done: list[str] = []
+
+    async def on_command(verb: str, payload: bytes) -> None:
+        if verb == "boom":
+            raise ValueError("wager over the limit")
+        done.append(verb)
+
+    outbox = MemoryOutbox()
+    with capture_logs(processors=[structlog.processors.format_exc_info]) as logs:
+        relay, _ = make_relay(outbox, mosquitto.host, mosquitto.port, on_command=on_command)
+        async with Collector(mosquitto) as test_client, running(relay) as task:
+            await wait_until(lambda: test_client.statuses() == [STATUS_ONLINE], what="online")
+            await test_client.client.publish(f"{BASE}/cmd/boom", b"{}", qos=1)
+            await test_client.client.publish(f"{BASE}/cmd/shoe.new", b"{}", qos=1)
+            await wait_until(lambda: done == ["shoe.new"], what="the next command")
+
+            failures = [e for e in logs if e["event"] == "relay.command_failed"]
+            assert len(failures) == 1
+            assert failures[0]["log_level"] == "error"
+            assert failures[0]["verb"] == "boom"
+            assert "Traceback" in failures[0]["exception"]
+            assert "ValueError: wager over the limit" in failures[0]["exception"]
+
+            assert not task.done() and relay.state is RelayState.CONNECTED
+            outbox.add(n=1)
+            relay.wake()
+            await wait_until(lambda: len(test_client.row_messages()) == 1, what="row after it")
