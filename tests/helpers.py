@@ -117,7 +117,9 @@ def records(events: Iterable[Any]) -> list[Record]:
     return out
 
 
-def feed(table: Table, event: Any, *, source: str = "test", ref: str | None = None) -> list[OutboxRow]:
+def feed(
+    table: Table, event: Any, *, source: str = "test", ref: str | None = None
+) -> list[OutboxRow]:
     """Apply one more event to a running table as its next record."""
     return table.apply(record(table.position + 1, event, source=source, ref=ref))
 

@@ -134,7 +134,7 @@ def test_broken_package_metadata_does_not_break_the_registry(
 
 def test_a_broken_builtin_is_a_load_error_too(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry.BUILTIN_DRIVERS, "ghost", "drivers.no_such_module:Ghost")
-    with pytest.raises(DriverLoadError, match="'ghost' .* ModuleNotFoundError"):
+    with pytest.raises(DriverLoadError, match=r"'ghost' .* ModuleNotFoundError"):
         load_driver("ghost")
 
 

@@ -19,7 +19,7 @@ import pytest
 from drivers.base import Backoff
 from drivers.shoe.device import DISCONNECTED, FRAMES_LOST, SILENT, ShoeDriver
 from drivers.shoe.frames import checksum
-from drivers.sim import RecordingSink
+from drivers.sim import RecordingSink, StatusReport
 from drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
 from drivers.sim.shoe import ShoeModel, SimulatedShoe
 from tablectl.cards import standard_deck
@@ -80,12 +80,19 @@ async def running(driver: ShoeDriver, sink: RecordingSink) -> AsyncIterator[asyn
         assert task.cancelled(), "run() must only end by cancellation"
 
 
+def last(sink: RecordingSink) -> StatusReport:
+    """The latest status call (there must be one)."""
+    status = sink.last_status
+    assert status is not None
+    return status
+
+
 async def until_open(driver: ShoeDriver, sink: RecordingSink, opens: int = 1) -> None:
     """Wait until the driver has opened the port `opens` times and said it is available."""
 
     def ready() -> bool:
-        last = sink.last_status
-        return driver.stats["opens"] >= opens and last is not None and last.available
+        status = sink.last_status
+        return driver.stats["opens"] >= opens and status is not None and status.available
 
     await sink.wait_for(ready, TIMEOUT)
 
@@ -123,20 +130,20 @@ async def test_burn_new_fault_clear_and_empty(make_sim: Callable[..., SimulatedS
         assert sim.burn() == "7d"
         assert sim.draw() == "Ah"
         sim.fault("JAM", "card stuck at exit")
-        await sink.wait_for(lambda: sink.last_status.fault == "JAM", TIMEOUT)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: last(sink).fault == "JAM", TIMEOUT)
         jam = sink.statuses[-1]
         assert jam.available is True
         assert jam.detail["fault_text"] == "card stuck at exit"
         assert sim.draw() == "Kc"  # cards still flow while a fault stands
         sim.clear()
-        await sink.wait_for(lambda: len(sink.cards) == 2 and sink.last_status.fault is None)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: len(sink.cards) == 2 and last(sink).fault is None)
         assert "fault_text" not in sink.statuses[-1].detail
         sim.empty()
-        await sink.wait_for(lambda: sink.last_status.detail["empty"] is True)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: last(sink).detail["empty"] is True)
         assert sink.statuses[-1].fault is None
         sim.new_shoe(decks=1, seed=2)
         await sink.wait_for(lambda: sink.events[-1] == {"type": "shoe.new"})
-        await sink.wait_for(lambda: sink.last_status.detail["empty"] is False)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: last(sink).detail["empty"] is False)
     assert sink.events == [
         {"type": "shoe.new"},
         {"type": "shoe.burn", "card": "7d"},
@@ -167,14 +174,14 @@ async def test_garbage_between_frames_is_survived_and_counted(
         sim.write_raw(b"$CRD,1,A")  # 4: truncated by the next frame's $
         drawn.append(sim.draw())
         await sink.wait_for(lambda: len(sink.cards) == 4, TIMEOUT)
-        await sink.wait_for(lambda: sink.last_status.detail["bad_frames"] == 4)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 4)
     assert sink.cards == drawn
     assert driver.stats["bad_frames"] == 4
     assert driver.stats["frames_lost"] == 0
-    last = sink.statuses[-1]
-    assert last.available and last.fault is None
-    assert "truncated" in last.detail["last_bad"]["reason"]
-    assert last.detail["last_bad"]["raw"] == "$CRD,1,A"
+    final = sink.statuses[-1]
+    assert final.available and final.fault is None
+    assert "truncated" in final.detail["last_bad"]["reason"]
+    assert final.detail["last_bad"]["raw"] == "$CRD,1,A"
 
 
 async def test_fragmented_writer_still_yields_every_card(
@@ -213,9 +220,9 @@ async def test_sequence_gap_and_retransmission(make_sim: Callable[..., Simulated
         assert gap.detail["last_gap"] == {"expected": 2, "received": 3, "lost": 1}
         sim.draw()
         await sink.wait_for(lambda: len(sink.cards) == 3)
-        assert sink.last_status.fault == FRAMES_LOST  # type: ignore[union-attr]
+        assert last(sink).fault == FRAMES_LOST
         sim.new_shoe(decks=1, seed=3)  # a fresh shoe clears it
-        await sink.wait_for(lambda: sink.last_status.fault is None)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: last(sink).fault is None)
     assert sink.cards == ["Ah", "3d", "4s"]  # the lost card is not invented
     assert driver.stats["duplicates"] == 1
     assert driver.stats["frames_lost"] == 1
@@ -237,7 +244,7 @@ async def test_unplug_reports_loss_and_reconnects_through_a_symlink(
         await sink.wait_for(lambda: sink.cards == [first], TIMEOUT)
 
         sim1.close()  # unplugged
-        await sink.wait_for(lambda: not sink.last_status.available, TIMEOUT)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: not last(sink).available, TIMEOUT)
         down = sink.statuses[-1]
         assert down.fault == DISCONNECTED
         assert down.detail["error"].startswith(f"lost {link}")
@@ -289,10 +296,10 @@ async def test_silence_timeout_reports_silent_until_the_shoe_talks(
     driver = ShoeDriver("shoe1", sim.port, 9600, {"silence_timeout": 0.2})
     async with running(driver, sink):
         await until_open(driver, sink)
-        await sink.wait_for(lambda: sink.last_status.fault == SILENT, TIMEOUT)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: last(sink).fault == SILENT, TIMEOUT)
         assert sink.statuses[-1].available is False
         sim.heartbeat()
-        await sink.wait_for(lambda: sink.last_status.available, TIMEOUT)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: last(sink).available, TIMEOUT)
         assert sink.statuses[-1].fault is None
 
 
@@ -339,7 +346,7 @@ async def test_socket_url() -> None:
         drawn = [shoe.draw(), shoe.draw()]
         await sink.wait_for(lambda: len(sink.cards) == 2, TIMEOUT)
         writer.close()  # the serial server drops the connection
-        await sink.wait_for(lambda: sink.last_status.fault == DISCONNECTED, TIMEOUT)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: last(sink).fault == DISCONNECTED, TIMEOUT)
     assert sink.cards == drawn
 
 
@@ -365,7 +372,7 @@ async def test_any_chunking_gives_the_same_result(fragment: Fragmenter | None) -
             if i % 3 == 0:
                 shoe.write_raw(b"\r\n~noise~")
         await sink.wait_for(lambda: len(sink.cards) == 12, TIMEOUT)
-        await sink.wait_for(lambda: sink.last_status.detail["bad_frames"] == 4)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 4)
     assert sink.cards == drawn
     assert driver.stats["bad_frames"] == 4
 
@@ -380,7 +387,7 @@ async def test_bad_frame_reports_are_rate_limited() -> None:
         for _ in range(3):
             shoe.write_raw(b"noise")
             shoe.heartbeat()
-        await sink.wait_for(lambda: sink.last_status.detail["bad_frames"] > 0, TIMEOUT)  # type: ignore[union-attr]
+        await sink.wait_for(lambda: last(sink).detail["bad_frames"] > 0, TIMEOUT)
     reports = [s for s in sink.statuses if s.detail["bad_frames"] > 0]
     assert [r.detail["bad_frames"] for r in reports] == [3]  # one report for the burst
 
@@ -411,7 +418,7 @@ async def test_null_modem_unplug_and_plug() -> None:
     assert "cannot open null" in sink.statuses[3].detail["error"]
 
 
-# -- options and backoff ----------------------------------------------------------------------------
+# -- options and backoff ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
