@@ -144,11 +144,13 @@ class ShoeDriver:
                 await self._down(sink, f"cannot open {self.port}: {exc}")
                 await backoff.wait()
                 continue
-            backoff.reset()
+            frames_before = self.stats["frames"]
             try:
                 reason = await self._session(link, sink)
             finally:
                 await link.aclose()
+            if self.stats["frames"] > frames_before:
+                backoff.reset()  # only a link that carried frames counts as a success
             await self._down(sink, reason)
             await backoff.wait()
 

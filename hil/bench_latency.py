@@ -1,0 +1,246 @@
+"""Benchmark: a card's trip from the shoe's serial line to a floor subscriber, through tablectl.
+
+A card frame is written into a real pseudo-terminal (the wire protocol of docs/protocols/shoe.md),
+the daemon (`tablectl run`, a child process) reads it with the real driver, journals it (SQLite WAL,
+synchronous=FULL), applies it, stores the outputs and publishes them with QoS 1 to a local
+Mosquitto; a subscriber on the same broker timestamps the card's `event` message. The same run
+then measures `../shared/bench/latency_floor.py` (the same trip with no daemon: the floor) and
+prints both and their ratio. Figures are medians and 99th percentiles in milliseconds.
+
+usage: .venv/bin/python hil/bench_latency.py [--n 1000] [--gap-ms 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from drivers.shoe.frames import CardDrawn, NewShoe, encode
+from tablectl.cards import DeckKind, deck_of, parse_card
+from tablectl.rules.baccarat import next_to_draw
+
+REPO = Path(__file__).resolve().parents[1]
+FLOOR = REPO.parent / "shared" / "bench" / "latency_floor.py"
+BASE = "tablectl/bench/b1"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+def coups(rng: random.Random, n_cards: int) -> list[list[str]]:
+    """Whole coups from shuffled 8-deck shoes, about `n_cards` cards; a new shoe marked by []."""
+    out: list[list[str]] = [[]]
+    total = 0
+    while total < n_cards:
+        shoe = [str(c) for c in deck_of(DeckKind.STANDARD_52)] * 8
+        rng.shuffle(shoe)
+        while len(shoe) > 12 and total < n_cards:
+            player: list[Any] = []
+            banker: list[Any] = []
+            coup: list[str] = []
+            while (side := next_to_draw(player, banker)) is not None:
+                card = shoe.pop()
+                (player if side == "player" else banker).append(parse_card(card))
+                coup.append(card)
+            out.append(coup)
+            total += len(coup)
+        out.append([])
+    return out[:-1]
+
+
+def percentile(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[max(0, int(q * len(s)) - 1)]
+
+
+def run_tablectl(n: int, gap: float, workdir: Path, broker_port: int) -> dict[str, Any]:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    port = os.ttyname(slave)
+    cfg = workdir / "table.toml"
+    cfg.write_text(
+        f"""site = "bench"
+table = "b1"
+log_level = "warning"
+[game]
+id = "ez-baccarat-panda8"
+decks = 8
+[limits]
+min = "5"
+max = "500"
+[collection]
+file = "{REPO / 'config' / 'schedules' / 'ez-baccarat-panda8.toml'}"
+option = 3
+[[devices]]
+name = "shoe"
+driver = "shoe"
+port = "{port}"
+[mqtt]
+port = {broker_port}
+[journal]
+path = "journal.db"
+"""
+    )
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "tablectl.cli", "run", "--config", str(cfg)],
+        stdout=subprocess.DEVNULL,
+        stderr=(workdir / "daemon.log").open("wb"),
+        cwd=REPO,
+    )
+    received: list[float] = []
+    replies: dict[str, threading.Event] = {}
+    ready = threading.Event()
+    lock = threading.Lock()
+
+    def on_msg(_c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:
+        now = time.perf_counter()
+        if msg.topic == f"{BASE}/event":
+            if b'"shoe.card"' in msg.payload:
+                with lock:
+                    received.append(now)
+        elif msg.topic.endswith("/reply"):
+            ev = replies.get(json.loads(msg.payload)["id"])
+            if ev:
+                ev.set()
+        elif msg.topic == f"{BASE}/device/shoe/status":
+            if json.loads(msg.payload).get("available"):
+                ready.set()
+
+    sub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    sub.on_message = on_msg
+    sub.connect("127.0.0.1", broker_port)
+    sub.subscribe([(f"{BASE}/event", 1), (f"{BASE}/cmd/+/reply", 1),
+                   (f"{BASE}/device/shoe/status", 1)])
+    sub.loop_start()
+    sent: list[float] = []
+    seq = 0
+    try:
+        if not ready.wait(20):
+            raise RuntimeError("the daemon did not open the shoe: see " + str(workdir))
+        rng = random.Random(1)
+        rnd = 0
+        for coup in coups(rng, n):
+            if not coup:
+                os.write(master, encode(NewShoe(seq % 10000)))
+                seq += 1
+                time.sleep(0.05)
+                continue
+            rnd += 1
+            ref = f"b{rnd}"
+            replies[ref] = threading.Event()
+            seat = (rnd - 1) // 2 % 7 + 1  # R5: two hands per player-dealer
+            sub.publish(f"{BASE}/cmd/bank", json.dumps({"id": ref, "seat": seat, "amount": "500"}), 1)
+            if not replies[ref].wait(10):
+                raise RuntimeError("no reply to the bank command")
+            for card in coup:
+                with lock:
+                    got = len(received)
+                sent.append(time.perf_counter())
+                os.write(master, encode(CardDrawn(seq % 10000, parse_card(card))))
+                seq += 1
+                time.sleep(gap)
+                deadline = time.monotonic() + 10
+                while True:  # wait for this card so cards never queue behind each other
+                    with lock:
+                        if len(received) > got:
+                            break
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("a card's event never arrived")
+                    time.sleep(0.0005)
+        rss_kb = 0
+        with open(f"/proc/{daemon.pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    rss_kb = int(line.split()[1])
+    finally:
+        sub.loop_stop()
+        daemon.terminate()
+        daemon.wait(20)
+        os.close(master)
+        os.close(slave)
+    lat = [r - s for s, r in zip(sent, received, strict=False)]
+    return {
+        "n": len(lat),
+        "median_ms": round(1000 * statistics.median(lat), 3),
+        "p99_ms": round(1000 * percentile(lat, 0.99), 3),
+        "daemon_rss_mb": round(rss_kb / 1024, 1),
+    }
+
+
+def run_floor(n: int) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, str(FLOOR), "--n", str(n)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": os.environ.get("PATH", "") + ":/usr/sbin"},
+    )
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=1000, help="cards to time")
+    ap.add_argument("--gap-ms", type=float, default=5.0, help="pause after each card write")
+    a = ap.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        conf = Path(tmp) / "mosquitto.conf"
+        conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+                        + ("user root\n" if os.geteuid() == 0 else ""))
+        broker = subprocess.Popen(["mosquitto", "-c", str(conf)], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL,
+                                  env={**os.environ, "PATH": os.environ["PATH"] + ":/usr/sbin"})
+        try:
+            wait_port(port)
+            ours = run_tablectl(a.n, a.gap_ms / 1000, Path(tmp), port)
+        finally:
+            broker.terminate()
+            broker.wait(10)
+    floor = run_floor(a.n)
+    ratio = {
+        "median": round(ours["median_ms"] / floor["median_ms"], 2),
+        "p99": round(ours["p99_ms"] / floor["p99_ms"], 2),
+    }
+    print(json.dumps({"tablectl": ours, "floor": floor, "ratio": ratio}))
+    print()
+    print("| path | cards | median ms | p99 ms | resident memory |")
+    print("| --- | --- | --- | --- | --- |")
+    print(f"| shoe pty -> tablectl (journal, engine, outbox) -> Mosquitto -> subscriber | "
+          f"{ours['n']} | {ours['median_ms']} | {ours['p99_ms']} | {ours['daemon_rss_mb']} MB |")
+    print(f"| floor: pty -> minimal reader -> Mosquitto -> subscriber | {floor['n']} | "
+          f"{floor['median_ms']} | {floor['p99_ms']} | |")
+    print(f"| ratio tablectl / floor | | {ratio['median']}x | {ratio['p99']}x | |")
+
+
+if __name__ == "__main__":
+    main()
