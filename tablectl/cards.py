@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -97,7 +97,7 @@ class ShoeComposition:
             raise ValueError("a shoe holds at least one deck")
         object.__setattr__(self, "_allowed", frozenset(deck_of(self.kind)))
 
-    def why_not(self, card: Card, seen: Counter[Card] | dict[Card, int]) -> str | None:
+    def why_not(self, card: Card, seen: Mapping[Card, int]) -> str | None:
         """The reason `card` cannot come out of this shoe after `seen`, or None if it can."""
         if card not in self._allowed:
             return f"{card} is not in a {self.kind.value} deck"

@@ -129,6 +129,8 @@ def replay_records(lines: Iterator[str]) -> Iterator[Record]:
             data: Any = json.loads(line)
         except json.JSONDecodeError as exc:
             body = journal_body(line.rstrip("\n"), f"not JSON: {exc.msg} at column {exc.colno}")
+        except RecursionError:
+            body = journal_body(line[:512], "not JSON: nested too deeply")
         else:
             if isinstance(data, dict):
                 ts = str(data.pop("ts", None) or ts)
@@ -148,7 +150,14 @@ def print_rows(rows: Sequence[OutboxRow], out: TextIO) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     table = Table(cfg)
-    stream = sys.stdin if str(args.events) == "-" else args.events.open(encoding="utf-8")
+    # Undecodable bytes become U+FFFD, so such a line turns into an alert rather than a crash.
+    if str(args.events) == "-":
+        reconfigure = getattr(sys.stdin, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+        stream: TextIO = sys.stdin
+    else:
+        stream = args.events.open(encoding="utf-8", errors="replace")
     with stream:
         for rec in replay_records(iter(stream)):
             print_rows(table.apply(rec), sys.stdout)
@@ -164,7 +173,7 @@ def _open_journal(args: argparse.Namespace) -> tuple[Journal, LoadedConfig | Non
         cfg, path, table = None, args.journal, None
     if not path.exists():
         raise JournalError(f"no journal at {path}")
-    return Journal(path, table=table), cfg
+    return Journal(path, table=table, readonly=True), cfg
 
 
 def rounds_from_journal(journal: Journal, cfg: LoadedConfig) -> Iterator[tuple[str, dict[str, Any]]]:

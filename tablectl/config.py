@@ -10,7 +10,7 @@ import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -24,6 +24,7 @@ from pydantic import (
 from tablectl.money import MoneyError, parse_money
 from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
 
+M = TypeVar("M", bound=BaseModel)
 TopicId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
 
 
@@ -210,45 +211,102 @@ def _reason(err: Any) -> str:
 
 
 def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
-    """Validate decoded TOML; raise ConfigError listing every problem."""
+    """Validate decoded TOML; raise ConfigError listing every problem.
+
+    The cross-checks (schedule file, limits against the schedule, per-spot limits, driver names)
+    run on every section that is valid by itself, so one typo does not hide the other problems.
+    """
     name = str(path)
+    problems: list[Problem] = []
+    table: TableConfig | None = None
     try:
         table = TableConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(
-            [Problem(name, _key(tuple(e["loc"])), _reason(e)) for e in exc.errors()]
-        ) from None
-    problems: list[Problem] = []
-    schedule = _schedule(table, path, problems)
-    if schedule is not None:
-        if table.limits.min < schedule.table_min or table.limits.max > schedule.table_max:
-            problems.append(
-                Problem(
-                    name,
-                    "limits",
-                    f"limits {table.limits.min}-{table.limits.max} fall outside collection "
-                    f"schedule {schedule.option}'s table limit "
-                    f"{schedule.table_min}-{schedule.table_max} (R4)",
+        problems += [Problem(name, _key(tuple(e["loc"])), _reason(e)) for e in exc.errors()]
+    collection = _section(Collection, data.get("collection"))
+    limits = _section(Limits, data.get("limits"))
+    game = data.get("game")
+    game_id = game.get("id") if isinstance(game, dict) else None
+    schedule = None
+    if collection is not None:
+        schedule = _schedule(collection, path, problems)
+    if schedule is not None and limits is not None:
+        problems += _limit_problems(name, limits, schedule)
+    if limits is not None and game_id in GAME_IDS:
+        known = spots_of(str(game_id))
+        for spot in limits.spots:
+            if spot not in known:
+                problems.append(
+                    Problem(
+                        name,
+                        f"limits.spots.{spot}",
+                        f"no such wager in {game_id}; known: {', '.join(known)}",
+                    )
                 )
-            )
-    for spot in table.limits.spots:
-        if spot not in spots_of(table.game.id):
-            problems.append(
-                Problem(
-                    name,
-                    f"limits.spots.{spot}",
-                    f"no such wager in {table.game.id}; known: {', '.join(spots_of(table.game.id))}",
-                )
-            )
-    if table.mqtt.password_file and not table.mqtt.username:
+    raw_limits = data.get("limits")
+    if limits is None and isinstance(raw_limits, dict):
+        try:
+            SpotLimit.model_validate({k: raw_limits.get(k) for k in ("min", "max")})
+        except ValidationError as exc:
+            problems += [Problem(name, "limits", _reason(e)) for e in exc.errors()]
+    problems += _driver_problems(name, data.get("devices"))
+    problems = list(dict.fromkeys(problems))  # the same problem found by two passes, once
+    if table is not None and table.mqtt.password_file and not table.mqtt.username:
         problems.append(Problem(name, "mqtt.password_file", "a password file needs a username"))
-    if problems or schedule is None:
+    if problems or table is None or schedule is None:
         raise ConfigError(problems)
     return LoadedConfig(path=path, table=table, schedule=schedule)
 
 
-def _schedule(table: TableConfig, path: Path, problems: list[Problem]) -> CollectionSchedule | None:
-    col = table.collection
+def _section(model: type[M], raw: object) -> M | None:
+    """One section validated on its own, or None (its problems are reported by the full pass)."""
+    try:
+        return model.model_validate(raw)
+    except ValidationError:
+        return None
+
+
+def _limit_problems(name: str, limits: Limits, schedule: CollectionSchedule) -> list[Problem]:
+    """R4: one schedule's table limit bounds every spot's limits."""
+    out = []
+    checks = [("limits", limits.min, limits.max)] + [
+        (f"limits.spots.{spot}", lim.min, lim.max) for spot, lim in limits.spots.items()
+    ]
+    for key, lo, hi in checks:
+        if lo < schedule.table_min or hi > schedule.table_max:
+            out.append(
+                Problem(
+                    name,
+                    key,
+                    f"limits {lo}-{hi} fall outside collection schedule {schedule.option}'s "
+                    f"table limit {schedule.table_min}-{schedule.table_max} (R4)",
+                )
+            )
+    return out
+
+
+def _driver_problems(name: str, devices: object) -> list[Problem]:
+    """Every device names a driver that is built in or installed as a plugin."""
+    if not isinstance(devices, list):
+        return []
+    from drivers.registry import available_drivers
+
+    known = available_drivers()
+    out = []
+    for i, dev in enumerate(devices):
+        driver = dev.get("driver") if isinstance(dev, dict) else None
+        if isinstance(driver, str) and driver not in known:
+            out.append(
+                Problem(
+                    name,
+                    f"devices[{i}].driver",
+                    f"no driver {driver!r}; known: {', '.join(sorted(known))}",
+                )
+            )
+    return out
+
+
+def _schedule(col: Collection, path: Path, problems: list[Problem]) -> CollectionSchedule | None:
     if col.schedule is not None:
         return col.schedule
     assert col.file is not None and col.option is not None
@@ -259,7 +317,7 @@ def _schedule(table: TableConfig, path: Path, problems: list[Problem]) -> Collec
         problems.append(Problem(str(path), "collection.file", f"no such file: {file}"))
         return None
     except ScheduleError as exc:
-        problems.append(Problem(str(path), "collection.file", str(exc)))
+        problems += [Problem(str(path), "collection.file", line) for line in str(exc).splitlines()]
         return None
     if col.option not in schedules:
         problems.append(

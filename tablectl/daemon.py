@@ -195,7 +195,7 @@ class Daemon:
         source = f"cmd/{verb}"
         try:
             data = json.loads(payload.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             await self.submit(source, payload.decode("utf-8", "replace"),
                               error=f"payload is not JSON: {exc}")
             return

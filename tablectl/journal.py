@@ -8,6 +8,7 @@ the daemon knows exactly which records still need their outputs written.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -75,7 +76,8 @@ class Record:
 def record_hash(prev_hash: str, seq: int, ts: str, source: str, ref: str | None, body: str) -> str:
     """SHA-256 over the previous hash and every field of the record."""
     h = hashlib.sha256()
-    for part in (prev_hash, str(seq), ts, source, ref or "", body):
+    # A missing ref hashes as "\x00", which no JSON string field can be, so NULL != "".
+    for part in (prev_hash, str(seq), ts, source, "\x00" if ref is None else ref, body):
         h.update(part.encode("utf-8"))
         h.update(b"\x1f")
     return h.hexdigest()
@@ -88,16 +90,23 @@ class JournalError(Exception):
 class Journal:
     """The SQLite file holding the journal and the outbox. One writer: the daemon."""
 
-    def __init__(self, path: Path, *, table: str | None) -> None:
+    def __init__(self, path: Path, *, table: str | None, readonly: bool = False) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.executescript(_SCHEMA)
+            if readonly:  # verify and recall must not change the file they look at
+                self.db = sqlite3.connect(
+                    f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
+                )
+                self.db.execute("SELECT value FROM meta LIMIT 1").fetchall()
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=FULL")
+                self.db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
-            self.db.close()
+            with contextlib.suppress(AttributeError):
+                self.db.close()
             raise JournalError(f"{path} is not a tablectl journal: {exc}") from None
         self._check_meta(table)
         last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()

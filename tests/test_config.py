@@ -386,12 +386,6 @@ def test_unknown_spot_is_still_reported_when_the_schedules_file_is_missing(
     assert keys == ["collection.file", "limits.spots.pandas8"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config.parse_config raises as soon as TableConfig.model_validate fails: any schema "
-    "problem hides every cross-check (collection.option/file, limits vs schedule, limits.spots, "
-    "mqtt.password_file)",
-)
 @pytest.mark.parametrize(
     ("edit", "hidden_key"),
     [
@@ -423,11 +417,6 @@ def test_cross_check_problem_is_printed_alongside_a_schema_problem(
     assert len(keys) == 2 and hidden_key in keys, keys
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Limits inherits SpotLimit's min<=max model validator, which pydantic skips when a "
-    "field (here limits.spots.*) fails: 'limits: min 400.00 is above max 300.00' goes unreported",
-)
 def test_limits_min_above_max_is_printed_alongside_a_bad_spot_limit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -441,12 +430,6 @@ def test_limits_min_above_max_is_printed_alongside_a_bad_spot_limit(
     assert sorted(keys) == ["limits", "limits.spots.panda8"], keys
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config.parse_config checks only limits.min/max against the "
-    "schedule's per-spot table limit, never limits.spots.*: a Panda 8 max of 5000 on a $5-$500 "
-    "schedule passes check-config and the engine then accepts $5000 Panda 8 wagers (R4)",
-)
 @pytest.mark.parametrize(
     "edit",
     [

@@ -348,12 +348,6 @@ def test_rechained_alteration_of_the_last_record_is_betrayed_by_the_applied_hash
     assert verify_file(path) == ["record 3: differs from the record its outputs came from"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="journal.record_hash hashes `ref or ''`, so a NULL ref and an empty-string ref give "
-    "the same hash: changing ref NULL -> '' goes unnoticed, yet for a cmd/* record replay then "
-    "answers with id '' instead of null and starts de-duplicating on it",
-)
 def test_verify_notices_a_null_ref_changed_to_an_empty_string(path: Path) -> None:
     j = Journal(path, table=TABLE)
     fill(j, 3)

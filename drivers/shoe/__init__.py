@@ -1,0 +1,1 @@
+"""Card-reading shoe driver: frames (pure framing), transport (bytes), device (ShoeDriver)."""

@@ -418,6 +418,26 @@ async def test_null_modem_unplug_and_plug() -> None:
     assert "cannot open null" in sink.statuses[3].detail["error"]
 
 
+async def test_backoff_resets_only_after_a_connection_that_carried_frames() -> None:
+    modem = NullModem()
+    sleep = ManualSleep()
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe1", "null", 9600, {}, connect=modem.connect, sleep=sleep)
+    async with running(driver, sink):
+        for opens in (1, 2):  # the port opens and drops at once, with nothing said
+            await until_open(driver, sink, opens=opens)
+            modem.unplug()
+            modem.plug()
+            await sleep.wait_calls(opens)
+            sleep.release()
+        await until_open(driver, sink, opens=3)
+        ShoeModel(modem.write).new_shoe(decks=1, seed=0)
+        await sink.wait_for(lambda: sink.events == [{"type": "shoe.new"}], TIMEOUT)
+        modem.unplug()
+        await sleep.wait_calls(3)
+    assert sleep.delays == [0.2, 0.4, 0.2]
+
+
 # -- options and backoff ---------------------------------------------------------------------
 
 

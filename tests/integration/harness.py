@@ -57,14 +57,16 @@ path = "journal.db"
 class DaemonProcess:
     """`tablectl run` in a child process, killable for real."""
 
-    def __init__(self, config: Path) -> None:
+    def __init__(self, config: Path, env: dict[str, str] | None = None) -> None:
         self.config = config
+        self.env = env or {}
         self.log = config.parent / "daemon.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         env = dict(os.environ)
         env.pop("NOTIFY_SOCKET", None)
+        env.update(self.env)
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "tablectl.cli", "run", "--config", str(self.config)],

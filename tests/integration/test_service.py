@@ -1,0 +1,68 @@
+"""The daemon as systemd runs it: Type=notify READY, watchdog pings, a clean stop on SIGTERM;
+and the EZTRAK bet timer (R28) closing betting by itself."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from drivers.sim.shoe import SimulatedShoe
+from tablectl.config import load_config
+from tablectl.daemon import Daemon
+from tablectl.journal import Journal
+from tests.conftest import MosquittoBroker
+from tests.integration.harness import DaemonProcess, write_config
+
+pytestmark = pytest.mark.integration
+
+
+def test_sd_notify_ready_watchdog_and_stopping(tmp_path: Path, mosquitto: MosquittoBroker) -> None:
+    sock_path = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(sock_path))
+    sock.settimeout(20)
+    with SimulatedShoe() as shoe:
+        cfg = write_config(tmp_path, shoe_port=shoe.port, mqtt_port=mosquitto.port)
+        daemon = DaemonProcess(
+            cfg, env={"NOTIFY_SOCKET": str(sock_path), "WATCHDOG_USEC": "200000"}
+        )
+        daemon.start()
+        try:
+            got: list[str] = []
+            while not ("READY=1" in got and got.count("WATCHDOG=1") >= 2):
+                got += sock.recv(4096).decode().split("\n")
+            assert daemon.terminate() == 0, daemon.log_text()
+            while "STOPPING=1" not in got:
+                got += sock.recv(4096).decode().split("\n")
+        finally:
+            daemon.stop_quietly()
+            sock.close()
+
+
+async def test_bet_timer_closes_betting_R28(tmp_path: Path) -> None:
+    cfg_path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1)
+    text = cfg_path.read_text()
+    text = text.replace('decks = 8', 'decks = 8\nbet_timer_seconds = 1')
+    text = text.replace('[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n', "")
+    cfg_path.write_text(text.replace("[mqtt]", "[mqtt]\nenabled = false"))
+    cfg = load_config(cfg_path)
+    daemon = Daemon(cfg)
+    runner = asyncio.create_task(daemon.run(install_signals=False))
+    try:
+        await daemon.submit("console", {"type": "bank", "seat": 1, "amount": "100"})
+        await daemon.submit("console", {"type": "wager", "seat": 2, "spot": "tie", "amount": "5"})
+        deadline = time.monotonic() + 10
+        while daemon.table.state_payload()["phase"] != "dealing":
+            assert time.monotonic() < deadline, "the bet timer never closed betting"
+            await asyncio.sleep(0.05)
+    finally:
+        daemon.stop()
+        await runner
+    journal = Journal(cfg.journal_path, table="t1")
+    sources = [(r.source, r.body["type"]) for r in journal.records()]
+    journal.close()
+    assert sources[-1] == ("timer", "bets.close")
