@@ -242,10 +242,10 @@ def test_random_shoes_balance_and_follow_the_document_R1_R25_R26_R27(
             assert not [r for r in step(burn(cards.pop())) if r.topic.endswith("/alert")]
         assert not [r for r in step(bank(seat, plan["bank"])) if r.topic.endswith("/alert")]
         accepted: list[dict[str, Any]] = []
-        for wseat, spot, amount, player in plan["wagers"]:
+        for wseat, spot, amount, backer in plan["wagers"]:
             ev: dict[str, Any] = {"type": "wager", "seat": wseat, "spot": spot, "amount": amount}
-            if player:
-                ev["player"] = player
+            if backer:
+                ev["player"] = backer
             accepted += [payload(r) for r in step(ev) if r.topic.endswith("/event")]
         if plan["close"]:
             step(CLOSE)
@@ -299,7 +299,7 @@ def test_random_shoes_balance_and_follow_the_document_R1_R25_R26_R27(
             for s in result["settlements"]
         ]
         assert got == r1_walk(start, doc_order(seat, accepted), o)
-        action = sum(D(w["amount"]) for w in accepted)
+        action = sum((D(w["amount"]) for w in accepted), D(0))
         fee = option3_fee(action)
         assert [f["amount"] for f in result["fees"]] == ([] if fee is None else [fee])
     assert len(results) == coups
@@ -367,7 +367,7 @@ def mixed_inputs(draw: st.DrawFn) -> list[tuple[Any, str, str | None]]:
 
 @settings(max_examples=150, deadline=None)
 @given(inputs=st.one_of(st.lists(with_source(), max_size=80), mixed_inputs()))
-def test_any_input_is_accepted_or_alerts_with_state_unchanged(
+def test_any_input_is_accepted_or_alerts_with_state_unchanged_contract2_R25(
     tmp_path_factory: pytest.TempPathFactory, inputs: list[tuple[Any, str, str | None]]
 ) -> None:
     table = Table(make_config(tmp_path_factory.mktemp("any")))
@@ -415,7 +415,7 @@ def event_lists() -> st.SearchStrategy[list[Any]]:
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), noise=event_lists())
-def test_replay_through_two_tables_is_identical(
+def test_replay_through_two_tables_is_identical_contract4(
     tmp_path_factory: pytest.TempPathFactory, seed: int, noise: list[Any]
 ) -> None:
     cfg = make_config(tmp_path_factory.mktemp("replay"))
@@ -463,7 +463,7 @@ def scripted_shoe(seed: int, rounds: int) -> list[Any]:
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(seed=st.integers(0, 2**32 - 1), noise=st.lists(any_events(), max_size=20))
-def test_cli_replay_twice_prints_identical_bytes(
+def test_cli_replay_twice_prints_identical_bytes_contract4(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int, noise: list[Any]
 ) -> None:
     config = write_config(tmp_path)

@@ -383,10 +383,10 @@ async def test_broker_outage_loses_nothing(mosquitto: MosquittoBroker) -> None:
     relay, _ = make_relay(
         outbox, mosquitto.host, mosquitto.port, sleep=sleep, backoff_initial=0.5, backoff_max=30
     )
-    async with running(relay) as task:
-        async with Collector(mosquitto) as before:
-            await wait_until(lambda: outbox.unsent == 0, what="first rows sent")
-            await wait_until(lambda: len(before.row_messages()) == 5, what="first rows")
+    # The first subscriber is in place before the relay publishes; it dies with the broker.
+    async with Collector(mosquitto) as before, running(relay) as task:
+        await wait_until(lambda: outbox.unsent == 0, what="first rows sent")
+        await wait_until(lambda: len(before.row_messages()) == 5, what="first rows")
 
         mosquitto.stop()
         await wait_until(lambda: relay.state is RelayState.BACKOFF, what="backoff")

@@ -149,6 +149,14 @@ def test_broker_outage_loses_nothing(
 
         broker.start()
         wait_ready(console, 1)
+        console.wait_for(  # what was journaled during the outage arrives first
+            "the cards dealt during the outage",
+            lambda: len(unique_by_seq([e for e in console.on("event") if e["type"] == "shoe.card"]))
+            == drawn_while_down
+            and len(console.on("state")) > 0
+            and max(s["seq"] for s in console.on("state"))
+            > max(e["seq"] for e in console.on("event") if e["type"] == "shoe.card"),
+        )
         drawn: list[str] = []
         result = finish_round(console, shoe, 1, drawn)
         assert len(result["dealt"]) == drawn_while_down + len(drawn)
