@@ -168,6 +168,19 @@ class ConfigError(Exception):
         super().__init__("\n".join(str(p) for p in problems))
 
 
+class Rules(_Strict):
+    """Everything that decides how a round is played and settled: journaled, so that a round is
+    always replayed under the rules it was played under, whatever the config file says later."""
+
+    game: GameConfig
+    seats: Seats
+    limits: Limits
+    schedule: CollectionSchedule
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True)
+
+
 @dataclass(frozen=True)
 class LoadedConfig:
     """A validated config with everything it refers to resolved."""
@@ -175,6 +188,11 @@ class LoadedConfig:
     path: Path
     table: TableConfig
     schedule: CollectionSchedule
+
+    @property
+    def rules(self) -> Rules:
+        t = self.table
+        return Rules(game=t.game, seats=t.seats, limits=t.limits, schedule=self.schedule)
 
     @property
     def journal_path(self) -> Path:

@@ -77,7 +77,19 @@ class Daemon:
                 self.journal.write_outputs(rec, rows)
             count += 1
         log.info("recovered", records=count, applied=applied, unsent=self.journal.unsent_count())
+        self._journal_rules()
         return count
+
+    def _journal_rules(self) -> None:
+        """Journal the config file's rules when they are not yet the journal's, between rounds
+        only: a round is always played out, and replayed, under the rules it began with."""
+        wanted = self.cfg.rules
+        if self.table.rules_journaled and self.table.rules == wanted:
+            return
+        if not self.table.engine.between_rounds(self.table.state):
+            log.warning("rules change waits for the end of the round")
+            return
+        self._ingest(Input("config", {"type": "config", "rules": wanted.to_json()}))
 
     async def run(self, *, install_signals: bool = True) -> None:
         """Recover, start everything, run until `stop()` (or SIGTERM/SIGINT), shut down cleanly."""
@@ -86,6 +98,7 @@ class Daemon:
             for sig in (signal.SIGTERM, signal.SIGINT):
                 loop.add_signal_handler(sig, self.stop)
         self.recover()
+        self._arm_bet_timer()  # a restart during betting keeps the bet timer running (R28)
         self._spawn(self._consume(), "journal")
         if self.mqtt_enabled:
             self.relay = self._make_relay()
@@ -185,6 +198,8 @@ class Daemon:
             self.relay.wake()
         for listener in self.listeners:
             listener(rec, rows)
+        if item.source != "config":
+            self._journal_rules()
         self._arm_bet_timer()
         return rec
 

@@ -117,6 +117,13 @@ class InputInvalid(_Event):
     reason: str
 
 
+class RulesLoaded(_Event):
+    """Internal: the rules (game, seats, limits, collection schedule) in force from here on."""
+
+    type: Literal["config"] = "config"
+    rules: dict[str, Any]
+
+
 InputEvent = Annotated[
     ShoeNew
     | ShoeCard
@@ -128,7 +135,8 @@ InputEvent = Annotated[
     | BetsClose
     | Decision
     | DeviceStatus
-    | InputInvalid,
+    | InputInvalid
+    | RulesLoaded,
     Field(discriminator="type"),
 ]
 
@@ -144,21 +152,13 @@ PUBLIC_TYPES = (
     "decision",
 )
 
+INTERNAL_TYPES = ("device.status", "input.invalid", "config")
+
 _adapter: TypeAdapter[InputEvent] = TypeAdapter(InputEvent)
 
 
 class EventError(ValueError):
     """Input that is not a valid event; the message names each field that was wrong."""
-
-
-def describe_validation(exc: ValidationError) -> str:
-    """One line naming every field that was wrong and why."""
-    parts = []
-    for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"])
-        msg = err["msg"].removeprefix("Value error, ")
-        parts.append(f"{loc}: {msg}" if loc else msg)
-    return "; ".join(parts)
 
 
 def parse_event(data: object) -> InputEvent:
@@ -167,7 +167,7 @@ def parse_event(data: object) -> InputEvent:
         raise EventError(f"an event is a JSON object, not {type(data).__name__}")
     if "type" not in data:
         raise EventError("event has no 'type'")
-    if data["type"] not in PUBLIC_TYPES + ("device.status", "input.invalid"):
+    if data["type"] not in PUBLIC_TYPES + INTERNAL_TYPES:
         raise EventError(f"unknown event type {data['type']!r}")
     try:
         return _adapter.validate_python(data)

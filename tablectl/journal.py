@@ -180,17 +180,32 @@ class Journal:
     def write_outputs(self, rec: Record, rows: Sequence[OutboxRow]) -> None:
         """Store a record's outputs and mark it applied, in one transaction."""
         with self._tx():
-            self.db.executemany(
+            cur = self.db.executemany(
                 "INSERT OR IGNORE INTO outbox (seq, journal_seq, topic, payload, qos, retain) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [(r.seq, rec.seq, r.topic, r.payload, r.qos, int(r.retain)) for r in rows],
             )
+            if cur.rowcount != len(rows):
+                self._same_as_stored(rows)
             self.db.execute(
                 "INSERT INTO applied (id, journal_seq, hash) VALUES (1, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET journal_seq = excluded.journal_seq, "
                 "hash = excluded.hash",
                 (rec.seq, rec.hash),
             )
+
+    def _same_as_stored(self, rows: Sequence[OutboxRow]) -> None:
+        """A seq already in the outbox must hold the very same message: anything else means the
+        engine no longer reproduces the journal, and publishing on would lose or garble rounds."""
+        for r in rows:
+            got = self.db.execute(
+                "SELECT topic, payload FROM outbox WHERE seq = ?", (r.seq,)
+            ).fetchone()
+            if got is not None and (got[0], bytes(got[1])) != (r.topic, r.payload):
+                raise JournalError(
+                    f"outbox message {r.seq} differs from what the journal now produces "
+                    f"({got[0]} vs {r.topic}): the journal cannot be replayed consistently"
+                )
 
     def pending(self, limit: int) -> list[OutboxRow]:
         cur = self.db.execute(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 CENT = Decimal("0.01")
+MAX_DIGITS = 12  # whole-dollar digits: far above any table, far below the decimal context's 28
 ZERO = Decimal("0.00")
 
 
@@ -25,6 +26,8 @@ def parse_money(value: object, *, allow_zero: bool = True) -> Decimal:
         raise MoneyError(f"{value!r} is not a decimal amount") from None
     if not amount.is_finite():
         raise MoneyError(f"{value!r} is not a finite amount")
+    if amount.adjusted() >= MAX_DIGITS:
+        raise MoneyError(f"{value!r} is too large: at most {MAX_DIGITS} digits before the point")
     if amount < 0:
         raise MoneyError(f"{value!r} is negative")
     if not allow_zero and amount == 0:

@@ -11,8 +11,17 @@ from collections import deque
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tablectl.config import LoadedConfig
-from tablectl.events import DeviceStatus, EventError, InputInvalid, event_dict, parse_event
+from pydantic import ValidationError
+
+from tablectl.config import LoadedConfig, Rules
+from tablectl.events import (
+    DeviceStatus,
+    EventError,
+    InputInvalid,
+    RulesLoaded,
+    event_dict,
+    parse_event,
+)
 from tablectl.games.base import Rejected
 from tablectl.games.registry import make_engine
 from tablectl.journal import Record
@@ -37,10 +46,11 @@ class Table:
     """One table's engine state and outgoing sequence number."""
 
     def __init__(self, cfg: LoadedConfig) -> None:
-        self.cfg = cfg
         self.table_id = cfg.table.table
         self.base = cfg.table.base_topic
-        self.engine = make_engine(cfg)
+        self.rules = cfg.rules  # until the journal says otherwise
+        self.rules_journaled = False  # whether a `config` record has set the rules yet
+        self.engine = make_engine(self.rules)
         self.state: Any = self.engine.initial()
         self.seq = 0
         self.position = 0  # the last journal record applied
@@ -77,6 +87,8 @@ class Table:
             return out + _maybe_reply(verb, rec.ref, False, event.reason)
         if isinstance(event, DeviceStatus):
             return self._device(event, rec)
+        if isinstance(event, RulesLoaded):
+            return self._rules(event, rec)
         try:
             self.state, outputs = self.engine.apply(self.state, event, rec.ts)
         except Rejected as rej:
@@ -91,6 +103,23 @@ class Table:
             ]
             return out + _maybe_reply(verb, rec.ref, False, rej.reason, rule=rej.rule)
         return outputs + _maybe_reply(verb, rec.ref, True, None)
+
+    def _rules(self, ev: RulesLoaded, rec: Record) -> list[Output]:
+        """New rules from the config file take over, between rounds only."""
+        try:
+            rules = Rules.model_validate(ev.rules)
+        except ValidationError as exc:
+            return [alert(f"journal record {rec.seq} holds unusable rules: {exc}", kind="invalid")]
+        if rules != self.rules and not self.engine.between_rounds(self.state):
+            return [alert("the rules cannot change in the middle of a round", kind="rejected")]
+        if rules.game.id != self.rules.game.id:
+            self.engine = make_engine(rules)
+            self.state = self.engine.initial()
+        elif rules != self.rules:
+            self.engine = make_engine(rules)
+        self.rules, self.rules_journaled = rules, True
+        payload = {"type": "config", "rules": rules.to_json(), "ts": rec.ts}
+        return [Output("event", payload), Output("state", self.state_payload(), retain=True)]
 
     def _device(self, ev: DeviceStatus, rec: Record) -> list[Output]:
         payload: dict[str, Any] = {

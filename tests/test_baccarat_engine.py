@@ -439,11 +439,6 @@ def test_action_order_wraps_past_the_last_seat_R2(tmp_path: Path) -> None:
     assert result["action_seat"] == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="baccarat.py:357 takes action_seat from the first settled wager (the first "
-    "player-line wager in by-spot order), not the first seat with a wager (R2)",
-)
 def test_action_seat_is_first_seat_with_any_wager_R2(tmp_path: Path) -> None:
     # bank seat 3: seat 4 (banker line only) is on the player-dealer's left; seat 5 bets player
     _, rows = run(
@@ -961,13 +956,6 @@ def test_seq_strictly_increasing_across_all_messages_contract3(tmp_path: Path) -
 # -- money the engine cannot represent -------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ArithmeticError,
-    reason="money.py:32 parse_money: Decimal.quantize raises decimal.InvalidOperation "
-    "(an ArithmeticError, not ValueError) for amounts of 27+ digits, so parsing escapes "
-    "as an exception instead of an invalid-input alert",
-)
 def test_absurd_amount_is_an_alert_not_a_crash_contract2(tmp_path: Path) -> None:
     table, _ = run(tmp_path, [bank(3, "100")])
     rows = table.apply(
@@ -978,12 +966,6 @@ def test_absurd_amount_is_an_alert_not_a_crash_contract2(tmp_path: Path) -> None
     assert topics(rows) == ["alert"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ArithmeticError,
-    reason="a 26-digit bank is accepted, then money.fmt (money.py:39) overflows the default "
-    "28-digit decimal context at settlement and Table.apply raises on the last card",
-)
 def test_huge_bank_settles_or_is_refused_R1(tmp_path: Path) -> None:
     table, rows = run(tmp_path, [bank(3, "99999999999999999999999999"), wager(4, "banker", "10")])
     accepted = payloads(rows, "alert") == []

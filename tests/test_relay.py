@@ -389,7 +389,8 @@ async def test_broker_outage_loses_nothing(mosquitto: MosquittoBroker) -> None:
         await wait_until(lambda: len(before.row_messages()) == 5, what="first rows")
 
         mosquitto.stop()
-        await wait_until(lambda: relay.state is RelayState.BACKOFF, what="backoff")
+        await wait_until(lambda: sleep.waiting == 1, what="backoff")
+        assert relay.state is RelayState.BACKOFF
         for i in range(5, 25):
             outbox.add(n=i)
             relay.wake()

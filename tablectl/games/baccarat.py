@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
-from tablectl.config import LoadedConfig
+from tablectl.config import BaccaratGame, Rules
 from tablectl.eztrak import Coup, display_payload
 from tablectl.events import (
     Bank,
@@ -85,16 +85,17 @@ class BaccaratEngine:
 
     game_id = GAME_ID
 
-    def __init__(self, cfg: LoadedConfig) -> None:
-        game = cfg.table.game
-        self.cfg = cfg
-        self.seats = cfg.table.seats.count
+    def __init__(self, rules: Rules) -> None:
+        game = rules.game
+        assert isinstance(game, BaccaratGame)
+        self.rules = rules
+        self.seats = rules.seats.count
         self.shoe = ShoeComposition(DeckKind.STANDARD_52, game.decks)
         self.settlement_order = game.settlement_order
         self.banker_push_on_dragon7 = game.banker_push_on_dragon7
         self.bet_timer = game.bet_timer_seconds or None
-        self.schedule = cfg.schedule
-        self.limits = cfg.table.limits
+        self.schedule = rules.schedule
+        self.limits = rules.limits
 
     # -- the engine protocol -------------------------------------------------------------
 
@@ -117,6 +118,10 @@ class BaccaratEngine:
         if isinstance(event, ShoeNew):
             return self.shoe_new(state, event, ts)
         raise Rejected(f"EZ Baccarat Panda 8 has no {event.type!r} input", rule="003")
+
+    def between_rounds(self, state: BaccaratState) -> bool:
+        """No bank, wager or card is down: new rules may take over now."""
+        return state.phase == "betting" and state.bank_seat is None and not state.wagers
 
     def state_payload(self, state: BaccaratState) -> dict[str, Any]:
         nxt = rules.next_to_draw(state.hand("player"), state.hand("banker"))
@@ -179,6 +184,11 @@ class BaccaratEngine:
         if ev.seat == state.bank_seat:
             raise Rejected(
                 f"seat {ev.seat} is the player-dealer and cannot wager against its own bank",
+                rule="R1",
+            )
+        if ev.player is not None and ev.player == default_player(state.bank_seat):
+            raise Rejected(
+                f"player {ev.player} is the player-dealer and cannot wager against its own bank",
                 rule="R1",
             )
         if ev.spot not in SETTLEMENT_SPOTS:
@@ -282,7 +292,7 @@ class BaccaratEngine:
         return new, out
 
     def verify_burn(self, state: BaccaratState, card: Card) -> None:
-        if state.phase != "betting":
+        if state.dealt:
             raise Rejected("a card cannot be burned in the middle of a coup", rule="R25")
         why = self.shoe.why_not(card, state.shoe_seen)
         if why:
@@ -309,7 +319,9 @@ class BaccaratEngine:
             shoe_number=state.shoe_number + 1,
             shoe_seen={},
             coups=(),
-            previous_coups=state.coups if state.shoe_number else state.previous_coups,
+            previous_coups=(
+                state.coups if state.shoe_number or state.coups else state.previous_coups
+            ),
         )
         return new, [_event_msg(ev, ts, round=state.round), self._display(new), self._state(new)]
 
@@ -354,7 +366,7 @@ class BaccaratEngine:
                 "end": fmt(result.end),
                 "turn": state.rotation.turn_of(state.bank_seat),
             },
-            "action_seat": ordered[0].seat if ordered else None,
+            "action_seat": self.action_seat(state.bank_seat, state.wagers),
             "settlements": [s.payload() for s in result.settlements],
             "fees": fees,
         }
@@ -368,11 +380,19 @@ class BaccaratEngine:
         )
         return new, [Output("round/result", payload), self._display(new)]
 
+    def seats_from_left(self, bank_seat: int) -> list[int]:
+        """Seats clockwise from the player-dealer's left, the player-dealer's own seat last."""
+        return [(bank_seat + i - 1) % self.seats + 1 for i in range(1, self.seats + 1)]
+
+    def action_seat(self, bank_seat: int, wagers: Iterable[PlacedWager]) -> int | None:
+        """R2: the first seat clockwise from the player-dealer's left that has a wager."""
+        wagered = {w.seat for w in wagers}
+        return next((s for s in self.seats_from_left(bank_seat) if s in wagered), None)
+
     def action_order(self, bank_seat: int, wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
         """Wagers in settlement order: from the player-dealer's left, clockwise (R2), by spot or
         by seat as configured (R3); a seat's wagers keep the order they were placed in."""
-        seats = [(bank_seat + i - 1) % self.seats + 1 for i in range(1, self.seats + 1)]
-        rank = {s: i for i, s in enumerate(seats)}
+        rank = {s: i for i, s in enumerate(self.seats_from_left(bank_seat))}
         spot_rank = {s: i for i, s in enumerate(SETTLEMENT_SPOTS)}
         indexed = list(enumerate(wagers))
         if self.settlement_order == "by-spot":
@@ -414,7 +434,9 @@ class BaccaratEngine:
 
     def _verify_seat(self, seat: int) -> None:
         if not 1 <= seat <= self.seats:
-            raise Rejected(f"seat {seat} does not exist: this table has seats 1-{self.seats}")
+            raise Rejected(
+                f"seat {seat} does not exist: this table has seats 1-{self.seats}", rule="config seats"
+            )
 
     def _state(self, state: BaccaratState) -> Output:
         return Output("state", self.state_payload(state), retain=True)

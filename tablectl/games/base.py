@@ -32,6 +32,10 @@ class Engine(Protocol[S]):
         """Apply one accepted-so-far input; raise Rejected to refuse it without changing anything."""
         ...
 
+    def between_rounds(self, state: S) -> bool:
+        """Whether new rules may take over in this state (nothing of a round is on the table)."""
+        ...
+
     def state_payload(self, state: S) -> dict[str, Any]:
         """What the retained `state` topic shows: only what the table shows."""
         ...
