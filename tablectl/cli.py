@@ -103,11 +103,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     configure_logging(cfg.table.log_level)
     from tablectl.daemon import Daemon
 
-    async def go() -> None:
-        await Daemon(cfg).run()
+    async def go() -> bool:
+        daemon = Daemon(cfg)
+        await daemon.run()
+        return daemon.failed
 
-    asyncio.run(go())
-    return EXIT_OK
+    return EXIT_FAIL if asyncio.run(go()) else EXIT_OK
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:

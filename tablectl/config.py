@@ -307,13 +307,15 @@ def _driver_problems(name: str, devices: object) -> list[Problem]:
     """Every device names a driver that is built in or installed as a plugin."""
     if not isinstance(devices, list):
         return []
-    from drivers.registry import available_drivers
+    from drivers.registry import DriverLoadError, available_drivers, load_driver
 
     known = available_drivers()
     out = []
     for i, dev in enumerate(devices):
         driver = dev.get("driver") if isinstance(dev, dict) else None
-        if isinstance(driver, str) and driver not in known:
+        if not isinstance(driver, str):
+            continue
+        if driver not in known:
             out.append(
                 Problem(
                     name,
@@ -321,6 +323,16 @@ def _driver_problems(name: str, devices: object) -> list[Problem]:
                     f"no driver {driver!r}; known: {', '.join(sorted(known))}",
                 )
             )
+            continue
+        device = _section(Device, dev)
+        if device is None:
+            continue
+        try:  # a driver checks its options when built; it opens nothing until it runs
+            load_driver(driver)(device.name, device.port, device.baud, device.options)
+        except (ValueError, TypeError) as exc:
+            out.append(Problem(name, f"devices[{i}].options", str(exc)))
+        except DriverLoadError as exc:
+            out.append(Problem(name, f"devices[{i}].driver", str(exc)))
     return out
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import structlog
 
+from drivers.base import Backoff
 from drivers.registry import load_driver
 from tablectl import sdnotify
 from tablectl.config import LoadedConfig, resolve
@@ -61,6 +62,7 @@ class Daemon:
         self.mqtt_enabled = cfg.table.mqtt.enabled if mqtt is None else mqtt
         self.relay: Relay | None = None
         self._stop = asyncio.Event()
+        self.failed = False  # a task died: `tablectl run` exits non-zero so systemd restarts it
         self._tasks: list[asyncio.Task[None]] = []
         self._bet_timer: asyncio.TimerHandle | None = None
         self._bet_timer_round: int | None = None
@@ -160,6 +162,7 @@ class Daemon:
         exc = task.exception()
         if exc is not None:
             log.error("task failed", task=task.get_name(), exc_info=exc)
+            self.failed = True
             self.stop()  # let systemd restart us rather than run half a daemon
 
     # -- inputs ------------------------------------------------------------------------------
@@ -263,9 +266,22 @@ class Daemon:
     async def _run_driver(
         self, name: str, driver: str, port: str, baud: int, options: Mapping[str, Any]
     ) -> None:
-        cls = load_driver(driver)
-        instance = cls(name, port, baud, options)
-        await instance.run(_Sink(self, name))
+        """Run one driver, restarting it with capped backoff if it fails; the failure is logged
+        with its traceback and reported on the device's status, and the table runs on."""
+        sink = _Sink(self, name)
+        backoff = Backoff(initial=1.0, cap=60.0)
+        while True:
+            try:
+                cls = load_driver(driver)
+                await cls(name, port, baud, options).run(sink)
+                raise RuntimeError("the driver stopped by itself")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("driver failed", device=name, driver=driver, exc_info=exc)
+                error = f"{type(exc).__name__}: {exc}"
+                await sink.status(False, "DRIVER-ERROR", {"error": error})
+                await backoff.wait()
 
     # -- timers ------------------------------------------------------------------------------
 

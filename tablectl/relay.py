@@ -268,11 +268,7 @@ class Relay:
         try:
             self._backoff.reset()
             self._set_state(RelayState.CONNECTED)
-            if self._on_command is not None:
-                await _checked(client.subscribe(self.command_filter, qos=1))
-            await _checked(client.publish(self.status_topic, STATUS_ONLINE, qos=1, retain=True))
-            await self._serve(client)
-            await _checked(client.publish(self.status_topic, STATUS_OFFLINE, qos=1, retain=True))
+            await self._serve(client)  # returns once stop() has published "offline"
             clean = True
         finally:
             if clean:
@@ -285,18 +281,18 @@ class Relay:
         """Publish and receive until the connection fails (raises) or `stop()` (returns).
 
         The receiver also watches the connection: aiomqtt ends message iteration with an
-        ``MqttError`` as soon as the connection drops, while a pending ``publish()`` would only
-        notice at its timeout. Whichever ends first ends the other.
+        ``MqttError`` as soon as the connection drops, while a pending ``publish()`` or
+        ``subscribe()`` would only notice at its timeout. Whichever ends first ends the other.
         """
         receiver = asyncio.create_task(self._receive(client), name="relay-receive")
-        pump = asyncio.create_task(self._pump(client), name="relay-pump")
+        publisher = asyncio.create_task(self._publisher(client), name="relay-publish")
         try:
-            done, _ = await asyncio.wait({receiver, pump}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait({receiver, publisher}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             receiver.cancel()
-            pump.cancel()
-            await asyncio.gather(receiver, pump, return_exceptions=True)
-        for task in (receiver, pump):
+            publisher.cancel()
+            await asyncio.gather(receiver, publisher, return_exceptions=True)
+        for task in (receiver, publisher):
             if task in done and not task.cancelled() and (exc := task.exception()) is not None:
                 raise exc
         if receiver in done:
@@ -304,8 +300,12 @@ class Relay:
 
     # -- outbound ------------------------------------------------------------------------------
 
-    async def _pump(self, client: aiomqtt.Client) -> None:
-        """Publish pending rows in order; wait for `wake()` (or the poll interval) when idle."""
+    async def _publisher(self, client: aiomqtt.Client) -> None:
+        """Everything this connection sends: subscribe, "online", the outbox until `stop()`,
+        then "offline"."""
+        if self._on_command is not None:
+            await _checked(client.subscribe(self.command_filter, qos=1))
+        await _checked(client.publish(self.status_topic, STATUS_ONLINE, qos=1, retain=True))
         while not self._stop_requested.is_set():
             self._wake.clear()  # before reading the outbox, so no wake() can be missed
             rows = self._outbox.pending(self._window)
@@ -315,6 +315,7 @@ class Relay:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self._poll_interval):
                     await self._wake.wait()
+        await _checked(client.publish(self.status_topic, STATUS_OFFLINE, qos=1, retain=True))
 
     async def _publish_rows(self, client: aiomqtt.Client, rows: Sequence[OutboxRow]) -> None:
         """Publish a window of rows pipelined and mark the acknowledged ones sent.
@@ -370,18 +371,18 @@ class Relay:
             if self._on_command is None:
                 continue
             try:
-                await self._on_command(verb, payload)
+                await _checked(self._on_command(verb, payload))
             except Exception:
                 self._log.exception("relay.command_failed", verb=verb)
 
 
 async def _checked(call: Awaitable[T]) -> T:
-    """Await an aiomqtt call without losing a cancellation of the calling task.
+    """Await ``call`` without losing a cancellation of the calling task.
 
     aiomqtt waits with ``asyncio.wait_for``, which on Python 3.11 returns the result instead of
     raising when the task is cancelled in the same loop iteration the awaited operation
-    completes (cpython gh-86296, fixed in 3.12). ``Task.cancelling()`` still counts the request,
-    so re-raise it here: ``run()`` must end when cancelled.
+    completes (cpython gh-86296; 3.12 rewrote wait_for, GH-96764). ``Task.cancelling()`` still
+    counts the request, so re-raise it here: the relay's tasks must end when cancelled.
     """
     result = await call
     task = asyncio.current_task()

@@ -304,7 +304,8 @@ class BaccaratEngine:
         card = parse_card(ev.card)
         self.verify_burn(state, card)
         new = replace(state, shoe_seen=_seen_plus(state.shoe_seen, card))
-        return new, [_event_msg(ev, ts, round=state.round)]
+        # Burned cards go face down: the journal keeps the card, no topic ever shows it.
+        return new, [Output("event", {"type": ev.type, "round": state.round, "ts": ts})]
 
     def verify_shoe_new(self, state: BaccaratState) -> None:
         if state.phase != "betting":

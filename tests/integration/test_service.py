@@ -66,3 +66,33 @@ async def test_bet_timer_closes_betting_R28(tmp_path: Path) -> None:
     sources = [(r.source, r.body["type"]) for r in journal.records()]
     journal.close()
     assert sources[-1] == ("timer", "bets.close")
+
+
+async def test_a_failing_driver_is_reported_and_the_table_runs_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cfg_path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1)
+    text = cfg_path.read_text().replace("[mqtt]", "[mqtt]\nenabled = false")
+    cfg_path.write_text(text)
+    cfg = load_config(cfg_path)
+    daemon = Daemon(cfg)
+
+    def boom(*_: object) -> None:
+        raise OSError("the driver blew up")
+
+    monkeypatch.setattr("tablectl.daemon.load_driver", boom)
+    runner = asyncio.create_task(daemon.run(install_signals=False))
+    try:
+        deadline = time.monotonic() + 10
+        while not any(
+            r.body.get("fault") == "DRIVER-ERROR" for r in daemon.journal.records()
+        ):
+            assert time.monotonic() < deadline, "the driver failure was never reported"
+            await asyncio.sleep(0.05)
+        # the table still takes input
+        await daemon.submit("console", {"type": "bank", "seat": 1, "amount": "100"})
+        assert daemon.table.state_payload()["player_dealer"]["seat"] == 1
+    finally:
+        daemon.stop()
+        await runner
+    assert not daemon.failed
