@@ -23,7 +23,7 @@ from tablectl.logs import configure_logging
 from tablectl.relay import OutboxRow
 
 SCHEDULES = Path(__file__).resolve().parent.parent / "config" / "schedules" / "ez-baccarat-panda8.toml"
-SEATS = 7
+SEATS = 8  # seven players and the player-dealer position (003)
 DECKS = 8
 RESHUFFLE_BELOW = 16  # cards left when the demo dealer puts in a new shoe
 

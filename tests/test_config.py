@@ -89,7 +89,7 @@ def test_check_config_accepts_the_shipped_config_with_exit_0_and_an_ok_line(
     assert code == 0
     assert err == ""
     assert out == (
-        f"{SHIPPED}: ok: ez-baccarat-panda8 table cardroom-1/bac-01, 7 seats, "
+        f"{SHIPPED}: ok: ez-baccarat-panda8 table cardroom-1/bac-01, 8 seats, "
         "limits 5.00-500.00, collection schedule 3, 1 device(s)\n"
     )
 
@@ -150,7 +150,7 @@ ONE_PROBLEM: list[tuple[str, Edit, str, str]] = [
     ),
     (
         "wrong type: text for a seat count",
-        replace("count = 7", 'count = "seven"'),
+        replace("count = 8", 'count = "seven"'),
         "seats.count",
         "valid integer",
     ),
@@ -297,7 +297,7 @@ def test_config_that_is_not_utf8_exits_2(
 def test_invalid_toml_reason_gives_the_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = write_config(tmp_path, replace("count = 7", "count = = 7"))
+    path = write_config(tmp_path, replace("count = 8", "count = = 7"))
     _, _, err = check(path, capsys)
     ((key, reason),) = problem_lines(err, path)
     assert key == "(top level)"
@@ -344,7 +344,7 @@ def test_several_schema_problems_are_all_printed(
 ) -> None:
     edit = chain(
         replace("decks = 8 ", "decks = 9 "),
-        replace("count = 7", 'count = "seven"'),
+        replace("count = 8", 'count = "seven"'),
         replace("baud = 9600", "bauds = 9600"),
         replace('id = "ez-baccarat-panda8"', 'id = "ez-baccarat-panda8"\ncolour = "red"'),
         replace("[journal]\n", "[journal_old]\n"),
@@ -399,7 +399,7 @@ def test_unknown_spot_is_still_reported_when_the_schedules_file_is_missing(
         ),
         (
             chain(
-                replace("count = 7", 'count = "7x"'),
+                replace("count = 8", 'count = "7x"'),
                 replace("[limits.spots.panda8]", "[limits.spots.pandas8]"),
             ),
             "limits.spots.pandas8",

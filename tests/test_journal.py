@@ -386,7 +386,10 @@ def test_write_outputs_for_the_same_seqs_is_idempotent(journal: Journal) -> None
 def test_write_outputs_never_replaces_a_stored_row(journal: Journal) -> None:
     rec = journal.append(ts(1), "test", None, body(1))
     journal.write_outputs(rec, [row(1)])
-    journal.write_outputs(rec, [row(1, payload=b'{"other":true}')])
+    journal.write_outputs(rec, [row(1)])  # the same message again: nothing to do
+    # A different message under a stored seq means replay no longer matches: refuse loudly.
+    with pytest.raises(JournalError, match="outbox message 1 differs"):
+        journal.write_outputs(rec, [row(1, payload=b'{"other":true}')])
     assert journal.outbox() == [row(1)]
 
 
