@@ -98,7 +98,7 @@ decks = 8
 min = "5"
 max = "500"
 [collection]
-file = "{REPO / 'config' / 'schedules' / 'ez-baccarat-panda8.toml'}"
+file = "{REPO / "config" / "schedules" / "ez-baccarat-panda8.toml"}"
 option = 3
 [[devices]]
 name = "shoe"
@@ -131,15 +131,15 @@ path = "journal.db"
             ev = replies.get(json.loads(msg.payload)["id"])
             if ev:
                 ev.set()
-        elif msg.topic == f"{BASE}/device/shoe/status":
-            if json.loads(msg.payload).get("available"):
-                ready.set()
+        elif msg.topic == f"{BASE}/device/shoe/status" and json.loads(msg.payload).get("available"):
+            ready.set()
 
     sub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
     sub.on_message = on_msg
     sub.connect("127.0.0.1", broker_port)
-    sub.subscribe([(f"{BASE}/event", 1), (f"{BASE}/cmd/+/reply", 1),
-                   (f"{BASE}/device/shoe/status", 1)])
+    sub.subscribe(
+        [(f"{BASE}/event", 1), (f"{BASE}/cmd/+/reply", 1), (f"{BASE}/device/shoe/status", 1)]
+    )
     sub.loop_start()
     sent: list[float] = []
     seq = 0
@@ -158,7 +158,9 @@ path = "journal.db"
             ref = f"b{rnd}"
             replies[ref] = threading.Event()
             seat = (rnd - 1) // 2 % 7 + 1  # R5: two hands per player-dealer
-            sub.publish(f"{BASE}/cmd/bank", json.dumps({"id": ref, "seat": seat, "amount": "500"}), 1)
+            sub.publish(
+                f"{BASE}/cmd/bank", json.dumps({"id": ref, "seat": seat, "amount": "500"}), 1
+            )
             if not replies[ref].wait(10):
                 raise RuntimeError("no reply to the bank command")
             for card in coup:
@@ -215,11 +217,16 @@ def main() -> None:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         conf = Path(tmp) / "mosquitto.conf"
-        conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
-                        + ("user root\n" if os.geteuid() == 0 else ""))
-        broker = subprocess.Popen(["mosquitto", "-c", str(conf)], stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL,
-                                  env={**os.environ, "PATH": os.environ["PATH"] + ":/usr/sbin"})
+        conf.write_text(
+            f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+            + ("user root\n" if os.geteuid() == 0 else "")
+        )
+        broker = subprocess.Popen(
+            ["mosquitto", "-c", str(conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PATH": os.environ["PATH"] + ":/usr/sbin"},
+        )
         try:
             wait_port(port)
             ours = run_tablectl(a.n, a.gap_ms / 1000, Path(tmp), port)
@@ -235,10 +242,14 @@ def main() -> None:
     print()
     print("| path | cards | median ms | p99 ms | resident memory |")
     print("| --- | --- | --- | --- | --- |")
-    print(f"| shoe pty -> tablectl (journal, engine, outbox) -> Mosquitto -> subscriber | "
-          f"{ours['n']} | {ours['median_ms']} | {ours['p99_ms']} | {ours['daemon_rss_mb']} MB |")
-    print(f"| floor: pty -> minimal reader -> Mosquitto -> subscriber | {floor['n']} | "
-          f"{floor['median_ms']} | {floor['p99_ms']} | |")
+    print(
+        f"| shoe pty -> tablectl (journal, engine, outbox) -> Mosquitto -> subscriber | "
+        f"{ours['n']} | {ours['median_ms']} | {ours['p99_ms']} | {ours['daemon_rss_mb']} MB |"
+    )
+    print(
+        f"| floor: pty -> minimal reader -> Mosquitto -> subscriber | {floor['n']} | "
+        f"{floor['median_ms']} | {floor['p99_ms']} | |"
+    )
     print(f"| ratio tablectl / floor | | {ratio['median']}x | {ratio['p99']}x | |")
 
 

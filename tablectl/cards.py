@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
@@ -46,12 +46,12 @@ class Card:
 def parse_card(text: object) -> Card:
     """Parse a card case-insensitively ("ah", "AH", "Td", "10d" is not accepted, "jkr")."""
     if not isinstance(text, str):
-        raise CardError(f"a card is a string like \"Ah\", not {text!r}")
+        raise CardError(f'a card is a string like "Ah", not {text!r}')
     t = text.strip()
     if t.upper() == JOKER:
         return Card(JOKER, "")
     if len(t) != 2:
-        raise CardError(f"{text!r} is not a card: expected rank and suit like \"Ah\", \"Td\" or \"JKR\"")
+        raise CardError(f'{text!r} is not a card: expected rank and suit like "Ah", "Td" or "JKR"')
     rank, suit = t[0].upper(), t[1].lower()
     if rank not in RANKS:
         raise CardError(f"{text!r} is not a card: rank {t[0]!r} is not one of {RANKS}")
@@ -65,7 +65,7 @@ def standard_deck() -> tuple[Card, ...]:
     return tuple(Card(r, s) for r in RANKS for s in SUITS)
 
 
-class DeckKind(str, Enum):
+class DeckKind(StrEnum):
     """The deck compositions the rule documents use."""
 
     STANDARD_52 = "standard-52"  # baccarat, Three Card Poker, Ultimate Texas Hold'em

@@ -177,7 +177,9 @@ def _open_journal(args: argparse.Namespace) -> tuple[Journal, LoadedConfig | Non
     return Journal(path, table=table, readonly=True), cfg
 
 
-def rounds_from_journal(journal: Journal, cfg: LoadedConfig) -> Iterator[tuple[str, dict[str, Any]]]:
+def rounds_from_journal(
+    journal: Journal, cfg: LoadedConfig
+) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every finished round's result payload with the time it finished, rebuilt from the journal."""
     table = Table(cfg)
     for rec in journal.records():
@@ -231,8 +233,9 @@ def format_round(ts: str, r: dict[str, Any]) -> str:
             f"{s['status']:<8} {s['net']:>9}"
         )
     for f in r["fees"]:
-        lines.append(f"  fee:     {f['payer']} seat {f['seat']} {f['amount']} "
-                     f"(schedule {f['schedule']})")
+        lines.append(
+            f"  fee:     {f['payer']} seat {f['seat']} {f['amount']} (schedule {f['schedule']})"
+        )
     return "\n".join(lines)
 
 
@@ -279,8 +282,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from tablectl.demo import run_demo
 
-    return run_demo(args.dir, rounds=args.rounds, mqtt_port=args.mqtt_port, seed=args.seed,
-                    delay=args.delay)
+    return run_demo(
+        args.dir, rounds=args.rounds, mqtt_port=args.mqtt_port, seed=args.seed, delay=args.delay
+    )
 
 
 if __name__ == "__main__":

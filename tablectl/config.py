@@ -1,4 +1,4 @@
-"""The table's one TOML file, validated by pydantic: every problem named by file, key path and reason.
+"""The table's one TOML file, validated by pydantic: every problem named by file, key, reason.
 
 Unknown keys are errors (a typo must not silently fall back to a default). Collection schedules
 (R4) come from a schedules file shipped as data, chosen by option number, or are written inline.
@@ -68,7 +68,7 @@ class SpotLimit(_Strict):
 
 
 class Limits(SpotLimit):
-    """Per-spot table limits; `spots` overrides them for single spots (e.g. a smaller Panda 8 max)."""
+    """Per-spot table limits; `spots` overrides them for single spots (a smaller Panda 8 max)."""
 
     spots: dict[str, SpotLimit] = Field(default_factory=dict)
 

@@ -106,8 +106,10 @@ class Daemon:
             self.relay = self._make_relay()
             self._spawn(self.relay.run(), "relay")
         for dev in self.cfg.table.devices:
-            self._spawn(self._run_driver(dev.name, dev.driver, dev.port, dev.baud, dev.options),
-                        f"driver {dev.name}")
+            self._spawn(
+                self._run_driver(dev.name, dev.driver, dev.port, dev.baud, dev.options),
+                f"driver {dev.name}",
+            )
         interval = sdnotify.watchdog_interval()
         if interval:
             self._spawn(self._watchdog(interval), "watchdog")
@@ -130,8 +132,9 @@ class Daemon:
         for t in others:
             if t.get_name() != "relay":
                 t.cancel()
-        await asyncio.gather(*(t for t in others if t.get_name() != "relay"),
-                             return_exceptions=True)
+        await asyncio.gather(
+            *(t for t in others if t.get_name() != "relay"), return_exceptions=True
+        )
         await self.queue.join()  # everything already received is journaled before we go
         consumer.cancel()
         await asyncio.gather(consumer, return_exceptions=True)
@@ -214,24 +217,28 @@ class Daemon:
         try:
             data = json.loads(payload.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-            await self.submit(source, payload.decode("utf-8", "replace"),
-                              error=f"payload is not JSON: {exc}")
+            await self.submit(
+                source, payload.decode("utf-8", "replace"), error=f"payload is not JSON: {exc}"
+            )
             return
         ref = None
         if isinstance(data, dict):
             raw_id = data.pop("id", None)
             ref = None if raw_id is None else str(raw_id)
         if verb not in COMMAND_VERBS:
-            await self.submit(source, data, ref=ref,
-                              error=f"unknown command {verb!r}; known: {', '.join(COMMAND_VERBS)}")
+            await self.submit(
+                source,
+                data,
+                ref=ref,
+                error=f"unknown command {verb!r}; known: {', '.join(COMMAND_VERBS)}",
+            )
             return
         if not isinstance(data, dict):
             await self.submit(source, data, ref=ref, error="payload must be a JSON object")
             return
         typ = data.setdefault("type", COMMAND_VERBS[verb])
         if typ != COMMAND_VERBS[verb]:
-            await self.submit(source, data, ref=ref,
-                              error=f"cmd/{verb} carries type {typ!r}")
+            await self.submit(source, data, ref=ref, error=f"cmd/{verb} carries type {typ!r}")
             return
         await self.submit(source, data, ref=ref)
 
@@ -286,7 +293,7 @@ class Daemon:
     # -- timers ------------------------------------------------------------------------------
 
     def _arm_bet_timer(self) -> None:
-        """R28: the optional bet timer closes betting by itself once the round's first wager is in."""
+        """R28: the optional bet timer closes betting by itself after the round's first wager."""
         seconds = getattr(self.cfg.table.game, "bet_timer_seconds", 0)
         if not seconds:
             return

@@ -9,6 +9,7 @@ without one they wait in the journal's outbox and the relay keeps retrying.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import socket
 from decimal import Decimal
@@ -22,7 +23,9 @@ from tablectl.journal import Record
 from tablectl.logs import configure_logging
 from tablectl.relay import OutboxRow
 
-SCHEDULES = Path(__file__).resolve().parent.parent / "config" / "schedules" / "ez-baccarat-panda8.toml"
+SCHEDULES = (
+    Path(__file__).resolve().parent.parent / "config" / "schedules" / "ez-baccarat-panda8.toml"
+)
 SEATS = 8  # seven players and the player-dealer position (003)
 DECKS = 8
 RESHUFFLE_BELOW = 16  # cards left when the demo dealer puts in a new shoe
@@ -77,10 +80,8 @@ def broker_reachable(port: int) -> bool:
 
 def run_demo(folder: Path, *, rounds: int, mqtt_port: int, seed: int, delay: float) -> int:
     configure_logging("error")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C ends the demo; the journal is kept
         asyncio.run(_demo(folder, rounds, mqtt_port, seed, delay))
-    except KeyboardInterrupt:
-        pass
     return 0
 
 
@@ -121,7 +122,9 @@ async def _demo(folder: Path, rounds: int, mqtt_port: int, seed: int, delay: flo
             if runner.done():
                 break
             if shoe.remaining < RESHUFFLE_BELOW:
-                await _feed(shoe, progress, daemon, lambda: shoe.new_shoe(DECKS, rng.randrange(1 << 30)))
+                await _feed(
+                    shoe, progress, daemon, lambda: shoe.new_shoe(DECKS, rng.randrange(1 << 30))
+                )
             if turns == 2:  # R5: the bank moves on clockwise after two hands
                 bank_seat, turns = bank_seat % SEATS + 1, 0
             turns += 1
@@ -145,8 +148,8 @@ async def _demo(folder: Path, rounds: int, mqtt_port: int, seed: int, delay: flo
         await asyncio.gather(runner, return_exceptions=True)
         shoe.close()
     print(f"played {played} rounds. Look back with:")
-    print(f"  tablectl recall --config {cfg.path} --last 3")
-    print(f"  tablectl verify-journal --config {cfg.path}")
+    print(f"  .venv/bin/tablectl recall --config {cfg.path} --last 3")
+    print(f"  .venv/bin/tablectl verify-journal --config {cfg.path}")
 
 
 def _wager(seat: int, spot: str, amount: int) -> dict[str, object]:

@@ -14,9 +14,9 @@ class MoneyError(ValueError):
 
 
 def parse_money(value: object, *, allow_zero: bool = True) -> Decimal:
-    """Parse a decimal string (or int) as money; refuse floats, negatives and fractions of a cent."""
-    if isinstance(value, bool) or isinstance(value, float):
-        raise MoneyError(f"money must be a decimal string like \"12.50\", not {value!r}")
+    """Parse a decimal string (or int) as money; refuse floats, negatives, fractions of a cent."""
+    if isinstance(value, (bool, float)):
+        raise MoneyError(f'money must be a decimal string like "12.50", not {value!r}')
     if not isinstance(value, (str, int, Decimal)):
         raise MoneyError(f"money must be a decimal string, not {type(value).__name__}")
     text = str(value).strip().lstrip("$").replace(",", "")

@@ -1,4 +1,4 @@
-"""What engines emit: messages for a topic under the table's base, before `table` and `seq` are added."""
+"""What engines emit: messages for a topic under the table's base, before `table` and `seq`."""
 
 from __future__ import annotations
 

@@ -302,10 +302,11 @@ class Relay:
 
     async def _publisher(self, client: aiomqtt.Client) -> None:
         """Everything this connection sends: subscribe, "online", the outbox until `stop()`,
-        then "offline"."""
-        if self._on_command is not None:
-            await _checked(client.subscribe(self.command_filter, qos=1))
-        await _checked(client.publish(self.status_topic, STATUS_ONLINE, qos=1, retain=True))
+        then "offline". Rows still pending at `stop()` stay in the outbox for the next start."""
+        if not self._stop_requested.is_set():  # else stop() came while connecting: just go
+            if self._on_command is not None:
+                await _checked(client.subscribe(self.command_filter, qos=1))
+            await _checked(client.publish(self.status_topic, STATUS_ONLINE, qos=1, retain=True))
         while not self._stop_requested.is_set():
             self._wake.clear()  # before reading the outbox, so no wake() can be missed
             rows = self._outbox.pending(self._window)
@@ -372,6 +373,11 @@ class Relay:
                 continue
             try:
                 await _checked(self._on_command(verb, payload))
+            except asyncio.CancelledError:
+                if _being_cancelled():
+                    raise
+                # The handler's own await was cancelled, not this worker: a failed command.
+                self._log.exception("relay.command_failed", verb=verb)
             except Exception:
                 self._log.exception("relay.command_failed", verb=verb)
 
@@ -385,10 +391,15 @@ async def _checked(call: Awaitable[T]) -> T:
     counts the request, so re-raise it here: the relay's tasks must end when cancelled.
     """
     result = await call
-    task = asyncio.current_task()
-    if task is not None and task.cancelling():
+    if _being_cancelled():
         raise asyncio.CancelledError
     return result
+
+
+def _being_cancelled() -> bool:
+    """Whether someone asked to cancel the current task (even if the request got swallowed)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _abort(client: aiomqtt.Client) -> None:

@@ -131,7 +131,9 @@ class Table:
         }
         out = [Output(f"device/{ev.device}/status", payload, retain=True)]
         if ev.fault:
-            out.append(alert(f"device {ev.device}: {ev.fault}", kind="device-fault", device=ev.device))
+            out.append(
+                alert(f"device {ev.device}: {ev.fault}", kind="device-fault", device=ev.device)
+            )
         return out
 
     def _number(self, out: Output) -> OutboxRow:

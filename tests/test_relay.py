@@ -389,8 +389,9 @@ async def test_broker_outage_loses_nothing(mosquitto: MosquittoBroker) -> None:
         await wait_until(lambda: len(before.row_messages()) == 5, what="first rows")
 
         mosquitto.stop()
-        await wait_until(lambda: sleep.waiting == 1, what="backoff")
-        assert relay.state is RelayState.BACKOFF
+        await wait_until(
+            lambda: sleep.waiting == 1 and relay.state is RelayState.BACKOFF, what="backoff"
+        )
         for i in range(5, 25):
             outbox.add(n=i)
             relay.wake()
@@ -475,10 +476,11 @@ async def test_reconnect_state_machine_with_fired_timer(
         )
         async with running(relay):
             for attempt in range(1, 7):
-                await wait_until(
-                    lambda n=attempt: len(sleep.delays) == n and sleep.waiting == 1,  # type: ignore[misc]
-                    what=f"backoff {attempt}",
-                )
+
+                def backed_off(n: int = attempt) -> bool:
+                    return len(sleep.delays) == n and sleep.waiting == 1
+
+                await wait_until(backed_off, what=f"backoff {attempt}")
                 assert relay.state is RelayState.BACKOFF
                 if attempt < 6:
                     sleep.fire()
@@ -536,6 +538,8 @@ async def test_failing_command_handler_is_logged_and_relay_keeps_running(
     async def on_command(verb: str, payload: bytes) -> None:
         if verb == "boom":
             raise ValueError("wager over the limit")
+        if verb == "gone":  # an await inside the handler was cancelled, not the relay
+            raise asyncio.CancelledError
         done.append(verb)
 
     outbox = MemoryOutbox()
@@ -544,11 +548,12 @@ async def test_failing_command_handler_is_logged_and_relay_keeps_running(
         async with Collector(mosquitto) as test_client, running(relay) as task:
             await wait_until(lambda: test_client.statuses() == [STATUS_ONLINE], what="online")
             await test_client.client.publish(f"{BASE}/cmd/boom", b"{}", qos=1)
+            await test_client.client.publish(f"{BASE}/cmd/gone", b"{}", qos=1)
             await test_client.client.publish(f"{BASE}/cmd/shoe.new", b"{}", qos=1)
             await wait_until(lambda: done == ["shoe.new"], what="the next command")
 
             failures = [e for e in logs if e["event"] == "relay.command_failed"]
-            assert len(failures) == 1
+            assert [f["verb"] for f in failures] == ["boom", "gone"]
             assert failures[0]["log_level"] == "error"
             assert failures[0]["verb"] == "boom"
             assert "Traceback" in failures[0]["exception"]

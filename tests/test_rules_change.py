@@ -19,8 +19,12 @@ from tests.integration.harness import write_config
 
 def config(tmp_path: Path, max_limit: str) -> Path:
     path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1)
-    text = path.read_text().replace('[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n', "")
-    text = text.replace('max = "500"', f'max = "{max_limit}"').replace("[mqtt]", "[mqtt]\nenabled = false")
+    text = path.read_text().replace(
+        '[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n', ""
+    )
+    text = text.replace('max = "500"', f'max = "{max_limit}"').replace(
+        "[mqtt]", "[mqtt]\nenabled = false"
+    )
     path.write_text(text)
     return path
 

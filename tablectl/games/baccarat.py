@@ -15,7 +15,6 @@ from typing import Any, Literal
 
 from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
 from tablectl.config import BaccaratGame, Rules
-from tablectl.eztrak import Coup, display_payload
 from tablectl.events import (
     Bank,
     BetsClose,
@@ -25,6 +24,7 @@ from tablectl.events import (
     ShoeNew,
     Wager,
 )
+from tablectl.eztrak import Coup, display_payload
 from tablectl.games.base import Rejected
 from tablectl.money import fmt
 from tablectl.outputs import Output
@@ -166,9 +166,7 @@ class BaccaratEngine:
     def can_bank(self, state: BaccaratState, ev: Bank) -> bool:
         return _can(self.verify_bank, state, ev)
 
-    def bank(
-        self, state: BaccaratState, ev: Bank, ts: str
-    ) -> tuple[BaccaratState, list[Output]]:
+    def bank(self, state: BaccaratState, ev: Bank, ts: str) -> tuple[BaccaratState, list[Output]]:
         self.verify_bank(state, ev)
         new = replace(state, bank_seat=ev.seat, bank=ev.amount)
         return new, [_event_msg(ev, ts, round=state.round), self._state(new)]
@@ -199,8 +197,7 @@ class BaccaratEngine:
             )
         player = ev.player or default_player(ev.seat)
         if ev.spot in NEEDS_LINE and not any(
-            w.seat == ev.seat and w.player == player and w.spot in LINE_SPOTS
-            for w in state.wagers
+            w.seat == ev.seat and w.player == player and w.spot in LINE_SPOTS for w in state.wagers
         ):
             name = "Dragon 7" if ev.spot == "dragon7" else "Panda 8"
             raise Rejected(
@@ -229,9 +226,7 @@ class BaccaratEngine:
     def can_wager(self, state: BaccaratState, ev: Wager) -> bool:
         return _can(self.verify_wager, state, ev)
 
-    def wager(
-        self, state: BaccaratState, ev: Wager, ts: str
-    ) -> tuple[BaccaratState, list[Output]]:
+    def wager(self, state: BaccaratState, ev: Wager, ts: str) -> tuple[BaccaratState, list[Output]]:
         self.verify_wager(state, ev)
         player = ev.player or default_player(ev.seat)
         placed = PlacedWager(ev.seat, player, ev.spot, ev.amount)
@@ -436,7 +431,8 @@ class BaccaratEngine:
     def _verify_seat(self, seat: int) -> None:
         if not 1 <= seat <= self.seats:
             raise Rejected(
-                f"seat {seat} does not exist: this table has seats 1-{self.seats}", rule="config seats"
+                f"seat {seat} does not exist: this table has seats 1-{self.seats}",
+                rule="config seats",
             )
 
     def _state(self, state: BaccaratState) -> Output:

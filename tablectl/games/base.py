@@ -29,7 +29,7 @@ class Engine(Protocol[S]):
         ...
 
     def apply(self, state: S, event: InputEvent, ts: str) -> tuple[S, list[Output]]:
-        """Apply one accepted-so-far input; raise Rejected to refuse it without changing anything."""
+        """Apply one input; raise Rejected to refuse it without changing anything."""
         ...
 
     def between_rounds(self, state: S) -> bool:

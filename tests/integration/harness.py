@@ -105,10 +105,11 @@ class Message:
 
 
 class Console:
-    """A floor-system subscriber on `<base>/#` that also sends `cmd/<verb>` like a dealer console."""
+    """A floor-system subscriber on `<base>/#` that sends `cmd/<verb>` like a dealer console."""
 
-    def __init__(self, port: int, base: str, *, client_id: str = "it-console",
-                 persistent: bool = False) -> None:
+    def __init__(
+        self, port: int, base: str, *, client_id: str = "it-console", persistent: bool = False
+    ) -> None:
         self.base = base
         self.messages: list[Message] = []
         self._cond = threading.Condition()

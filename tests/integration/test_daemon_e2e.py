@@ -34,7 +34,9 @@ def unique_by_seq(payloads: list[dict]) -> list[dict]:  # type: ignore[type-arg]
 
 def wait_ready(console: Console, starts: int) -> None:
     """The daemon's `starts`-th start is online and its shoe is open."""
-    console.wait_for(f"start {starts} online", lambda: console.on("status").count("online") >= starts)
+    console.wait_for(
+        f"start {starts} online", lambda: console.on("status").count("online") >= starts
+    )
     console.wait_for(
         "shoe available",
         lambda: sum(1 for s in console.on("device/shoe/status") if s["available"]) >= starts,
@@ -52,7 +54,9 @@ def draw(console: Console, shoe: SimulatedShoe) -> str:
     card = shoe.draw()
     console.wait_for(f"card {card}", lambda: len(cards()) > before)
     seq = cards()[-1]["seq"]
-    console.wait_for(f"state after {card}", lambda: any(s["seq"] > seq for s in console.on("state")))
+    console.wait_for(
+        f"state after {card}", lambda: any(s["seq"] > seq for s in console.on("state"))
+    )
     return card
 
 
@@ -83,7 +87,9 @@ def test_rounds_end_to_end_with_sigkill_mid_round(
         daemon.start()
         wait_ready(console, 1)
         shoe.new_shoe(8, seed=11)
-        console.wait_for("shoe.new", lambda: any(e["type"] == "shoe.new" for e in console.on("event")))
+        console.wait_for(
+            "shoe.new", lambda: any(e["type"] == "shoe.new" for e in console.on("event"))
+        )
 
         drawn: dict[int, list[str]] = {1: [], 2: [], 3: []}
         open_round(console, seat=4)
@@ -144,23 +150,33 @@ def test_broker_outage_loses_nothing(
             shoe.draw()
         drawn_while_down = 3
         shoe.flush()
-        _wait_journal(journal, lambda db: _count(db, "SELECT count(*) FROM journal WHERE body LIKE '%shoe.card%'") >= drawn_while_down)
+        _wait_journal(
+            journal,
+            lambda db: (
+                _count(db, "SELECT count(*) FROM journal WHERE body LIKE '%shoe.card%'")
+                >= drawn_while_down
+            ),
+        )
         assert _count(sqlite3.connect(journal), "SELECT count(*) FROM outbox WHERE sent = 0") > 0
 
         broker.start()
         wait_ready(console, 1)
         console.wait_for(  # what was journaled during the outage arrives first
             "the cards dealt during the outage",
-            lambda: len(unique_by_seq([e for e in console.on("event") if e["type"] == "shoe.card"]))
-            == drawn_while_down
-            and len(console.on("state")) > 0
-            and max(s["seq"] for s in console.on("state"))
-            > max(e["seq"] for e in console.on("event") if e["type"] == "shoe.card"),
+            lambda: (
+                len(unique_by_seq([e for e in console.on("event") if e["type"] == "shoe.card"]))
+                == drawn_while_down
+                and len(console.on("state")) > 0
+                and max(s["seq"] for s in console.on("state"))
+                > max(e["seq"] for e in console.on("event") if e["type"] == "shoe.card")
+            ),
         )
         drawn: list[str] = []
         result = finish_round(console, shoe, 1, drawn)
         assert len(result["dealt"]) == drawn_while_down + len(drawn)
-        _wait_journal(journal, lambda db: _count(db, "SELECT count(*) FROM outbox WHERE sent = 0") == 0)
+        _wait_journal(
+            journal, lambda db: _count(db, "SELECT count(*) FROM outbox WHERE sent = 0") == 0
+        )
         assert daemon.terminate() == 0, daemon.log_text()
     finally:
         daemon.stop_quietly()
@@ -168,7 +184,9 @@ def test_broker_outage_loses_nothing(
 
     with sqlite3.connect(journal) as db:
         top = _count(db, "SELECT max(seq) FROM outbox")
-    received = {p["seq"] for m in console.messages if isinstance(p := m.payload, dict) and "seq" in p}
+    received = {
+        p["seq"] for m in console.messages if isinstance(p := m.payload, dict) and "seq" in p
+    }
     assert received == set(range(1, top + 1))  # every message, none lost
 
 

@@ -46,7 +46,7 @@ def test_sd_notify_ready_watchdog_and_stopping(tmp_path: Path, mosquitto: Mosqui
 async def test_bet_timer_closes_betting_R28(tmp_path: Path) -> None:
     cfg_path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1)
     text = cfg_path.read_text()
-    text = text.replace('decks = 8', 'decks = 8\nbet_timer_seconds = 1')
+    text = text.replace("decks = 8", "decks = 8\nbet_timer_seconds = 1")
     text = text.replace('[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n', "")
     cfg_path.write_text(text.replace("[mqtt]", "[mqtt]\nenabled = false"))
     cfg = load_config(cfg_path)
@@ -84,9 +84,7 @@ async def test_a_failing_driver_is_reported_and_the_table_runs_on(
     runner = asyncio.create_task(daemon.run(install_signals=False))
     try:
         deadline = time.monotonic() + 10
-        while not any(
-            r.body.get("fault") == "DRIVER-ERROR" for r in daemon.journal.records()
-        ):
+        while not any(r.body.get("fault") == "DRIVER-ERROR" for r in daemon.journal.records()):
             assert time.monotonic() < deadline, "the driver failure was never reported"
             await asyncio.sleep(0.05)
         # the table still takes input
