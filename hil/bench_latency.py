@@ -134,13 +134,18 @@ path = "journal.db"
         elif msg.topic == f"{BASE}/device/shoe/status" and json.loads(msg.payload).get("available"):
             ready.set()
 
+    # The floor subscriber and the dealer console are different systems on different
+    # connections, as at a real table; the subscriber hears only what the floor listens to.
     sub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
     sub.on_message = on_msg
     sub.connect("127.0.0.1", broker_port)
-    sub.subscribe(
-        [(f"{BASE}/event", 1), (f"{BASE}/cmd/+/reply", 1), (f"{BASE}/device/shoe/status", 1)]
-    )
+    sub.subscribe([(f"{BASE}/event", 1), (f"{BASE}/device/shoe/status", 1)])
     sub.loop_start()
+    console = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    console.on_message = on_msg
+    console.connect("127.0.0.1", broker_port)
+    console.subscribe(f"{BASE}/cmd/+/reply", 1)
+    console.loop_start()
     sent: list[float] = []
     seq = 0
     try:
@@ -158,7 +163,7 @@ path = "journal.db"
             ref = f"b{rnd}"
             replies[ref] = threading.Event()
             seat = (rnd - 1) // 2 % 7 + 1  # R5: two hands per player-dealer
-            sub.publish(
+            console.publish(
                 f"{BASE}/cmd/bank", json.dumps({"id": ref, "seat": seat, "amount": "500"}), 1
             )
             if not replies[ref].wait(10):
@@ -185,6 +190,7 @@ path = "journal.db"
                     rss_kb = int(line.split()[1])
     finally:
         sub.loop_stop()
+        console.loop_stop()
         daemon.terminate()
         daemon.wait(20)
         os.close(master)

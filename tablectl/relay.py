@@ -34,6 +34,8 @@ from typing import Any, Protocol, TypeVar
 import aiomqtt
 import structlog
 
+from tablectl.backoff import Backoff
+
 log = structlog.get_logger(__name__)
 
 STATUS_ONLINE = b'"online"'
@@ -74,27 +76,6 @@ class RelayState(enum.Enum):
     CONNECTING = "connecting"
     CONNECTED = "connected"
     BACKOFF = "backoff"
-
-
-class Backoff:
-    """Capped exponential backoff: ``initial``, doubling on each failure up to ``maximum``."""
-
-    def __init__(self, initial: float, maximum: float) -> None:
-        if initial <= 0 or maximum < initial:
-            raise ValueError("backoff needs 0 < initial <= maximum")
-        self.initial = initial
-        self.maximum = maximum
-        self._next = initial
-
-    def next_delay(self) -> float:
-        """The delay to wait now; the following one is doubled (capped)."""
-        delay = self._next
-        self._next = min(self._next * 2, self.maximum)
-        return delay
-
-    def reset(self) -> None:
-        """Start again from ``initial`` (after a successful connect)."""
-        self._next = self.initial
 
 
 class Relay:
@@ -307,47 +288,79 @@ class Relay:
             if self._on_command is not None:
                 await _checked(client.subscribe(self.command_filter, qos=1))
             await _checked(client.publish(self.status_topic, STATUS_ONLINE, qos=1, retain=True))
-        while not self._stop_requested.is_set():
-            self._wake.clear()  # before reading the outbox, so no wake() can be missed
-            rows = self._outbox.pending(self._window)
-            if rows:
-                await self._publish_rows(client, rows)
-                continue
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self._poll_interval):
-                    await self._wake.wait()
+        in_flight: dict[asyncio.Future[None], OutboxRow] = {}
+        try:
+            last = 0  # the highest seq handed to paho on this connection
+            while not self._stop_requested.is_set():
+                self._wake.clear()  # before reading the outbox, so no wake() can be missed
+                last = self._issue(client, in_flight, last)
+                waker = asyncio.ensure_future(self._wake.wait())
+                try:
+                    waiting: set[asyncio.Future[Any]] = {*in_flight, waker}
+                    await asyncio.wait(
+                        waiting,
+                        timeout=self._poll_interval,
+                        return_when=asyncio.FIRST_COMPLETED,
+                    )
+                finally:
+                    waker.cancel()
+                self._settle(in_flight, only_done=True)
+            if in_flight:  # stop(): let what is on the wire be acknowledged first
+                await asyncio.wait(set(in_flight), timeout=self._timeout)
+        finally:
+            self._settle(in_flight, only_done=False)
         await _checked(client.publish(self.status_topic, STATUS_OFFLINE, qos=1, retain=True))
 
-    async def _publish_rows(self, client: aiomqtt.Client, rows: Sequence[OutboxRow]) -> None:
-        """Publish a window of rows pipelined and mark the acknowledged ones sent.
+    def _issue(
+        self,
+        client: aiomqtt.Client,
+        in_flight: dict[asyncio.Future[None], OutboxRow],
+        last: int,
+    ) -> int:
+        """Start publishing the next pending rows, in seq order, up to `window` unacknowledged.
 
-        The publishes are started in seq order (each task hands its message to paho before its
-        first await, and tasks start in creation order), so they go on the wire in order. With
-        QoS 1, aiomqtt's ``publish()`` returns only once the PUBACK arrived.
+        A sliding window rather than batches: a new card goes on the wire at once even while
+        earlier messages wait for their PUBACK (which a broker's Nagle delay can hold ~40 ms).
+        Each task hands its message to paho before its first await, and tasks start in creation
+        order, so messages go on the wire in seq order; aiomqtt's QoS 1 `publish()` returns
+        only once the PUBACK arrived.
         """
-        tasks = [
-            asyncio.ensure_future(
+        room = self._window - len(in_flight)
+        if room <= 0:
+            return last
+        rows = [r for r in self._outbox.pending(self._window + len(in_flight)) if r.seq > last]
+        for row in rows[:room]:
+            task = asyncio.ensure_future(
                 client.publish(row.topic, row.payload, qos=row.qos, retain=row.retain)
             )
-            for row in rows
-        ]
-        try:
-            await asyncio.wait(tasks)
-        finally:
-            for task in tasks:
-                task.cancel()  # no-op for finished ones; cancelled rows stay pending
-            acked = [
-                row.seq
-                for row, task in zip(rows, tasks, strict=True)
-                if task.done() and not task.cancelled() and task.exception() is None
-            ]
-            if acked:
-                self._outbox.mark_sent(acked)
-        for row, task in zip(rows, tasks, strict=True):
-            if not task.cancelled() and (exc := task.exception()) is not None:
-                self._log.warning("relay.publish_failed", seq=row.seq, topic=row.topic)
-                raise exc
-        self._log.debug("relay.published", count=len(rows), last_seq=rows[-1].seq)
+            in_flight[task] = row
+            last = row.seq
+        return last
+
+    def _settle(self, in_flight: dict[asyncio.Future[None], OutboxRow], *, only_done: bool) -> None:
+        """Mark acknowledged rows sent; raise the first publish failure. With `only_done` False
+        (the connection is ending) unfinished publishes are cancelled and stay pending."""
+        acked: list[int] = []
+        failed: tuple[OutboxRow, BaseException] | None = None
+        for task in list(in_flight):
+            if not task.done():
+                if only_done:
+                    continue
+                task.cancel()
+            row = in_flight.pop(task)
+            if not task.done() or task.cancelled():
+                continue
+            if (exc := task.exception()) is not None:
+                failed = failed or (row, exc)
+            else:
+                acked.append(row.seq)
+        if acked:
+            self._outbox.mark_sent(acked)
+            self._log.debug("relay.published", count=len(acked), last_seq=max(acked))
+        if failed is not None and only_done:
+            row, exc = failed
+            self._log.warning("relay.publish_failed", seq=row.seq, topic=row.topic)
+            raise exc
 
     # -- inbound -------------------------------------------------------------------------------
 

@@ -67,6 +67,9 @@ class MosquittoBroker:
             f"listener {port} {host}",
             "allow_anonymous true",
             "persistence false",
+            # A test subscriber shares the event loop with the relay and can fall behind; the
+            # default queue of 1000 would make the broker drop QoS 1 messages for it.
+            "max_queued_messages 0",
             "log_dest stderr",
             "log_type error",
             "log_type warning",

@@ -35,7 +35,7 @@ _ids = itertools.count(1)
 
 
 class MosquittoBroker(Protocol):
-    """What the conftest ``mosquitto`` fixtures give (not imported: conftest is no module)."""
+    """What the conftest ``mosquitto`` fixtures give (described here, not imported from it)."""
 
     host: str
     port: int
