@@ -8,34 +8,22 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
     model_validator,
 )
 
-from tablectl.money import MoneyError, parse_money
+from tablectl.money import Money
 from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
 
 M = TypeVar("M", bound=BaseModel)
 TopicId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
-
-
-def _money(value: object) -> Decimal:
-    try:
-        return parse_money(value)
-    except MoneyError as exc:
-        raise ValueError(str(exc)) from None
-
-
-Money = Annotated[Decimal, BeforeValidator(_money)]
 
 
 class _Strict(BaseModel):

@@ -8,37 +8,26 @@ publishes can be rebuilt from it: `device.status` (a driver's availability or fa
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
-    PlainSerializer,
     TypeAdapter,
     ValidationError,
 )
 
 from tablectl.cards import parse_card
-from tablectl.money import MoneyError, fmt, parse_money
+from tablectl.money import Money
 
 
 def _card(value: object) -> str:
     return str(parse_card(value))
 
 
-def _money(value: object) -> Decimal:
-    try:
-        return parse_money(value)
-    except MoneyError as exc:
-        raise ValueError(str(exc)) from None
-
-
 CardText = Annotated[str, AfterValidator(_card)]
-Money = Annotated[Decimal, BeforeValidator(_money), PlainSerializer(fmt, return_type=str)]
 
 
 class _Event(BaseModel):

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Annotated
+
+from pydantic import BeforeValidator, PlainSerializer
 
 CENT = Decimal("0.01")
 MAX_DIGITS = 12  # whole-dollar digits: far above any table, far below the decimal context's 28
@@ -43,3 +46,7 @@ def fmt(amount: Decimal) -> str:
     if q == 0:
         q = ZERO
     return f"{q:.2f}"
+
+
+Money = Annotated[Decimal, BeforeValidator(parse_money), PlainSerializer(fmt, return_type=str)]
+"""A money field for pydantic models (events, config): parsed by `parse_money`, shown by `fmt`."""
