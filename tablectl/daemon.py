@@ -135,7 +135,10 @@ class Daemon:
         await asyncio.gather(
             *(t for t in others if t.get_name() != "relay"), return_exceptions=True
         )
-        await self.queue.join()  # everything already received is journaled before we go
+        if not consumer.done():
+            await self.queue.join()  # everything already received is journaled before we go
+        elif not self.queue.empty():  # the journal failed: these inputs were never recorded
+            log.error("inputs not journaled", count=self.queue.qsize())
         consumer.cancel()
         await asyncio.gather(consumer, return_exceptions=True)
         if self.relay is not None:

@@ -94,3 +94,21 @@ async def test_a_failing_driver_is_reported_and_the_table_runs_on(
         daemon.stop()
         await runner
     assert not daemon.failed
+
+
+async def test_a_journal_that_cannot_be_written_stops_the_daemon_as_failed(
+    tmp_path: Path,
+) -> None:
+    cfg_path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1)
+    text = cfg_path.read_text().replace(
+        '[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n', ""
+    )
+    cfg_path.write_text(text.replace("[mqtt]", "[mqtt]\nenabled = false"))
+    daemon = Daemon(load_config(cfg_path))
+    runner = asyncio.create_task(daemon.run(install_signals=False))
+    await daemon.submit("console", {"type": "bank", "seat": 1, "amount": "100"})
+    daemon.journal.db.close()  # the disk is gone
+    with pytest.raises(Exception, match="closed"):
+        await daemon.submit("console", {"type": "bets.close"})
+    await asyncio.wait_for(runner, 10)  # it stops by itself, and does not hang
+    assert daemon.failed  # so `tablectl run` exits 1 and systemd restarts it
