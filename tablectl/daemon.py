@@ -35,6 +35,8 @@ COMMAND_VERBS = {
     "bets.close": "bets.close",
     "shoe.new": "shoe.new",
     "decision": "decision",
+    "round.resume": "round.resume",
+    "round.void": "round.void",
 }
 
 Listener = Callable[[Record, list[OutboxRow]], None]

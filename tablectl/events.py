@@ -88,6 +88,19 @@ class Decision(_Event):
     low: list[CardText] | None = None
 
 
+class RoundResume(_Event):
+    """The operator has dealt with what held the round (a device fault) and play goes on."""
+
+    type: Literal["round.resume"] = "round.resume"
+
+
+class RoundVoid(_Event):
+    """The operator voids the round in progress (misdeal): every wager is returned."""
+
+    type: Literal["round.void"] = "round.void"
+    reason: str = Field("misdeal", min_length=1, max_length=200)
+
+
 class DeviceStatus(_Event):
     """Internal: a driver's availability or fault, journaled so status is part of the record."""
 
@@ -123,6 +136,8 @@ InputEvent = Annotated[
     | Wager
     | BetsClose
     | Decision
+    | RoundResume
+    | RoundVoid
     | DeviceStatus
     | InputInvalid
     | RulesLoaded,
@@ -139,6 +154,8 @@ PUBLIC_TYPES = (
     "wager",
     "bets.close",
     "decision",
+    "round.resume",
+    "round.void",
 )
 
 INTERNAL_TYPES = ("device.status", "input.invalid", "config")

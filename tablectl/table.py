@@ -17,7 +17,10 @@ from tablectl.config import LoadedConfig, Rules
 from tablectl.events import (
     DeviceStatus,
     EventError,
+    InputEvent,
     InputInvalid,
+    RoundResume,
+    RoundVoid,
     RulesLoaded,
     event_dict,
     parse_event,
@@ -55,6 +58,12 @@ class Table:
         self.seq = 0
         self.position = 0  # the last journal record applied
         self._refs: deque[str] = deque(maxlen=RECENT_REFS)
+        # Devices: what each reports now, and which ones fed the round in progress.
+        self.faults: dict[str, str] = {}
+        self.unavailable: set[str] = set()
+        self.serials: dict[str, str | None] = {}
+        self.round_devices: set[str] = set()
+        self.held: str | None = None  # why the round in progress is held, until resolved
 
     def apply(self, rec: Record) -> list[OutboxRow]:
         """Apply one journal record; return its messages, numbered."""
@@ -90,7 +99,7 @@ class Table:
         if isinstance(event, RulesLoaded):
             return self._rules(event, rec)
         try:
-            self.state, outputs = self.engine.apply(self.state, event, rec.ts)
+            outputs = self._game(event, rec)
         except Rejected as rej:
             out = [
                 alert(
@@ -103,6 +112,49 @@ class Table:
             ]
             return out + _maybe_reply(verb, rec.ref, False, rej.reason, rule=rej.rule)
         return outputs + _maybe_reply(verb, rec.ref, True, None)
+
+    def _game(self, event: InputEvent, rec: Record) -> list[Output]:
+        """A game input: refused while the round is held, otherwise the engine's to judge."""
+        if isinstance(event, RoundResume):
+            return self._resume(rec)
+        if isinstance(event, RoundVoid):
+            self.state, outputs = self.engine.void(self.state, event.reason, rec.ts)
+            self.held = None
+            return self._annotate(outputs)
+        if self.held is not None:
+            raise Rejected(
+                f"the round is held ({self.held}); resolve it with round.resume or round.void",
+                rule="device fault",
+            )
+        self.state, outputs = self.engine.apply(self.state, event, rec.ts)
+        if rec.source.startswith("device/"):
+            self.round_devices.add(rec.source.removeprefix("device/"))
+        return self._annotate(outputs)
+
+    def _resume(self, rec: Record) -> list[Output]:
+        if self.held is None:
+            raise Rejected("nothing is held: there is no round to resume")
+        down = sorted(self.unavailable)
+        if down:
+            raise Rejected(f"still unavailable: {', '.join(down)}; reconnect it first")
+        self.held = None
+        event = Output("event", {"type": "round.resume", "ts": rec.ts})
+        return [event, Output("state", self.state_payload(), retain=True)]
+
+    def _annotate(self, outputs: list[Output]) -> list[Output]:
+        """Say in every result which devices (and serials) fed the round; show holds in state."""
+        out = []
+        for o in outputs:
+            if o.topic == "round/result":
+                devices = [
+                    {"name": n, "serial": self.serials.get(n)} for n in sorted(self.round_devices)
+                ]
+                o = Output(o.topic, {**o.payload, "devices": devices}, o.retain, o.qos)
+                self.round_devices = set()
+            elif o.topic == "state":
+                o = Output(o.topic, {**o.payload, "held": self.held}, o.retain, o.qos)
+            out.append(o)
+        return out
 
     def _rules(self, ev: RulesLoaded, rec: Record) -> list[Output]:
         """New rules from the config file take over, between rounds only."""
@@ -130,10 +182,23 @@ class Table:
             "ts": rec.ts,
         }
         out = [Output(f"device/{ev.device}/status", payload, retain=True)]
-        if ev.fault:
-            out.append(
-                alert(f"device {ev.device}: {ev.fault}", kind="device-fault", device=ev.device)
-            )
+        serial = ev.detail.get("serial")
+        self.serials[ev.device] = serial if isinstance(serial, str) else None
+        fault = ev.fault or (None if ev.available else "UNAVAILABLE")
+        if ev.available:
+            self.unavailable.discard(ev.device)
+        else:
+            self.unavailable.add(ev.device)
+        if fault is None:
+            self.faults.pop(ev.device, None)
+            return out
+        self.faults[ev.device] = fault
+        out.append(alert(f"device {ev.device}: {fault}", kind="device-fault", device=ev.device))
+        if self.held is None and self.engine.in_deal(self.state):
+            # No result from a half-read hand: the round waits for the operator.
+            self.held = f"device {ev.device}: {fault}"
+            out.append(alert(f"round held: {self.held}", kind="round-held", device=ev.device))
+            out.append(Output("state", self.state_payload(), retain=True))
         return out
 
     def _number(self, out: Output) -> OutboxRow:
@@ -143,7 +208,7 @@ class Table:
         return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
 
     def state_payload(self) -> dict[str, Any]:
-        return self.engine.state_payload(self.state)
+        return {**self.engine.state_payload(self.state), "held": self.held}
 
 
 def _reply(verb: str, ref: str | None, ok: bool, reason: str | None, **extra: Any) -> Output:

@@ -151,6 +151,12 @@ VALID_EVENTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
         {"type": "decision", "seat": 6, "action": "set", "low": ["kd", "jkr"]},
         {"type": "decision", "seat": 6, "action": "set", "low": ["Kd", "JKR"]},
     ),
+    ({"type": "round.resume"}, {"type": "round.resume"}),
+    ({"type": "round.void"}, {"type": "round.void", "reason": "misdeal"}),
+    (
+        {"type": "round.void", "reason": "card fell"},
+        {"type": "round.void", "reason": "card fell"},
+    ),
     (
         {"type": "device.status", "device": "shoe", "available": False, "fault": "timeout"},
         {"type": "device.status", "device": "shoe", "available": False, "fault": "timeout"},

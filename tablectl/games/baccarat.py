@@ -119,6 +119,9 @@ class BaccaratEngine:
             return self.shoe_new(state, event, ts)
         raise Rejected(f"EZ Baccarat Panda 8 has no {event.type!r} input", rule="003")
 
+    def in_deal(self, state: BaccaratState) -> bool:
+        return state.phase == "dealing"
+
     def between_rounds(self, state: BaccaratState) -> bool:
         """No bank, wager or card is down: new rules may take over now."""
         return state.phase == "betting" and state.bank_seat is None and not state.wagers
@@ -375,6 +378,45 @@ class BaccaratEngine:
             previous_coups=state.previous_coups,
         )
         return new, [Output("round/result", payload), self._display(new)]
+
+    def void(
+        self, state: BaccaratState, reason: str, ts: str
+    ) -> tuple[BaccaratState, list[Output]]:
+        """A misdeal: the round ends unplayed, every wager comes back, no fee is charged and the
+        hand does not count toward the player-dealer's two (R5) or the scoreboard (R28). Cards
+        already drawn stay out of the shoe."""
+        if self.between_rounds(state):
+            raise Rejected("no round is in progress to void")
+        ordered = (
+            self.action_order(state.bank_seat, state.wagers)
+            if state.bank_seat is not None
+            else list(state.wagers)
+        )
+        bank = fmt(state.bank) if state.bank is not None else None
+        payload: dict[str, Any] = {
+            "round": state.round,
+            "game": GAME_ID,
+            "shoe": state.shoe_number,
+            "void": True,
+            "reason": reason,
+            "outcome": None,
+            "dealt": [{"to": h, "card": str(c)} for h, c in state.dealt],
+            "bank": {"seat": state.bank_seat, "start": bank, "end": bank},
+            "action_seat": None,
+            "settlements": [
+                {**w.payload(), "status": "returned", "net": fmt(Decimal(0))} for w in ordered
+            ],
+            "fees": [],
+        }
+        new = BaccaratState(
+            round=state.round + 1,
+            rotation=state.rotation,
+            shoe_number=state.shoe_number,
+            shoe_seen=state.shoe_seen,
+            coups=state.coups,
+            previous_coups=state.previous_coups,
+        )
+        return new, [Output("round/result", payload), self._state(new)]
 
     def seats_from_left(self, bank_seat: int) -> list[int]:
         """Seats clockwise from the player-dealer's left, the player-dealer's own seat last."""

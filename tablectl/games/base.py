@@ -32,6 +32,15 @@ class Engine(Protocol[S]):
         """Apply one input; raise Rejected to refuse it without changing anything."""
         ...
 
+    def void(self, state: S, reason: str, ts: str) -> tuple[S, list[Output]]:
+        """End the round in progress without playing it: every wager returned (a misdeal)."""
+        ...
+
+    def in_deal(self, state: S) -> bool:
+        """Whether cards of the round are being read: a device fault now would leave a
+        half-read hand, so the table holds the round."""
+        ...
+
     def between_rounds(self, state: S) -> bool:
         """Whether new rules may take over in this state (nothing of a round is on the table)."""
         ...
