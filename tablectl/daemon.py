@@ -67,6 +67,8 @@ class Daemon:
         self.failed = False  # a task died: `tablectl run` exits non-zero so systemd restarts it
         self._tasks: list[asyncio.Task[None]] = []
         self._bet_timer: asyncio.TimerHandle | None = None
+        self._displays: dict[str, object] = {}  # device name -> driver with update(view, payload)
+        self._display_latest: dict[str, dict[str, Any]] = {}
         self._bet_timer_round: int | None = None
 
     # -- start-up ----------------------------------------------------------------------------
@@ -79,6 +81,7 @@ class Daemon:
             rows = self.table.apply(rec)
             if rec.seq > applied:
                 self.journal.write_outputs(rec, rows)
+            self._to_displays(rows)  # a display shows the latest view again after a restart
             count += 1
         log.info("recovered", records=count, applied=applied, unsent=self.journal.unsent_count())
         self._journal_rules()
@@ -209,6 +212,7 @@ class Daemon:
             self.relay.wake()
         for listener in self.listeners:
             listener(rec, rows)
+        self._to_displays(rows)
         if item.source != "config":
             self._journal_rules()
         self._arm_bet_timer()
@@ -285,7 +289,12 @@ class Daemon:
         while True:
             try:
                 cls = load_driver(driver)
-                await cls(name, port, baud, options).run(sink)
+                instance = cls(name, port, baud, options)
+                if callable(getattr(instance, "update", None)):
+                    self._displays[name] = instance
+                    for view, payload in self._display_latest.items():
+                        instance.update(view, payload)  # type: ignore[attr-defined]
+                await instance.run(sink)
                 raise RuntimeError("the driver stopped by itself")
             except asyncio.CancelledError:
                 raise
@@ -294,6 +303,20 @@ class Daemon:
                 error = f"{type(exc).__name__}: {exc}"
                 await sink.status(False, "DRIVER-ERROR", {"error": error})
                 await backoff.wait()
+            finally:
+                self._displays.pop(name, None)
+
+    def _to_displays(self, rows: list[OutboxRow]) -> None:
+        """Hand `display/<view>` messages (EZTRAK, R28) to the display devices: each keeps only
+        the latest view and draws it when it can, so a slow display never holds up the table."""
+        prefix = f"{self.cfg.table.base_topic}/display/"
+        for row in rows:
+            if row.topic.startswith(prefix):
+                view = row.topic.removeprefix(prefix)
+                payload = json.loads(row.payload)
+                self._display_latest[view] = payload
+                for display in self._displays.values():
+                    display.update(view, payload)  # type: ignore[attr-defined]
 
     # -- timers ------------------------------------------------------------------------------
 
