@@ -1,0 +1,1 @@
+"""Hardware-in-the-loop: benchmarks, recorded-traffic scenarios and rig tooling."""

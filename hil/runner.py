@@ -1,0 +1,308 @@
+"""Scenario runner: play recorded traffic into the table's ports, run the daemon, and compare the
+MQTT messages it publishes with the scenario's expected file.
+
+A scenario is a folder with:
+    table.toml      the table config; `{port:NAME}` stands for device NAME's port and
+                    `{schedules}` for the shipped schedules folder (the runner fills both in,
+                    and puts the journal and the broker port in a scratch folder)
+    traffic.jsonl   recorded device bytes and console commands (hil/traffic.py)
+    expected.jsonl  the messages that must come out, one {"topic","payload","retain"} a line,
+                    with the run's volatile parts (timestamps, ports) left out
+
+By default each device gets a pseudo-terminal; `--port NAME=PATH` writes NAME's traffic into a
+real port instead (a rig's loopback cable), with `--daemon-port NAME=PATH` the other end the
+daemon opens. Exit status 0 when the messages match, 1 with a diff when they do not.
+
+usage: python -m hil.runner SCENARIO [--update] [--port NAME=PATH --daemon-port NAME=PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from hil.traffic import Command, DeviceWrite, read
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEDULES = REPO / "config" / "schedules"
+QUIET = 0.4  # seconds without a new message: the daemon has finished with the last input
+TIMEOUT = 20.0
+_PORT = re.compile(r"\{port:([A-Za-z0-9_.-]+)\}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def find_mosquitto() -> str:
+    found = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin:/usr/local/sbin")
+    if not found:
+        raise SystemExit("mosquitto is not installed: apt-get install mosquitto")
+    return found
+
+
+def normalise(topic: str, payload: Any, retain: bool) -> dict[str, Any]:
+    """What a scenario compares: no timestamps or seq; a device status only by availability and
+    fault (its counters, port path and how often it reports belong to the run)."""
+    if topic.split("/")[-1] == "status" and "/device/" in topic and isinstance(payload, dict):
+        payload = {k: payload.get(k) for k in ("table", "seq", "device", "available", "fault")}
+    return {"topic": topic, "payload": _drop_ts(payload), "retain": retain}
+
+
+def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Messages once each by seq, checked in seq order, seq dropped, and repeated device
+    statuses collapsed (a driver may report unchanged status again, e.g. with new counters)."""
+    seen: set[int] = set()
+    out: list[dict[str, Any]] = []
+    last_seq = 0
+    for m in messages:
+        p = m["payload"]
+        seq = p.get("seq") if isinstance(p, dict) else None
+        if isinstance(seq, int):
+            if seq in seen:
+                continue  # a redelivery: consumers de-duplicate by (table, seq)
+            if seq < last_seq:
+                raise SystemExit(f"seq {seq} arrived after {last_seq}")
+            seen.add(seq)
+            last_seq = seq
+            p = {k: v for k, v in p.items() if k != "seq"}
+        m = {**m, "payload": p}
+        if out and "/device/" in m["topic"] and out[-1] == m:
+            continue
+        out.append(m)
+    return out
+
+
+def _drop_ts(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_ts(v) for k, v in value.items() if k != "ts"}
+    if isinstance(value, list):
+        return [_drop_ts(v) for v in value]
+    return value
+
+
+class Floor:
+    """A subscriber on the table's base topic that also sends console commands."""
+
+    def __init__(self, port: int, base: str) -> None:
+        self.base = base
+        self.messages: list[dict[str, Any]] = []
+        self.last_at = time.monotonic()
+        self._cond = threading.Condition()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="hil-floor")
+        self.client.on_message = self._on_message
+        self.client.connect("127.0.0.1", port)
+        self.client.subscribe(f"{base}/#", qos=1)
+        self.client.loop_start()
+
+    def _on_message(self, _c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            payload = json.loads(msg.payload)
+        except ValueError:
+            payload = msg.payload.decode(errors="replace")
+        with self._cond:
+            if not msg.topic.startswith(f"{self.base}/cmd/") or msg.topic.endswith("/reply"):
+                self.messages.append(normalise(msg.topic, payload, bool(msg.retain)))
+            self.last_at = time.monotonic()
+            self._cond.notify_all()
+
+    def wait_for(self, what: str, cond: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + TIMEOUT
+        with self._cond:
+            while not cond():
+                if not self._cond.wait(max(0.0, deadline - time.monotonic())):
+                    raise SystemExit(f"timed out waiting for {what}")
+
+    def quiet(self, since: float = 0.0) -> None:
+        """Wait until nothing has arrived for QUIET seconds, counted from `since` at the least
+        (the moment the last input went in)."""
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() - max(self.last_at, since) < QUIET:
+            if time.monotonic() > deadline:
+                raise SystemExit("the daemon never went quiet")
+            time.sleep(0.05)
+
+    def command(self, n: int, verb: str, payload: dict[str, Any]) -> None:
+        ref = f"hil-{n}"
+        self.client.publish(f"{self.base}/cmd/{verb}", json.dumps({"id": ref, **payload}), 1)
+
+        def replied() -> bool:
+            return any(
+                m["topic"] == f"{self.base}/cmd/{verb}/reply" and m["payload"].get("id") == ref
+                for m in self.messages
+            )
+
+        self.wait_for(f"the reply to cmd/{verb} {payload}", replied)
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+def run(
+    scenario: Path,
+    *,
+    write_ports: dict[str, str] | None = None,
+    daemon_ports: dict[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """Play the scenario's traffic and return the normalised messages the daemon published."""
+    write_ports = write_ports or {}
+    daemon_ports = daemon_ports or {}
+    traffic = read(scenario / "traffic.jsonl")
+    template = (scenario / "table.toml").read_text()
+    names = sorted(set(_PORT.findall(template)))
+    with ExitStack() as stack:
+        work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="hil-")))
+        writers: dict[str, int] = {}
+        ports: dict[str, str] = {}
+        for name in names:
+            if name in write_ports:
+                fd = os.open(write_ports[name], os.O_WRONLY | os.O_NOCTTY)
+                stack.callback(os.close, fd)
+                writers[name], ports[name] = fd, daemon_ports[name]
+            else:
+                master, slave = os.openpty()
+                tty.setraw(slave)
+                stack.callback(os.close, master)
+                stack.callback(os.close, slave)
+                writers[name], ports[name] = master, os.ttyname(slave)
+        broker_port = free_port()
+        conf = work / "mosquitto.conf"
+        conf.write_text(
+            f"listener {broker_port} 127.0.0.1\nallow_anonymous true\n"
+            + ("user root\n" if os.geteuid() == 0 else "")
+        )
+        broker = subprocess.Popen(
+            [find_mosquitto(), "-c", str(conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        stack.callback(_end, broker)
+        _wait_port(broker_port)
+        text = _PORT.sub(lambda m: ports[m.group(1)], template).replace(
+            "{schedules}", str(SCHEDULES)
+        )
+        cfg = work / "table.toml"
+        cfg.write_text(
+            text
+            + f'\n[mqtt]\nhost = "127.0.0.1"\nport = {broker_port}\n\n'
+            + f'[journal]\npath = "{work / "journal.db"}"\n'
+        )
+        base = _base_topic(cfg)
+        floor = Floor(broker_port, base)
+        stack.callback(floor.close)
+        daemon = subprocess.Popen(
+            [sys.executable, "-m", "tablectl.cli", "run", "--config", str(cfg)],
+            stdout=subprocess.DEVNULL,
+            stderr=(work / "daemon.log").open("wb"),
+            cwd=REPO,
+        )
+        stack.callback(_end, daemon)
+        floor.wait_for(
+            "every device to be available",
+            lambda: all(
+                any(
+                    m["topic"] == f"{base}/device/{n}/status" and m["payload"]["available"]
+                    for m in floor.messages
+                )
+                for n in names
+            ),
+        )
+        floor.quiet()
+        for n, item in enumerate(traffic, start=1):
+            sent_at = time.monotonic()
+            if isinstance(item, DeviceWrite):
+                os.write(writers[item.device], item.data)
+            else:
+                assert isinstance(item, Command)
+                floor.command(n, item.verb, item.payload)
+            floor.quiet(since=sent_at)
+        daemon.terminate()
+        daemon.wait(TIMEOUT)
+        floor.quiet()
+        return comparable(floor.messages)
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def _wait_port(port: int) -> None:
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+def _base_topic(cfg: Path) -> str:
+    from tablectl.config import load_config
+
+    return load_config(cfg).table.base_topic
+
+
+def compare(expected: list[dict[str, Any]], got: list[dict[str, Any]]) -> list[str]:
+    """A unified diff of the two message lists (empty when they are equal)."""
+    a = [json.dumps(m, sort_keys=True) for m in expected]
+    b = [json.dumps(m, sort_keys=True) for m in got]
+    return list(difflib.unified_diff(a, b, "expected", "published", lineterm=""))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m hil.runner", description=__doc__.splitlines()[0])
+    ap.add_argument("scenario", type=Path)
+    ap.add_argument("--update", action="store_true", help="write expected.jsonl from this run")
+    ap.add_argument("--port", action="append", default=[], metavar="NAME=PATH")
+    ap.add_argument("--daemon-port", action="append", default=[], metavar="NAME=PATH")
+    a = ap.parse_args(argv)
+    write_ports = dict(p.split("=", 1) for p in a.port)
+    daemon_ports = dict(p.split("=", 1) for p in a.daemon_port)
+    if set(write_ports) != set(daemon_ports):
+        ap.error("every --port NAME=PATH needs a --daemon-port NAME=PATH")
+    got = run(a.scenario, write_ports=write_ports, daemon_ports=daemon_ports)
+    expected_path = a.scenario / "expected.jsonl"
+    if a.update:
+        expected_path.write_text("".join(json.dumps(m) + "\n" for m in got))
+        print(f"{expected_path}: {len(got)} messages written")
+        return 0
+    expected = [json.loads(line) for line in expected_path.read_text().splitlines() if line]
+    diff = compare(expected, got)
+    if diff:
+        print("\n".join(diff))
+        print(f"{a.scenario}: published messages differ from expected.jsonl")
+        return 1
+    print(f"{a.scenario}: ok, {len(got)} messages as expected")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
