@@ -1,1 +1,1 @@
-"""Card-reading shoe driver: frames (pure framing), transport (bytes), device (ShoeDriver)."""
+"""Card-reading shoe: its messages (frames.py) and device logic (device.py) on drivers.framed."""

@@ -1,7 +1,8 @@
-"""The shoe's byte link: an asyncio.Protocol that only moves bytes from the port into a queue.
+"""The byte link every serial device driver reads: an asyncio.Protocol that queues received bytes.
 
-Framing and meaning live elsewhere (frames.py, device.py). Opening goes through a `Connector` with
-the shape of `serial_asyncio_fast.create_serial_connection`, so tests can swap in a null modem.
+It knows nothing of framing or meaning (drivers/envelope.py and the drivers do). Opening goes
+through a `Connector` with the shape of `serial_asyncio_fast.create_serial_connection`, so tests
+can swap in a null modem (drivers/sim/nullmodem.py).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import contextlib
 from collections.abc import Awaitable, Callable
 
 import serial_asyncio_fast
+
+__all__ = ["Connector", "Link", "LinkLostError", "ProtocolFactory", "open_link", "serial_connector"]
 
 ProtocolFactory = Callable[[], asyncio.Protocol]
 Connector = Callable[
@@ -34,7 +37,7 @@ class LinkLostError(ConnectionError):
     """The port went away: unplugged, closed by the far end, or an I/O error."""
 
 
-class ShoeLink(asyncio.Protocol):
+class Link(asyncio.Protocol):
     """Queues received chunks in order and ends the queue with a LinkLostError when the port goes.
 
     Reading is paused while more than `high_water` chunks wait, so a slow consumer cannot make the
@@ -105,14 +108,13 @@ class ShoeLink(asyncio.Protocol):
             self._paused = not on
 
 
-async def open_link(url: str, baud: int, connect: Connector = serial_connector) -> ShoeLink:
+async def open_link(url: str, baud: int, connect: Connector = serial_connector) -> Link:
     """Open `url` at `baud` with `connect` and return the connected link; OSError if it cannot."""
-    link = ShoeLink()
+    link = Link()
     transport, _ = await connect(lambda: link, url, baud)
     try:
         await asyncio.wait_for(link.wait_connected(), 5.0)
     except TimeoutError:
         transport.close()
         raise
-
     return link

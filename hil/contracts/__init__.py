@@ -1,0 +1,1 @@
+"""One contract suite per device class: emulator by default, real hardware when named."""
