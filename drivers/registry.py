@@ -20,6 +20,7 @@ ENTRY_POINT_GROUP = "tablectl.drivers"
 
 BUILTIN_DRIVERS: dict[str, str] = {
     "shoe": "drivers.shoe.device:ShoeDriver",
+    "line": "drivers.line.device:LineDriver",
 }
 """Built-in driver names and their "module:Class" targets; a plugin cannot shadow these."""
 
