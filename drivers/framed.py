@@ -18,8 +18,9 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 import structlog
 
 from drivers.base import Backoff, DriverSink, SleepFn
+from drivers.connect import connect as default_connect
 from drivers.envelope import SEQ_MODULO, BadFrame
-from drivers.link import Connector, Link, LinkLostError, open_link, serial_connector
+from drivers.link import Connector, Link, LinkLostError, open_link
 from drivers.messages import CommonMessage, Fault, FaultCleared, Heartbeat, Message, MessageSet
 
 __all__ = [
@@ -137,7 +138,7 @@ class FramedDriver(ABC, Generic[M]):
         baud: int,
         options: Mapping[str, Any],
         *,
-        connect: Connector = serial_connector,
+        connect: Connector = default_connect,
         sleep: SleepFn | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
@@ -187,6 +188,14 @@ class FramedDriver(ABC, Generic[M]):
     def extra_detail(self) -> dict[str, Any]:
         """Device state for the status `detail` (JSON-able); a change in it triggers a report."""
         return {}
+
+    def device_fault(self) -> str | None:
+        """A fault the device class derives from what the device sent rather than from FLT.
+
+        None by default. It ranks below the device's own FLT code and above FRAMES_LOST, and a
+        change in it triggers a report (the dice cup: UNREADABLE after a roll it could not read).
+        """
+        return None
 
     def clear_frames_lost(self) -> None:
         """End the FRAMES_LOST fault: call when the device starts afresh (the shoe's NEW)."""
@@ -327,6 +336,9 @@ class FramedDriver(ABC, Generic[M]):
             return SILENT
         if self._fault is not None:
             return self._fault
+        derived = self.device_fault()
+        if derived is not None:
+            return derived
         return FRAMES_LOST if self._frames_lost else None
 
     def _detail(self, extra: dict[str, Any]) -> dict[str, Any]:

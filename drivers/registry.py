@@ -21,6 +21,7 @@ ENTRY_POINT_GROUP = "tablectl.drivers"
 BUILTIN_DRIVERS: dict[str, str] = {
     "shoe": "drivers.shoe.device:ShoeDriver",
     "line": "drivers.line.device:LineDriver",
+    "dice-cup": "drivers.dice.device:DiceCupDriver",
 }
 """Built-in driver names and their "module:Class" targets; a plugin cannot shadow these."""
 

@@ -78,6 +78,11 @@ def _parser() -> argparse.ArgumentParser:
     analyze.add_argument("--json", action="store_true")
     analyze.set_defaults(func=cmd_analyze)
 
+    devices = sub.add_parser("devices", help="list serial ports and USB devices, matched to config")
+    devices.add_argument("--config", type=Path, help="match them to this config's [[devices]]")
+    devices.add_argument("--json", action="store_true")
+    devices.set_defaults(func=cmd_devices)
+
     demo = sub.add_parser("demo", help="a simulated EZ Baccarat table, end to end")
     demo.add_argument("--rounds", type=int, default=12, help="rounds to play (0 = until Ctrl-C)")
     demo.add_argument("--dir", type=Path, default=Path("demo-data"))
@@ -277,6 +282,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             f"({result['method']})"
         )
     return EXIT_OK
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    from tablectl.devices import run_devices
+
+    entries = load_config(args.config).table.devices if args.config else None
+    return run_devices(entries, as_json=args.json, out=sys.stdout)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 import structlog
 
 from drivers.base import Backoff, DriverSink, SleepFn
-from drivers.link import Connector, LinkLostError, open_link, serial_connector
+from drivers.connect import connect as default_connect
+from drivers.link import Connector, LinkLostError, open_link
 from tablectl.cards import CardError, parse_card
 
 log = structlog.get_logger(__name__)
@@ -140,7 +141,7 @@ class LineDriver:
         baud: int,
         options: Mapping[str, Any],
         *,
-        connect: Connector = serial_connector,
+        connect: Connector = default_connect,
         sleep: SleepFn | None = None,
     ) -> None:
         self.name, self.port, self.baud = name, port, baud

@@ -22,7 +22,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 from drivers.envelope import SEQ_MODULO, encode
 from drivers.messages import Fault, FaultCleared, Heartbeat, Message
@@ -106,6 +106,7 @@ class SimulatedDevice(DeviceModel):
     thread puts frames on the line, so writes never block the event loop. With `fragment=True`
     each write goes out in random 1..`max_chunk`-byte pieces with a short pause between them, so
     the driver really receives partial frames. `close()` is the unplug: the port vanishes.
+    Other keyword arguments go to the model's constructor (e.g. the dice cup's `dice`).
     """
 
     def __init__(
@@ -116,6 +117,7 @@ class SimulatedDevice(DeviceModel):
         chunk_delay: float = 0.0005,
         seed: int | None = None,
         seq: int = 0,
+        **model: Any,
     ) -> None:
         master, slave = os.openpty()
         tty.setraw(slave)
@@ -130,7 +132,7 @@ class SimulatedDevice(DeviceModel):
         self._queue: queue.Queue[bytes | None] = queue.Queue()
         self._closed = False
         self._stop = threading.Event()
-        super().__init__(self._enqueue, seq=seq)
+        super().__init__(self._enqueue, seq=seq, **model)
         name = f"sim-{type(self).__name__} {self.port}"
         self._thread = threading.Thread(target=self._writer, name=name, daemon=True)
         self._thread.start()

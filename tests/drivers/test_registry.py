@@ -21,6 +21,13 @@ from drivers.registry import (
 from drivers.shoe.device import ShoeDriver
 
 
+@pytest.fixture(autouse=True)
+def only_the_shoe_built_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the registry's mechanics: pin the built-in table to one driver so
+    adding a device class does not change what they expect."""
+    monkeypatch.setattr(registry, "BUILTIN_DRIVERS", {"shoe": "drivers.shoe.device:ShoeDriver"})
+
+
 def use_plugins(monkeypatch: pytest.MonkeyPatch, **targets: str) -> None:
     """Make `importlib.metadata.entry_points` report these plugins (name -> "module:Class")."""
     eps = [importlib.metadata.EntryPoint(n, t, ENTRY_POINT_GROUP) for n, t in targets.items()]

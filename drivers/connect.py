@@ -1,0 +1,32 @@
+"""The default Connector for every driver: `usb:` ports through pyusb, the rest through pyserial.
+
+A driver never cares which: it gets a port string from the config and `(transport, protocol)`
+back. Serial covers device paths, `/dev/serial/by-id/...` links and pyserial URLs
+(`socket://host:port`, `rfc2217://host:port`); `usb:VVVV:PPPP[:SERIAL]` opens a plain USB
+device (drivers/usb.py, docs/protocols/usb.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from drivers import usb
+from drivers.link import ProtocolFactory, serial_connector
+
+__all__ = ["connect"]
+
+
+async def connect(
+    protocol_factory: ProtocolFactory, port: str, baud: int, *, usb_backend: Any = None
+) -> tuple[asyncio.BaseTransport, asyncio.Protocol]:
+    """Open `port` at `baud` by its kind; `usb_backend` is a pyusb backend for tests and rigs."""
+    if usb.is_usb_port(port):
+        return await usb.usb_connector(protocol_factory, port, baud, backend=usb_backend)
+    return await serial_connector(protocol_factory, port, baud)
+
+
+if TYPE_CHECKING:
+    from drivers.link import Connector
+
+    _conforms: Connector = connect
