@@ -1,5 +1,5 @@
 """`tablectl` command line (DESIGN contract 4): run, check-config, replay, recall, verify-journal,
-analyze, export, demo."""
+analyze, export, demo, devices."""
 
 from __future__ import annotations
 
