@@ -9,12 +9,13 @@ device (drivers/usb.py, docs/protocols/usb.md).
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from drivers import usb
 from drivers.link import ProtocolFactory, serial_connector
 
-__all__ = ["connect"]
+__all__ = ["connect", "port_serial"]
 
 
 async def connect(
@@ -30,3 +31,28 @@ if TYPE_CHECKING:
     from drivers.link import Connector
 
     _conforms: Connector = connect
+
+
+BY_ID = Path("/dev/serial/by-id")
+
+
+def port_serial(port: str, by_id: Path = BY_ID) -> str | None:
+    """The identity of the device behind `port`, for round results (which devices, which
+    serials): a `usb:` URL's serial, or the `/dev/serial/by-id` name (which carries the adapter's
+    USB serial) of a path or of the udev link pointing at the same device; None otherwise."""
+    if usb.is_usb_port(port):
+        try:
+            return usb.parse_usb_url(port).serial
+        except ValueError:
+            return None
+    path = Path(port)
+    if path.parent == by_id:
+        return path.name
+    try:
+        target = path.resolve(strict=True)
+        for link in by_id.iterdir():
+            if link.resolve() == target:
+                return link.name
+    except OSError:
+        return None
+    return None

@@ -19,6 +19,7 @@ from typing import Any
 import structlog
 
 from drivers.base import Backoff
+from drivers.connect import port_serial
 from drivers.registry import load_driver
 from tablectl import sdnotify
 from tablectl.config import LoadedConfig, resolve
@@ -284,7 +285,7 @@ class Daemon:
     ) -> None:
         """Run one driver, restarting it with capped backoff if it fails; the failure is logged
         with its traceback and reported on the device's status, and the table runs on."""
-        sink = _Sink(self, name)
+        sink = _Sink(self, name, port)
         backoff = Backoff(initial=1.0, cap=60.0)
         while True:
             try:
@@ -351,14 +352,17 @@ class Daemon:
 class _Sink:
     """Where a driver's events and status go: into the journal queue, tagged with the device."""
 
-    def __init__(self, daemon: Daemon, name: str) -> None:
+    def __init__(self, daemon: Daemon, name: str, port: str) -> None:
         self.daemon = daemon
         self.name = name
+        self.port = port
 
     async def event(self, event: dict[str, Any]) -> None:
         await self.daemon.submit(f"device/{self.name}", event)
 
     async def status(self, available: bool, fault: str | None, detail: dict[str, Any]) -> None:
+        if "serial" not in detail:  # results name the devices and serials that fed a round
+            detail = {**detail, "serial": port_serial(self.port)}
         body = {
             "type": "device.status",
             "device": self.name,
