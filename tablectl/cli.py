@@ -263,23 +263,33 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    if args.game != "ez-baccarat-panda8":
-        print(f"tablectl: analyze does not know game {args.game!r} yet", file=sys.stderr)
-        return EXIT_USAGE
-    from tablectl.analysis.baccarat import analyze
-
     try:
-        result = analyze(args.wager, args.decks, banker_push_on_dragon7=args.banker_push_on_dragon7)
-    except ValueError as exc:
+        if args.game == "ez-baccarat-panda8":
+            from tablectl.analysis import baccarat
+
+            result = baccarat.analyze(
+                args.wager, args.decks, banker_push_on_dragon7=args.banker_push_on_dragon7
+            )
+            what = f"{args.game} {args.wager} ({args.decks} decks)"
+        elif args.game == "three-card-poker-6cb":
+            from tablectl.analysis import three_card_poker
+
+            default = "TCB-6B2" if args.wager == "six-card-bonus" else "PP-MR200"
+            table = args.paytable or default
+            result = three_card_poker.analyze(args.wager, table)
+            what = f"{args.game} {args.wager} ({table})"
+        else:
+            print(f"tablectl: analyze does not know game {args.game!r} yet", file=sys.stderr)
+            return EXIT_USAGE
+    except (ValueError, KeyError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.json:
         print(json.dumps(result))
     else:
         print(
-            f"{args.game} {args.wager} ({args.decks} decks): hit frequency "
-            f"{result['hit_frequency']:.6f}, house edge {100 * result['house_edge']:.4f}% "
-            f"({result['method']})"
+            f"{what}: hit frequency {result['hit_frequency']:.6f}, "
+            f"house edge {100 * result['house_edge']:.4f}% ({result['method']})"
         )
     return EXIT_OK
 
