@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from tablectl.backoff import Backoff, SleepFn
 
-__all__ = ["Backoff", "Driver", "DriverSink", "SleepFn"]
+__all__ = ["Backoff", "DisplayDriver", "Driver", "DriverSink", "SleepFn"]
 """How a driver waits: `asyncio.sleep` in production, injectable so tests fire retries at once."""
 
 
@@ -37,4 +37,19 @@ class Driver(Protocol):
 
     async def run(self, sink: DriverSink) -> None:
         """Open the port, read, emit events and status; on loss, report it and reconnect."""
+        ...
+
+
+class DisplayDriver(Driver, Protocol):
+    """A driver for an output device that shows `display/<view>` payloads (the EZTRAK, R28).
+
+    The daemon hands it every `display/<view>` message, and the latest of each again after a
+    restart; `update` only stores and must never block, drawing is the driver's own business.
+    """
+
+    views: tuple[str, ...]
+    """The display views it shows; `update` ignores the others."""
+
+    def update(self, view: str, payload: Mapping[str, Any]) -> None:
+        """The latest payload of `view`; synchronous, never blocks, never raises."""
         ...

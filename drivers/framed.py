@@ -197,6 +197,22 @@ class FramedDriver(ABC, Generic[M]):
         """
         return None
 
+    def shown_bad_frame(self, raw: bytes) -> str:
+        """What status `detail.last_bad.raw` shows of a bad frame (the debug log gets all of it).
+
+        The text itself by default; a device whose frames carry cards nobody may see yet (a hand
+        dispenser's stacks) overrides it, because the status detail is published.
+        """
+        return raw.decode("ascii", "backslashreplace")[:120]
+
+    async def while_connected(self, link: Link, sink: DriverSink) -> None:
+        """Runs alongside reading for as long as one connection lasts; nothing by default.
+
+        A device the host also writes to (a display) sends from here with `link.write`. It is
+        cancelled when the connection ends; raising LinkLostError ends the connection like a lost
+        port, any other exception ends `run()` with it.
+        """
+
     def clear_frames_lost(self) -> None:
         """End the FRAMES_LOST fault: call when the device starts afresh (the shoe's NEW)."""
         self._frames_lost = False
@@ -248,6 +264,27 @@ class FramedDriver(ABC, Generic[M]):
         self._last_frame_at = self._now()
         self._log.info(f"{self.log_prefix}.connected", baud=self.baud)
         await self.report_status(sink, force=True)
+        talker = asyncio.create_task(self.while_connected(link, sink))
+
+        def talker_done(task: asyncio.Task[None]) -> None:
+            if not task.cancelled() and task.exception() is not None:
+                link.close()  # a failed writer ends the connection; the reader then stops
+
+        talker.add_done_callback(talker_done)
+        try:
+            reason = await self._read(link, sink)
+        finally:
+            talker.cancel()
+            await asyncio.wait([talker])
+        error = None if talker.cancelled() else talker.exception()
+        if error is None:
+            return reason
+        if isinstance(error, LinkLostError):  # a failed write says why; else the reader knows
+            return f"lost {self.port}: {error}" if error.__cause__ else reason
+        raise error
+
+    async def _read(self, link: Link, sink: DriverSink) -> str:
+        """Read and act on frames until the port goes; return why it went."""
         buf = bytearray()
         while True:
             timeout = self._wait_budget()
@@ -281,8 +318,7 @@ class FramedDriver(ABC, Generic[M]):
 
     def _bad(self, bad: BadFrame) -> None:
         self.stats["bad_frames"] += 1
-        raw = bad.raw.decode("ascii", "backslashreplace")
-        self._last_bad = {"reason": bad.reason, "raw": raw[:120]}
+        self._last_bad = {"reason": bad.reason, "raw": self.shown_bad_frame(bad.raw)}
         self._log.debug(f"{self.log_prefix}.bad_frame", reason=bad.reason, raw=bad.raw)
 
     async def _frame(self, frame: M | CommonMessage, sink: DriverSink) -> None:

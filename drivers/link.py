@@ -41,7 +41,8 @@ class Link(asyncio.Protocol):
     """Queues received chunks in order and ends the queue with a LinkLostError when the port goes.
 
     Reading is paused while more than `high_water` chunks wait, so a slow consumer cannot make the
-    queue grow without bound.
+    queue grow without bound. A driver that also talks to its device (a display) uses `write` and
+    `drain`.
     """
 
     def __init__(self, high_water: int = 256) -> None:
@@ -52,6 +53,8 @@ class Link(asyncio.Protocol):
         self._paused = False
         self._high = high_water
         self._low = high_water // 4
+        self._writable = asyncio.Event()
+        self._writable.set()
 
     # asyncio.Protocol callbacks ----------------------------------------------------------------
 
@@ -70,6 +73,13 @@ class Link(asyncio.Protocol):
         err.__cause__ = exc
         self._queue.put_nowait(err)
         self._lost.set()
+        self._writable.set()  # wake a writer waiting in drain(); it then sees the loss
+
+    def pause_writing(self) -> None:
+        self._writable.clear()
+
+    def resume_writing(self) -> None:
+        self._writable.set()
 
     # for the driver -----------------------------------------------------------------------------
 
@@ -86,6 +96,28 @@ class Link(asyncio.Protocol):
         if self._paused and self._queue.qsize() <= self._low:
             self._set_reading(True)
         return item
+
+    def write(self, data: bytes) -> None:
+        """Queue `data` for the device without blocking; LinkLostError once the port is gone.
+
+        The transport buffers what the line cannot take yet; `drain()` waits for it to catch up.
+        """
+        transport = self._transport
+        if transport is None or self._lost.is_set() or transport.is_closing():
+            raise LinkLostError("port closed")
+        if not isinstance(transport, asyncio.WriteTransport):
+            raise LinkLostError(f"{type(transport).__name__} cannot write")
+        try:
+            transport.write(data)
+        except OSError as exc:
+            raise LinkLostError(f"{type(exc).__name__}: {exc}") from exc
+
+    async def drain(self) -> None:
+        """Wait while the transport's write buffer is over its high-water mark (flow control);
+        LinkLostError if the port goes meanwhile."""
+        await self._writable.wait()
+        if self._lost.is_set():
+            raise LinkLostError("port closed")
 
     def close(self) -> None:
         """Close the port; connection_lost follows."""

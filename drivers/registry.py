@@ -22,6 +22,9 @@ BUILTIN_DRIVERS: dict[str, str] = {
     "shoe": "drivers.shoe.device:ShoeDriver",
     "line": "drivers.line.device:LineDriver",
     "dice-cup": "drivers.dice.device:DiceCupDriver",
+    "shuffler": "drivers.dispenser.device:ShufflerDriver",
+    "hand-dispenser": "drivers.dispenser.device:HandDispenserDriver",
+    "eztrak": "drivers.eztrak.device:EztrakDisplayDriver",
 }
 """Built-in driver names and their "module:Class" targets; a plugin cannot shadow these."""
 

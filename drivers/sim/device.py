@@ -81,6 +81,13 @@ class DeviceModel:
         """Send HBT."""
         self.transmit(Heartbeat)
 
+    def receive(self, data: bytes) -> None:
+        """Bytes the host wrote to the device; a device that only talks ignores them.
+
+        A device the host writes to (a display) overrides this; on a pty it is called from the
+        reader thread with each chunk as it arrives.
+        """
+
     def write_raw(self, data: bytes) -> None:
         """Put arbitrary bytes on the line (garbage, hand-made frames)."""
         with self._lock:
@@ -105,7 +112,8 @@ class SimulatedDevice(DeviceModel):
     Mix it in before a device's model (`class SimulatedShoe(SimulatedDevice, ShoeModel)`). A writer
     thread puts frames on the line, so writes never block the event loop. With `fragment=True`
     each write goes out in random 1..`max_chunk`-byte pieces with a short pause between them, so
-    the driver really receives partial frames. `close()` is the unplug: the port vanishes.
+    the driver really receives partial frames. A reader thread hands what the host writes to
+    `receive()`. `close()` is the unplug: the port vanishes.
     Other keyword arguments go to the model's constructor (e.g. the dice cup's `dice`).
     """
 
@@ -136,6 +144,8 @@ class SimulatedDevice(DeviceModel):
         name = f"sim-{type(self).__name__} {self.port}"
         self._thread = threading.Thread(target=self._writer, name=name, daemon=True)
         self._thread.start()
+        self._reader_thread = threading.Thread(target=self._reader, name=f"{name} rx", daemon=True)
+        self._reader_thread.start()
 
     def _enqueue(self, data: bytes) -> None:
         if self._closed:
@@ -161,6 +171,27 @@ class SimulatedDevice(DeviceModel):
                 return  # the master was closed under us: unplugged
             finally:
                 self._queue.task_done()
+
+    def _reader(self) -> None:
+        """Hand every chunk the host writes to `receive()` until the device is unplugged."""
+        while not self._stop.is_set():
+            try:
+                ready, _, _ = select.select([self._master], [], [], 0.05)
+                if not ready:
+                    continue
+                data = os.read(self._master, 4096)
+            except BlockingIOError:
+                continue
+            except (OSError, ValueError):
+                return  # the master was closed under us: unplugged
+            if not data:
+                return
+            try:
+                self.receive(data)
+            except RuntimeError:
+                if self._closed:
+                    return  # it answered just as it was unplugged
+                raise
 
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)
@@ -192,6 +223,7 @@ class SimulatedDevice(DeviceModel):
         self._stop.set()
         self._queue.put(None)
         self._thread.join(timeout=1.0)
+        self._reader_thread.join(timeout=1.0)
         for fd in (self._master, self._slave):
             with contextlib.suppress(OSError):
                 os.close(fd)

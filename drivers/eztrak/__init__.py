@@ -1,0 +1,1 @@
+"""EZTRAK LCD display (EZ Baccarat, R28): messages, screen rendering, and the output driver."""
