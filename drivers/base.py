@@ -8,7 +8,7 @@ awaits `run(sink)` until it cancels the task.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from tablectl.backoff import Backoff, SleepFn
 
@@ -40,6 +40,7 @@ class Driver(Protocol):
         ...
 
 
+@runtime_checkable
 class DisplayDriver(Driver, Protocol):
     """A driver for an output device that shows `display/<view>` payloads (the EZTRAK, R28).
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
@@ -424,3 +425,15 @@ class FramedDriver(ABC, Generic[M]):
             and now - self._bad_reported_at >= self.options.status_interval
         ):
             await self.report_status(sink, force=True)
+
+
+_FRAME_HEAD = re.compile(rb"\$[A-Z]{3},[0-9]{1,4}")
+
+
+def withhold_fields(raw: bytes) -> str:
+    """Only `$TYPE,SEQ` of a bad frame: its fields may hold a card nobody may see yet (a hole
+    card, a stack), and a device's status is published (contract 3)."""
+    head = _FRAME_HEAD.match(raw)
+    kept = head.group().decode("ascii") if head else ""
+    withheld = len(raw) - len(kept)
+    return f"{kept}<{withheld} bytes withheld>" if withheld else kept

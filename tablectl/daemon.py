@@ -18,7 +18,7 @@ from typing import Any
 
 import structlog
 
-from drivers.base import Backoff
+from drivers.base import Backoff, DisplayDriver
 from drivers.connect import port_serial
 from drivers.registry import load_driver
 from tablectl import sdnotify
@@ -68,7 +68,7 @@ class Daemon:
         self.failed = False  # a task died: `tablectl run` exits non-zero so systemd restarts it
         self._tasks: list[asyncio.Task[None]] = []
         self._bet_timer: asyncio.TimerHandle | None = None
-        self._displays: dict[str, object] = {}  # device name -> driver with update(view, payload)
+        self._displays: dict[str, DisplayDriver] = {}  # device name -> display driver
         self._display_latest: dict[str, dict[str, Any]] = {}
         self._bet_timer_round: int | None = None
 
@@ -291,10 +291,10 @@ class Daemon:
             try:
                 cls = load_driver(driver)
                 instance = cls(name, port, baud, options)
-                if callable(getattr(instance, "update", None)):
+                if isinstance(instance, DisplayDriver):
                     self._displays[name] = instance
                     for view, payload in self._display_latest.items():
-                        instance.update(view, payload)  # type: ignore[attr-defined]
+                        instance.update(view, payload)
                 await instance.run(sink)
                 raise RuntimeError("the driver stopped by itself")
             except asyncio.CancelledError:
@@ -317,7 +317,7 @@ class Daemon:
                 payload = json.loads(row.payload)
                 self._display_latest[view] = payload
                 for display in self._displays.values():
-                    display.update(view, payload)  # type: ignore[attr-defined]
+                    display.update(view, payload)
 
     # -- timers ------------------------------------------------------------------------------
 

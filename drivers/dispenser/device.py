@@ -9,7 +9,6 @@ shown as UNEXPECTED_JOKER. `ShufflerDriver` and `HandDispenserDriver` only set t
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -21,7 +20,14 @@ from drivers.dispenser.messages import (
     ShuffleDone,
     Stack,
 )
-from drivers.framed import DISCONNECTED, FRAMES_LOST, SILENT, FramedDriver, FramedOptions
+from drivers.framed import (
+    DISCONNECTED,
+    FRAMES_LOST,
+    SILENT,
+    FramedDriver,
+    FramedOptions,
+    withhold_fields,
+)
 
 __all__ = [
     "DISCONNECTED",
@@ -43,8 +49,6 @@ UNEXPECTED_JOKER = "UNEXPECTED_JOKER"
 """Fault from a stack holding JKR when option `joker` is false, until the next SHF."""
 MAX_STACK_SIZE = 7
 """Largest configurable stack: a Pai Gow hand."""
-
-_FRAME_HEAD = re.compile(rb"\$[A-Z]{3},[0-9]{1,4}")
 
 
 def _stack_size(value: Any) -> int | tuple[int, ...]:
@@ -177,10 +181,7 @@ class DispenserDriver(FramedDriver[DispenserMessage]):
 
     def shown_bad_frame(self, raw: bytes) -> str:
         """Only `$TYPE,SEQ` of a bad frame: the rest may be a stack's cards; status is public."""
-        head = _FRAME_HEAD.match(raw)
-        kept = head.group().decode("ascii") if head else ""
-        withheld = len(raw) - len(kept)
-        return f"{kept}<{withheld} bytes withheld>" if withheld else kept
+        return withhold_fields(raw)
 
 
 class ShufflerDriver(DispenserDriver):

@@ -9,7 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from drivers.base import DriverSink
-from drivers.framed import DISCONNECTED, FRAMES_LOST, SILENT, FramedDriver, FramedOptions
+from drivers.framed import (
+    DISCONNECTED,
+    FRAMES_LOST,
+    SILENT,
+    FramedDriver,
+    FramedOptions,
+    withhold_fields,
+)
 from drivers.shoe.frames import MESSAGES, CardBurned, CardDrawn, NewShoe, ShoeEmpty, ShoeMessage
 
 __all__ = ["DISCONNECTED", "FRAMES_LOST", "SILENT", "ShoeDriver", "ShoeOptions"]
@@ -27,6 +34,11 @@ class ShoeDriver(FramedDriver[ShoeMessage]):
     messages = MESSAGES
     log_prefix: ClassVar[str] = "shoe"
     _empty = False
+
+    def shown_bad_frame(self, raw: bytes) -> str:
+        """Only `$TYPE,SEQ`: a garbled frame may hold a hole card (Pure 21.5), and status is
+        published."""
+        return withhold_fields(raw)
 
     async def on_frame(self, frame: ShoeMessage, sink: DriverSink) -> None:
         """CRD and BRN become events; NEW resets the shoe's state; EMP marks it empty."""

@@ -1,0 +1,64 @@
+"""A whole EZ Baccarat table (R28): the card-reading shoe and the EZTRAK display, both emulated on
+real pseudo-terminals, through the real drivers and the daemon. The display ends up showing the
+statistics of the rounds the shoe dealt."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from drivers.sim.eztrak import SimulatedEztrak
+from drivers.sim.shoe import SimulatedShoe
+from tablectl.config import load_config
+from tablectl.daemon import Daemon
+from tests.integration.harness import write_config
+
+pytestmark = pytest.mark.integration
+
+
+async def wait(what: str, cond: object, timeout: float = 10.0) -> None:
+    assert callable(cond)
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.02)
+
+
+async def test_shoe_and_eztrak_display_R28(tmp_path: Path) -> None:
+    with SimulatedShoe() as shoe, SimulatedEztrak() as display:
+        cfg_path = write_config(tmp_path, shoe_port=shoe.port, mqtt_port=1)
+        text = cfg_path.read_text().replace("[mqtt]", "[mqtt]\nenabled = false")
+        text = text.replace(
+            "[mqtt]",
+            f'[[devices]]\nname = "eztrak"\ndriver = "eztrak"\nport = "{display.port}"\n\n[mqtt]',
+        )
+        cfg_path.write_text(text)
+        daemon = Daemon(load_config(cfg_path))
+        runner = asyncio.create_task(daemon.run(install_signals=False))
+        try:
+            await wait("both devices", lambda: len(daemon.table.serials) == 2)
+            shoe.load(["9h", "2c", "Kd", "3s"])  # P 9h Kd = 9 natural v B 2c 3s = 5
+            await daemon.submit("console", {"type": "bank", "seat": 4, "amount": "500"})
+            await daemon.submit(
+                "console", {"type": "wager", "seat": 1, "spot": "player", "amount": "25"}
+            )
+            for _ in range(4):
+                before = daemon.table.position
+                shoe.draw()
+                await wait("the card", lambda b=before: daemon.table.position > b)
+            await wait(
+                "the display to show one hand",
+                lambda: (display.screen or {}).get("hands") == 1,
+            )
+        finally:
+            daemon.stop()
+            await runner
+        screen = display.screen
+        assert screen is not None
+        stats = screen["stats"]
+        assert stats["player"]["count"] == 1 and stats["player"]["pct"] == "100.0"
+        assert stats["naturals"]["count"] == 1
+        assert screen["limits"] == {"min": "5.00", "max": "500.00"}
