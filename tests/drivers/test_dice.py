@@ -6,13 +6,11 @@ every wait is for a condition on the recorded calls, bounded by a timeout.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import random
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +27,10 @@ from drivers.dice.messages import MESSAGES, CupMoved, DiceReading, Frame
 from drivers.envelope import BadFrame, FrameError, checksum
 from drivers.messages import Fault, FaultCleared, Heartbeat
 from drivers.registry import available_drivers, load_driver
-from drivers.sim import RecordingSink, StatusReport
+from drivers.sim import RecordingSink
 from drivers.sim.dice import DiceModel, SimulatedDice
 from drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
+from tests.drivers.support import last, running, simulators, until_open
 
 TIMEOUT = 5.0
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocols" / "dice.md"
@@ -42,52 +41,12 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "protocols" / "dice.md"
 
 @pytest.fixture
 def make_sim() -> Iterator[Callable[..., SimulatedDice]]:
-    """Build simulated cups that are all unplugged at the end of the test."""
-    made: list[SimulatedDice] = []
-
-    def make(**kwargs: Any) -> SimulatedDice:
-        sim = SimulatedDice(**kwargs)
-        made.append(sim)
-        return sim
-
-    yield make
-    for sim in made:
-        sim.close()
-
-
-@contextlib.asynccontextmanager
-async def running(driver: DiceCupDriver, sink: RecordingSink) -> AsyncIterator[None]:
-    """Run the driver as the daemon would, and cancel it cleanly at the end."""
-    task = asyncio.create_task(driver.run(sink))
-    try:
-        yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, TIMEOUT)
-        assert task.cancelled(), "run() must only end by cancellation"
-
-
-def last(sink: RecordingSink) -> StatusReport:
-    """The latest status call (there must be one)."""
-    status = sink.last_status
-    assert status is not None
-    return status
+    yield from simulators(SimulatedDice)
 
 
 def rolls(sink: RecordingSink) -> list[list[int]]:
     """The dice of the `dice.roll` events, in order."""
     return [e["dice"] for e in sink.events if e.get("type") == "dice.roll"]
-
-
-async def until_open(driver: DiceCupDriver, sink: RecordingSink, opens: int = 1) -> None:
-    """Wait until the driver has opened the port `opens` times and said it is available."""
-
-    def ready() -> bool:
-        status = sink.last_status
-        return driver.stats["opens"] >= opens and status is not None and status.available
-
-    await sink.wait_for(ready, TIMEOUT)
 
 
 async def until_cup(sink: RecordingSink, cup: str) -> None:

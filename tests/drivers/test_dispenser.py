@@ -7,13 +7,11 @@ for a condition on the recorded calls, bounded by a timeout.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +39,12 @@ from drivers.dispenser.messages import (
 from drivers.envelope import MAX_FRAME, BadFrame, FrameError, checksum
 from drivers.messages import Fault, FaultCleared, Heartbeat
 from drivers.registry import available_drivers, load_driver
-from drivers.sim import RecordingSink, StatusReport
+from drivers.sim import RecordingSink
 from drivers.sim.dispenser import DispenserModel, HopperEmpty, SimulatedDispenser
 from drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
 from tablectl.cards import Card, parse_card, standard_deck
 from tablectl.cli import main as tablectl_main
+from tests.drivers.support import last, running, simulators, until_open
 
 TIMEOUT = 5.0
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,52 +67,12 @@ def line(body: str) -> bytes:
 
 @pytest.fixture
 def make_sim() -> Iterator[Callable[..., SimulatedDispenser]]:
-    """Build simulated dispensers that are all unplugged at the end of the test."""
-    made: list[SimulatedDispenser] = []
-
-    def make(**kwargs: Any) -> SimulatedDispenser:
-        sim = SimulatedDispenser(**kwargs)
-        made.append(sim)
-        return sim
-
-    yield make
-    for sim in made:
-        sim.close()
-
-
-@contextlib.asynccontextmanager
-async def running(driver: DispenserDriver, sink: RecordingSink) -> AsyncIterator[None]:
-    """Run the driver as the daemon would, and cancel it cleanly at the end."""
-    task = asyncio.create_task(driver.run(sink))
-    try:
-        yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, TIMEOUT)
-        assert task.cancelled(), "run() must only end by cancellation"
-
-
-def last(sink: RecordingSink) -> StatusReport:
-    """The latest status call (there must be one)."""
-    status = sink.last_status
-    assert status is not None
-    return status
+    yield from simulators(SimulatedDispenser)
 
 
 def stacks(sink: RecordingSink) -> list[list[str]]:
     """The cards of the `shuffler.stack` events, in order."""
     return [e["cards"] for e in sink.events if e.get("type") == "shuffler.stack"]
-
-
-async def until_open(driver: DispenserDriver, sink: RecordingSink, opens: int = 1) -> None:
-    """Wait until the driver has opened the port `opens` times and said it is available."""
-
-    def ready() -> bool:
-        status = sink.last_status
-        return driver.stats["opens"] >= opens and status is not None and status.available
-
-    await sink.wait_for(ready, TIMEOUT)
 
 
 async def until_stacks(sink: RecordingSink, n: int) -> None:

@@ -8,11 +8,10 @@ screens), bounded by a timeout; reconnect delays go through an injected sleep.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +50,7 @@ from drivers.sim import RecordingSink, StatusReport
 from drivers.sim.eztrak import EztrakModel, SimulatedEztrak, format_screen
 from drivers.sim.nullmodem import NullModem
 from tablectl.eztrak import Coup, Winner, display_payload
+from tests.drivers.support import running, simulators
 
 TIMEOUT = 5.0
 LIMITS = {"min": "5.00", "max": "500.00"}
@@ -410,29 +410,7 @@ class ManualSleep:
 
 @pytest.fixture
 def make_sim() -> Iterator[Callable[..., SimulatedEztrak]]:
-    made: list[SimulatedEztrak] = []
-
-    def make(**kwargs: Any) -> SimulatedEztrak:
-        sim = SimulatedEztrak(**kwargs)
-        made.append(sim)
-        return sim
-
-    yield make
-    for sim in made:
-        sim.close()
-
-
-@contextlib.asynccontextmanager
-async def running(driver: EztrakDisplayDriver, sink: RecordingSink) -> AsyncIterator[None]:
-    """Run the driver as the daemon would and cancel it cleanly at the end."""
-    task = asyncio.create_task(driver.run(sink))
-    try:
-        yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, TIMEOUT)
-        assert task.cancelled(), "run() must only end by cancellation"
+    yield from simulators(SimulatedEztrak)
 
 
 def last(sink: RecordingSink) -> StatusReport:

@@ -7,10 +7,9 @@ Nothing sleeps to wait: every wait is for a condition, bounded by a timeout.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +18,11 @@ import pytest
 from drivers.base import Backoff
 from drivers.shoe.device import DISCONNECTED, FRAMES_LOST, SILENT, ShoeDriver
 from drivers.shoe.frames import checksum
-from drivers.sim import RecordingSink, StatusReport
+from drivers.sim import RecordingSink
 from drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
 from drivers.sim.shoe import ShoeModel, SimulatedShoe
 from tablectl.cards import standard_deck
+from tests.drivers.support import last, running, simulators, until_open
 
 TIMEOUT = 5.0
 DECK = [str(c) for c in standard_deck()]
@@ -55,46 +55,7 @@ class ManualSleep:
 
 @pytest.fixture
 def make_sim() -> Iterator[Callable[..., SimulatedShoe]]:
-    made: list[SimulatedShoe] = []
-
-    def make(**kwargs: Any) -> SimulatedShoe:
-        sim = SimulatedShoe(**kwargs)
-        made.append(sim)
-        return sim
-
-    yield make
-    for sim in made:
-        sim.close()
-
-
-@contextlib.asynccontextmanager
-async def running(driver: ShoeDriver, sink: RecordingSink) -> AsyncIterator[asyncio.Task[None]]:
-    """Run the driver as the daemon would, and cancel it cleanly at the end."""
-    task = asyncio.create_task(driver.run(sink))
-    try:
-        yield task
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, TIMEOUT)
-        assert task.cancelled(), "run() must only end by cancellation"
-
-
-def last(sink: RecordingSink) -> StatusReport:
-    """The latest status call (there must be one)."""
-    status = sink.last_status
-    assert status is not None
-    return status
-
-
-async def until_open(driver: ShoeDriver, sink: RecordingSink, opens: int = 1) -> None:
-    """Wait until the driver has opened the port `opens` times and said it is available."""
-
-    def ready() -> bool:
-        status = sink.last_status
-        return driver.stats["opens"] >= opens and status is not None and status.available
-
-    await sink.wait_for(ready, TIMEOUT)
+    yield from simulators(SimulatedShoe)
 
 
 # -- over a real pty ------------------------------------------------------------------------------
