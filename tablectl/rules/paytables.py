@@ -1,66 +1,136 @@
-"""Three Card Poker bonus pay tables, loaded from TOML data by their document names.
+"""Bonus pay tables, loaded from TOML data by the names the rule documents give them.
 
-Pay tables are data (config/paytables/three-card-poker.toml) so a new approval is a file edit,
-not a code change. Validation refuses unknown keys, categories the wager cannot produce and
-non-positive pays, naming the table and key at fault.
+Pay tables are data (config/paytables/<game>.toml) so a new approval is a file edit, not a code
+change. Pays are odds to one, written as a whole number (`25` for 25 to 1) or as text `"3 to 2"`
+for the fractional pays some tables print (the Ultimate Texas Hold'em Blind pays a flush 3 to 2).
+Validation refuses unknown keys, categories the wager cannot produce and non-positive pays, naming
+the table and key at fault. Fortune Pai Gow tables also carry the Envy Bonus's fixed dollar
+amounts (003 line 1519, R32).
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
+from decimal import ROUND_DOWN, Decimal
+from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-
-from tablectl.rules.poker import FIVE_CARD_CATEGORIES, ROYAL_FLUSH, THREE_CARD_CATEGORIES
-
-DEFAULT_PATH = (
-    Path(__file__).resolve().parents[2] / "config" / "paytables" / "three-card-poker.toml"
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    ValidationError,
+    model_validator,
 )
 
-Wager = Literal["six-card-bonus", "pair-plus"]
+from tablectl.money import Money
+from tablectl.rules.poker import FIVE_CARD_CATEGORIES, ROYAL_FLUSH, THREE_CARD_CATEGORIES
+
+PAYTABLE_DIR = Path(__file__).resolve().parents[2] / "config" / "paytables"
+DEFAULT_PATH = PAYTABLE_DIR / "three-card-poker.toml"
+
+Wager = Literal["six-card-bonus", "pair-plus", "fortune", "trips", "blind", "bad-beat"]
+
+# The Fortune Bonus's seven-card hands (003 lines 1377-1395 and the pay table at line 1519), best
+# first; the five-card names are tablectl.rules.poker's.
+FORTUNE_CATEGORIES = (
+    "seven-card-straight-flush",  # no joker
+    "royal-flush-royal-match",  # A-K-Q-J-T suited plus a suited K-Q
+    "seven-card-straight-flush-joker",
+    "five-aces",
+    ROYAL_FLUSH,
+    "straight-flush",
+    "four-of-a-kind",
+    "full-house",
+    "flush",
+    "three-of-a-kind",
+    "straight",
+)
+
+_FIVE = frozenset((*FIVE_CARD_CATEGORIES, ROYAL_FLUSH))
 
 # What each wager can be paid on (a table listing anything else is a typo, not a losing hand).
 CATEGORIES: Mapping[str, frozenset[str]] = MappingProxyType(
     {
-        "six-card-bonus": frozenset((*FIVE_CARD_CATEGORIES, ROYAL_FLUSH)),
+        "six-card-bonus": _FIVE,
         "pair-plus": frozenset(THREE_CARD_CATEGORIES),
+        "fortune": frozenset(FORTUNE_CATEGORIES),
+        "trips": _FIVE,
+        "blind": _FIVE,
+        "bad-beat": _FIVE,  # the rank of the beaten hand (003 line 3612)
     }
 )
+
+_ODDS = re.compile(r"^\s*([0-9][0-9,]*)\s*(?:to|:)\s*([0-9][0-9,]*)\s*$")
 
 
 class PayTableError(ValueError):
     """A pay table file or name that cannot be used, with the reason."""
 
 
+def parse_odds(value: object) -> Fraction:
+    """Odds to one from `25`, `"25"`, `"25 to 1"`, `"3 to 2"` or `"3:2"`."""
+    if isinstance(value, bool):
+        raise ValueError(f'a pay is odds like 25 or "3 to 2", not {value!r}')
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isdigit():
+            return Fraction(int(text))
+        m = _ODDS.match(text)
+        if m:
+            num, den = (int(g.replace(",", "")) for g in m.groups())
+            if den == 0:
+                raise ValueError(f"odds {value!r} divide by zero")
+            return Fraction(num, den)
+    raise ValueError(f'a pay is odds like 25 or "3 to 2", not {value!r}')
+
+
+def _odds_text(odds: Fraction) -> str | int:
+    return int(odds) if odds.denominator == 1 else f"{odds.numerator} to {odds.denominator}"
+
+
+Odds = Annotated[Fraction, BeforeValidator(parse_odds), PlainSerializer(_odds_text)]
+
+
 class PayTable(BaseModel):
     """One pay table: the wager it settles and the odds-to-1 pay of each winning category."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
     name: str
     wager: Wager
     source: str = ""
-    pays: dict[str, int] = Field(min_length=1)
+    pays: dict[str, Odds] = Field(min_length=1)
+    envy: dict[str, Money] = Field(default_factory=dict)
     stated_house_advantage: str | None = None
     stated_hit_frequency: str | None = None
 
     @model_validator(mode="after")
     def _known_categories(self) -> PayTable:
         allowed = CATEGORIES[self.wager]
-        for category, pay in self.pays.items():
-            if category not in allowed:
-                raise ValueError(
-                    f"pays.{category}: not a {self.wager} category "
-                    f"(expected one of {', '.join(sorted(allowed))})"
-                )
-            if pay <= 0:
-                raise ValueError(
-                    f"pays.{category}: a pay is a positive odds-to-1 number, not {pay}"
-                )
+        for key, table in (("pays", self.pays), ("envy", self.envy)):
+            for category, pay in table.items():
+                if category not in allowed:
+                    raise ValueError(
+                        f"{key}.{category}: not a {self.wager} category "
+                        f"(expected one of {', '.join(sorted(allowed))})"
+                    )
+                if pay <= 0:
+                    raise ValueError(
+                        f"{key}.{category}: a pay must be positive (above zero), not {pay}"
+                    )
+        if self.envy and self.wager != "fortune":
+            raise ValueError("envy: only a Fortune Bonus table has Envy amounts (R32)")
         return self
 
 
@@ -80,11 +150,14 @@ def load_paytables(path: Path = DEFAULT_PATH) -> dict[str, PayTable]:
         try:
             tables[name] = PayTable.model_validate({"name": name, **body})
         except ValidationError as e:
-            problems = "; ".join(
-                f"{'.'.join(map(str, err['loc'])) or name}: {err['msg']}" for err in e.errors()
-            )
+            problems = "; ".join(_problem(name, err) for err in e.errors())
             raise PayTableError(f"{path}: {name}: {problems}") from e
     return tables
+
+
+def _problem(name: str, err: Any) -> str:
+    where = ".".join(map(str, err["loc"])) or name
+    return f"{where}: {str(err['msg']).removeprefix('Value error, ')}"
 
 
 def get_paytable(name: str, path: Path = DEFAULT_PATH) -> PayTable:
@@ -95,8 +168,21 @@ def get_paytable(name: str, path: Path = DEFAULT_PATH) -> PayTable:
     return tables[name]
 
 
-def payout(table: PayTable, category: str) -> int:
+def payout(table: PayTable, category: str) -> Fraction:
     """Odds-to-1 pay of `category` on `table`; 0 means the wager loses."""
     if category not in CATEGORIES[table.wager]:
         raise PayTableError(f"{category!r} is not a {table.wager} category")
-    return table.pays.get(category, 0)
+    return table.pays.get(category, Fraction(0))
+
+
+CENT = Decimal("0.01")
+
+
+def winnings(amount: Decimal, odds: Fraction) -> Decimal:
+    """What a winning wager of `amount` is paid at `odds` to 1, rounded down to the cent.
+
+    The documents print no rounding rule; a fractional pay (3 to 2 on $5.25) is paid to the cent
+    below, never above, what the odds give (docs/games/ultimate-texas-holdem.md).
+    """
+    exact = amount * odds.numerator / odds.denominator
+    return exact.quantize(CENT, rounding=ROUND_DOWN)
