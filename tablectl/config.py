@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -40,8 +41,61 @@ class BaccaratGame(_Strict):
     bet_timer_seconds: int = Field(0, ge=0, le=600)  # R28: 0 = no timer
 
 
-GameConfig = Annotated[BaccaratGame, Field(discriminator="id")]
-GAME_IDS = ("ez-baccarat-panda8",)
+class ThreeCardPokerGame(_Strict):
+    """Three Card Poker 6 Card Bonus (documents 000, 001, 003, 004; R29) and its options."""
+
+    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
+        "six_card_bonus_table": ("three-card-poker.toml", "six-card-bonus"),
+        "pair_plus_table": ("three-card-poker.toml", "pair-plus"),
+    }
+
+    id: Literal["three-card-poker-6cb"]
+    six_card_bonus_table: str = "TCB-6B2"  # R29: TCB-6B2, TCB-6B4 or the 001 table
+    pair_plus_table: str = "PP-MR200"
+    # "two alternating decks" (000, 001, 003, 004): the deck colours the shuffler reports.
+    deck_colours: tuple[str, str] = ("red", "blue")
+    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
+
+
+class FortunePaiGowGame(_Strict):
+    """Fortune Pai Gow Poker (documents 003, 004; R30-R32) and its options."""
+
+    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
+        "fortune_table": ("fortune-pai-gow.toml", "fortune"),
+    }
+
+    id: Literal["fortune-pai-gow"]
+    fortune_table: str
+    envy_minimum: Money = Decimal(5)  # R32: an Envy button per Fortune wager of $5 or more
+    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
+
+
+class UltimateTexasHoldemGame(_Strict):
+    """Ultimate Texas Hold'em (003 with the Bad Beat, 004 Trips only; R35) and its options."""
+
+    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
+        "blind_table": ("ultimate-texas-holdem.toml", "blind"),
+        "trips_table": ("ultimate-texas-holdem.toml", "trips"),
+        "bad_beat_table": ("ultimate-texas-holdem.toml", "bad-beat"),
+    }
+
+    id: Literal["ultimate-texas-holdem"]
+    blind_table: str
+    trips_table: str
+    bad_beat_table: str | None = None  # None: no Bad Beat wager at this table (004)
+    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
+
+
+GameConfig = Annotated[
+    BaccaratGame | ThreeCardPokerGame | FortunePaiGowGame | UltimateTexasHoldemGame,
+    Field(discriminator="id"),
+]
+GAME_IDS = (
+    "ez-baccarat-panda8",
+    "three-card-poker-6cb",
+    "fortune-pai-gow",
+    "ultimate-texas-holdem",
+)
 
 
 class SpotLimit(_Strict):
@@ -256,6 +310,8 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
         except ValidationError as exc:
             problems += [Problem(name, "limits", _reason(e)) for e in exc.errors()]
     problems += _driver_problems(name, data.get("devices"))
+    if table is not None:
+        problems += _paytable_problems(name, table.game)
     problems = list(dict.fromkeys(problems))  # the same problem found by two passes, once
     if table is not None and table.mqtt.password_file and not table.mqtt.username:
         problems.append(Problem(name, "mqtt.password_file", "a password file needs a username"))
@@ -366,6 +422,41 @@ def load_config(path: Path | str) -> LoadedConfig:
     return parse_config(data, p)
 
 
+SPOTS: dict[str, tuple[str, ...]] = {
+    "ez-baccarat-panda8": ("player", "banker", "tie", "dragon7", "panda8"),
+    "three-card-poker-6cb": ("ante", "play", "pair-plus", "six-card-bonus"),
+    "fortune-pai-gow": ("base", "fortune", "envy"),
+    "ultimate-texas-holdem": ("ante", "blind", "play", "trips", "bad-beat"),
+}
+
+
 def spots_of(game_id: str) -> tuple[str, ...]:
     """The wager spots of a game (DESIGN contract 4)."""
-    return {"ez-baccarat-panda8": ("player", "banker", "tie", "dragon7", "panda8")}[game_id]
+    return SPOTS[game_id]
+
+
+def _paytable_problems(name: str, game: Any) -> list[Problem]:
+    """Every pay table the game names exists in its data file and settles the right wager."""
+    from tablectl.rules.paytables import PAYTABLE_DIR, PayTableError, load_paytables
+
+    out = []
+    for key, (file, wager) in getattr(game, "PAYTABLES", {}).items():
+        wanted = getattr(game, key)
+        if wanted is None:
+            continue
+        try:
+            tables = load_paytables(PAYTABLE_DIR / file)
+        except PayTableError as exc:
+            out.append(Problem(name, f"game.{key}", str(exc)))
+            continue
+        table = tables.get(wanted)
+        if table is None:
+            have = ", ".join(n for n, t in tables.items() if t.wager == wager)
+            out.append(
+                Problem(name, f"game.{key}", f"no {wager} pay table {wanted!r}; have {have}")
+            )
+        elif table.wager != wager:
+            out.append(
+                Problem(name, f"game.{key}", f"{wanted} is a {table.wager} table, not {wager}")
+            )
+    return out

@@ -26,10 +26,26 @@ from tablectl.events import (
 )
 from tablectl.eztrak import Coup, display_payload
 from tablectl.games.base import Rejected
+from tablectl.games.common import (
+    PlacedWager,
+    action_order,
+    can,
+    event_msg,
+    fee_rows,
+    first_wagered,
+    has_wager,
+    player_of,
+    seats_from_left,
+    seen_plus,
+    verify_bank_offer,
+    verify_limits,
+    verify_not_player_dealer,
+    verify_seat,
+)
 from tablectl.money import fmt
 from tablectl.outputs import Output
 from tablectl.rules import baccarat as rules
-from tablectl.rules.fees import player_dealer_fee, player_fees, total_table_action
+from tablectl.rules.fees import total_table_action
 from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import WagerVerdict, settle
 
@@ -42,22 +58,6 @@ NEEDS_LINE = ("dragon7", "panda8")  # 003: only with a player-line or banker-lin
 
 Phase = Literal["betting", "dealing"]
 Hand = Literal["player", "banker", "burn"]
-
-
-@dataclass(frozen=True)
-class PlacedWager:
-    seat: int
-    player: str
-    spot: str
-    amount: Decimal
-
-    def payload(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "player": self.player,
-            "spot": self.spot,
-            "amount": fmt(self.amount),
-        }
 
 
 @dataclass(frozen=True)
@@ -155,24 +155,17 @@ class BaccaratEngine:
     # -- bank (R1, R5) -----------------------------------------------------------------------
 
     def verify_bank(self, state: BaccaratState, ev: Bank) -> None:
-        self._verify_seat(ev.seat)
         if state.phase != "betting":
             raise Rejected("the bank is posted before the deal, not during it", rule="R1")
-        if ev.amount <= 0:
-            raise Rejected("a player-dealer bank must be more than zero", rule="R1")
-        if state.wagers:
-            raise Rejected("wagers are already placed against this round's bank", rule="R1")
-        why = state.rotation.why_not(ev.seat)
-        if why:
-            raise Rejected(why, rule="R5")
+        verify_bank_offer(state.rotation, ev, self.seats, state.wagers)
 
     def can_bank(self, state: BaccaratState, ev: Bank) -> bool:
-        return _can(self.verify_bank, state, ev)
+        return can(self.verify_bank, state, ev)
 
     def bank(self, state: BaccaratState, ev: Bank, ts: str) -> tuple[BaccaratState, list[Output]]:
         self.verify_bank(state, ev)
         new = replace(state, bank_seat=ev.seat, bank=ev.amount)
-        return new, [_event_msg(ev, ts, round=state.round), self._state(new)]
+        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
 
     # -- wagers (003 "Dealing Procedures", limits) --------------------------------------------
 
@@ -180,61 +173,31 @@ class BaccaratEngine:
         self._verify_seat(ev.seat)
         if state.phase != "betting":
             raise Rejected("no more bets: betting is closed for this round", rule="003")
-        if state.bank_seat is None:
-            raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
-        if ev.seat == state.bank_seat:
-            raise Rejected(
-                f"seat {ev.seat} is the player-dealer and cannot wager against its own bank",
-                rule="R1",
-            )
-        if ev.player is not None and ev.player == default_player(state.bank_seat):
-            raise Rejected(
-                f"player {ev.player} is the player-dealer and cannot wager against its own bank",
-                rule="R1",
-            )
+        verify_not_player_dealer(ev, state.bank_seat)
         if ev.spot not in SETTLEMENT_SPOTS:
             raise Rejected(
                 f"no wager {ev.spot!r} in EZ Baccarat Panda 8; spots: "
                 + ", ".join(SETTLEMENT_SPOTS),
                 rule="003",
             )
-        player = ev.player or default_player(ev.seat)
-        if ev.spot in NEEDS_LINE and not any(
-            w.seat == ev.seat and w.player == player and w.spot in LINE_SPOTS for w in state.wagers
+        if ev.spot in NEEDS_LINE and not has_wager(
+            state.wagers, ev.seat, player_of(ev), LINE_SPOTS
         ):
             name = "Dragon 7" if ev.spot == "dragon7" else "Panda 8"
             raise Rejected(
                 f"a {name} wager needs a player-line or banker-line wager first", rule="003"
             )
-        limit = self.limits.for_spot(ev.spot)
-        total = ev.amount + sum(
-            (
-                w.amount
-                for w in state.wagers
-                if (w.seat, w.player, w.spot) == (ev.seat, player, ev.spot)
-            ),
-            Decimal(0),
-        )
-        if ev.amount <= 0 or total < limit.min:
-            raise Rejected(
-                f"{ev.spot} wager of {fmt(total)} is below the table minimum {fmt(limit.min)}",
-                rule="limits",
-            )
-        if total > limit.max:
-            raise Rejected(
-                f"{ev.spot} wager of {fmt(total)} is above the table maximum {fmt(limit.max)}",
-                rule="limits",
-            )
+        verify_limits(self.limits, state.wagers, ev)
 
     def can_wager(self, state: BaccaratState, ev: Wager) -> bool:
-        return _can(self.verify_wager, state, ev)
+        return can(self.verify_wager, state, ev)
 
     def wager(self, state: BaccaratState, ev: Wager, ts: str) -> tuple[BaccaratState, list[Output]]:
         self.verify_wager(state, ev)
-        player = ev.player or default_player(ev.seat)
+        player = player_of(ev)
         placed = PlacedWager(ev.seat, player, ev.spot, ev.amount)
         new = replace(state, wagers=(*state.wagers, placed))
-        return new, [_event_msg(ev, ts, round=state.round, player=player), self._state(new)]
+        return new, [event_msg(ev, ts, round=state.round, player=player), self._state(new)]
 
     # -- closing bets ----------------------------------------------------------------------
 
@@ -245,14 +208,14 @@ class BaccaratEngine:
             raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
 
     def can_bets_close(self, state: BaccaratState) -> bool:
-        return _can(lambda s, _e: self.verify_bets_close(s), state, None)
+        return can(lambda s, _e: self.verify_bets_close(s), state, None)
 
     def bets_close(
         self, state: BaccaratState, ev: BetsClose, ts: str
     ) -> tuple[BaccaratState, list[Output]]:
         self.verify_bets_close(state)
         new = replace(state, phase="dealing")
-        return new, [_event_msg(ev, ts, round=state.round), self._state(new)]
+        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
 
     # -- cards (R25) -----------------------------------------------------------------------
 
@@ -269,7 +232,7 @@ class BaccaratEngine:
         return to
 
     def can_card(self, state: BaccaratState, card: Card) -> bool:
-        return _can(self.verify_card, state, card)
+        return can(self.verify_card, state, card)
 
     def card(
         self, state: BaccaratState, ev: ShoeCard, ts: str
@@ -280,9 +243,9 @@ class BaccaratEngine:
             state,
             phase="dealing",
             dealt=(*state.dealt, (to, card)),
-            shoe_seen=_seen_plus(state.shoe_seen, card),
+            shoe_seen=seen_plus(state.shoe_seen, [card]),
         )
-        out = [_event_msg(ev, ts, round=state.round, to=to)]
+        out = [event_msg(ev, ts, round=state.round, to=to)]
         if rules.next_to_draw(new.hand("player"), new.hand("banker")) is None:
             new, finished = self._finish(new)
             out += finished
@@ -301,7 +264,7 @@ class BaccaratEngine:
     ) -> tuple[BaccaratState, list[Output]]:
         card = parse_card(ev.card)
         self.verify_burn(state, card)
-        new = replace(state, shoe_seen=_seen_plus(state.shoe_seen, card))
+        new = replace(state, shoe_seen=seen_plus(state.shoe_seen, [card]))
         # Burned cards go face down: the journal keeps the card, no topic ever shows it.
         return new, [Output("event", {"type": ev.type, "round": state.round, "ts": ts})]
 
@@ -322,7 +285,7 @@ class BaccaratEngine:
                 state.coups if state.shoe_number or state.coups else state.previous_coups
             ),
         )
-        return new, [_event_msg(ev, ts, round=state.round), self._display(new), self._state(new)]
+        return new, [event_msg(ev, ts, round=state.round), self._display(new), self._state(new)]
 
     # -- the end of a round (R1-R4, R26, R27) --------------------------------------------------
 
@@ -337,7 +300,7 @@ class BaccaratEngine:
             owed = w.amount * rules.PAYOUTS[w.spot] if v == "win" else Decimal(0)
             verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, v, owed))
         result = settle(state.bank, verdicts)
-        fees = self._fees(state)
+        fees = fee_rows(self.schedule, state.bank_seat, state.wagers)
         payload: dict[str, Any] = {
             "round": state.round,
             "game": GAME_ID,
@@ -420,62 +383,23 @@ class BaccaratEngine:
 
     def seats_from_left(self, bank_seat: int) -> list[int]:
         """Seats clockwise from the player-dealer's left, the player-dealer's own seat last."""
-        return [(bank_seat + i - 1) % self.seats + 1 for i in range(1, self.seats + 1)]
+        return seats_from_left(bank_seat, self.seats)
 
     def action_seat(self, bank_seat: int, wagers: Iterable[PlacedWager]) -> int | None:
         """R2: the first seat clockwise from the player-dealer's left that has a wager."""
-        wagered = {w.seat for w in wagers}
-        return next((s for s in self.seats_from_left(bank_seat) if s in wagered), None)
+        return first_wagered(self.seats_from_left(bank_seat), wagers)
 
     def action_order(self, bank_seat: int, wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
         """Wagers in settlement order: from the player-dealer's left, clockwise (R2), by spot or
         by seat as configured (R3); a seat's wagers keep the order they were placed in."""
-        rank = {s: i for i, s in enumerate(self.seats_from_left(bank_seat))}
-        spot_rank = {s: i for i, s in enumerate(SETTLEMENT_SPOTS)}
-        indexed = list(enumerate(wagers))
-        if self.settlement_order == "by-spot":
-            indexed.sort(key=lambda p: (spot_rank[p[1].spot], rank[p[1].seat], p[0]))
-        else:
-            indexed.sort(key=lambda p: (rank[p[1].seat], spot_rank[p[1].spot], p[0]))
-        return [w for _, w in indexed]
-
-    def _fees(self, state: BaccaratState) -> list[dict[str, Any]]:
-        """R4: the player-dealer's flat fee from total table action; player fees if any."""
-        total = total_table_action(w.amount for w in state.wagers)
-        rows: list[dict[str, Any]] = []
-        fee = player_dealer_fee(self.schedule, total)
-        if fee > 0:
-            rows.append(
-                {
-                    "payer": "player-dealer",
-                    "seat": state.bank_seat,
-                    "amount": fmt(fee),
-                    "schedule": self.schedule.option,
-                    "total_action": fmt(total),
-                }
-            )
-        for seat, player, amount in player_fees(
-            self.schedule, [(w.seat, w.player, w.amount) for w in state.wagers]
-        ):
-            rows.append(
-                {
-                    "payer": "player",
-                    "seat": seat,
-                    "player": player,
-                    "amount": fmt(amount),
-                    "schedule": self.schedule.option,
-                }
-            )
-        return rows
+        return action_order(
+            wagers, self.seats_from_left(bank_seat), SETTLEMENT_SPOTS, self.settlement_order
+        )
 
     # -- helpers -----------------------------------------------------------------------------
 
     def _verify_seat(self, seat: int) -> None:
-        if not 1 <= seat <= self.seats:
-            raise Rejected(
-                f"seat {seat} does not exist: this table has seats 1-{self.seats}",
-                rule="config seats",
-            )
+        verify_seat(seat, self.seats)
 
     def _state(self, state: BaccaratState) -> Output:
         return Output("state", self.state_payload(state), retain=True)
@@ -486,28 +410,3 @@ class BaccaratEngine:
             state.coups, state.previous_coups, limits, self.bet_timer, state.shoe_number
         )
         return Output("display/eztrak", payload, retain=True)
-
-
-def default_player(seat: int) -> str:
-    """The id of a seat's own player when a wager names none (contract 2)."""
-    return f"p{seat}"
-
-
-def _seen_plus(seen: Mapping[Card, int], card: Card) -> dict[Card, int]:
-    out = dict(seen)
-    out[card] = out.get(card, 0) + 1
-    return out
-
-
-def _event_msg(ev: InputEvent, ts: str, **extra: Any) -> Output:
-    body = ev.model_dump(mode="json", exclude_none=True, exclude={"ts"})
-    payload: dict[str, Any] = {"type": body.pop("type"), **body, **extra, "ts": ts}
-    return Output("event", payload)
-
-
-def _can(verify: Any, state: BaccaratState, arg: Any) -> bool:
-    try:
-        verify(state, arg)
-    except Rejected:
-        return False
-    return True
