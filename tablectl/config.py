@@ -312,6 +312,9 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
     problems += _driver_problems(name, data.get("devices"))
     if table is not None:
         problems += _paytable_problems(name, table.game)
+        check = getattr(table.game, "cross_check", None)
+        if check is not None:  # a game's own checks of the other sections (e.g. its seat count)
+            problems += [Problem(name, key, reason) for key, reason in check(table)]
     problems = list(dict.fromkeys(problems))  # the same problem found by two passes, once
     if table is not None and table.mqtt.password_file and not table.mqtt.username:
         problems.append(Problem(name, "mqtt.password_file", "a password file needs a username"))
