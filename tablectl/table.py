@@ -45,6 +45,20 @@ def replay_ts(seq: int) -> str:
     return (REPLAY_EPOCH + timedelta(seconds=seq)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+CARD_FIELDS = ("card", "cards", "low")
+
+
+def public_input(body: dict[str, Any]) -> dict[str, Any]:
+    """A refused input as an alert may show it: its cards withheld (named, not shown), because
+    a refused card or stack is not thereby exposed at the table and may be someone's hole card.
+    The journal keeps the input whole."""
+    hidden = [k for k in CARD_FIELDS if k in body]
+    out = {k: v for k, v in body.items() if k not in hidden}
+    if hidden:
+        out["withheld"] = hidden
+    return out
+
+
 class Table:
     """One table's engine state and outgoing sequence number."""
 
@@ -107,7 +121,7 @@ class Table:
                     rule=rej.rule,
                     kind="rejected",
                     source=rec.source,
-                    input=rec.body,
+                    input=public_input(rec.body),
                 )
             ]
             return out + _maybe_reply(verb, rec.ref, False, rej.reason, rule=rej.rule)
