@@ -7,6 +7,7 @@ live, what a replay prints and what a restart rebuilds are the same bytes.
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -46,6 +47,15 @@ def replay_ts(seq: int) -> str:
 
 
 CARD_FIELDS = ("card", "cards", "low")
+# A card as our own messages write it (canonical: "Ah", "Td", "JKR"), and as raw input may quote
+# it in any case ("ah"); the raw form is matched only inside quotes so English words survive.
+_CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][shdc]|JKR)(?![A-Za-z0-9])")
+_QUOTED_CARD = re.compile(r"([\"'])(?:[A2-9TJQK][SHDC]|JKR)\1", re.IGNORECASE)
+
+
+def mask_cards(text: str) -> str:
+    """`text` with every card name replaced by "??": for alerts of games with hidden cards."""
+    return _CARD_TOKEN.sub("??", _QUOTED_CARD.sub(r"\1??\1", text))
 
 
 def public_input(body: dict[str, Any]) -> dict[str, Any]:
@@ -101,13 +111,13 @@ class Table:
         if isinstance(event, InputInvalid):
             out = [
                 alert(
-                    event.reason,
+                    self._public_text(event.reason),
                     kind="invalid-input",
                     source=rec.source,
-                    raw=event.raw[:512],
+                    raw=self._public_text(event.raw[:512]),
                 )
             ]
-            return out + _maybe_reply(verb, rec.ref, False, event.reason)
+            return out + _maybe_reply(verb, rec.ref, False, self._public_text(event.reason))
         if isinstance(event, DeviceStatus):
             return self._device(event, rec)
         if isinstance(event, RulesLoaded):
@@ -117,15 +127,21 @@ class Table:
         except Rejected as rej:
             out = [
                 alert(
-                    rej.reason,
+                    self._public_text(rej.reason),
                     rule=rej.rule,
                     kind="rejected",
                     source=rec.source,
                     input=public_input(rec.body),
                 )
             ]
-            return out + _maybe_reply(verb, rec.ref, False, rej.reason, rule=rej.rule)
+            reason = self._public_text(rej.reason)
+            return out + _maybe_reply(verb, rec.ref, False, reason, rule=rej.rule)
         return outputs + _maybe_reply(verb, rec.ref, True, None)
+
+    def _public_text(self, text: str) -> str:
+        """An alert's text as it may be published: card names masked unless the game shows every
+        card face up (baccarat), since a refused card may be a hole card nobody has seen."""
+        return text if getattr(self.engine, "shows_every_card", False) else mask_cards(text)
 
     def _game(self, event: InputEvent, rec: Record) -> list[Output]:
         """A game input: refused while the round is held, otherwise the engine's to judge."""

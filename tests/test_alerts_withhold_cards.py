@@ -6,7 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.helpers import make_config, play
+from tablectl.table import Table, mask_cards
+from tests.helpers import feed, make_config, play
+
+
+class _Hidden:
+    """Stand-in for an engine of a game with hidden cards (no `shows_every_card`)."""
 
 
 def test_refused_stack_alert_names_the_withheld_cards_but_shows_none_contract3(
@@ -34,3 +39,30 @@ def test_refused_card_and_pai_gow_low_hand_are_withheld_contract3(tmp_path: Path
     alerts = [json.loads(r.payload) for r in rows if r.topic.endswith("/alert")]
     assert [a["input"].get("withheld") for a in alerts] == [["card"], ["low"]]
     assert not any(c in json.dumps(alerts) for c in ("Qs", "9c", "8c"))
+
+
+def test_unparsable_stack_alert_masks_the_readable_cards_contract3(tmp_path: Path) -> None:
+    # "ZZ" makes the stack invalid; "Ah" and "kd" are real cards and must not be shown.
+    table = Table(make_config(tmp_path))
+    table.engine = _Hidden()  # type: ignore[assignment]
+    rows = feed(table, {"type": "shuffler.stack", "cards": ["Ah", "kd", "ZZ"]})
+    (alert,) = [json.loads(r.payload) for r in rows if r.topic.endswith("/alert")]
+    assert alert["kind"] == "invalid-input"
+    assert '"??"' in alert["raw"] and "ZZ" in alert["raw"]
+    assert "Ah" not in json.dumps(alert) and "kd" not in json.dumps(alert)
+
+
+def test_mask_cards_keeps_words_and_masks_canonical_and_quoted_cards() -> None:
+    assert mask_cards("Ah seen twice, same as Td; JKR too") == "?? seen twice, same as ??; ?? too"
+    assert mask_cards('["ah","QS"]') == '["??","??"]'
+    assert mask_cards("Kings and Queens as well") == "Kings and Queens as well"
+
+
+def test_rejection_reasons_of_games_with_hidden_cards_mask_card_names_contract3(
+    tmp_path: Path,
+) -> None:
+    cfg = make_config(tmp_path)
+    table = Table(cfg)
+    assert table._public_text("Ah cannot be drawn again") == "Ah cannot be drawn again"
+    table.engine = _Hidden()  # type: ignore[assignment]
+    assert table._public_text("Ah cannot be drawn again") == "?? cannot be drawn again"

@@ -84,6 +84,7 @@ class BaccaratEngine:
     """The rules of EZ Baccarat Panda 8 for one configured table."""
 
     game_id = GAME_ID
+    shows_every_card = True  # every card is dealt face up: alerts may name cards (table.py)
 
     def __init__(self, rules: Rules) -> None:
         game = rules.game
