@@ -182,15 +182,31 @@ def _open_journal(args: argparse.Namespace) -> tuple[Journal, LoadedConfig | Non
     return Journal(path, table=table, readonly=True), cfg
 
 
+# Inputs that carry a round's cards or decide how they are played: recall lists every one of them
+# from the journal, including what no topic showed (burns, folded hands, hole cards).
+ROUND_INPUTS = ("shoe.card", "shoe.burn", "shuffler.stack", "dice.roll", "decision")
+_REFUSED = ("rejected", "invalid-input", "invalid")
+
+
 def rounds_from_journal(
     journal: Journal, cfg: LoadedConfig
-) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every finished round's result payload with the time it finished, rebuilt from the journal."""
+) -> Iterator[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+    """Every finished round, rebuilt from the journal: when it finished, its result payload, and
+    the accepted inputs that dealt and played it (each with its journal `seq`)."""
     table = Table(cfg)
+    inputs: list[dict[str, Any]] = []
     for rec in journal.records():
-        for row in table.apply(rec):
+        rows = table.apply(rec)
+        refused = any(
+            r.topic.endswith("/alert") and json.loads(r.payload).get("kind") in _REFUSED
+            for r in rows
+        )
+        if rec.body.get("type") in ROUND_INPUTS and not refused:
+            inputs.append({"seq": rec.seq, **rec.body})
+        for row in rows:
             if row.topic.endswith("/round/result"):
-                yield rec.ts, json.loads(row.payload)
+                yield rec.ts, json.loads(row.payload), inputs
+                inputs = []
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
@@ -204,29 +220,40 @@ def cmd_recall(args: argparse.Namespace) -> int:
             return EXIT_FAIL
     elif args.last > 0:
         rounds = rounds[-args.last :]
-    for ts, payload in rounds:
+    for ts, payload, inputs in rounds:
         if args.json:
-            print(json.dumps(payload, separators=(",", ":")))
+            print(json.dumps({**payload, "journal": inputs}, separators=(",", ":")))
         else:
-            print(format_round(ts, payload))
+            print(format_round(ts, payload, inputs))
     return EXIT_OK
 
 
-def format_round(ts: str, r: dict[str, Any]) -> str:
-    """A finished baccarat round for a person: cards in dealt order, wagers, settlements, fees."""
-    o = r["outcome"]
-    head = f"Round {r['round']}  (shoe {r.get('shoe', '?')}, finished {ts})"
-    if o["winner"] == "tie":
-        verdict = f"tie {o['player']['total']}-{o['banker']['total']}"
-    else:
-        verdict = f"{o['winner']} wins {o['player']['total']}-{o['banker']['total']}"
-    flags = [k for k in ("natural", "dragon7", "panda8") if o.get(k)]
-    lines = [head, f"  {verdict}" + (f"  [{', '.join(flags)}]" if flags else "")]
-    lines.append("  dealt:   " + ", ".join(f"{d['to'][0].upper()} {d['card']}" for d in r["dealt"]))
-    lines.append(
-        f"  player:  {' '.join(o['player']['cards'])} = {o['player']['total']}    "
-        f"banker: {' '.join(o['banker']['cards'])} = {o['banker']['total']}"
-    )
+def format_round(ts: str, r: dict[str, Any], inputs: Sequence[dict[str, Any]] = ()) -> str:
+    """A finished round for a person: the outcome, every journaled card and decision in order,
+    wagers, settlements and fees."""
+    o = r.get("outcome")
+    where = f"shoe {r['shoe']}" if "shoe" in r else r.get("game", "?")
+    lines = [f"Round {r['round']}  ({where}, finished {ts})"]
+    if r.get("void"):
+        lines.append(f"  void: {r.get('reason', 'misdeal')} (every wager returned)")
+    elif r.get("game") == "ez-baccarat-panda8" and o is not None:
+        if o["winner"] == "tie":
+            verdict = f"tie {o['player']['total']}-{o['banker']['total']}"
+        else:
+            verdict = f"{o['winner']} wins {o['player']['total']}-{o['banker']['total']}"
+        flags = [k for k in ("natural", "dragon7", "panda8") if o.get(k)]
+        lines.append(f"  {verdict}" + (f"  [{', '.join(flags)}]" if flags else ""))
+        lines.append(
+            "  dealt:   " + ", ".join(f"{d['to'][0].upper()} {d['card']}" for d in r["dealt"])
+        )
+        lines.append(
+            f"  player:  {' '.join(o['player']['cards'])} = {o['player']['total']}    "
+            f"banker: {' '.join(o['banker']['cards'])} = {o['banker']['total']}"
+        )
+    elif o is not None:
+        lines.append("  outcome: " + json.dumps(o, separators=(",", ":")))
+    for i in inputs:
+        lines.append(f"  journal: #{i['seq']} {_describe_input(i)}")
     b = r["bank"]
     lines.append(
         f"  bank:    seat {b['seat']} {b['start']} -> {b['end']} (turn {b.get('turn', '?')}), "
@@ -242,6 +269,23 @@ def format_round(ts: str, r: dict[str, Any]) -> str:
             f"  fee:     {f['payer']} seat {f['seat']} {f['amount']} (schedule {f['schedule']})"
         )
     return "\n".join(lines)
+
+
+def _describe_input(body: dict[str, Any]) -> str:
+    """One journaled round input in a line: `shoe.burn 7c`, `shuffler.stack Ah Kd 7c (red)`."""
+    kind = body["type"]
+    if kind in ("shoe.card", "shoe.burn"):
+        return f"{kind} {body['card']}"
+    if kind == "shuffler.stack":
+        deck = f" ({body['deck']})" if body.get("deck") else ""
+        return f"{kind} {' '.join(body['cards'])}{deck}"
+    if kind == "dice.roll":
+        return f"{kind} {' '.join(map(str, body['dice']))}"
+    extra = {k: v for k, v in body.items() if k not in ("type", "seq", "ts", "seat", "action")}
+    tail = " ".join(
+        f"{k}={v if not isinstance(v, list) else ' '.join(map(str, v))}" for k, v in extra.items()
+    )
+    return f"decision seat {body.get('seat')} {body.get('action')}" + (f" {tail}" if tail else "")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

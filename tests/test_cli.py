@@ -482,6 +482,47 @@ def test_recall_json_gives_the_round_result_payloads_with_every_card_in_dealt_or
     assert payload["fees"][0]["amount"] == "1.00"
 
 
+def test_recall_lists_every_journaled_card_input_with_burns_but_not_refused_ones(
+    cfg_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before round 1: a refused card (no bank yet) and a burn.
+    session = [
+        ev(type="shoe.new"),
+        ev(type="shoe.card", card="Ad"),  # refused: no bank posted (R1), so not the round's
+        ev(type="shoe.burn", card="8d"),  # burned face down: no topic shows it, recall does
+        *ROUND_1,
+    ]
+    ingest(cfg_path, shoe_inputs(session))
+    code, out, _ = run(["recall", "--config", str(cfg_path), "--round", "1"], capsys)
+    assert code == 0
+    (block,) = recall_blocks(out)
+    journal = [ln.strip().split(" ", 2)[2] for ln in block if ln.strip().startswith("journal:")]
+    assert journal == [
+        "shoe.burn 8d",
+        "shoe.card 9h",
+        "shoe.card 2d",
+        "shoe.card Kc",
+        "shoe.card 5s",
+    ]
+    code, out, _ = run(["recall", "--config", str(cfg_path), "--json"], capsys)
+    (payload,) = (json.loads(line) for line in out.splitlines())
+    assert [(j["seq"], j["type"]) for j in payload["journal"]][:2] == [
+        (3, "shoe.burn"),
+        (9, "shoe.card"),
+    ]
+
+
+def test_recall_shows_a_voided_round_as_void(
+    cfg_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ingest(cfg_path, shoe_inputs([*ROUND_1[:5], ev(type="round.void", reason="misdeal")]))
+    code, out, _ = run(["recall", "--config", str(cfg_path)], capsys)
+    assert code == 0
+    (block,) = recall_blocks(out)
+    assert block[1] == "  void: misdeal (every wager returned)"
+    assert all(row[5] == "returned" for row in settlement_rows(block))
+
+
 def test_recall_of_an_unknown_round_exits_1_saying_so(
     cfg_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
