@@ -13,6 +13,8 @@ ENGINES: dict[str, str] = {
     "three-card-poker-6cb": "tablectl.games.three_card_poker:ThreeCardPokerEngine",
     "fortune-pai-gow": "tablectl.games.pai_gow:PaiGowEngine",
     "ultimate-texas-holdem": "tablectl.games.ultimate:UltimateEngine",
+    "pure-21.5-blackjack": "tablectl.games.blackjack:BlackjackEngine",
+    "pure-spanish-21.5": "tablectl.games.blackjack:BlackjackEngine",
 }
 
 
