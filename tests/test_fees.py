@@ -1,4 +1,7 @@
-"""Collection fees (R4), hand-checked against 003 lines 1224-1351 (EZ Baccarat Panda 8)."""
+"""Collection fees (R4), hand-checked against 003 lines 1224-1351 (EZ Baccarat Panda 8).
+
+Player fees by wager size and by spot are checked against 003 lines 1015-1042 and 1719-1736.
+"""
 
 from __future__ import annotations
 
@@ -428,3 +431,228 @@ def test_fee_monotone_and_one_of_the_schedule_fees_R4(
     allowed = {bracket.fee for bracket in schedule.brackets}
     for action, charged in ((low, fee_low), (high, fee_high)):
         assert charged in allowed if action > 0 else charged == 0
+
+
+# --- player fees by wager size and by spot (003 lines 1015-1042, 1719-1736) -------------------
+
+
+def ante_sized(**extra: object) -> CollectionSchedule:
+    """003 Three Card Poker option 4 (lines 1035-1038): a player fee by the Ante's amount."""
+    data: dict[str, object] = {
+        "option": 4,
+        "table_min": "3",
+        "table_max": "1000",
+        "brackets": [
+            {"from": "3", "fee": "0.50"},
+            {"from": "100", "fee": "1"},
+            {"from": "301", "fee": "2"},
+            {"from": "501", "fee": "3"},
+        ],
+        "player_fee_brackets": [
+            {"from": "3", "fee": "0.50"},
+            {"from": "100", "fee": "1"},
+            {"from": "301", "fee": "2"},
+            {"from": "501", "fee": "4"},
+        ],
+        "player_fee_spots": ["ante"],
+    }
+    data.update(extra)
+    return CollectionSchedule.model_validate(data)
+
+
+def test_player_fee_brackets_match_each_wager_by_amount_R4() -> None:
+    # 003 lines 1035-1038: Player Wager $3-$99 $0.50, $100-$300 $1, $301-$500 $2, $501+ $4
+    wagers = [
+        (1, "ann", D("3")),
+        (2, "bob", D("99")),
+        (3, "cat", D("100")),
+        (4, "dan", D("300")),
+        (5, "eve", D("301")),
+        (6, "fay", D("501")),
+        (7, "gus", D("1000")),
+    ]
+    assert player_fees(ante_sized(), wagers) == [
+        (1, "ann", D("0.50")),
+        (2, "bob", D("0.50")),
+        (3, "cat", D("1")),
+        (4, "dan", D("1")),
+        (5, "eve", D("2")),
+        (6, "fay", D("4")),
+        (7, "gus", D("4")),
+    ]
+
+
+def test_player_fee_brackets_between_below_and_zero_R4() -> None:
+    schedule = ante_sized()
+    # $99.50 falls between "$3-$99" and "$100-$300": the lower row, $0.50.
+    assert player_fees(schedule, [(1, "ann", D("99.50"))]) == [(1, "ann", D("0.50"))]
+    # $2 is below the first row's $3: the first row's fee, as for player-dealer brackets.
+    assert player_fees(schedule, [(1, "ann", D("2"))]) == [(1, "ann", D("0.50"))]
+    assert player_fees(schedule, [(1, "ann", D("0"))]) == []
+    with pytest.raises(ValueError, match="negative"):
+        player_fees(schedule, [(1, "ann", D("-1"))])
+
+
+def test_player_fee_brackets_do_not_change_the_player_dealer_fee_R4() -> None:
+    # 003 line 1038: total action $501+ pays the player-dealer $3 while a $501 Ante pays $4.
+    assert player_dealer_fee(ante_sized(), D("501")) == D("3")
+
+
+def test_player_fee_spots_named_R4() -> None:
+    # 003 line 1015: "based on each individual player's ante"; no fee on Pair Plus or 6 Card Bonus.
+    schedule = ante_sized()
+    assert schedule.player_fee_applies("ante")
+    assert not schedule.player_fee_applies("pair-plus")
+    assert not schedule.player_fee_applies("six-card-bonus")
+    spots = [("ante", 1, "ann", D("150")), ("pair-plus", 1, "ann", D("600"))]
+    charged = [(s, p, a) for spot, s, p, a in spots if schedule.player_fee_applies(spot)]
+    assert player_fees(schedule, charged) == [(1, "ann", D("1"))]
+
+
+def test_player_fee_spots_empty_means_every_spot_R4() -> None:
+    # 003 line 1719 (Fortune Pai Gow options 33-36): "per spot, including controlled game and
+    # bonus bet spots"; line 1726 (option 35): $10-$100 $1, $105-$200 $2, $205-$300 $3.
+    schedule = CollectionSchedule.model_validate(
+        {
+            "option": 35,
+            "table_min": "10",
+            "table_max": "3000",
+            "brackets": [{"from": "10", "fee": "1"}, {"from": "101", "fee": "2"}],
+            "player_fee_brackets": [
+                {"from": "10", "fee": "1"},
+                {"from": "105", "fee": "2"},
+                {"from": "205", "fee": "3"},
+            ],
+        }
+    )
+    assert schedule.player_fee_spots == ()
+    for spot in ("base", "fortune", "envy"):
+        assert schedule.player_fee_applies(spot)
+    wagers = [(1, "ann", D("100")), (1, "ann", D("205")), (2, "bob", D("150"))]
+    assert player_fees(schedule, wagers) == [
+        (1, "ann", D("1")),
+        (1, "ann", D("3")),
+        (2, "bob", D("2")),
+    ]
+
+
+def test_flat_player_fee_on_named_spots_R4() -> None:
+    # 003 lines 1015 and 1023: option 2's $1.00 player fee "taken per hand" on the base wager.
+    schedule = made_up("wager").model_copy(update={"player_fee_spots": ("ante",)})
+    assert schedule.player_fee_applies("ante")
+    assert not schedule.player_fee_applies("pair-plus")
+    assert player_fees(schedule, [(1, "ann", D("700"))]) == [(1, "ann", D("1"))]
+
+
+def test_schedules_without_the_new_keys_are_unchanged_R4(
+    shipped: dict[int, CollectionSchedule],
+) -> None:
+    for schedule in shipped.values():
+        assert schedule.player_fee_brackets == ()
+        assert schedule.player_fee_spots == ()
+        for spot in ("player", "banker", "tie", "dragon7", "panda8"):
+            assert schedule.player_fee_applies(spot)
+
+
+def test_player_fee_brackets_loaded_from_toml_R4(tmp_path: Path) -> None:
+    extra = (
+        'player_fee_spots = ["ante"]\n'
+        'player_fee_brackets = [ { from = "3", fee = "0.50" }, { from = "100", fee = "1" } ]\n'
+    )
+    schedule = load_schedules(write(tmp_path, toml_schedule(GOOD_BRACKETS, extra=extra)))[1]
+    assert schedule.player_fee_spots == ("ante",)
+    assert [(b.min_action, b.fee) for b in schedule.player_fee_brackets] == [
+        (D("3"), D("0.50")),
+        (D("100"), D("1")),
+    ]
+
+
+def test_more_than_five_player_fee_brackets_refused_R4(tmp_path: Path) -> None:
+    six = ", ".join(f'{{ from = "{lo}", fee = "1" }}' for lo in (5, 10, 20, 30, 40, 50))
+    path = write(tmp_path, toml_schedule(GOOD_BRACKETS, extra=f"player_fee_brackets = [{six}]\n"))
+    with pytest.raises(ScheduleError) as caught:
+        load_schedules(path)
+    assert caught.value.problems == (
+        f"{path}: schedule[0].player_fee_brackets: 6 collection rates; at most 5 are allowed "
+        "per table limit (R4)",
+    )
+
+
+def test_bad_player_fee_brackets_refused_with_key_paths_R4(tmp_path: Path) -> None:
+    extra = (
+        'player_fee_brackets = [ { from = "100", fee = "1" }, { from = "50", fee = "2" } ]\n'
+        'player_fee_spots = ["ante", "ante"]\n'
+    )
+    text = toml_schedule(GOOD_BRACKETS, extra=extra) + toml_schedule(
+        GOOD_BRACKETS,
+        extra='player_fee_brackets = [ { from = "5", fee = "2%" } ]\nplayer_fee_spots = [""]\n',
+        option=2,
+    )
+    path = write(tmp_path, text)
+    with pytest.raises(ScheduleError) as caught:
+        load_schedules(path)
+    problems = caught.value.problems
+    assert problems[0] == (
+        f"{path}: schedule[0].player_fee_brackets[1].from: 50.00 is not above the previous "
+        "bracket's 100.00; brackets must be strictly ascending"
+    )
+    assert problems[1] == f"{path}: schedule[0].player_fee_spots[1]: spot 'ante' is listed twice"
+    assert problems[2].startswith(
+        f"{path}: schedule[1].player_fee_brackets[0].fee: percentages are not allowed"
+    )
+    assert problems[3] == f"{path}: schedule[1].player_fee_spots[0]: a spot name may not be empty"
+    assert len(problems) == 4, problems
+
+
+def test_flat_fee_beside_player_fee_brackets_refused_R4(tmp_path: Path) -> None:
+    brackets = 'player_fee_brackets = [ { from = "5", fee = "1" } ]\n'
+    text = toml_schedule(GOOD_BRACKETS, extra=brackets + 'player_fee = "1"\n') + toml_schedule(
+        GOOD_BRACKETS, extra=brackets + 'player_fee_per = "player"\n', option=2
+    )
+    path = write(tmp_path, text)
+    with pytest.raises(ScheduleError) as caught:
+        load_schedules(path)
+    problems = caught.value.problems
+    assert problems[0].startswith(
+        f"{path}: schedule[0].player_fee: player_fee 1.00 and player_fee_brackets are both given"
+    )
+    assert problems[1].startswith(
+        f"{path}: schedule[1].player_fee_per: player_fee_brackets are matched against each "
+        "wager's amount"
+    )
+    assert len(problems) == 2, problems
+
+
+@st.composite
+def wager_sized(draw: st.DrawFn) -> CollectionSchedule:
+    """Valid made-up schedules with 1-5 player-fee brackets, non-decreasing fees."""
+    bounds = sorted(draw(st.sets(st.integers(1, 2_000), min_size=1, max_size=5)))
+    fees = sorted(draw(st.lists(st.integers(0, 1_000), min_size=len(bounds), max_size=len(bounds))))
+    return CollectionSchedule(
+        option=1,
+        table_min=D("5"),
+        table_max=D("500"),
+        brackets=(Bracket(min_action=D("5"), fee=D("1")),),
+        player_fee_brackets=tuple(
+            Bracket(min_action=Decimal(bound), fee=Decimal(cents) / 100)
+            for bound, cents in zip(bounds, fees, strict=True)
+        ),
+    )
+
+
+@given(schedule=wager_sized(), a=ACTIONS, b=ACTIONS)
+def test_player_fee_by_wager_monotone_and_one_of_the_rates_R4(
+    schedule: CollectionSchedule, a: Decimal, b: Decimal
+) -> None:
+    low, high = sorted((a, b))
+
+    def charged(amount: Decimal) -> Decimal:
+        rows = player_fees(schedule, [(1, "ann", amount)])
+        return rows[0][2] if rows else D("0")
+
+    assert charged(low) <= charged(high)
+    rates = {bracket.fee for bracket in schedule.player_fee_brackets}
+    for amount in (low, high):
+        assert charged(amount) in rates | {D("0")}
+        if amount == 0:
+            assert charged(amount) == 0

@@ -175,8 +175,7 @@ def fee_rows(
                 "total_action": fmt(total),
             }
         )
-    applies = getattr(schedule, "player_fee_applies", None)
-    charged = [w for w in wagers if applies is None or applies(w.spot)]
+    charged = [w for w in wagers if schedule.player_fee_applies(w.spot)]
     for seat, player, amount in player_fees(
         schedule, [(w.seat, w.player, w.amount) for w in charged]
     ):

@@ -4,12 +4,21 @@ A collection schedule is a table limit, up to five total-table-action brackets e
 player-dealer fee, and a flat player fee per wager (or per player). The documents forbid more than
 five collection rates per table limit and any rate given as a percentage; validation refuses both.
 
+Some schedules charge the player by the size of the wager instead ("Player Wager | Player
+Collection Fee", 003 lines 1034-1042 and 1721-1777, 004 line 910): those are `player_fee_brackets`,
+matched against the one wager's amount by the same rule as below, at most five of them (R4). Some
+charge the player on some spots only ("based on each individual player's ante", 003 line 1015):
+those spots are `player_fee_spots` (empty: every spot, "per spot, including controlled game and
+bonus bet spots", 003 line 1719); engines keep only the wagers whose spot `player_fee_applies`.
+
 Bracket matching: brackets are matched by their lower bound. The bracket with the highest lower
 bound not above the total action applies, so where the documents' ranges overlap (EZ Baccarat
 Panda 8 schedules 3 and 9: "$501-$1000" then "$1000+") exactly $1000 takes the "$1000+" fee, and an
 action that falls between two written ranges ($25.50 between "$5-$25" and "$26-$100") takes the
 lower bracket's fee. Any action above zero but below the first lower bound pays the first bracket's
 fee (schedules 18-21 begin at $101 while the table minimum is $100). Zero action pays nothing.
+Player-fee brackets are matched the same way, with the one wager's amount in place of the total
+action: a $125 Ante under 003 Three Card Poker option 4 ("$100-$300 $1", line 1036) pays $1.
 """
 
 from __future__ import annotations
@@ -90,7 +99,7 @@ class Bracket(BaseModel):
 
 
 class CollectionSchedule(BaseModel):
-    """One schedule option: table limit per spot, action brackets, and the flat player fee (R4)."""
+    """One schedule option: table limit per spot, action brackets, and the player fee (R4)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -100,11 +109,13 @@ class CollectionSchedule(BaseModel):
     brackets: tuple[Bracket, ...]
     player_fee: Fee = ZERO
     player_fee_per: Literal["wager", "player"] = "wager"
+    player_fee_brackets: tuple[Bracket, ...] = ()
+    player_fee_spots: tuple[str, ...] = ()
 
-    @field_validator("brackets")
+    @field_validator("brackets", "player_fee_brackets")
     @classmethod
     def _rates_allowed(cls, brackets: tuple[Bracket, ...]) -> tuple[Bracket, ...]:
-        """R4: at most five rates, bounds strictly ascending so each action has one bracket."""
+        """R4: at most five rates, bounds strictly ascending so each amount has one bracket."""
         if len(brackets) > MAX_RATES:
             raise _refuse(
                 f"{len(brackets)} collection rates; at most {MAX_RATES} are allowed "
@@ -120,6 +131,17 @@ class CollectionSchedule(BaseModel):
                 )
         return brackets
 
+    @field_validator("player_fee_spots")
+    @classmethod
+    def _spots_named_once(cls, spots: tuple[str, ...]) -> tuple[str, ...]:
+        """Each spot is a non-empty name given once, so the list reads as a set."""
+        for i, spot in enumerate(spots):
+            if not spot.strip():
+                raise _refuse("a spot name may not be empty", at=(i,))
+            if spot in spots[:i]:
+                raise _refuse(f"spot {spot!r} is listed twice", at=(i,))
+        return spots
+
     @model_validator(mode="after")
     def _limit_ordered(self) -> CollectionSchedule:
         """The table minimum may not exceed the table maximum."""
@@ -130,6 +152,30 @@ class CollectionSchedule(BaseModel):
             )
         return self
 
+    @model_validator(mode="after")
+    def _one_player_fee_shape(self) -> CollectionSchedule:
+        """Wager-sized player fees are per wager and replace the flat fee: refuse a mix of both."""
+        if not self.player_fee_brackets:
+            return self
+        if self.player_fee > 0:
+            raise _refuse(
+                f"player_fee {fmt(self.player_fee)} and player_fee_brackets are both given; "
+                "with player_fee_brackets the fee comes from the wager's bracket, so write "
+                'player_fee = "0" or leave it out',
+                at=("player_fee",),
+            )
+        if self.player_fee_per != "wager":
+            raise _refuse(
+                "player_fee_brackets are matched against each wager's amount, so "
+                'player_fee_per must be "wager"',
+                at=("player_fee_per",),
+            )
+        return self
+
+    def player_fee_applies(self, spot: str) -> bool:
+        """Whether a wager on `spot` attracts a player fee: every spot unless some are named."""
+        return not self.player_fee_spots or spot in self.player_fee_spots
+
 
 def player_dealer_fee(schedule: CollectionSchedule, total_action: Decimal) -> Decimal:
     """The player-dealer's flat fee for one hand: the highest bracket reached (see module)."""
@@ -137,9 +183,17 @@ def player_dealer_fee(schedule: CollectionSchedule, total_action: Decimal) -> De
         raise ValueError(f"total action {total_action} is negative")
     if total_action == 0 or not schedule.brackets:
         return ZERO
-    fee = schedule.brackets[0].fee
-    for bracket in schedule.brackets:
-        if bracket.min_action > total_action:
+    return _bracket_fee(schedule.brackets, total_action)
+
+
+def _bracket_fee(brackets: Sequence[Bracket], amount: Decimal) -> Decimal:
+    """The fee of the highest bracket whose lower bound is not above `amount` (see module).
+
+    An amount above zero but below the first bound pays the first bracket's fee.
+    """
+    fee = brackets[0].fee
+    for bracket in brackets:
+        if bracket.min_action > amount:
             break
         fee = bracket.fee
     return fee
@@ -148,13 +202,13 @@ def player_dealer_fee(schedule: CollectionSchedule, total_action: Decimal) -> De
 def player_fees(
     schedule: CollectionSchedule, wagers: Sequence[tuple[int, str, Decimal]]
 ) -> list[tuple[int, str, Decimal]]:
-    """Flat player fees for pre-deal (seat, player, amount) wagers: one per wager or per player.
+    """Player fees for pre-deal (seat, player, amount) wagers: one per wager or per player.
 
-    Per player, a player is charged once, at the seat of their first wager. Rows are in wager order
-    and only rows with a fee above zero are returned.
+    The fee is the flat `player_fee`, or with `player_fee_brackets` the fee of the wager's own
+    bracket by amount (always per wager). Per player, a player is charged once, at the seat of
+    their first wager. The caller passes only the wagers whose spot `player_fee_applies`. Rows
+    are in wager order and only rows with a fee above zero are returned.
     """
-    if schedule.player_fee <= 0:
-        return []
     rows: list[tuple[int, str, Decimal]] = []
     charged: set[str] = set()
     for seat, player, amount in wagers:
@@ -162,11 +216,17 @@ def player_fees(
             raise ValueError(f"seat {seat} wager {amount} is negative")
         if amount == 0:
             continue
+        if schedule.player_fee_brackets:
+            fee = _bracket_fee(schedule.player_fee_brackets, amount)
+        else:
+            fee = schedule.player_fee
+        if fee <= 0:
+            continue
         if schedule.player_fee_per == "player":
             if player in charged:
                 continue
             charged.add(player)
-        rows.append((seat, player, schedule.player_fee))
+        rows.append((seat, player, fee))
     return rows
 
 
