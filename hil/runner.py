@@ -2,12 +2,15 @@
 MQTT messages it publishes with the scenario's expected file.
 
 A scenario is a folder with:
-    table.toml      the table config; `{port:NAME}` stands for device NAME's port and
-                    `{schedules}` for the shipped schedules folder (the runner fills both in,
-                    and puts the journal and the broker port in a scratch folder)
+    table.toml      the table config; `{port:NAME}` stands for device NAME's port (the traffic
+                    file writes into it), `{emulator:KIND}` for the port of an output device's
+                    emulator the runner starts (KIND in EMULATORS: `eztrak`), and `{schedules}`
+                    for the shipped schedules folder (the runner fills them in, and puts the
+                    journal and the broker port in a scratch folder)
     traffic.jsonl   recorded device bytes and console commands (hil/traffic.py)
     expected.jsonl  the messages that must come out, one {"topic","payload","retain"} a line,
-                    with the run's volatile parts (timestamps, ports) left out
+                    with the run's volatile parts (timestamps, ports) left out; last, for each
+                    emulator, what it shows at the end as topic `emulator/KIND/screen`
 
 By default each device gets a pseudo-terminal; `--port NAME=PATH` writes NAME's traffic into a
 real port instead (a rig's loopback cable), with `--daemon-port NAME=PATH` the other end the
@@ -33,6 +36,7 @@ import time
 import tty
 from collections.abc import Callable
 from contextlib import ExitStack
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +49,10 @@ SCHEDULES = REPO / "config" / "schedules"
 QUIET = 0.4  # seconds without a new message: the daemon has finished with the last input
 TIMEOUT = 20.0
 _PORT = re.compile(r"\{port:([A-Za-z0-9_.-]+)\}")
+_EMULATOR = re.compile(r"\{emulator:([a-z-]+)\}")
+# Output devices the runner can stand in for: the daemon writes to them, they answer as the device
+# does (an EZTRAK ACKs each screen), and the runner reports what they show in the end.
+EMULATORS: dict[str, str] = {"eztrak": "drivers.sim.eztrak:SimulatedEztrak"}
 
 
 def free_port() -> int:
@@ -69,10 +77,13 @@ def normalise(topic: str, payload: Any, retain: bool) -> dict[str, Any]:
 
 
 def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Messages once each by seq, checked in seq order, seq dropped, and repeated device
-    statuses collapsed (a driver may report unchanged status again, e.g. with new counters)."""
+    """Messages once each by seq, checked in seq order, seq dropped. Device statuses are taken
+    out of the stream and listed after it, per device in topic order, each device's changes only:
+    when two drivers report relative to each other and to the game's messages is timing, not
+    behaviour, and a driver may report an unchanged status again (e.g. with new counters)."""
     seen: set[int] = set()
     out: list[dict[str, Any]] = []
+    devices: dict[str, list[dict[str, Any]]] = {}
     last_seq = 0
     for m in messages:
         p = m["payload"]
@@ -86,10 +97,13 @@ def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             last_seq = seq
             p = {k: v for k, v in p.items() if k != "seq"}
         m = {**m, "payload": p}
-        if out and "/device/" in m["topic"] and out[-1] == m:
+        if "/device/" in m["topic"]:
+            changes = devices.setdefault(m["topic"], [])
+            if not changes or changes[-1] != m:
+                changes.append(m)
             continue
         out.append(m)
-    return out
+    return out + [m for topic in sorted(devices) for m in devices[topic]]
 
 
 def _drop_ts(value: Any) -> Any:
@@ -185,6 +199,12 @@ def run(
                 stack.callback(os.close, master)
                 stack.callback(os.close, slave)
                 writers[name], ports[name] = master, os.ttyname(slave)
+        emulators: dict[str, Any] = {}
+        for kind in sorted(set(_EMULATOR.findall(template))):
+            if kind not in EMULATORS:
+                raise SystemExit(f"no emulator {kind!r}; known: {', '.join(EMULATORS)}")
+            module, cls = EMULATORS[kind].split(":")
+            emulators[kind] = stack.enter_context(getattr(import_module(module), cls)())
         broker_port = free_port()
         conf = work / "mosquitto.conf"
         conf.write_text(
@@ -201,13 +221,14 @@ def run(
         text = _PORT.sub(lambda m: ports[m.group(1)], template).replace(
             "{schedules}", str(SCHEDULES)
         )
+        text = _EMULATOR.sub(lambda m: str(emulators[m.group(1)].port), text)
         cfg = work / "table.toml"
         cfg.write_text(
             text
             + f'\n[mqtt]\nhost = "127.0.0.1"\nport = {broker_port}\n\n'
             + f'[journal]\npath = "{work / "journal.db"}"\n'
         )
-        base = _base_topic(cfg)
+        base, devices = _base_topic(cfg), _device_names(cfg)
         floor = Floor(broker_port, base)
         stack.callback(floor.close)
         daemon = subprocess.Popen(
@@ -224,7 +245,7 @@ def run(
                     m["topic"] == f"{base}/device/{n}/status" and m["payload"]["available"]
                     for m in floor.messages
                 )
-                for n in names
+                for n in devices
             ),
         )
         floor.quiet()
@@ -239,7 +260,11 @@ def run(
         daemon.terminate()
         daemon.wait(TIMEOUT)
         floor.quiet()
-        return comparable(floor.messages)
+        screens = [
+            {"topic": f"emulator/{kind}/screen", "payload": _drop_ts(em.screen), "retain": False}
+            for kind, em in sorted(emulators.items())
+        ]
+        return comparable(floor.messages) + screens
 
 
 def _end(proc: subprocess.Popen[bytes]) -> None:
@@ -268,6 +293,12 @@ def _base_topic(cfg: Path) -> str:
     from tablectl.config import load_config
 
     return load_config(cfg).table.base_topic
+
+
+def _device_names(cfg: Path) -> list[str]:
+    from tablectl.config import load_config
+
+    return [d.name for d in load_config(cfg).table.devices]
 
 
 def compare(expected: list[dict[str, Any]], got: list[dict[str, Any]]) -> list[str]:

@@ -45,3 +45,18 @@ def test_two_round_scenario_settles_as_worked_by_hand_R1_R2_R27() -> None:
     assert second["outcome"]["panda8"] is True
     assert second["bank"] == {"seat": 4, "start": "500.00", "end": "245.00", "turn": 2}
     assert [f["amount"] for f in second["fees"]] == ["1.00"]
+
+
+def test_eztrak_scenario_display_ends_showing_both_rounds_R28() -> None:
+    """What the emulated EZTRAK shows at the end, checked against the document: round 1 a player
+    natural 9 v 5, round 2 a player Panda 8 (three-card 8 v 6): two player wins, one natural, one
+    Panda 8 (R27, R28); the bead plate holds two P."""
+    path = Path(__file__).parent / "scenarios" / "ez-baccarat-eztrak" / "expected.jsonl"
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert last["topic"] == "emulator/eztrak/screen"
+    screen = last["payload"]
+    assert screen["hands"] == 2
+    assert screen["stats"]["player"] == {"count": 2, "pct": "100.0"}
+    assert screen["stats"]["panda8"] == {"count": 1, "pct": "50.0"}
+    assert screen["stats"]["naturals"] == {"count": 1, "pct": "50.0"}
+    assert screen["roads"]["bead_plate"] == [["P", "P"]]
