@@ -1,0 +1,707 @@
+"""Three Card Poker 6 Card Bonus (documents 000, 001, 003, 004; R1-R5, R29) as a pure engine.
+
+A round: the player-dealer posts a bank, players place Antes and the two bonus wagers, betting
+closes (explicitly or by the first stack), the shuffler's stacks of three go one to each seat with
+an Ante clockwise from the player-dealer's left and the player-dealer's stack last (its bottom card
+turned face up), each hand then plays (a Play equal to its Ante) or folds in turn, and after the
+last decision the player-dealer's cards are revealed and every wager settles against the bank (R1)
+seat by seat from the action seat (R2, R3). Line references are to document 004
+(`004_dad8fc1ada8336f9.txt`) unless another document is named; 000, 001 and 003 say the same in
+their own words except where docs/games/three-card-poker-6cb.md notes a difference.
+Every transition has a `verify_*` that raises Rejected and leaves the state alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Literal
+
+from tablectl.cards import Card, parse_card
+from tablectl.config import Rules, ThreeCardPokerGame
+from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
+from tablectl.games.base import Rejected
+from tablectl.games.common import (
+    PlacedWager,
+    action_order,
+    can,
+    event_msg,
+    fee_rows,
+    first_wagered,
+    has_wager,
+    player_of,
+    seats_from,
+    seats_from_left,
+    verify_bank_offer,
+    verify_limits,
+    verify_not_player_dealer,
+    verify_seat,
+    void_settlements,
+)
+from tablectl.money import ZERO, fmt
+from tablectl.outputs import Output
+from tablectl.rules.fees import total_table_action
+from tablectl.rules.paytables import PAYTABLE_DIR, PayTable, get_paytable, payout, winnings
+from tablectl.rules.poker import (
+    Rank,
+    best_five,
+    rank_category,
+    three_card_category,
+    three_card_rank,
+)
+from tablectl.rules.rotation import Rotation
+from tablectl.rules.settlement import Verdict, WagerVerdict, settle
+
+GAME_ID = "three-card-poker-6cb"
+STACK_SIZE = 3  # "the device shall dispense cards in stacks of three" (line 542)
+PRE_DEAL_SPOTS = ("ante", "pair-plus", "six-card-bonus")  # placed before the deal (lines 536-537)
+BONUS_SPOTS = ("pair-plus", "six-card-bonus")  # each needs an Ante by the same player (line 537)
+# R3: each seat's wagers in settlement order. 004 line 526 and 003 line 935 settle the Ante first;
+# 000 line 324 the Play first (config `wager_order`).
+WAGER_ORDERS: dict[str, tuple[str, ...]] = {
+    "ante-first": ("ante", "play", "pair-plus", "six-card-bonus"),
+    "play-first": ("play", "ante", "pair-plus", "six-card-bonus"),
+}
+QUEEN = 12  # "The player-dealer must qualify to play with a minimum of queen-high" (line 559)
+
+Phase = Literal["betting", "dealing", "deciding"]
+Action = Literal["play", "fold"]
+ACTIONS: tuple[Action, ...] = ("play", "fold")
+
+
+@dataclass(frozen=True)
+class ThreeCardPokerState:
+    """Everything the table knows; immutable, replaced on every accepted input."""
+
+    round: int = 1
+    phase: Phase = "betting"
+    rotation: Rotation = field(default_factory=Rotation)
+    bank_seat: int | None = None
+    bank: Decimal | None = None
+    wagers: tuple[PlacedWager, ...] = ()  # the pre-deal wagers: ante, pair-plus, six-card-bonus
+    order: tuple[int, ...] = ()  # seats dealt a stack, in delivery order, the player-dealer last
+    stacks: tuple[tuple[Card, ...], ...] = ()  # the stacks received, in the same order
+    deck: str | None = None  # this round's deck colour, once a stack has named it
+    last_deck: str | None = None  # the deck colour of the last round that was dealt
+    decisions: tuple[tuple[int, Action], ...] = ()  # (seat, action) in the order they came
+    plays: tuple[PlacedWager, ...] = ()  # Play wagers placed by `play` decisions
+
+    @property
+    def player_seats(self) -> tuple[int, ...]:
+        """The seats with a hand, in the order they act (the player-dealer's seat is last)."""
+        return self.order[:-1]
+
+    def hand_of(self, seat: int) -> tuple[Card, ...] | None:
+        """The cards dealt to `seat` this round, if its stack has come."""
+        for s, cards in zip(self.order, self.stacks, strict=False):
+            if s == seat:
+                return cards
+        return None
+
+    @property
+    def player_dealer_hand(self) -> tuple[Card, ...] | None:
+        """The player-dealer's three cards once its stack (the last) has come."""
+        return self.stacks[-1] if self.order and len(self.stacks) == len(self.order) else None
+
+    @property
+    def face_up(self) -> Card | None:
+        """The player-dealer's face-up card: the bottom card of its stack (line 543), which
+        tablectl reads as the first card dispensed (docs/games/three-card-poker-6cb.md)."""
+        hand = self.player_dealer_hand
+        return hand[0] if hand else None
+
+    def decision_of(self, seat: int) -> Action | None:
+        """What `seat` decided this round, or None while it has not."""
+        return next((a for s, a in self.decisions if s == seat), None)
+
+
+def qualifies(rank: Rank) -> bool:
+    """Whether a player-dealer's three-card rank is queen-high or better (R29, line 559)."""
+    return rank[0] > 0 or rank[1] >= QUEEN
+
+
+def action_button_seat(face_up: Card, bank_seat: int, seats: int) -> int | None:
+    """R2 (000 line 324, 001 line 97): the face-up card's value (A=1 ... K=13) counts the seats
+    clockwise from seat 1, the one on the house dealer's left, skipping the player-dealer's seat
+    and wrapping around the table."""
+    counted = [s for s in range(1, seats + 1) if s != bank_seat]
+    if not counted:
+        return None
+    return counted[(face_up.rank_index - 1) % len(counted)]
+
+
+def showdown(player: Rank, dealer: Rank) -> Verdict:
+    """A played hand against a qualifying player-dealer (lines 567-569): the higher three-card
+    rank wins even money on the Ante and the Play; equal rank and value push."""
+    if player > dealer:
+        return "win"
+    if player < dealer:
+        return "lose"
+    return "push"
+
+
+class ThreeCardPokerEngine:
+    """The rules of Three Card Poker 6 Card Bonus for one configured table."""
+
+    game_id = GAME_ID
+
+    def __init__(self, rules: Rules) -> None:
+        game = rules.game
+        assert isinstance(game, ThreeCardPokerGame)
+        self.rules = rules
+        self.game = game
+        self.seats = rules.seats.count
+        self.settlement_order = game.settlement_order
+        self.spot_order = WAGER_ORDERS[game.wager_order]
+        self.schedule = rules.schedule
+        self.limits = rules.limits
+        self.six_card_table = _table(game, "six_card_bonus_table")
+        self.pair_plus_table = _table(game, "pair_plus_table")
+
+    # -- the engine protocol -------------------------------------------------------------
+
+    def initial(self) -> ThreeCardPokerState:
+        """Round 1, betting, no bank, no deck used yet."""
+        return ThreeCardPokerState()
+
+    def apply(
+        self, state: ThreeCardPokerState, event: InputEvent, ts: str
+    ) -> tuple[ThreeCardPokerState, list[Output]]:
+        """Dispatch one input to its transition; an input this game has not is refused."""
+        if isinstance(event, Bank):
+            return self.bank(state, event, ts)
+        if isinstance(event, Wager):
+            return self.wager(state, event, ts)
+        if isinstance(event, BetsClose):
+            return self.bets_close(state, event, ts)
+        if isinstance(event, ShufflerStack):
+            return self.stack(state, event, ts)
+        if isinstance(event, Decision):
+            return self.decision(state, event, ts)
+        raise Rejected(
+            f"Three Card Poker 6 Card Bonus has no {event.type!r} input: cards come from the "
+            "shuffler in stacks of three",
+            rule="004 line 542",
+        )
+
+    def in_deal(self, state: ThreeCardPokerState) -> bool:
+        """Stacks are being dispensed or the hands are being played."""
+        return state.phase != "betting"
+
+    def between_rounds(self, state: ThreeCardPokerState) -> bool:
+        """No bank, wager or card is down: new rules may take over now."""
+        return state.phase == "betting" and state.bank_seat is None and not state.wagers
+
+    def state_payload(self, state: ThreeCardPokerState) -> dict[str, Any]:
+        """Only what the table shows: wagers, whose turn it is, the player-dealer's face-up card
+        (never a hole card or a player's cards: they are revealed in `round/result`)."""
+        face_up = state.face_up
+        return {
+            "game": GAME_ID,
+            "round": state.round,
+            "phase": state.phase,
+            "deck": state.deck,
+            "previous_deck": state.last_deck,  # the next round is dealt from the other (line 490)
+            "player_dealer": (
+                None
+                if state.bank_seat is None or state.bank is None
+                else {
+                    "seat": state.bank_seat,
+                    "bank": fmt(state.bank),
+                    "turn": state.rotation.turn_of(state.bank_seat),
+                    "face_up": None if face_up is None else str(face_up),
+                }
+            ),
+            "bank_offer_seat": state.rotation.offer_seat(self.seats),
+            "wagers": [w.payload() for w in (*state.wagers, *state.plays)],
+            "total_action": fmt(total_table_action(w.amount for w in state.wagers)),
+            "hands": [
+                {
+                    "seat": s,
+                    "dealt": state.hand_of(s) is not None,
+                    "decision": state.decision_of(s),
+                }
+                for s in state.player_seats
+            ],
+            "action_seat": self.action_seat(state),
+            "next_stack": self._next_stack(state),
+            "next_decision": self._next_decision(state),
+        }
+
+    # -- bank (R1, R5) -----------------------------------------------------------------------
+
+    def verify_bank(self, state: ThreeCardPokerState, ev: Bank) -> None:
+        """R1/R5: a bank is posted before the deal, by a seat the rotation allows."""
+        if state.phase != "betting":
+            raise Rejected("the bank is posted before the deal, not during it", rule="R1")
+        verify_bank_offer(state.rotation, ev, self.seats, state.wagers)
+
+    def can_bank(self, state: ThreeCardPokerState, ev: Bank) -> bool:
+        """Whether `verify_bank` accepts."""
+        return can(self.verify_bank, state, ev)
+
+    def bank(
+        self, state: ThreeCardPokerState, ev: Bank, ts: str
+    ) -> tuple[ThreeCardPokerState, list[Output]]:
+        """Post (or replace, before any wager) the player-dealer's bank."""
+        self.verify_bank(state, ev)
+        new = replace(state, bank_seat=ev.seat, bank=ev.amount)
+        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
+
+    # -- wagers (lines 534-538) -----------------------------------------------------------------
+
+    def verify_wager(self, state: ThreeCardPokerState, ev: Wager) -> None:
+        """An Ante, Pair Plus or 6 Card Bonus before "no more bets", a bonus only with an Ante
+        by the same player at the seat (line 537), within the table limits (line 534)."""
+        verify_seat(ev.seat, self.seats)
+        if state.phase != "betting":
+            raise Rejected("no more bets: betting is closed for this round", rule="004 line 538")
+        verify_not_player_dealer(ev, state.bank_seat)
+        if ev.spot == "play":
+            raise Rejected(
+                "a Play is placed after the deal by the seat's play decision, not as a wager",
+                rule="004 line 536",
+            )
+        if ev.spot not in PRE_DEAL_SPOTS:
+            raise Rejected(
+                f"no wager {ev.spot!r} in Three Card Poker 6 Card Bonus; spots before the deal: "
+                + ", ".join(PRE_DEAL_SPOTS),
+                rule="004 line 517",
+            )
+        if ev.spot in BONUS_SPOTS and not has_wager(
+            state.wagers, ev.seat, player_of(ev), ("ante",)
+        ):
+            name = "Pair Plus" if ev.spot == "pair-plus" else "6 Card Bonus"
+            raise Rejected(
+                f"a {name} wager needs an Ante by the same player at seat {ev.seat} first",
+                rule="004 line 537",
+            )
+        verify_limits(self.limits, state.wagers, ev)
+
+    def can_wager(self, state: ThreeCardPokerState, ev: Wager) -> bool:
+        """Whether `verify_wager` accepts."""
+        return can(self.verify_wager, state, ev)
+
+    def wager(
+        self, state: ThreeCardPokerState, ev: Wager, ts: str
+    ) -> tuple[ThreeCardPokerState, list[Output]]:
+        """Place a pre-deal wager."""
+        self.verify_wager(state, ev)
+        player = player_of(ev)
+        placed = PlacedWager(ev.seat, player, ev.spot, ev.amount)
+        new = replace(state, wagers=(*state.wagers, placed))
+        return new, [event_msg(ev, ts, round=state.round, player=player), self._state(new)]
+
+    # -- closing bets (line 538) ---------------------------------------------------------------
+
+    def verify_bets_close(self, state: ThreeCardPokerState) -> None:
+        """Betting closes once, and only against a posted bank."""
+        if state.phase != "betting":
+            raise Rejected("betting is already closed for this round", rule="004 line 538")
+        if state.bank_seat is None:
+            raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
+
+    def can_bets_close(self, state: ThreeCardPokerState) -> bool:
+        """Whether `verify_bets_close` accepts."""
+        return can(lambda s, _e: self.verify_bets_close(s), state, None)
+
+    def bets_close(
+        self, state: ThreeCardPokerState, ev: BetsClose, ts: str
+    ) -> tuple[ThreeCardPokerState, list[Output]]:
+        """ "No more bets": the seats to be dealt are fixed now."""
+        self.verify_bets_close(state)
+        new = self._closed(state)
+        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
+
+    def _closed(self, state: ThreeCardPokerState) -> ThreeCardPokerState:
+        """Betting closed: R29 / line 524, a stack to each seat with an Ante clockwise from the
+        player-dealer's left, then the player-dealer's."""
+        assert state.bank_seat is not None
+        anted = {w.seat for w in state.wagers if w.spot == "ante"}
+        left = seats_from_left(state.bank_seat, self.seats)[:-1]
+        order = (*[s for s in left if s in anted], state.bank_seat)
+        return replace(state, phase="dealing", order=order)
+
+    # -- stacks (R29; lines 485-491, 524, 542-543) ------------------------------------------------
+
+    def verify_stack(self, state: ThreeCardPokerState, ev: ShufflerStack) -> None:
+        """A stack of three distinct, joker-free cards of this round's deck, while one is due.
+
+        No reason quotes a card: an alert is published, and a refused stack is not shown.
+        """
+        if state.phase == "betting":
+            self.verify_bets_close(state)  # the first stack closes betting (contract 2)
+        elif state.phase != "dealing":
+            raise Rejected("every hand has its stack: no more cards this round", rule="R29")
+        if len(ev.cards) != STACK_SIZE:
+            raise Rejected(
+                f"a stack of {len(ev.cards)} cards: the shuffler dispenses stacks of three",
+                rule="004 line 542",
+            )
+        cards = [parse_card(c) for c in ev.cards]
+        if any(c.is_joker for c in cards):
+            raise Rejected("the stack holds a joker: no jokers are used", rule="004 line 486")
+        seen = {c for stack in state.stacks for c in stack}
+        for i, card in enumerate(cards, start=1):
+            if card in seen:
+                raise Rejected(
+                    f"card {i} of the stack was already dealt this round: a round is dealt from "
+                    "a single 52-card deck",
+                    rule="004 line 485",
+                )
+            seen.add(card)
+        self._verify_deck(state, ev.deck)
+
+    def _verify_deck(self, state: ThreeCardPokerState, deck: str | None) -> None:
+        """Two alternating decks of different colours, each used every other round (lines
+        487-491): a colour the table does not use, a change of deck within a round, or the
+        previous round's deck again is refused. A stack without a colour is not checked."""
+        if deck is None:
+            return
+        colours = self.game.deck_colours
+        if deck not in colours:
+            raise Rejected(
+                f"deck {deck!r} is not one of this table's two decks ({', '.join(colours)})",
+                rule="004 line 488",
+            )
+        if state.deck is not None and deck != state.deck:
+            raise Rejected(
+                f"this round is dealt from the {state.deck} deck, not the {deck} deck",
+                rule="004 line 489",
+            )
+        if state.deck is None and deck == state.last_deck:
+            raise Rejected(
+                f"the {deck} deck was used last round: the decks alternate every other round",
+                rule="004 line 490",
+            )
+
+    def can_stack(self, state: ThreeCardPokerState, ev: ShufflerStack) -> bool:
+        """Whether `verify_stack` accepts."""
+        return can(self.verify_stack, state, ev)
+
+    def stack(
+        self, state: ThreeCardPokerState, ev: ShufflerStack, ts: str
+    ) -> tuple[ThreeCardPokerState, list[Output]]:
+        """Deliver the next stack; the echo shows where it went and nothing of a hole card."""
+        self.verify_stack(state, ev)
+        if state.phase == "betting":
+            state = self._closed(state)
+        seat = state.order[len(state.stacks)]
+        new = replace(
+            state,
+            stacks=(*state.stacks, tuple(parse_card(c) for c in ev.cards)),
+            deck=state.deck if ev.deck is None else ev.deck,
+        )
+        echo: dict[str, Any] = {"round": state.round, "to": seat}
+        out: list[Output] = []
+        if new.player_dealer_hand is not None:
+            echo.update(hand="player-dealer", face_up=str(new.face_up))
+            echo["action_seat"] = self.action_seat(new)
+            out.append(event_msg(ev, ts, hide={"cards"}, **echo))
+            if not new.player_seats:  # nobody anted: nothing to decide
+                new, finished = self._finish(new)
+                out += finished
+            else:
+                new = replace(new, phase="deciding")
+        else:
+            echo["hand"] = "player"
+            out.append(event_msg(ev, ts, hide={"cards"}, **echo))
+        out.append(self._state(new))
+        return new, out
+
+    # -- decisions (lines 550-557) -----------------------------------------------------------
+
+    def verify_decision(self, state: ThreeCardPokerState, ev: Decision) -> Action:
+        """Play or fold, by the seat whose turn it is (clockwise from the player-dealer's left,
+        line 554) once every stack is out; a Play equals the seat's Ante (line 536)."""
+        if ev.action not in ACTIONS:
+            raise Rejected(
+                f"no decision {ev.action!r} in Three Card Poker: play or fold", rule="contract 2"
+            )
+        action: Action = "play" if ev.action == "play" else "fold"
+        if ev.hand not in (None, 1) or ev.multiple is not None or ev.low is not None:
+            raise Rejected(
+                "a Three Card Poker decision names only the seat, the action and, for a "
+                "play, the amount",
+                rule="contract 2",
+            )
+        verify_seat(ev.seat, self.seats)
+        if state.phase != "deciding":
+            raise Rejected(
+                "decisions come after every stack has been delivered", rule="004 line 548"
+            )
+        if ev.seat not in state.player_seats:
+            raise Rejected(f"seat {ev.seat} has no hand this round", rule="004 line 550")
+        if state.decision_of(ev.seat) is not None:
+            raise Rejected(f"seat {ev.seat} has already decided", rule="004 line 550")
+        turn = self._next_decision(state)
+        if ev.seat != turn:
+            raise Rejected(
+                f"out of turn: seat {turn} decides before seat {ev.seat} (clockwise from "
+                "the player-dealer's left)",
+                rule="004 line 554",
+            )
+        if action == "fold" and ev.amount is not None:
+            raise Rejected("a fold places no wager", rule="004 line 550")
+        if action == "play" and ev.amount is not None:
+            ante = self._ante_at(state, ev.seat)
+            if ev.amount != ante:
+                raise Rejected(
+                    f"a Play of the wrong size: {fmt(ev.amount)} against an Ante of {fmt(ante)}; "
+                    "the Play must equal the Ante",
+                    rule="004 line 536",
+                )
+        return action
+
+    def can_decision(self, state: ThreeCardPokerState, ev: Decision) -> bool:
+        """Whether `verify_decision` accepts."""
+        return can(self.verify_decision, state, ev)
+
+    def decision(
+        self, state: ThreeCardPokerState, ev: Decision, ts: str
+    ) -> tuple[ThreeCardPokerState, list[Output]]:
+        """Play (a Play equal to each Ante at the seat) or fold; the last one ends the round."""
+        action = self.verify_decision(state, ev)
+        plays = state.plays
+        if action == "play":
+            plays = (*plays, *self._plays_at(state, ev.seat))
+        new = replace(state, decisions=(*state.decisions, (ev.seat, action)), plays=plays)
+        extra: dict[str, Any] = {"round": state.round}
+        if action == "play":
+            extra["play"] = fmt(self._ante_at(state, ev.seat))
+        out = [event_msg(ev, ts, **extra)]
+        if len(new.decisions) == len(new.player_seats):
+            new, finished = self._finish(new)
+            out += finished
+        out.append(self._state(new))
+        return new, out
+
+    def _ante_at(self, state: ThreeCardPokerState, seat: int) -> Decimal:
+        """Every Ante at `seat` (the seated player's and back-line bettors')."""
+        return sum((w.amount for w in state.wagers if w.seat == seat and w.spot == "ante"), ZERO)
+
+    def _plays_at(self, state: ThreeCardPokerState, seat: int) -> list[PlacedWager]:
+        """A Play per player with an Ante at `seat`, equal to that player's Ante (line 536);
+        back-line bettors ride the seated hand's decision."""
+        antes: dict[str, Decimal] = {}
+        for w in state.wagers:
+            if w.seat == seat and w.spot == "ante":
+                antes[w.player] = antes.get(w.player, ZERO) + w.amount
+        return [PlacedWager(seat, player, "play", amount) for player, amount in antes.items()]
+
+    # -- the end of a round (R1-R4, R29; lines 559-575) -------------------------------------------
+
+    def _verdict(
+        self, state: ThreeCardPokerState, w: PlacedWager, dealer: Rank, qualified: bool
+    ) -> WagerVerdict:
+        """What one wager did, by the document's rules for its spot."""
+        hand = state.hand_of(w.seat)
+        assert hand is not None and state.player_dealer_hand is not None
+        folded = state.decision_of(w.seat) == "fold"
+        verdict: Verdict
+        owed = ZERO
+        if w.spot in ("ante", "play"):
+            if folded:  # line 550: the fold forfeits the Ante
+                verdict = "lose"
+            elif not qualified:  # lines 564-565: Play no action, Ante paid even money
+                verdict = "push" if w.spot == "play" else "win"
+            else:  # lines 567-569
+                verdict = showdown(three_card_rank(hand), dealer)
+            if verdict == "win":
+                owed = w.amount
+        else:
+            if w.spot == "pair-plus":
+                # line 583: the player's three cards only; line 556: forfeited on a fold
+                odds = (
+                    Fraction(0)
+                    if folded
+                    else payout(self.pair_plus_table, three_card_category(hand))
+                )
+            else:
+                # line 609: best five of the six; line 557: stays in action on a fold
+                rank, _ = best_five((*hand, *state.player_dealer_hand))
+                odds = payout(self.six_card_table, rank_category(rank))
+            verdict = "win" if odds > 0 else "lose"
+            if odds > 0:
+                owed = winnings(w.amount, odds)
+        return WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed)
+
+    def _finish(self, state: ThreeCardPokerState) -> tuple[ThreeCardPokerState, list[Output]]:
+        """Reveal the player-dealer's hand, settle every wager (R1) and start the next round."""
+        assert state.bank_seat is not None and state.bank is not None
+        dealer_hand = state.player_dealer_hand
+        assert dealer_hand is not None
+        dealer = three_card_rank(dealer_hand)
+        qualified = qualifies(dealer)
+        ordered = self.action_order(state)
+        result = settle(state.bank, [self._verdict(state, w, dealer, qualified) for w in ordered])
+        payload: dict[str, Any] = {
+            "round": state.round,
+            "game": GAME_ID,
+            "deck": state.deck,
+            "outcome": self._outcome(state, dealer, qualified),
+            "dealt": self._exposed(state, revealed=True),
+            "bank": {
+                "seat": state.bank_seat,
+                "start": fmt(result.start),
+                "end": fmt(result.end),
+                "turn": state.rotation.turn_of(state.bank_seat),
+            },
+            "action_seat": self.action_seat(state),
+            "settlements": [s.payload() for s in result.settlements],
+            # R4 (003 line 1015): "the Ante, Pair Plus, and 6 card bonus wagers only", never Play
+            "fees": fee_rows(self.schedule, state.bank_seat, state.wagers),
+        }
+        new = ThreeCardPokerState(
+            round=state.round + 1,
+            rotation=state.rotation.after_round(state.bank_seat),
+            last_deck=state.deck,
+        )
+        return new, [Output("round/result", payload)]
+
+    def _outcome(self, state: ThreeCardPokerState, dealer: Rank, qualified: bool) -> dict[str, Any]:
+        """Every revealed hand with its rank name; a folded hand shows no card (line 558)."""
+        dealer_hand = state.player_dealer_hand
+        assert dealer_hand is not None
+        hands: list[dict[str, Any]] = []
+        for seat in state.player_seats:
+            hand = state.hand_of(seat)
+            assert hand is not None
+            decision = state.decision_of(seat)
+            six_bets = any(w.seat == seat and w.spot == "six-card-bonus" for w in state.wagers)
+            rank, five = best_five((*hand, *dealer_hand))
+            six_rank = rank_category(rank)
+            entry: dict[str, Any] = {"seat": seat, "decision": decision}
+            if decision == "fold":
+                # the cards stay hidden; a paying 6 Card Bonus names only its rank (line 557)
+                if six_bets and payout(self.six_card_table, six_rank) > 0:
+                    entry["six_card_bonus"] = {"rank": six_rank}
+            else:
+                own = three_card_rank(hand)
+                entry.update(
+                    cards=[str(c) for c in hand],
+                    rank=three_card_category(hand),
+                    showdown=(
+                        {"win": "win", "lose": "lose", "push": "tie"}[showdown(own, dealer)]
+                        if qualified
+                        else None
+                    ),
+                )
+                if six_bets:
+                    entry["six_card_bonus"] = {"rank": six_rank, "cards": [str(c) for c in five]}
+            hands.append(entry)
+        return {
+            "player_dealer": {
+                "seat": state.bank_seat,
+                "cards": [str(c) for c in dealer_hand],
+                "face_up": str(dealer_hand[0]),
+                "rank": three_card_category(dealer_hand),
+                "qualified": qualified,
+            },
+            "hands": hands,
+        }
+
+    def _exposed(self, state: ThreeCardPokerState, *, revealed: bool) -> list[dict[str, Any]]:
+        """The cards the table shows, by hand in delivery order: at the end every played hand
+        and the player-dealer's (lines 559, 570); before it only the face-up card (line 543)."""
+        out: list[dict[str, Any]] = []
+        for seat, cards in zip(state.order, state.stacks, strict=False):
+            if seat == state.bank_seat:
+                shown = list(cards) if revealed else [cards[0]]
+                out.append(
+                    {"seat": seat, "hand": "player-dealer", "cards": [str(c) for c in shown]}
+                )
+            elif revealed and state.decision_of(seat) == "play":
+                out.append({"seat": seat, "hand": "player", "cards": [str(c) for c in cards]})
+        return out
+
+    def void(
+        self, state: ThreeCardPokerState, reason: str, ts: str
+    ) -> tuple[ThreeCardPokerState, list[Output]]:
+        """A misdeal: the round ends unplayed, every wager (Plays too) comes back, no fee is
+        charged and the hand does not count toward the player-dealer's two (R5). No hole card
+        is shown. A deck that was dealt from counts as used for the alternation (line 490)."""
+        if self.between_rounds(state):
+            raise Rejected("no round is in progress to void")
+        wagers = (*state.wagers, *state.plays)
+        ordered = self.action_order(state) if state.bank_seat is not None else list(wagers)
+        bank = fmt(state.bank) if state.bank is not None else None
+        payload: dict[str, Any] = {
+            "round": state.round,
+            "game": GAME_ID,
+            "deck": state.deck,
+            "void": True,
+            "reason": reason,
+            "outcome": None,
+            "dealt": self._exposed(state, revealed=False),
+            "bank": {"seat": state.bank_seat, "start": bank, "end": bank},
+            "action_seat": None,
+            "settlements": void_settlements(ordered),
+            "fees": [],
+        }
+        new = ThreeCardPokerState(
+            round=state.round + 1,
+            rotation=state.rotation,
+            last_deck=state.deck if state.stacks else state.last_deck,
+        )
+        return new, [Output("round/result", payload), self._state(new)]
+
+    # -- action order (R2, R3) ---------------------------------------------------------------
+
+    def action_seat(self, state: ThreeCardPokerState) -> int | None:
+        """Where settlement starts (R2): from the action button the face-up card places
+        (000 line 324), or the player-dealer's left (003 line 935) as configured; then the
+        first seat clockwise with a wager. None while the face-up card is not out yet."""
+        if state.bank_seat is None:
+            return None
+        wagers = (*state.wagers, *state.plays)
+        if self.game.action_start == "player-dealer-left":
+            if state.phase == "betting":
+                return None
+            return first_wagered(seats_from_left(state.bank_seat, self.seats), wagers)
+        face_up = state.face_up
+        if face_up is None:
+            return None
+        button = action_button_seat(face_up, state.bank_seat, self.seats)
+        if button is None:
+            return None
+        return first_wagered(seats_from(button, self.seats), wagers)
+
+    def action_order(self, state: ThreeCardPokerState) -> list[PlacedWager]:
+        """Every wager in settlement order: seat by seat from the action seat (R2), each seat's
+        wagers in the configured order (R3); with no action seat yet, from the player-dealer's
+        left. A seat's wagers on one spot keep the order they were placed in."""
+        assert state.bank_seat is not None
+        first = self.action_seat(state)
+        seat_order = (
+            seats_from(first, self.seats)
+            if first is not None
+            else seats_from_left(state.bank_seat, self.seats)
+        )
+        return action_order(
+            (*state.wagers, *state.plays), seat_order, self.spot_order, self.settlement_order
+        )
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _next_stack(self, state: ThreeCardPokerState) -> int | None:
+        if state.phase != "dealing":
+            return None
+        return state.order[len(state.stacks)]
+
+    def _next_decision(self, state: ThreeCardPokerState) -> int | None:
+        if state.phase != "deciding":
+            return None
+        return next((s for s in state.player_seats if state.decision_of(s) is None), None)
+
+    def _state(self, state: ThreeCardPokerState) -> Output:
+        return Output("state", self.state_payload(state), retain=True)
+
+
+def _table(game: ThreeCardPokerGame, key: str) -> PayTable:
+    """The pay table the config names for `key`, from its data file."""
+    file, _wager = game.PAYTABLES[key]
+    name = getattr(game, key)
+    assert isinstance(name, str)
+    return get_paytable(name, PAYTABLE_DIR / file)
