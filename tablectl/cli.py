@@ -322,6 +322,12 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             table = args.paytable or default
             result = three_card_poker.analyze(args.wager, table)
             what = f"{args.game} {args.wager} ({table})"
+        elif args.game == "ultimate-texas-holdem":
+            from tablectl.analysis import ultimate
+
+            # --paytable defaults to the 003 table of the wager (tablectl.rules.ultimate)
+            result = ultimate.analyze(args.wager, args.paytable)
+            what = f"{args.game} {args.wager} ({result['paytable']})"
         else:
             print(f"tablectl: analyze does not know game {args.game!r} yet", file=sys.stderr)
             return EXIT_USAGE
