@@ -1,0 +1,819 @@
+"""Ultimate Texas Hold'em (document 003 lines 3403-3622 with the Bad Beat, document 004 lines
+931-1135 with the Trips only; rulings R1-R5, R35) as a pure engine.
+
+A round: the player-dealer posts a bank, players place equal Ante and Blind wagers and any Trips
+or Bad Beat, betting closes, the hand dispenser hands out two cards to each seat with an Ante and
+Blind, two to the player-dealer and the five community cards, all face down (003 line 3489). The
+players then decide street by street (pre-flop bet 3x/4x or check; flop 2x or check; river 1x or
+fold, 003 lines 3496-3500) while the board is turned over, and after the river the player-dealer's
+two cards are turned over and every wager is settled against the bank (R1, R35) seat by seat from
+the player-dealer's left (003 lines 3510-3511). Every transition has a `verify_*` that raises
+Rejected and leaves the state alone. No card is published before the table shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any, Literal
+
+from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
+from tablectl.config import Rules, UltimateTexasHoldemGame
+from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
+from tablectl.games.base import Rejected
+from tablectl.games.common import (
+    PlacedWager,
+    action_order,
+    can,
+    default_player,
+    event_msg,
+    fee_rows,
+    first_wagered,
+    has_wager,
+    player_of,
+    seats_from,
+    seats_from_left,
+    seen_plus,
+    verify_bank_offer,
+    verify_limits,
+    verify_not_player_dealer,
+    verify_seat,
+    void_settlements,
+)
+from tablectl.money import ZERO, fmt
+from tablectl.outputs import Output
+from tablectl.rules.fees import total_table_action
+from tablectl.rules.paytables import PayTable, payout, winnings
+from tablectl.rules.poker import Rank, best_five, rank_category
+from tablectl.rules.rotation import Rotation
+from tablectl.rules.settlement import Verdict, WagerVerdict, settle
+from tablectl.rules.ultimate import (
+    bad_beat_category,
+    blind_result,
+    dealer_qualifies,
+    paytable,
+    showdown,
+    trips_category,
+)
+
+GAME_ID = "ultimate-texas-holdem"
+# 003 line 3511: "Ante wager, Play wager, Blind wager, Trips Bonus Bet, and then the Bad Beat".
+SETTLEMENT_SPOTS = ("ante", "play", "blind", "trips", "bad-beat")
+PRE_DEAL_SPOTS = ("ante", "blind", "trips", "bad-beat")  # 003 lines 3477-3480
+BONUS_SPOTS = ("trips", "bad-beat")  # need the Ante and Blind first (003 lines 3581, 3602)
+HAND_SIZE = 2  # 003 line 3490: "Two cards at a time to each wagering area"
+BOARD_SIZE = 5  # 003 line 3492: "Five community cards"
+FLOP_SIZE = 3  # 003 line 3497: "the first three community cards"
+
+Street = Literal["preflop", "flop", "river"]
+Phase = Literal["betting", "dealing", "preflop", "flop", "river"]
+To = Literal["seat", "player-dealer", "board"]
+STREETS: tuple[Street, ...] = ("preflop", "flop", "river")
+# The Play wager's size, as multiples of the Ante, on each street (003 lines 3415-3417, 3496,
+# 3498, 3500).
+MULTIPLES: Mapping[Street, tuple[int, ...]] = MappingProxyType(
+    {"preflop": (3, 4), "flop": (2,), "river": (1,)}
+)
+# What a player may do on each street: check before the river, fold only at it (same lines).
+ACTIONS: Mapping[Street, tuple[str, ...]] = MappingProxyType(
+    {"preflop": ("bet", "check"), "flop": ("bet", "check"), "river": ("bet", "fold")}
+)
+STREET_LINE: Mapping[Street, str] = MappingProxyType(
+    {"preflop": "003 line 3496", "flop": "003 line 3498", "river": "003 line 3500"}
+)
+BOARD_SHOWN: Mapping[Phase, int] = MappingProxyType(
+    {"betting": 0, "dealing": 0, "preflop": 0, "flop": FLOP_SIZE, "river": BOARD_SIZE}
+)
+ONE_DECK = ShoeComposition(DeckKind.STANDARD_52, 1)  # 003 line 3424: one 52-card deck a round
+
+
+@dataclass(frozen=True)
+class Stack:
+    """One dispensed stack and where it went: a seat's two cards, the player-dealer's, the board."""
+
+    to: To
+    seat: int | None
+    cards: tuple[Card, ...]
+
+    def payload(self) -> dict[str, Any]:
+        """The stack as `round/result` shows it once exposed."""
+        out: dict[str, Any] = {"to": self.to}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        out["cards"] = [str(c) for c in self.cards]
+        return out
+
+
+@dataclass(frozen=True)
+class Play:
+    """A Play wager made by a `bet` decision: its street and multiple of the Ante (003 3496)."""
+
+    seat: int
+    player: str
+    street: Street
+    multiple: int
+    amount: Decimal
+
+    def wager(self) -> PlacedWager:
+        """The Play as a wager on the layout, for settlement (never for fees, R4)."""
+        return PlacedWager(self.seat, self.player, "play", self.amount)
+
+    def payload(self) -> dict[str, Any]:
+        """The Play as `state` and `round/result` show it."""
+        return {
+            "seat": self.seat,
+            "player": self.player,
+            "street": self.street,
+            "multiple": self.multiple,
+            "amount": fmt(self.amount),
+        }
+
+
+@dataclass(frozen=True)
+class UltimateState:
+    """Everything the table knows; immutable, replaced on every accepted input."""
+
+    round: int = 1
+    phase: Phase = "betting"
+    rotation: Rotation = field(default_factory=Rotation)
+    bank_seat: int | None = None
+    bank: Decimal | None = None
+    wagers: tuple[PlacedWager, ...] = ()  # the pre-deal wagers, as placed
+    hands_for: tuple[int, ...] = ()  # seats dealt a hand, in deal order (fixed at no more bets)
+    stacks: tuple[Stack, ...] = ()  # this round's stacks in dispense order
+    deck: str | None = None  # this round's deck colour, when the dispenser reported it
+    last_deck: str | None = None  # the colour the previous round was dealt from
+    plays: tuple[Play, ...] = ()
+    acted: tuple[int, ...] = ()  # seats that have checked on the current street
+    folded: tuple[int, ...] = ()
+
+    def seen(self) -> dict[Card, int]:
+        """This round's cards so far (a single-deck round: each card at most once)."""
+        return seen_plus({}, (c for s in self.stacks for c in s.cards))
+
+    def stack_of(self, to: To, seat: int | None = None) -> Stack | None:
+        """The stack dealt to `to` (and `seat`), if it has been dispensed."""
+        return next((s for s in self.stacks if s.to == to and s.seat == seat), None)
+
+    def board(self) -> tuple[Card, ...]:
+        """The five community cards, or () before they are dispensed."""
+        stack = self.stack_of("board")
+        return stack.cards if stack else ()
+
+    def play_of(self, seat: int) -> Play | None:
+        """The seat's Play wager, if it has bet."""
+        return next((p for p in self.plays if p.seat == seat), None)
+
+
+@dataclass(frozen=True)
+class SeatHand:
+    """One dealt seat at the showdown: its seven cards ranked, and whether it folded."""
+
+    seat: int
+    player: str
+    hole: tuple[Card, ...]
+    folded: bool
+    rank: Rank
+    five: tuple[Card, ...]
+
+
+class UltimateEngine:
+    """The rules of Ultimate Texas Hold'em for one configured table."""
+
+    game_id = GAME_ID
+    shows_every_card = False  # hole cards and the board are dealt face down (003 line 3484)
+
+    def __init__(self, rules: Rules) -> None:
+        game = rules.game
+        if not isinstance(game, UltimateTexasHoldemGame):
+            raise TypeError(f"UltimateEngine cannot play {game.id}")
+        self.rules = rules
+        self.seats = rules.seats.count
+        self.settlement_order = game.settlement_order
+        self.deal_from = game.deal_from
+        self.schedule = rules.schedule
+        self.limits = rules.limits
+        self.blind_table = paytable(game.blind_table)
+        self.trips_table = paytable(game.trips_table)
+        self.bad_beat_table: PayTable | None = (
+            paytable(game.bad_beat_table) if game.bad_beat_table is not None else None
+        )
+
+    # -- the engine protocol -----------------------------------------------------------------------
+
+    def initial(self) -> UltimateState:
+        """A table just set up: round 1, betting, no bank."""
+        return UltimateState()
+
+    def apply(
+        self, state: UltimateState, event: InputEvent, ts: str
+    ) -> tuple[UltimateState, list[Output]]:
+        """Apply one input; raise Rejected to refuse it without changing anything."""
+        if isinstance(event, Bank):
+            return self.bank(state, event, ts)
+        if isinstance(event, Wager):
+            return self.wager(state, event, ts)
+        if isinstance(event, BetsClose):
+            return self.bets_close(state, event, ts)
+        if isinstance(event, ShufflerStack):
+            return self.stack(state, event, ts)
+        if isinstance(event, Decision):
+            return self.decision(state, event, ts)
+        raise Rejected(
+            f"Ultimate Texas Hold'em has no {event.type!r} input: its cards come from the hand "
+            "dispenser as shuffler.stack",
+            rule="003 line 3489",
+        )
+
+    def in_deal(self, state: UltimateState) -> bool:
+        """Whether stacks are being dispensed: a device fault now would leave a half-dealt
+        round. Decisions come from the console, so a fault after the last stack holds nothing."""
+        return state.phase == "dealing"
+
+    def between_rounds(self, state: UltimateState) -> bool:
+        """No bank, wager or card is down: new rules may take over now."""
+        return state.phase == "betting" and state.bank_seat is None and not state.wagers
+
+    def state_payload(self, state: UltimateState) -> dict[str, Any]:
+        """What the retained `state` shows: never a hole card or an unturned community card."""
+        nxt = self.next_stack(state) if state.phase == "dealing" else None
+        return {
+            "game": GAME_ID,
+            "round": state.round,
+            "phase": state.phase,
+            "player_dealer": (
+                None
+                if state.bank_seat is None or state.bank is None
+                else {
+                    "seat": state.bank_seat,
+                    "bank": fmt(state.bank),
+                    "turn": state.rotation.turn_of(state.bank_seat),
+                }
+            ),
+            "bank_offer_seat": state.rotation.offer_seat(self.seats),
+            "wagers": [w.payload() for w in state.wagers],
+            "plays": [p.payload() for p in state.plays],
+            "total_action": fmt(total_table_action(w.amount for w in state.wagers)),
+            "deck": state.deck,
+            "last_deck": state.last_deck,  # the next round must not use it (003 line 3428)
+            "hands": [s.seat for s in state.stacks if s.to == "seat"],
+            "folded": list(state.folded),
+            "board": [str(c) for c in state.board()[: BOARD_SHOWN[state.phase]]],
+            "next_stack": (None if nxt is None else {"to": nxt[0], "seat": nxt[1], "size": nxt[2]}),
+            "to_act": self.to_act(state),
+        }
+
+    # -- bank (R1, R5) -----------------------------------------------------------------------------
+
+    def verify_bank(self, state: UltimateState, ev: Bank) -> None:
+        """R1/R5: a bank is posted before the deal, by a seat the rotation allows."""
+        if state.phase != "betting":
+            raise Rejected("the bank is posted before the deal, not during it", rule="R1")
+        verify_bank_offer(state.rotation, ev, self.seats, state.wagers)
+
+    def can_bank(self, state: UltimateState, ev: Bank) -> bool:
+        """Whether `verify_bank` accepts."""
+        return can(self.verify_bank, state, ev)
+
+    def bank(self, state: UltimateState, ev: Bank, ts: str) -> tuple[UltimateState, list[Output]]:
+        """The player-dealer's seat and bank for this round."""
+        self.verify_bank(state, ev)
+        new = replace(state, bank_seat=ev.seat, bank=ev.amount)
+        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
+
+    # -- wagers (003 lines 3476-3480, 3581, 3602; limits) ------------------------------------------
+
+    def verify_wager(self, state: UltimateState, ev: Wager) -> None:
+        """A pre-deal wager: Ante, an equal Blind, then Trips and (where offered) Bad Beat."""
+        verify_seat(ev.seat, self.seats)
+        if state.phase != "betting":
+            raise Rejected("no more bets: betting is closed for this round", rule="003 line 3482")
+        verify_not_player_dealer(ev, state.bank_seat)
+        if ev.player is not None and ev.player != default_player(ev.seat):
+            raise Rejected(
+                f"backline betting is not permitted: player {ev.player} cannot wager on "
+                f"seat {ev.seat}",
+                rule="003 line 3476",
+            )
+        if ev.spot == "play":
+            raise Rejected(
+                "the Play wager is made by a bet decision after the deal, not before it",
+                rule="003 line 3496",
+            )
+        spots = self.wager_spots()
+        if ev.spot not in spots:
+            raise Rejected(
+                f"no wager {ev.spot!r} at this table; spots before the deal: " + ", ".join(spots),
+                rule="004 line 947" if ev.spot == "bad-beat" else "003 line 3477",
+            )
+        player = player_of(ev)
+        if ev.spot == "blind":
+            ante = self._total(state.wagers, ev.seat, "ante")
+            blind = self._total(state.wagers, ev.seat, "blind") + ev.amount
+            if blind != ante:
+                raise Rejected(
+                    f"the Blind must equal the Ante: seat {ev.seat} has an Ante of {fmt(ante)} "
+                    f"and the Blind would be {fmt(blind)}",
+                    rule="003 line 3478",
+                )
+        if ev.spot in BONUS_SPOTS and not (
+            has_wager(state.wagers, ev.seat, player, ("ante",))
+            and has_wager(state.wagers, ev.seat, player, ("blind",))
+        ):
+            name = "Trips" if ev.spot == "trips" else "Bad Beat"
+            raise Rejected(
+                f"a {name} Bonus Bet needs an Ante and a Blind wager first",
+                rule="003 line 3581" if ev.spot == "trips" else "003 line 3602",
+            )
+        verify_limits(self.limits, state.wagers, ev)
+
+    def can_wager(self, state: UltimateState, ev: Wager) -> bool:
+        """Whether `verify_wager` accepts."""
+        return can(self.verify_wager, state, ev)
+
+    def wager(self, state: UltimateState, ev: Wager, ts: str) -> tuple[UltimateState, list[Output]]:
+        """Place one pre-deal wager."""
+        self.verify_wager(state, ev)
+        player = player_of(ev)
+        placed = PlacedWager(ev.seat, player, ev.spot, ev.amount)
+        new = replace(state, wagers=(*state.wagers, placed))
+        return new, [event_msg(ev, ts, round=state.round, player=player), self._state(new)]
+
+    def wager_spots(self) -> tuple[str, ...]:
+        """The pre-deal spots of this table: the Bad Beat only where a table is configured."""
+        if self.bad_beat_table is None:
+            return tuple(s for s in PRE_DEAL_SPOTS if s != "bad-beat")
+        return PRE_DEAL_SPOTS
+
+    # -- closing bets (003 line 3482) --------------------------------------------------------------
+
+    def verify_bets_close(self, state: UltimateState) -> None:
+        """No more bets: a bank is posted and every seat's Ante equals its Blind (003 3478)."""
+        if state.phase != "betting":
+            raise Rejected("betting is already closed for this round", rule="003 line 3482")
+        if state.bank_seat is None:
+            raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
+        for seat in sorted({w.seat for w in state.wagers}):
+            ante = self._total(state.wagers, seat, "ante")
+            blind = self._total(state.wagers, seat, "blind")
+            if ante != blind:
+                raise Rejected(
+                    f"seat {seat} has an Ante of {fmt(ante)} and a Blind of {fmt(blind)}: "
+                    "they must be equal before the deal",
+                    rule="003 line 3478",
+                )
+
+    def can_bets_close(self, state: UltimateState) -> bool:
+        """Whether `verify_bets_close` accepts."""
+        return can(lambda s, _e: self.verify_bets_close(s), state, None)
+
+    def bets_close(
+        self, state: UltimateState, ev: BetsClose, ts: str
+    ) -> tuple[UltimateState, list[Output]]:
+        """Close betting; the seats to be dealt are fixed now."""
+        self.verify_bets_close(state)
+        new = self._closed(state)
+        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
+
+    def _closed(self, state: UltimateState) -> UltimateState:
+        assert state.bank_seat is not None
+        wagered = {w.seat for w in state.wagers if w.spot == "ante"}
+        hands_for = tuple(s for s in self.deal_order(state.bank_seat) if s in wagered)
+        return replace(state, phase="dealing", hands_for=hands_for)
+
+    # -- stacks (003 lines 3489-3492) --------------------------------------------------------------
+
+    def next_stack(self, state: UltimateState) -> tuple[To, int | None, int] | None:
+        """Where the next stack goes and its size: each dealt seat's two cards in deal order,
+        then the player-dealer's two, then the five community cards (003 lines 3490-3492)."""
+        if state.phase == "betting":
+            if state.bank_seat is None:
+                return None
+            state = self._closed(state)
+        if state.phase != "dealing":
+            return None
+        n = len(state.stacks)
+        if n < len(state.hands_for):
+            return ("seat", state.hands_for[n], HAND_SIZE)
+        if n == len(state.hands_for):
+            return ("player-dealer", state.bank_seat, HAND_SIZE)
+        return ("board", None, BOARD_SIZE)
+
+    def verify_stack(
+        self, state: UltimateState, ev: ShufflerStack
+    ) -> tuple[To, int | None, tuple[Card, ...]]:
+        """Where the stack goes and its cards, or why it cannot be dealt now."""
+        if state.phase == "betting":
+            self.verify_bets_close(state)  # the first stack closes betting (contract 2)
+        elif state.phase != "dealing":
+            raise Rejected(
+                "every stack of this round has been dealt: two to each seat, two to the "
+                "player-dealer and the five community cards",
+                rule="003 line 3489",
+            )
+        nxt = self.next_stack(state)
+        assert nxt is not None  # betting with a bank, or dealing
+        to, seat, size = nxt
+        where = "the community cards" if to == "board" else f"{to} {seat}"
+        if len(ev.cards) != size:
+            raise Rejected(
+                f"a stack of {len(ev.cards)} cards cannot be dealt: {where} takes {size}",
+                rule="003 line 3490" if to != "board" else "003 line 3492",
+            )
+        if ev.deck is not None:
+            if state.deck is not None and ev.deck != state.deck:
+                raise Rejected(
+                    f"this round is dealt from the {state.deck} deck, not the {ev.deck} deck",
+                    rule="003 line 3428",
+                )
+            if state.deck is None and ev.deck == state.last_deck:
+                raise Rejected(
+                    f"the {ev.deck} deck was used last round: the two decks alternate",
+                    rule="003 line 3428",
+                )
+        cards = tuple(parse_card(c) for c in ev.cards)
+        seen = state.seen()
+        for card in cards:
+            if seen.get(card):
+                raise Rejected(
+                    f"{card} appears twice in this round: a round is dealt from one deck",
+                    rule="003 line 3424",
+                )
+            why = ONE_DECK.why_not(card, seen)
+            if why:
+                raise Rejected(why, rule="003 line 3423")
+            seen = seen_plus(seen, [card])
+        return to, seat, cards
+
+    def can_stack(self, state: UltimateState, ev: ShufflerStack) -> bool:
+        """Whether `verify_stack` accepts."""
+        return can(self.verify_stack, state, ev)
+
+    def stack(
+        self, state: UltimateState, ev: ShufflerStack, ts: str
+    ) -> tuple[UltimateState, list[Output]]:
+        """Deal one stack face down; after the board, the pre-flop decisions begin."""
+        to, seat, cards = self.verify_stack(state, ev)
+        if state.phase == "betting":
+            state = self._closed(state)
+        new = replace(
+            state,
+            stacks=(*state.stacks, Stack(to, seat, cards)),
+            deck=state.deck if state.deck is not None else ev.deck,
+        )
+        extra: dict[str, Any] = {"to": to}
+        if seat is not None:
+            extra["seat"] = seat
+        revealed: dict[str, Any] = {}
+        finished: list[Output] = []
+        if to == "board":
+            new, revealed, finished = self._advance(replace(new, phase="preflop"))
+        if revealed:
+            extra["revealed"] = revealed
+        # Every card is dealt face down (003 line 3484): the echo names where the stack went.
+        echo = event_msg(ev, ts, hide={"cards"}, round=state.round, size=len(cards), **extra)
+        return new, [echo, *finished, self._state(new)]
+
+    # -- decisions (003 lines 3496-3501) -----------------------------------------------------------
+
+    def to_act(self, state: UltimateState) -> int | None:
+        """The seat whose decision is due on this street, in deal order, or None."""
+        if state.phase not in STREETS:
+            return None
+        for seat in state.hands_for:
+            if seat in state.folded or seat in state.acted or state.play_of(seat):
+                continue
+            return seat
+        return None
+
+    def verify_decision(self, state: UltimateState, ev: Decision) -> Decimal | None:
+        """The Play wager a decision makes (None for check and fold), or why it is refused."""
+        verify_seat(ev.seat, self.seats)
+        if ev.action not in ("bet", "check", "fold"):
+            raise Rejected(
+                f"no decision {ev.action!r} in Ultimate Texas Hold'em: bet (with multiple), "
+                "check or fold",
+                rule="contract 2",
+            )
+        street = street_of(state.phase)
+        if street is None:
+            raise Rejected("decisions come after every stack has been dealt", rule="003 line 3496")
+        if ev.seat not in state.hands_for:
+            raise Rejected(f"seat {ev.seat} has no hand this round", rule="003 line 3490")
+        if state.play_of(ev.seat):
+            raise Rejected(
+                f"seat {ev.seat} has made its Play wager: once a player bets, they cannot bet "
+                "again and cannot change the bet",
+                rule="003 line 3496",
+            )
+        if ev.seat in state.folded:
+            raise Rejected(f"seat {ev.seat} has folded", rule="003 line 3501")
+        due = self.to_act(state)
+        if ev.seat != due:
+            start = "house dealer" if self.deal_from == "house-dealer-left" else "player-dealer"
+            raise Rejected(
+                f"seat {ev.seat} is out of turn: seat {due} decides first on this street "
+                f"(clockwise from the {start}'s left)",
+                rule="003 line 3483",
+            )
+        if ev.low is not None or ev.hand not in (None, 1):
+            raise Rejected(
+                "an Ultimate Texas Hold'em decision names no low hand and no second hand",
+                rule="contract 2",
+            )
+        if ev.action not in ACTIONS[street]:
+            allowed = " or ".join(ACTIONS[street])
+            raise Rejected(
+                f"no {ev.action} on the {street}: a player may {allowed}",
+                rule=STREET_LINE[street],
+            )
+        if ev.action != "bet":
+            if ev.multiple is not None or ev.amount is not None:
+                raise Rejected(f"a {ev.action} makes no Play wager", rule=STREET_LINE[street])
+            return None
+        allowed_multiples = MULTIPLES[street]
+        sizes = " or ".join(f"{m}x" for m in allowed_multiples)
+        if ev.multiple is None:
+            raise Rejected(
+                f"a bet names its multiple of the Ante: {sizes} on the {street}",
+                rule=STREET_LINE[street],
+            )
+        if ev.multiple not in allowed_multiples:
+            raise Rejected(
+                f"a Play wager of {ev.multiple}x the Ante cannot be made on the {street}: "
+                f"{sizes} only",
+                rule=STREET_LINE[street],
+            )
+        amount = self._total(state.wagers, ev.seat, "ante") * ev.multiple
+        if ev.amount is not None and ev.amount != amount:
+            raise Rejected(
+                f"a {ev.multiple}x Play wager on an Ante of "
+                f"{fmt(self._total(state.wagers, ev.seat, 'ante'))} is {fmt(amount)}, "
+                f"not {fmt(ev.amount)}",
+                rule=STREET_LINE[street],
+            )
+        return amount
+
+    def can_decision(self, state: UltimateState, ev: Decision) -> bool:
+        """Whether `verify_decision` accepts."""
+        return can(self.verify_decision, state, ev)
+
+    def decision(
+        self, state: UltimateState, ev: Decision, ts: str
+    ) -> tuple[UltimateState, list[Output]]:
+        """Bet, check or fold; when the street is done the board is turned over (003 3497-3499)
+        and after the river the round settles."""
+        amount = self.verify_decision(state, ev)
+        extra: dict[str, Any] = {"round": state.round, "street": state.phase}
+        if ev.action == "bet":
+            assert amount is not None and ev.multiple is not None
+            street = street_of(state.phase)
+            assert street is not None
+            play = Play(ev.seat, default_player(ev.seat), street, ev.multiple, amount)
+            new = replace(state, plays=(*state.plays, play))
+            extra["amount"] = fmt(amount)
+        elif ev.action == "check":
+            new = replace(state, acted=(*state.acted, ev.seat))
+        else:
+            new = replace(state, folded=(*state.folded, ev.seat))
+        new, revealed, finished = self._advance(new)
+        if revealed:
+            extra["revealed"] = revealed
+        return new, [event_msg(ev, ts, **extra), *finished, self._state(new)]
+
+    def _advance(self, state: UltimateState) -> tuple[UltimateState, dict[str, Any], list[Output]]:
+        """Move on while nobody is due to decide: turn the flop (003 line 3497), then the turn
+        and river (line 3499), then settle (line 3508). Returns what was turned over."""
+        revealed: dict[str, Any] = {}
+        board = state.board()
+        while state.phase in STREETS and self.to_act(state) is None:
+            if state.phase == "preflop":
+                state = replace(state, phase="flop", acted=())
+                revealed["flop"] = [str(c) for c in board[:FLOP_SIZE]]
+            elif state.phase == "flop":
+                state = replace(state, phase="river", acted=())
+                revealed["turn"] = str(board[3])
+                revealed["river"] = str(board[4])
+            else:
+                settled, finished = self._finish(state)
+                return settled, revealed, finished
+        return state, revealed, []
+
+    # -- the end of a round (R1, R4, R35; 003 lines 3505-3622) -------------------------------------
+
+    def seat_hands(self, state: UltimateState) -> list[SeatHand]:
+        """Every dealt seat's seven cards ranked (best five of seven, 003 line 3509)."""
+        board = state.board()
+        out = []
+        for seat in state.hands_for:
+            stack = state.stack_of("seat", seat)
+            assert stack is not None
+            rank, five = best_five((*stack.cards, *board))
+            out.append(
+                SeatHand(seat, default_player(seat), stack.cards, seat in state.folded, rank, five)
+            )
+        return out
+
+    def verdict(
+        self, w: PlacedWager, hand: SeatHand, dealer_rank: Rank, board: Sequence[Card]
+    ) -> tuple[Verdict, Decimal]:
+        """What one (merged) wager did and what it is owed on a win (R35, 003 3505-3559)."""
+        if w.spot == "trips":  # wins on three of a kind or better, even folded (003 line 3559)
+            category = trips_category((*hand.hole, *board))
+            return self._by_table(w.amount, self.trips_table, category)
+        if hand.folded:  # a fold loses the Ante, Blind and Bad Beat (003 line 3505)
+            return "lose", ZERO
+        result = showdown(hand.rank, dealer_rank)  # 003 lines 3535-3537
+        if w.spot == "ante" and not dealer_qualifies(dealer_rank):
+            return "push", ZERO  # 003 line 3523
+        if w.spot in ("ante", "play"):  # 1 to 1 (003 line 3556)
+            return result, (w.amount if result == "win" else ZERO)
+        if w.spot == "blind":  # 003 lines 3541, 3549
+            outcome, category = blind_result(hand.rank, dealer_rank)
+            if outcome != "win":
+                return outcome, ZERO
+            verdict, owed = self._by_table(w.amount, self.blind_table, category)
+            # A win with a hand the table does not list pushes (config/paytables header).
+            return (verdict, owed) if verdict == "win" else ("push", ZERO)
+        assert w.spot == "bad-beat" and self.bad_beat_table is not None
+        category = bad_beat_category(hand.rank, dealer_rank)  # 003 lines 3603-3605
+        return self._by_table(w.amount, self.bad_beat_table, category)
+
+    @staticmethod
+    def _by_table(
+        amount: Decimal, table: PayTable, category: str | None
+    ) -> tuple[Verdict, Decimal]:
+        odds = payout(table, category) if category is not None else Fraction(0)
+        if odds <= 0:
+            return "lose", ZERO
+        return "win", winnings(amount, odds)
+
+    def _finish(self, state: UltimateState) -> tuple[UltimateState, list[Output]]:
+        assert state.bank_seat is not None and state.bank is not None
+        board = state.board()
+        dealer_stack = state.stack_of("player-dealer", state.bank_seat)
+        assert dealer_stack is not None and len(board) == BOARD_SIZE
+        dealer_rank, dealer_five = best_five((*dealer_stack.cards, *board))
+        hands = {h.seat: h for h in self.seat_hands(state)}
+        seat_order = seats_from_left(state.bank_seat, self.seats)
+        pre_deal = merged(state.wagers)
+        ordered = self.action_order(state.bank_seat, [*pre_deal, *(p.wager() for p in state.plays)])
+        verdicts = []
+        for w in ordered:
+            verdict, owed = self.verdict(w, hands[w.seat], dealer_rank, board)
+            verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed))
+        result = settle(state.bank, verdicts)
+        # 003 line 3508: the player-dealer's cards are turned over for the players who remain.
+        dealer_shown = any(not h.folded for h in hands.values())
+        shown_hands = [hands[s] for s in seat_order if s in hands]
+        outcome: dict[str, Any] = {
+            "board": [str(c) for c in board],
+            "player_dealer": (
+                {
+                    "seat": state.bank_seat,
+                    "cards": [str(c) for c in dealer_stack.cards],
+                    "best_five": [str(c) for c in dealer_five],
+                    "rank": rank_category(dealer_rank),
+                    "qualifies": dealer_qualifies(dealer_rank),
+                }
+                if dealer_shown
+                else None
+            ),
+            "hands": [self._hand_payload(state, h, dealer_rank) for h in shown_hands],
+        }
+        folded = set(state.folded)
+        dealt = [
+            s.payload()
+            for s in state.stacks
+            if not (s.to == "seat" and s.seat in folded)
+            and not (s.to == "player-dealer" and not dealer_shown)
+        ]
+        payload: dict[str, Any] = {
+            "round": state.round,
+            "game": GAME_ID,
+            "outcome": outcome,
+            "dealt": dealt,
+            "deck": state.deck,
+            "bank": {
+                "seat": state.bank_seat,
+                "start": fmt(result.start),
+                "end": fmt(result.end),
+                "turn": state.rotation.turn_of(state.bank_seat),
+            },
+            "action_seat": first_wagered(seat_order, state.wagers),
+            "settlements": [s.payload() for s in result.settlements],
+            # R4: total table action is the pre-deal wagers only, never the Play.
+            "fees": fee_rows(self.schedule, state.bank_seat, pre_deal),
+        }
+        new = UltimateState(
+            round=state.round + 1,
+            rotation=state.rotation.after_round(state.bank_seat),
+            last_deck=state.deck if state.deck is not None else state.last_deck,
+        )
+        return new, [Output("round/result", payload)]
+
+    def _hand_payload(self, state: UltimateState, h: SeatHand, dealer_rank: Rank) -> dict[str, Any]:
+        """A seat's hand in the result: a folded hand shows no card (003 line 3506)."""
+        play = state.play_of(h.seat)
+        if h.folded:
+            return {"seat": h.seat, "player": h.player, "folded": True, "result": "fold"}
+        return {
+            "seat": h.seat,
+            "player": h.player,
+            "folded": False,
+            "cards": [str(c) for c in h.hole],
+            "best_five": [str(c) for c in h.five],
+            "rank": rank_category(h.rank),
+            "result": showdown(h.rank, dealer_rank),
+            "play": None if play is None else play.payload(),
+        }
+
+    def void(
+        self, state: UltimateState, reason: str, ts: str
+    ) -> tuple[UltimateState, list[Output]]:
+        """A misdeal: the round ends unplayed, every wager (Play included) comes back, no fee,
+        and the hand does not count toward the player-dealer's two (R5). Only cards already
+        turned over are shown; the deck used stays the last deck (003 line 3428)."""
+        if self.between_rounds(state):
+            raise Rejected("no round is in progress to void")
+        everything = [*merged(state.wagers), *(p.wager() for p in state.plays)]
+        ordered = (
+            self.action_order(state.bank_seat, everything)
+            if state.bank_seat is not None
+            else everything
+        )
+        bank = fmt(state.bank) if state.bank is not None else None
+        shown = state.board()[: BOARD_SHOWN[state.phase]]
+        payload: dict[str, Any] = {
+            "round": state.round,
+            "game": GAME_ID,
+            "void": True,
+            "reason": reason,
+            "outcome": None,
+            "dealt": [{"to": "board", "cards": [str(c) for c in shown]}] if shown else [],
+            "deck": state.deck,
+            "bank": {"seat": state.bank_seat, "start": bank, "end": bank},
+            "action_seat": None,
+            "settlements": void_settlements(ordered),
+            "fees": [],
+        }
+        new = UltimateState(
+            round=state.round + 1,
+            rotation=state.rotation,
+            last_deck=state.deck if state.deck is not None else state.last_deck,
+        )
+        return new, [Output("round/result", payload), self._state(new)]
+
+    # -- order (R2, R3; 003 lines 3483, 3510, 3511) ------------------------------------------------
+
+    def deal_order(self, bank_seat: int) -> list[int]:
+        """Seats in the order stacks are handed out and decisions asked, the player-dealer's
+        left out: from the house dealer's left (003 line 3483) or the player-dealer's (config)."""
+        if self.deal_from == "house-dealer-left":
+            order = seats_from(1, self.seats)
+        else:
+            order = seats_from_left(bank_seat, self.seats)
+        return [s for s in order if s != bank_seat]
+
+    def action_order(self, bank_seat: int, wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
+        """Wagers in settlement order: from the player-dealer's left (003 line 3510, R2), seat
+        by seat in the order Ante, Play, Blind, Trips, Bad Beat (003 line 3511) unless the
+        config settles spot by spot (R3)."""
+        return action_order(
+            wagers,
+            seats_from_left(bank_seat, self.seats),
+            SETTLEMENT_SPOTS,
+            self.settlement_order,
+        )
+
+    # -- helpers -----------------------------------------------------------------------------------
+
+    @staticmethod
+    def _total(wagers: Iterable[PlacedWager], seat: int, spot: str) -> Decimal:
+        return sum((w.amount for w in wagers if w.seat == seat and w.spot == spot), ZERO)
+
+    def _state(self, state: UltimateState) -> Output:
+        return Output("state", self.state_payload(state), retain=True)
+
+
+def street_of(phase: Phase) -> Street | None:
+    """The betting street a phase is, or None before the decisions begin."""
+    if phase == "preflop" or phase == "flop" or phase == "river":
+        return phase
+    return None
+
+
+def merged(wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
+    """One wager per seat, player and spot, in the order each was first placed: chips added to
+    a circle make one wager (003 line 3478 "an equal wager in the Ante and Blind circles"), paid
+    and charged as one."""
+    totals: dict[tuple[int, str, str], Decimal] = {}
+    for w in wagers:
+        key = (w.seat, w.player, w.spot)
+        totals[key] = totals.get(key, ZERO) + w.amount
+    return [
+        PlacedWager(seat, player, spot, amount) for (seat, player, spot), amount in totals.items()
+    ]
