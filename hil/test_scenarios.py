@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,3 +61,45 @@ def test_eztrak_scenario_display_ends_showing_both_rounds_R28() -> None:
     assert screen["stats"]["panda8"] == {"count": 1, "pct": "50.0"}
     assert screen["stats"]["naturals"] == {"count": 1, "pct": "50.0"}
     assert screen["roads"]["bead_plate"] == [["P", "P"]]
+
+
+def _expected(name: str) -> list[dict[str, Any]]:
+    path = Path(__file__).parent / "scenarios" / name / "expected.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_three_card_poker_scenario_settles_as_worked_by_hand_R1_R2_R29() -> None:
+    """004 rules. Player-dealer seat 4 holds 5d Qc Js: queen high, qualifies (R29). Face-up 5d
+    counts seats 1, 2, 3, 5, 6 (the player-dealer's seat skipped): the action button is at seat 6
+    (R2). Seat 6 K-Q-2 beats Q-J-5: Ante and Play +10 each; its 6 Card Bonus (Kh Qh 2c 5d Qc Js:
+    a pair of queens) loses 5 on TCB-6B2. Seat 1 pair of sevens wins Ante and Play +10 each, Pair
+    Plus pair 1 to 1 +5, 6 Card Bonus (pair) -5. Seat 2 folds: Ante -20. Bank 500 - 15 = 485.
+    Fee: total action 10+5+5+20+10+5 = 55, in 004 schedule 1's "$50-$95" row: $1."""
+    messages = _expected("three-card-poker-one-round")
+    (result,) = [m["payload"] for m in messages if m["topic"].endswith("/round/result")]
+    assert result["action_seat"] == 6
+    assert result["bank"] == {"seat": 4, "start": "500.00", "end": "485.00", "turn": 1}
+    assert [(s["seat"], s["spot"], s["status"], s["net"]) for s in result["settlements"]] == [
+        (6, "ante", "win", "10.00"),
+        (6, "play", "win", "10.00"),
+        (6, "six-card-bonus", "lose", "-5.00"),
+        (1, "ante", "win", "10.00"),
+        (1, "play", "win", "10.00"),
+        (1, "pair-plus", "win", "5.00"),
+        (1, "six-card-bonus", "lose", "-5.00"),
+        (2, "ante", "lose", "-20.00"),
+    ]
+    assert [(f["payer"], f["amount"]) for f in result["fees"]] == [("player-dealer", "1.00")]
+
+
+def test_three_card_poker_scenario_shows_no_card_before_the_table_does_contract3() -> None:
+    """Until the showdown only the player-dealer's face-up 5d may appear on any topic; seat 2's
+    folded 9c 8d 4h never appears at all."""
+    messages = _expected("three-card-poker-one-round")
+    first_result = next(i for i, m in enumerate(messages) if m["topic"].endswith("/round/result"))
+    hidden = ["Kh", "Qh", "2c", "7s", "7d", "3c", "Qc", "Js"]
+    before = json.dumps(messages[:first_result])
+    assert not [c for c in hidden if f'"{c}"' in before]
+    assert '"5d"' in before
+    everything = json.dumps(messages)
+    assert not [c for c in ("9c", "8d", "4h") if f'"{c}"' in everything]
