@@ -328,6 +328,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             # --paytable defaults to the 003 table of the wager (tablectl.rules.ultimate)
             result = ultimate.analyze(args.wager, args.paytable)
             what = f"{args.game} {args.wager} ({result['paytable']})"
+        elif args.game in ("pure-21.5-blackjack", "pure-spanish-21.5"):
+            from tablectl.analysis import blackjack
+
+            # --paytable defaults per wager (blackjack.DEFAULT_PAYTABLES); Red Flex and Buster
+            # are simulated (1,000,000 seeded rounds) and also carry "exact_full_shoe"
+            result = blackjack.analyze(args.game, args.wager, args.paytable, args.decks)
+            table = result.get("paytable", result.get("pays"))
+            what = f"{args.game} {args.wager} ({table}, {args.decks} decks)"
         else:
             print(f"tablectl: analyze does not know game {args.game!r} yet", file=sys.stderr)
             return EXIT_USAGE

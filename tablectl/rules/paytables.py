@@ -35,7 +35,17 @@ from tablectl.rules.poker import FIVE_CARD_CATEGORIES, ROYAL_FLUSH, THREE_CARD_C
 PAYTABLE_DIR = Path(__file__).resolve().parents[2] / "config" / "paytables"
 DEFAULT_PATH = PAYTABLE_DIR / "three-card-poker.toml"
 
-Wager = Literal["six-card-bonus", "pair-plus", "fortune", "trips", "blind", "bad-beat"]
+Wager = Literal[
+    "six-card-bonus",
+    "pair-plus",
+    "fortune",
+    "trips",
+    "blind",
+    "bad-beat",
+    "red-flex",
+    "buster",
+    "match-dealer",
+]
 
 # The Fortune Bonus's seven-card hands (003 lines 1377-1395 and the pay table at line 1519), best
 # first; the five-card names are tablectl.rules.poker's.
@@ -64,6 +74,20 @@ CATEGORIES: Mapping[str, frozenset[str]] = MappingProxyType(
         "trips": _FIVE,
         "blind": _FIVE,
         "bad-beat": _FIVE,  # the rank of the beaten hand (003 line 3612)
+        # Pure 21.5 and Spanish 21.5 (tablectl.rules.blackjack): "red-N" is a run of exactly N
+        # consecutive red cards (R18, 000 line 183, 003 line 504); "cards-N" a busted
+        # player-dealer hand of exactly N cards (R19, 000 line 143, 003 line 535); "-or-more"
+        # the tables' top rows ("Seven Red Cards or more", "8 or more").
+        "red-flex": frozenset(
+            (*(f"red-{n}" for n in range(2, 9)), "red-7-or-more", "red-8-or-more")
+        ),
+        "buster": frozenset(
+            (*(f"cards-{n}" for n in range(3, 9)), "cards-7-or-more", "cards-8-or-more")
+        ),
+        # the player's two initial cards against the up card (R21, 003 lines 1975-1979)
+        "match-dealer": frozenset(
+            ("2-suited", "1-suited-1-unsuited", "1-suited", "2-unsuited", "1-unsuited")
+        ),
     }
 )
 

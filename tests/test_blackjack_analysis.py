@@ -1,0 +1,236 @@
+"""21.5 side-bet analysis: Match the Dealer and insurance by hand, Red Flex and Buster exact and
+simulated, against independent references (R17, R18, R19, R21)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+
+from tablectl.analysis import blackjack as bj
+from tablectl.cards import DeckKind, deck_of
+from tablectl.cli import main
+from tablectl.rules.blackjack import match_dealer, paytable
+
+PURE, SPANISH = bj.PURE_GAME, bj.SPANISH_GAME
+
+
+# ---------------------------------------------------------------- Match the Dealer (R21)
+
+
+def test_match_the_dealer_six_decks_exact_by_hand_R21() -> None:
+    """Six 48-card decks (the table's own heading, 003 line 1962): N = 288 cards.
+
+    Whatever the up card u, the other 287 cards hold 5 more copies of u (suited matches), 18
+    cards of u's rank in the three other suits (unsuited matches) and 287 - 5 - 18 = 264 others.
+    The player's two cards are one of C(287, 2) = 41041 pairs:
+      2 suited              C(5, 2)  =   10   pays 18   (003 line 1975)
+      1 suited + 1 unsuited 5 * 18   =   90   pays 13   (line 1976)
+      1 suited              5 * 264  = 1320   pays  9   (line 1977)
+      2 unsuited            C(18, 2) =  153   pays  8   (line 1978)
+      1 unsuited            18 * 264 = 4752   pays  4   (line 1979)
+    Hits 10 + 90 + 1320 + 153 + 4752 = 6325; losing pairs 41041 - 6325 = 34716.
+    Return 10*18 + 90*13 + 1320*9 + 153*8 + 4752*4 = 180 + 1170 + 11880 + 1224 + 19008 = 33462,
+    so the player's expectation is (33462 - 34716) / 41041 = -1254 / 41041: a house edge of
+    1254 / 41041 = 3.0555%, hit frequency 6325 / 41041 = 15.411%.
+    """
+    result = bj.analyze(SPANISH, "match-dealer", None, 6)
+    assert result["method"] == "exact"
+    assert result["paytable"] == "MATCH-003"
+    assert Fraction(result["exact"]["hit_frequency"]) == Fraction(6325, 41041)
+    assert Fraction(result["exact"]["house_edge"]) == Fraction(1254, 41041)
+    assert result["deals"] == 288 * 41041
+    assert result["counts"] == {
+        "2-suited": 288 * 10,
+        "1-suited-1-unsuited": 288 * 90,
+        "1-suited": 288 * 1320,
+        "2-unsuited": 288 * 153,
+        "1-unsuited": 288 * 4752,
+        "no-match": 288 * 34716,
+    }
+    assert f"{result['house_edge']:.4%}" == "3.0555%"
+
+
+def test_match_the_dealer_counts_equal_brute_force_on_one_deck_R21() -> None:
+    """Every up card and every pair of the other 47 cards of one Spanish deck, one by one."""
+    deck = deck_of(DeckKind.SPANISH_48)
+    counts: Counter[str] = Counter()
+    for i, up in enumerate(deck):
+        rest = deck[:i] + deck[i + 1 :]
+        for pair in combinations(rest, 2):
+            counts[match_dealer(pair, up) or "no-match"] += 1
+    # one deck holds no second copy of a card: no suited match is possible
+    assert counts["2-suited"] == counts["1-suited"] == counts["1-suited-1-unsuited"] == 0
+    assert bj.match_dealer_counts(SPANISH, 1) == {
+        c: counts[c] for c in ("1-suited", "1-suited-1-unsuited", "2-suited", "2-unsuited")
+    } | {"1-unsuited": counts["1-unsuited"], "no-match": counts["no-match"]}
+    assert sum(counts.values()) == 48 * 1081  # 48 up cards times C(47, 2) pairs
+
+
+# ---------------------------------------------------------------- insurance (R17)
+
+
+def test_insurance_eight_decks_exact_by_hand_R17() -> None:
+    """Ace up: the hole card is one of the 415 other cards of eight decks, 8 * 16 = 128 of them
+    bonus cards (000 line 29). Insurance pays 2 to 1 (000 line 95): expectation
+    (128 * 2 - 287) / 415 = -31 / 415, a house edge of 7.470%."""
+    result = bj.analyze(PURE, "insurance", None, 8)
+    assert result["method"] == "exact"
+    assert Fraction(result["exact"]["hit_frequency"]) == Fraction(128, 415)
+    assert Fraction(result["exact"]["house_edge"]) == Fraction(31, 415)
+
+
+# ---------------------------------------------------------------- the player-dealer's hand
+
+
+def _composition(decks: int) -> list[int]:
+    """Cards of each value 1..10 in a Pure 21.5 shoe: 4 of each of A-9, 16 bonus cards a deck."""
+    return [4 * decks] * 9 + [16 * decks]
+
+
+def _ref_stands(values: list[int]) -> bool:
+    """Chart 1B written out independently: stand on hard 17+ and soft 18+, and on a pure."""
+    hard = sum(values)
+    if len(values) == 2 and sorted(values) == [1, 10]:
+        return True
+    soft = 1 in values and hard + 10 <= 21
+    total = hard + 10 if soft else hard
+    return total > 17 or (total == 17 and not soft)
+
+
+def _ref_bust_cards(decks: int) -> dict[int, Fraction]:
+    """Every ordered sequence of card values the player-dealer can draw, one by one."""
+    have = _composition(decks)
+    out: dict[int, Fraction] = {}
+
+    def go(values: list[int], p: Fraction) -> None:
+        if len(values) >= 2 and _ref_stands(values):
+            if sum(values) > 21:
+                out[len(values)] = out.get(len(values), Fraction(0)) + p
+            return
+        left = sum(have) - len(values)
+        for v in range(1, 11):
+            k = have[v - 1] - values.count(v)
+            if k:
+                go([*values, v], p * Fraction(k, left))
+
+    go([], Fraction(1))
+    return out
+
+
+def _ref_red_runs(decks: int) -> dict[int, Fraction]:
+    """Every ordered run of red cards from the top, ended by a black card or a complete hand."""
+    red = [v // 2 for v in _composition(decks)]
+    n = sum(_composition(decks))
+    black = n - sum(red)
+    out: dict[int, Fraction] = {}
+
+    def go(values: list[int], p: Fraction) -> None:
+        size = len(values)
+        if size >= 2 and _ref_stands(values):
+            out[size] = out.get(size, Fraction(0)) + p
+            return
+        if size >= 2:
+            out[size] = out.get(size, Fraction(0)) + p * Fraction(black, n - size)
+        for v in range(1, 11):
+            k = red[v - 1] - values.count(v)
+            if k:
+                go([*values, v], p * Fraction(k, n - size))
+
+    go([], Fraction(1))
+    return out
+
+
+def test_dealer_distribution_equals_sequence_by_sequence_enumeration_R18_R19() -> None:
+    """One deck: the multiset recursion against every ordered draw, written independently."""
+    dist = bj.dealer_distribution(PURE, 1)
+    assert dict(dist.bust_cards) == _ref_bust_cards(1)
+    assert dict(dist.red_run) == _ref_red_runs(1)
+
+
+def test_red_flex_wins_exactly_when_the_first_two_cards_are_red_R18() -> None:
+    """R18: the bet wins on any count of 2 or more, i.e. when up card and hole card are red:
+    eight decks, 208 red of 416 cards: 208/416 * 207/415 = 207/830."""
+    result = bj.exact_full_shoe(PURE, "red-flex", 8, paytable("RFB-02"))
+    assert Fraction(result["exact"]["hit_frequency"]) == Fraction(207, 830)
+    one_deck = bj.dealer_distribution(PURE, 1)
+    assert sum(one_deck.red_run.values()) == Fraction(26, 52) * Fraction(25, 51)
+
+
+def test_pure_chance_from_the_top_of_one_deck_R10() -> None:
+    """An ace and a bonus card in either order: 2 * 4/52 * 16/51 = 32/663."""
+    assert bj.dealer_distribution(PURE, 1).pure == Fraction(32, 663)
+
+
+def test_red_flex_edge_is_the_pay_table_over_the_runs_R18() -> None:
+    """RFB-12 over the exact runs: sum of p(n) * pay(n) minus the losing chance."""
+    dist = bj.dealer_distribution(PURE, 6)
+    pays = {2: 2, 3: 3, 4: 8, 5: 50, 6: 100, 7: 200}  # 003 lines 506-512
+    p8 = sum((p for n, p in dist.red_run.items() if n >= 8), Fraction(0))
+    hit = sum(dist.red_run.values(), Fraction(0))
+    ev = sum(p * pays[n] for n, p in dist.red_run.items() if n < 8) + p8 * 300 - (1 - hit)
+    result = bj.exact_full_shoe(PURE, "red-flex", 6, paytable("RFB-12"))
+    assert Fraction(result["exact"]["house_edge"]) == -ev
+
+
+# ---------------------------------------------------------------- simulation
+
+
+@pytest.mark.parametrize(("wager", "table"), [("red-flex", "RFB-02"), ("buster", "option-1")])
+def test_simulation_interval_holds_the_exact_figure_R18_R19(wager: str, table: str) -> None:
+    """Seven players drawing before the player-dealer do not move its hand's distribution."""
+    result = bj.analyze(PURE, wager, table, 6, hands=60_000, seed=7)
+    assert result["method"] == "simulation"
+    assert result["hands"] == 60_000
+    assert result["players"] == 7
+    assert "assumes" in result
+    exact = result["exact_full_shoe"]
+    assert exact["method"] == "exact"
+    lo, hi = result["ci95"]
+    assert lo <= exact["house_edge"] <= hi
+    lo, hi = result["hit_frequency_ci95"]
+    assert lo <= exact["hit_frequency"] <= hi
+
+
+def test_simulation_is_seeded_and_the_same_on_any_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bj, "SIM_CHUNK", 4_000)
+    one = bj.simulate(PURE, 2, 12_000, seed=3, workers=1)
+    two = bj.simulate(PURE, 2, 12_000, seed=3, workers=2)
+    assert one == two
+    assert bj.simulate(PURE, 2, 12_000, seed=4, workers=1) != one
+    assert sum(one.red_run.values()) == 12_000
+
+
+# ---------------------------------------------------------------- refusals and the CLI
+
+
+@pytest.mark.parametrize(
+    ("game", "wager", "table", "decks", "match"),
+    [
+        (PURE, "base", None, 8, "not an analyzed"),
+        (PURE, "match-dealer", None, 8, "not an analyzed"),
+        (SPANISH, "red-flex", None, 8, "not an analyzed"),
+        (SPANISH, "match-dealer", None, 3, "4 to 8 decks"),  # 003 line 1841
+        (PURE, "buster", None, 9, "1 to 8 decks"),  # 000 line 29
+        (PURE, "buster", "RFB-02", 8, "not a buster table"),
+        (PURE, "insurance", "RFB-02", 8, "no pay table"),
+        ("blackjack", "buster", None, 8, "not a 21.5 game"),
+    ],
+)
+def test_analyze_refuses_what_the_documents_do_not_have(
+    game: str, wager: str, table: str | None, decks: int, match: str
+) -> None:
+    with pytest.raises(ValueError, match=match):
+        bj.analyze(game, wager, table, decks, hands=10)
+
+
+def test_cli_analyze_match_the_dealer(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["analyze", "--game", SPANISH, "--wager", "match-dealer", "--decks", "6", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["method"] == "exact"
+    assert out["hit_frequency"] == pytest.approx(6325 / 41041)
+    assert out["house_edge"] == pytest.approx(1254 / 41041)
