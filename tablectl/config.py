@@ -151,7 +151,8 @@ def _backline_problems(spots: tuple[str, ...], allowed: tuple[str, ...]) -> None
 class Pure215Game(_Strict):
     """Pure 21.5 Blackjack (documents 000, 002, 003, 004; R10-R19) and its approval options.
 
-    Defaults are document 000's approval; docs/games/blackjack.md lists each document's values.
+    Defaults follow document 000's approval, except that a side bet is offered only when its pay
+    table is named (TOML has no null); docs/games/blackjack.md lists each document's values.
     """
 
     PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
@@ -164,10 +165,10 @@ class Pure215Game(_Strict):
     decks: int = Field(6, ge=1, le=8)  # 000 line 29: "a single deck to a maximum of eight decks"
     # R11: 000 line 33 and 003 line 630 pay 6 to 5; 003 line 393 (the 3 to 2 approval) pays 3 to 2.
     pure_pays: Literal["6 to 5", "3 to 2"] = "6 to 5"
-    # R18: RFB-02 (000 line 183), RFB-12 (003 line 504); None: no Red Flex wager (004).
-    red_flex_table: str | None = "RFB-02"
-    # R19: option-5 (000 line 143), option-1 (003 line 535, 004 line 450); None: no Buster wager.
-    buster_table: str | None = "option-5"
+    # R18: RFB-02 (000 line 183), RFB-12 (003 line 504); left out: no Red Flex wager (004).
+    red_flex_table: str | None = None
+    # R19: option-5 (000 line 143), option-1 (003 line 535, 004 line 450); left out: no Buster.
+    buster_table: str | None = None
     # R17: 000 line 95, 003 line 475, 004 line 394 offer insurance with an ace up; even money
     # (a pure hand's insurance of exactly half) is written in 003 line 476 and 004 line 420 only.
     insurance: bool = True
@@ -216,8 +217,9 @@ class PureSpanish215Game(_Strict):
     # R20 / 003 line 1927: double-double down "If the player-dealer hits on a soft 17, the casino
     # may allow"; tablectl's player-dealer always hits soft 17 (Chart 1B, R14), so it may be on.
     double_double: bool = False
-    # R21: the Match the Dealer pay table (003 line 1960); None: no Match the Dealer wager.
-    match_dealer_table: str | None = "MATCH-003"
+    # R21: the Match the Dealer pay table (003 line 1960: "MATCH-003" in blackjack.toml); left
+    # out: no Match the Dealer wager (003 line 1942: "casinos may offer").
+    match_dealer_table: str | None = None
     # R2: 003 line 1874 "the payoff ... will begin to the left of the player-dealer".
     action_start: Literal["action-button", "player-dealer-left"] = "player-dealer-left"
     # R3: 003 line 1952 "from seat to seat: base game wager, Match the Dealer Bonus Bet Wager".
