@@ -21,7 +21,8 @@ from helpers import BASE, CLOSE, bank, feed, make_config, payload, payloads, pla
 
 from tablectl.cards import parse_card
 from tablectl.config import LoadedConfig
-from tablectl.games.three_card_poker import ThreeCardPokerEngine, action_button_seat
+from tablectl.games.common import action_button_seat
+from tablectl.games.three_card_poker import ThreeCardPokerEngine
 from tablectl.table import Table
 
 D = Decimal

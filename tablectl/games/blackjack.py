@@ -40,6 +40,7 @@ from tablectl.events import (
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
+    action_button_seat,
     action_order,
     can,
     default_player,
@@ -56,7 +57,6 @@ from tablectl.games.common import (
     verify_not_player_dealer,
     verify_seat,
 )
-from tablectl.games.three_card_poker import action_button_seat
 from tablectl.money import ZERO, fmt
 from tablectl.outputs import Output
 from tablectl.rules import blackjack as bj

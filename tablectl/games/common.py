@@ -131,6 +131,16 @@ def seats_from(first: int, seats: int) -> list[int]:
     return [(first + i - 1) % seats + 1 for i in range(seats)]
 
 
+def action_button_seat(face_up: Card, bank_seat: int, seats: int) -> int | None:
+    """R2 (000 lines 60 and 324, 001 line 97): a card's value (A=1 ... K=13) counts the seats
+    clockwise from seat 1, the one on the house dealer's left, skipping the player-dealer's seat
+    and wrapping around the table."""
+    counted = [s for s in range(1, seats + 1) if s != bank_seat]
+    if not counted:
+        return None
+    return counted[(face_up.rank_index - 1) % len(counted)]
+
+
 def first_wagered(order: Iterable[int], wagers: Iterable[PlacedWager]) -> int | None:
     """The first seat in `order` that has a wager (where the action starts, R2)."""
     wagered = {w.seat for w in wagers}

@@ -24,6 +24,7 @@ from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
+    action_button_seat,
     action_order,
     can,
     event_msg,
@@ -119,16 +120,6 @@ class ThreeCardPokerState:
 def qualifies(rank: Rank) -> bool:
     """Whether a player-dealer's three-card rank is queen-high or better (R29, line 559)."""
     return rank[0] > 0 or rank[1] >= QUEEN
-
-
-def action_button_seat(face_up: Card, bank_seat: int, seats: int) -> int | None:
-    """R2 (000 line 324, 001 line 97): the face-up card's value (A=1 ... K=13) counts the seats
-    clockwise from seat 1, the one on the house dealer's left, skipping the player-dealer's seat
-    and wrapping around the table."""
-    counted = [s for s in range(1, seats + 1) if s != bank_seat]
-    if not counted:
-        return None
-    return counted[(face_up.rank_index - 1) % len(counted)]
 
 
 def showdown(player: Rank, dealer: Rank) -> Verdict:
