@@ -194,11 +194,16 @@ class Table:
             return [alert(f"journal record {rec.seq} holds unusable rules: {exc}", kind="invalid")]
         if rules != self.rules and not self.engine.between_rounds(self.state):
             return [alert("the rules cannot change in the middle of a round", kind="rejected")]
-        if rules.game.id != self.rules.game.id:
-            self.engine = make_engine(rules)
-            self.state = self.engine.initial()
-        elif rules != self.rules:
-            self.engine = make_engine(rules)
+        if rules != self.rules:
+            try:
+                engine = make_engine(rules)
+            except ValueError as exc:  # rules a game cannot be played under (e.g. its seats)
+                return [
+                    alert(f"journal record {rec.seq} holds unusable rules: {exc}", kind="invalid")
+                ]
+            if rules.game.id != self.rules.game.id:
+                self.state = engine.initial()
+            self.engine = engine
         self.rules, self.rules_journaled = rules, True
         payload = {"type": "config", "rules": rules.to_json(), "ts": rec.ts}
         return [Output("event", payload), Output("state", self.state_payload(), retain=True)]

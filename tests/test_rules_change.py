@@ -97,3 +97,19 @@ async def test_export_replays_byte_identical_across_a_rules_change(
     ]
     journal.close()
     assert replayed == stored
+
+
+def test_journaled_rules_no_engine_can_play_are_an_alert_not_a_crash_R30(tmp_path: Path) -> None:
+    """A `config` record whose rules the game refuses (Fortune Pai Gow on six seats: R30 deals
+    seven hands to seven positions) is reported and skipped; the table keeps its rules."""
+    from tablectl.table import Table
+    from tests.helpers import make_config, play
+
+    cfg = make_config(tmp_path)
+    rules = cfg.rules.to_json()
+    rules["game"] = {"id": "fortune-pai-gow", "fortune_table": "FORTUNE-003"}
+    rules["seats"] = {"count": 6}
+    table, rows = play(cfg, [{"type": "config", "rules": rules}])
+    (alert,) = [json.loads(r.payload) for r in rows if r.topic.endswith("/alert")]
+    assert alert["kind"] == "invalid" and "seats" in alert["reason"]
+    assert isinstance(table, Table) and table.rules == cfg.rules
