@@ -322,6 +322,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             table = args.paytable or default
             result = three_card_poker.analyze(args.wager, table)
             what = f"{args.game} {args.wager} ({table})"
+        elif args.game == "fortune-pai-gow":
+            from tablectl.analysis import pai_gow
+
+            # exact over C(53,7); --paytable defaults to FORTUNE-003 (003 line 1521, our name)
+            table = args.paytable or pai_gow.DEFAULT_PAYTABLE
+            result = pai_gow.analyze(args.wager, table)
+            what = f"{args.game} {args.wager} ({table})"
         elif args.game == "ultimate-texas-holdem":
             from tablectl.analysis import ultimate
 

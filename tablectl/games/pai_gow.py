@@ -1,0 +1,725 @@
+"""Fortune Pai Gow Poker (003 lines 1355-1540, 004 lines 729-930; R1-R5, R30-R32) as a pure engine.
+
+A round: the player-dealer posts a bank, players place game (`base`) and Fortune Bonus wagers,
+betting closes, the dice name the position that receives the first 7-card hand (R30), the hand
+dispenser delivers seven stacks of seven cards clockwise from there, every seat with a game wager
+sets its hand (or asks for the house way), and once all have set the player-dealer's hand is
+exposed, set by the house way (R31) and every wager is settled against the bank (R1): seat by
+seat from the Action button, game wager, Fortune, Envy (003 line 1417). The hands' rules (ranks,
+fouls, the house way, the Fortune categories) are `tablectl.rules.pai_gow`'s; this module keeps
+the round. Every transition has a `verify_*` that raises Rejected and leaves the state alone.
+
+Nothing of any hand is published before the showdown (DESIGN contract 3): stacks are echoed
+without their cards, a player's chosen low hand is echoed without its cards, and hands that went
+to seats without a game wager are discarded unseen (003 line 1419) and never published at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Literal
+
+from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
+from tablectl.config import FortunePaiGowGame, Rules
+from tablectl.events import (
+    Bank,
+    BetsClose,
+    Decision,
+    DiceRoll,
+    InputEvent,
+    ShufflerStack,
+    Wager,
+)
+from tablectl.games.base import Rejected
+from tablectl.games.common import (
+    PlacedWager,
+    action_order,
+    can,
+    default_player,
+    event_msg,
+    fee_rows,
+    first_wagered,
+    has_wager,
+    player_of,
+    seats_from,
+    seats_from_left,
+    seen_plus,
+    verify_bank_offer,
+    verify_limits,
+    verify_not_player_dealer,
+    verify_seat,
+    void_settlements,
+)
+from tablectl.money import ZERO, fmt
+from tablectl.outputs import Output
+from tablectl.rules import pai_gow as hands
+from tablectl.rules.fees import total_table_action
+from tablectl.rules.paytables import PAYTABLE_DIR, PayTable, get_paytable, payout, winnings
+from tablectl.rules.rotation import Rotation
+from tablectl.rules.settlement import Verdict, WagerVerdict, settle
+
+GAME_ID = "fortune-pai-gow"
+PAYTABLE_PATH = PAYTABLE_DIR / "fortune-pai-gow.toml"
+POSITIONS = 7  # 003 line 1401: "a maximum of seven players including the player-dealer position"
+STACK_SIZE = 7  # 003 line 1409: "seven piles of seven cards"
+DICE = 3  # 003 line 1417: "a dice cup containing three standard dice"
+# 003 line 1369: "one standard 52 card deck including a Joker for a total of 53 cards".
+DECK = ShoeComposition(DeckKind.JOKER_53, 1)
+# 003 line 1417: "settled from seat to seat in the following order: the Fortune Pai Gow Poker game
+# wager, then the Fortune Bonus Bet wager, and then the Envy Bonus".
+SETTLEMENT_SPOTS = ("base", "fortune", "envy")
+WAGER_SPOTS = ("base", "fortune")  # R32: the Envy is a button a Fortune wager earns, not a wager
+ACTIONS = ("set", "house-way")  # DESIGN contract 2: Pai Gow decisions
+
+Phase = Literal["betting", "closed", "dealing", "setting"]
+SetBy = Literal["player", "house-way"]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One seat's hand as set: the five-card high hand behind, the two-card low hand in front."""
+
+    seat: int
+    high: tuple[Card, ...]
+    low: tuple[Card, ...]
+    by: SetBy
+
+
+@dataclass(frozen=True)
+class PaiGowState:
+    """Everything the table knows; immutable, replaced on every accepted input."""
+
+    round: int = 1
+    phase: Phase = "betting"
+    rotation: Rotation = field(default_factory=Rotation)
+    bank_seat: int | None = None
+    bank: Decimal | None = None
+    wagers: tuple[PlacedWager, ...] = ()
+    dice: tuple[int, ...] = ()
+    first_seat: int | None = None  # R30: the seat that receives the first hand
+    hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()  # (seat, seven cards) in dispense order
+    deck: str | None = None  # the colour of this round's deck, if the dispenser named it
+    last_deck: str | None = None  # the colour of the last round's deck, if named
+    settings: tuple[Setting, ...] = ()
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The seven cards dealt to `seat` this round (empty before its stack)."""
+        return next((cards for s, cards in self.hands if s == seat), ())
+
+    def setting(self, seat: int) -> Setting | None:
+        """How `seat` set its hand, or None while it has not."""
+        return next((s for s in self.settings if s.seat == seat), None)
+
+
+def position_seat(total: int, bank_seat: int, seats: int = POSITIONS) -> int:
+    """R30: the seat at dice position `total`; the player-dealer is 1, 8 and 15, the other seats
+    count on clockwise (003 line 1417)."""
+    return (bank_seat - 1 + total - 1) % seats + 1
+
+
+def button_seat(first_seat: int, bank_seat: int, seats: int = POSITIONS) -> int:
+    """R30: the Action button is on the first hand's seat, or the player-dealer's left when the
+    player-dealer receives the first hand (003 line 1417)."""
+    return bank_seat % seats + 1 if first_seat == bank_seat else first_seat
+
+
+class PaiGowEngine:
+    """The rules of Fortune Pai Gow Poker for one configured table."""
+
+    game_id = GAME_ID
+
+    def __init__(self, rules: Rules) -> None:
+        game = rules.game
+        assert isinstance(game, FortunePaiGowGame)
+        if rules.seats.count != POSITIONS:
+            raise ValueError(
+                "Fortune Pai Gow Poker deals seven hands to seven positions (R30, 003 line "
+                f"1401): seats.count must be {POSITIONS}, not {rules.seats.count}"
+            )
+        self.rules = rules
+        self.seats = POSITIONS
+        self.paytable: PayTable = get_paytable(game.fortune_table, PAYTABLE_PATH)
+        self.envy_minimum = game.envy_minimum
+        self.house_way: hands.HouseWay = game.house_way  # R31: 003 or 004's chart
+        self.settlement_order = game.settlement_order
+        self.schedule = rules.schedule
+        self.limits = rules.limits
+
+    # -- the engine protocol -------------------------------------------------------------
+
+    def initial(self) -> PaiGowState:
+        """A table just set up: round 1, betting, no bank."""
+        return PaiGowState()
+
+    def apply(
+        self, state: PaiGowState, event: InputEvent, ts: str
+    ) -> tuple[PaiGowState, list[Output]]:
+        """Apply one input; raise Rejected to refuse it without changing anything."""
+        if isinstance(event, Bank):
+            return self.bank(state, event, ts)
+        if isinstance(event, Wager):
+            return self.wager(state, event, ts)
+        if isinstance(event, BetsClose):
+            return self.bets_close(state, event, ts)
+        if isinstance(event, DiceRoll):
+            return self.dice_roll(state, event, ts)
+        if isinstance(event, ShufflerStack):
+            return self.stack(state, event, ts)
+        if isinstance(event, Decision):
+            return self.decision(state, event, ts)
+        raise Rejected(
+            f"Fortune Pai Gow Poker has no {event.type!r} input: hands come from the hand "
+            "dispenser as shuffler.stack (003 line 1407)",
+            rule="003 line 1407",
+        )
+
+    def in_deal(self, state: PaiGowState) -> bool:
+        """The dice are due or the hands are being dispensed: a device fault now holds the round.
+        Once all seven hands are out, the settings come from the console and a fault of the
+        dispenser (shuffling the next deck) or the dice cup holds nothing."""
+        return state.phase in ("closed", "dealing")
+
+    def between_rounds(self, state: PaiGowState) -> bool:
+        """No bank, wager or card is down: new rules may take over now."""
+        return state.phase == "betting" and state.bank_seat is None and not state.wagers
+
+    def state_payload(self, state: PaiGowState) -> dict[str, Any]:
+        """The retained `state`: no card at all, since no hand is exposed before the showdown,
+        which ends the round (contract 3)."""
+        in_play = self.in_play(state)
+        dealt = [s for s, _ in state.hands]
+        button = (
+            button_seat(state.first_seat, state.bank_seat)
+            if state.first_seat is not None and state.bank_seat is not None
+            else None
+        )
+        return {
+            "game": GAME_ID,
+            "round": state.round,
+            "phase": state.phase,
+            "player_dealer": (
+                None
+                if state.bank_seat is None or state.bank is None
+                else {
+                    "seat": state.bank_seat,
+                    "bank": fmt(state.bank),
+                    "turn": state.rotation.turn_of(state.bank_seat),
+                }
+            ),
+            "bank_offer_seat": state.rotation.offer_seat(self.seats),
+            "wagers": [w.payload() for w in state.wagers],
+            "total_action": fmt(total_table_action(w.amount for w in state.wagers)),
+            "envy_buttons": [
+                {"seat": w.seat, "player": w.player} for w in self.envy_buttons(state.wagers)
+            ],
+            "dice": list(state.dice) or None,
+            "first_seat": state.first_seat,
+            "button_seat": button,
+            "hands_dealt": dealt,
+            "in_play": in_play,
+            "awaiting_setting": (
+                [s for s in in_play if state.setting(s) is None] if state.phase == "setting" else []
+            ),
+            "deck": state.deck,
+            "last_deck": state.last_deck,  # the colour this round may not start with
+        }
+
+    # -- bank (R1, R5) -----------------------------------------------------------------------
+
+    def verify_bank(self, state: PaiGowState, ev: Bank) -> None:
+        """R1/R5: a bank is posted before the deal by a seat the rotation allows."""
+        if state.phase != "betting":
+            raise Rejected("the bank is posted before the deal, not during it", rule="R1")
+        verify_bank_offer(state.rotation, ev, self.seats, state.wagers)
+
+    def can_bank(self, state: PaiGowState, ev: Bank) -> bool:
+        """Whether `verify_bank` accepts."""
+        return can(self.verify_bank, state, ev)
+
+    def bank(self, state: PaiGowState, ev: Bank, ts: str) -> tuple[PaiGowState, list[Output]]:
+        """The player-dealer's seat and bank for this round (003 line 1359, R1)."""
+        self.verify_bank(state, ev)
+        new = replace(state, bank_seat=ev.seat, bank=ev.amount)
+        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
+
+    # -- wagers (003 lines 1399, 1421, 1491, 1507) -------------------------------------------
+
+    def verify_wager(self, state: PaiGowState, ev: Wager) -> None:
+        """A game or Fortune wager before the deal, within the limits; a Fortune needs the same
+        player's game wager at the seat (003 line 1491); backline betting is allowed (003 line
+        1399); the Envy is no wager (R32)."""
+        verify_seat(ev.seat, self.seats)
+        if state.phase != "betting":
+            raise Rejected(
+                "no more bets: wagers are placed before the deal (003 line 1491)",
+                rule="003 line 1491",
+            )
+        verify_not_player_dealer(ev, state.bank_seat)
+        if ev.spot == "envy":
+            raise Rejected(
+                "the Envy Bonus is not a wager: a seated player's Fortune Bonus Bet of "
+                f"{fmt(self.envy_minimum)} or more earns its Envy button (R32, 003 line 1507)",
+                rule="R32",
+            )
+        if ev.spot not in WAGER_SPOTS:
+            raise Rejected(
+                f"no wager {ev.spot!r} in Fortune Pai Gow Poker; spots: " + ", ".join(WAGER_SPOTS),
+                rule="003 line 1421",
+            )
+        if ev.spot == "fortune" and not has_wager(state.wagers, ev.seat, player_of(ev), ["base"]):
+            raise Rejected(
+                "a Fortune Bonus Bet needs the same player's Fortune Pai Gow Poker game wager "
+                "at the seat first (003 line 1491)",
+                rule="003 line 1491",
+            )
+        verify_limits(self.limits, state.wagers, ev)
+
+    def can_wager(self, state: PaiGowState, ev: Wager) -> bool:
+        """Whether `verify_wager` accepts."""
+        return can(self.verify_wager, state, ev)
+
+    def wager(self, state: PaiGowState, ev: Wager, ts: str) -> tuple[PaiGowState, list[Output]]:
+        """Place a wager; more on a spot the player already holds adds to that one wager (one
+        designated area per seat and wager, 003 line 1491)."""
+        self.verify_wager(state, ev)
+        player = player_of(ev)
+        key = (ev.seat, player, ev.spot)
+        if any((w.seat, w.player, w.spot) == key for w in state.wagers):
+            wagers = tuple(
+                replace(w, amount=w.amount + ev.amount) if (w.seat, w.player, w.spot) == key else w
+                for w in state.wagers
+            )
+        else:
+            wagers = (*state.wagers, PlacedWager(ev.seat, player, ev.spot, ev.amount))
+        new = replace(state, wagers=wagers)
+        return new, [event_msg(ev, ts, round=state.round, player=player), self._state(new)]
+
+    # -- closing bets, the dice (R30) ----------------------------------------------------------
+
+    def verify_bets_close(self, state: PaiGowState) -> None:
+        """Betting closes once, after a bank is posted (R1)."""
+        if state.phase != "betting":
+            raise Rejected("betting is already closed for this round", rule="003 line 1421")
+        if state.bank_seat is None:
+            raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
+
+    def can_bets_close(self, state: PaiGowState) -> bool:
+        """Whether `verify_bets_close` accepts."""
+        return can(lambda s, _e: self.verify_bets_close(s), state, None)
+
+    def bets_close(
+        self, state: PaiGowState, ev: BetsClose, ts: str
+    ) -> tuple[PaiGowState, list[Output]]:
+        """No more bets (contract 2)."""
+        self.verify_bets_close(state)
+        new = replace(state, phase="closed")
+        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
+
+    def verify_dice(self, state: PaiGowState, dice: Sequence[int]) -> int:
+        """The seat receiving the first hand, or why this reading cannot be used (R30: three
+        standard dice, 003 line 1417); the roll closes betting if it is still open."""
+        if state.phase == "betting":
+            self.verify_bets_close(state)
+        elif state.phase != "closed":
+            raise Rejected(
+                "the dice have already named this round's first position (R30)", rule="R30"
+            )
+        if len(dice) != DICE or any(not 1 <= d <= 6 for d in dice):
+            raise Rejected(
+                f"a reading of {len(dice)} dice {list(dice)}: the dice cup holds three standard "
+                "dice, each 1 to 6 (R30, 003 line 1417); shake again",
+                rule="R30",
+            )
+        assert state.bank_seat is not None
+        return position_seat(sum(dice), state.bank_seat)
+
+    def can_dice(self, state: PaiGowState, dice: Sequence[int]) -> bool:
+        """Whether `verify_dice` accepts."""
+        return can(self.verify_dice, state, dice)
+
+    def dice_roll(
+        self, state: PaiGowState, ev: DiceRoll, ts: str
+    ) -> tuple[PaiGowState, list[Output]]:
+        """R30: the sum names the position of the first hand and the Action button."""
+        first = self.verify_dice(state, ev.dice)
+        assert state.bank_seat is not None
+        new = replace(state, phase="dealing", dice=tuple(ev.dice), first_seat=first)
+        echo = event_msg(
+            ev,
+            ts,
+            round=state.round,
+            total=sum(ev.dice),
+            first_seat=first,
+            button_seat=button_seat(first, state.bank_seat),
+        )
+        return new, [echo, self._state(new)]
+
+    # -- the hands (003 lines 1409-1419) --------------------------------------------------------
+
+    def verify_stack(self, state: PaiGowState, ev: ShufflerStack) -> tuple[int, list[Card]]:
+        """The seat the stack goes to and its cards, or why it cannot be dealt now: seven cards
+        of the one 53-card deck (003 lines 1369, 1409), none seen before this round, and not
+        from the deck the last round used (it must be shuffled first, 003 line 1485)."""
+        if state.phase in ("betting", "closed"):
+            raise Rejected(
+                "roll the dice first: they name the position that receives the first hand (R30)",
+                rule="R30",
+            )
+        if state.phase != "dealing":
+            raise Rejected(
+                "all seven hands of this round are already dealt (003 line 1409)",
+                rule="003 line 1409",
+            )
+        if len(ev.cards) != STACK_SIZE:
+            raise Rejected(
+                f"a stack of {len(ev.cards)} cards: every Fortune Pai Gow Poker hand is seven "
+                "cards (003 line 1409); call a misdeal",
+                rule="003 line 1409",
+            )
+        cards = [parse_card(c) for c in ev.cards]
+        seen = seen_plus({}, (c for _, hand in state.hands for c in hand))
+        for card in cards:
+            if DECK.why_not(card, seen) is not None:
+                raise Rejected(
+                    "a card of this stack was already dealt this round: the one 53-card deck "
+                    "holds each card once (003 line 1369); call a misdeal",
+                    rule="003 line 1369",
+                )
+            seen = seen_plus(seen, [card])
+        if ev.deck is not None:
+            if state.deck is not None and ev.deck != state.deck:
+                raise Rejected(
+                    f"a stack from the {ev.deck} deck in a round dealt from the {state.deck} "
+                    "deck: a round uses one deck (003 line 1369)",
+                    rule="003 line 1369",
+                )
+            if state.deck is None and ev.deck == state.last_deck:
+                raise Rejected(
+                    f"the {ev.deck} deck was used last round and has not been shuffled since: "
+                    "the cards are collected and shuffled before a new round (003 line 1485)",
+                    rule="003 line 1485",
+                )
+        assert state.first_seat is not None
+        return seats_from(state.first_seat, self.seats)[len(state.hands)], cards
+
+    def can_stack(self, state: PaiGowState, ev: ShufflerStack) -> bool:
+        """Whether `verify_stack` accepts."""
+        return can(self.verify_stack, state, ev)
+
+    def stack(
+        self, state: PaiGowState, ev: ShufflerStack, ts: str
+    ) -> tuple[PaiGowState, list[Output]]:
+        """One hand, to the next position clockwise from the dice's (003 line 1419); the echo
+        says where it went, never what it holds."""
+        seat, cards = self.verify_stack(state, ev)
+        hands_now = (*state.hands, (seat, tuple(cards)))
+        new = replace(
+            state,
+            hands=hands_now,
+            deck=state.deck if state.deck is not None else ev.deck,
+            phase="setting" if len(hands_now) == self.seats else "dealing",
+        )
+        in_play = seat == state.bank_seat or seat in self.in_play(state)
+        echo = event_msg(
+            ev,
+            ts,
+            hide={"cards"},
+            round=state.round,
+            to=seat,
+            position=len(hands_now),
+            in_play=in_play,
+        )
+        out = [echo]
+        if new.phase == "setting" and self._all_set(new):
+            new, finished = self._finish(new)
+            out += finished
+        out.append(self._state(new))
+        return new, out
+
+    # -- setting the hands (R31, 003 lines 1425-1449) --------------------------------------------
+
+    def verify_decision(self, state: PaiGowState, ev: Decision) -> Setting:
+        """The seat's setting, or why it is refused: only once every hand is dealt, only by a
+        seat with a game wager, once, and never foul (R31, 003 line 1425)."""
+        verify_seat(ev.seat, self.seats)
+        if state.phase != "setting":
+            raise Rejected(
+                "hands are set once all seven hands are dealt (003 line 1425)",
+                rule="003 line 1425",
+            )
+        if ev.seat == state.bank_seat:
+            raise Rejected(
+                "the player-dealer's hand is set by the house way once every player has set "
+                "(R31, 003 line 1427)",
+                rule="R31",
+            )
+        if ev.seat not in self.in_play(state):
+            raise Rejected(
+                f"seat {ev.seat} has no hand: it has no game wager, so its cards were discarded "
+                "(003 line 1419)",
+                rule="003 line 1419",
+            )
+        if state.setting(ev.seat) is not None:
+            raise Rejected(f"seat {ev.seat} has already set its hand", rule="003 line 1425")
+        if ev.action not in ACTIONS:
+            raise Rejected(
+                f"no decision {ev.action!r} in Fortune Pai Gow Poker: a player sets the hand "
+                "(set, with the two cards of the low hand) or asks for the house way "
+                "(house-way) (003 line 1425)",
+                rule="003 line 1425",
+            )
+        if ev.hand is not None or ev.amount is not None or ev.multiple is not None:
+            raise Rejected(
+                "a Pai Gow setting takes only the low hand's cards (contract 2)",
+                rule="contract 2",
+            )
+        seven = state.hand(ev.seat)
+        if ev.action == "house-way":
+            if ev.low is not None:
+                raise Rejected(
+                    "house-way sets the hand by the house way: give no low hand (003 line 1425)",
+                    rule="003 line 1425",
+                )
+            high, low = hands.house_way(seven, way=self.house_way)
+            return Setting(ev.seat, tuple(high), tuple(low), "house-way")
+        chosen = [parse_card(c) for c in ev.low or ()]
+        if len(chosen) != 2 or len(set(chosen)) != 2 or any(c not in seven for c in chosen):
+            raise Rejected(
+                f"the low hand must be two different cards of seat {ev.seat}'s seven "
+                "(003 line 1425)",
+                rule="003 line 1425",
+            )
+        try:
+            high, low = hands.verify_setting(seven, chosen)
+        except hands.SettingError as exc:
+            raise Rejected(
+                f"seat {ev.seat}'s setting fouls: the five-card hand must rank higher than the "
+                "two-card hand (R31, 003 line 1425)",
+                rule="R31",
+            ) from exc
+        return Setting(ev.seat, tuple(high), tuple(low), "player")
+
+    def can_decision(self, state: PaiGowState, ev: Decision) -> bool:
+        """Whether `verify_decision` accepts."""
+        return can(self.verify_decision, state, ev)
+
+    def decision(
+        self, state: PaiGowState, ev: Decision, ts: str
+    ) -> tuple[PaiGowState, list[Output]]:
+        """A seat's setting; the last one brings the showdown (003 line 1427). The echo never
+        shows the low hand's cards: the hands are face down until then."""
+        setting = self.verify_decision(state, ev)
+        new = replace(state, settings=(*state.settings, setting))
+        out = [event_msg(ev, ts, hide={"low"}, round=state.round)]
+        if self._all_set(new):
+            new, finished = self._finish(new)
+            out += finished
+        out.append(self._state(new))
+        return new, out
+
+    # -- the showdown and settlement (003 lines 1427-1485; R1, R4, R31, R32) --------------------
+
+    def _finish(self, state: PaiGowState) -> tuple[PaiGowState, list[Output]]:
+        assert state.bank_seat is not None and state.bank is not None
+        assert state.first_seat is not None
+        bank_seat = state.bank_seat
+        button = button_seat(state.first_seat, bank_seat)
+        dealer_seven = state.hand(bank_seat)
+        d_high, d_low = hands.house_way(dealer_seven, way=self.house_way)  # R31
+        seat_order = seats_from(button, self.seats)
+        in_play = [s for s in seat_order if s in self.in_play(state)]
+        results: dict[int, Verdict] = {}
+        categories: dict[int, str | None] = {}
+        for seat in in_play:
+            setting = state.setting(seat)
+            assert setting is not None
+            results[seat] = hands.compare((setting.high, setting.low), (d_high, d_low))
+            categories[seat] = hands.fortune_category(state.hand(seat))
+        # R32: hands that pay the Envy: a seat with a Fortune wager whose seven cards qualify.
+        fortune_seats = {w.seat for w in state.wagers if w.spot == "fortune"}
+        envy_hands = [
+            s
+            for s in in_play
+            if s in fortune_seats and hands.envy_qualifies(categories[s], self.paytable)
+        ]
+        rows: list[tuple[PlacedWager, Verdict, Decimal, int | None]] = []
+        for w in state.wagers:
+            if w.spot == "base":
+                verdict = results[w.seat]
+                rows.append((w, verdict, w.amount if verdict == "win" else ZERO, None))
+            else:
+                cat = categories[w.seat]
+                odds = payout(self.paytable, cat) if cat is not None else Fraction(0)
+                owed = winnings(w.amount, odds) if odds else ZERO
+                rows.append((w, "win" if odds else "lose", owed, None))
+        for holder in self.envy_buttons(state.wagers):
+            for other in envy_hands:
+                if other == holder.seat:
+                    continue  # R32: never for the holder's own hand
+                cat = categories[other]
+                assert cat is not None
+                envy = PlacedWager(holder.seat, holder.player, "envy", ZERO)
+                rows.append((envy, "win", self.paytable.envy[cat], other))
+        by_id = {id(r[0]): r for r in rows}
+        ordered = [
+            by_id[id(w)]
+            for w in action_order(
+                [r[0] for r in rows], seat_order, SETTLEMENT_SPOTS, self.settlement_order
+            )
+        ]
+        verdicts = [
+            WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed)
+            for w, verdict, owed, _ in ordered
+        ]
+        result = settle(state.bank, verdicts)
+        settlements: list[dict[str, Any]] = []
+        for s, (_, _, _, for_seat) in zip(result.settlements, ordered, strict=True):
+            row = dict(s.payload())
+            if for_seat is not None:
+                row["for_seat"] = for_seat
+            settlements.append(row)
+        shown = {bank_seat, *in_play}
+        payload: dict[str, Any] = {
+            "round": state.round,
+            "game": GAME_ID,
+            "outcome": {
+                "dice": list(state.dice),
+                "total": sum(state.dice),
+                "first_seat": state.first_seat,
+                "button_seat": button,
+                "player_dealer": {
+                    "seat": bank_seat,
+                    **self._shown(Setting(bank_seat, d_high, d_low, "house-way"), dealer_seven),
+                },
+                "hands": [
+                    {
+                        "seat": seat,
+                        **self._shown(_setting(state, seat), state.hand(seat)),
+                        "result": results[seat],
+                        "fortune": categories[seat],
+                        "envy": seat in envy_hands,
+                    }
+                    for seat in in_play
+                ],
+                "envy_hands": envy_hands,
+            },
+            "dealt": [
+                {"to": seat, "position": i + 1, "cards": [str(c) for c in cards]}
+                for i, (seat, cards) in enumerate(state.hands)
+                if seat in shown
+            ],
+            "deck": state.deck,
+            "bank": {
+                "seat": bank_seat,
+                "start": fmt(result.start),
+                "end": fmt(result.end),
+                "turn": state.rotation.turn_of(bank_seat),
+            },
+            "action_seat": first_wagered(seat_order, state.wagers),
+            "settlements": settlements,
+            "fees": fee_rows(self.schedule, bank_seat, state.wagers),
+        }
+        new = PaiGowState(
+            round=state.round + 1,
+            rotation=state.rotation.after_round(bank_seat),  # R5
+            last_deck=state.deck,
+        )
+        return new, [Output("round/result", payload)]
+
+    def void(self, state: PaiGowState, reason: str, ts: str) -> tuple[PaiGowState, list[Output]]:
+        """A misdeal: the round ends unplayed, every wager comes back, no fee is charged and the
+        hand does not count toward the player-dealer's two (R5). No hand was exposed, so none is
+        published (the journal keeps them)."""
+        if self.between_rounds(state):
+            raise Rejected("no round is in progress to void")
+        if state.bank_seat is None:
+            ordered = list(state.wagers)
+        elif state.first_seat is not None:
+            ordered = action_order(
+                state.wagers,
+                seats_from(button_seat(state.first_seat, state.bank_seat), self.seats),
+                SETTLEMENT_SPOTS,
+                self.settlement_order,
+            )
+        else:
+            ordered = action_order(
+                state.wagers,
+                seats_from_left(state.bank_seat, self.seats),
+                SETTLEMENT_SPOTS,
+                self.settlement_order,
+            )
+        bank = fmt(state.bank) if state.bank is not None else None
+        payload: dict[str, Any] = {
+            "round": state.round,
+            "game": GAME_ID,
+            "void": True,
+            "reason": reason,
+            "outcome": None,
+            "dealt": [],
+            "deck": state.deck,
+            "bank": {"seat": state.bank_seat, "start": bank, "end": bank},
+            "action_seat": None,
+            "settlements": void_settlements(ordered),
+            "fees": [],
+        }
+        new = PaiGowState(
+            round=state.round + 1,
+            rotation=state.rotation,
+            # a deck dealt from must be shuffled before it comes back (003 line 1485)
+            last_deck=state.deck if state.hands else state.last_deck,
+        )
+        return new, [Output("round/result", payload), self._state(new)]
+
+    # -- who plays --------------------------------------------------------------------------
+
+    def in_play(self, state: PaiGowState) -> list[int]:
+        """Seats with a game wager (anyone's, backline included), in seat order: their hands are
+        played; the others are discarded unseen (003 line 1419)."""
+        return sorted({w.seat for w in state.wagers if w.spot == "base"})
+
+    def envy_buttons(self, wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
+        """R32: one Envy button per Fortune wager of at least `envy_minimum` placed by the seat's
+        own (seated) player; backline players get none (003 lines 1507-1509)."""
+        return [
+            w
+            for w in wagers
+            if w.spot == "fortune"
+            and w.amount >= self.envy_minimum
+            and w.player == default_player(w.seat)
+        ]
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _shown(self, setting: Setting, seven: Sequence[Card]) -> dict[str, Any]:
+        """A hand as the showdown exposes it (003 lines 1427, 1449): its seven cards, how it was
+        set, and the rank names; a house-way setting names the chart row that set it (R31)."""
+        shown: dict[str, Any] = {
+            "cards": [str(c) for c in seven],
+            "high": {
+                "cards": [str(c) for c in setting.high],
+                "rank": hands.high_hand_name(setting.high),
+            },
+            "low": {
+                "cards": [str(c) for c in setting.low],
+                "rank": hands.low_hand_name(setting.low),
+            },
+            "set_by": setting.by,
+        }
+        if setting.by == "house-way":
+            shown["house_way_row"] = hands.house_way_row(seven, way=self.house_way)
+        return shown
+
+    def _all_set(self, state: PaiGowState) -> bool:
+        return all(state.setting(s) is not None for s in self.in_play(state))
+
+    def _state(self, state: PaiGowState) -> Output:
+        return Output("state", self.state_payload(state), retain=True)
+
+
+def _setting(state: PaiGowState, seat: int) -> Setting:
+    setting = state.setting(seat)
+    assert setting is not None
+    return setting
