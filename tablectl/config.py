@@ -7,7 +7,7 @@ Unknown keys are errors (a typo must not silently fall back to a default). Colle
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
@@ -22,6 +22,7 @@ from pydantic import (
 
 from tablectl.money import Money
 from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
+from tablectl.rules.paytables import PayTable
 
 M = TypeVar("M", bound=BaseModel)
 TopicId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
@@ -385,9 +386,20 @@ class Rules(_Strict):
     seats: Seats
     limits: Limits
     schedule: CollectionSchedule
+    # The pay tables the game names, by name, as they read when the rules were loaded: a later
+    # edit of config/paytables/*.toml changes new rounds only, never how old ones replay.
+    paytables: dict[str, PayTable] = Field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True)
+
+    def paytable(self, name: str) -> PayTable:
+        """A pay table these rules name (engines take theirs from here, not from the file)."""
+        try:
+            return self.paytables[name]
+        except KeyError:
+            have = ", ".join(self.paytables) or "none"
+            raise ValueError(f"the rules carry no pay table {name!r} (they carry {have})") from None
 
 
 @dataclass(frozen=True)
@@ -397,11 +409,18 @@ class LoadedConfig:
     path: Path
     table: TableConfig
     schedule: CollectionSchedule
+    paytables: dict[str, PayTable] = field(default_factory=dict)
 
     @property
     def rules(self) -> Rules:
         t = self.table
-        return Rules(game=t.game, seats=t.seats, limits=t.limits, schedule=self.schedule)
+        return Rules(
+            game=t.game,
+            seats=t.seats,
+            limits=t.limits,
+            schedule=self.schedule,
+            paytables=self.paytables,
+        )
 
     @property
     def journal_path(self) -> Path:
@@ -487,7 +506,9 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
         problems.append(Problem(name, "mqtt.password_file", "a password file needs a username"))
     if problems or table is None or schedule is None:
         raise ConfigError(problems)
-    return LoadedConfig(path=path, table=table, schedule=schedule)
+    return LoadedConfig(
+        path=path, table=table, schedule=schedule, paytables=game_paytables(table.game)
+    )
 
 
 def _section(model: type[M], raw: object) -> M | None:
@@ -605,6 +626,18 @@ SPOTS: dict[str, tuple[str, ...]] = {
 def spots_of(game_id: str) -> tuple[str, ...]:
     """The wager spots of a game (DESIGN contract 4)."""
     return SPOTS[game_id]
+
+
+def game_paytables(game: Any) -> dict[str, PayTable]:
+    """Every pay table the game's config names, read from its data file (checked already)."""
+    from tablectl.rules.paytables import PAYTABLE_DIR, load_paytables
+
+    out: dict[str, PayTable] = {}
+    for key, (file, _wager) in getattr(game, "PAYTABLES", {}).items():
+        wanted = getattr(game, key)
+        if wanted is not None:
+            out[wanted] = load_paytables(PAYTABLE_DIR / file)[wanted]
+    return out
 
 
 def _paytable_problems(name: str, game: Any) -> list[Problem]:

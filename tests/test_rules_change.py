@@ -113,3 +113,42 @@ def test_journaled_rules_no_engine_can_play_are_an_alert_not_a_crash_R30(tmp_pat
     (alert,) = [json.loads(r.payload) for r in rows if r.topic.endswith("/alert")]
     assert alert["kind"] == "invalid" and "seats" in alert["reason"]
     assert isinstance(table, Table) and table.rules == cfg.rules
+
+
+def test_pay_tables_are_journaled_with_the_rules_so_old_rounds_replay_as_paid(
+    tmp_path: Path,
+) -> None:
+    """The rules carry the pay tables they name (here TCB-6B2, 004 lines 616-627, and PP-MR200),
+    round-trip through the journal's JSON unchanged, and an engine built from journaled rules
+    pays by them even if the data file no longer holds the table."""
+    from tablectl.config import Rules
+    from tablectl.games.registry import make_engine
+    from tests.helpers import make_config
+
+    cfg = make_config(
+        tmp_path,
+        game={
+            "id": "three-card-poker-6cb",
+            "decks": None,
+            "settlement_order": "by-seat",
+            "banker_push_on_dragon7": None,
+            "bet_timer_seconds": None,
+        },
+    )
+    rules = cfg.rules
+    assert set(rules.paytables) == {"TCB-6B2", "PP-MR200"}
+    assert rules.paytable("TCB-6B2").pays["royal-flush"] == 1000
+    again = Rules.model_validate(json.loads(json.dumps(rules.to_json())))
+    assert again == rules
+    edited = again.model_copy(
+        update={
+            "paytables": {
+                **again.paytables,
+                "TCB-6B2": again.paytables["TCB-6B2"].model_copy(
+                    update={"pays": {"royal-flush": 1}}
+                ),
+            }
+        }
+    )
+    engine = make_engine(edited)
+    assert engine.six_card_table.pays == {"royal-flush": 1}  # type: ignore[attr-defined]

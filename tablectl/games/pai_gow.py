@@ -57,12 +57,11 @@ from tablectl.money import ZERO, fmt
 from tablectl.outputs import Output
 from tablectl.rules import pai_gow as hands
 from tablectl.rules.fees import total_table_action
-from tablectl.rules.paytables import PAYTABLE_DIR, PayTable, get_paytable, payout, winnings
+from tablectl.rules.paytables import PayTable, payout, winnings
 from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import Verdict, WagerVerdict, settle
 
 GAME_ID = "fortune-pai-gow"
-PAYTABLE_PATH = PAYTABLE_DIR / "fortune-pai-gow.toml"
 POSITIONS = 7  # 003 line 1401: "a maximum of seven players including the player-dealer position"
 STACK_SIZE = 7  # 003 line 1409: "seven piles of seven cards"
 DICE = 3  # 003 line 1417: "a dice cup containing three standard dice"
@@ -141,7 +140,7 @@ class PaiGowEngine:
             )
         self.rules = rules
         self.seats = POSITIONS
-        self.paytable: PayTable = get_paytable(game.fortune_table, PAYTABLE_PATH)
+        self.paytable: PayTable = rules.paytable(game.fortune_table)  # as journaled
         self.envy_minimum = game.envy_minimum
         self.house_way: hands.HouseWay = game.house_way  # R31: 003 or 004's chart
         self.settlement_order = game.settlement_order

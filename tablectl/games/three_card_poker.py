@@ -43,7 +43,7 @@ from tablectl.games.common import (
 from tablectl.money import ZERO, fmt
 from tablectl.outputs import Output
 from tablectl.rules.fees import total_table_action
-from tablectl.rules.paytables import PAYTABLE_DIR, PayTable, get_paytable, payout, winnings
+from tablectl.rules.paytables import payout, winnings
 from tablectl.rules.poker import (
     Rank,
     best_five,
@@ -147,8 +147,8 @@ class ThreeCardPokerEngine:
         self.spot_order = WAGER_ORDERS[game.wager_order]
         self.schedule = rules.schedule
         self.limits = rules.limits
-        self.six_card_table = _table(game, "six_card_bonus_table")
-        self.pair_plus_table = _table(game, "pair_plus_table")
+        self.six_card_table = rules.paytable(game.six_card_bonus_table)  # as journaled
+        self.pair_plus_table = rules.paytable(game.pair_plus_table)
 
     # -- the engine protocol -------------------------------------------------------------
 
@@ -688,11 +688,3 @@ class ThreeCardPokerEngine:
 
     def _state(self, state: ThreeCardPokerState) -> Output:
         return Output("state", self.state_payload(state), retain=True)
-
-
-def _table(game: ThreeCardPokerGame, key: str) -> PayTable:
-    """The pay table the config names for `key`, from its data file."""
-    file, _wager = game.PAYTABLES[key]
-    name = getattr(game, key)
-    assert isinstance(name, str)
-    return get_paytable(name, PAYTABLE_DIR / file)

@@ -54,7 +54,6 @@ from tablectl.rules.ultimate import (
     bad_beat_category,
     blind_result,
     dealer_qualifies,
-    paytable,
     showdown,
     trips_category,
 )
@@ -196,10 +195,10 @@ class UltimateEngine:
         self.deal_from = game.deal_from
         self.schedule = rules.schedule
         self.limits = rules.limits
-        self.blind_table = paytable(game.blind_table)
-        self.trips_table = paytable(game.trips_table)
+        self.blind_table = rules.paytable(game.blind_table)  # as journaled with the rules
+        self.trips_table = rules.paytable(game.trips_table)
         self.bad_beat_table: PayTable | None = (
-            paytable(game.bad_beat_table) if game.bad_beat_table is not None else None
+            rules.paytable(game.bad_beat_table) if game.bad_beat_table is not None else None
         )
 
     # -- the engine protocol -----------------------------------------------------------------------
