@@ -103,3 +103,44 @@ def test_three_card_poker_scenario_shows_no_card_before_the_table_does_contract3
     assert '"5d"' in before
     everything = json.dumps(messages)
     assert not [c for c in ("9c", "8d", "4h") if f'"{c}"' in everything]
+
+
+def test_fortune_pai_gow_scenario_settles_as_worked_by_hand_R30_R31_R32() -> None:
+    """003 rules. Dice 2+3+4 = 9; the player-dealer (seat 3) is position 1 and 8, so 9 is seat 4
+    (R30): it gets the first hand and, though it has no wager, the Action button; settlement
+    starts at the first wagering seat from it, seat 5. The player-dealer's house way (one pair,
+    joker as an ace, 003 line 1431): Q-Q-6-5-3 behind, A(joker)-9 in front. Seat 5 (house way, four kings split,
+    003 line 1444): K-K-9-4-2 beats Q-Q, K-K beats A-9: base +50; Fortune four of a kind 25 to 1
+    on $10: +250. Seat 6 sets 7-7 in front: A-A-Q-5-3 beats Q-Q, 7-7 beats A-9: +20; Fortune (two
+    pair) -5; its Envy button pays $5 for seat 5's four of a kind (R32). Seat 1 (house way, full
+    house: the pair in front, 003 line 1443): T-T-T-8-4 and J-J both win: +30. Bank 1000 - 350 =
+    650. Fee: total action 50+10+20+5+30 = 115, schedule 7's "$101-$200" row (003 line 1580): $2."""
+    messages = _expected("fortune-pai-gow-one-round")
+    (result,) = [m["payload"] for m in messages if m["topic"].endswith("/round/result")]
+    outcome = result["outcome"]
+    assert (outcome["total"], outcome["first_seat"], outcome["button_seat"]) == (9, 4, 4)
+    assert result["action_seat"] == 5
+    assert outcome["player_dealer"]["high"]["cards"] == ["Qd", "Qs", "6s", "5h", "3h"]
+    assert sorted(outcome["player_dealer"]["low"]["cards"]) == ["9s", "JKR"]
+    assert result["bank"] == {"seat": 3, "start": "1000.00", "end": "650.00", "turn": 1}
+    assert [(s["seat"], s["spot"], s["status"], s["net"]) for s in result["settlements"]] == [
+        (5, "base", "win", "50.00"),
+        (5, "fortune", "win", "250.00"),
+        (6, "base", "win", "20.00"),
+        (6, "fortune", "lose", "-5.00"),
+        (6, "envy", "win", "5.00"),
+        (1, "base", "win", "30.00"),
+    ]
+    assert [(f["payer"], f["amount"]) for f in result["fees"]] == [("player-dealer", "2.00")]
+
+
+def test_fortune_pai_gow_scenario_shows_no_hand_before_the_showdown_contract3() -> None:
+    """No card of any hand appears before the result; the hands of seats without a wager (4, 7
+    and 2) never appear at all."""
+    messages = _expected("fortune-pai-gow-one-round")
+    first_result = next(i for i, m in enumerate(messages) if m["topic"].endswith("/round/result"))
+    before = json.dumps(messages[:first_result])
+    assert not [c for c in ("Kc", "Ah", "7s", "Tc", "Qd", "JKR") if f'"{c}"' in before]
+    everything = json.dumps(messages)
+    for unseen in ("2c 3d 4h 5s 7c 8d 9h", "6c 6d Td Jd 8s 2d 3c", "9d 5d 6h 4c 2s 8h Jh"):
+        assert not [c for c in unseen.split() if f'"{c}"' in everything]
