@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.sim.dispenser import SimulatedDispenser
 from drivers.sim.eztrak import SimulatedEztrak
 from drivers.sim.shoe import SimulatedShoe
 from tablectl.config import load_config
@@ -134,3 +135,117 @@ def daemon_rows(cfg_path: Path) -> list[OutboxRow]:
         return [row for rec in journal.records() for row in table.apply(rec)]
     finally:
         journal.close()
+
+
+SCHEDULES = Path(__file__).resolve().parents[2] / "config" / "schedules"
+
+
+def tcp_config(folder: Path, port: Path) -> Path:
+    """A Three Card Poker 6 Card Bonus table (004 rules) whose shuffler is behind `port`."""
+    path = folder / "tcp.toml"
+    path.write_text(
+        f"""site = "it"
+table = "tcp"
+
+[game]
+id = "three-card-poker-6cb"
+
+[seats]
+count = 7
+
+[limits]
+min = "5"
+max = "500"
+
+[collection]
+file = "{SCHEDULES / "three-card-poker-6cb-004.toml"}"
+option = 1
+
+[[devices]]
+name = "shuffler"
+driver = "shuffler"
+port = "{port}"
+
+[devices.options]
+stack_size = 3
+backoff_initial = 0.01
+backoff_max = 0.05
+
+[mqtt]
+enabled = false
+
+[journal]
+path = "{folder / "tcp.db"}"
+"""
+    )
+    return path
+
+
+async def test_shuffler_unplugged_mid_round_garbage_and_a_repeated_frame_lose_and_invent_nothing(
+    tmp_path: Path,
+) -> None:
+    """Three Card Poker through the real shuffler driver and the daemon: the shuffler is unplugged
+    after the first stack (the round is held: no result from a half-dealt round), garbage arrives
+    between frames, the device comes back behind the same name, a stack's frame is repeated
+    byte for byte; after `round.resume` the round finishes with exactly the stacks dispensed,
+    each once, and the document's result (R29: Q-high qualifies; 9-high loses, pair wins)."""
+    cards = ["7s", "7d", "3c", "9c", "8d", "4h", "5d", "Qc", "Js"]
+    link = tmp_path / "shuffler0"
+    with SimulatedDispenser(stack_size=3) as sim1:
+        link.symlink_to(sim1.port)
+        daemon = Daemon(load_config(tcp_config(tmp_path, link)))
+        runner = asyncio.create_task(daemon.run(install_signals=False))
+        try:
+            await wait("the shuffler", lambda: "shuffler" in daemon.table.serials)
+            sim1.load(cards, "red")
+            for event in (
+                {"type": "bank", "seat": 4, "amount": "500"},
+                {"type": "wager", "seat": 1, "spot": "ante", "amount": "10"},
+                {"type": "wager", "seat": 2, "spot": "ante", "amount": "20"},
+                {"type": "bets.close"},
+            ):
+                await daemon.submit("console", event)
+            sim1.dispense()  # seat 1: 7s 7d 3c
+            await wait("the first stack", lambda: len(daemon.table.state.stacks) == 1)
+            sim1.write_raw(b"\x00\xffnoise$STK,9*00\r\n")  # garbage and a bad checksum
+            await asyncio.sleep(0.1)
+            sim1.close()  # unplugged mid-round
+            await wait("the hold", lambda: daemon.table.held is not None)
+            state = daemon.table.state
+            await daemon.submit("console", {"type": "round.resume"})  # refused: still unplugged
+            assert daemon.table.held is not None and daemon.table.state == state
+        except BaseException:
+            daemon.stop()
+            await runner
+            raise
+    try:
+        with SimulatedDispenser(stack_size=3, seq=sim1.next_seq) as sim2:
+            sim2.load(cards[3:], announce=False)  # the same deck, the rest still in it
+            link.unlink()
+            link.symlink_to(sim2.port)
+            await wait("the replug", lambda: "shuffler" not in daemon.table.unavailable)
+            await daemon.submit("console", {"type": "round.resume"})
+            assert daemon.table.held is None
+            sim2.dispense()  # seat 2: 9c 8d 4h
+            sim2.duplicate_last()  # the same frame again: the driver drops it by its SEQ
+            await wait("the second stack", lambda: len(daemon.table.state.stacks) == 2)
+            sim2.dispense()  # the player-dealer: 5d (face up) Qc Js
+            await wait("the deciding phase", lambda: daemon.table.state.phase == "deciding")
+            await daemon.submit("console", {"type": "decision", "seat": 1, "action": "play"})
+            await daemon.submit("console", {"type": "decision", "seat": 2, "action": "play"})
+            await wait("the next round", lambda: daemon.table.state.round == 2)
+    finally:
+        daemon.stop()
+        await runner
+    rows = daemon_rows(tcp_config(tmp_path, link))
+    (result,) = [json.loads(r.payload) for r in rows if r.topic.endswith("/round/result")]
+    assert [d["cards"] for d in result["dealt"]] == [cards[0:3], cards[3:6], cards[6:9]]
+    assert [(s["seat"], s["spot"], s["net"]) for s in result["settlements"]] == [
+        (1, "ante", "10.00"),  # pair of sevens beats Q-J-5
+        (1, "play", "10.00"),
+        (2, "ante", "-20.00"),  # 9-high loses to a qualifying Q-J-5
+        (2, "play", "-20.00"),
+    ]
+    kinds = [json.loads(r.payload)["kind"] for r in rows if r.topic.endswith("/alert")]
+    assert "round-held" in kinds
+    assert kinds.count("rejected") == 1  # the early resume; the repeated frame never arrived
