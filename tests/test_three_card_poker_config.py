@@ -1,16 +1,20 @@
 """The shipped Three Card Poker 6 Card Bonus configs pass `tablectl check-config` (contract 4) and
 say what their documents say: seats, 6 Card Bonus table, action start and wager order (R2, R3,
-R29). The config's own deck-colour check (004 line 488) is pinned here too."""
+R29). The config's own deck-colour check (004 line 488) is pinned here too, and whole rounds
+through the shipped 004 table, worked by hand from the document."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
-from helpers import make_config
+from helpers import bank, feed, make_config, payload, wager
 
 from tablectl.cli import main
-from tablectl.config import ConfigError, ThreeCardPokerGame, load_config
+from tablectl.config import ConfigError, ThreeCardPokerGame, load_config, parse_config
+from tablectl.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,3 +75,129 @@ def test_deck_colours_are_two_different_names_line_488(
     with pytest.raises(ConfigError) as err:
         make_config(tmp_path, game=game)
     assert why in str(err.value)
+
+
+# -- whole rounds through the shipped tables, worked by hand ---------------------------------------
+
+
+def shipped_table(doc: str, tmp_path: Path) -> Table:
+    """A Table running `config/three-card-poker-6cb-<doc>.toml` as shipped (journal in tmp)."""
+    path = ROOT / "config" / f"three-card-poker-6cb-{doc}.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data["journal"]["path"] = str(tmp_path / "journal.db")
+    data["collection"]["file"] = str(path.parent / data["collection"]["file"])
+    return Table(parse_config(data, tmp_path / "table.toml"))
+
+
+def stack(cards: str, deck: str) -> dict[str, Any]:
+    return {"type": "shuffler.stack", "cards": cards.split(), "deck": deck}
+
+
+def decide(seat: int, action: str, amount: str | None = None) -> dict[str, Any]:
+    ev: dict[str, Any] = {"type": "decision", "seat": seat, "action": action}
+    return ev if amount is None else {**ev, "amount": amount}
+
+
+def play_round(table: Table, events: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
+    """The round's result and every payload published while it was played."""
+    rows = [row for ev in events for row in feed(table, ev)]
+    assert not [r for r in rows if r.topic.endswith("/alert")]
+    (result,) = [payload(r) for r in rows if r.topic.endswith("/round/result")]
+    return result, [r.payload.decode() for r in rows]
+
+
+def settled(result: dict[str, Any]) -> list[tuple[int, str, str, str, str]]:
+    return [
+        (s["seat"], s["player"], s["spot"], s["status"], s["net"]) for s in result["settlements"]
+    ]
+
+
+def test_004_table_round_by_hand_fold_backline_and_an_exhausted_bank_R1_R2_R29(
+    tmp_path: Path,
+) -> None:
+    table = shipped_table("004", tmp_path)
+    result, texts = play_round(
+        table,
+        [
+            bank(2, "200"),
+            wager(3, "ante", "10"),
+            wager(3, "pair-plus", "5"),
+            wager(3, "six-card-bonus", "5"),
+            wager(6, "ante", "20"),
+            wager(6, "six-card-bonus", "10"),
+            wager(7, "ante", "5"),
+            wager(7, "ante", "10", player="bob"),  # back-line betting (004 line 535)
+            wager(7, "pair-plus", "5", player="bob"),
+            {"type": "bets.close"},
+            # stacks from the player-dealer's left: seats 3, 6, 7, then seat 2 (line 524, R29)
+            stack("8h 8c 8d", "red"),  # seat 3: three eights
+            stack("4s 5s 6s", "red"),  # seat 6: 6-high straight flush
+            stack("Kd Jc 3h", "red"),  # seat 7: king-high, folded
+            stack("Qs Js Ts", "red"),  # player-dealer: Q-high straight flush, Qs face up
+            decide(3, "play"),
+            decide(6, "play"),
+            decide(7, "fold"),
+        ],
+    )
+    # Qs = 12 counts seats 1, 3, 4, 5, 6, 7 (seat 2 skipped): (12 - 1) mod 6 = 5 -> seat 7 (R2)
+    assert result["action_seat"] == 7
+    # the player-dealer's straight flush qualifies and beats trips and the 6-high straight
+    # flush (004 lines 498-503); TCB-6B2 (004 lines 619-625): seat 3's six cards make three
+    # eights (5:1 = 25), seat 6's six spades a Q-J-T-6-5 flush (15:1 = 150); Pair Plus
+    # (lines 593-598): three of a kind 30:1 = 150; bob's Pair Plus is forfeited by the fold.
+    # R1 with B = 200: collected 5 + 10 + 5 + 10 + 10 = 40 (funds 240), paid 150 and 25
+    # (funds 65), collected 20 + 20 (funds 105), so seat 6's 150 is paid 105: partial.
+    assert settled(result) == [
+        (7, "p7", "ante", "lose", "-5.00"),
+        (7, "bob", "ante", "lose", "-10.00"),
+        (7, "bob", "pair-plus", "lose", "-5.00"),
+        (3, "p3", "ante", "lose", "-10.00"),
+        (3, "p3", "play", "lose", "-10.00"),
+        (3, "p3", "pair-plus", "win", "150.00"),
+        (3, "p3", "six-card-bonus", "win", "25.00"),
+        (6, "p6", "ante", "lose", "-20.00"),
+        (6, "p6", "play", "lose", "-20.00"),
+        (6, "p6", "six-card-bonus", "partial", "105.00"),
+    ]
+    assert (result["bank"]["start"], result["bank"]["end"]) == ("200.00", "0.00")
+    # R4, 004 option 1 (lines 638-642): total action 10+5+5+20+10+5+10+5 = 70 -> "$50-$95 $1"
+    assert [(f["payer"], f["amount"]) for f in result["fees"]] == [("player-dealer", "1.00")]
+    for card in ("Kd", "Jc", "3h"):  # the folded hand, on no topic ever (contract 3)
+        assert not any(f'"{card}"' in t for t in texts), card
+
+
+def test_004_table_round_by_hand_player_dealer_not_qualifying_R29(tmp_path: Path) -> None:
+    table = shipped_table("004", tmp_path)
+    result, _ = play_round(
+        table,
+        [
+            bank(2, "100"),
+            wager(5, "ante", "10"),
+            wager(5, "ante", "10"),  # chips added: seat 5's Ante is 20
+            wager(5, "six-card-bonus", "5"),
+            wager(1, "ante", "25"),
+            wager(1, "pair-plus", "10"),
+            stack("2c 3d Ah", "blue"),  # seat 5: A-2-3, the lowest straight (R29)
+            stack("Kh 7h 2h", "blue"),  # seat 1: a king-high flush
+            stack("9c 6d 4s", "blue"),  # player-dealer: 9-high does not qualify (line 563)
+            decide(5, "play", "20"),
+            decide(1, "play"),
+        ],
+    )
+    # 9c = 9 counts seats 1, 3, 4, 5, 6, 7: (9 - 1) mod 6 = 2 -> seat 4, no wager -> seat 5 (R2)
+    assert result["action_seat"] == 5
+    # not qualifying: each Ante paid even money, each Play "no action" (lines 564-565); seat 5's
+    # six cards 2c 3d Ah 9c 6d 4s hold no pair, no five of a suit, no run of five: the 6 Card
+    # Bonus loses; seat 1's flush pays Pair Plus 3:1 = 30 (line 597).
+    assert settled(result) == [
+        (5, "p5", "ante", "win", "10.00"),
+        (5, "p5", "ante", "win", "10.00"),
+        (5, "p5", "play", "push", "0.00"),
+        (5, "p5", "six-card-bonus", "lose", "-5.00"),
+        (1, "p1", "ante", "win", "25.00"),
+        (1, "p1", "play", "push", "0.00"),
+        (1, "p1", "pair-plus", "win", "30.00"),
+    ]
+    assert result["bank"]["end"] == "30.00"  # 100 - 10 - 10 + 5 - 25 - 30
+    # total action 10 + 10 + 5 + 25 + 10 = 60 -> "$50-$95 $1" (004 line 639)
+    assert [f["amount"] for f in result["fees"]] == ["1.00"]

@@ -17,7 +17,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import BASE, CLOSE, bank, feed, make_config, payload, payloads, play, topics, wager
+from helpers import (
+    BASE,
+    CLOSE,
+    REPO,
+    bank,
+    feed,
+    make_config,
+    payload,
+    payloads,
+    play,
+    topics,
+    wager,
+)
 
 from tablectl.cards import parse_card
 from tablectl.config import LoadedConfig
@@ -546,6 +558,81 @@ def test_fee_counts_ante_and_bonuses_never_play_R4(tmp_path: Path) -> None:
     assert [(f["amount"], f["total_action"]) for f in fees] == [("0.50", "45.00")]
 
 
+# 003 lines 1015-1042, options 2 and 5 of the game's own schedule list (config/schedules): option 2
+# "$5-$200", player-dealer "$5-$50 $0.50 / $51-$100 $1 / ...", player "$1.00" "taken per hand"
+# on the Ante only; option 5 "$5-$1,000", player-dealer "$5-$100 $1 / $101-$300 $2 / ...",
+# player fee "based on each individual player's ante": "$5-$100 $1 / $101-$300 $1 / ...".
+SCHEDULES_003 = REPO / "config" / "schedules" / "three-card-poker-6cb-003.toml"
+
+
+def tcp_003_config(tmp_path: Path, option: int, max_limit: str) -> LoadedConfig:
+    """Document 003's schedule `option` from the shipped file, limits $5-`max_limit`."""
+    return make_config(
+        tmp_path,
+        game={
+            "id": "three-card-poker-6cb",
+            "decks": None,
+            "banker_push_on_dragon7": None,
+            "bet_timer_seconds": None,
+            "settlement_order": "by-seat",
+            "six_card_bonus_table": "TCB-6B4",
+            "action_start": "player-dealer-left",
+        },
+        seats={"count": 8},
+        limits={"min": "5", "max": max_limit},
+        collection={"file": str(SCHEDULES_003), "option": option},
+    )
+
+
+ANTE_IN_TWO_PARTS = [
+    bank(8, "1000"),
+    wager(1, "ante", "10"),
+    wager(1, "ante", "10"),  # chips added to the same Ante circle: one Ante of 20 (line 536)
+    wager(1, "pair-plus", "5"),
+    wager(3, "ante", "15"),
+    CLOSE,
+    stack("Jd Jh 4c"),  # seat 1
+    stack("7c 7s 2d"),  # seat 3
+    stack("7h 7d Kc"),  # player-dealer (seat 8)
+    decide(1, "play"),
+    decide(3, "fold"),
+]
+
+
+def test_player_fee_per_hand_charges_an_ante_placed_in_two_parts_once_R4_003_1015(
+    tmp_path: Path,
+) -> None:
+    _, rows = play(tcp_003_config(tmp_path, 2, "200"), ANTE_IN_TWO_PARTS)
+    # total action 10 + 10 + 5 + 15 = 45 -> "$5-$50 $0.50" (003 line 1023); "the player
+    # collection fee is taken per hand" on the Ante (line 1015): $1.00 for seat 1's one hand,
+    # however many chips made its Ante, and $1.00 for seat 3's.
+    assert [(f["payer"], f.get("player"), f["amount"]) for f in only_result(rows)["fees"]] == [
+        ("player-dealer", None, "0.50"),
+        ("player", "p1", "1.00"),
+        ("player", "p3", "1.00"),
+    ]
+
+
+def test_player_fee_by_ante_size_prices_the_whole_ante_R4_003_1040(tmp_path: Path) -> None:
+    events = [
+        bank(8, "1000"),
+        wager(1, "ante", "60"),
+        wager(1, "ante", "60"),  # one Ante of 120
+        CLOSE,
+        stack("Jd Jh 4c"),
+        stack("7h 7d Kc"),
+        decide(1, "fold"),
+    ]
+    _, rows = play(tcp_003_config(tmp_path, 5, "1000"), events)
+    # option 5: total action 120 -> "$101-$300 $2" for the player-dealer (003 line 1040); the
+    # player's fee is "based on each individual player's ante" (line 1015): an Ante of 120 is in
+    # "$101-$300 $1" (line 1040), one dollar, not "$5-$100 $1" twice.
+    assert [(f["payer"], f["amount"]) for f in only_result(rows)["fees"]] == [
+        ("player-dealer", "2.00"),
+        ("player", "1.00"),
+    ]
+
+
 # -- rounds without hands, rotation (R5), misdeal -------------------------------------------------
 
 
@@ -657,6 +744,26 @@ def test_voided_round_uses_up_its_deck_line_490(tmp_path: Path) -> None:
     feed(table, {"type": "round.void", "reason": "misdeal"})
     feed(table, bank(4, "100"))
     assert_rejected(table, stack("Qh 5c 2d", deck="blue"), rule="004 line 490")
+
+
+def test_a_round_of_unknown_deck_colour_leaves_the_alternation_unknown_line_490(
+    tmp_path: Path,
+) -> None:
+    # Round 1 is dealt from red; round 2's shuffler names no colour. The decks alternate, "each
+    # deck being used for every other round of play" (line 490), so round 2 was the blue deck and
+    # round 3 may be dealt from red again: the table must not remember red from two rounds ago.
+    one = [bank(4, "100"), CLOSE, stack("Qh 5c 2d", deck="red")]
+    two = [bank(4, "100"), CLOSE, stack("Kh 5c 2d", deck=None)]
+    table, _ = run(tmp_path, [*one, *two, bank(5, "100"), CLOSE])
+    rows = feed(table, stack("Ah 5c 2d", deck="red"))
+    assert "alert" not in topics(rows)
+    assert only_result(rows)["deck"] == "red"
+
+
+def test_void_with_no_round_in_progress_is_refused_naming_the_rule(tmp_path: Path) -> None:
+    # events.md: round.void "voids the round in progress"; with none, nothing changes (contract 2)
+    table = Table(tcp_config(tmp_path))
+    assert_rejected(table, {"type": "round.void", "reason": "misdeal"}, rule="round.void")
 
 
 def test_stack_after_every_hand_is_dealt_refused_R29(tmp_path: Path) -> None:

@@ -770,6 +770,55 @@ def test_decks_alternate_and_one_deck_deals_a_round_003_3428(tmp_path: Path) -> 
 # -- R1, R2, R3: settlement order and the bank -----------------------------------------------------
 
 
+def test_a_round_of_unknown_deck_colour_does_not_carry_the_older_colour_forward_003_3428(
+    tmp_path: Path,
+) -> None:
+    # Round 1 is dealt from red; the dispenser names no colour in round 2. The two decks alternate,
+    # "each deck being used for every other round of play" (003 line 3428), so round 2 was dealt
+    # from blue and round 3 comes from red again: it must be accepted.
+    one_round = [
+        *ante_blind(1, "10"),
+        *deal("As Ad", "Qh Qs", "Kc 7h 4d 9s 2c", deck="red"),
+        decide(1, "bet", 4),
+    ]
+    unknown = [
+        *ante_blind(1, "10"),
+        *deal("As Ad", "Qh Qs", "Kc 7h 4d 9s 2c"),
+        decide(1, "bet", 4),
+    ]
+    table, _ = run(tmp_path, [bank(4, "1000"), *one_round, bank(4, "1000"), *unknown])
+    feed(table, bank(5, "1000"))  # seat 4 has banked its two hands (R5)
+    feed(table, wager(1, "ante", "10"))
+    feed(table, wager(1, "blind", "10"))
+    assert topics(feed(table, stack("As Ad", "red"))) == ["event", "state"]
+
+
+def test_a_voided_deal_of_unknown_colour_does_not_carry_the_older_colour_forward_003_3428(
+    tmp_path: Path,
+) -> None:
+    # As above, with round 2 dealt (colour unknown) and then voided: a dealt round used its deck.
+    events = [
+        bank(4, "1000"),
+        *ante_blind(1, "10"),
+        *deal("As Ad", "Qh Qs", "Kc 7h 4d 9s 2c", deck="red"),
+        decide(1, "bet", 4),
+        bank(4, "1000"),
+        *ante_blind(1, "10"),
+        *deal("As Ad", "Qh Qs"),
+        {"type": "round.void", "reason": "misdeal"},
+        bank(4, "1000"),
+        *ante_blind(1, "10"),
+    ]
+    table, _ = run(tmp_path, events)
+    assert topics(feed(table, stack("As Ad", "red"))) == ["event", "state"]
+
+
+def test_void_with_no_round_in_progress_is_refused_naming_the_rule(tmp_path: Path) -> None:
+    # events.md: round.void "voids the round in progress"; with none, nothing changes
+    table = Table(ut_config(tmp_path))
+    assert_rejected(table, {"type": "round.void", "reason": "misdeal"}, rule="round.void")
+
+
 def test_payouts_start_left_of_the_player_dealer_seat_by_seat_until_the_bank_runs_out_R1_R2(
     tmp_path: Path,
 ) -> None:

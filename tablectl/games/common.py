@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal, TypeVar
 
-from tablectl.cards import Card
+from tablectl.cards import Card, ShoeComposition
 from tablectl.config import Limits
 from tablectl.events import Bank, InputEvent, Wager
 from tablectl.games.base import Rejected
@@ -23,6 +23,8 @@ from tablectl.rules.fees import (
     total_table_action,
 )
 from tablectl.rules.rotation import Rotation
+
+VOID_RULE = "round.void"  # docs/events.md: "the floor voids the round in progress"
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -39,6 +41,7 @@ class PlacedWager:
     amount: Decimal
 
     def payload(self) -> dict[str, Any]:
+        """The wager as `state` and `round/result` show it (contract 3)."""
         return {
             "seat": self.seat,
             "player": self.player,
@@ -77,6 +80,30 @@ def verify_bank_offer(
     why = rotation.why_not(ev.seat)
     if why:
         raise Rejected(why, rule="R5")
+
+
+def verify_bank_before_deal(
+    betting: bool, rotation: Rotation, ev: Bank, seats: int, wagers: Sequence[PlacedWager]
+) -> None:
+    """R1/R5: a bank is posted while bets are taken, before the deal, by a seat R5 allows."""
+    if not betting:
+        raise Rejected("the bank is posted before the deal, not during it", rule="R1")
+    verify_bank_offer(rotation, ev, seats, wagers)
+
+
+def verify_bets_open(betting: bool, bank_seat: int | None, closed_rule: str) -> None:
+    """ "No more bets" is called once per round (`closed_rule`: the game's document line), and
+    only against a posted bank (R1: every wager is settled against it)."""
+    if not betting:
+        raise Rejected("betting is already closed for this round", rule=closed_rule)
+    if bank_seat is None:
+        raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
+
+
+def verify_round_in_progress(between_rounds: bool) -> None:
+    """A `round.void` needs a round to void (docs/events.md); between rounds it changes nothing."""
+    if between_rounds:
+        raise Rejected("no round is in progress to void", rule=VOID_RULE)
 
 
 def verify_not_player_dealer(ev: Wager, bank_seat: int | None) -> None:
@@ -119,6 +146,25 @@ def has_wager(wagers: Iterable[PlacedWager], seat: int, player: str, spots: Iter
     """Whether `player` at `seat` has a wager on one of `spots` (a bonus needs its base wager)."""
     wanted = set(spots)
     return any(w.seat == seat and w.player == player and w.spot in wanted for w in wagers)
+
+
+def staked(wagers: Iterable[PlacedWager], seat: int, spot: str) -> Decimal:
+    """Everything on `spot` at `seat`, every player's chips together (a seat's Ante, say)."""
+    return sum((w.amount for w in wagers if w.seat == seat and w.spot == spot), ZERO)
+
+
+def merged(wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
+    """One wager per seat, player and spot, in the order each was first placed: chips a player
+    adds to a circle make one wager (003 line 3478 "an equal wager in the Ante and Blind
+    circles"; 004 line 536 "an Ante wager"), charged as one (R4). Ultimate Texas Hold'em also
+    settles them as one; Three Card Poker lists each placed wager (the money is the same)."""
+    totals: dict[tuple[int, str, str], Decimal] = {}
+    for w in wagers:
+        key = (w.seat, w.player, w.spot)
+        totals[key] = totals.get(key, ZERO) + w.amount
+    return [
+        PlacedWager(seat, player, spot, amount) for (seat, player, spot), amount in totals.items()
+    ]
 
 
 def seats_from_left(bank_seat: int, seats: int) -> list[int]:
@@ -212,6 +258,73 @@ def seen_plus(seen: Mapping[Card, int], cards: Iterable[Card]) -> dict[Card, int
     for card in cards:
         out[card] = out.get(card, 0) + 1
     return out
+
+
+def verify_single_deck(
+    cards: Sequence[Card],
+    dealt: Iterable[Card],
+    deck: ShoeComposition,
+    *,
+    foreign_rule: str,
+    twice_rule: str,
+) -> None:
+    """Contract 1 for a round dealt from one shuffled deck: every card of a stack is one `deck`
+    holds (`foreign_rule`: no jokers, say) and none was dealt before this round or earlier in
+    the stack (`twice_rule`). No reason names a card: the alert is published, and a refused
+    stack is not thereby shown at the table (the card may be someone's hole card)."""
+    seen = seen_plus({}, dealt)
+    for i, card in enumerate(cards, start=1):
+        if deck.why_not(card, {}) is not None:
+            raise Rejected(
+                f"card {i} of the stack is not in a {deck.kind.value} deck", rule=foreign_rule
+            )
+        if deck.why_not(card, seen) is not None:
+            raise Rejected(
+                f"card {i} of the stack appears twice in this round: a round is dealt from "
+                f"a single {deck.kind.value} deck",
+                rule=twice_rule,
+            )
+        seen = seen_plus(seen, [card])
+
+
+def verify_deck_colour(
+    deck: str | None,
+    round_deck: str | None,
+    last_deck: str | None,
+    *,
+    one_deck_rule: str,
+    alternate_rule: str,
+    colours: Sequence[str] = (),
+    colours_rule: str = "config deck_colours",
+) -> None:
+    """Two alternating decks of different colours, each used every other round (004 lines
+    487-491, 003 line 3428, 003 line 1485): a stack's colour (`deck`, None when the shuffler
+    cannot tell, and then nothing is checked) must be one of `colours` when the table names
+    them, this round's colour once a stack has named it, and not the last dealt round's."""
+    if deck is None:
+        return
+    if colours and deck not in colours:
+        raise Rejected(
+            f"deck {deck!r} is not one of this table's two decks ({', '.join(colours)})",
+            rule=colours_rule,
+        )
+    if round_deck is not None and deck != round_deck:
+        raise Rejected(
+            f"this round is dealt from the {round_deck} deck, not the {deck} deck",
+            rule=one_deck_rule,
+        )
+    if round_deck is None and deck == last_deck:
+        raise Rejected(
+            f"the {deck} deck was used last round: the decks alternate every other round",
+            rule=alternate_rule,
+        )
+
+
+def deck_after_round(round_deck: str | None, dealt: bool, last_deck: str | None) -> str | None:
+    """The colour the next round may not use (004 line 490, 003 line 3428): a round that dealt
+    used its deck, even when the shuffler never named it (then the next colour is unknown, not
+    the colour of two rounds ago); a round that dealt nothing leaves the last colour as it was."""
+    return round_deck if dealt else last_deck
 
 
 def event_msg(ev: InputEvent, ts: str, *, hide: Iterable[str] = (), **extra: Any) -> Output:

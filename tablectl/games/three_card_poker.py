@@ -18,7 +18,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal
 
-from tablectl.cards import Card, parse_card
+from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
 from tablectl.config import Rules, ThreeCardPokerGame
 from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
 from tablectl.games.base import Rejected
@@ -27,17 +27,24 @@ from tablectl.games.common import (
     action_button_seat,
     action_order,
     can,
+    deck_after_round,
     event_msg,
     fee_rows,
     first_wagered,
     has_wager,
+    merged,
     player_of,
     seats_from,
     seats_from_left,
-    verify_bank_offer,
+    staked,
+    verify_bank_before_deal,
+    verify_bets_open,
+    verify_deck_colour,
     verify_limits,
     verify_not_player_dealer,
+    verify_round_in_progress,
     verify_seat,
+    verify_single_deck,
     void_settlements,
 )
 from tablectl.money import ZERO, fmt
@@ -48,6 +55,7 @@ from tablectl.rules.poker import (
     Rank,
     best_five,
     rank_category,
+    showdown,
     three_card_category,
     three_card_rank,
 )
@@ -56,6 +64,9 @@ from tablectl.rules.settlement import Verdict, WagerVerdict, settle
 
 GAME_ID = "three-card-poker-6cb"
 STACK_SIZE = 3  # "the device shall dispense cards in stacks of three" (line 542)
+# "a single deck automatic card shuffling device", "standard decks of 52 cards. No jokers"
+# (lines 485-486): a round's cards come from one 52-card deck.
+ONE_DECK = ShoeComposition(DeckKind.STANDARD_52, 1)
 PRE_DEAL_SPOTS = ("ante", "pair-plus", "six-card-bonus")  # placed before the deal (lines 536-537)
 BONUS_SPOTS = ("pair-plus", "six-card-bonus")  # each needs an Ante by the same player (line 537)
 # R3: each seat's wagers in settlement order. 004 line 526 and 003 line 935 settle the Ante first;
@@ -120,16 +131,6 @@ class ThreeCardPokerState:
 def qualifies(rank: Rank) -> bool:
     """Whether a player-dealer's three-card rank is queen-high or better (R29, line 559)."""
     return rank[0] > 0 or rank[1] >= QUEEN
-
-
-def showdown(player: Rank, dealer: Rank) -> Verdict:
-    """A played hand against a qualifying player-dealer (lines 567-569): the higher three-card
-    rank wins even money on the Ante and the Play; equal rank and value push."""
-    if player > dealer:
-        return "win"
-    if player < dealer:
-        return "lose"
-    return "push"
 
 
 class ThreeCardPokerEngine:
@@ -224,9 +225,9 @@ class ThreeCardPokerEngine:
 
     def verify_bank(self, state: ThreeCardPokerState, ev: Bank) -> None:
         """R1/R5: a bank is posted before the deal, by a seat the rotation allows."""
-        if state.phase != "betting":
-            raise Rejected("the bank is posted before the deal, not during it", rule="R1")
-        verify_bank_offer(state.rotation, ev, self.seats, state.wagers)
+        verify_bank_before_deal(
+            state.phase == "betting", state.rotation, ev, self.seats, state.wagers
+        )
 
     def can_bank(self, state: ThreeCardPokerState, ev: Bank) -> bool:
         """Whether `verify_bank` accepts."""
@@ -287,11 +288,8 @@ class ThreeCardPokerEngine:
     # -- closing bets (line 538) ---------------------------------------------------------------
 
     def verify_bets_close(self, state: ThreeCardPokerState) -> None:
-        """Betting closes once, and only against a posted bank."""
-        if state.phase != "betting":
-            raise Rejected("betting is already closed for this round", rule="004 line 538")
-        if state.bank_seat is None:
-            raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
+        """Betting closes once (line 538), and only against a posted bank (R1)."""
+        verify_bets_open(state.phase == "betting", state.bank_seat, "004 line 538")
 
     def can_bets_close(self, state: ThreeCardPokerState) -> bool:
         """Whether `verify_bets_close` accepts."""
@@ -330,42 +328,24 @@ class ThreeCardPokerEngine:
                 f"a stack of {len(ev.cards)} cards: the shuffler dispenses stacks of three",
                 rule="004 line 542",
             )
-        cards = [parse_card(c) for c in ev.cards]
-        if any(c.is_joker for c in cards):
-            raise Rejected("the stack holds a joker: no jokers are used", rule="004 line 486")
-        seen = {c for stack in state.stacks for c in stack}
-        for i, card in enumerate(cards, start=1):
-            if card in seen:
-                raise Rejected(
-                    f"card {i} of the stack was already dealt this round: a round is dealt from "
-                    "a single 52-card deck",
-                    rule="004 line 485",
-                )
-            seen.add(card)
-        self._verify_deck(state, ev.deck)
-
-    def _verify_deck(self, state: ThreeCardPokerState, deck: str | None) -> None:
-        """Two alternating decks of different colours, each used every other round (lines
-        487-491): a colour the table does not use, a change of deck within a round, or the
-        previous round's deck again is refused. A stack without a colour is not checked."""
-        if deck is None:
-            return
-        colours = self.game.deck_colours
-        if deck not in colours:
-            raise Rejected(
-                f"deck {deck!r} is not one of this table's two decks ({', '.join(colours)})",
-                rule="004 line 488",
-            )
-        if state.deck is not None and deck != state.deck:
-            raise Rejected(
-                f"this round is dealt from the {state.deck} deck, not the {deck} deck",
-                rule="004 line 489",
-            )
-        if state.deck is None and deck == state.last_deck:
-            raise Rejected(
-                f"the {deck} deck was used last round: the decks alternate every other round",
-                rule="004 line 490",
-            )
+        verify_single_deck(
+            [parse_card(c) for c in ev.cards],
+            (c for stack in state.stacks for c in stack),
+            ONE_DECK,
+            foreign_rule="004 line 486",
+            twice_rule="004 line 485",
+        )
+        # Two alternating decks of different colours, each used every other round (lines
+        # 487-491); a stack without a colour is not checked.
+        verify_deck_colour(
+            ev.deck,
+            state.deck,
+            state.last_deck,
+            one_deck_rule="004 line 489",
+            alternate_rule="004 line 490",
+            colours=self.game.deck_colours,
+            colours_rule="004 line 488",
+        )
 
     def can_stack(self, state: ThreeCardPokerState, ev: ShufflerStack) -> bool:
         """Whether `verify_stack` accepts."""
@@ -470,16 +450,16 @@ class ThreeCardPokerEngine:
 
     def _ante_at(self, state: ThreeCardPokerState, seat: int) -> Decimal:
         """Every Ante at `seat` (the seated player's and back-line bettors')."""
-        return sum((w.amount for w in state.wagers if w.seat == seat and w.spot == "ante"), ZERO)
+        return staked(state.wagers, seat, "ante")
 
     def _plays_at(self, state: ThreeCardPokerState, seat: int) -> list[PlacedWager]:
         """A Play per player with an Ante at `seat`, equal to that player's Ante (line 536);
         back-line bettors ride the seated hand's decision."""
-        antes: dict[str, Decimal] = {}
-        for w in state.wagers:
-            if w.seat == seat and w.spot == "ante":
-                antes[w.player] = antes.get(w.player, ZERO) + w.amount
-        return [PlacedWager(seat, player, "play", amount) for player, amount in antes.items()]
+        return [
+            PlacedWager(seat, w.player, "play", w.amount)
+            for w in merged(state.wagers)
+            if w.seat == seat and w.spot == "ante"
+        ]
 
     # -- the end of a round (R1-R4, R29; lines 559-575) -------------------------------------------
 
@@ -541,13 +521,15 @@ class ThreeCardPokerEngine:
             },
             "action_seat": self.action_seat(state),
             "settlements": [s.payload() for s in result.settlements],
-            # R4 (003 line 1015): "the Ante, Pair Plus, and 6 card bonus wagers only", never Play
-            "fees": fee_rows(self.schedule, state.bank_seat, state.wagers),
+            # R4 (003 line 1015): "the Ante, Pair Plus, and 6 card bonus wagers only", never
+            # Play; a player's chips in one circle are one wager, so a fee "per hand" or "based
+            # on each individual player's ante" is charged once, on the whole Ante.
+            "fees": fee_rows(self.schedule, state.bank_seat, merged(state.wagers)),
         }
         new = ThreeCardPokerState(
             round=state.round + 1,
             rotation=state.rotation.after_round(state.bank_seat),
-            last_deck=state.deck,
+            last_deck=deck_after_round(state.deck, True, state.last_deck),
         )
         return new, [Output("round/result", payload)]
 
@@ -613,8 +595,7 @@ class ThreeCardPokerEngine:
         """A misdeal: the round ends unplayed, every wager (Plays too) comes back, no fee is
         charged and the hand does not count toward the player-dealer's two (R5). No hole card
         is shown. A deck that was dealt from counts as used for the alternation (line 490)."""
-        if self.between_rounds(state):
-            raise Rejected("no round is in progress to void")
+        verify_round_in_progress(self.between_rounds(state))
         wagers = (*state.wagers, *state.plays)
         ordered = self.action_order(state) if state.bank_seat is not None else list(wagers)
         bank = fmt(state.bank) if state.bank is not None else None
@@ -634,7 +615,7 @@ class ThreeCardPokerEngine:
         new = ThreeCardPokerState(
             round=state.round + 1,
             rotation=state.rotation,
-            last_deck=state.deck if state.stacks else state.last_deck,
+            last_deck=deck_after_round(state.deck, bool(state.stacks), state.last_deck),
         )
         return new, [Output("round/result", payload), self._state(new)]
 

@@ -28,19 +28,25 @@ from tablectl.games.common import (
     PlacedWager,
     action_order,
     can,
+    deck_after_round,
     default_player,
     event_msg,
     fee_rows,
     first_wagered,
     has_wager,
+    merged,
     player_of,
     seats_from,
     seats_from_left,
-    seen_plus,
-    verify_bank_offer,
+    staked,
+    verify_bank_before_deal,
+    verify_bets_open,
+    verify_deck_colour,
     verify_limits,
     verify_not_player_dealer,
+    verify_round_in_progress,
     verify_seat,
+    verify_single_deck,
     void_settlements,
 )
 from tablectl.money import ZERO, fmt
@@ -149,9 +155,9 @@ class UltimateState:
     acted: tuple[int, ...] = ()  # seats that have checked on the current street
     folded: tuple[int, ...] = ()
 
-    def seen(self) -> dict[Card, int]:
-        """This round's cards so far (a single-deck round: each card at most once)."""
-        return seen_plus({}, (c for s in self.stacks for c in s.cards))
+    def dealt(self) -> tuple[Card, ...]:
+        """This round's cards so far, in dispense order (one deck: each card at most once)."""
+        return tuple(c for s in self.stacks for c in s.cards)
 
     def stack_of(self, to: To, seat: int | None = None) -> Stack | None:
         """The stack dealt to `to` (and `seat`), if it has been dispensed."""
@@ -269,9 +275,9 @@ class UltimateEngine:
 
     def verify_bank(self, state: UltimateState, ev: Bank) -> None:
         """R1/R5: a bank is posted before the deal, by a seat the rotation allows."""
-        if state.phase != "betting":
-            raise Rejected("the bank is posted before the deal, not during it", rule="R1")
-        verify_bank_offer(state.rotation, ev, self.seats, state.wagers)
+        verify_bank_before_deal(
+            state.phase == "betting", state.rotation, ev, self.seats, state.wagers
+        )
 
     def can_bank(self, state: UltimateState, ev: Bank) -> bool:
         """Whether `verify_bank` accepts."""
@@ -310,8 +316,8 @@ class UltimateEngine:
             )
         player = player_of(ev)
         if ev.spot == "blind":
-            ante = self._total(state.wagers, ev.seat, "ante")
-            blind = self._total(state.wagers, ev.seat, "blind") + ev.amount
+            ante = staked(state.wagers, ev.seat, "ante")
+            blind = staked(state.wagers, ev.seat, "blind") + ev.amount
             if blind != ante:
                 raise Rejected(
                     f"the Blind must equal the Ante: seat {ev.seat} has an Ante of {fmt(ante)} "
@@ -351,13 +357,10 @@ class UltimateEngine:
 
     def verify_bets_close(self, state: UltimateState) -> None:
         """No more bets: a bank is posted and every seat's Ante equals its Blind (003 3478)."""
-        if state.phase != "betting":
-            raise Rejected("betting is already closed for this round", rule="003 line 3482")
-        if state.bank_seat is None:
-            raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
+        verify_bets_open(state.phase == "betting", state.bank_seat, "003 line 3482")
         for seat in sorted({w.seat for w in state.wagers}):
-            ante = self._total(state.wagers, seat, "ante")
-            blind = self._total(state.wagers, seat, "blind")
+            ante = staked(state.wagers, seat, "ante")
+            blind = staked(state.wagers, seat, "blind")
             if ante != blind:
                 raise Rejected(
                     f"seat {seat} has an Ante of {fmt(ante)} and a Blind of {fmt(blind)}: "
@@ -422,29 +425,19 @@ class UltimateEngine:
                 f"a stack of {len(ev.cards)} cards cannot be dealt: {where} takes {size}",
                 rule="003 line 3490" if to != "board" else "003 line 3492",
             )
-        if ev.deck is not None:
-            if state.deck is not None and ev.deck != state.deck:
-                raise Rejected(
-                    f"this round is dealt from the {state.deck} deck, not the {ev.deck} deck",
-                    rule="003 line 3428",
-                )
-            if state.deck is None and ev.deck == state.last_deck:
-                raise Rejected(
-                    f"the {ev.deck} deck was used last round: the two decks alternate",
-                    rule="003 line 3428",
-                )
+        # One deck a round, the two decks alternating (003 lines 3424-3428); a stack without a
+        # colour is not checked.
+        verify_deck_colour(
+            ev.deck,
+            state.deck,
+            state.last_deck,
+            one_deck_rule="003 line 3428",
+            alternate_rule="003 line 3428",
+        )
         cards = tuple(parse_card(c) for c in ev.cards)
-        seen = state.seen()
-        for card in cards:
-            if seen.get(card):
-                raise Rejected(
-                    f"{card} appears twice in this round: a round is dealt from one deck",
-                    rule="003 line 3424",
-                )
-            why = ONE_DECK.why_not(card, seen)
-            if why:
-                raise Rejected(why, rule="003 line 3423")
-            seen = seen_plus(seen, [card])
+        verify_single_deck(
+            cards, state.dealt(), ONE_DECK, foreign_rule="003 line 3423", twice_rule="003 line 3424"
+        )
         return to, seat, cards
 
     def can_stack(self, state: UltimateState, ev: ShufflerStack) -> bool:
@@ -546,11 +539,11 @@ class UltimateEngine:
                 f"{sizes} only",
                 rule=STREET_LINE[street],
             )
-        amount = self._total(state.wagers, ev.seat, "ante") * ev.multiple
+        amount = staked(state.wagers, ev.seat, "ante") * ev.multiple
         if ev.amount is not None and ev.amount != amount:
             raise Rejected(
                 f"a {ev.multiple}x Play wager on an Ante of "
-                f"{fmt(self._total(state.wagers, ev.seat, 'ante'))} is {fmt(amount)}, "
+                f"{fmt(staked(state.wagers, ev.seat, 'ante'))} is {fmt(amount)}, "
                 f"not {fmt(ev.amount)}",
                 rule=STREET_LINE[street],
             )
@@ -710,7 +703,7 @@ class UltimateEngine:
         new = UltimateState(
             round=state.round + 1,
             rotation=state.rotation.after_round(state.bank_seat),
-            last_deck=state.deck if state.deck is not None else state.last_deck,
+            last_deck=deck_after_round(state.deck, True, state.last_deck),
         )
         return new, [Output("round/result", payload)]
 
@@ -736,8 +729,7 @@ class UltimateEngine:
         """A misdeal: the round ends unplayed, every wager (Play included) comes back, no fee,
         and the hand does not count toward the player-dealer's two (R5). Only cards already
         turned over are shown; the deck used stays the last deck (003 line 3428)."""
-        if self.between_rounds(state):
-            raise Rejected("no round is in progress to void")
+        verify_round_in_progress(self.between_rounds(state))
         everything = [*merged(state.wagers), *(p.wager() for p in state.plays)]
         ordered = (
             self.action_order(state.bank_seat, everything)
@@ -762,7 +754,8 @@ class UltimateEngine:
         new = UltimateState(
             round=state.round + 1,
             rotation=state.rotation,
-            last_deck=state.deck if state.deck is not None else state.last_deck,
+            # a round that dealt used its deck, named or not (003 line 3428)
+            last_deck=deck_after_round(state.deck, bool(state.stacks), state.last_deck),
         )
         return new, [Output("round/result", payload), self._state(new)]
 
@@ -790,10 +783,6 @@ class UltimateEngine:
 
     # -- helpers -----------------------------------------------------------------------------------
 
-    @staticmethod
-    def _total(wagers: Iterable[PlacedWager], seat: int, spot: str) -> Decimal:
-        return sum((w.amount for w in wagers if w.seat == seat and w.spot == spot), ZERO)
-
     def _state(self, state: UltimateState) -> Output:
         return Output("state", self.state_payload(state), retain=True)
 
@@ -803,16 +792,3 @@ def street_of(phase: Phase) -> Street | None:
     if phase == "preflop" or phase == "flop" or phase == "river":
         return phase
     return None
-
-
-def merged(wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
-    """One wager per seat, player and spot, in the order each was first placed: chips added to
-    a circle make one wager (003 line 3478 "an equal wager in the Ante and Blind circles"), paid
-    and charged as one."""
-    totals: dict[tuple[int, str, str], Decimal] = {}
-    for w in wagers:
-        key = (w.seat, w.player, w.spot)
-        totals[key] = totals.get(key, ZERO) + w.amount
-    return [
-        PlacedWager(seat, player, spot, amount) for (seat, player, spot), amount in totals.items()
-    ]

@@ -14,10 +14,12 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations_with_replacement
+from typing import Literal
 
 from tablectl.cards import RANKS, SUITS, Card
 
 Rank = tuple[int, ...]
+Showdown = Literal["win", "lose", "push"]
 
 # Five-card categories, lowest first; the index is the first element of a five-card rank.
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
@@ -99,6 +101,17 @@ def _straight_high(distinct_desc: Sequence[int], length: int) -> int | None:
         if run == length:
             return vals[i] + length - 1
     return None
+
+
+def showdown(player: Rank, dealer: Rank) -> Showdown:
+    """A player's hand against the player-dealer's, both ranked by the same evaluator: the
+    higher rank wins, an equal rank ("equal in rank and value", 004 line 569; "a poker value
+    equal to", 003 line 3537) pushes. Three Card Poker and Ultimate Texas Hold'em both use it."""
+    if player > dealer:
+        return "win"
+    if player < dealer:
+        return "lose"
+    return "push"
 
 
 # ---------------------------------------------------------------- five-card high poker

@@ -24,6 +24,8 @@ from tablectl.rules.poker import (
     best_rank,
     rank_category,
 )
+from tablectl.rules.poker import Showdown as Showdown  # re-exported: one home for the showdown
+from tablectl.rules.poker import showdown as showdown
 
 GAME = "ultimate-texas-holdem"  # DESIGN contract 4 game id
 PAYTABLE_PATH = PAYTABLE_DIR / "ultimate-texas-holdem.toml"
@@ -34,7 +36,6 @@ DEFAULT_PAYTABLES: Mapping[str, str] = MappingProxyType(
     {"blind": "BLIND-003", "trips": "TRIPS-003", "bad-beat": "BADBEAT-003"}
 )
 
-Showdown = Literal["win", "lose", "push"]
 BlindResult = Literal["win", "push", "lose"]
 
 
@@ -46,15 +47,6 @@ def paytable(name: str) -> PayTable:
 def dealer_qualifies(rank: Rank) -> bool:
     """The player-dealer qualifies with a pair or better (003 lines 3518, 3528; R35)."""
     return rank[0] >= PAIR
-
-
-def showdown(player_rank: Rank, dealer_rank: Rank) -> Showdown:
-    """The player's hand against the player-dealer's: higher wins, equal pushes (003 3534-3537)."""
-    if player_rank > dealer_rank:
-        return "win"
-    if player_rank < dealer_rank:
-        return "lose"
-    return "push"
 
 
 def three_or_better(rank: Rank) -> str | None:
