@@ -163,10 +163,12 @@ class Table:
 
     def _resume(self, rec: Record) -> list[Output]:
         if self.held is None:
-            raise Rejected("nothing is held: there is no round to resume")
+            raise Rejected("nothing is held: there is no round to resume", rule="round.resume")
         down = sorted(self.unavailable)
         if down:
-            raise Rejected(f"still unavailable: {', '.join(down)}; reconnect it first")
+            raise Rejected(
+                f"still unavailable: {', '.join(down)}; reconnect it first", rule="round.resume"
+            )
         self.held = None
         event = Output("event", {"type": "round.resume", "ts": rec.ts})
         return [event, Output("state", self.state_payload(), retain=True)]
