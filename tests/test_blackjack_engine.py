@@ -306,6 +306,18 @@ def test_pure_against_pure_pushes_and_other_hands_lose_base_only_R11_R12(tmp_pat
     assert payloads(rows, "event")[-1]["hole_card"] == "Ad"  # turned over at once
 
 
+def test_pure_against_pure_pushes_at_3_to_2_too_R11(tmp_path: Path) -> None:
+    # 003 line 449 (the 3 to 2 approval): both pure "is a push or tie"; s3 Ts 8s = 18 loses its
+    # base only at the peek (R12). s2 Ah Kd pure; up Qh (peek), hole Ac: a Pure 21.5.
+    events = [bank(1, "500"), wager(2, "base", "20"), wager(3, "base", "10")]
+    cfg = pure_cfg(tmp_path, pure_pays="3 to 2", action_start="player-dealer-left")
+    _table, rows = play(cfg, [*events, *cards("Ah Ts Qh Kd 8s Ac")])
+    assert nets(result_of(rows)) == [
+        (2, "p2", "base", "push", D(0)),
+        (3, "p3", "base", "lose", D(-10)),
+    ]
+
+
 def test_spanish_pure_against_pure_player_wins_6_to_5_R11(tmp_path: Path) -> None:
     events = [bank(1, "500"), wager(2, "base", "10")]
     # s2 Ac Jc pure; up Qd (peek), hole Ah: both pure, the player wins (003 line 1879) 6 to 5
@@ -373,6 +385,42 @@ def test_splits_into_four_hands_and_no_fourth_split_R16(tmp_path: Path) -> None:
     assert bank_change(result) == D(-50)
     # R4: the total action is the one 10 wager placed before the deal, never splits or doubles
     assert result["fees"][0]["total_action"] == "10.00"
+
+
+def test_four_hands_with_a_double_after_split_against_888_R13_R16_R19(tmp_path: Path) -> None:
+    """A worked hand: one seat splits 8s into four hands, doubles one after the split, and the
+    player-dealer makes 888 (000 lines 106 and 115; R13, R16, R19)."""
+    events = [bank(1, "500"), wager(2, "base", "10"), wager(2, "buster", "5"), CLOSE]
+    # s2 8s 8h; up 8d, hole 8c = 16 (no peek on an 8)
+    events += cards("8s 8d 8h 8c")
+    events += [decide(2, "split"), *cards("8s")]  # [8s 8s] [8h]
+    events += [decide(2, "split"), *cards("8d")]  # [8s 8d] [8s] [8h]
+    events += [decide(2, "split")]  # [8s] [8d] [8s] [8h]: four hands, no more splits
+    events += [*cards("3c"), decide(2, "double"), *cards("Kd")]  # hand 1: 8+3 = 11, +10, 21
+    events += cards("9c Tc")  # hand 2: 8+9 = 17, hits Tc: 27, bust
+    events += [*cards("2c Kc"), stand(2)]  # hand 3: 8+2 = hard 10 must hit, Kc: 20
+    events += cards("5c Kh")  # hand 4: 8+5 = 13, hits Kh: 23, bust
+    table, rows = play(pure_cfg(tmp_path), events)
+    assert state_of(table)["phase"] == "player-dealer"  # 8d 8c = 16 must hit (Chart 1B)
+    rows = feed(table, cards("8h")[0])  # 8 8 8: 888 (R13)
+    result = result_of(rows)
+    assert result["outcome"]["player_dealer"]["rank"] == "888"
+    # R2: hole 8c counts 8 seats from seat 1 skipping seat 1: 2..7, 2, 3 -> seat 3, empty; the
+    # next seat clockwise with a wager is 2 (4, 5, 6, 7 empty, 1 the player-dealer).
+    assert result["action_seat"] == 2
+    # hand 1: 21 with 10 + 10 doubled beats a bust: +20. Hands 2 and 4 busted: push on 888 (R13).
+    # Hand 3: 20 beats a bust: +10. Buster: 888 is a three-card bust (R19), option-5 1 to 1: +5.
+    assert nets(result) == [
+        (2, "p2", "base", "win", D(20)),
+        (2, "p2", "base", "push", D(0)),
+        (2, "p2", "base", "win", D(10)),
+        (2, "p2", "base", "push", D(0)),
+        (2, "p2", "buster", "win", D(5)),
+    ]
+    assert [s.get("hand") for s in result["settlements"]] == [1, 2, 3, 4, None]
+    assert bank_change(result) == D(-35) and conserved(result)
+    # R4: the action is the 10 and the 5 placed before the deal; splits and doubles are not
+    assert result["fees"][0]["total_action"] == "15.00"
 
 
 def test_two_bonus_cards_split_but_not_a_mixed_pair_R16_000_line_115(tmp_path: Path) -> None:
@@ -507,6 +555,27 @@ def test_even_money_at_6_to_5_nets_seven_tenths_when_no_pure_R17(tmp_path: Path)
     ]
 
 
+@pytest.mark.parametrize(
+    ("hole", "parts"),
+    [
+        # no player-dealer pure: the insurance of 5 loses, the pure is paid 3 to 2 = 15: +10
+        ("7d", [(3, "p3", "base", "win", D(15)), (3, "p3", "insurance", "lose", D(-5))]),
+        # a player-dealer pure: the insurance of 5 wins 2 to 1 = 10, the pure pushes: +10
+        ("Kd", [(3, "p3", "base", "push", D(0)), (3, "p3", "insurance", "win", D(10))]),
+    ],
+)
+def test_even_money_at_3_to_2_nets_the_wager_either_way_R17(
+    tmp_path: Path, hole: str, parts: list[tuple[int, str, str, str, D]]
+) -> None:
+    # R17: "At 3 to 2 that nets +1x either way"; s3 Ac Kc pure, up Ah, base 10
+    events = [bank(1, "500"), wager(3, "base", "10"), CLOSE]
+    events += [*cards(f"Ac Ah Kc {hole}"), decide(3, "even-money")]
+    _table, rows = play(pure_cfg(tmp_path, pure_pays="3 to 2"), events)
+    result = result_of(rows)
+    assert sorted(nets(result)) == parts
+    assert sum((n for *_, n in parts), D(0)) == D(10)
+
+
 def test_insurance_refusals_R17(tmp_path: Path) -> None:
     events = [bank(1, "500"), wager(2, "base", "20"), wager(3, "base", "10"), CLOSE]
     # s2 9c 8c = 17, s3 9d 8d = 17; up Ah, hole 6s: no Pure 21.5
@@ -630,6 +699,21 @@ def test_pure_21_5_player_21_against_21_pushes_R20_is_spanish_only(tmp_path: Pat
     events += [*cards("7h 9h 7c 2c 7d"), stand(2), *cards("Kd")]
     _table, rows = play(pure_cfg(tmp_path), events)
     assert nets(result_of(rows)) == [(2, "p2", "base", "push", D(0))]
+
+
+def test_spanish_surrender_against_888_still_loses_half_R13(tmp_path: Path) -> None:
+    # R13 is shared by Pure Spanish 21.5 (003 line 1916: 888 pushes every busted hand)
+    events = [bank(1, "500"), wager(2, "base", "20"), wager(3, "base", "10"), CLOSE]
+    # s2 Kh 6c = 16 surrenders; s3 Qs 5d = 15 hits Jc: 25, bust; up 8d, hole 8c; dealer hits 8h
+    events += [*cards("Kh Qs 8d 6c 5d 8c"), decide(2, "surrender"), *cards("Jc 8h")]
+    _table, rows = play(spanish_cfg(tmp_path), events)
+    result = result_of(rows)
+    assert result["outcome"]["player_dealer"]["rank"] == "888"
+    # from the player-dealer's left (003 line 1874): s2 loses half of 20, s3's bust pushes
+    assert nets(result) == [
+        (2, "p2", "base", "lose", D(-10)),
+        (3, "p3", "base", "push", D(0)),
+    ]
 
 
 def test_spanish_splits_equal_values_and_refuses_a_ten_R20_contract_1(tmp_path: Path) -> None:
@@ -763,6 +847,47 @@ def test_backline_rides_the_seat_first_hand_undoubled_000_line_109(tmp_path: Pat
     ]
 
 
+def test_seated_player_plays_the_hand_whatever_the_wager_order_backline_000_line_109(
+    tmp_path: Path,
+) -> None:
+    """A backline wager (contract 2: a `player` other than the seat's own) rides behind the seated
+    player's hand (004 line 408: "to the right of the seated players' wagers"); the seated player
+    makes the decisions and puts up the double, even when the backline bettor bet first."""
+    events = [
+        bank(1, "500"),
+        wager(2, "base", "25", player="p9"),  # the backline bettor is quicker than the seat
+        wager(2, "base", "10"),  # p2, the seated player
+        CLOSE,
+    ]
+    # s2 5h 6s = 11; up 7d, hole Th = 17
+    table, _ = play(pure_cfg(tmp_path), [*events, *cards("5h 7d 6s Th")])
+    hand = state_of(table)["hands"][0]
+    assert (hand["player"], hand["stake"]) == ("p2", "10.00")
+    # a double without an amount is the seated player's original wager, 10 (000 line 114)
+    rows = feed(table, decide(2, "double"))
+    assert payload(rows[0])["amount"] == "10.00"
+    rows = feed(table, cards("9c")[0])  # 20 against 17
+    # p2's 10 + 10 wins 20; p9's 25 rides undoubled and wins 25
+    assert nets(result_of(rows)) == [
+        (2, "p2", "base", "win", D(20)),
+        (2, "p9", "base", "win", D(25)),
+    ]
+
+
+def test_insurance_is_the_seated_players_half_not_the_backline_R17(tmp_path: Path) -> None:
+    events = [
+        bank(1, "500"),
+        wager(2, "base", "40", player="p9"),
+        wager(2, "base", "20"),
+        CLOSE,
+    ]
+    # s2 9c 8c = 17; up Ah: insurance is offered to the seated player, up to half of 20 = 10
+    table, _ = play(pure_cfg(tmp_path), [*events, *cards("9c Ah 8c 6s")])
+    assert_rejected(table, decide(2, "insurance", amount="20"), rule="R17", reason_has="half")
+    rows = feed(table, decide(2, "insurance"))
+    assert (payload(rows[0])["player"], payload(rows[0])["amount"]) == ("p2", "10.00")
+
+
 def test_backline_only_where_the_approval_allows_it_003_line_461(tmp_path: Path) -> None:
     cfg = pure_cfg(tmp_path, backline_spots=["base"])
     table, _ = play(cfg, [bank(1, "500"), wager(2, "base", "10", player="p9")])
@@ -828,3 +953,11 @@ def test_void_returns_every_wager_with_doubles_and_keeps_rotation_R5(tmp_path: P
     assert result["fees"] == []
     assert "Th" not in json.dumps(result)
     assert state_of(table)["bank_offer_seat"] is None  # no finished round: rotation unchanged
+
+
+def test_void_with_no_round_in_progress_is_refused_naming_the_rule_events_md(
+    tmp_path: Path,
+) -> None:
+    # docs/events.md: `round.void` "voids the round in progress"; between rounds there is none
+    table, _ = play(pure_cfg(tmp_path), [])
+    assert_rejected(table, {"type": "round.void", "reason": "misdeal"}, rule="round.void")

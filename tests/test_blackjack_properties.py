@@ -12,6 +12,7 @@ result by the documents' "How each wager wins, loses, or pushes" (000 lines 93-1
 from __future__ import annotations
 
 import random
+import re
 from decimal import ROUND_DOWN, Decimal
 from pathlib import Path
 from typing import Any
@@ -322,3 +323,81 @@ def test_replay_through_two_tables_is_identical_contract4(
     key = [(r.seq, r.topic, r.payload, r.qos, r.retain) for r in rows]
     assert key == [(r.seq, r.topic, r.payload, r.qos, r.retain) for r in replayed]
     assert live.state == again.state
+
+
+# -- what the documents forbid, read off what the table publishes ---------------------------------
+
+
+def illegal(state: dict[str, Any], spanish: bool) -> list[str]:
+    """Every way the published `state` breaks a rule of the documents (R10, R15-R17, R20)."""
+    out: list[str] = []
+    hands = state["hands"]
+    per_seat: dict[int, int] = {}
+    for h in hands:
+        per_seat[h["seat"]] = per_seat.get(h["seat"], 0) + 1
+        cards, doubles, stake = h["cards"], [D(d) for d in h["doubles"]], D(h["stake"])
+        if h["end"] is None and cards and total(cards) > 21:
+            out.append(f"an open hand is bust: {h}")  # a bust ends the hand (000 line 107)
+        if h["end"] == "surrender" and (len(cards) != 2 or h["split"] or doubles):
+            out.append(f"surrender off the first two cards: {h}")  # 000 line 116, R16
+        if h["end"] == "pure" and (h["split"] or len(cards) != 2):
+            out.append(f"a pure that is not the initial two cards: {h}")  # R10
+        if spanish:  # R20: one card per doubling, at most three, 8x in all
+            if len(doubles) > 3 or (doubles and len(cards) > 2 + len(doubles)):
+                out.append(f"more doublings or cards than R20 allows: {h}")
+            if stake + sum(doubles, D(0)) > 8 * stake:
+                out.append(f"more than 8 times the wager: {h}")
+        else:  # R16: one double, for up to the wager, one card; a split ace gets one card
+            if len(doubles) > 1 or (doubles and (doubles[0] > stake or len(cards) > 3)):
+                out.append(f"a double R16 does not allow: {h}")
+            if h["split"] and cards[0][0] == "A" and len(cards) > 2:
+                out.append(f"a split ace drew more than one card: {h}")
+    if any(n > 4 for n in per_seat.values()):
+        out.append(f"more than four hands at a seat (R16): {per_seat}")
+    stakes = {h["seat"]: D(h["stake"]) for h in hands if h["hand"] == 1}
+    for w in state["wagers"]:
+        if w["spot"] == "insurance" and 2 * D(w["amount"]) > stakes[w["seat"]]:
+            out.append(f"insurance over half the wager (R17): {w}")
+    return out
+
+
+def card_count(text: str, card: str) -> int:
+    """How many times `card` is named in a published payload (as a whole card name)."""
+    return len(re.findall(rf'"{card}"', text))
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(sorted(VARIANTS)))
+def test_no_illegal_state_and_no_face_down_card_on_any_topic_R16_R17_R20_contract3(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, variant: str
+) -> None:
+    """After every input, legal or not: the published state breaks no rule, and while the hole
+    card is face down no message on any topic names it more often than the face-up cards on the
+    table do (000 line 53; contract 3: "a subscriber must not be able to learn what a player
+    cannot see")."""
+    spanish = variant.startswith("spanish")
+    table = Table(cfg(tmp_path_factory.mktemp("bj"), variant))
+    real_feed = table.apply
+
+    def checked(rec: Any) -> Any:
+        out = real_feed(rec)
+        state = table.state_payload()
+        assert illegal(state, spanish) == []
+        engine_state = table.state
+        if len(engine_state.dealer) >= 2 and not engine_state.hole_shown:
+            hole = str(engine_state.dealer[1])
+            # face up: every player card (000 line 53) and the up card, from the table itself
+            face_up = [str(c) for h in engine_state.hands for c in h.cards]
+            face_up.append(str(engine_state.dealer[0]))
+            for row in out:
+                text = row.payload.decode()
+                assert '"hole_card":' not in text
+                assert card_count(text, hole) <= face_up.count(hole), (hole, text)
+        return out
+
+    table.apply = checked  # type: ignore[method-assign]
+    console_session(table, random.Random(seed), variant, rounds=4, noise=True)

@@ -52,10 +52,13 @@ from tablectl.games.common import (
     seats_from,
     seats_from_left,
     seen_plus,
-    verify_bank_offer,
+    verify_bank_before_deal,
+    verify_bets_open,
     verify_limits,
     verify_not_player_dealer,
+    verify_round_in_progress,
     verify_seat,
+    void_settlements,
 )
 from tablectl.money import ZERO, fmt
 from tablectl.outputs import Output
@@ -259,9 +262,9 @@ class BlackjackEngine:
 
     def verify_bank(self, state: BlackjackState, ev: Bank) -> None:
         """R1/R5: a bank is posted before the deal, by a seat the rotation allows."""
-        if state.phase != "betting":
-            raise Rejected("the bank is posted before the deal, not during it", rule="R1")
-        verify_bank_offer(state.rotation, ev, self.seats, state.wagers)
+        verify_bank_before_deal(
+            state.phase == "betting", state.rotation, ev, self.seats, state.wagers
+        )
 
     def can_bank(self, state: BlackjackState, ev: Bank) -> bool:
         """Whether `verify_bank` accepts."""
@@ -329,10 +332,7 @@ class BlackjackEngine:
         ace up it closes the insurance offer instead (R17)."""
         if state.phase == "insurance":
             return
-        if state.phase != "betting":
-            raise Rejected("betting is already closed for this round", rule="000 line 130")
-        if state.bank_seat is None:
-            raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
+        verify_bets_open(state.phase == "betting", state.bank_seat, "000 line 130")
         if not any(w.spot == "base" for w in state.wagers):
             raise Rejected(
                 "no base wager: there is no hand to deal to (void the round to end it)",
@@ -359,14 +359,18 @@ class BlackjackEngine:
 
     def _closed(self, state: BlackjackState) -> BlackjackState:
         """Betting closed: a hand for each seat with a base wager, clockwise from the
-        player-dealer's left (000 line 53), played by the seat's first base bettor."""
+        player-dealer's left (000 line 53), played by the seated player when that player has a
+        base wager there: a backline wager rides behind the seated player's (000 line 109, 004
+        line 408), whichever was placed first. A circle with only other players' wagers (000
+        line 52: "other unoccupied betting circles") is played by its first base bettor."""
         assert state.bank_seat is not None
         hands: list[Hand] = []
         for seat in seats_from_left(state.bank_seat, self.seats)[:-1]:
             bases = [w for w in state.wagers if w.seat == seat and w.spot == "base"]
             if not bases:
                 continue
-            player = bases[0].player
+            seated = default_player(seat)
+            player = seated if any(w.player == seated for w in bases) else bases[0].player
             stake = sum((w.amount for w in bases if w.player == player), ZERO)
             hands.append(Hand(seat=seat, player=player, stake=stake))
         return replace(
@@ -382,12 +386,7 @@ class BlackjackEngine:
         """
         if state.phase == "betting":
             self.verify_bets_close(state)  # the first card closes betting (contract 2)
-        why = self.shoe.why_not(card, state.shoe_seen)
-        if why:
-            raise Rejected(
-                "a card this shoe cannot hold: " + why.replace(str(card), "the card"),
-                rule="contract 1",
-            )
+        self._verify_in_shoe(state, card)
         if state.phase in ("betting", "dealing"):
             return "deal"
         if state.phase == "insurance":
@@ -520,6 +519,15 @@ class BlackjackEngine:
         """A burn only between rounds (before the round's first card), of a card the shoe holds."""
         if state.phase != "betting":
             raise Rejected("a card cannot be burned in the middle of a round", rule="000 line 53")
+        self._verify_in_shoe(state, card)
+
+    def can_burn(self, state: BlackjackState, card: Card) -> bool:
+        """Whether `verify_burn` accepts."""
+        return can(self.verify_burn, state, card)
+
+    def _verify_in_shoe(self, state: BlackjackState, card: Card) -> None:
+        """Contract 1: refuse a card the configured shoe cannot hold (a `T` in a Spanish deck, one
+        copy too many since `shoe.new`), without quoting it: it may be the hole card."""
         why = self.shoe.why_not(card, state.shoe_seen)
         if why:
             raise Rejected(
@@ -540,6 +548,10 @@ class BlackjackEngine:
         """A new shoe goes in between rounds only."""
         if state.phase != "betting":
             raise Rejected("a new shoe cannot be put in during a round", rule="000 line 53")
+
+    def can_shoe_new(self, state: BlackjackState) -> bool:
+        """Whether `verify_shoe_new` accepts."""
+        return can(lambda s, _e: self.verify_shoe_new(s), state, None)
 
     def shoe_new(
         self, state: BlackjackState, ev: ShoeNew, ts: str
@@ -569,6 +581,14 @@ class BlackjackEngine:
         if ev.action in ("insurance", "even-money"):
             self._verify_insurance(state, ev)
             return None
+        hand = self._hand_in_turn(state, ev)
+        self._verify_action(state, hand, ev)
+        return hand
+
+    def _hand_in_turn(self, state: BlackjackState, ev: Decision) -> Hand:
+        """The hand a play decision acts on: the hand in turn, clockwise from the player-dealer's
+        left (000 line 54), while the hands act and before the down card is turned (000 line
+        59); one owed its card after a split or a double takes that card first (R16)."""
         if state.phase == "insurance":
             raise Rejected(
                 "insurance is being offered: close it with bets.close before the hands act",
@@ -596,13 +616,18 @@ class BlackjackEngine:
                 "player-dealer's left)",
                 rule="000 line 54",
             )
-        action = cast(Action, ev.action)  # one of DECISIONS, insurance handled above
         if hand.owed:
             raise Rejected(
                 f"seat {hand.seat} hand {index} is owed its card first (one card after a "
                 "split or a double)",
                 rule="R16",
             )
+        return hand
+
+    def _verify_action(self, state: BlackjackState, hand: Hand, ev: Decision) -> None:
+        """The action is one the rules allow this hand now (R15, R16, R20), with the wager it
+        needs: a double up to the wager (or exactly it with double-double), a split equal to it."""
+        action = cast(Action, ev.action)  # one of DECISIONS, insurance handled by the caller
         if action not in self._actions(state, hand):
             reason, rule = self._why_not(state, hand, action)
             raise Rejected(reason, rule=rule)
@@ -616,7 +641,6 @@ class BlackjackEngine:
                 "splitting for less",
                 rule="R16",
             )
-        return hand
 
     def can_decision(self, state: BlackjackState, ev: Decision) -> bool:
         """Whether `verify_decision` accepts."""
@@ -772,6 +796,8 @@ class BlackjackEngine:
         return self._why_no_hit(state, hand), self._hit_rule(hand)
 
     def _why_no_hit(self, state: BlackjackState, hand: Hand) -> str:
+        """Why the hand in turn may not draw: its double took its one card (R16), or Chart 1A
+        says it must stand (R15). Names the seat and total, never a card."""
         if hand.doubles:
             return "a doubled hand gets one card only"
         total = bj.hand_total(hand.cards)
@@ -781,6 +807,7 @@ class BlackjackEngine:
         )
 
     def _hit_rule(self, hand: Hand) -> str:
+        """The rule `_why_no_hit` cites."""
         return "R16" if hand.doubles else "R15"
 
     # -- insurance and even money (R17) -------------------------------------------------------
@@ -1075,8 +1102,7 @@ class BlackjackEngine:
         """A misdeal: the round ends unplayed, every wager (doubles, splits and insurance too)
         comes back, no fee is charged and the hand does not count toward the player-dealer's two
         (R5). The hole card stays hidden unless it was already turned."""
-        if self.between_rounds(state):
-            raise Rejected("no round is in progress to void")
+        verify_round_in_progress(self.between_rounds(state))
         money = [PlacedWager(h.seat, h.player, "base", h.staked) for h in state.hands] + [
             w for w in state.wagers if not (w.spot == "base" and self._is_played(state, w))
         ]
@@ -1093,9 +1119,7 @@ class BlackjackEngine:
             "dealt": self._exposed(state),
             "bank": {"seat": state.bank_seat, "start": bank, "end": bank},
             "action_seat": None,
-            "settlements": [
-                {**w.payload(), "status": "returned", "net": fmt(ZERO)} for w in ordered
-            ],
+            "settlements": void_settlements(ordered),
             "fees": [],
         }
         new = BlackjackState(
@@ -1146,9 +1170,11 @@ class BlackjackEngine:
 
     @property
     def _name(self) -> str:
+        """The game's name for refusals."""
         return "Pure Spanish 21.5" if self.spanish else "Pure 21.5 Blackjack"
 
     def _replace_hand(self, state: BlackjackState, old: Hand, new: Hand) -> tuple[Hand, ...]:
+        """The hands with `old` (found by identity: two hands may hold equal cards) replaced."""
         return tuple(new if h is old else h for h in state.hands)
 
     def _reveal(self, before: BlackjackState, after: BlackjackState) -> dict[str, Any]:
@@ -1159,6 +1185,8 @@ class BlackjackEngine:
         return {"hole_card": str(before.dealer[1])} if turned else {}
 
     def _dealer_view(self, state: BlackjackState) -> dict[str, Any] | None:
+        """The player-dealer as `state` shows it: the up card only until the hole card is
+        turned (000 line 53), its total only after."""
         if state.bank_seat is None or state.bank is None:
             return None
         shown = state.dealer if state.hole_shown else state.dealer[:1]
@@ -1174,6 +1202,7 @@ class BlackjackEngine:
         return view
 
     def _hand_view(self, state: BlackjackState, h: Hand) -> dict[str, Any]:
+        """A player hand as `state` shows it: every player card is face up (000 line 53)."""
         view: dict[str, Any] = {
             "seat": h.seat,
             "hand": state.index_of(h),
@@ -1189,6 +1218,7 @@ class BlackjackEngine:
         return view
 
     def _next_card_view(self, state: BlackjackState) -> Any:
+        """Where the next `shoe.card` goes, for the dealer console; None when no card may come."""
         if state.phase == "dealing":
             n = len(state.order) + 1
             position = state.dealt % n
@@ -1203,6 +1233,8 @@ class BlackjackEngine:
         return None
 
     def _insurance_view(self, state: BlackjackState) -> dict[str, Any] | None:
+        """While insurance is offered (R17): the seats yet to answer, those that may take even
+        money."""
         if state.phase != "insurance":
             return None
         taken = {w.seat for w in state.insurance}
@@ -1217,6 +1249,7 @@ class BlackjackEngine:
         }
 
     def _state(self, state: BlackjackState) -> Output:
+        """The retained `state` message (contract 3)."""
         return Output("state", self.state_payload(state), retain=True)
 
 
