@@ -28,6 +28,7 @@ from tablectl.eztrak import Coup, display_payload
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
+    PlayerDealerEngine,
     action_order,
     can,
     event_msg,
@@ -80,7 +81,7 @@ class BaccaratState:
         return tuple(c for h, c in self.dealt if h == which)
 
 
-class BaccaratEngine:
+class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
     """The rules of EZ Baccarat Panda 8 for one configured table."""
 
     game_id = GAME_ID
@@ -160,14 +161,6 @@ class BaccaratEngine:
             raise Rejected("the bank is posted before the deal, not during it", rule="R1")
         verify_bank_offer(state.rotation, ev, self.seats, state.wagers)
 
-    def can_bank(self, state: BaccaratState, ev: Bank) -> bool:
-        return can(self.verify_bank, state, ev)
-
-    def bank(self, state: BaccaratState, ev: Bank, ts: str) -> tuple[BaccaratState, list[Output]]:
-        self.verify_bank(state, ev)
-        new = replace(state, bank_seat=ev.seat, bank=ev.amount)
-        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
-
     # -- wagers (003 "Dealing Procedures", limits) --------------------------------------------
 
     def verify_wager(self, state: BaccaratState, ev: Wager) -> None:
@@ -189,16 +182,6 @@ class BaccaratEngine:
                 f"a {name} wager needs a player-line or banker-line wager first", rule="003"
             )
         verify_limits(self.limits, state.wagers, ev)
-
-    def can_wager(self, state: BaccaratState, ev: Wager) -> bool:
-        return can(self.verify_wager, state, ev)
-
-    def wager(self, state: BaccaratState, ev: Wager, ts: str) -> tuple[BaccaratState, list[Output]]:
-        self.verify_wager(state, ev)
-        player = player_of(ev)
-        placed = PlacedWager(ev.seat, player, ev.spot, ev.amount)
-        new = replace(state, wagers=(*state.wagers, placed))
-        return new, [event_msg(ev, ts, round=state.round, player=player), self._state(new)]
 
     # -- closing bets ----------------------------------------------------------------------
 
@@ -401,9 +384,6 @@ class BaccaratEngine:
 
     def _verify_seat(self, seat: int) -> None:
         verify_seat(seat, self.seats)
-
-    def _state(self, state: BaccaratState) -> Output:
-        return Output("state", self.state_payload(state), retain=True)
 
     def _display(self, state: BaccaratState) -> Output:
         limits = {"min": fmt(self.limits.min), "max": fmt(self.limits.max)}

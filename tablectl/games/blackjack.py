@@ -40,6 +40,7 @@ from tablectl.events import (
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
+    PlayerDealerEngine,
     action_button_seat,
     action_order,
     can,
@@ -154,7 +155,7 @@ def _half_down(amount: Decimal) -> Decimal:
     return (amount * HALF).quantize(CENT, rounding=ROUND_DOWN)
 
 
-class BlackjackEngine:
+class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
     """The rules of Pure 21.5 Blackjack or Pure Spanish 21.5 for one configured table."""
 
     def __init__(self, rules: Rules) -> None:
@@ -266,16 +267,6 @@ class BlackjackEngine:
             state.phase == "betting", state.rotation, ev, self.seats, state.wagers
         )
 
-    def can_bank(self, state: BlackjackState, ev: Bank) -> bool:
-        """Whether `verify_bank` accepts."""
-        return can(self.verify_bank, state, ev)
-
-    def bank(self, state: BlackjackState, ev: Bank, ts: str) -> tuple[BlackjackState, list[Output]]:
-        """Post (or replace, before any wager) the player-dealer's bank (000 line 51)."""
-        self.verify_bank(state, ev)
-        new = replace(state, bank_seat=ev.seat, bank=ev.amount)
-        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
-
     # -- wagers (000 lines 52, 128-130, 162-163; 003 lines 1942-1944) -------------------------
 
     def verify_wager(self, state: BlackjackState, ev: Wager) -> None:
@@ -310,20 +301,6 @@ class BlackjackEngine:
                 rule="000 line 129" if not self.spanish else "003 line 1944",
             )
         verify_limits(self.limits, state.wagers, ev)
-
-    def can_wager(self, state: BlackjackState, ev: Wager) -> bool:
-        """Whether `verify_wager` accepts."""
-        return can(self.verify_wager, state, ev)
-
-    def wager(
-        self, state: BlackjackState, ev: Wager, ts: str
-    ) -> tuple[BlackjackState, list[Output]]:
-        """Place a pre-deal wager."""
-        self.verify_wager(state, ev)
-        player = player_of(ev)
-        placed = PlacedWager(ev.seat, player, ev.spot, ev.amount)
-        new = replace(state, wagers=(*state.wagers, placed))
-        return new, [event_msg(ev, ts, round=state.round, player=player), self._state(new)]
 
     # -- closing bets ------------------------------------------------------------------------
 
@@ -1247,10 +1224,6 @@ class BlackjackEngine:
                 else []
             ),
         }
-
-    def _state(self, state: BlackjackState) -> Output:
-        """The retained `state` message (contract 3)."""
-        return Output("state", self.state_payload(state), retain=True)
 
 
 def _journaled(rules: Rules, name: str) -> PayTable:

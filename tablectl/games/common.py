@@ -6,9 +6,9 @@ echoes and misdeal payloads. Each game engine keeps only its own rules.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from tablectl.cards import Card, ShoeComposition
 from tablectl.config import Limits
@@ -342,3 +342,65 @@ def can(verify: Callable[[S, A], object], state: S, arg: A) -> bool:
     except Rejected:
         return False
     return True
+
+
+class TableState(Protocol):
+    """What every player-dealer game's state holds (a frozen dataclass)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def bank_seat(self) -> int | None: ...
+
+    @property
+    def bank(self) -> Decimal | None: ...
+
+    @property
+    def wagers(self) -> tuple[PlacedWager, ...]: ...
+
+
+T = TypeVar("T", bound=TableState)
+
+
+class PlayerDealerEngine(Generic[T]):
+    """The transitions every player-dealer game makes the same way: posting the bank (R1) and
+    placing a wager. A game supplies `verify_bank`, `verify_wager` (its own rules for when and
+    what) and `state_payload`."""
+
+    def verify_bank(self, state: T, ev: Bank) -> None:
+        raise NotImplementedError
+
+    def verify_wager(self, state: T, ev: Wager) -> None:
+        raise NotImplementedError
+
+    def state_payload(self, state: T) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def can_bank(self, state: T, ev: Bank) -> bool:
+        """Whether `verify_bank` accepts."""
+        return can(self.verify_bank, state, ev)
+
+    def bank(self, state: T, ev: Bank, ts: str) -> tuple[T, list[Output]]:
+        """Post (or replace, before any wager) the player-dealer's seat and bank (R1)."""
+        self.verify_bank(state, ev)
+        new = replace(state, bank_seat=ev.seat, bank=ev.amount)
+        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
+
+    def can_wager(self, state: T, ev: Wager) -> bool:
+        """Whether `verify_wager` accepts."""
+        return can(self.verify_wager, state, ev)
+
+    def wager(self, state: T, ev: Wager, ts: str) -> tuple[T, list[Output]]:
+        """Place a pre-deal wager, for the named player or the seat's own."""
+        self.verify_wager(state, ev)
+        player = player_of(ev)
+        placed = PlacedWager(ev.seat, player, ev.spot, ev.amount)
+        new = replace(state, wagers=(*state.wagers, placed))
+        return new, [event_msg(ev, ts, round=state.round, player=player), self._state(new)]
+
+    def _state(self, state: T) -> Output:
+        """The retained `state` message (contract 3)."""
+        return Output("state", self.state_payload(state), retain=True)

@@ -24,6 +24,7 @@ from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
+    PlayerDealerEngine,
     action_button_seat,
     action_order,
     can,
@@ -133,7 +134,7 @@ def qualifies(rank: Rank) -> bool:
     return rank[0] > 0 or rank[1] >= QUEEN
 
 
-class ThreeCardPokerEngine:
+class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
     """The rules of Three Card Poker 6 Card Bonus for one configured table."""
 
     game_id = GAME_ID
@@ -229,18 +230,6 @@ class ThreeCardPokerEngine:
             state.phase == "betting", state.rotation, ev, self.seats, state.wagers
         )
 
-    def can_bank(self, state: ThreeCardPokerState, ev: Bank) -> bool:
-        """Whether `verify_bank` accepts."""
-        return can(self.verify_bank, state, ev)
-
-    def bank(
-        self, state: ThreeCardPokerState, ev: Bank, ts: str
-    ) -> tuple[ThreeCardPokerState, list[Output]]:
-        """Post (or replace, before any wager) the player-dealer's bank."""
-        self.verify_bank(state, ev)
-        new = replace(state, bank_seat=ev.seat, bank=ev.amount)
-        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
-
     # -- wagers (lines 534-538) -----------------------------------------------------------------
 
     def verify_wager(self, state: ThreeCardPokerState, ev: Wager) -> None:
@@ -270,20 +259,6 @@ class ThreeCardPokerEngine:
                 rule="004 line 537",
             )
         verify_limits(self.limits, state.wagers, ev)
-
-    def can_wager(self, state: ThreeCardPokerState, ev: Wager) -> bool:
-        """Whether `verify_wager` accepts."""
-        return can(self.verify_wager, state, ev)
-
-    def wager(
-        self, state: ThreeCardPokerState, ev: Wager, ts: str
-    ) -> tuple[ThreeCardPokerState, list[Output]]:
-        """Place a pre-deal wager."""
-        self.verify_wager(state, ev)
-        player = player_of(ev)
-        placed = PlacedWager(ev.seat, player, ev.spot, ev.amount)
-        new = replace(state, wagers=(*state.wagers, placed))
-        return new, [event_msg(ev, ts, round=state.round, player=player), self._state(new)]
 
     # -- closing bets (line 538) ---------------------------------------------------------------
 
@@ -666,6 +641,3 @@ class ThreeCardPokerEngine:
         if state.phase != "deciding":
             return None
         return next((s for s in state.player_seats if state.decision_of(s) is None), None)
-
-    def _state(self, state: ThreeCardPokerState) -> Output:
-        return Output("state", self.state_payload(state), retain=True)

@@ -26,6 +26,7 @@ from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
+    PlayerDealerEngine,
     action_order,
     can,
     deck_after_round,
@@ -185,7 +186,7 @@ class SeatHand:
     five: tuple[Card, ...]
 
 
-class UltimateEngine:
+class UltimateEngine(PlayerDealerEngine[UltimateState]):
     """The rules of Ultimate Texas Hold'em for one configured table."""
 
     game_id = GAME_ID
@@ -279,16 +280,6 @@ class UltimateEngine:
             state.phase == "betting", state.rotation, ev, self.seats, state.wagers
         )
 
-    def can_bank(self, state: UltimateState, ev: Bank) -> bool:
-        """Whether `verify_bank` accepts."""
-        return can(self.verify_bank, state, ev)
-
-    def bank(self, state: UltimateState, ev: Bank, ts: str) -> tuple[UltimateState, list[Output]]:
-        """The player-dealer's seat and bank for this round."""
-        self.verify_bank(state, ev)
-        new = replace(state, bank_seat=ev.seat, bank=ev.amount)
-        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
-
     # -- wagers (003 lines 3476-3480, 3581, 3602; limits) ------------------------------------------
 
     def verify_wager(self, state: UltimateState, ev: Wager) -> None:
@@ -334,18 +325,6 @@ class UltimateEngine:
                 rule="003 line 3581" if ev.spot == "trips" else "003 line 3602",
             )
         verify_limits(self.limits, state.wagers, ev)
-
-    def can_wager(self, state: UltimateState, ev: Wager) -> bool:
-        """Whether `verify_wager` accepts."""
-        return can(self.verify_wager, state, ev)
-
-    def wager(self, state: UltimateState, ev: Wager, ts: str) -> tuple[UltimateState, list[Output]]:
-        """Place one pre-deal wager."""
-        self.verify_wager(state, ev)
-        player = player_of(ev)
-        placed = PlacedWager(ev.seat, player, ev.spot, ev.amount)
-        new = replace(state, wagers=(*state.wagers, placed))
-        return new, [event_msg(ev, ts, round=state.round, player=player), self._state(new)]
 
     def wager_spots(self) -> tuple[str, ...]:
         """The pre-deal spots of this table: the Bad Beat only where a table is configured."""
@@ -782,9 +761,6 @@ class UltimateEngine:
         )
 
     # -- helpers -----------------------------------------------------------------------------------
-
-    def _state(self, state: UltimateState) -> Output:
-        return Output("state", self.state_payload(state), retain=True)
 
 
 def street_of(phase: Phase) -> Street | None:
