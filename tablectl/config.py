@@ -346,6 +346,9 @@ class TableConfig(_Strict):
     mqtt: Mqtt = Mqtt()
     journal: Journal
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+    # The folder of pay table files (relative to this config); unset: the ones shipped with
+    # tablectl (config/paytables, installed as share/tablectl/paytables).
+    paytables: str | None = None
 
     @model_validator(mode="after")
     def _unique_devices(self) -> TableConfig:
@@ -497,7 +500,7 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
             problems += [Problem(name, "limits", _reason(e)) for e in exc.errors()]
     problems += _driver_problems(name, data.get("devices"))
     if table is not None:
-        problems += _paytable_problems(name, table.game)
+        problems += _paytable_problems(name, table.game, paytable_dir(path, table))
         check = getattr(table.game, "cross_check", None)
         if check is not None:  # a game's own checks of the other sections (e.g. its seat count)
             problems += [Problem(name, key, reason) for key, reason in check(table)]
@@ -507,7 +510,10 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
     if problems or table is None or schedule is None:
         raise ConfigError(problems)
     return LoadedConfig(
-        path=path, table=table, schedule=schedule, paytables=game_paytables(table.game)
+        path=path,
+        table=table,
+        schedule=schedule,
+        paytables=game_paytables(table.game, paytable_dir(path, table)),
     )
 
 
@@ -628,21 +634,28 @@ def spots_of(game_id: str) -> tuple[str, ...]:
     return SPOTS[game_id]
 
 
-def game_paytables(game: Any) -> dict[str, PayTable]:
+def paytable_dir(config_path: Path, table: TableConfig) -> Path:
+    """Where this table's pay table files are: its `paytables` folder, or the shipped one."""
+    from tablectl.rules.paytables import PAYTABLE_DIR
+
+    return PAYTABLE_DIR if table.paytables is None else resolve(config_path, table.paytables)
+
+
+def game_paytables(game: Any, folder: Path) -> dict[str, PayTable]:
     """Every pay table the game's config names, read from its data file (checked already)."""
-    from tablectl.rules.paytables import PAYTABLE_DIR, load_paytables
+    from tablectl.rules.paytables import load_paytables
 
     out: dict[str, PayTable] = {}
     for key, (file, _wager) in getattr(game, "PAYTABLES", {}).items():
         wanted = getattr(game, key)
         if wanted is not None:
-            out[wanted] = load_paytables(PAYTABLE_DIR / file)[wanted]
+            out[wanted] = load_paytables(folder / file)[wanted]
     return out
 
 
-def _paytable_problems(name: str, game: Any) -> list[Problem]:
+def _paytable_problems(name: str, game: Any, folder: Path) -> list[Problem]:
     """Every pay table the game names exists in its data file and settles the right wager."""
-    from tablectl.rules.paytables import PAYTABLE_DIR, PayTableError, load_paytables
+    from tablectl.rules.paytables import PayTableError, load_paytables
 
     out = []
     for key, (file, wager) in getattr(game, "PAYTABLES", {}).items():
@@ -650,7 +663,7 @@ def _paytable_problems(name: str, game: Any) -> list[Problem]:
         if wanted is None:
             continue
         try:
-            tables = load_paytables(PAYTABLE_DIR / file)
+            tables = load_paytables(folder / file)
         except PayTableError as exc:
             out.append(Problem(name, f"game.{key}", str(exc)))
             continue

@@ -11,6 +11,7 @@ amounts (003 line 1519, R32).
 from __future__ import annotations
 
 import re
+import sys
 import tomllib
 from collections.abc import Mapping
 from decimal import ROUND_DOWN, Decimal
@@ -32,7 +33,15 @@ from pydantic import (
 from tablectl.money import Money
 from tablectl.rules.poker import FIVE_CARD_CATEGORIES, ROYAL_FLUSH, THREE_CARD_CATEGORIES
 
-PAYTABLE_DIR = Path(__file__).resolve().parents[2] / "config" / "paytables"
+
+def _shipped_dir() -> Path:
+    """The pay tables that come with tablectl: config/paytables in a source checkout, otherwise
+    where installing the package put them (pyproject.toml data-files: share/tablectl/paytables)."""
+    source = Path(__file__).resolve().parents[2] / "config" / "paytables"
+    return source if source.is_dir() else Path(sys.prefix) / "share" / "tablectl" / "paytables"
+
+
+PAYTABLE_DIR = _shipped_dir()
 DEFAULT_PATH = PAYTABLE_DIR / "three-card-poker.toml"
 
 Wager = Literal[
