@@ -746,3 +746,14 @@ def test_device_fault_while_dispensing_holds_the_round(tmp_path: Path) -> None:
     rows = feed(table, fault)
     assert [p["kind"] for p in payloads(rows, "alert")] == ["device-fault", "round-held"]
     assert_rejected(table, stacks(1, 3, SCENARIO_1)[0], "device fault", "held")
+
+
+def test_void_with_no_round_in_progress_is_refused_naming_the_rule_round_void(
+    tmp_path: Path,
+) -> None:
+    """docs/events.md: `round.void` voids the round in progress; with none, the refusal names the
+    rule like every other (DESIGN contract 3: an alert for every rejected input)."""
+    table = Table(config(tmp_path))
+    assert_rejected(table, {"type": "round.void"}, "round.void", "no round is in progress")
+    table, _ = play(config(tmp_path), ROUND_1)  # a finished round leaves none in progress
+    assert_rejected(table, {"type": "round.void"}, "round.void", "no round is in progress")

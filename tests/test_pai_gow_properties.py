@@ -379,6 +379,8 @@ def test_any_input_is_accepted_or_alerts_with_state_unchanged_contract2(
             assert names == ["alert"]
             alert = payload(rows[0])
             assert alert["kind"] in ("rejected", "invalid-input") and alert["reason"]
+            if alert["kind"] == "rejected":
+                assert alert.get("rule"), alert  # every refusal names its rule (round.void too)
             assert table.state == before
             note(f"alert {alert.get('rule')}")
             continue

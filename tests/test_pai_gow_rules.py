@@ -426,6 +426,145 @@ def test_house_way_004_four_fours_split_without_a_queen_004_803() -> None:
     assert setting_of("Js Jh Jd Jc Ah 3s 2c", "004")[1] == {"Ah", "3s"}
 
 
+# ---------------------------------------------------------------- more rows, worked by hand
+
+
+def test_house_way_straight_flush_no_pair_best_front_leaving_a_complete_hand_003_1439() -> None:
+    """Six hearts in a row and an ace: A-T in front leaves the 9-high straight flush behind; any
+    other two (A-5 under the T-high straight flush, A-9 under a heart flush) are lower."""
+    seven = "Th 9h 8h 7h 6h 5h Ac"
+    assert setting_of(seven) == ({"9h", "8h", "7h", "6h", "5h"}, {"Th", "Ac"})
+    assert house_way_row(hand(seven)) == "straight-flush-no-pair"
+
+
+def test_house_way_straight_flush_and_one_pair_keeps_the_straight_flush_003_1440() -> None:
+    """K-5 is the highest front that leaves a complete hand (the pair cannot go in front: the
+    straight flush needs one 5). With the 5c in front the straight flush stays behind; with the
+    5h there, only a straight: the better five-card hand is kept."""
+    assert setting_of("9h 8h 7h 6h 5h 5c Kd") == ({"9h", "8h", "7h", "6h", "5h"}, {"5c", "Kd"})
+
+
+def test_house_way_straight_flush_and_a_free_pair_pair_in_front_003_1440_1447() -> None:
+    assert setting_of("9h 8h 7h 6h 5h Kc Kd") == ({"9h", "8h", "7h", "6h", "5h"}, {"Kc", "Kd"})
+    assert setting_of("9h 8h 7h 6h 5h Kc Kd", "004")[1] == {"Kc", "Kd"}  # 004 line 810
+
+
+def test_house_way_flush_with_two_pairs_set_by_the_two_pair_strategy_003_1441() -> None:
+    """Kings and 4s with a heart flush (K-9-7-4-2): big pair kings, "Put the small pair in
+    front" (line 1435); the flush is given up."""
+    assert setting_of("Kh Kc 4h 4c 9h 7h 2h") == ({"Kh", "Kc", "9h", "7h", "2h"}, {"4h", "4c"})
+    assert house_way_row(hand("Kh Kc 4h 4c 9h 7h 2h")) == "two-pairs"
+
+
+def test_house_way_straight_flush_with_two_pairs_split_by_two_pair_rule_003_1441() -> None:
+    """5-6-7-8-9 of hearts with the 5 and 9 of clubs: "Set according to the 2 pair strategy"
+    (003 line 1441, 004 line 811). Big pair 9s, no ace or joker for the front: "otherwise
+    split", the small pair (5-5) in front, 9-9-8-7-6 behind. No pair can go in front of the
+    straight flush (it needs one 5 and one 9), so the golden rule does not apply."""
+    for way in ("003", "004"):
+        assert setting_of("5h 6h 7h 8h 9h 5c 9c", way) == (
+            {"9h", "9c", "8h", "7h", "6h"},
+            {"5h", "5c"},
+        )
+
+
+def test_house_way_flush_with_trips_pair_in_front_flush_behind_003_1442() -> None:
+    assert setting_of("2h 5h 7h 9h Jh 2c 2d") == ({"2h", "5h", "7h", "9h", "Jh"}, {"2c", "2d"})
+    assert house_way_row(hand("2h 5h 7h 9h Jh 2c 2d")) == "straight-flush-trips"
+
+
+def test_house_way_straight_flush_with_trips_pair_in_front_003_1442() -> None:
+    assert setting_of("9h Th Jh Qh Kh 9c 9d") == ({"9h", "Th", "Jh", "Qh", "Kh"}, {"9c", "9d"})
+
+
+def test_house_way_two_pairs_eights_with_the_joker_keeps_both_behind_003_1435() -> None:
+    """8s and 3s: "Put both pairs in back if you can put a king or higher in front"; the joker is
+    an ace (003 line 1369), so it goes in front with the 5."""
+    assert setting_of("8s 8h 3c 3d JKR 5s 2c") == ({"8s", "8h", "3c", "3d", "2c"}, {"JKR", "5s"})
+
+
+def test_house_way_two_pairs_aces_made_with_the_joker_small_pair_in_front_003_1435() -> None:
+    """The joker and the ace of spades are a pair of aces (R31): the big pair is aces, so the
+    kings go in front."""
+    assert setting_of("JKR As Kc Kd 7h 5s 2c") == ({"JKR", "As", "7h", "5s", "2c"}, {"Kc", "Kd"})
+
+
+def test_house_way_three_pairs_with_the_joker_ace_pair_in_front_003_1436() -> None:
+    """Joker-A, 9-9, 5-5: the highest pair, the aces, goes in front. The joker could instead
+    complete a heart flush (A-K-9-5 and the joker), but then the front is 9-5 with no pair, so
+    the golden rule (line 1447) cannot apply and the three-pairs row stands."""
+    seven = "JKR Ah 5h 5c 9h 9c Kh"
+    assert setting_of(seven) == ({"5h", "5c", "9h", "9c", "Kh"}, {"JKR", "Ah"})
+    assert house_way_row(hand(seven)) == "three-pairs"
+
+
+def test_house_way_two_sets_of_trips_with_the_joker_003_1438() -> None:
+    """Three aces (one the joker) and three 9s: a pair of aces in front, the 9s behind."""
+    high, low = setting_of("As Ah JKR 9c 9d 9h 2c")
+    assert len(low) == 2 and low < {"As", "Ah", "JKR"}
+    assert {"9c", "9d", "9h", "2c"} < high
+
+
+def test_house_way_four_aces_made_with_the_joker_003_1444() -> None:
+    """Three aces and the joker are four aces: "A's ...: Play four of a kind in back if you can
+    put at least a pair in front, otherwise split"."""
+    assert setting_of("As Ah Ad JKR Kc Kh 2d") == ({"As", "Ah", "Ad", "JKR", "2d"}, {"Kc", "Kh"})
+    high, low = setting_of("As Ah Ad JKR Kc 7h 2d")
+    assert len(low) == 2 and low < {"As", "Ah", "Ad", "JKR"}
+    assert {"Kc", "7h", "2d"} < high
+
+
+@pytest.mark.parametrize(
+    ("seven", "low_003", "low_004"),
+    [
+        # 8s: 003 "at least a queen up front" keeps them behind with Q-5; 004 "a king or
+        # higher" splits them
+        ("8s 8h 8d 8c Qh 5h 2d", {"Qh", "5h"}, "split"),
+        ("8s 8h 8d 8c Kh 5h 2d", {"Kh", "5h"}, {"Kh", "5h"}),
+        ("7s 7h 7d 7c Qh 3s 2c", {"Qh", "3s"}, "split"),
+        # queens with a pair: 003 behind, 004 "always split"
+        ("Qs Qh Qd Qc 5s 5h 2c", {"5s", "5h"}, "split"),
+        # tens with the joker: "an ace or joker in front" (004), "at least a king" (003)
+        ("Ts Th Td Tc JKR 3s 2c", {"JKR", "3s"}, {"JKR", "3s"}),
+        # four aces made with the joker: 004 always splits them
+        ("As Ah Ad JKR Kc Kh 2d", {"Kc", "Kh"}, "split"),
+    ],
+)
+def test_house_way_four_of_a_kind_rows_of_003_and_004_003_1444_004_803(
+    seven: str, low_003: set[str], low_004: set[str] | str
+) -> None:
+    assert setting_of(seven, "003")[1] == low_003
+    high, low = setting_of(seven, "004")
+    if low_004 == "split":
+        quad = next(r for r in "AKQJT98765432" if sum(c[0] == r for c in seven.split()) >= 3)
+        assert len(low) == 2 and all(c[0] == quad or c == "JKR" for c in low)
+        assert high_hand_name(hand(" ".join(high))) in ("two-pair", "pair", "full-house")
+    else:
+        assert low == low_004
+
+
+@pytest.mark.parametrize(
+    ("seven", "low"),
+    [
+        ("Kh Jd 9c 7s 5h 3d 2c", {"Jd", "9c"}),  # no pairs (004 line 795)
+        ("8h 8d Kc Qs 5h 3d 2c", {"Kc", "Qs"}),  # one pair (004 line 796)
+        ("Ks Kh 4c 4d Ah 9s 2c", {"4c", "4d"}),  # two pairs, kings big (004 line 798)
+        ("Js Jh 4c 4d Ah 9s 2c", {"Ah", "9s"}),  # jacks, an ace to put in front
+        ("9s 9h 4c 4d Kh Qs 2c", {"4c", "4d"}),  # nines, no ace or joker: split
+        ("8s 8h 3c 3d Kh 5s 2c", {"Kh", "5s"}),  # eights, a king
+        ("6s 6h 3c 3d Qh 5s 2c", {"3c", "3d"}),  # sixes, only a queen: split
+        ("5s 5h 3c 3d Qh 9s 2c", {"Qh", "9s"}),  # fives, a queen
+        ("Qs Qh 7c 7d 4h 4s Ac", {"Qs", "Qh"}),  # three pairs (004 line 799)
+        ("7s 7h 7d Kc 9s 5h 2d", {"Kc", "9s"}),  # three 7s: behind (004 line 800)
+        ("Ks Kh Kd 4c 4d 9s 2h", {"4c", "4d"}),  # full house (004 line 802)
+        ("As Ks 9s 7s 4s 2s Qh", {"As", "Qh"}),  # a flush, no pair (004 line 806)
+    ],
+)
+def test_house_way_004_rows_set_as_004_prints_them_004_793(seven: str, low: set[str]) -> None:
+    """004's chart (lines 793-811) words these rows as 003's does; each worked from 004's row."""
+    assert setting_of(seven, "004")[1] == low
+
+
 def test_house_way_refuses_an_unknown_way() -> None:
     with pytest.raises(ValueError, match="house way"):
         house_way(hand("Kh Jd 9c 7s 5h 3d 2c"), way="005")  # type: ignore[arg-type]

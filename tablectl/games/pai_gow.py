@@ -38,6 +38,7 @@ from tablectl.games.common import (
     PlacedWager,
     action_order,
     can,
+    deck_after_round,
     default_player,
     event_msg,
     fee_rows,
@@ -46,11 +47,13 @@ from tablectl.games.common import (
     player_of,
     seats_from,
     seats_from_left,
-    seen_plus,
-    verify_bank_offer,
+    verify_bank_before_deal,
+    verify_bets_open,
     verify_limits,
     verify_not_player_dealer,
+    verify_round_in_progress,
     verify_seat,
+    verify_single_deck,
     void_settlements,
 )
 from tablectl.money import ZERO, fmt
@@ -230,9 +233,9 @@ class PaiGowEngine:
 
     def verify_bank(self, state: PaiGowState, ev: Bank) -> None:
         """R1/R5: a bank is posted before the deal by a seat the rotation allows."""
-        if state.phase != "betting":
-            raise Rejected("the bank is posted before the deal, not during it", rule="R1")
-        verify_bank_offer(state.rotation, ev, self.seats, state.wagers)
+        verify_bank_before_deal(
+            state.phase == "betting", state.rotation, ev, self.seats, state.wagers
+        )
 
     def can_bank(self, state: PaiGowState, ev: Bank) -> bool:
         """Whether `verify_bank` accepts."""
@@ -299,11 +302,9 @@ class PaiGowEngine:
     # -- closing bets, the dice (R30) ----------------------------------------------------------
 
     def verify_bets_close(self, state: PaiGowState) -> None:
-        """Betting closes once, after a bank is posted (R1)."""
-        if state.phase != "betting":
-            raise Rejected("betting is already closed for this round", rule="003 line 1421")
-        if state.bank_seat is None:
-            raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
+        """Betting closes once (003 line 1421: bets are put up before the hand), after a bank
+        is posted (R1)."""
+        verify_bets_open(state.phase == "betting", state.bank_seat, "003 line 1421")
 
     def can_bets_close(self, state: PaiGowState) -> bool:
         """Whether `verify_bets_close` accepts."""
@@ -379,15 +380,13 @@ class PaiGowEngine:
                 rule="003 line 1409",
             )
         cards = [parse_card(c) for c in ev.cards]
-        seen = seen_plus({}, (c for _, hand in state.hands for c in hand))
-        for card in cards:
-            if DECK.why_not(card, seen) is not None:
-                raise Rejected(
-                    "a card of this stack was already dealt this round: the one 53-card deck "
-                    "holds each card once (003 line 1369); call a misdeal",
-                    rule="003 line 1369",
-                )
-            seen = seen_plus(seen, [card])
+        verify_single_deck(
+            cards,
+            (c for _, hand in state.hands for c in hand),
+            DECK,
+            foreign_rule="003 line 1369",
+            twice_rule="003 line 1369",
+        )
         if ev.deck is not None:
             if state.deck is not None and ev.deck != state.deck:
                 raise Rejected(
@@ -624,16 +623,24 @@ class PaiGowEngine:
         new = PaiGowState(
             round=state.round + 1,
             rotation=state.rotation.after_round(bank_seat),  # R5
-            last_deck=state.deck,
+            last_deck=deck_after_round(state.deck, True, state.last_deck),
         )
         return new, [Output("round/result", payload)]
+
+    def verify_void(self, state: PaiGowState) -> None:
+        """A `round.void` needs a round in progress: a bank, a wager or a card on the table
+        (docs/events.md; rule `round.void`)."""
+        verify_round_in_progress(self.between_rounds(state))
+
+    def can_void(self, state: PaiGowState) -> bool:
+        """Whether `verify_void` accepts."""
+        return can(lambda s, _e: self.verify_void(s), state, None)
 
     def void(self, state: PaiGowState, reason: str, ts: str) -> tuple[PaiGowState, list[Output]]:
         """A misdeal: the round ends unplayed, every wager comes back, no fee is charged and the
         hand does not count toward the player-dealer's two (R5). No hand was exposed, so none is
         published (the journal keeps them)."""
-        if self.between_rounds(state):
-            raise Rejected("no round is in progress to void")
+        self.verify_void(state)
         if state.bank_seat is None:
             ordered = list(state.wagers)
         elif state.first_seat is not None:
@@ -668,7 +675,7 @@ class PaiGowEngine:
             round=state.round + 1,
             rotation=state.rotation,
             # a deck dealt from must be shuffled before it comes back (003 line 1485)
-            last_deck=state.deck if state.hands else state.last_deck,
+            last_deck=deck_after_round(state.deck, bool(state.hands), state.last_deck),
         )
         return new, [Output("round/result", payload), self._state(new)]
 

@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from typing import Literal
 
-from tablectl.cards import JOKER, SUITS, Card
+from tablectl.cards import JOKER, RANKS, SUITS, Card
 from tablectl.rules.paytables import PAYTABLE_DIR, PayTable, get_paytable
 from tablectl.rules.poker import (
     ACE,
@@ -46,6 +47,8 @@ FIVE_ACES = STRAIGHT_FLUSH + 1
 FIVE_ACES_RANK: Rank = (FIVE_ACES, ACE, ACE, ACE, ACE, ACE)
 
 _ACES = {suit: Card("A", suit) for suit in SUITS}
+# Each rank's poker value, as `tablectl.rules.poker.card_value` gives it, looked up without a call.
+_RANK_VALUE = {rank: card_value(Card(rank, SUITS[0])) for rank in RANKS}
 _COMPLETE = STRAIGHT  # 003 line 1447: "A complete hand is considered a straight or better."
 _STRAIGHT_OR_FLUSH = (STRAIGHT, FLUSH, STRAIGHT_FLUSH)
 
@@ -98,6 +101,12 @@ def _window_high(values: set[int], length: int, need: int) -> int | None:
     mask = 0
     for v in values:
         mask |= 1 << v
+    return _mask_window_high(mask, length, need)
+
+
+@cache
+def _mask_window_high(mask: int, length: int, need: int) -> int | None:
+    """`_window_high` of the values whose bits `mask` sets (cached: there are few masks)."""
     if mask >> ACE & 1:
         mask |= 2  # the ace as 1
     full = (1 << length) - 1
@@ -118,7 +127,7 @@ def _run(top: int) -> tuple[int, ...]:
 def _joker_rank(reals: Sequence[Card]) -> Rank:
     """Best five-card rank of 4 to 6 real cards and the joker (R31: an ace, or completes a
     straight or flush; 003 lines 1369 and 1497)."""
-    values = [card_value(c) for c in reals]
+    values = [_RANK_VALUE[c.rank] for c in reals]
     if values.count(ACE) == 4:
         return FIVE_ACES_RANK  # 003 line 1381
     by_suit: dict[str, set[int]] = {suit: set() for suit in SUITS}
