@@ -556,7 +556,10 @@ def test_eighth_stack_is_refused_003_1409(tmp_path: Path) -> None:
     assert_rejected(table, {"type": "shuffler.stack", "cards": FULL_DECK[-7:]}, "003 line 1409")
 
 
-def test_same_deck_colour_two_rounds_running_is_refused_003_1485(tmp_path: Path) -> None:
+def test_one_deck_every_round_the_same_colour_is_dealt_again_003_1369(tmp_path: Path) -> None:
+    """Fortune Pai Gow is played with one 53-card deck (003 line 1369), reshuffled every round
+    (line 1485): unlike Three Card Poker and Ultimate Texas Hold'em, whose two decks alternate,
+    the same colour comes back every round; within a round every stack is of that one deck."""
     round_red = [
         bank(1, "500"),
         wager(2, "base", "10"),
@@ -569,12 +572,11 @@ def test_same_deck_colour_two_rounds_running_is_refused_003_1485(tmp_path: Path)
     for ev in [bank(1, "500"), wager(2, "base", "10"), roll(3)]:
         feed(table, ev)
     red_again = stacks(1, 3, SCENARIO_1, deck="red")
-    assert_rejected(table, red_again[0], "003 line 1485", "red")
+    assert payloads(feed(table, red_again[0]), "event")[0]["deck"] == "red"
     blue = stacks(1, 3, SCENARIO_1, deck="blue")
-    feed(table, blue[0])
     # one round, one deck (003 line 1369)
-    assert_rejected(table, red_again[1], "003 line 1369")
-    assert payloads(feed(table, blue[1]), "event")[0]["deck"] == "blue"
+    assert_rejected(table, blue[1], "003 line 1369")
+    assert payloads(feed(table, red_again[1]), "event")[0]["deck"] == "red"
 
 
 # -- refused settings (R31; 003 lines 1419, 1425, 1427) --------------------------------------------

@@ -226,7 +226,7 @@ class PaiGowEngine:
                 [s for s in in_play if state.setting(s) is None] if state.phase == "setting" else []
             ),
             "deck": state.deck,
-            "last_deck": state.last_deck,  # the colour this round may not start with
+            "last_deck": state.last_deck,  # the last round's deck: one deck, reshuffled (1485)
         }
 
     # -- bank (R1, R5) -----------------------------------------------------------------------
@@ -387,19 +387,12 @@ class PaiGowEngine:
             foreign_rule="003 line 1369",
             twice_rule="003 line 1369",
         )
-        if ev.deck is not None:
-            if state.deck is not None and ev.deck != state.deck:
-                raise Rejected(
-                    f"a stack from the {ev.deck} deck in a round dealt from the {state.deck} "
-                    "deck: a round uses one deck (003 line 1369)",
-                    rule="003 line 1369",
-                )
-            if state.deck is None and ev.deck == state.last_deck:
-                raise Rejected(
-                    f"the {ev.deck} deck was used last round and has not been shuffled since: "
-                    "the cards are collected and shuffled before a new round (003 line 1485)",
-                    rule="003 line 1485",
-                )
+        if ev.deck is not None and state.deck is not None and ev.deck != state.deck:
+            raise Rejected(
+                f"a stack from the {ev.deck} deck in a round dealt from the {state.deck} "
+                "deck: a round uses one deck (003 line 1369)",
+                rule="003 line 1369",
+            )
         assert state.first_seat is not None
         return seats_from(state.first_seat, self.seats)[len(state.hands)], cards
 
