@@ -99,7 +99,7 @@ class FortunePaiGowGame(_Strict):
                 (
                     "seats.count",
                     "Fortune Pai Gow Poker deals seven hands to seven positions (R30, 003 line "
-                    "1399): seats.count must be 7",
+                    "1401): seats.count must be 7",
                 )
             ]
         return []

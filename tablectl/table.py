@@ -195,7 +195,13 @@ class Table:
         except ValidationError as exc:
             return [alert(f"journal record {rec.seq} holds unusable rules: {exc}", kind="invalid")]
         if rules != self.rules and not self.engine.between_rounds(self.state):
-            return [alert("the rules cannot change in the middle of a round", kind="rejected")]
+            return [
+                alert(
+                    "the rules cannot change in the middle of a round",
+                    kind="rejected",
+                    rule="config",
+                )
+            ]
         if rules != self.rules:
             try:
                 engine = make_engine(rules)

@@ -55,7 +55,7 @@ def test_seat_count_other_than_seven_is_refused_R30(
     out, err = capsys.readouterr()
     assert (
         f"{path}: seats.count: Fortune Pai Gow Poker deals seven hands to seven positions "
-        "(R30, 003 line 1399): seats.count must be 7"
+        "(R30, 003 line 1401): seats.count must be 7"
     ) in out + err
     with pytest.raises(ConfigError):
         load_config(path)
