@@ -75,6 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     analyze.add_argument("--paytable")
     analyze.add_argument("--decks", type=int, default=8)
     analyze.add_argument("--banker-push-on-dragon7", action="store_true")
+    analyze.add_argument("--pure-pays", choices=["6 to 5", "3 to 2"])  # 21.5 base wager (R11)
     analyze.add_argument("--json", action="store_true")
     analyze.set_defaults(func=cmd_analyze)
 
@@ -338,10 +339,20 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         elif args.game in ("pure-21.5-blackjack", "pure-spanish-21.5"):
             from tablectl.analysis import blackjack
 
-            # --paytable defaults per wager (blackjack.DEFAULT_PAYTABLES); Red Flex and Buster
-            # are simulated (1,000,000 seeded rounds) and also carry "exact_full_shoe"
-            result = blackjack.analyze(args.game, args.wager, args.paytable, args.decks)
-            table = result.get("paytable", result.get("pays"))
+            if args.wager == "base":
+                # simulated through the engine under a stated strategy (blackjack.BASE_STRATEGY,
+                # BASE_HANDS seeded rounds); --pure-pays "6 to 5" (default, R11) or "3 to 2"
+                result = blackjack.analyze_base(
+                    args.game, args.decks, pure_pays=args.pure_pays, paytable=args.paytable
+                )
+                table = f"pure pays {result['pure_pays']}"
+            else:
+                # --paytable defaults per wager (blackjack.DEFAULT_PAYTABLES); Red Flex and
+                # Buster are simulated (1,000,000 seeded rounds) and carry "exact_full_shoe"
+                if args.pure_pays is not None:
+                    raise ValueError("--pure-pays is for the base wager (R11)")
+                result = blackjack.analyze(args.game, args.wager, args.paytable, args.decks)
+                table = result.get("paytable", result.get("pays"))
             what = f"{args.game} {args.wager} ({table}, {args.decks} decks)"
         else:
             print(f"tablectl: analyze does not know game {args.game!r} yet", file=sys.stderr)

@@ -1,0 +1,302 @@
+"""The 21.5 base game simulated through the engine under the stated strategy (issue 3 item 5).
+
+Stacked shoes give rounds whose moves and money are worked out by hand from the documents (000
+lines 76, 86, 95-107, 114-116; 003 lines 1845, 1892, 1925-1929; R1, R11-R17, R20); random
+shoes check that the strategy only ever makes a move the engine offers (it would raise Rejected
+otherwise), that each round's money is its settlements', and that the simulation is seeded and
+the same on any number of processes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+from collections.abc import Iterator
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tablectl.analysis import blackjack as bj
+from tablectl.cards import Card, parse_card
+from tablectl.cli import main
+
+PURE, SPANISH = bj.PURE_GAME, bj.SPANISH_GAME
+D = Decimal
+STAKE = D(5)  # the table minimum of both shipped configs (000 and 003 "$5-$500" schedules)
+
+
+def stacked(text: str) -> Iterator[Card]:
+    """Cards in draw order: player card, up card, player card, hole card, then the draws."""
+    return iter([parse_card(c) for c in text.split()])
+
+
+def play(game: str, text: str, pays: str = "6 to 5") -> bj.BaseRound:
+    """One round of the simulation's table dealt from a stacked shoe; every card is used."""
+    cards = stacked(text)
+    played = bj.play_round(bj.base_engine(game, 8, pays), lambda: next(cards), STAKE)
+    assert next(cards, None) is None, "the round should use every stacked card"
+    return played
+
+
+def chosen(played: bj.BaseRound) -> list[str]:
+    return [move for _, move in played.moves]
+
+
+def base_nets(played: bj.BaseRound) -> Decimal:
+    return sum((D(s["net"]) for s in played.result["settlements"]), D(0))
+
+
+def test_stake_is_the_shipped_table_minimum_and_the_bank_covers_R1() -> None:
+    for game in (PURE, SPANISH):
+        assert bj.base_stake(bj.base_engine(game, 6, "6 to 5")) == STAKE
+    # 4 hands (R16) doubled three times (R20: 8x) is the most one round can move
+    assert bj.BANK_STAKES > 4 * 8
+
+
+# ---------------------------------------------------------------- hands worked by hand
+
+
+def test_hard_11_doubles_against_9_and_wins_when_the_player_dealer_busts_R14_R16() -> None:
+    """Player 5+6 = hard 11 against a 9: double (000 line 114, one card): T makes 21. The
+    player-dealer's 9+7 = hard 16 must hit (Chart 1B, 000 line 86): the 8 busts it at 24.
+    The doubled hand wins 2 units: +10 on a $5 wager, the bank pays 10."""
+    played = play(PURE, "5h 9c 6d 7s Ts 8d")
+    assert chosen(played) == ["double", "hit"]  # the hit is the double's one card
+    assert played.moves[0][0] == ("hit", "double", "surrender")  # hard 11 must hit: no stand
+    assert played.net == D(10)
+    assert played.bank_change == D(-10)
+
+
+def test_eights_split_a_split_hand_doubles_both_lose_to_21_R16() -> None:
+    """8-8 against a 6: split (000 line 115). Hand 1: 8+3 = hard 11 against 6, double after the
+    split (line 115 "Doubling-down is permitted after splitting"): 9 makes 20. Hand 2: 8+K =
+    hard 18, stand. Player-dealer 6+K = 16 hits: 5 makes 21. Hand 1 loses 2 units, hand 2
+    loses 1: -3 units = -15."""
+    played = play(PURE, "8s 6d 8h Kc 3c 9d Ks 5s")
+    assert chosen(played) == ["split", "hit", "double", "hit", "hit", "stand"]
+    assert played.net == D(-15)
+    assert played.bank_change == D(15)
+
+
+def test_ace_up_insurance_is_declined_and_hard_16_hits_R12_R15_R17() -> None:
+    """T+6 = hard 16 against an ace: no insurance (000 line 95; the offer is closed), the hole
+    card 7 is no Pure 21.5 (R12), so the hand hits: 4 makes hard 20, which must stand (Chart
+    1A, 000 line 76). Player-dealer A+7 = soft 18 stands (R14). 20 beats 18: +1 unit."""
+    played = play(PURE, "Ts Ad 6h 7c 4s")
+    assert chosen(played) == ["hit", "stand"]
+    assert played.moves[1][0] == ("stand",)
+    assert [s["spot"] for s in played.result["settlements"]] == ["base"]  # never insured
+    assert played.net == D(5)
+
+
+@pytest.mark.parametrize(("pays", "net"), [("6 to 5", D(6)), ("3 to 2", D("7.5"))])
+def test_player_pure_is_paid_at_the_configured_odds_R11(pays: str, net: Decimal) -> None:
+    """A+K is a Pure 21.5 (R10): 6 to 5 on $5 is $6, 3 to 2 is $7.50 (000 line 33, 003 line
+    393). The player-dealer still completes its hand (5+9 = 14, T busts it; R14)."""
+    played = play(PURE, "As 5c Kd 9h Ts", pays)
+    assert played.moves == ()
+    assert played.net == net
+
+
+def test_player_dealer_pure_at_the_peek_ends_the_round_R12() -> None:
+    """K up, hole A: the peek finds a Pure 21.5 before anyone draws (000 line 96); the player's
+    18 loses its wager: -5."""
+    played = play(PURE, "9s Kd 9h Ac")
+    assert played.moves == ()
+    assert played.net == D(-5)
+
+
+def test_spanish_stands_after_a_double_never_double_doubles_R16_R20() -> None:
+    """Spanish (003's config: double-double offered). 6+4 = hard 10 against a 5: double; the
+    2 makes hard 12 and the engine offers stand, double and rescue (003 line 1927): the
+    strategy stands. Player-dealer 5+9 = 14 hits, K busts it: +2 units = +10."""
+    played = play(SPANISH, "6s 5d 4h 9c 2c Kh")
+    assert chosen(played) == ["double", "hit", "stand"]
+    assert played.moves[2][0] == ("stand", "double", "rescue")
+    assert played.net == D(10)
+
+
+# ---------------------------------------------------------------- the stated strategy
+
+
+@pytest.mark.parametrize(
+    ("hand", "up", "legal", "move"),
+    [
+        ("Ts 6h", "6d", "hit stand surrender", "stand"),  # hard 16 against 2-6
+        ("Ts 6h", "7d", "hit stand surrender", "hit"),  # hard 16 against 7 or more
+        ("Ts 2h", "Kd", "hit stand surrender", "hit"),  # against a bonus card
+        ("9s 3h", "Ad", "hit stand surrender", "hit"),  # against an ace
+        ("Ts 7h", "Ad", "hit stand surrender", "stand"),  # hard 17
+        ("As 6h", "5d", "hit stand double surrender", "hit"),  # soft 17
+        ("As 7h", "Td", "hit stand double surrender", "stand"),  # soft 18
+        ("5s 5h", "9d", "hit stand double split surrender", "double"),  # hard 10, not a split
+        ("5s 5h", "Td", "hit stand double split surrender", "hit"),  # no double against 10
+        ("6s 5h", "As", "hit double surrender", "hit"),  # hard 11 against an ace
+        ("4s 3h 3d", "6d", "hit stand", "hit"),  # hard 10 of three cards: no double
+        ("9s 9h", "6d", "hit stand double split surrender", "stand"),  # 9-9 is not split
+        ("8s 8h", "Td", "hit stand double split surrender", "split"),
+        ("As Ah", "6d", "hit stand double split surrender", "split"),
+        ("Ks Qh", "6d", "stand split surrender", "stand"),  # two bonus cards: hard 20
+        ("6s 4h 2c", "5d", "stand double rescue", "stand"),  # Spanish after a double
+        ("8s", "5d", "hit", "hit"),  # a split hand owed its second card
+    ],
+)
+def test_strategy_moves_as_stated(hand: str, up: str, legal: str, move: str) -> None:
+    cards = [parse_card(c) for c in hand.split()]
+    assert bj.base_strategy(cards, parse_card(up), tuple(legal.split())) == move
+
+
+DRAWN = [parse_card(c) for c in ("As", "2h", "5d", "6c", "7s", "8h", "9d", "Kc")]
+UPS = [parse_card(c) for c in ("As", "2h", "6d", "7c", "Kh")]
+MOVES = ["hit", "stand", "double", "split", "surrender", "rescue"]
+
+
+@given(
+    st.lists(st.sampled_from(DRAWN), min_size=2, max_size=5),
+    st.sampled_from(UPS),
+    st.sets(st.sampled_from(MOVES), min_size=1),
+)
+def test_strategy_picks_only_offered_moves(cards: list[Card], up: Card, offered: set[str]) -> None:
+    """Whatever is offered, the move is one of it; only a choice without hit or stand (which
+    the engine never offers an open hand) may have none."""
+    legal = tuple(sorted(offered))
+    try:
+        move = bj.base_strategy(cards, up, legal)
+    except ValueError:
+        assert len(legal) > 1 and not {"hit", "stand"} & offered
+        return
+    assert move in legal
+
+
+# ---------------------------------------------------------------- random shoes
+
+
+@pytest.fixture(scope="module")
+def rounds() -> dict[str, list[bj.BaseRound]]:
+    """1,000 rounds of each game from seeded random shoes."""
+    return {
+        PURE: list(bj.base_rounds(PURE, 6, "6 to 5", 1_000, "test/pure")),
+        SPANISH: list(bj.base_rounds(SPANISH, 6, "6 to 5", 1_000, "test/spanish")),
+    }
+
+
+@pytest.mark.parametrize("game", [PURE, SPANISH])
+def test_every_move_is_one_the_engine_offers_R15_R16(
+    rounds: dict[str, list[bj.BaseRound]], game: str
+) -> None:
+    """Every round ran to its result (a refused move raises Rejected), every move was in the
+    engine's legal actions, and the strategy's every kind of move occurred."""
+    made = set()
+    for played in rounds[game]:
+        for legal, move in played.moves:
+            assert move in legal
+            made.add(move)
+    assert made == {"hit", "stand", "double", "split"}
+
+
+@pytest.mark.parametrize("game", [PURE, SPANISH])
+def test_each_rounds_money_is_its_settlements_R1(
+    rounds: dict[str, list[bj.BaseRound]], game: str
+) -> None:
+    """The round's net is the sum of its settlement rows' nets, all on the base wager, and the
+    bank's change is minus it (R1, contract 3); no fee enters it (R4: fees apart). The bank
+    always covers: no wager is paid in part or returned (R1)."""
+    for played in rounds[game]:
+        assert {s["spot"] for s in played.result["settlements"]} == {"base"}
+        assert played.net == base_nets(played) == -played.bank_change
+        assert all(s["status"] in ("win", "lose", "push") for s in played.result["settlements"])
+
+
+@given(
+    st.integers(0, 10**9),
+    st.sampled_from([(PURE, "6 to 5"), (PURE, "3 to 2"), (SPANISH, "6 to 5")]),
+)
+@settings(max_examples=60, deadline=None)
+def test_any_shoe_plays_legally_and_conserves_money_R1(seed: int, variant: tuple[str, str]) -> None:
+    game, pays = variant
+    (played,) = bj.base_rounds(game, 4, pays, 1, str(seed))
+    assert all(move in legal for legal, move in played.moves)
+    assert played.net == base_nets(played) == -played.bank_change
+
+
+def test_simulation_is_seeded_and_the_same_on_any_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bj, "BASE_CHUNK", 200)
+    one = bj.simulate_base(PURE, 6, 800, seed=3, workers=1)
+    two = bj.simulate_base(PURE, 6, 800, seed=3, workers=2)
+    assert one == two
+    assert one.rounds == one.wins + one.pushes + one.losses == 800
+    assert bj.simulate_base(PURE, 6, 800, seed=4, workers=1) != one
+
+
+def test_tally_is_the_sum_of_the_rounds() -> None:
+    """One chunk: the tally's money is the rounds' money, round by round."""
+    tally = bj.simulate_base(SPANISH, 6, 300, seed=11, workers=1)
+    played = list(bj.base_rounds(SPANISH, 6, "6 to 5", 300, "11/0"))
+    assert tally.net == sum((p.net for p in played), D(0))
+    assert tally.squares == sum((p.net * p.net for p in played), D(0))
+    assert tally.wins == sum(p.net > 0 for p in played)
+    assert tally.pushes == sum(p.net == 0 for p in played)
+
+
+def test_figures_are_the_mean_and_normal_interval_of_the_rounds() -> None:
+    """house_edge = minus the mean net per unit; ci95 = it +- 1.96 sample sd / sqrt(n)."""
+    result = bj.analyze_base(PURE, 6, pure_pays="3 to 2", hands=500, seed=5, workers=1)
+    units = [float(p.net / STAKE) for p in bj.base_rounds(PURE, 6, "3 to 2", 500, "5/0")]
+    edge = -statistics.fmean(units)
+    half = 1.959963984540054 * statistics.stdev(units) / math.sqrt(500)
+    assert result["house_edge"] == pytest.approx(edge)
+    assert result["ci95"] == pytest.approx([edge - half, edge + half])
+    assert result["hit_frequency"] == sum(u > 0 for u in units) / 500
+    assert result["method"] == "simulation"
+    assert result["wager"] == "base"
+    assert (result["hands"], result["seed"], result["decks"]) == (500, 5, 6)
+    assert result["pure_pays"] == "3 to 2"
+    assert "Chart 1A" in result["assumes"] and result["strategy"] in result["assumes"]
+
+
+@pytest.mark.parametrize(
+    ("game", "decks", "extra", "match"),
+    [
+        (SPANISH, 3, {}, "4 to 8 decks"),  # 003 line 1841
+        (PURE, 9, {}, "1 to 8 decks"),  # 000 line 29
+        (SPANISH, 6, {"pure_pays": "3 to 2"}, "6 to 5"),  # 003 line 1845
+        (PURE, 6, {"pure_pays": "2 to 1"}, "R11"),
+        (PURE, 6, {"paytable": "RFB-02"}, "no pay table"),
+        ("blackjack", 6, {}, "not a 21.5 game"),
+    ],
+)
+def test_analyze_base_refuses_what_the_documents_do_not_have(
+    game: str, decks: int, extra: dict[str, str], match: str
+) -> None:
+    with pytest.raises(ValueError, match=match):
+        bj.analyze_base(game, decks, hands=10, workers=1, **extra)
+
+
+def test_cli_analyze_base(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(bj, "BASE_HANDS", 200)
+    argv = ["analyze", "--game", PURE, "--wager", "base", "--decks", "6"]
+    assert main([*argv, "--pure-pays", "3 to 2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["method"], out["hands"], out["pure_pays"]) == ("simulation", 200, "3 to 2")
+    lo, hi = out["ci95"]
+    assert lo < out["house_edge"] < hi
+    assert main(argv) == 0
+    assert "pure pays 6 to 5" in capsys.readouterr().out
+    assert main([*argv, "--paytable", "RFB-02"]) == 2
+    assert main(["analyze", "--game", PURE, "--wager", "buster", "--pure-pays", "3 to 2"]) == 2
+
+
+def test_fresh_shoe_deals_each_card_at_most_once_per_round() -> None:
+    fresh = bj.FreshShoe(bj.shoe(PURE, 1), random.Random(1))
+    for _ in range(3):
+        fresh.shuffle()
+        drawn = [fresh.draw() for _ in range(52)]
+        assert sorted(drawn) == sorted(bj.shoe(PURE, 1))
+        with pytest.raises(RuntimeError, match="ran out"):
+            fresh.draw()
