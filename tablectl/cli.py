@@ -340,9 +340,11 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             from tablectl.analysis import blackjack
 
             if args.wager == "base":
-                # simulated through the engine under a stated strategy (blackjack.BASE_STRATEGY,
-                # BASE_HANDS seeded rounds); --pure-pays "6 to 5" (default, R11) or "3 to 2"
-                result = blackjack.analyze_base(
+                from tablectl.analysis import blackjack_base
+
+                # simulated through the engine under a stated strategy (BASE_STRATEGY, BASE_HANDS
+                # seeded rounds); --pure-pays "6 to 5" (default, R11) or "3 to 2"
+                result = blackjack_base.analyze_base(
                     args.game, args.decks, pure_pays=args.pure_pays, paytable=args.paytable
                 )
                 table = f"pure pays {result['pure_pays']}"

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.analysis import blackjack as bj
+from tablectl.analysis import blackjack_base as bj
 from tablectl.cards import Card, parse_card
 from tablectl.cli import main
 

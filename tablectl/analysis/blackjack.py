@@ -21,9 +21,7 @@ Every decision is read from `tablectl.rules.blackjack` (the same functions the e
 representative cards, so analysis and play cannot disagree.
 
 The base game wager depends on the player's choices, so it is simulated under a stated strategy
-(`BASE_STRATEGY`, `base_strategy`) through the table's own engine (`BlackjackEngine`, built by
-`make_engine` from a shipped config): every round is bank, wager, deal, decisions and settlement
-exactly as at the table (`analyze_base`), so no rule has a second home here.
+through the table's own engine: tablectl/analysis/blackjack_base.py.
 """
 
 from __future__ import annotations
@@ -32,10 +30,9 @@ import math
 import os
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from math import comb
@@ -43,19 +40,12 @@ from types import MappingProxyType
 from typing import Any
 
 from tablectl.cards import Card, DeckKind, deck_of
-from tablectl.config import Rules, load_config
-from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShoeCard, Wager
-from tablectl.games.blackjack import BlackjackEngine, BlackjackState
-from tablectl.games.registry import make_engine
 from tablectl.rules.blackjack import (
-    DEFAULT_PURE_ODDS,
     INSURANCE_ODDS,
-    PURE_ODDS,
     buster_cards,
     buster_category,
     card_value,
     dealer_must_hit,
-    hand_total,
     is_bonus,
     is_pure,
     match_dealer,
@@ -64,7 +54,7 @@ from tablectl.rules.blackjack import (
     red_flex_count,
 )
 from tablectl.rules.blackjack import paytable as named_paytable
-from tablectl.rules.paytables import PAYTABLE_DIR, PayTable, payout
+from tablectl.rules.paytables import PayTable, payout
 
 PURE_GAME = "pure-21.5-blackjack"
 SPANISH_GAME = "pure-spanish-21.5"
@@ -78,7 +68,7 @@ DECK_KIND: Mapping[str, DeckKind] = MappingProxyType(
     {PURE_GAME: DeckKind.PURE_21_5, SPANISH_GAME: DeckKind.SPANISH_48}
 )
 # DESIGN contract 4 wager ids analyzed by `analyze`; "base" (the game wager) needs a player
-# strategy and is simulated through the engine by `analyze_base`.
+# strategy and is simulated through the engine by `blackjack_base.analyze_base`.
 WAGERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {PURE_GAME: ("red-flex", "buster", "insurance"), SPANISH_GAME: ("match-dealer",)}
 )
@@ -123,15 +113,15 @@ def _check(game: str, wager: str, decks: int) -> None:
     if game not in WAGERS:
         raise ValueError(f"{game!r} is not a 21.5 game: expected one of {', '.join(WAGERS)}")
     if wager == "base":
-        raise ValueError(f"'base' is not an analyzed {game} side bet: analyze_base simulates it")
+        raise ValueError(f"'base' is not an analyzed {game} side bet: blackjack_base.analyze_base simulates it")
     if wager not in WAGERS[game]:
         raise ValueError(
             f"{wager!r} is not an analyzed {game} wager: expected one of {', '.join(WAGERS[game])}"
         )
-    _check_decks(game, decks)
+    check_decks(game, decks)
 
 
-def _check_decks(game: str, decks: int) -> None:
+def check_decks(game: str, decks: int) -> None:
     """Refuse a deck count the game's document does not allow (DECK_RANGE)."""
     lo, hi = DECK_RANGE[game]
     if isinstance(decks, bool) or not isinstance(decks, int) or not lo <= decks <= hi:
@@ -424,7 +414,7 @@ def simulate(
         )
     sizes = [min(SIM_CHUNK, hands - start) for start in range(0, hands, SIM_CHUNK)]
     jobs = [(game, decks, k, f"{seed}/{i}", players) for i, k in enumerate(sizes)]
-    workers = min(workers or _workers(), len(jobs))
+    workers = min(workers or workers_available(), len(jobs))
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             parts = list(pool.map(_simulate_chunk, *zip(*jobs, strict=True)))
@@ -438,7 +428,7 @@ def simulate(
     return SimulatedHands(hands, MappingProxyType(dict(red_runs)), MappingProxyType(dict(busts)))
 
 
-def _workers() -> int:
+def workers_available() -> int:
     """Processes for the simulation: the CPUs this process may run on."""
     affinity = getattr(os, "sched_getaffinity", None)
     return len(affinity(0)) if affinity else (os.cpu_count() or 1)
@@ -586,391 +576,3 @@ def analyze(
         | simulated_figures(sim, wager, table, players=players, seed=seed)
         | {"exact_full_shoe": exact_full_shoe(game, wager, decks, table)}
     )
-
-
-# ---------------------------------------------------------------- the base game (simulation)
-
-CONFIG_DIR = PAYTABLE_DIR.parent
-# The shipped config whose rules the base game is played under (docs/config.md): 000's approval
-# for Pure 21.5 (its `pure_pays` replaced by the analysis's choice, R11), 003's for Spanish.
-BASE_CONFIGS: Mapping[str, str] = MappingProxyType(
-    {PURE_GAME: "pure-21.5-blackjack-000.toml", SPANISH_GAME: "pure-spanish-21.5-003.toml"}
-)
-BASE_HANDS = 80_000  # rounds by default: about 45 s on two cores (docs/games/blackjack.md)
-BASE_CHUNK = 5_000  # rounds per independently seeded chunk (the result is the same on any CPUs)
-# The one player: seat 1 (contract 2 numbers seats from the house dealer's left), so with the
-# player-dealer at the last seat it is the first seat dealt and to act (000 line 53).
-BASE_SEAT = 1
-# The bank in base wagers. A round can cost the bank at most 4 hands (R16) x 8 times the wager
-# (Spanish double-double, R20) = 32 wagers, so R1 never limits a payment or a collection.
-BANK_STAKES = 1_000
-# More inputs than a round can take (a hand holds at most 11 cards, 4 hands, R16): a bug
-MAX_INPUTS = 100
-TS = "2026-01-01T00:00:00.000000Z"  # the engines need a timestamp; no figure depends on it
-
-BASE_STRATEGY: Mapping[str, str] = MappingProxyType(
-    {
-        PURE_GAME: (
-            "obey Chart 1A (000 line 76: stand on hard 19 or more, hit hard 11 or less); split "
-            "a pair of aces or of eights whenever the engine allows a split (R16: up to four "
-            "hands, split aces one card each); double for the full wager on the first two "
-            "cards of a hand, split hands included (000 lines 114-115), holding hard 10 or 11 "
-            "against a player-dealer up card of 2 to 9; otherwise hit hard 11 or less, hit "
-            "hard 12 to 16 against an up card of 7, 8, 9, a bonus card or an ace and stand "
-            "on it against 2 to 6, stand on hard 17 or more, hit soft 17 or less, stand on "
-            "soft 18 or more; never surrender, never take insurance or even money"
-        ),
-        SPANISH_GAME: (
-            "obey Chart 1A (003 line 1892: stand on hard 17 or more); split a pair of aces or "
-            "of eights (never other equal values) whenever the engine allows a split (R16, "
-            "R20); double for the full wager on the first two cards of a hand, split hands "
-            "included (003 lines 1925 and 1933), holding hard 10 or 11 against a "
-            "player-dealer up card of 2 to 9, then stand (never double-double or rescue, "
-            "R20); otherwise hit hard 11 or less, hit hard 12 to 16 against an up card of 7, "
-            "8, 9, a bonus card or an ace and stand on it against 2 to 6, stand on hard 17 or "
-            "more, hit soft 17 or less, stand on soft 18 or more; never surrender (the "
-            "Spanish approval offers no insurance)"
-        ),
-    }
-)
-BASE_ASSUMES = (
-    "one player at seat {seat} bets the table minimum of the shipped config {config} "
-    "({stake}, the unit) on the base wager against a player-dealer bank of {bank_stakes} units "
-    "at the last seat, so R1 never limits a payment; every round is played through "
-    "BlackjackEngine, the engine that runs the table, and dealt from a freshly shuffled shoe "
-    "of {decks} decks; the player's decisions come from the engine's legal actions by this "
-    "stated strategy, which is not optimal basic strategy: {strategy}; the house edge is "
-    "the player's expected loss per unit of initial base wager (doubles and splits add money "
-    "at risk, not units), collection fees (R4) excluded"
-)
-
-
-def base_strategy(cards: Sequence[Card], up: Card, legal: Sequence[str]) -> str:
-    """The stated strategy's move (BASE_STRATEGY) for a hand, one of the engine's `legal` actions.
-
-    "hit" means: draw the next card. A hand owed its card after a split or a double has only
-    "hit" legal and takes it. Where the engine forbids the strategy's hit or stand, the other
-    one is taken; Chart 1A never does (the strategy hits hard 11 or less and stands on hard 17
-    or more), so in play only a Spanish doubled hand, which may not draw (003 line 1925,
-    R16), is moved from "hit" to "stand".
-    """
-    if len(legal) == 1:
-        return legal[0]
-    total = hand_total(cards)
-    up_value = card_value(up)  # an ace is 1
-    two = len(cards) == 2
-    pair = two and cards[0].rank == cards[1].rank and cards[0].rank in ("A", "8")
-    if "split" in legal and pair:
-        return "split"
-    hard_ten_or_eleven = two and not total.soft and total.value in (10, 11)
-    if "double" in legal and hard_ten_or_eleven and 2 <= up_value <= 9:
-        return "double"
-    if total.soft:
-        hit = total.value <= 17
-    else:
-        strong_up = up_value >= 7 or up_value == 1  # 7, 8, 9, a bonus card or an ace
-        hit = total.value <= 11 or (total.value <= 16 and strong_up)
-    move = "hit" if hit else "stand"
-    if move not in legal:  # obey the engine: Chart 1A (R15) or a double's one card (R16, R20)
-        move = "stand" if move == "hit" else "hit"
-    if move not in legal:
-        raise ValueError(f"the stated strategy has no move among the legal actions {legal}")
-    return move
-
-
-@cache
-def base_engine(game: str, decks: int, pure_pays: str) -> BlackjackEngine:
-    """The engine of the game's shipped config (BASE_CONFIGS) with these decks and pays (R11)."""
-    rules = load_config(CONFIG_DIR / BASE_CONFIGS[game]).rules
-    update: dict[str, Any] = {"decks": decks}
-    if game == PURE_GAME:
-        update["pure_pays"] = pure_pays
-    config = type(rules.game).model_validate(rules.game.model_dump() | update)
-    engine = make_engine(
-        Rules(
-            game=config,
-            seats=rules.seats,
-            limits=rules.limits,
-            schedule=rules.schedule,
-            paytables=rules.paytables,
-        )
-    )
-    if not isinstance(engine, BlackjackEngine):
-        raise TypeError(f"{game} is not played by BlackjackEngine but by {type(engine).__name__}")
-    return engine
-
-
-def base_stake(engine: BlackjackEngine) -> Decimal:
-    """The base wager of the simulation, one unit: the table minimum of the config's base spot."""
-    return engine.limits.for_spot("base").min
-
-
-@dataclass(frozen=True)
-class BaseRound:
-    """One round played through the engine: the player's net on the base wager, the bank's
-    change, each (legal actions, strategy's move) in order and the engine's round/result."""
-
-    net: Decimal
-    bank_change: Decimal
-    moves: tuple[tuple[tuple[str, ...], str], ...]
-    result: Mapping[str, Any]
-
-
-def play_round(engine: BlackjackEngine, draw: Callable[[], Card], stake: Decimal) -> BaseRound:
-    """Play one round from a fresh table: bank, one base wager, the deal and the hands.
-
-    Cards come from `draw` whenever the engine takes one (the deal, a hit, the card owed after a
-    split or a double, the player-dealer's draws by Chart 1B, R14); with an ace up the insurance
-    offer is closed unanswered (R17). A move the engine refused would raise its Rejected.
-    """
-    state: BlackjackState = engine.initial()
-    for ev in _opening(engine.seats, stake):
-        state, _ = engine.apply(state, ev, TS)
-    moves: list[tuple[tuple[str, ...], str]] = []
-    for _ in range(MAX_INPUTS):
-        ev = _next_input(engine, state, draw, moves)
-        state, outputs = engine.apply(state, ev, TS)
-        for out in outputs:
-            if out.topic == "round/result":
-                return _round_of(out.payload, moves)
-    raise RuntimeError(f"a round took more than {MAX_INPUTS} inputs")
-
-
-def _next_input(
-    engine: BlackjackEngine,
-    state: BlackjackState,
-    draw: Callable[[], Card],
-    moves: list[tuple[tuple[str, ...], str]],
-) -> InputEvent:
-    """What the table enters next: a card, a decision by the strategy, or closing insurance."""
-    if state.phase == "insurance":
-        return BetsClose()  # never insure: closing the offer checks the hole card (R12, R17)
-    hand = state.current
-    if hand is not None:
-        legal = engine.legal_actions(state)
-        up = state.up_card
-        if up is None:
-            raise RuntimeError("a hand acts before the player-dealer's up card is dealt")
-        move = base_strategy(hand.cards, up, legal)
-        moves.append((legal, move))
-        if move != "hit":
-            return _decision(hand.seat, move, state.index_of(hand))
-    return _card_event(draw())
-
-
-# Inputs are immutable: one of each serves every round (validating them anew costs ~5%)
-
-
-@cache
-def _opening(seats: int, stake: Decimal) -> tuple[InputEvent, ...]:
-    """A round's first inputs: the bank at the last seat, the base wager, no more bets."""
-    return (
-        Bank(seat=seats, amount=stake * BANK_STAKES),
-        Wager(seat=BASE_SEAT, spot="base", amount=stake),
-        BetsClose(),
-    )
-
-
-@cache
-def _decision(seat: int, action: str, hand: int) -> Decision:
-    """The `decision` input of a move for the seat's `hand`-th hand."""
-    return Decision(seat=seat, action=action, hand=hand)
-
-
-@cache
-def _card_event(card: Card) -> ShoeCard:
-    """The `shoe.card` input of a card."""
-    return ShoeCard(card=str(card))
-
-
-def _round_of(result: Mapping[str, Any], moves: list[tuple[tuple[str, ...], str]]) -> BaseRound:
-    """The money of a finished round, read from its settlements (contract 3)."""
-    rows = result["settlements"]
-    if any(row["spot"] != "base" for row in rows):
-        raise RuntimeError("the base-game simulation placed a wager other than the base wager")
-    net = sum((Decimal(row["net"]) for row in rows), Decimal(0))
-    bank = result["bank"]
-    change = Decimal(bank["end"]) - Decimal(bank["start"])
-    return BaseRound(net, change, tuple(moves), result)
-
-
-class FreshShoe:
-    """A freshly shuffled shoe for every round, shuffled only as far as it is dealt.
-
-    A partial Fisher-Yates: the i-th card drawn is chosen uniformly among the cards not drawn
-    yet this round, which is the i-th card of a uniformly shuffled shoe.
-    """
-
-    def __init__(self, cards: Sequence[Card], rng: random.Random) -> None:
-        self.cards = list(cards)
-        self.rng = rng
-        self.top = 0
-
-    def shuffle(self) -> None:
-        """Gather the cards for a new round (every card may be drawn again)."""
-        self.top = 0
-
-    def draw(self) -> Card:
-        """The next card of this round's shoe."""
-        top = self.top
-        if top >= len(self.cards):
-            raise RuntimeError("the shoe ran out of cards in one round")
-        j = self.rng.randrange(top, len(self.cards))
-        self.cards[top], self.cards[j] = self.cards[j], self.cards[top]
-        self.top = top + 1
-        return self.cards[top]
-
-
-def base_rounds(
-    game: str, decks: int, pure_pays: str, rounds: int, seed: str
-) -> Iterator[BaseRound]:
-    """`rounds` rounds of the base-game simulation, each from a fresh shoe seeded by `seed`."""
-    engine = base_engine(game, decks, pure_pays)
-    stake = base_stake(engine)
-    fresh = FreshShoe(shoe(game, decks), random.Random(seed))
-    for _ in range(rounds):
-        fresh.shuffle()
-        yield play_round(engine, fresh.draw, stake)
-
-
-@dataclass(frozen=True)
-class BaseTally:
-    """Sums over simulated rounds, in money: enough for the mean, the variance and the rates."""
-
-    rounds: int = 0
-    wins: int = 0  # rounds the player's net is positive
-    pushes: int = 0
-    losses: int = 0
-    net: Decimal = Decimal(0)
-    squares: Decimal = Decimal(0)
-
-    def __add__(self, other: BaseTally) -> BaseTally:
-        """Both tallies together (exact: Decimal sums of cent amounts)."""
-        return BaseTally(
-            self.rounds + other.rounds,
-            self.wins + other.wins,
-            self.pushes + other.pushes,
-            self.losses + other.losses,
-            self.net + other.net,
-            self.squares + other.squares,
-        )
-
-
-def _base_chunk(game: str, decks: int, pure_pays: str, rounds: int, seed: str) -> BaseTally:
-    """One seeded chunk of `simulate_base`."""
-    wins = pushes = losses = 0
-    net = squares = Decimal(0)
-    for played in base_rounds(game, decks, pure_pays, rounds, seed):
-        net += played.net
-        squares += played.net * played.net
-        if played.net > 0:
-            wins += 1
-        elif played.net == 0:
-            pushes += 1
-        else:
-            losses += 1
-    return BaseTally(rounds, wins, pushes, losses, net, squares)
-
-
-def simulate_base(
-    game: str,
-    decks: int,
-    hands: int,
-    *,
-    pure_pays: str = DEFAULT_PURE_ODDS,
-    seed: int = SIM_SEED,
-    workers: int | None = None,
-) -> BaseTally:
-    """Play `hands` rounds of the base game through the engine (see BASE_ASSUMES).
-
-    The rounds are cut in chunks of BASE_CHUNK, chunk i seeded with (seed, i), and spread over
-    `workers` processes (default: the CPUs this process may use); the tally depends only on
-    `seed` and `hands`.
-    """
-    if hands < 1:
-        raise ValueError(f"simulate at least one round, not {hands}")
-    sizes = [min(BASE_CHUNK, hands - start) for start in range(0, hands, BASE_CHUNK)]
-    jobs = [(game, decks, pure_pays, k, f"{seed}/{i}") for i, k in enumerate(sizes)]
-    workers = min(workers or _workers(), len(jobs))
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(_base_chunk, *zip(*jobs, strict=True)))
-    else:
-        parts = [_base_chunk(*job) for job in jobs]
-    return sum(parts, BaseTally())
-
-
-def base_figures(tally: BaseTally, stake: Decimal) -> dict[str, Any]:
-    """House edge and hit frequency per unit of base wager, with their 95% intervals."""
-    n = tally.rounds
-    unit = float(stake)
-    mean = float(tally.net) / n / unit
-    second = float(tally.squares) / n / (unit * unit)
-    sd = math.sqrt(max(second - mean * mean, 0.0) * n / (n - 1)) if n > 1 else 0.0
-    half = Z95 * sd / math.sqrt(n)
-    hit = tally.wins / n
-    hit_half = Z95 * math.sqrt(hit * (1 - hit) / n)
-    return {
-        "hit_frequency": hit,
-        "house_edge": -mean,
-        "method": "simulation",
-        "ci95": [-mean - half, -mean + half],
-        "hit_frequency_ci95": [hit - hit_half, hit + hit_half],
-        "outcomes": {"win": hit, "push": tally.pushes / n, "lose": tally.losses / n},
-        "sd": sd,
-        "hands": n,
-    }
-
-
-def analyze_base(
-    game: str,
-    decks: int,
-    *,
-    pure_pays: str | None = None,
-    paytable: str | None = None,
-    hands: int | None = None,
-    seed: int = SIM_SEED,
-    workers: int | None = None,
-) -> dict[str, Any]:
-    """The base game's house edge under the stated strategy, simulated through the engine.
-
-    `pure_pays`: "6 to 5" (default, R11) or "3 to 2" for Pure 21.5; Spanish pays 6 to 5 only
-    (003 line 1845). `hands` rounds (default BASE_HANDS), seeded.
-    """
-    if game not in WAGERS:
-        raise ValueError(f"{game!r} is not a 21.5 game: expected one of {', '.join(WAGERS)}")
-    _check_decks(game, decks)
-    if paytable is not None:
-        raise ValueError(
-            "the base wager has no pay table: the hands decide it (000 lines 98-107) and a "
-            "Pure 21.5 is paid by --pure-pays (R11)"
-        )
-    pays = pure_pays or DEFAULT_PURE_ODDS
-    if pays not in PURE_ODDS:
-        raise ValueError(f"a Pure 21.5 pays {' or '.join(PURE_ODDS)} (R11), not {pays!r}")
-    if game == SPANISH_GAME and pays != "6 to 5":
-        raise ValueError("a Pure Spanish 21.5 pays 6 to 5 (003 line 1845)")
-    rounds = BASE_HANDS if hands is None else hands
-    engine = base_engine(game, decks, pays)
-    stake = base_stake(engine)
-    tally = simulate_base(game, decks, rounds, pure_pays=pays, seed=seed, workers=workers)
-    assumes = BASE_ASSUMES.format(
-        seat=BASE_SEAT,
-        config=f"config/{BASE_CONFIGS[game]}",
-        stake=stake,
-        bank_stakes=f"{BANK_STAKES:,}",
-        decks=decks,
-        strategy=BASE_STRATEGY[game],
-    )
-    return {
-        "game": game,
-        "wager": "base",
-        "decks": decks,
-        "pure_pays": pays,
-        "config": f"config/{BASE_CONFIGS[game]}",
-        "stake": str(stake),
-        **base_figures(tally, stake),
-        "seed": seed,
-        "strategy": BASE_STRATEGY[game],
-        "assumes": assumes,
-    }
