@@ -113,7 +113,9 @@ def _check(game: str, wager: str, decks: int) -> None:
     if game not in WAGERS:
         raise ValueError(f"{game!r} is not a 21.5 game: expected one of {', '.join(WAGERS)}")
     if wager == "base":
-        raise ValueError(f"'base' is not an analyzed {game} side bet: blackjack_base.analyze_base simulates it")
+        raise ValueError(
+            f"'base' is not an analyzed {game} side bet: blackjack_base.analyze_base simulates it"
+        )
     if wager not in WAGERS[game]:
         raise ValueError(
             f"{wager!r} is not an analyzed {game} wager: expected one of {', '.join(WAGERS[game])}"
