@@ -73,7 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     analyze.add_argument("--game", required=True)
     analyze.add_argument("--wager", required=True)
     analyze.add_argument("--paytable")
-    analyze.add_argument("--decks", type=int, default=8)
+    analyze.add_argument(
+        "--decks", type=int, help="baccarat and blackjack: decks in the shoe (default 8)"
+    )
     analyze.add_argument("--banker-push-on-dragon7", action="store_true")
     analyze.add_argument("--pure-pays", choices=["6 to 5", "3 to 2"])  # 21.5 base wager (R11)
     analyze.add_argument("--json", action="store_true")
@@ -307,7 +309,18 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+SHOE_GAMES = ("ez-baccarat-panda8", "pure-21.5-blackjack", "pure-spanish-21.5")
+
+
 def cmd_analyze(args: argparse.Namespace) -> int:
+    if args.decks is None:
+        args.decks = 8
+    elif args.game not in SHOE_GAMES:
+        print(
+            f"tablectl: {args.game} is dealt from one deck a round: --decks does not apply",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     try:
         if args.game == "ez-baccarat-panda8":
             from tablectl.analysis import baccarat

@@ -630,3 +630,16 @@ def test_analyze_refuses_an_unknown_game_with_exit_2(capsys: pytest.CaptureFixtu
     code, out, err = run(["analyze", "--game", "ez-bacarat", "--wager", "tie", "--json"], capsys)
     assert (code, out) == (2, "")
     assert "'ez-bacarat'" in err
+
+
+@pytest.mark.parametrize(
+    "game", ["three-card-poker-6cb", "fortune-pai-gow", "ultimate-texas-holdem"]
+)
+def test_analyze_refuses_decks_for_a_one_deck_game_with_exit_2(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    # Three Card Poker and Ultimate deal each round from one 52-card deck (004 lines 487, 953),
+    # Fortune Pai Gow from one 53-card deck (003 line 1369): a deck count would be ignored.
+    code, out, err = run(["analyze", "--game", game, "--wager", "x", "--decks", "6"], capsys)
+    assert (code, out) == (2, "")
+    assert "--decks does not apply" in err
