@@ -528,6 +528,12 @@ def test_house_way_four_aces_made_with_the_joker_003_1444() -> None:
         ("Ts Th Td Tc JKR 3s 2c", {"JKR", "3s"}, {"JKR", "3s"}),
         # four aces made with the joker: 004 always splits them
         ("As Ah Ad JKR Kc Kh 2d", {"Kc", "Kh"}, "split"),
+        # jacks with a pair of fives: 003 keeps them behind ("at least a king", a pair is more);
+        # 004 "if the player-dealer can put an ace or joker in front": no ace, no joker: split
+        ("Js Jh Jd Jc 5h 5s 2c", {"5h", "5s"}, "split"),
+        ("Js Jh Jd Jc Ah 5s 2c", {"Ah", "5s"}, {"Ah", "5s"}),
+        # fours with a pair of nines: 004 "a queen or higher in front": a pair is higher
+        ("4s 4h 4d 4c 9h 9s 2c", {"9h", "9s"}, {"9h", "9s"}),
     ],
 )
 def test_house_way_four_of_a_kind_rows_of_003_and_004_003_1444_004_803(

@@ -361,8 +361,8 @@ class PaiGowEngine:
 
     def verify_stack(self, state: PaiGowState, ev: ShufflerStack) -> tuple[int, list[Card]]:
         """The seat the stack goes to and its cards, or why it cannot be dealt now: seven cards
-        of the one 53-card deck (003 lines 1369, 1409), none seen before this round, and not
-        from the deck the last round used (it must be shuffled first, 003 line 1485)."""
+        of the one 53-card deck (003 lines 1369, 1409), none seen before this round, all of the
+        round from that one deck (the same colour every round: it is reshuffled, line 1485)."""
         if state.phase in ("betting", "closed"):
             raise Rejected(
                 "roll the dice first: they name the position that receives the first hand (R30)",

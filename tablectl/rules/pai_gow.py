@@ -346,10 +346,16 @@ def _four_of_a_kind(
         minimum: Rank = (PAIR,) if quad >= 12 else (HIGH_CARD, 13) if quad >= 9 else (HIGH_CARD, 12)
         keep = quad <= 5 or front_rank >= minimum
     else:
-        # 004: A/K/Q always split; J/10/9 behind with an ace or joker in front; 8/7/6 with a king
-        # or higher; 5/4/3/2 with a queen or higher.
-        need = 14 if quad >= 9 else 13 if quad >= 6 else 12
-        keep = quad < 12 and front_rank >= (HIGH_CARD, need)
+        # 004: A/K/Q always split; J/10/9 behind "if the player-dealer can put an ace or joker in
+        # front" (as written: an ace or the joker, which counts as one; a pair of fives is
+        # neither); 8/7/6 with "a king or higher" and 5/4/3/2 with "a queen or higher" in front,
+        # a pair counting as higher (it outranks every unpaired front).
+        if quad >= 12:
+            keep = False
+        elif quad >= 9:
+            keep = ACE in others
+        else:
+            keep = front_rank >= (HIGH_CARD, 13 if quad >= 6 else 12)
     return "four-of-a-kind", _front(settings, front if keep else (quad, quad))
 
 
