@@ -90,7 +90,7 @@ def test_check_config_accepts_the_shipped_config_with_exit_0_and_an_ok_line(
     assert err == ""
     assert out == (
         f"{SHIPPED}: ok: ez-baccarat-panda8 table cardroom-1/bac-01, 8 seats, "
-        "limits 5.00-500.00, collection schedule 3, 1 device(s)\n"
+        "limits 5.00-500.00, collection schedule 3, 2 device(s)\n"
     )
 
 
