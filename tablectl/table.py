@@ -129,7 +129,7 @@ class Table:
                 alert(
                     self._public_text(rej.reason),
                     rule=rej.rule,
-                    kind="rejected",
+                    kind=rej.kind,  # "rejected", or "dealer-error" (R15)
                     source=rec.source,
                     input=public_input(rec.body),
                 )

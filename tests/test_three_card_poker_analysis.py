@@ -180,3 +180,22 @@ def test_cli_analyze_reproduces_the_approved_tcb_6b2_figures(
     assert round(100 * out["house_edge"], 2) == 15.28
     assert out["method"] == "exact"
     assert out["game"] == "three-card-poker-6cb"
+
+
+@pytest.mark.parametrize("wager", ["ante", "play"])
+def test_cli_analyze_names_the_analyzed_wagers_for_ante_and_play(
+    wager: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Contract 4 lists `ante play pair-plus six-card-bonus`; analyze computes the two bonus
+    wagers only, and must say so rather than blame the default Pair Plus pay table."""
+    from tablectl.cli import main
+
+    code = main(["analyze", "--game", "three-card-poker-6cb", "--wager", wager])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.out == ""
+    assert captured.err == (
+        f"tablectl: {wager!r} is not an analyzed three-card-poker-6cb wager: "
+        "analyzed are six-card-bonus, pair-plus\n"
+    )
+    assert "PP-MR200" not in captured.err

@@ -24,6 +24,8 @@ from tablectl.rules.paytables import PayTable, get_paytable, payout
 from tablectl.rules.poker import rank_category, rank_unchecked, three_card_category
 
 GAME = "three-card-poker-6cb"  # DESIGN contract 4 game id
+# The wagers analyzed here: the two bonus wagers, settled on the cards alone by a pay table.
+# Ante and Play (contract 4's other spots) depend on the player's play-or-fold decision.
 WAGERS = ("six-card-bonus", "pair-plus")
 
 _FLUSH_SUIT = "s"
@@ -97,17 +99,26 @@ def three_card_category_counts() -> Mapping[str, int]:
     return MappingProxyType(dict(counts))
 
 
+def check_wager(wager: str) -> None:
+    """Refuse a wager this module does not analyze, naming the ones it does (before any pay
+    table is looked at, so `--wager ante` is not answered with a pay table mismatch)."""
+    if wager not in WAGERS:
+        raise ValueError(
+            f"{wager!r} is not an analyzed {GAME} wager: analyzed are {', '.join(WAGERS)}"
+        )
+
+
 def category_counts(wager: str) -> Mapping[str, int]:
     """Exact category counts of the hands a wager is settled on."""
+    check_wager(wager)
     if wager == "six-card-bonus":
         return best_five_category_counts(6)
-    if wager == "pair-plus":
-        return three_card_category_counts()
-    raise ValueError(f"{wager!r} is not a Three Card Poker bonus wager: expected one of {WAGERS}")
+    return three_card_category_counts()
 
 
 def exact_figures(wager: str, table: PayTable) -> tuple[Fraction, Fraction]:
     """Exact hit frequency and house edge (player's expected loss per unit) of a wager."""
+    check_wager(wager)
     if table.wager != wager:
         raise ValueError(f"pay table {table.name} is for {table.wager}, not {wager}")
     counts = category_counts(wager)
@@ -119,6 +130,7 @@ def exact_figures(wager: str, table: PayTable) -> tuple[Fraction, Fraction]:
 
 def analyze(wager: str, paytable: PayTable | str) -> dict[str, Any]:
     """Hit frequency, house edge and category probabilities of a bonus wager, exact."""
+    check_wager(wager)
     table = get_paytable(paytable) if isinstance(paytable, str) else paytable
     hit, edge = exact_figures(wager, table)
     counts = category_counts(wager)

@@ -10,13 +10,20 @@ from tablectl.outputs import Output
 S = TypeVar("S")
 
 
-class Rejected(Exception):
-    """An input the rules forbid. The table turns it into an `alert` and keeps its state."""
+REJECTED = "rejected"  # the alert kind of an input the rules refuse (docs/mqtt.md)
+DEALER_ERROR = "dealer-error"  # a refusal the rules call a dealer error (R15), told apart
 
-    def __init__(self, reason: str, rule: str | None = None) -> None:
+
+class Rejected(Exception):
+    """An input the rules forbid. The table turns it into an `alert` of `kind` and keeps its
+    state; `kind` is "dealer-error" where the rules name the refusal a dealer error (R15), so a
+    floor system can tell those apart from other refused input."""
+
+    def __init__(self, reason: str, rule: str | None = None, kind: str = REJECTED) -> None:
         super().__init__(reason)
         self.reason = reason
         self.rule = rule
+        self.kind = kind
 
 
 class Engine(Protocol[S]):
