@@ -88,6 +88,9 @@ class Table:
         self.serials: dict[str, str | None] = {}
         self.round_devices: set[str] = set()
         self.held: str | None = None  # why the round in progress is held, until resolved
+        # What a device delivered while the round was held: played at round.resume, in order,
+        # so a card read after the fault is neither lost nor dealt to the wrong hand.
+        self.held_inputs: list[tuple[InputEvent, Record]] = []
 
     def apply(self, rec: Record) -> list[OutboxRow]:
         """Apply one journal record; return its messages, numbered."""
@@ -150,18 +153,55 @@ class Table:
         if isinstance(event, RoundVoid):
             self.state, outputs = self.engine.void(self.state, event.reason, rec.ts)
             self.held = None
-            return self._annotate(outputs)
+            dropped, self.held_inputs = self.held_inputs, []
+            return self._annotate(outputs) + self._discarded(dropped)
         if self.held is not None:
+            if rec.source.startswith("device/"):
+                return self._keep(event, rec)
             raise Rejected(
                 f"the round is held ({self.held}); resolve it with round.resume or round.void",
                 rule="device fault",
             )
+        return self._play(event, rec)
+
+    def _play(self, event: InputEvent, rec: Record) -> list[Output]:
+        """The engine's judgement of one game input; the device that fed it is noted."""
         self.state, outputs = self.engine.apply(self.state, event, rec.ts)
         if rec.source.startswith("device/"):
             self.round_devices.add(rec.source.removeprefix("device/"))
         return self._annotate(outputs)
 
+    def _keep(self, event: InputEvent, rec: Record) -> list[Output]:
+        """A device's input while the round is held: kept, unplayed, until the operator resolves
+        the hold (it is in the journal already; the alert shows no card)."""
+        self.held_inputs.append((event, rec))
+        return [
+            alert(
+                f"kept until round.resume or round.void: the round is held ({self.held})",
+                kind="input-held",
+                source=rec.source,
+                input=public_input(rec.body),
+            ),
+            Output("state", self.state_payload(), retain=True),
+        ]
+
+    def _discarded(self, dropped: list[tuple[InputEvent, Record]]) -> list[Output]:
+        """A void ends the round with what was kept during the hold unplayed: say so (the
+        journal keeps those inputs)."""
+        if not dropped:
+            return []
+        seqs = [rec.seq for _, rec in dropped]
+        return [
+            alert(
+                f"{len(dropped)} input(s) kept during the hold were not played: the round is void",
+                kind="held-inputs-discarded",
+                records=seqs,
+            )
+        ]
+
     def _resume(self, rec: Record) -> list[Output]:
+        """Play on after a hold: every device back and clear of faults, then what was kept during
+        the hold is played in the order it arrived."""
         if self.held is None:
             raise Rejected("nothing is held: there is no round to resume", rule="round.resume")
         down = sorted(self.unavailable)
@@ -169,9 +209,29 @@ class Table:
             raise Rejected(
                 f"still unavailable: {', '.join(down)}; reconnect it first", rule="round.resume"
             )
+        faulted = sorted(f"{name} {fault}" for name, fault in self.faults.items())
+        if faulted:
+            raise Rejected(
+                f"still faulted: {', '.join(faulted)}; clear it first, or void the round",
+                rule="round.resume",
+            )
         self.held = None
-        event = Output("event", {"type": "round.resume", "ts": rec.ts})
-        return [event, Output("state", self.state_payload(), retain=True)]
+        out = [Output("event", {"type": "round.resume", "ts": rec.ts})]
+        kept, self.held_inputs = self.held_inputs, []
+        for event, original in kept:
+            try:
+                out += self._play(event, original)
+            except Rejected as rej:
+                out.append(
+                    alert(
+                        self._public_text(rej.reason),
+                        rule=rej.rule,
+                        kind=rej.kind,
+                        source=original.source,
+                        input=public_input(original.body),
+                    )
+                )
+        return [*out, Output("state", self.state_payload(), retain=True)]
 
     def _annotate(self, outputs: list[Output]) -> list[Output]:
         """Say in every result which devices (and serials) fed the round; show holds in state."""
@@ -184,7 +244,8 @@ class Table:
                 o = Output(o.topic, {**o.payload, "devices": devices}, o.retain, o.qos)
                 self.round_devices = set()
             elif o.topic == "state":
-                o = Output(o.topic, {**o.payload, "held": self.held}, o.retain, o.qos)
+                held = {"held": self.held, "held_inputs": len(self.held_inputs)}
+                o = Output(o.topic, {**o.payload, **held}, o.retain, o.qos)
             out.append(o)
         return out
 
@@ -235,8 +296,9 @@ class Table:
         if fault is None:
             self.faults.pop(ev.device, None)
             return out
+        if self.faults.get(ev.device) != fault:  # a standing fault is alerted once, not per report
+            out.append(alert(f"device {ev.device}: {fault}", kind="device-fault", device=ev.device))
         self.faults[ev.device] = fault
-        out.append(alert(f"device {ev.device}: {fault}", kind="device-fault", device=ev.device))
         if self.held is None and self.engine.in_deal(self.state):
             # No result from a half-read hand: the round waits for the operator.
             self.held = f"device {ev.device}: {fault}"
@@ -251,7 +313,11 @@ class Table:
         return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
 
     def state_payload(self) -> dict[str, Any]:
-        return {**self.engine.state_payload(self.state), "held": self.held}
+        return {
+            **self.engine.state_payload(self.state),
+            "held": self.held,
+            "held_inputs": len(self.held_inputs),
+        }
 
 
 def _reply(verb: str, ref: str | None, ok: bool, reason: str | None, **extra: Any) -> Output:

@@ -198,6 +198,11 @@ def interleave(base: Sequence[Any], noise: Sequence[tuple[int, Any]]) -> list[An
     return out
 
 
+# The alert kinds of a refused input (docs/mqtt.md): the rules refuse it, a refusal the rules
+# call a dealer error (R15), or not a valid event at all.
+ALERT_KINDS_REFUSED = ("rejected", "dealer-error", "invalid-input")
+
+
 def feed_checked(table: Table, event: Any) -> list[OutboxRow] | None:
     """Feed one input and check contract 2's promise: numbered rows with no gap, and either the
     input accepted (its rows returned) or one alert naming why with the state unchanged (None)."""
@@ -209,7 +214,7 @@ def feed_checked(table: Table, event: Any) -> list[OutboxRow] | None:
         return rows
     assert names == ["alert"]
     alert = payload(rows[0])
-    assert alert["kind"] in ("rejected", "invalid-input") and alert["reason"]
+    assert alert["kind"] in ALERT_KINDS_REFUSED and alert["reason"]
     assert table.state == before
     return None
 

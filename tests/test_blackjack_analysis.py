@@ -234,3 +234,24 @@ def test_cli_analyze_match_the_dealer(capsys: pytest.CaptureFixture[str]) -> Non
     assert out["method"] == "exact"
     assert out["hit_frequency"] == pytest.approx(6325 / 41041)
     assert out["house_edge"] == pytest.approx(1254 / 41041)
+
+
+@pytest.mark.parametrize(
+    ("game", "listed"),
+    [
+        # contract 4 wager ids: 21.5 `base red-flex buster insurance`; Spanish `base match-dealer`
+        (PURE, "base, red-flex, buster, insurance"),
+        (SPANISH, "base, match-dealer"),
+    ],
+)
+def test_cli_analyze_refusal_lists_the_base_wager_too_contract4(
+    game: str, listed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--wager base` is analyzed (simulated, blackjack_base), so a refusal names it with the
+    # side bets; the exit is 2 (usage) and nothing goes to stdout
+    assert main(["analyze", "--game", game, "--wager", "bogus", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip() == (
+        f"tablectl: 'bogus' is not an analyzed {game} wager: expected one of {listed}"
+    )

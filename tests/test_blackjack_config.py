@@ -4,6 +4,7 @@ reason named."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from decimal import Decimal
 from pathlib import Path
@@ -144,6 +145,37 @@ def test_spanish_decks_4_to_8_003_line_1841(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as err:
         make_config(tmp_path, game=game, collection=COLLECTION)
     assert "decks" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "decks"),
+    [
+        # 000 line 29: "a minimum of a single deck to a maximum of eight decks"
+        ("pure-21.5-blackjack-000.toml", 0),
+        ("pure-21.5-blackjack-000.toml", 9),
+        # 003 line 1841: "a minimum of four decks ... to a maximum of eight decks"
+        ("pure-spanish-21.5-003.toml", 3),
+        ("pure-spanish-21.5-003.toml", 9),
+    ],
+)
+def test_check_config_refuses_decks_the_document_does_not_allow_000_line_29_003_line_1841(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, decks: int
+) -> None:
+    """Contract 4: exit 2 with a `FILE: game.decks: reason` line; the shipped config otherwise."""
+    text = (REPO / "config" / name).read_text(encoding="utf-8")
+    edited = re.sub(r"(?m)^decks = 6\b", f"decks = {decks}", text, count=1)
+    edited = edited.replace('file = "schedules/', f'file = "{REPO / "config" / "schedules"}/', 1)
+    assert edited.count(f"decks = {decks}") == 1 and str(REPO) in edited
+    path = tmp_path / name
+    path.write_text(edited, encoding="utf-8")
+    assert main(["check-config", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert [line.split(": ")[1] for line in err.strip().splitlines()] == ["game.decks"], err
+    assert err.startswith(f"{path}: game.decks: ")
+    # the same file with the shipped 6 decks passes: the deck count is the only problem
+    path.write_text(edited.replace(f"decks = {decks}", "decks = 6", 1), encoding="utf-8")
+    assert main(["check-config", str(path)]) == 0
 
 
 def test_shipped_configs_are_toml_with_a_shoe_device() -> None:

@@ -108,13 +108,17 @@ def state_of(table: Table) -> dict[str, Any]:
     return table.state_payload()
 
 
-def assert_rejected(table: Table, event: Any, *, rule: str, reason_has: str = "") -> str:
-    """Exactly one `alert` naming `rule`, and the engine state unchanged."""
+def assert_rejected(
+    table: Table, event: Any, *, rule: str, reason_has: str = "", kind: str = "rejected"
+) -> str:
+    """Exactly one `alert` of `kind` naming `rule`, and the engine state unchanged. A dealer
+    error (R15: a decision against Chart 1A; a card drawn when no hand may draw) is kind
+    "dealer-error", every other refusal "rejected" (docs/mqtt.md)."""
     before = table.state
     rows = feed(table, event)
     assert topics(rows) == ["alert"], topics(rows)
     alert = payload(rows[0])
-    assert alert["kind"] == "rejected"
+    assert alert["kind"] == kind, alert
     assert alert.get("rule") == rule, alert
     assert reason_has in alert["reason"], alert["reason"]
     assert table.state == before
@@ -370,7 +374,7 @@ def test_splits_into_four_hands_and_no_fourth_split_R16(tmp_path: Path) -> None:
     assert_rejected(table, decide(2, "split"), rule="R16", reason_has="three splits")
     feed(table, stand(2))  # hand 1: 16 stands
     feed(table, cards("2c")[0])  # hand 2 [8c 2c] = hard 10: must hit, so standing is refused
-    assert_rejected(table, stand(2, hand=2), rule="R15")
+    assert_rejected(table, stand(2, hand=2), rule="R15", kind="dealer-error")
     feed(table, decide(2, "double", hand=2))  # double after split: 10 more, one card
     feed(table, cards("9h")[0])  # hand 2 [8c 2c 9h] = 19, complete
     feed(table, cards("Kc")[0])  # hand 3 [8d Kc] = 18
@@ -493,6 +497,42 @@ def test_surrender_loses_half_and_is_refused_once_the_hole_card_is_up_R16(
     assert_rejected(table, decide(2, "surrender"), rule="000 line 116")
 
 
+@pytest.mark.parametrize("variant", ["pure", "spanish"])
+def test_split_for_a_different_amount_is_refused_equal_wager_R16(
+    tmp_path: Path, variant: str
+) -> None:
+    # R16 "equal wager": 000 line 115 "a second wager equal to the original wager"; 003 line
+    # 1929 "There is no splitting for less". s2 8s 8h on 10; up 6c, hole 9s = 15 (no peek)
+    cfg = pure_cfg(tmp_path) if variant == "pure" else spanish_cfg(tmp_path)
+    events = [bank(1, "500"), wager(2, "base", "10"), CLOSE, *cards("8s 6c 8h 9s")]
+    table, _ = play(cfg, events)
+    assert "split" in state_of(table)["legal"]
+    for amount in ("5", "9.99", "10.01", "20"):  # less, a cent either side, more
+        assert_rejected(table, decide(2, "split", amount=amount), rule="R16", reason_has="equal")
+    rows = feed(table, decide(2, "split", amount="10"))  # exactly the wager: accepted
+    assert payload(rows[0])["amount"] == "10.00"
+    assert [(h["cards"], h["stake"]) for h in state_of(table)["hands"]] == [
+        (["8s"], "10.00"),
+        (["8h"], "10.00"),
+    ]
+
+
+def test_double_of_zero_or_less_is_refused_R16(tmp_path: Path) -> None:
+    # R16: a double is "a second wager ... equal to or less than the player's original wager"
+    # (000 line 114): a wager of something. s2 5h 6s = 11 on 20; up 7d, hole Th = 17
+    events = [bank(1, "500"), wager(2, "base", "20"), CLOSE, *cards("5h 7d 6s Th")]
+    table, _ = play(pure_cfg(tmp_path), events)
+    assert_rejected(table, decide(2, "double", amount="0"), rule="R16", reason_has="above zero")
+    assert_rejected(table, decide(2, "double", amount="0.00"), rule="R16", reason_has="above zero")
+    # a negative amount is not money at all (contract 2): refused before the engine sees it
+    before = table.state
+    rows = feed(table, decide(2, "double", amount="-5"))
+    assert topics(rows) == ["alert"]
+    assert payload(rows[0])["kind"] == "invalid-input" and "negative" in payload(rows[0])["reason"]
+    assert table.state == before
+    assert "double" in state_of(table)["legal"]  # the hand may still double
+
+
 # -- Chart 1A (R15) and turns ----------------------------------------------------------------------
 
 
@@ -500,11 +540,14 @@ def test_chart_1a_is_enforced_as_a_dealer_error_R15(tmp_path: Path) -> None:
     events = [bank(1, "500"), wager(2, "base", "10"), wager(3, "base", "10"), CLOSE]
     # s2 Tc 9c = hard 19 (must stand), s3 5d 4d = hard 9 (must hit); up 7s, hole 9s
     table, _ = play(pure_cfg(tmp_path), [*events, *cards("Tc 5d 7s 9c 4d 9s")])
-    assert_rejected(table, cards("2h")[0], rule="R15", reason_has="must stand")
-    assert_rejected(table, decide(2, "double"), rule="R15", reason_has="must stand")
+    assert_rejected(table, cards("2h")[0], rule="R15", reason_has="must stand", kind="dealer-error")
+    assert_rejected(
+        table, decide(2, "double"), rule="R15", reason_has="must stand", kind="dealer-error"
+    )
+    # out of turn is a plain refusal, not a Chart 1A dealer error
     assert_rejected(table, stand(3), rule="000 line 54", reason_has="out of turn")
     feed(table, stand(2))
-    assert_rejected(table, stand(3), rule="R15", reason_has="must hit")
+    assert_rejected(table, stand(3), rule="R15", reason_has="must hit", kind="dealer-error")
     feed(table, cards("2h")[0])  # 5 + 4 + 2 = hard 11: still must hit, and three cards
     assert state_of(table)["legal"] == ["hit"]
 
@@ -513,8 +556,43 @@ def test_spanish_chart_1a_must_stand_on_hard_17_R15(tmp_path: Path) -> None:
     events = [bank(1, "500"), wager(2, "base", "10"), CLOSE]
     # s2 Kc 7c = hard 17: Spanish must stand (003 line 1892); up 6h, hole 5h
     table, _ = play(spanish_cfg(tmp_path), [*events, *cards("Kc 6h 7c 5h")])
-    assert_rejected(table, cards("2d")[0], rule="R15")
+    assert_rejected(table, cards("2d")[0], rule="R15", kind="dealer-error")
     assert state_of(table)["legal"] == ["stand", "surrender"]
+
+
+def test_chart_1a_alert_is_kind_dealer_error_with_state_unchanged_R15(tmp_path: Path) -> None:
+    # R15: "A decision against the chart is rejected with an alert (it is a dealer error), and
+    # the state does not change." s2 Tc 9c = hard 19 must stand; up 7s, hole 9s
+    events = [bank(1, "500"), wager(2, "base", "10"), CLOSE, *cards("Tc 7s 9c 9s")]
+    table, _ = play(pure_cfg(tmp_path), events)
+    before, seq = table.state, table.seq
+    rows = feed(table, decide(2, "double"), source="cmd/decision", ref="r1")
+    assert topics(rows) == ["alert", "cmd/decision/reply"]
+    alert = payload(rows[0])
+    assert alert["kind"] == "dealer-error"
+    assert alert["rule"] == "R15" and alert["reason"].startswith("dealer error")
+    assert alert["source"] == "cmd/decision"
+    assert alert["input"] == {"type": "decision", "seat": 2, "action": "double"}
+    assert payload(rows[1])["ok"] is False and payload(rows[1])["rule"] == "R15"
+    assert table.state == before and table.seq == seq + 2
+    # a card drawn to the hand that must stand is the same dealer error (R15)
+    assert_rejected(table, cards("2h")[0], rule="R15", kind="dealer-error")
+    # a refusal the rules do not call a dealer error keeps kind "rejected": a split of no pair
+    # (R16), rescue at a Pure 21.5 table (R20), insurance without an ace up (R17)
+    assert_rejected(table, decide(2, "split"), rule="R16")
+    assert_rejected(table, decide(2, "rescue"), rule="R20")
+    assert_rejected(table, decide(2, "insurance"), rule="R17")
+
+
+def test_a_card_to_a_doubled_hand_is_a_dealer_error_R16(tmp_path: Path) -> None:
+    # Spanish without double-double: a double takes one card (003 line 1924), then the player
+    # stands or rescues (R20): a second card for it is drawn when no hand may draw.
+    # s2 5h 6s = 11 doubles for 5, takes 2c: 13; up 7d, hole 9c
+    events = [bank(1, "500"), wager(2, "base", "20"), CLOSE, *cards("5h 7d 6s 9c")]
+    events += [decide(2, "double", amount="5"), *cards("2c")]
+    table, _ = play(spanish_cfg(tmp_path, double_double=False), events)
+    assert state_of(table)["legal"] == ["stand", "rescue"]
+    assert_rejected(table, cards("3d")[0], rule="R16", reason_has="one card", kind="dealer-error")
 
 
 # -- insurance and even money (R17) ----------------------------------------------------------------
@@ -576,13 +654,37 @@ def test_even_money_at_3_to_2_nets_the_wager_either_way_R17(
     assert sum((n for *_, n in parts), D(0)) == D(10)
 
 
+def test_even_money_refused_where_the_approval_offers_none_R17_000(tmp_path: Path) -> None:
+    """Document 000 offers insurance (line 95) but prints no even money (003 line 476 and 004
+    line 420 do), so its table has `even_money = false` (config/pure-21.5-blackjack-000.toml)."""
+    events = [bank(1, "500"), wager(3, "base", "10"), CLOSE]
+    # s3 Ac Kc: a Pure 21.5; up Ah: insurance is offered (R17); hole 7d
+    table, _ = play(pure_cfg(tmp_path, even_money=False), [*events, *cards("Ac Ah Kc 7d")])
+    assert state_of(table)["phase"] == "insurance"
+    assert state_of(table)["insurance"]["even_money"] == []  # the console offers none
+    assert_rejected(table, decide(3, "even-money"), rule="R17", reason_has="no even money")
+    # insurance itself is still offered, up to half of 10 = 5; the one hand has answered, so the
+    # hole card is checked: 7d is no Pure 21.5, Ah 7d = soft 18 stands (R14)
+    rows = feed(table, decide(3, "insurance", amount="5"))
+    result = result_of(rows)
+    # the pure is paid 6 to 5 on 10 = 12; the insurance of 5 loses; not an even-money wager
+    assert sorted(nets(result)) == [
+        (3, "p3", "base", "win", D(12)),
+        (3, "p3", "insurance", "lose", D(-5)),
+    ]
+    assert [s.get("even_money") for s in result["settlements"] if s["spot"] == "insurance"] == [
+        False
+    ]
+
+
 def test_insurance_refusals_R17(tmp_path: Path) -> None:
     events = [bank(1, "500"), wager(2, "base", "20"), wager(3, "base", "10"), CLOSE]
     # s2 9c 8c = 17, s3 9d 8d = 17; up Ah, hole 6s: no Pure 21.5
     table, _ = play(pure_cfg(tmp_path), [*events, *cards("9c 9d Ah 8c 8d 6s")])
     assert_rejected(table, decide(2, "insurance", amount="10.01"), rule="R17", reason_has="half")
     assert_rejected(table, decide(2, "even-money"), rule="R17", reason_has="Pure 21.5")
-    assert_rejected(table, cards("2s")[0], rule="R12")  # nobody draws before the peek
+    # nobody draws before the peek: a card now is a dealer error
+    assert_rejected(table, cards("2s")[0], rule="R12", kind="dealer-error")
     assert_rejected(table, stand(2), rule="R17")
     feed(table, decide(2, "insurance", amount="4"))
     assert_rejected(table, decide(2, "insurance"), rule="R17", reason_has="already")
@@ -769,6 +871,31 @@ def test_match_the_dealer_settles_on_the_initial_two_cards_R21(tmp_path: Path) -
     ]
 
 
+def test_match_the_dealer_after_a_split_settles_on_the_initial_two_cards_R21(
+    tmp_path: Path,
+) -> None:
+    events = [bank(1, "500"), wager(2, "base", "10"), wager(2, "match-dealer", "5"), CLOSE]
+    # s2 7h 7c; up 7h, hole 9s = 16 (no peek on a 7). s2 splits (R20: equal values): hand 1
+    # [7h Qs] = 17, hand 2 [7c Jd] = 17, both stand (Spanish Chart 1A: must stand on hard 17,
+    # R15); the player-dealer 16 hits 8c: 24, bust
+    events += [*cards("7h 7h 7c 9s"), decide(2, "split"), *cards("Qs"), stand(2)]
+    events += [*cards("Jd"), stand(2, hand=2), *cards("8c")]
+    _table, rows = play(spanish_cfg(tmp_path), events)
+    result = result_of(rows)
+    # R21 on the initial 7h 7c against the up 7h: 7h is a suited match, 7c an unsuited one:
+    # "1 suited + 1 unsuited" 13 to 1 on 5 = 65 (MATCH-003, 003 line 1964). (Hand 1 alone would
+    # be 1 suited, 9 to 1; hand 2 alone 1 unsuited, 4 to 1.) Both 17s beat the bust: +10 each.
+    assert result["outcome"]["match_dealer"] == [
+        {"seat": 2, "cards": ["7h", "7c"], "category": "1-suited-1-unsuited"}
+    ]
+    assert nets(result) == [
+        (2, "p2", "base", "win", D(10)),
+        (2, "p2", "base", "win", D(10)),
+        (2, "p2", "match-dealer", "win", D(65)),
+    ]
+    assert bank_change(result) == D(-85) and conserved(result)
+
+
 # -- the bank (R1), the action button (R2), settlement order (R3), backline (000, 003, 004) --------
 
 
@@ -874,6 +1001,37 @@ def test_seated_player_plays_the_hand_whatever_the_wager_order_backline_000_line
     ]
 
 
+def test_backline_rides_only_the_first_hand_when_the_seat_splits_000_line_109(
+    tmp_path: Path,
+) -> None:
+    """docs/games/blackjack.md: a backline base wager "rides the seat's first hand at its own
+    amount, without its doubles or splits" (000 line 109, 004 line 408: behind the seated
+    player's wager)."""
+    events = [
+        bank(1, "500"),
+        wager(2, "base", "10"),
+        wager(2, "base", "25", player="p9"),
+        CLOSE,
+    ]
+    # s2 8s 8h; up 6c, hole Tc = 16 (no peek on a 6). p2 splits: hand 1 [8s 9c] = 17 stands;
+    # hand 2 [8h 3d] = hard 11 must hit (R15), Kd: 21, stands. The player-dealer 16 hits 2d: 18.
+    events += [*cards("8s 6c 8h Tc"), decide(2, "split"), *cards("9c"), stand(2)]
+    events += [*cards("3d Kd"), stand(2, hand=2), *cards("2d")]
+    _table, rows = play(pure_cfg(tmp_path), events)
+    result = result_of(rows)
+    # hand 1: 17 loses to 18: p2 -10 and p9's 25 riding it -25; hand 2: 21 beats 18: p2 +10 and
+    # nothing for p9 (its wager was not split)
+    assert nets(result) == [
+        (2, "p2", "base", "lose", D(-10)),
+        (2, "p9", "base", "lose", D(-25)),
+        (2, "p2", "base", "win", D(10)),
+    ]
+    assert [s["hand"] for s in result["settlements"]] == [1, 1, 2]
+    assert bank_change(result) == D(25) and conserved(result)
+    # R4: total action is the 10 and the 25 placed before the deal, never the split's 10
+    assert result["fees"][0]["total_action"] == "35.00"
+
+
 def test_insurance_is_the_seated_players_half_not_the_backline_R17(tmp_path: Path) -> None:
     events = [
         bank(1, "500"),
@@ -913,7 +1071,8 @@ def test_wager_refusals_000_line_129_R1_R17(tmp_path: Path) -> None:
 def test_bets_close_needs_a_base_wager_000_line_53(tmp_path: Path) -> None:
     table, _ = play(pure_cfg(tmp_path), [bank(1, "500")])
     assert_rejected(table, CLOSE, rule="000 line 53")
-    assert_rejected(table, cards("2h")[0], rule="000 line 53")
+    # a card with no hand to deal to: the dealer drew when no hand may draw
+    assert_rejected(table, cards("2h")[0], rule="000 line 53", kind="dealer-error")
 
 
 def test_a_card_the_shoe_cannot_hold_is_refused_without_naming_it_contract_1(
@@ -935,7 +1094,7 @@ def test_a_card_when_no_hand_may_draw_is_refused_R15_R16(tmp_path: Path) -> None
     assert state_of(table)["round"] == 2  # dealer 17 stood: the round is over
     events = [bank(1, "500"), wager(2, "base", "10"), CLOSE, *cards("Tc 7d 9c Th")]
     table, _ = play(pure_cfg(tmp_path / "b"), events)  # s2 19 must stand
-    assert_rejected(table, cards("2h")[0], rule="R15")
+    assert_rejected(table, cards("2h")[0], rule="R15", kind="dealer-error")
 
 
 def test_void_returns_every_wager_with_doubles_and_keeps_rotation_R5(tmp_path: Path) -> None:

@@ -294,6 +294,11 @@ def test_any_input_is_accepted_or_refused_with_state_unchanged_contract2(
         names = [r.topic.rsplit("/", 1)[-1] for r in out]
         if "alert" in names:
             assert names == ["alert"]
+            alert = payload(out[0])
+            # R15: a Chart 1A refusal or a card no hand may draw is a "dealer-error"
+            assert alert["kind"] in ("rejected", "dealer-error", "invalid-input"), alert
+            if alert["kind"] == "dealer-error":
+                assert alert.get("rule") and alert["reason"].startswith("dealer error"), alert
             assert table.state == before  # refused: nothing changed
         state = table.state_payload()
         # the hole card is never in `state` while it is face down (000 line 53)

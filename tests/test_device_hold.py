@@ -29,15 +29,74 @@ def start(tmp_path: Path) -> list[dict[str, Any]]:
     ]
 
 
-def test_fault_mid_deal_holds_the_round_and_refuses_cards(tmp_path: Path) -> None:
+def test_fault_mid_deal_holds_the_round_keeps_the_devices_cards_and_refuses_the_console(
+    tmp_path: Path,
+) -> None:
     table, rows = play(make_config(tmp_path), [*start(tmp_path), status(True, "JAM")])
     assert [a["kind"] for a in payloads(rows, "alert")] == ["device-fault", "round-held"]
     assert payloads(rows, "state")[-1]["held"] == "device shoe: JAM"
     before = table.state
+    # A card the shoe reads during the hold is kept, unplayed and unshown, for round.resume.
     out = feed(table, cards("Kd")[0], source="device/shoe")
+    (kept,) = payloads(out, "alert")
+    assert kept["kind"] == "input-held" and "Kd" not in str(kept)
+    assert payloads(out, "state")[-1]["held_inputs"] == 1
+    assert table.state == before
+    # The console cannot deal past the hold.
+    out = feed(table, cards("3s")[0], source="cmd/shoe.card", ref="c1")
     assert [a["rule"] for a in payloads(out, "alert")] == ["device fault"]
     assert table.state == before
     assert payloads(out, "round/result") == []
+
+
+def test_a_card_read_during_the_hold_is_played_at_resume_neither_lost_nor_misdealt(
+    tmp_path: Path,
+) -> None:
+    """R25: P 9h, B 2c dealt; the shoe jams; Kd is read after the fault clears but before the
+    operator resumes; then 3s. The coup is P 9h Kd = 9 natural v B 2c 3s = 5: had Kd been lost,
+    3s would have gone to the player and the coup would be another."""
+    table, _ = play(make_config(tmp_path), [*start(tmp_path), status(True, "JAM")])
+    feed(table, cards("Kd")[0], source="device/shoe")  # kept
+    # Resuming while the jam still stands is refused: clear it first, or void.
+    refused = feed(table, {"type": "round.resume"}, source="cmd/round.resume", ref="r1")
+    assert payloads(refused, "cmd/round.resume/reply")[0]["ok"] is False
+    assert "JAM" in payloads(refused, "alert")[0]["reason"]
+    cleared = status(True, None, serial="SH-0042")
+    del cleared["source"]
+    out = feed(table, cleared, source="device/shoe")
+    assert payloads(out, "alert") == []
+    out = feed(table, {"type": "round.resume"}, source="cmd/round.resume", ref="r2")
+    assert payloads(out, "cmd/round.resume/reply")[0]["ok"] is True
+    assert [e["card"] for e in payloads(out, "event") if e["type"] == "shoe.card"] == ["Kd"]
+    out = feed(table, cards("3s")[0], source="device/shoe")
+    result = payloads(out, "round/result")[0]
+    assert result["outcome"]["player"]["cards"] == ["9h", "Kd"]
+    assert result["outcome"]["banker"]["cards"] == ["2c", "3s"]
+    assert result["outcome"]["winner"] == "player"
+
+
+def test_void_after_a_hold_says_what_was_kept_and_not_played(tmp_path: Path) -> None:
+    table, _ = play(make_config(tmp_path), [*start(tmp_path), status(True, "JAM")])
+    kept = feed(table, cards("Kd")[0], source="device/shoe")
+    seq = table.position
+    out = feed(table, {"type": "round.void", "reason": "misdeal"}, source="cmd/round.void")
+    assert payloads(out, "round/result")[0]["void"] is True
+    (note,) = [a for a in payloads(out, "alert") if a["kind"] == "held-inputs-discarded"]
+    assert note["records"] == [seq] and kept
+
+
+def test_a_standing_fault_is_alerted_once_not_on_every_report(tmp_path: Path) -> None:
+    _, rows = play(
+        make_config(tmp_path),
+        [
+            status(True, "FRAMES_LOST", bad_frames=1),
+            status(True, "FRAMES_LOST", bad_frames=2),
+            status(True, "FRAMES_LOST", bad_frames=3),
+            status(True, None),
+            status(True, "FRAMES_LOST", bad_frames=4),
+        ],
+    )
+    assert [a["kind"] for a in payloads(rows, "alert")] == ["device-fault", "device-fault"]
 
 
 def test_resume_refused_while_unplugged_then_play_goes_on(tmp_path: Path) -> None:

@@ -72,6 +72,12 @@ DECK_KIND: Mapping[str, DeckKind] = MappingProxyType(
 WAGERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {PURE_GAME: ("red-flex", "buster", "insurance"), SPANISH_GAME: ("match-dealer",)}
 )
+BASE_WAGER = "base"
+# Every wager `tablectl analyze` takes for the game (contract 4 ids): the base game (simulated by
+# blackjack_base) and this module's side bets; a refusal names them all.
+ANALYZED: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {game: (BASE_WAGER, *side) for game, side in WAGERS.items()}
+)
 # Default tables: 000's (the Bureau's Pure 21.5 approval with both side bets: RFB-02 at line
 # 183, Buster "Payout Option 5" at line 143); 003's Match the Dealer table (line 1960).
 DEFAULT_PAYTABLES: Mapping[str, str] = MappingProxyType(
@@ -112,13 +118,14 @@ def _check(game: str, wager: str, decks: int) -> None:
     """Refuse a game, wager or deck count the documents do not have, naming what they allow."""
     if game not in WAGERS:
         raise ValueError(f"{game!r} is not a 21.5 game: expected one of {', '.join(WAGERS)}")
-    if wager == "base":
+    if wager == BASE_WAGER:
         raise ValueError(
             f"'base' is not an analyzed {game} side bet: blackjack_base.analyze_base simulates it"
         )
     if wager not in WAGERS[game]:
         raise ValueError(
-            f"{wager!r} is not an analyzed {game} wager: expected one of {', '.join(WAGERS[game])}"
+            f"{wager!r} is not an analyzed {game} wager: expected one of "
+            + ", ".join(ANALYZED[game])
         )
     check_decks(game, decks)
 

@@ -37,7 +37,7 @@ from tablectl.events import (
     ShoeNew,
     Wager,
 )
-from tablectl.games.base import Rejected
+from tablectl.games.base import DEALER_ERROR, REJECTED, Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
@@ -78,6 +78,8 @@ DECISIONS = ("stand", "double", "split", "surrender", "insurance", "even-money",
 MAX_HANDS = 4  # "A maximum of three splits is allowed per hand, giving a player up to 4 hands"
 MAX_DOUBLES = 3  # Spanish: "double the total wager up to three times" (003 line 1927, R20)
 HALF = Decimal("0.5")
+# R15: "A decision against the chart is rejected with an alert (it is a dealer error)".
+CHART_1A = "R15"
 CENT = Decimal("0.01")
 
 
@@ -359,18 +361,21 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
     def verify_card(self, state: BlackjackState, card: Card) -> str:
         """Where `card` goes ("deal", "hand" or "player-dealer"), or why it cannot be drawn now.
 
-        No reason quotes the card: it may be the hole card.
+        A card drawn when no hand may draw it is a dealer error (R15; issue 3 "Bad input"): kind
+        "dealer-error". A card the shoe cannot hold stays "rejected" (contract 1). No reason
+        quotes the card: it may be the hole card.
         """
         if state.phase == "betting":
-            self.verify_bets_close(state)  # the first card closes betting (contract 2)
+            self._verify_first_card(state)  # the first card closes betting (contract 2)
         self._verify_in_shoe(state, card)
         if state.phase in ("betting", "dealing"):
             return "deal"
         if state.phase == "insurance":
             raise Rejected(
-                "no hand may draw while insurance is offered: close it with bets.close so the "
-                "hole card is checked first",
+                "dealer error: no hand may draw while insurance is offered: close it with "
+                "bets.close so the hole card is checked first",
                 rule="R12",
+                kind=DEALER_ERROR,
             )
         if state.phase == "player-dealer":
             return "player-dealer"
@@ -379,8 +384,23 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         if hand.owed:
             return "hand"
         if "hit" not in self._actions(state, hand):
-            raise Rejected(self._why_no_hit(state, hand), rule=self._hit_rule(hand))
+            raise Rejected(
+                self._why_no_hit(state, hand), rule=self._hit_rule(hand), kind=DEALER_ERROR
+            )
         return "hand"
+
+    def _verify_first_card(self, state: BlackjackState) -> None:
+        """A card before betting has closed closes it (contract 2), so it needs what
+        `bets.close` needs (a bank, a base wager: 000 line 53); without them no hand may draw
+        it, a dealer error."""
+        try:
+            self.verify_bets_close(state)
+        except Rejected as rej:
+            raise Rejected(
+                f"dealer error: a card drawn with no hand to deal to: {rej.reason}",
+                rule=rej.rule,
+                kind=DEALER_ERROR,
+            ) from rej
 
     def can_card(self, state: BlackjackState, card: Card) -> bool:
         """Whether `verify_card` accepts."""
@@ -607,7 +627,8 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         action = cast(Action, ev.action)  # one of DECISIONS, insurance handled by the caller
         if action not in self._actions(state, hand):
             reason, rule = self._why_not(state, hand, action)
-            raise Rejected(reason, rule=rule)
+            # R15: a decision against Chart 1A is a dealer error, told apart by its alert kind
+            raise Rejected(reason, rule=rule, kind=DEALER_ERROR if rule == CHART_1A else REJECTED)
         if action in ("stand", "surrender", "rescue") and ev.amount is not None:
             raise Rejected(f"a {action} places no wager", rule="contract 2")
         if action == "double" and ev.amount is not None:
@@ -747,10 +768,10 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         if action == "stand":
             if hand.doubles:
                 return "the hand is complete", "R16"
-            return f"dealer error: {name} must hit by {chart}", "R15"
+            return f"dealer error: {name} must hit by {chart}", CHART_1A
         if action == "double":
             if force == "must-stand" and (not hand.doubles or self._may_double(hand)):
-                return f"dealer error: {name} must stand by {chart}; a double draws", "R15"
+                return f"dealer error: {name} must stand by {chart}; a double draws", CHART_1A
             if hand.doubles:
                 if not self.double_double:
                     return "a double gets one card only; no second double", "R16"
@@ -776,7 +797,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         """Why the hand in turn may not draw: its double took its one card (R16), or Chart 1A
         says it must stand (R15). Names the seat and total, never a card."""
         if hand.doubles:
-            return "a doubled hand gets one card only"
+            return "dealer error: a doubled hand gets one card only"
         total = bj.hand_total(hand.cards)
         return (
             f"dealer error: seat {hand.seat} hand {state.index_of(hand)} holds "
@@ -785,7 +806,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _hit_rule(self, hand: Hand) -> str:
         """The rule `_why_no_hit` cites."""
-        return "R16" if hand.doubles else "R15"
+        return "R16" if hand.doubles else CHART_1A
 
     # -- insurance and even money (R17) -------------------------------------------------------
 
