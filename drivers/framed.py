@@ -34,6 +34,13 @@ __all__ = [
 ]
 
 _TIMER_SLACK = 1e-3  # timers may fire a hair early; treat "almost due" as due
+_RECANCEL = 1.0
+"""Seconds to wait for a cancelled talker before cancelling it again (it swallowed the cancel)."""
+
+# Timed waits here use `asyncio.timeout`, never `asyncio.wait_for`: on Python 3.11, wait_for
+# returns the result instead of raising when a cancellation arrives as its awaitable completes
+# (CPython gh-86296, fixed in 3.12), and a driver that swallowed the daemon's stop that way ran on
+# and hung the shutdown (DESIGN shape 5: "shuts down cleanly on SIGTERM").
 
 DISCONNECTED = "DISCONNECTED"
 """Fault while the port cannot be opened or was lost."""
@@ -275,8 +282,7 @@ class FramedDriver(ABC, Generic[M]):
         try:
             reason = await self._read(link, sink)
         finally:
-            talker.cancel()
-            await asyncio.wait([talker])
+            await self._stop_talker(talker)
         error = None if talker.cancelled() else talker.exception()
         if error is None:
             return reason
@@ -284,13 +290,22 @@ class FramedDriver(ABC, Generic[M]):
             return f"lost {self.port}: {error}" if error.__cause__ else reason
         raise error
 
+    async def _stop_talker(self, talker: asyncio.Task[None]) -> None:
+        """Cancel `while_connected` and wait until it has ended, cancelling it again while a
+        subclass's code swallows the cancellation (the connection must not outlive its end)."""
+        talker.cancel()
+        while not (await asyncio.wait([talker], timeout=_RECANCEL))[0]:
+            self._log.error(f"{self.log_prefix}.talker_ignored_cancel", seconds=_RECANCEL)
+            talker.cancel()
+
     async def _read(self, link: Link, sink: DriverSink) -> str:
         """Read and act on frames until the port goes; return why it went."""
         buf = bytearray()
         while True:
             timeout = self._wait_budget()
             try:
-                chunk = await asyncio.wait_for(link.read(), timeout)
+                async with asyncio.timeout(timeout):  # not wait_for: see _RECANCEL's note
+                    chunk = await link.read()
             except TimeoutError:
                 await self._on_timer(sink)
                 continue

@@ -122,8 +122,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_check_config(args: argparse.Namespace) -> int:
     cfg = load_config(args.file)
     t = cfg.table
+    for warning in cfg.warnings:  # e.g. a vendor plugin that cannot load: the table still runs
+        print(f"warning: {warning}", file=sys.stderr)
+    ok = "ok, with warnings" if cfg.warnings else "ok"
     print(
-        f"{args.file}: ok: {t.game.id} table {t.site}/{t.table}, {t.seats.count} seats, "
+        f"{args.file}: {ok}: {t.game.id} table {t.site}/{t.table}, {t.seats.count} seats, "
         f"limits {t.limits.min}-{t.limits.max}, collection schedule {cfg.schedule.option}, "
         f"{len(t.devices)} device(s)"
     )

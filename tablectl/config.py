@@ -413,6 +413,10 @@ class LoadedConfig:
     table: TableConfig
     schedule: CollectionSchedule
     paytables: dict[str, PayTable] = field(default_factory=dict)
+    # "file: key: reason" of what does not stop the table but a technician should know: a
+    # vendor plugin that cannot be loaded (issue 5: "imported lazily so a broken plugin cannot
+    # stop the daemon"; its device reports itself unavailable instead).
+    warnings: tuple[str, ...] = ()
 
     @property
     def rules(self) -> Rules:
@@ -498,7 +502,8 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
             SpotLimit.model_validate({k: raw_limits.get(k) for k in ("min", "max")})
         except ValidationError as exc:
             problems += [Problem(name, "limits", _reason(e)) for e in exc.errors()]
-    problems += _driver_problems(name, data.get("devices"))
+    driver_problems, driver_warnings = _driver_checks(name, data.get("devices"))
+    problems += driver_problems
     if table is not None:
         problems += _paytable_problems(name, table.game, paytable_dir(path, table))
         check = getattr(table.game, "cross_check", None)
@@ -514,6 +519,7 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
         table=table,
         schedule=schedule,
         paytables=game_paytables(table.game, paytable_dir(path, table)),
+        warnings=tuple(str(w) for w in driver_warnings),
     )
 
 
@@ -544,20 +550,28 @@ def _limit_problems(name: str, limits: Limits, schedule: CollectionSchedule) -> 
     return out
 
 
-def _driver_problems(name: str, devices: object) -> list[Problem]:
-    """Every device names a driver that is built in or installed as a plugin."""
+def _driver_checks(name: str, devices: object) -> tuple[list[Problem], list[Problem]]:
+    """Problems and warnings of the devices' drivers.
+
+    Problems: a driver name neither built in nor installed; options a driver refuses (it checks
+    them when built and opens nothing until it runs); a built-in that cannot be imported.
+    Warnings: a vendor plugin that cannot be loaded, or fails other than by refusing its options
+    (issue 5: plugins are "imported lazily so a broken plugin cannot stop the daemon"): the
+    daemon runs the other devices and reports this one unavailable on device/<name>/status.
+    """
     if not isinstance(devices, list):
-        return []
-    from drivers.registry import DriverLoadError, available_drivers, load_driver
+        return [], []
+    from drivers.registry import BUILTIN_DRIVERS, DriverLoadError, available_drivers, load_driver
 
     known = available_drivers()
-    out = []
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
     for i, dev in enumerate(devices):
         driver = dev.get("driver") if isinstance(dev, dict) else None
         if not isinstance(driver, str):
             continue
         if driver not in known:
-            out.append(
+            problems.append(
                 Problem(
                     name,
                     f"devices[{i}].driver",
@@ -568,13 +582,31 @@ def _driver_problems(name: str, devices: object) -> list[Problem]:
         device = _section(Device, dev)
         if device is None:
             continue
-        try:  # a driver checks its options when built; it opens nothing until it runs
-            load_driver(driver)(device.name, device.port, device.baud, device.options)
-        except (ValueError, TypeError) as exc:
-            out.append(Problem(name, f"devices[{i}].options", str(exc)))
+        plugin = driver not in BUILTIN_DRIVERS
+        key = f"devices[{i}].driver"
+        try:
+            cls = load_driver(driver)
         except DriverLoadError as exc:
-            out.append(Problem(name, f"devices[{i}].driver", str(exc)))
-    return out
+            if not plugin:
+                problems.append(Problem(name, key, str(exc)))
+            else:
+                warnings.append(Problem(name, key, f"{exc}{_PLUGIN_DOWN}"))
+            continue
+        try:
+            cls(device.name, device.port, device.baud, device.options)
+        except (ValueError, TypeError) as exc:
+            problems.append(Problem(name, f"devices[{i}].options", str(exc)))
+        except Exception as exc:
+            if not plugin:
+                raise  # a built-in failing any other way is a bug in tablectl: loud
+            cause = f"{type(exc).__name__}: {exc}"
+            warnings.append(
+                Problem(name, key, f"driver {driver!r} cannot be built: {cause}{_PLUGIN_DOWN}")
+            )
+    return problems, warnings
+
+
+_PLUGIN_DOWN = "; the daemon runs without this device and reports it unavailable"
 
 
 def _schedule(col: Collection, path: Path, problems: list[Problem]) -> CollectionSchedule | None:

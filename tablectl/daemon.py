@@ -105,6 +105,8 @@ class Daemon:
         if install_signals:
             for sig in (signal.SIGTERM, signal.SIGINT):
                 loop.add_signal_handler(sig, self.stop)
+        for warning in self.cfg.warnings:  # e.g. a vendor plugin that cannot load (issue 5)
+            log.warning("config warning", warning=warning)
         self.recover()
         self._arm_bet_timer()  # a restart during betting keeps the bet timer running (R28)
         self._spawn(self._consume(), "journal")
@@ -135,12 +137,7 @@ class Daemon:
         if self._bet_timer:
             self._bet_timer.cancel()
         consumer, *others = self._tasks
-        for t in others:
-            if t.get_name() != "relay":
-                t.cancel()
-        await asyncio.gather(
-            *(t for t in others if t.get_name() != "relay"), return_exceptions=True
-        )
+        await _cancel_and_wait([t for t in others if t.get_name() != "relay"])
         if not consumer.done():
             await self.queue.join()  # everything already received is journaled before we go
         elif not self.queue.empty():  # the journal failed: these inputs were never recorded
@@ -148,13 +145,11 @@ class Daemon:
         consumer.cancel()
         await asyncio.gather(consumer, return_exceptions=True)
         if self.relay is not None:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._drain_outbox(), timeout=2.0)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(2.0):  # not wait_for: see _cancel_and_wait
+                    await self._drain_outbox()
             await self.relay.stop()
-            for t in self._tasks:
-                if t.get_name() == "relay":
-                    t.cancel()
-                    await asyncio.gather(t, return_exceptions=True)
+            await _cancel_and_wait([t for t in self._tasks if t.get_name() == "relay"])
         self.journal.close()
         log.info("stopped")
 
@@ -347,6 +342,30 @@ class Daemon:
         while True:
             sdnotify.watchdog()
             await asyncio.sleep(interval)
+
+
+RECANCEL_SECONDS = 1.0
+"""How long a cancelled task may take to end before it is cancelled again."""
+
+
+async def _cancel_and_wait(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel `tasks` and wait until every one has ended, so a stop is never lost.
+
+    A task still running RECANCEL_SECONDS after its cancellation swallowed it: a vendor driver
+    catching CancelledError, or Python 3.11's `asyncio.wait_for` returning its result when the
+    cancellation arrives as its awaitable completes (CPython gh-86296). That is logged as an
+    error and the task is cancelled again, rather than the shutdown waiting for ever (DESIGN
+    shape 5: the shell "shuts down cleanly on SIGTERM"). Failures were already logged by
+    `Daemon._task_done`.
+    """
+    pending = set(tasks)
+    for task in pending:
+        task.cancel()
+    while pending:
+        _, pending = await asyncio.wait(pending, timeout=RECANCEL_SECONDS)
+        for task in pending:
+            log.error("task ignored its cancellation", task=task.get_name())
+            task.cancel()
 
 
 class _Sink:

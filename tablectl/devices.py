@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +40,9 @@ BY_ID_DIR = Path("/dev/serial/by-id")
 usb_backend: Any = None
 """The pyusb backend to list USB devices with; None lets pyusb pick libusb (tests set a sim)."""
 
-Status = Literal["found", "ambiguous", "not found", "network", "invalid", "unchecked"]
+Status = Literal["found", "present", "ambiguous", "not found", "network", "invalid", "unchecked"]
+"""`present`: the path is a device pyserial does not list (a pseudo-terminal, or a link to one
+such as the simulators' `--link`); `not found` only when nothing is at the path."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,24 @@ def _match(entry: Device, inv: Inventory) -> EntryMatch:
     if "://" in entry.port:
         return result("network", note="a network port: not checked here")
     hits = tuple(h for p in inv.serial if (h := _serial_hit(entry.port, p)) is not None)
-    return result("found" if hits else "not found", hits)
+    if hits:
+        return result("found", hits)
+    status, why = _unlisted(entry.port)
+    return result(status, note=why)
+
+
+def _unlisted(port: str) -> tuple[Status, str | None]:
+    """A serial port path pyserial does not list: `not found` only if nothing is there."""
+    try:
+        mode = os.stat(port).st_mode  # follows links: what the driver would open
+    except (FileNotFoundError, NotADirectoryError):  # a dangling link too
+        return "not found", None
+    except OSError as exc:
+        return "unchecked", f"cannot check {port}: {exc.strerror}"
+    target = os.path.realpath(port)
+    if not stat.S_ISCHR(mode):
+        return "invalid", f"{target} exists but is not a device"
+    return "present", f"{target} is a device that pyserial does not list (a pseudo-terminal?)"
 
 
 def match_entries(entries: Iterable[Device], inv: Inventory) -> list[EntryMatch]:

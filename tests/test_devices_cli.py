@@ -5,6 +5,7 @@ path, by a real /dev/serial/by-id style symlink, by another symlink, and by `usb
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -213,3 +214,50 @@ def test_ambiguous_invalid_and_unreadable_serial() -> None:
     assert "add the serial" in (any_cup.note or "")
     assert bad.status == "invalid" and "not 4 hex digits" in (bad.note or "")
     assert locked.status == "not found" and "cannot be read" in (locked.note or "")
+
+
+def test_a_port_pyserial_does_not_list_is_present_not_not_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 5, item 5: a config entry's port that exists is never called "not found". A real
+    pseudo-terminal and a symlink to it (as the simulators' `--link` makes) are not in
+    pyserial's list; a dangling link and a missing path are not found; a plain file is no
+    device."""
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda *a, **k: [])
+    monkeypatch.setattr(devices, "usb_backend", SimUsbBackend())
+    master, slave = os.openpty()
+    try:
+        pty = os.ttyname(slave)
+        link = tmp_path / "tablectl-shoe"
+        link.symlink_to(pty)
+        dangling = tmp_path / "tablectl-gone"
+        dangling.symlink_to(tmp_path / "no-such-pty")
+        plain = tmp_path / "notes.txt"
+        plain.write_text("not a port\n")
+        entries = [
+            ("pty", pty),
+            ("linked", str(link)),
+            ("dangling", str(dangling)),
+            ("missing", str(tmp_path / "ttyUSB9")),
+            ("file", str(plain)),
+        ]
+        path = write_config(tmp_path)
+        with path.open("a") as f:
+            for name, port in entries:
+                f.write(f'\n[[devices]]\nname = "{name}"\ndriver = "shoe"\nport = "{port}"\n')
+        doc = json.loads(run(["devices", "--config", str(path), "--json"], capsys))
+        text = run(["devices", "--config", str(path)], capsys).splitlines()
+    finally:
+        os.close(master)
+        os.close(slave)
+    found = {c["name"]: (c["status"], c["note"]) for c in doc["config"]}
+    listed = f"{pty} is a device that pyserial does not list (a pseudo-terminal?)"
+    assert found == {
+        "pty": ("present", listed),
+        "linked": ("present", listed),
+        "dangling": ("not found", None),
+        "missing": ("not found", None),
+        "file": ("invalid", f"{plain} exists but is not a device"),
+    }
+    assert f"  linked [shoe] {link}: present" in text
+    assert f"      {listed}" in text

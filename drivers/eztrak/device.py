@@ -240,7 +240,11 @@ class EztrakDisplayDriver(FramedDriver[DisplayMessage]):
             if remaining is not None and remaining <= 0:
                 return
             try:
-                await asyncio.wait_for(self._changed.wait(), remaining)
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancellation
+                # that arrives as the event is set (gh-86296), and the talker then ran on after
+                # its connection ended, hanging the driver's and the daemon's stop
+                async with asyncio.timeout(remaining):
+                    await self._changed.wait()
             except TimeoutError:
                 return
 

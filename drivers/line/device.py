@@ -19,7 +19,9 @@ named groups `rank` and `suit` (or `card`) carry the card. For example a shoe th
     event = "shoe.new"
 
 A line that matches nothing is counted, logged with its raw bytes at debug level and shown on
-the device's status; it never stops the driver.
+the device's status by what was wrong and its length only: its text may hold a card nobody may
+see yet (a hole card), and the status is published (DESIGN contract 3; issue 5 "Bad input": the
+raw bytes go to the debug log). It never stops the driver.
 """
 
 from __future__ import annotations
@@ -174,7 +176,10 @@ class LineDriver:
             try:
                 while True:
                     try:
-                        chunk = await asyncio.wait_for(link.read(), self._report_due())
+                        # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a
+                        # cancellation that arrives with a line (gh-86296); the driver ran on
+                        async with asyncio.timeout(self._report_due()):
+                            chunk = await link.read()
                     except TimeoutError:
                         chunk = b""
                     buf = await self._lines(buf + chunk, sink)
@@ -216,17 +221,22 @@ class LineDriver:
                 event = message.event_for(text)
             except CardError as exc:
                 self.stats["bad_cards"] += 1
-                self._unmatched(raw, str(exc))
+                self._unmatched(raw, "matches a card message but is not a card", str(exc))
                 return
             if event is not None:
                 await sink.event(event)
                 return
         self._unmatched(raw, "matches no configured message")
 
-    def _unmatched(self, raw: bytes, reason: str) -> None:
+    def _unmatched(self, raw: bytes, reason: str, error: str | None = None) -> None:
+        """Count a bad line; the debug log gets its bytes, the published status only `reason`
+        and the length (contract 3: a bad line may still hold a hole card)."""
         self.stats["unmatched"] += 1
-        self._last_bad = f"{reason}: {raw[:80]!r}"
-        self._log.debug("line.unmatched", reason=reason, raw=raw)
+        self._last_bad = f"{reason} ({len(raw)} bytes)"
+        if error is None:
+            self._log.debug("line.unmatched", reason=reason, raw=raw)
+        else:
+            self._log.debug("line.unmatched", reason=reason, raw=raw, error=error)
 
     async def _status(
         self, sink: DriverSink, available: bool, error: str | None, *, force: bool = False

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from drivers.sim import RecordingSink
+
 INTERACTIVE = os.environ.get("TABLECTL_HIL_INTERACTIVE") == "1"
 
 
@@ -68,3 +70,17 @@ def rig_for(device_class: str, make_emulator: Callable[[], Any], baud: int = 960
         yield Rig(device_class, emulator.port, baud, emulator)
     finally:
         emulator.close()
+
+
+async def until_available(sink: RecordingSink, what: str, port: str, timeout: float) -> None:
+    """Wait for the driver under test to report the device available; if it never does, fail
+    the test with the port's error (why it could not be opened), not a bare TimeoutError."""
+    try:
+        await sink.wait_for(lambda: bool(sink.statuses) and sink.statuses[-1].available, timeout)
+    except TimeoutError:
+        pass  # failed below, outside the handler, so the report is the reason alone
+    else:
+        return
+    last = sink.last_status
+    why = last.detail.get("error", "no status reported") if last else "no status reported"
+    pytest.fail(f"the {what} at {port} is not available: {why}", pytrace=False)

@@ -17,7 +17,7 @@ import pytest
 from drivers.dice.device import DISCONNECTED, DiceCupDriver
 from drivers.sim import RecordingSink, StatusReport
 from drivers.sim.dice import SimulatedDice
-from hil.contracts.rig import Rig, rig_for
+from hil.contracts.rig import Rig, rig_for, until_available
 
 TIMEOUT = 5.0
 """Seconds to wait for an emulator, or for a real device to do what it does by itself."""
@@ -43,11 +43,7 @@ async def cup(rig: Rig) -> AsyncIterator[tuple[DiceCupDriver, RecordingSink]]:
     driver = DiceCupDriver("dice", rig.port, rig.baud, {"status_interval": 0})
     task = asyncio.create_task(driver.run(sink))
     try:
-        try:
-            await sink.wait_for(lambda: last(sink).available, TIMEOUT)
-        except TimeoutError:
-            why = last(sink).detail.get("error", "no status reported")
-            pytest.fail(f"the dice cup at {rig.port} is not available: {why}", pytrace=False)
+        await until_available(sink, "dice cup", rig.port, TIMEOUT)
         yield driver, sink
     finally:
         task.cancel()

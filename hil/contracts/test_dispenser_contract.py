@@ -24,7 +24,7 @@ from drivers.dispenser.messages import DECK_COLOUR
 from drivers.registry import load_driver
 from drivers.sim import RecordingSink, StatusReport
 from drivers.sim.dispenser import SimulatedDispenser
-from hil.contracts.rig import Rig, rig_for
+from hil.contracts.rig import Rig, rig_for, until_available
 from tablectl.cards import parse_card
 
 pytestmark = pytest.mark.integration
@@ -68,11 +68,7 @@ async def device(rig: Rig) -> AsyncIterator[tuple[DispenserDriver, RecordingSink
     driver = driver_class()(DRIVER_NAME, rig.port, rig.baud, {**OPTIONS, "status_interval": 0})
     task = asyncio.create_task(driver.run(sink))
     try:
-        try:
-            await sink.wait_for(lambda: last(sink).available, TIMEOUT)
-        except TimeoutError:
-            why = last(sink).detail.get("error", "no status reported")
-            pytest.fail(f"the {DRIVER_NAME} at {rig.port} is not available: {why}", pytrace=False)
+        await until_available(sink, DRIVER_NAME, rig.port, TIMEOUT)
         yield driver, sink
     finally:
         task.cancel()

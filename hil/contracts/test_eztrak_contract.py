@@ -20,7 +20,7 @@ from drivers.eztrak.device import DISCONNECTED, NO_ACK, EztrakDisplayDriver
 from drivers.eztrak.render import SCREEN_KEYS
 from drivers.sim import RecordingSink, StatusReport
 from drivers.sim.eztrak import SimulatedEztrak
-from hil.contracts.rig import Rig, rig_for
+from hil.contracts.rig import Rig, rig_for, until_available
 from tablectl.eztrak import Coup, display_payload
 
 TIMEOUT = 5.0
@@ -61,11 +61,7 @@ async def display(rig: Rig) -> AsyncIterator[tuple[EztrakDisplayDriver, Recordin
     driver = EztrakDisplayDriver("eztrak", rig.port, rig.baud, OPTIONS)
     task = asyncio.create_task(driver.run(sink))
     try:
-        try:
-            await sink.wait_for(lambda: last(sink).available, TIMEOUT)
-        except TimeoutError:
-            why = last(sink).detail.get("error", "no status reported")
-            pytest.fail(f"the display at {rig.port} is not available: {why}", pytrace=False)
+        await until_available(sink, "display", rig.port, TIMEOUT)
         yield driver, sink
     finally:
         task.cancel()

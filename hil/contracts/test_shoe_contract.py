@@ -4,6 +4,7 @@ emulator by default, or against a real shoe when TABLECTL_HIL_SHOE_PORT names it
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from drivers.shoe.device import ShoeDriver
 from drivers.sim import RecordingSink
 from drivers.sim.shoe import SimulatedShoe
-from hil.contracts.rig import Rig, rig_for
+from hil.contracts.rig import Rig, rig_for, until_available
 
 pytestmark = pytest.mark.integration
 
@@ -22,15 +23,24 @@ def rig() -> Iterator[Rig]:
         yield r
 
 
+TIMEOUT = 5.0
+"""Seconds to wait for the driver to report the shoe available (emulated or real)."""
+
+
 @pytest.fixture
 async def sink(rig: Rig) -> AsyncIterator[RecordingSink]:
+    """The real driver on the rig's port, running until the test ends, once it is available;
+    a port that never comes up fails the test with the port's error, as the other suites do."""
     recorded = RecordingSink()
     driver = ShoeDriver("shoe", rig.port, rig.baud, {})
     task = asyncio.create_task(driver.run(recorded))
-    await recorded.wait_for(lambda: bool(recorded.statuses) and recorded.statuses[-1].available)
-    yield recorded
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
+    try:
+        await until_available(recorded, "shoe", rig.port, TIMEOUT)
+        yield recorded
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, TIMEOUT)
 
 
 async def test_connects_and_reports_available(sink: RecordingSink) -> None:

@@ -4,12 +4,16 @@ read over a real pseudo-terminal."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import tty
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+import structlog
+from structlog.testing import capture_logs
+from structlog.typing import EventDict
 
 from drivers.line.device import LineDriver, LineOptions
 from drivers.registry import load_driver
@@ -89,3 +93,44 @@ def test_bad_options_are_named() -> None:
 
 def test_registered_as_line() -> None:
     assert load_driver("line") is LineDriver
+
+
+@pytest.fixture
+def debug_logs() -> Iterator[list[EventDict]]:
+    """Every log entry, debug level included, while the test runs."""
+    old = structlog.get_config()["wrapper_class"]
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG))
+    try:
+        with capture_logs() as entries:
+            yield entries
+    finally:
+        structlog.configure(wrapper_class=old)
+
+
+async def test_a_bad_line_shows_on_the_status_without_its_bytes_contract_3(
+    pty: tuple[int, str], debug_logs: list[EventDict]
+) -> None:
+    """Contract 3: no topic may show a card a player cannot see. A line the patterns do not
+    take (a hole card in a format nobody configured) or whose card is not a card (`AX`: the
+    rank A is still there) reaches the status as what was wrong and its length; issue 5 "Bad
+    input": its raw bytes go to the debug log."""
+    master, port = pty
+    sink = RecordingSink()
+    task = asyncio.create_task(LineDriver("shoe", port, 9600, OPTIONS).run(sink))
+    try:
+        await sink.wait_for(lambda: bool(sink.statuses) and sink.statuses[-1].available)
+        os.write(master, b"CARD AH HOLE\r\n")  # 12 bytes before the line ending
+        await sink.wait_for(lambda: sink.statuses[-1].detail.get("unmatched") == 1)
+        assert sink.statuses[-1].detail["last_bad"] == "matches no configured message (12 bytes)"
+        os.write(master, b"BURN AX\r\n")  # matches the burn pattern; AX is not a card: 7 bytes
+        await sink.wait_for(lambda: sink.statuses[-1].detail.get("unmatched") == 2)
+        detail = sink.statuses[-1].detail
+        assert detail["last_bad"] == "matches a card message but is not a card (7 bytes)"
+        assert detail["bad_cards"] == 1
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    published = repr([s.detail for s in sink.statuses])
+    assert "AH" not in published and "AX" not in published
+    raws = [e["raw"] for e in debug_logs if e["event"] == "line.unmatched"]
+    assert raws == [b"CARD AH HOLE", b"BURN AX"]
