@@ -129,7 +129,8 @@ class Link(asyncio.Protocol):
         self.close()
         if self._transport is not None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._lost.wait(), timeout)
+                async with asyncio.timeout(timeout):  # not wait_for: it can swallow a stop (3.11)
+                    await self._lost.wait()
 
     def _set_reading(self, on: bool) -> None:
         if isinstance(self._transport, asyncio.ReadTransport):
@@ -145,7 +146,8 @@ async def open_link(url: str, baud: int, connect: Connector = serial_connector) 
     link = Link()
     transport, _ = await connect(lambda: link, url, baud)
     try:
-        await asyncio.wait_for(link.wait_connected(), 5.0)
+        async with asyncio.timeout(5.0):  # not wait_for: it can swallow a stop (3.11)
+            await link.wait_connected()
     except TimeoutError:
         transport.close()
         raise

@@ -175,6 +175,7 @@ async def _wait_for(cond: object, progress: asyncio.Event, timeout: float = 10.0
             raise TimeoutError("the daemon did not take the simulated shoe's input in time")
         progress.clear()
         try:
-            await asyncio.wait_for(progress.wait(), left)
+            async with asyncio.timeout(left):  # not wait_for: it can swallow a stop (3.11)
+                await progress.wait()
         except TimeoutError:
             continue

@@ -64,4 +64,5 @@ class RecordingSink:
                 self._changed.clear()
                 await self._changed.wait()
 
-        await asyncio.wait_for(until(), timeout)
+        async with asyncio.timeout(timeout):  # not wait_for: it can swallow a stop (3.11)
+            await until()

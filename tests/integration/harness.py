@@ -1,8 +1,12 @@
-"""Real parts for whole-daemon tests: the daemon as a child process, a paho subscriber that also
-sends console commands, and a table config wired to a simulated shoe on a real pty."""
+"""Real parts for whole-daemon tests: the daemon as a child process or in-process on its own
+thread, a paho subscriber that also sends console commands, a table config wired to a simulated
+shoe on a real pty, and a driver plugin that reads a USB device through the simulated pyusb
+backend."""
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import json
 import os
 import signal
@@ -10,12 +14,18 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+
+from drivers.connect import connect
+from drivers.link import ProtocolFactory
+from drivers.shoe.device import ShoeDriver
+from tablectl.config import load_config
+from tablectl.daemon import Daemon
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEDULES = REPO / "config" / "schedules" / "ez-baccarat-panda8.toml"
@@ -136,8 +146,8 @@ class Console:
             self._cond.notify_all()
 
     def close(self) -> None:
+        self.client.disconnect()  # first, while the loop still runs: it sends DISCONNECT at once
         self.client.loop_stop()
-        self.client.disconnect()
 
     def on(self, suffix: str) -> list[Any]:
         with self._cond:
@@ -173,3 +183,103 @@ class Console:
     def device_available(self) -> bool:
         st = self.on("device/shoe/status")
         return bool(st) and st[-1].get("available") is True
+
+
+class DaemonThread:
+    """`Daemon(load_config(path)).run(install_signals=False)` in-process, on its own event loop in
+    a thread, so a synchronous test (and paho's network thread) can drive it over MQTT while the
+    test also drives the emulators. Use as a context manager; leaving it stops the daemon cleanly
+    and re-raises anything the daemon raised."""
+
+    def __init__(self, config: Path) -> None:
+        self.config = config
+        self.daemon: Daemon | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._started = threading.Event()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._main, name="it-daemon", daemon=True)
+
+    def _main(self) -> None:
+        async def run() -> None:
+            self._loop = asyncio.get_running_loop()
+            self.daemon = Daemon(load_config(self.config))  # its SQLite lives in this thread
+            self._started.set()
+            await self.daemon.run(install_signals=False)
+
+        try:
+            asyncio.run(run())
+        except BaseException as exc:  # handed to the test thread by stop()
+            self._error = exc
+        finally:
+            self._started.set()
+
+    def __enter__(self) -> DaemonThread:
+        self._thread.start()
+        if not self._started.wait(TIMEOUT) or self.daemon is None:
+            raise AssertionError(f"the daemon did not start: {self._error!r}")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop the daemon (as SIGTERM would) and wait for its clean shutdown."""
+        assert self._loop is not None and self.daemon is not None
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self.daemon.stop)
+            self._thread.join(TIMEOUT)
+            assert not self._thread.is_alive(), "the daemon did not stop"
+        if self._error is not None:
+            raise AssertionError("the daemon raised") from self._error
+        assert not self.daemon.failed, "a daemon task failed (see the log)"
+
+
+# -- a USB device behind the daemon: the simulated pyusb backend through a driver plugin -----------
+
+SIM_USB_BACKENDS: dict[str, Any] = {}
+"""`usb:` port -> the pyusb backend object (drivers.sim.usb_backend.SimUsbBackend) serving it."""
+
+
+class SimUsbShoeDriver(ShoeDriver):
+    """The real ShoeDriver, opening its `usb:` port through drivers/connect.py with the simulated
+    pyusb backend registered for that port in SIM_USB_BACKENDS. The daemon builds a driver from
+    its four positional arguments only, so a plugin is the one way to hand it a backend."""
+
+    def __init__(self, name: str, port: str, baud: int, options: Mapping[str, Any]) -> None:
+        backend = SIM_USB_BACKENDS[port]
+
+        async def via_sim(
+            factory: ProtocolFactory, url: str, rate: int
+        ) -> tuple[asyncio.BaseTransport, asyncio.Protocol]:
+            return await connect(factory, url, rate, usb_backend=backend)
+
+        super().__init__(name, port, baud, options, connect=via_sim)
+
+
+SIM_USB_SHOE = "it-sim-usb-shoe"
+"""The driver name SimUsbPlugin registers SimUsbShoeDriver under."""
+
+
+class SimUsbPlugin:
+    """Installs SimUsbShoeDriver as a vendor driver plugin the way a package would: a dist-info
+    folder on sys.path with a `tablectl.drivers` entry point (drivers/registry.py finds it through
+    importlib.metadata, as it finds any plugin). Context manager; leaving it uninstalls it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder / "site"
+
+    def __enter__(self) -> SimUsbPlugin:
+        info = self.folder / "tablectl_it_sim_usb-0.0.dist-info"
+        info.mkdir(parents=True)
+        (info / "METADATA").write_text(
+            "Metadata-Version: 2.1\nName: tablectl-it-sim-usb\nVersion: 0.0\n"
+        )
+        (info / "entry_points.txt").write_text(
+            f"[tablectl.drivers]\n{SIM_USB_SHOE} = {__name__}:SimUsbShoeDriver\n"
+        )
+        sys.path.insert(0, str(self.folder))
+        importlib.invalidate_caches()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sys.path.remove(str(self.folder))
