@@ -42,6 +42,7 @@ from tablectl.games.common import (
     verify_limits,
     verify_not_player_dealer,
     verify_seat,
+    void_result,
 )
 from tablectl.money import fmt
 from tablectl.outputs import Output
@@ -339,22 +340,16 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
             if state.bank_seat is not None
             else list(state.wagers)
         )
-        bank = fmt(state.bank) if state.bank is not None else None
-        payload: dict[str, Any] = {
-            "round": state.round,
-            "game": GAME_ID,
-            "shoe": state.shoe_number,
-            "void": True,
-            "reason": reason,
-            "outcome": None,
-            "dealt": [{"to": h, "card": str(c)} for h, c in state.dealt],
-            "bank": {"seat": state.bank_seat, "start": bank, "end": bank},
-            "action_seat": None,
-            "settlements": [
-                {**w.payload(), "status": "returned", "net": fmt(Decimal(0))} for w in ordered
-            ],
-            "fees": [],
-        }
+        result = void_result(
+            GAME_ID,
+            state.round,
+            reason,
+            state.bank_seat,
+            state.bank,
+            ordered,
+            [{"to": h, "card": str(c)} for h, c in state.dealt],
+            shoe=state.shoe_number,
+        )
         new = BaccaratState(
             round=state.round + 1,
             rotation=state.rotation,
@@ -363,7 +358,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
             coups=state.coups,
             previous_coups=state.previous_coups,
         )
-        return new, [Output("round/result", payload), self._state(new)]
+        return new, [result, self._state(new)]
 
     def seats_from_left(self, bank_seat: int) -> list[int]:
         """Seats clockwise from the player-dealer's left, the player-dealer's own seat last."""

@@ -59,7 +59,7 @@ from tablectl.games.common import (
     verify_not_player_dealer,
     verify_round_in_progress,
     verify_seat,
-    void_settlements,
+    void_result,
 )
 from tablectl.money import ZERO, fmt
 from tablectl.outputs import Output
@@ -1106,27 +1106,23 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         ]
         money += list(state.insurance)
         ordered = self._ordered(state, money) if state.bank_seat is not None else money
-        bank = fmt(state.bank) if state.bank is not None else None
-        payload: dict[str, Any] = {
-            "round": state.round,
-            "game": self.game_id,
-            "shoe": state.shoe_number,
-            "void": True,
-            "reason": reason,
-            "outcome": None,
-            "dealt": self._exposed(state),
-            "bank": {"seat": state.bank_seat, "start": bank, "end": bank},
-            "action_seat": None,
-            "settlements": void_settlements(ordered),
-            "fees": [],
-        }
+        result = void_result(
+            self.game_id,
+            state.round,
+            reason,
+            state.bank_seat,
+            state.bank,
+            ordered,
+            self._exposed(state),
+            shoe=state.shoe_number,
+        )
         new = BlackjackState(
             round=state.round + 1,
             rotation=state.rotation,
             shoe_number=state.shoe_number,
             shoe_seen=state.shoe_seen,
         )
-        return new, [Output("round/result", payload), self._state(new)]
+        return new, [result, self._state(new)]
 
     def _is_played(self, state: BlackjackState, w: PlacedWager) -> bool:
         """Whether a base wager is the stake of a dealt hand (counted in its hand's money)."""

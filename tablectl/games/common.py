@@ -247,6 +247,35 @@ def fee_rows(
     return rows
 
 
+def void_result(
+    game: str,
+    round_: int,
+    reason: str,
+    bank_seat: int | None,
+    bank: Decimal | None,
+    ordered: Iterable[PlacedWager],
+    dealt: list[dict[str, Any]],
+    **extra: Any,
+) -> Output:
+    """The `round/result` of a misdeal (`round.void`): no outcome, every wager in `ordered`
+    returned, the bank unchanged, no fee; `dealt` holds only what the table had exposed."""
+    shown = fmt(bank) if bank is not None else None
+    payload: dict[str, Any] = {
+        "round": round_,
+        "game": game,
+        **extra,
+        "void": True,
+        "reason": reason,
+        "outcome": None,
+        "dealt": dealt,
+        "bank": {"seat": bank_seat, "start": shown, "end": shown},
+        "action_seat": None,
+        "settlements": void_settlements(ordered),
+        "fees": [],
+    }
+    return Output("round/result", payload)
+
+
 def void_settlements(ordered: Iterable[PlacedWager]) -> list[dict[str, Any]]:
     """A misdeal's settlements: every wager returned, nothing won or lost."""
     return [{**w.payload(), "status": "returned", "net": fmt(ZERO)} for w in ordered]

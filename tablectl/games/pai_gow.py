@@ -54,7 +54,7 @@ from tablectl.games.common import (
     verify_round_in_progress,
     verify_seat,
     verify_single_deck,
-    void_settlements,
+    void_result,
 )
 from tablectl.money import ZERO, fmt
 from tablectl.outputs import Output
@@ -650,27 +650,23 @@ class PaiGowEngine:
                 SETTLEMENT_SPOTS,
                 self.settlement_order,
             )
-        bank = fmt(state.bank) if state.bank is not None else None
-        payload: dict[str, Any] = {
-            "round": state.round,
-            "game": GAME_ID,
-            "void": True,
-            "reason": reason,
-            "outcome": None,
-            "dealt": [],
-            "deck": state.deck,
-            "bank": {"seat": state.bank_seat, "start": bank, "end": bank},
-            "action_seat": None,
-            "settlements": void_settlements(ordered),
-            "fees": [],
-        }
+        result = void_result(
+            GAME_ID,
+            state.round,
+            reason,
+            state.bank_seat,
+            state.bank,
+            ordered,
+            [],
+            deck=state.deck,
+        )
         new = PaiGowState(
             round=state.round + 1,
             rotation=state.rotation,
-            # a deck dealt from must be shuffled before it comes back (003 line 1485)
+            # the last round's deck, for the record: one deck, reshuffled (003 line 1485)
             last_deck=deck_after_round(state.deck, bool(state.hands), state.last_deck),
         )
-        return new, [Output("round/result", payload), self._state(new)]
+        return new, [result, self._state(new)]
 
     # -- who plays --------------------------------------------------------------------------
 

@@ -46,7 +46,7 @@ from tablectl.games.common import (
     verify_round_in_progress,
     verify_seat,
     verify_single_deck,
-    void_settlements,
+    void_result,
 )
 from tablectl.money import ZERO, fmt
 from tablectl.outputs import Output
@@ -573,26 +573,22 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         verify_round_in_progress(self.between_rounds(state))
         wagers = (*state.wagers, *state.plays)
         ordered = self.action_order(state) if state.bank_seat is not None else list(wagers)
-        bank = fmt(state.bank) if state.bank is not None else None
-        payload: dict[str, Any] = {
-            "round": state.round,
-            "game": GAME_ID,
-            "deck": state.deck,
-            "void": True,
-            "reason": reason,
-            "outcome": None,
-            "dealt": self._exposed(state, revealed=False),
-            "bank": {"seat": state.bank_seat, "start": bank, "end": bank},
-            "action_seat": None,
-            "settlements": void_settlements(ordered),
-            "fees": [],
-        }
+        result = void_result(
+            GAME_ID,
+            state.round,
+            reason,
+            state.bank_seat,
+            state.bank,
+            ordered,
+            self._exposed(state, revealed=False),
+            deck=state.deck,
+        )
         new = ThreeCardPokerState(
             round=state.round + 1,
             rotation=state.rotation,
             last_deck=deck_after_round(state.deck, bool(state.stacks), state.last_deck),
         )
-        return new, [Output("round/result", payload), self._state(new)]
+        return new, [result, self._state(new)]
 
     # -- action order (R2, R3) ---------------------------------------------------------------
 

@@ -48,7 +48,7 @@ from tablectl.games.common import (
     verify_round_in_progress,
     verify_seat,
     verify_single_deck,
-    void_settlements,
+    void_result,
 )
 from tablectl.money import ZERO, fmt
 from tablectl.outputs import Output
@@ -715,28 +715,24 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             if state.bank_seat is not None
             else everything
         )
-        bank = fmt(state.bank) if state.bank is not None else None
         shown = state.board()[: BOARD_SHOWN[state.phase]]
-        payload: dict[str, Any] = {
-            "round": state.round,
-            "game": GAME_ID,
-            "void": True,
-            "reason": reason,
-            "outcome": None,
-            "dealt": [{"to": "board", "cards": [str(c) for c in shown]}] if shown else [],
-            "deck": state.deck,
-            "bank": {"seat": state.bank_seat, "start": bank, "end": bank},
-            "action_seat": None,
-            "settlements": void_settlements(ordered),
-            "fees": [],
-        }
+        result = void_result(
+            GAME_ID,
+            state.round,
+            reason,
+            state.bank_seat,
+            state.bank,
+            ordered,
+            [{"to": "board", "cards": [str(c) for c in shown]}] if shown else [],
+            deck=state.deck,
+        )
         new = UltimateState(
             round=state.round + 1,
             rotation=state.rotation,
             # a round that dealt used its deck, named or not (003 line 3428)
             last_deck=deck_after_round(state.deck, bool(state.stacks), state.last_deck),
         )
-        return new, [Output("round/result", payload), self._state(new)]
+        return new, [result, self._state(new)]
 
     # -- order (R2, R3; 003 lines 3483, 3510, 3511) ------------------------------------------------
 
