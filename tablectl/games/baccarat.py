@@ -35,6 +35,7 @@ from tablectl.games.common import (
     fee_rows,
     first_wagered,
     has_wager,
+    player_dealer_view,
     player_of,
     seats_from_left,
     seen_plus,
@@ -136,15 +137,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
             "round": state.round,
             "phase": state.phase,
             "shoe": state.shoe_number,
-            "player_dealer": (
-                None
-                if state.bank_seat is None or state.bank is None
-                else {
-                    "seat": state.bank_seat,
-                    "bank": fmt(state.bank),
-                    "turn": state.rotation.turn_of(state.bank_seat),
-                }
-            ),
+            "player_dealer": player_dealer_view(state.bank_seat, state.bank, state.rotation),
             "bank_offer_seat": state.rotation.offer_seat(self.seats),
             "wagers": [w.payload() for w in state.wagers],
             "total_action": fmt(total_table_action(w.amount for w in state.wagers)),

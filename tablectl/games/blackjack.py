@@ -49,6 +49,7 @@ from tablectl.games.common import (
     fee_rows,
     first_wagered,
     has_wager,
+    player_dealer_view,
     player_of,
     seats_from,
     seats_from_left,
@@ -1181,13 +1182,12 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
     def _dealer_view(self, state: BlackjackState) -> dict[str, Any] | None:
         """The player-dealer as `state` shows it: the up card only until the hole card is
         turned (000 line 53), its total only after."""
-        if state.bank_seat is None or state.bank is None:
+        seat = player_dealer_view(state.bank_seat, state.bank, state.rotation)
+        if seat is None:
             return None
         shown = state.dealer if state.hole_shown else state.dealer[:1]
         view: dict[str, Any] = {
-            "seat": state.bank_seat,
-            "bank": fmt(state.bank),
-            "turn": state.rotation.turn_of(state.bank_seat),
+            **seat,
             "cards": [str(c) for c in shown],
             "hole_card_down": len(state.dealer) >= 2 and not state.hole_shown,
         }

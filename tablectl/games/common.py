@@ -247,6 +247,15 @@ def fee_rows(
     return rows
 
 
+def player_dealer_view(
+    bank_seat: int | None, bank: Decimal | None, rotation: Rotation
+) -> dict[str, Any] | None:
+    """What `state` shows of the player-dealer: seat, bank and which of its two hands (R5)."""
+    if bank_seat is None or bank is None:
+        return None
+    return {"seat": bank_seat, "bank": fmt(bank), "turn": rotation.turn_of(bank_seat)}
+
+
 def void_result(
     game: str,
     round_: int,

@@ -34,6 +34,7 @@ from tablectl.games.common import (
     first_wagered,
     has_wager,
     merged,
+    player_dealer_view,
     player_of,
     seats_from,
     seats_from_left,
@@ -190,6 +191,7 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         """Only what the table shows: wagers, whose turn it is, the player-dealer's face-up card
         (never a hole card or a player's cards: they are revealed in `round/result`)."""
         face_up = state.face_up
+        view = player_dealer_view(state.bank_seat, state.bank, state.rotation)
         return {
             "game": GAME_ID,
             "round": state.round,
@@ -198,13 +200,8 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
             "previous_deck": state.last_deck,  # the next round is dealt from the other (line 490)
             "player_dealer": (
                 None
-                if state.bank_seat is None or state.bank is None
-                else {
-                    "seat": state.bank_seat,
-                    "bank": fmt(state.bank),
-                    "turn": state.rotation.turn_of(state.bank_seat),
-                    "face_up": None if face_up is None else str(face_up),
-                }
+                if view is None
+                else {**view, "face_up": None if face_up is None else str(face_up)}
             ),
             "bank_offer_seat": state.rotation.offer_seat(self.seats),
             "wagers": [w.payload() for w in (*state.wagers, *state.plays)],

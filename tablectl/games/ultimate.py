@@ -36,6 +36,7 @@ from tablectl.games.common import (
     first_wagered,
     has_wager,
     merged,
+    player_dealer_view,
     player_of,
     seats_from,
     seats_from_left,
@@ -250,15 +251,7 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             "game": GAME_ID,
             "round": state.round,
             "phase": state.phase,
-            "player_dealer": (
-                None
-                if state.bank_seat is None or state.bank is None
-                else {
-                    "seat": state.bank_seat,
-                    "bank": fmt(state.bank),
-                    "turn": state.rotation.turn_of(state.bank_seat),
-                }
-            ),
+            "player_dealer": player_dealer_view(state.bank_seat, state.bank, state.rotation),
             "bank_offer_seat": state.rotation.offer_seat(self.seats),
             "wagers": [w.payload() for w in state.wagers],
             "plays": [p.payload() for p in state.plays],
