@@ -59,9 +59,38 @@ def record_port(
                 rec.add(DeviceWrite(rec.now(), name, data))
 
 
-def record_commands(rec: Recorder, host: str, port: int, base: str, stop: threading.Event) -> None:
-    """Every `cmd/<verb>` the console publishes (replies and other topics are not recorded)."""
+def record_commands(
+    rec: Recorder,
+    host: str,
+    port: int,
+    base: str,
+    stop: threading.Event,
+    subscribed: threading.Event | None = None,
+) -> None:
+    """Every `cmd/<verb>` the console publishes (replies and other topics are not recorded).
+
+    The subscription is made on every (re)connection, so a broker restart mid-recording does not
+    silently end it; `subscribed` is set once the broker has granted it (nothing published
+    before that can be recorded), and `main` says so on stderr.
+    """
     import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+    from paho.mqtt.reasoncodes import ReasonCode
+
+    topic = f"{base}/cmd/+"
+
+    def on_connect(client: mqtt.Client, _u: Any, _f: Any, reason: ReasonCode, _p: Any) -> None:
+        if reason.is_failure:
+            print(f"record: MQTT connection refused: {reason}", file=sys.stderr)
+            return
+        client.subscribe(topic, qos=1)
+
+    def on_subscribe(_c: Any, _u: Any, _mid: int, reasons: list[ReasonCode], _p: Any) -> None:
+        if any(r.is_failure for r in reasons):
+            print(f"record: subscription to {topic} refused: {reasons}", file=sys.stderr)
+            return
+        if subscribed is not None:
+            subscribed.set()
 
     def on_message(_c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:
         verb = msg.topic.removeprefix(f"{base}/cmd/")
@@ -76,14 +105,21 @@ def record_commands(rec: Recorder, host: str, port: int, base: str, stop: thread
             payload.pop("id", None)
             rec.add(Command(rec.now(), verb, payload))
 
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="hil-recorder")
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="hil-recorder")
+    client.on_connect = on_connect
+    client.on_subscribe = on_subscribe
     client.on_message = on_message
     client.connect(host, port)
-    client.subscribe(f"{base}/cmd/+", qos=1)
     client.loop_start()
     stop.wait()
     client.loop_stop()
     client.disconnect()
+
+
+def _say_when_subscribed(subscribed: threading.Event, base: str) -> None:
+    """Tell the technician (stderr) when console commands start being recorded."""
+    subscribed.wait()
+    print(f"record: recording commands on {base}/cmd/+", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,12 +143,17 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--device {spec!r}: expected NAME=PORT[@BAUD]")
         args = (rec, name, port, int(baud or 9600), stop)
         threads.append(threading.Thread(target=record_port, args=args, daemon=True))
+    subscribed = threading.Event()
     if a.mqtt:
         host, _, mport = a.mqtt.rpartition(":")
-        args2 = (rec, host or "127.0.0.1", int(mport), a.base, stop)
+        args2 = (rec, host or "127.0.0.1", int(mport), a.base, stop, subscribed)
         threads.append(threading.Thread(target=record_commands, args=args2, daemon=True))
     for t in threads:
         t.start()
+    if a.mqtt:
+        threading.Thread(
+            target=_say_when_subscribed, args=(subscribed, a.base), daemon=True
+        ).start()
     try:
         if a.seconds:
             stop.wait(a.seconds)

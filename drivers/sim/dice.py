@@ -87,10 +87,10 @@ class DiceModel(DeviceModel):
 
 
 class SimulatedDice(SimulatedDevice, DiceModel):
-    """A DiceModel on a real pty: `.port` is the slave's path; `close()` is the unplug.
+    """A DiceModel on a real pty: `.port` is the slave's path; `unplug()`, `replug()`.
 
     Takes SimulatedDevice's keyword arguments (`fragment`, `max_chunk`, `chunk_delay`, `seed` for
-    the fragmenting, `seq`) and the model's (`dice`, `roll_seed`).
+    the fragmenting, `seq`, `link`) and the model's (`dice`, `roll_seed`).
     """
 
 
@@ -133,15 +133,15 @@ def _command(cup: SimulatedDice, line: str) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Interactive dice cup: print the port path, then obey commands read from stdin."""
     parser = sim_argument_parser(
-        "python -m drivers.sim.dice", "Simulated dice-cup sensor on a pty."
+        "python -m drivers.sim.dice", "Simulated dice-cup sensor on a pty.", _HELP
     )
     parser.add_argument("--dice", type=int, default=3, help="dice in the cup (default 3)")
     parser.add_argument("--seed", type=int, default=None, help="roll seed (default random)")
     args = parser.parse_args(argv)
-    with SimulatedDice(fragment=args.fragment, dice=args.dice, roll_seed=args.seed) as cup:
-        run_interactive(
-            cup, lambda line: _command(cup, line), link=args.link, heartbeat=args.heartbeat
-        )
+    with SimulatedDice(
+        fragment=args.fragment, dice=args.dice, roll_seed=args.seed, link=args.link
+    ) as cup:
+        run_interactive(cup, lambda line: _command(cup, line), heartbeat=args.heartbeat)
     return 0
 
 

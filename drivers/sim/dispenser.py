@@ -110,8 +110,9 @@ class DispenserModel(DeviceModel):
         with self._lock:
             if len(self._hopper) < size:
                 raise HopperEmpty(f"{len(self._hopper)} cards left, a stack of {size} asked for")
-            cards = tuple(self._hopper.pop() for _ in range(size))
-            self.transmit(lambda seq: Stack(seq, cards))
+            cards = tuple(self._hopper[-1 : -size - 1 : -1])
+            self.transmit(lambda seq: Stack(seq, cards))  # unplugged: raises, cards stay
+            del self._hopper[-size:]
         return [str(c) for c in cards]
 
     def count(self) -> int:
@@ -128,10 +129,10 @@ def _check_colour(deck_colour: str | None) -> None:
 
 
 class SimulatedDispenser(SimulatedDevice, DispenserModel):
-    """A DispenserModel on a real pty: `.port` is the slave's path; `close()` is the unplug.
+    """A DispenserModel on a real pty: `.port` is the slave's path; `unplug()`, `replug()`.
 
     Takes SimulatedDevice's keyword arguments (`fragment`, `max_chunk`, `chunk_delay`, `seed` for
-    the fragmenting, `seq`) and the model's (`stack_size`, `joker`, `shuffle_seed`).
+    the fragmenting, `seq`, `link`) and the model's (`stack_size`, `joker`, `shuffle_seed`).
     """
 
 
@@ -169,7 +170,9 @@ def _command(device: SimulatedDispenser, line: str, colour: str) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Interactive shuffler / hand dispenser: print the port path, then obey stdin commands."""
     parser = sim_argument_parser(
-        "python -m drivers.sim.dispenser", "Simulated hand-forming shuffler or hand dispenser."
+        "python -m drivers.sim.dispenser",
+        "Simulated hand-forming shuffler or hand dispenser.",
+        _HELP,
     )
     parser.add_argument(
         "--stack-size", type=int, default=3, help="cards per stack (default 3; Pai Gow 7)"
@@ -180,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with SimulatedDispenser(
         fragment=args.fragment,
+        link=args.link,
         stack_size=args.stack_size,
         joker=args.joker,
         shuffle_seed=args.seed,
@@ -188,7 +192,6 @@ def main(argv: list[str] | None = None) -> int:
         run_interactive(
             device,
             lambda line: _command(device, line, args.deck),
-            link=args.link,
             heartbeat=args.heartbeat,
         )
     return 0

@@ -140,10 +140,10 @@ class EztrakModel(DeviceModel):
 
 
 class SimulatedEztrak(SimulatedDevice, EztrakModel):
-    """An EztrakModel on a real pty: `.port` is the slave's path; `close()` is the unplug.
+    """An EztrakModel on a real pty: `.port` is the slave's path; `unplug()`, `replug()`.
 
     Takes SimulatedDevice's keyword arguments (`fragment`, `max_chunk`, `chunk_delay`, `seed`,
-    `seq`) and the model's `on_screen`.
+    `seq`, `link`) and the model's `on_screen`.
     """
 
 
@@ -255,17 +255,15 @@ def _command(display: SimulatedEztrak, line: str) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Interactive display: print the port, then each committed screen; obey stdin commands."""
     parser = sim_argument_parser(
-        "python -m drivers.sim.eztrak", "Simulated EZTRAK LCD display on a pty."
+        "python -m drivers.sim.eztrak", "Simulated EZTRAK LCD display on a pty.", _HELP
     )
     args = parser.parse_args(argv)
 
     def show(screen: dict[str, Any]) -> None:
         print(format_screen(screen), flush=True)
 
-    with SimulatedEztrak(fragment=args.fragment, on_screen=show) as display:
-        run_interactive(
-            display, lambda line: _command(display, line), link=args.link, heartbeat=args.heartbeat
-        )
+    with SimulatedEztrak(fragment=args.fragment, on_screen=show, link=args.link) as display:
+        run_interactive(display, lambda line: _command(display, line), heartbeat=args.heartbeat)
     return 0
 
 

@@ -11,6 +11,7 @@ import random
 import sys
 from collections.abc import Callable, Iterable
 
+from drivers.messages import Message
 from drivers.shoe.frames import CardBurned, CardDrawn, NewShoe, ShoeEmpty
 from drivers.sim.device import (
     COMMON_HELP,
@@ -59,24 +60,24 @@ class ShoeModel(DeviceModel):
             if announce:
                 self.transmit(NewShoe)
 
-    def _take(self) -> Card:
-        if not self._cards:
-            raise ShoeExhausted("the shoe is empty: load() or new_shoe() first")
-        return self._cards.pop()
+    def _deal(self, make: Callable[[int, Card], Message]) -> str:
+        """Take the next card and transmit `make(seq, card)`; if sending fails (unplugged) the
+        card stays in the shoe, so nothing is lost or invented."""
+        with self._lock:
+            if not self._cards:
+                raise ShoeExhausted("the shoe is empty: load() or new_shoe() first")
+            card = self._cards[-1]
+            self.transmit(lambda seq: make(seq, card))
+            self._cards.pop()
+        return str(card)
 
     def draw(self) -> str:
         """Draw the next card and send CRD; return its code."""
-        with self._lock:
-            card = self._take()
-            self.transmit(lambda seq: CardDrawn(seq, card))
-        return str(card)
+        return self._deal(CardDrawn)
 
     def burn(self) -> str:
         """Draw the next card as a burn and send BRN; return its code."""
-        with self._lock:
-            card = self._take()
-            self.transmit(lambda seq: CardBurned(seq, card))
-        return str(card)
+        return self._deal(CardBurned)
 
     def empty(self) -> None:
         """Send EMP: cut card reached or no cards left."""
@@ -84,10 +85,10 @@ class ShoeModel(DeviceModel):
 
 
 class SimulatedShoe(SimulatedDevice, ShoeModel):
-    """A ShoeModel on a real pty: `.port` is the slave's path; `close()` is the unplug.
+    """A ShoeModel on a real pty: `.port` is the slave's path; `unplug()`, `replug()`.
 
     Takes SimulatedDevice's keyword arguments (`fragment`, `max_chunk`, `chunk_delay`, `seed`,
-    `seq`).
+    `seq`, `link`).
     """
 
 
@@ -127,17 +128,16 @@ def _command(shoe: SimulatedShoe, line: str, decks: int, seed: int | None) -> st
 def main(argv: list[str] | None = None) -> int:
     """Interactive shoe: print the port path, then obey commands read from stdin."""
     parser = sim_argument_parser(
-        "python -m drivers.sim.shoe", "Simulated card-reading shoe on a pty."
+        "python -m drivers.sim.shoe", "Simulated card-reading shoe on a pty.", _HELP
     )
     parser.add_argument("--decks", type=int, default=8, help="decks per shoe (default 8)")
     parser.add_argument("--seed", type=int, default=None, help="shuffle seed (default random)")
     args = parser.parse_args(argv)
-    with SimulatedShoe(fragment=args.fragment, seed=args.seed) as shoe:
+    with SimulatedShoe(fragment=args.fragment, seed=args.seed, link=args.link) as shoe:
         shoe.new_shoe(args.decks, args.seed)
         run_interactive(
             shoe,
             lambda line: _command(shoe, line, args.decks, args.seed),
-            link=args.link,
             heartbeat=args.heartbeat,
         )
     return 0

@@ -1,11 +1,16 @@
 """Contract suite for shufflers and hand dispensers: what any device on those drivers must do.
 
-Runs against SimulatedDispenser on a pty by default, and against a real device when
-`TABLECTL_HIL_DISPENSER_PORT` names its port (`TABLECTL_HIL_DISPENSER_BAUD`, default 9600).
-`TABLECTL_HIL_DISPENSER_DRIVER` picks the driver (`shuffler`, the default, or `hand-dispenser`)
-and `TABLECTL_HIL_DISPENSER_OPTIONS` its options as JSON (e.g. `{"stack_size": [2, 5]}`). On
-hardware the dispensing tests ask the person at the rig (`TABLECTL_HIL_INTERACTIVE=1`) or are
-skipped; the line-noise and unplug tests need the emulator and are skipped.
+Against the emulator (SimulatedDispenser on a pty, the default, as in CI) every test runs for each
+configuration the shipped tables use: the stack-of-three `shuffler` (Three Card Poker), the
+`hand-dispenser` of 7-card hands with the joker (Fortune Pai Gow) and the `hand-dispenser` of
+2-card hands and 5-card boards without it (Ultimate Texas Hold'em). Against a real device, when
+`TABLECTL_HIL_DISPENSER_PORT` names its port (`TABLECTL_HIL_DISPENSER_BAUD`, default 9600), it
+runs the one configuration that device is: `TABLECTL_HIL_DISPENSER_DRIVER` picks the driver
+(`shuffler`, the default, or `hand-dispenser`) and `TABLECTL_HIL_DISPENSER_OPTIONS` its options
+as JSON (e.g. `{"stack_size": [2, 5]}`); setting either also narrows an emulator run to that one
+configuration. On hardware the dispensing tests ask the person at the rig
+(`TABLECTL_HIL_INTERACTIVE=1`) or are skipped; the line-noise and unplug tests need the emulator
+and are skipped.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import contextlib
 import json
 import os
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -33,21 +39,57 @@ TIMEOUT = 5.0
 """Seconds to wait for an emulator, or for a real device to do what it does by itself."""
 PERSON = 120.0
 """Seconds to wait for the person at the rig to do what they were asked."""
-DRIVER_NAME = os.environ.get("TABLECTL_HIL_DISPENSER_DRIVER", "shuffler")
-OPTIONS: dict[str, Any] = json.loads(os.environ.get("TABLECTL_HIL_DISPENSER_OPTIONS", "{}"))
 
 
-def driver_class() -> type[DispenserDriver]:
-    cls = load_driver(DRIVER_NAME)
-    assert isinstance(cls, type) and issubclass(cls, DispenserDriver), (
-        f"{DRIVER_NAME!r} is not a shuffler / hand dispenser driver"
-    )
-    return cls
+@dataclass(frozen=True)
+class Configuration:
+    """One way a table runs the device: the driver's registry name and its `options`."""
+
+    driver: str
+    options: dict[str, Any]
+
+    def driver_class(self) -> type[DispenserDriver]:
+        cls = load_driver(self.driver)
+        assert isinstance(cls, type) and issubclass(cls, DispenserDriver), (
+            f"{self.driver!r} is not a shuffler / hand dispenser driver"
+        )
+        return cls
 
 
-def make_emulator() -> SimulatedDispenser:
+SHIPPED: dict[str, Configuration] = {
+    # config/three-card-poker-6cb-004.toml: stacks of three (004 line 542), no joker (line 486)
+    "shuffler": Configuration("shuffler", {}),
+    # config/fortune-pai-gow-003.toml: seven piles of seven (003 line 1409), 53 cards (line 1369)
+    "pai-gow-7-joker": Configuration("hand-dispenser", {}),
+    # config/ultimate-texas-holdem-003.toml: 2 to each hand, 5 community (003 lines 3490-3492),
+    # standard decks of fifty-two (line 3423)
+    "uth-2-5": Configuration("hand-dispenser", {"stack_size": [2, 5], "joker": False}),
+}
+"""The configurations the shipped configs use; the emulator run covers every one."""
+
+
+def configurations() -> dict[str, Configuration]:
+    """What this run covers: the one named by the environment, else every shipped one."""
+    driver = os.environ.get("TABLECTL_HIL_DISPENSER_DRIVER")
+    options = os.environ.get("TABLECTL_HIL_DISPENSER_OPTIONS")
+    if driver is None and options is None and not os.environ.get("TABLECTL_HIL_DISPENSER_PORT"):
+        return SHIPPED
+    chosen = Configuration(driver or "shuffler", json.loads(options or "{}"))
+    return {"environment": chosen}
+
+
+CONFIGURATIONS = configurations()
+
+
+@pytest.fixture(params=list(CONFIGURATIONS.values()), ids=list(CONFIGURATIONS))
+def configuration(request: pytest.FixtureRequest) -> Configuration:
+    config: Configuration = request.param
+    return config
+
+
+def make_emulator(config: Configuration) -> SimulatedDispenser:
     """The emulated device, configured like the driver under test, with a shuffled deck in it."""
-    options = driver_class()("emulator", "-", 9600, OPTIONS).options
+    options = config.driver_class()("emulator", "-", 9600, config.options).options
     emulator = SimulatedDispenser(
         stack_size=options.stack_sizes[-1], joker=options.joker, shuffle_seed=40
     )
@@ -56,19 +98,23 @@ def make_emulator() -> SimulatedDispenser:
 
 
 @pytest.fixture
-def rig() -> Iterator[Rig]:
-    with rig_for("dispenser", make_emulator) as the_rig:
+def rig(configuration: Configuration) -> Iterator[Rig]:
+    with rig_for("dispenser", lambda: make_emulator(configuration)) as the_rig:
         yield the_rig
 
 
 @pytest.fixture
-async def device(rig: Rig) -> AsyncIterator[tuple[DispenserDriver, RecordingSink]]:
+async def device(
+    rig: Rig, configuration: Configuration
+) -> AsyncIterator[tuple[DispenserDriver, RecordingSink]]:
     """The real driver on the rig's port, running until the test ends, once it is available."""
     sink = RecordingSink()
-    driver = driver_class()(DRIVER_NAME, rig.port, rig.baud, {**OPTIONS, "status_interval": 0})
+    name = configuration.driver
+    options = {**configuration.options, "status_interval": 0}
+    driver = configuration.driver_class()(name, rig.port, rig.baud, options)
     task = asyncio.create_task(driver.run(sink))
     try:
-        await until_available(sink, DRIVER_NAME, rig.port, TIMEOUT)
+        await until_available(sink, name, rig.port, TIMEOUT)
         yield driver, sink
     finally:
         task.cancel()
@@ -112,6 +158,25 @@ async def test_a_stack_arrives_as_one_event_with_the_right_number_of_cards(
     assert len(set(event["cards"])) == len(event["cards"])  # one deck: no card twice
     assert last(sink).fault != WRONG_COUNT
     assert driver.stats["bad_frames"] == 0  # everything it sent decoded
+
+
+async def test_every_configured_stack_size_arrives_whole(
+    rig: Rig, device: tuple[DispenserDriver, RecordingSink]
+) -> None:
+    driver, sink = device
+    sizes = driver.options.stack_sizes  # Ultimate Texas Hold'em: a 2-card hand, a 5-card board
+
+    def emulate(emu: SimulatedDispenser) -> None:
+        for n in sizes:
+            emu.dispense(n)
+
+    rig.stimulus(f"dispense one stack of each size {list(sizes)}, smallest first", emulate)
+    await sink.wait_for(lambda: len(stack_events(sink)) == len(sizes), patience(rig))
+    got = [len(e["cards"]) for e in stack_events(sink)]
+    assert got == list(sizes)
+    cards = [c for e in stack_events(sink) for c in e["cards"]]
+    assert len(set(cards)) == len(cards)  # one deck: no card twice across the stacks
+    assert last(sink).fault is None
 
 
 async def test_a_shuffle_sets_the_deck_colour_of_the_stacks_after_it(

@@ -1,0 +1,408 @@
+"""The emulators' fault switches (issue 5, item 1), each through the REAL driver over a real pty.
+
+Garbled frames (`garble_next`), a message read twice under a new SEQ (`repeat_last`), and the
+unplug / replug behind a stable link (`unplug`, `replug`), plus the interactive commands for them.
+Also issue 5's "Bad input ... logged with the raw bytes at debug level" for envelope devices.
+Every expected frame is written out by hand from docs/protocols/envelope.md (`$TYPE,SEQ,...*CS`,
+CS the XOR of the bytes between `$` and `*`) and the device's protocol page; every expected game
+outcome is worked by hand from seed 003 (EZ Baccarat Panda 8) and DESIGN contract 1.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import structlog
+from hypothesis import given
+from hypothesis import strategies as st
+from structlog.testing import capture_logs
+from structlog.typing import EventDict
+
+from drivers.dice.device import DiceCupDriver
+from drivers.dice.messages import DiceReading
+from drivers.dispenser.device import ShufflerDriver
+from drivers.envelope import BadFrame, checksum, decode, encode
+from drivers.messages import Fault
+from drivers.shoe.device import DISCONNECTED, FRAMES_LOST, ShoeDriver
+from drivers.sim import RecordingSink
+from drivers.sim.device import garble
+from drivers.sim.dice import DiceModel, SimulatedDice
+from drivers.sim.dispenser import SimulatedDispenser
+from drivers.sim.shoe import SimulatedShoe
+from tablectl.relay import OutboxRow
+from tablectl.table import Table
+from tests.drivers.support import last, running, simulators, until_open
+from tests.helpers import bank, feed, make_config, payload, payloads, topics, wager
+
+TIMEOUT = 5.0
+FAST_RECONNECT = {"backoff_initial": 0.01, "backoff_max": 0.05, "status_interval": 0}
+
+
+def frame(body: str) -> bytes:
+    """A well-formed frame around `body` (docs/protocols/envelope.md): `$body*CS\\r\\n`."""
+    raw = body.encode("ascii")
+    return b"$" + raw + b"*" + f"{checksum(raw):02X}".encode("ascii") + b"\r\n"
+
+
+def cs(body: str) -> str:
+    """The checksum field of a frame with this body, as the frame writes it."""
+    return f"{checksum(body.encode('ascii')):02X}"
+
+
+@pytest.fixture
+def make_shoe() -> Iterator[Callable[..., SimulatedShoe]]:
+    yield from simulators(SimulatedShoe)
+
+
+@pytest.fixture
+def make_dice() -> Iterator[Callable[..., SimulatedDice]]:
+    yield from simulators(SimulatedDice)
+
+
+@pytest.fixture
+def make_dispenser() -> Iterator[Callable[..., SimulatedDispenser]]:
+    yield from simulators(SimulatedDispenser)
+
+
+@pytest.fixture
+def logs() -> Iterator[list[EventDict]]:
+    """Captured structlog events, at debug level whatever an earlier test configured."""
+    old = structlog.get_config()["wrapper_class"]
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG))
+    try:
+        with capture_logs() as entries:
+            yield entries
+    finally:
+        structlog.configure(wrapper_class=old)
+
+
+# -- garble: the model alone -----------------------------------------------------------------------
+
+
+def test_garble_flips_the_last_body_byte_so_the_checksum_fails_issue5_item1() -> None:
+    # "d" is 0x64; its lowest bit flipped is 0x65 "e". The checksum field is left as it was.
+    assert garble(frame("CRD,2,Kd")) == f"$CRD,2,Ke*{cs('CRD,2,Kd')}\r\n".encode()
+    # "%" (0x25) flipped would be "$" (0x24), a new frame: the next bit gives 0x27 "'".
+    assert garble(frame("FLT,0,JAM,50%")) == f"$FLT,0,JAM,50'*{cs('FLT,0,JAM,50%')}\r\n".encode()
+    # "~" (0x7E) flipped would be 0x7F, not printable: the next bit gives 0x7C "|".
+    assert garble(frame("FLT,0,JAM,~")) == f"$FLT,0,JAM,|*{cs('FLT,0,JAM,~')}\r\n".encode()
+
+
+_TEXT = st.text(
+    alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E, exclude_characters="$*\r\n"),
+    max_size=30,
+)
+
+
+@given(
+    code=st.from_regex(r"[A-Z0-9_]{1,16}", fullmatch=True),
+    text=_TEXT,
+    seq=st.integers(0, 9999),
+)
+def test_any_garbled_frame_is_one_checksum_mismatch_and_nothing_else(
+    code: str, text: str, seq: int
+) -> None:
+    # envelope.md: one changed body byte changes the XOR; the receiver must see exactly one bad
+    # frame covering the whole line (no `$` made in the middle, no control byte), never a message.
+    wire = garble(encode(Fault(seq, code, text).to_envelope()))
+    consumed, item = decode(wire)
+    assert consumed == len(wire)
+    assert isinstance(item, BadFrame)
+    assert item.reason.startswith("checksum mismatch")
+
+
+def test_garble_next_corrupts_that_many_frames_and_uses_their_seq_issue5_item1() -> None:
+    wire: list[bytes] = []
+    cup = DiceModel(wire.append)
+    cup.shake([1, 2, 3])  # SEQ 0
+    cup.garble_next(2)
+    cup.shake([4, 5, 6])  # SEQ 1, garbled: "6" (0x36) -> "7" (0x37)
+    cup.lift()  # SEQ 2, garbled: "D" of LIFTED (0x44) -> "E" (0x45)
+    cup.shake([2, 2, 2])  # SEQ 3, clean
+    assert wire == [
+        frame("DIC,0,1,2,3"),
+        f"$DIC,1,4,5,7*{cs('DIC,1,4,5,6')}\r\n".encode(),
+        f"$CUP,2,LIFTEE*{cs('CUP,2,LIFTED')}\r\n".encode(),
+        frame("DIC,3,2,2,2"),
+    ]
+    cup.duplicate_last()  # a retransmission is the frame as built
+    assert wire[-1] == frame("DIC,3,2,2,2")
+
+
+def test_repeat_last_sends_the_same_message_under_new_seqs_issue5_item1() -> None:
+    wire: list[bytes] = []
+    cup = DiceModel(wire.append, seq=9998)
+    with pytest.raises(RuntimeError, match="no message"):
+        cup.repeat_last()
+    cup.shake([6, 1, 3])  # SEQ 9998
+    repeated = cup.repeat_last(2)  # 9999, then SEQ wraps to 0 (envelope.md: 0..9999)
+    assert repeated == [DiceReading(9999, (6, 1, 3)), DiceReading(0, (6, 1, 3))]
+    assert wire == [frame("DIC,9998,6,1,3"), frame("DIC,9999,6,1,3"), frame("DIC,0,6,1,3")]
+    assert cup.next_seq == 1
+
+
+@pytest.mark.parametrize("count", [0, -1, True, 1.5])
+def test_a_switch_count_must_be_a_whole_number_of_frames(count: Any) -> None:
+    cup = DiceModel(lambda _: None)
+    for switch in (cup.drop_next, cup.garble_next, cup.repeat_last):
+        with pytest.raises(ValueError, match="count of frames"):
+            switch(count)
+
+
+# -- garbled frames through the real driver --------------------------------------------------------
+
+
+async def test_garbled_card_frames_are_counted_bad_and_no_card_is_invented_issue5_item1(
+    make_shoe: Callable[..., SimulatedShoe],
+) -> None:
+    sim = make_shoe()
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe1", sim.port, 9600, {"status_interval": 0})
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        sim.load(["As", "Kd", "9c", "2h", "5s"])  # NEW, SEQ 0
+        sim.draw()  # As, SEQ 1
+        sim.garble_next(2)
+        sim.draw()  # Kd, SEQ 2: "$CRD,2,Ke..." arrives
+        sim.draw()  # 9c, SEQ 3: "$CRD,3,9b..." arrives
+        sim.draw()  # 2h, SEQ 4
+        await sink.wait_for(lambda: len(sink.cards) == 2, TIMEOUT)
+        await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 2, TIMEOUT)
+        held = last(sink)
+        # The two garbled readings are lost cards: the driver reports the gap (SEQ 1 -> 4) and
+        # holds FRAMES_LOST, which holds the round, until the shoe starts afresh.
+        assert held.available and held.fault == FRAMES_LOST
+        assert held.detail["last_gap"] == {"expected": 2, "received": 4, "lost": 2}
+        assert held.detail["last_bad"] == {
+            "reason": f"checksum mismatch: frame says {cs('CRD,3,9c')}, bytes give "
+            f"{cs('CRD,3,9b')}",
+            "raw": "$CRD,3<8 bytes withheld>",  # ",9b*CS\r\n" is 8 bytes; a card stays hidden
+        }
+        sim.load(["7d"])  # NEW, SEQ 5: a fresh shoe clears it
+        await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
+    assert sink.cards == ["As", "2h"]  # neither garbled card, nor anything made of their bytes
+    assert driver.stats["bad_frames"] == 2 and driver.stats["duplicates"] == 0
+
+
+@pytest.mark.parametrize("garbled", [False, True], ids=["hand-made", "garble_next"])
+async def test_a_bad_dice_frame_is_logged_at_debug_with_its_raw_bytes_issue5_bad_input(
+    make_dice: Callable[..., SimulatedDice], logs: list[EventDict], garbled: bool
+) -> None:
+    sim = make_dice()
+    sink = RecordingSink()
+    driver = DiceCupDriver("cup1", sim.port, 9600, {"status_interval": 0})
+    # garbled: "6" -> "7" (0x36 -> 0x37) in SEQ 0; hand-made: garbage before the next `$`
+    garbled_dic = f"$DIC,0,3,5,7*{cs('DIC,0,3,5,6')}\r\n".encode()
+    expected = garbled_dic if garbled else b"\x00\xffnoise\r\n"
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        if garbled:
+            sim.garble_next()
+            sim.shake([3, 5, 6])  # SEQ 0
+        else:
+            sim.write_raw(expected)
+        sim.close_cup()  # a good frame after it
+        await sink.wait_for(lambda: last(sink).detail["cup"] == "closed", TIMEOUT)
+        await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 1, TIMEOUT)
+    bad = [e for e in logs if e["event"] == "dice.bad_frame"]
+    assert len(bad) == 1
+    assert bad[0]["log_level"] == "debug"
+    assert bad[0]["raw"] == expected  # every byte, exactly as it came off the line
+    assert bad[0]["device"] == "cup1" and bad[0]["port"] == sim.port
+    assert sink.events == []  # the 3-5-7 the line made up never became a roll
+
+
+async def test_a_garbled_stack_is_logged_raw_at_debug_but_its_cards_stay_off_status_issue5(
+    make_dispenser: Callable[..., SimulatedDispenser], logs: list[EventDict]
+) -> None:
+    sim = make_dispenser(stack_size=3)
+    sim.load(["Ah", "Kd", "Qs", "2c", "3c", "4c"], announce=False)
+    sink = RecordingSink()
+    driver = ShufflerDriver("shuffler", sim.port, 9600, {"status_interval": 0})
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        sim.garble_next()
+        sim.dispense()  # SEQ 0: "s" (0x73) -> "r" (0x72): "Qr" arrives
+        sim.dispense()  # SEQ 1: 2c 3c 4c
+        await sink.wait_for(lambda: len(sink.events) == 1, TIMEOUT)
+        await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 1, TIMEOUT)
+    raw = f"$STK,0,3,Ah,Kd,Qr*{cs('STK,0,3,Ah,Kd,Qs')}\r\n".encode()
+    [bad] = [e for e in logs if e["event"] == "dispenser.bad_frame"]
+    assert bad["log_level"] == "debug" and bad["raw"] == raw
+    assert bad["reason"].startswith("checksum mismatch")
+    # docs/protocols/dispenser.md: the published status shows only $TYPE,SEQ of a bad frame
+    assert last(sink).detail["last_bad"]["raw"] == f"$STK,0<{len(raw) - 6} bytes withheld>"
+    assert sink.events == [{"type": "shuffler.stack", "cards": ["2c", "3c", "4c"]}]
+
+
+# -- a card read twice: the driver passes it on, the engine refuses it -----------------------------
+
+
+async def test_a_card_read_twice_reaches_the_engine_and_is_refused_contract1(
+    make_shoe: Callable[..., SimulatedShoe], tmp_path: Path
+) -> None:
+    # An 8-deck shoe (003 line 1108: "a maximum of eight decks"; helpers' config: decks = 8)
+    # holds eight As. Seven are burned, the eighth is the Player's first card; the shoe then
+    # reads it again under a new SEQ: the ninth As, which DESIGN contract 1 says the engine
+    # rejects ("a ninth `As` in an 8-deck shoe").
+    sim = make_shoe()
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe1", sim.port, 9600, {})
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        sim.load(["As"] * 8 + ["Kd", "5c", "7s"])  # NEW, SEQ 0
+        for _ in range(7):
+            sim.burn()  # SEQ 1..7
+        sim.draw()  # the 8th As, SEQ 8
+        sim.duplicate_last()  # SEQ 8 again: a retransmission, which the driver drops
+        sim.repeat_last()  # SEQ 9: As read twice, which the driver cannot tell from a card
+        for _ in range(3):
+            sim.draw()  # Kd 5c 7s, SEQ 10..12
+        await sink.wait_for(lambda: len(sink.cards) == 5, TIMEOUT)
+    assert sink.cards == ["As", "As", "Kd", "5c", "7s"]
+    assert driver.stats["duplicates"] == 1 and last(sink).fault is None
+
+    table = Table(make_config(tmp_path))
+    rows: list[OutboxRow] = []
+    card_events = [e for e in sink.events if e["type"] == "shoe.card"]
+    for event in [e for e in sink.events if e["type"] != "shoe.card"]:  # shoe.new, 7 burns
+        rows += feed(table, event)
+    rows += feed(table, bank(3, "100"))
+    rows += feed(table, wager(4, "player", "25"))
+    rows += feed(table, card_events[0])  # As to the Player (R25)
+    assert payloads(rows, "alert") == []
+
+    before = table.state
+    refused = feed(table, card_events[1])  # the As read twice
+    assert topics(refused) == ["alert"]
+    alert = payload(refused[0])
+    assert alert["kind"] == "rejected" and "As" in alert["reason"]
+    assert table.state == before  # the refused card went to no hand
+
+    for event in card_events[2:]:
+        rows += feed(table, event)
+    [result] = payloads(rows, "round/result")
+    # R25 deal order P B P B: Player As 5c, Banker Kd 7s. Values (003 line 1112): A=1, K=0, so
+    # Player 6 stands (line 1144), Banker 7 stands (line 1145: hits on 5 or less only); the
+    # hand closest to nine wins (line 1142): Banker 7-6, with two cards, so no Dragon 7.
+    outcome = result["outcome"]
+    assert outcome["winner"] == "banker"
+    assert outcome["player"]["cards"] == ["As", "5c"] and outcome["player"]["total"] == 6
+    assert outcome["banker"]["cards"] == ["Kd", "7s"] and outcome["banker"]["total"] == 7
+    # The player line loses its 25 (003 line 1136: the player line pays 1 to 1; R1: the bank
+    # of 100 collects it whole).
+    [settlement] = result["settlements"]
+    assert (settlement["spot"], settlement["status"], settlement["net"]) == (
+        "player",
+        "lose",
+        "-25.00",
+    )
+
+
+# -- unplug and replug behind the emulator's own link ----------------------------------------------
+
+
+async def test_unplug_removes_the_link_and_replug_carries_seq_on_issue5_item1(
+    make_shoe: Callable[..., SimulatedShoe], tmp_path: Path
+) -> None:
+    link = tmp_path / "shoe0"
+    sim = make_shoe(link=link)
+    assert sim.link == link and link.resolve() == Path(sim.port).resolve()
+    sim.load(["Ah", "2d", "3c", "4s"], announce=False)
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe1", str(link), 9600, FAST_RECONNECT)
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        assert sim.draw() == "Ah"  # SEQ 0
+        await sink.wait_for(lambda: sink.cards == ["Ah"], TIMEOUT)
+
+        sim.unplug()  # mid-round: the port vanishes
+        assert sim.closed and not link.exists() and not link.is_symlink()
+        await sink.wait_for(lambda: last(sink).fault == DISCONNECTED, TIMEOUT)
+        assert last(sink).detail["error"].startswith(f"lost {link}")
+        await sink.wait_for(lambda: "cannot open" in last(sink).detail["error"], TIMEOUT)
+        with pytest.raises(RuntimeError, match="unplugged"):
+            sim.draw()  # nothing can be sent: the card stays in the shoe, the SEQ unused
+        assert (sim.remaining, sim.next_seq) == (3, 1)
+
+        port = sim.replug()
+        assert port == sim.port and link.resolve() == Path(port).resolve()
+        with pytest.raises(RuntimeError, match="plugged in"):
+            sim.replug()
+        await until_open(driver, sink, opens=2)
+        assert sim.draw() == "2d"  # SEQ 1: carries on
+        assert sim.draw() == "3c"  # SEQ 2
+        await sink.wait_for(lambda: len(sink.cards) == 3, TIMEOUT)
+    assert sink.cards == ["Ah", "2d", "3c"]  # nothing lost, nothing invented
+    final = sink.statuses[-1]
+    assert final.available and final.fault is None  # no SEQ gap: no FRAMES_LOST
+    assert final.detail["reconnects"] == 1 and final.detail["frames_lost"] == 0
+    sim.close()
+    assert not link.is_symlink()
+
+
+def test_a_link_path_holding_a_real_file_is_not_replaced(tmp_path: Path) -> None:
+    precious = tmp_path / "shoe0"
+    precious.write_text("not ours")
+    with pytest.raises(FileExistsError, match="not a symlink"):
+        SimulatedShoe(link=precious)
+    assert precious.read_text() == "not ours"
+
+
+# -- the interactive commands ----------------------------------------------------------------------
+
+
+def test_the_interactive_fault_commands_issue5_item1(tmp_path: Path) -> None:
+    link = tmp_path / "shoe0"
+    commands = [
+        "garble",  # the next frame is corrupted
+        "draw",  # SEQ 1 (NEW was 0)
+        "repeat 2",  # SEQ 2, 3
+        "drop 0",  # refused: not a count
+        "unplug",
+        "draw",  # refused: unplugged
+        "replug",
+        "status",
+        "quit",
+    ]
+    argv = ["--decks", "1", "--seed", "4", "--link", str(link)]
+    proc = subprocess.run(
+        [sys.executable, "-m", "drivers.sim.shoe", *argv],
+        input="\n".join(commands) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    lines = proc.stdout.splitlines()
+    assert lines[0] == str(link)
+    assert lines[1] == "ok"
+    assert re.fullmatch(r"[A2-9TJQK][shdc]", lines[2])
+    assert lines[3] == "ok"
+    assert lines[4] == "error: a count of frames is a whole number >= 1, not 0"
+    assert lines[5] == "unplugged"
+    assert lines[6] == "error: the SimulatedShoe is closed (unplugged)"
+    assert re.fullmatch(r"replugged /dev/\S+", lines[7])
+    port = lines[7].removeprefix("replugged ")
+    assert lines[8] == f"51 cards left, next SEQ 4, port {port}"  # 52 - 1 drawn; 0..3 used
+    assert not link.is_symlink()  # quitting unplugs: the link goes with the port
+
+
+@pytest.mark.parametrize("device", ["shoe", "dice", "dispenser", "eztrak"])
+def test_every_simulators_help_lists_the_fault_commands(device: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", f"drivers.sim.{device}", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    for command in ("drop [N]", "garble [N]", "dup", "repeat [N]", "unplug", "replug", "raw"):
+        assert f"  {command} " in proc.stdout, command
