@@ -33,7 +33,7 @@ from helpers import (
 
 from tablectl.cards import parse_card
 from tablectl.config import LoadedConfig
-from tablectl.games.common import action_button_seat
+from tablectl.games.seating import action_button_seat
 from tablectl.games.three_card_poker import ThreeCardPokerEngine
 from tablectl.table import Table
 

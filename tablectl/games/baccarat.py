@@ -29,22 +29,20 @@ from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
-    action_order,
     can,
     event_msg,
     fee_rows,
-    first_wagered,
     has_wager,
     player_dealer_view,
     player_of,
-    seats_from_left,
-    seen_plus,
     verify_bank_offer,
     verify_limits,
     verify_not_player_dealer,
     verify_seat,
     void_result,
 )
+from tablectl.games.decks import seen_plus
+from tablectl.games.seating import action_order, first_wagered, seats_from_left
 from tablectl.money import fmt
 from tablectl.outputs import Output
 from tablectl.rules import baccarat as rules

@@ -41,19 +41,13 @@ from tablectl.games.base import DEALER_ERROR, REJECTED, Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
-    action_button_seat,
-    action_order,
     can,
     default_player,
     event_msg,
     fee_rows,
-    first_wagered,
     has_wager,
     player_dealer_view,
     player_of,
-    seats_from,
-    seats_from_left,
-    seen_plus,
     verify_bank_before_deal,
     verify_bets_open,
     verify_limits,
@@ -61,6 +55,14 @@ from tablectl.games.common import (
     verify_round_in_progress,
     verify_seat,
     void_result,
+)
+from tablectl.games.decks import seen_plus
+from tablectl.games.seating import (
+    action_button_seat,
+    action_order,
+    first_wagered,
+    seats_from,
+    seats_from_left,
 )
 from tablectl.money import ZERO, fmt
 from tablectl.outputs import Output

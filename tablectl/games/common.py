@@ -1,16 +1,16 @@
-"""What every player-dealer game shares: placed wagers, seats counted from the player-dealer's
-left (R2), settlement order (R3), table limits, collection fees (R4), the bank offer (R5), event
-echoes and misdeal payloads. Each game engine keeps only its own rules.
+"""What every player-dealer game shares: placed wagers and their checks (R1, limits), the bank
+offer (R5), collection fees (R4), event echoes, misdeal results and the bank and wager
+transitions (PlayerDealerEngine). Seating and action order: games/seating.py; deck checks:
+games/decks.py. Each game engine keeps only its own rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from tablectl.cards import Card, ShoeComposition
 from tablectl.config import Limits
 from tablectl.events import Bank, InputEvent, Wager
 from tablectl.games.base import Rejected
@@ -28,7 +28,6 @@ VOID_RULE = "round.void"  # docs/events.md: "the floor voids the round in progre
 
 S = TypeVar("S")
 A = TypeVar("A")
-SettlementOrder = Literal["by-spot", "by-seat"]
 
 
 @dataclass(frozen=True)
@@ -167,50 +166,6 @@ def merged(wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
     ]
 
 
-def seats_from_left(bank_seat: int, seats: int) -> list[int]:
-    """Seats clockwise from the player-dealer's left, the player-dealer's own seat last (R2)."""
-    return [(bank_seat + i - 1) % seats + 1 for i in range(1, seats + 1)]
-
-
-def seats_from(first: int, seats: int) -> list[int]:
-    """Every seat clockwise starting at `first`."""
-    return [(first + i - 1) % seats + 1 for i in range(seats)]
-
-
-def action_button_seat(face_up: Card, bank_seat: int, seats: int) -> int | None:
-    """R2 (000 lines 60 and 324, 001 line 97): a card's value (A=1 ... K=13) counts the seats
-    clockwise from seat 1, the one on the house dealer's left, skipping the player-dealer's seat
-    and wrapping around the table."""
-    counted = [s for s in range(1, seats + 1) if s != bank_seat]
-    if not counted:
-        return None
-    return counted[(face_up.rank_index - 1) % len(counted)]
-
-
-def first_wagered(order: Iterable[int], wagers: Iterable[PlacedWager]) -> int | None:
-    """The first seat in `order` that has a wager (where the action starts, R2)."""
-    wagered = {w.seat for w in wagers}
-    return next((s for s in order if s in wagered), None)
-
-
-def action_order(
-    wagers: Iterable[PlacedWager],
-    seat_order: Sequence[int],
-    spot_order: Sequence[str],
-    settlement_order: SettlementOrder,
-) -> list[PlacedWager]:
-    """Wagers in settlement order (R2, R3): seats in `seat_order`, spots in `spot_order`, by
-    spot type around the table or seat by seat; a seat's wagers on one spot keep their order."""
-    rank = {s: i for i, s in enumerate(seat_order)}
-    spot_rank = {s: i for i, s in enumerate(spot_order)}
-    indexed = list(enumerate(wagers))
-    if settlement_order == "by-spot":
-        indexed.sort(key=lambda p: (spot_rank[p[1].spot], rank[p[1].seat], p[0]))
-    else:
-        indexed.sort(key=lambda p: (rank[p[1].seat], spot_rank[p[1].spot], p[0]))
-    return [w for _, w in indexed]
-
-
 def fee_rows(
     schedule: CollectionSchedule, bank_seat: int | None, wagers: Sequence[PlacedWager]
 ) -> list[dict[str, Any]]:
@@ -288,81 +243,6 @@ def void_result(
 def void_settlements(ordered: Iterable[PlacedWager]) -> list[dict[str, Any]]:
     """A misdeal's settlements: every wager returned, nothing won or lost."""
     return [{**w.payload(), "status": "returned", "net": fmt(ZERO)} for w in ordered]
-
-
-def seen_plus(seen: Mapping[Card, int], cards: Iterable[Card]) -> dict[Card, int]:
-    """A copy of `seen` counting `cards` once more each (states are never mutated)."""
-    out = dict(seen)
-    for card in cards:
-        out[card] = out.get(card, 0) + 1
-    return out
-
-
-def verify_single_deck(
-    cards: Sequence[Card],
-    dealt: Iterable[Card],
-    deck: ShoeComposition,
-    *,
-    foreign_rule: str,
-    twice_rule: str,
-) -> None:
-    """Contract 1 for a round dealt from one shuffled deck: every card of a stack is one `deck`
-    holds (`foreign_rule`: no jokers, say) and none was dealt before this round or earlier in
-    the stack (`twice_rule`). No reason names a card: the alert is published, and a refused
-    stack is not thereby shown at the table (the card may be someone's hole card)."""
-    seen = seen_plus({}, dealt)
-    for i, card in enumerate(cards, start=1):
-        if deck.why_not(card, {}) is not None:
-            raise Rejected(
-                f"card {i} of the stack is not in a {deck.kind.value} deck", rule=foreign_rule
-            )
-        if deck.why_not(card, seen) is not None:
-            raise Rejected(
-                f"card {i} of the stack appears twice in this round: a round is dealt from "
-                f"a single {deck.kind.value} deck",
-                rule=twice_rule,
-            )
-        seen = seen_plus(seen, [card])
-
-
-def verify_deck_colour(
-    deck: str | None,
-    round_deck: str | None,
-    last_deck: str | None,
-    *,
-    one_deck_rule: str,
-    alternate_rule: str,
-    colours: Sequence[str] = (),
-    colours_rule: str = "config deck_colours",
-) -> None:
-    """Two alternating decks of different colours, each used every other round (004 lines
-    487-491, 003 line 3428, 003 line 1485): a stack's colour (`deck`, None when the shuffler
-    cannot tell, and then nothing is checked) must be one of `colours` when the table names
-    them, this round's colour once a stack has named it, and not the last dealt round's."""
-    if deck is None:
-        return
-    if colours and deck not in colours:
-        raise Rejected(
-            f"deck {deck!r} is not one of this table's two decks ({', '.join(colours)})",
-            rule=colours_rule,
-        )
-    if round_deck is not None and deck != round_deck:
-        raise Rejected(
-            f"this round is dealt from the {round_deck} deck, not the {deck} deck",
-            rule=one_deck_rule,
-        )
-    if round_deck is None and deck == last_deck:
-        raise Rejected(
-            f"the {deck} deck was used last round: the decks alternate every other round",
-            rule=alternate_rule,
-        )
-
-
-def deck_after_round(round_deck: str | None, dealt: bool, last_deck: str | None) -> str | None:
-    """The colour the next round may not use (004 line 490, 003 line 3428): a round that dealt
-    used its deck, even when the shuffler never named it (then the next colour is unknown, not
-    the colour of two rounds ago); a round that dealt nothing leaves the last colour as it was."""
-    return round_deck if dealt else last_deck
 
 
 def event_msg(ev: InputEvent, ts: str, *, hide: Iterable[str] = (), **extra: Any) -> Output:

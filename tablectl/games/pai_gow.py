@@ -36,27 +36,23 @@ from tablectl.events import (
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
-    action_order,
     can,
-    deck_after_round,
     default_player,
     event_msg,
     fee_rows,
-    first_wagered,
     has_wager,
     player_dealer_view,
     player_of,
-    seats_from,
-    seats_from_left,
     verify_bank_before_deal,
     verify_bets_open,
     verify_limits,
     verify_not_player_dealer,
     verify_round_in_progress,
     verify_seat,
-    verify_single_deck,
     void_result,
 )
+from tablectl.games.decks import deck_after_round, verify_single_deck
+from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
 from tablectl.money import ZERO, fmt
 from tablectl.outputs import Output
 from tablectl.rules import pai_gow as hands
