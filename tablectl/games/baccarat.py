@@ -38,6 +38,7 @@ from tablectl.games.common import (
     verify_bank_offer,
     verify_limits,
     verify_not_player_dealer,
+    verify_round_in_progress,
     verify_seat,
     void_result,
 )
@@ -324,8 +325,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         """A misdeal: the round ends unplayed, every wager comes back, no fee is charged and the
         hand does not count toward the player-dealer's two (R5) or the scoreboard (R28). Cards
         already drawn stay out of the shoe."""
-        if self.between_rounds(state):
-            raise Rejected("no round is in progress to void")
+        verify_round_in_progress(self.between_rounds(state))
         ordered = (
             self.action_order(state.bank_seat, state.wagers)
             if state.bank_seat is not None
