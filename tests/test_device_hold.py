@@ -143,4 +143,6 @@ def test_fault_between_rounds_holds_nothing(tmp_path: Path) -> None:
 
 def test_void_without_a_round_is_refused(tmp_path: Path) -> None:
     _, rows = play(make_config(tmp_path), [{"type": "round.void"}])
-    assert payloads(rows, "alert")[0]["reason"] == "no round is in progress to void"
+    (alert,) = payloads(rows, "alert")
+    assert alert["reason"] == "no round is in progress to void"
+    assert alert["rule"] == "round.void"
