@@ -17,12 +17,13 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tablectl.analysis import blackjack_base as bj
 from tablectl.cards import Card, parse_card
 from tablectl.cli import main
+from tablectl.rules.blackjack import hand_total
 
 PURE, SPANISH = bj.PURE_GAME, bj.SPANISH_GAME
 D = Decimal
@@ -110,14 +111,37 @@ def test_player_dealer_pure_at_the_peek_ends_the_round_R12() -> None:
     assert played.net == D(-5)
 
 
-def test_spanish_stands_after_a_double_never_double_doubles_R16_R20() -> None:
-    """Spanish (003's config: double-double offered). 6+4 = hard 10 against a 5: double; the
-    2 makes hard 12 and the engine offers stand, double and rescue (003 line 1927): the
-    strategy stands. Player-dealer 5+9 = 14 hits, K busts it: +2 units = +10."""
+def test_spanish_doubled_12_against_5_stands_R16_R20() -> None:
+    """Spanish (003's config: double-double offered). 6+4 = hard 10 against a 5: double (table:
+    hard 10 doubles against 2-8); the 2 makes hard 12 and the engine offers stand, double and
+    rescue (003 line 1927): a doubled 12 against 2-6 stands. Player-dealer 5+9 = 14 hits, K
+    busts it: +2 units = +10."""
     played = play(SPANISH, "6s 5d 4h 9c 2c Kh")
     assert chosen(played) == ["double", "hit", "stand"]
     assert played.moves[2][0] == ("stand", "double", "rescue")
     assert played.net == D(10)
+
+
+def test_spanish_doubled_12_against_7_doubles_again_and_wins_R20() -> None:
+    """6+4 = hard 10 against a 7: double; the 2 makes hard 12, which doubles again against 7-8
+    (double-double down, 003 line 1927: the wager is now 4 units); the 8 makes hard 20, which
+    must stand (Chart 1A, 003 line 1892: no third double is offered). Player-dealer 7+K = 17
+    stands (R14). 20 beats 17: +4 units = +20."""
+    played = play(SPANISH, "6s 7d 4h Kc 2c 8s")
+    assert chosen(played) == ["double", "hit", "double", "hit", "stand"]
+    assert played.moves[4][0] == ("stand", "rescue")
+    assert played.net == D(20)
+    assert played.bank_change == D(-20)
+
+
+def test_spanish_doubled_15_against_9_is_rescued_R20() -> None:
+    """6+5 = hard 11 against a 9: double; the 4 makes hard 15, which is rescued against 8-A
+    (R20: take back the doubled portion, forfeit the rest). The player-dealer still completes
+    its hand (R14): 9+7 = 16 hits, the 2 makes 18. The player loses 1 unit: -5."""
+    played = play(SPANISH, "6s 9c 5h 7d 4c 2s")
+    assert chosen(played) == ["double", "hit", "rescue"]
+    assert played.net == D(-5)
+    assert played.bank_change == D(5)
 
 
 # ---------------------------------------------------------------- the stated strategy
@@ -126,28 +150,150 @@ def test_spanish_stands_after_a_double_never_double_doubles_R16_R20() -> None:
 @pytest.mark.parametrize(
     ("hand", "up", "legal", "move"),
     [
+        # Pure 21.5: the published H17 multi-deck chart (docs/games/blackjack.md)
         ("Ts 6h", "6d", "hit stand surrender", "stand"),  # hard 16 against 2-6
         ("Ts 6h", "7d", "hit stand surrender", "hit"),  # hard 16 against 7 or more
-        ("Ts 2h", "Kd", "hit stand surrender", "hit"),  # against a bonus card
+        ("Ts 2h", "Kd", "hit stand surrender", "hit"),  # hard 12 against a bonus card
+        ("Ts 2h", "4d", "hit stand surrender", "stand"),  # hard 12 against 4-6
+        ("Ts 2h", "3d", "hit stand surrender", "hit"),  # hard 12 against 2-3
         ("9s 3h", "Ad", "hit stand surrender", "hit"),  # against an ace
-        ("Ts 7h", "Ad", "hit stand surrender", "stand"),  # hard 17
-        ("As 6h", "5d", "hit stand double surrender", "hit"),  # soft 17
-        ("As 7h", "Td", "hit stand double surrender", "stand"),  # soft 18
-        ("5s 5h", "9d", "hit stand double split surrender", "double"),  # hard 10, not a split
+        ("Ts 7h", "Ad", "hit stand surrender", "stand"),  # hard 17: never surrender
+        ("As 6h", "5d", "hit stand double surrender", "double"),  # soft 17 against 3-6
+        ("As 6h", "2d", "hit stand double surrender", "hit"),  # soft 17 against 2
+        ("As 7h", "2d", "hit stand double surrender", "double"),  # soft 18 against 2: H17 Ds
+        ("As 3h 4c", "2d", "hit stand", "stand"),  # Ds without a double: stand
+        ("As 7h", "8d", "hit stand double surrender", "stand"),  # soft 18 against 7-8
+        ("As 7h", "Td", "hit stand double surrender", "hit"),  # soft 18 against 9-A
+        ("As 8h", "6d", "hit stand double surrender", "double"),  # soft 19 against 6: H17
+        ("4s 5h", "3d", "hit double surrender", "double"),  # hard 9 against 3-6
+        ("4s 5h", "2d", "hit double surrender", "hit"),  # hard 9 against 2
+        ("5s 5h", "9d", "hit stand double split surrender", "double"),  # 5-5 is hard 10
         ("5s 5h", "Td", "hit stand double split surrender", "hit"),  # no double against 10
-        ("6s 5h", "As", "hit double surrender", "hit"),  # hard 11 against an ace
-        ("4s 3h 3d", "6d", "hit stand", "hit"),  # hard 10 of three cards: no double
-        ("9s 9h", "6d", "hit stand double split surrender", "stand"),  # 9-9 is not split
+        ("6s 5h", "As", "hit double surrender", "double"),  # hard 11 against an ace: H17
+        ("4s 3h 3d", "6d", "hit stand", "hit"),  # hard 10 of three cards: no double, hit
+        ("9s 9h", "6d", "hit stand double split surrender", "split"),  # 9-9 against 2-6, 8-9
+        ("9s 9h", "7d", "hit stand double split surrender", "stand"),  # 9-9 against 7
+        ("9s 9h", "Ad", "hit stand double split surrender", "stand"),  # 9-9 against 10, A
+        ("4s 4h", "5d", "hit double split surrender", "split"),  # 4-4 against 5-6
+        ("4s 4h", "4d", "hit double split surrender", "hit"),
+        ("6s 6h", "2d", "hit stand double split surrender", "split"),  # 6-6 against 2-6
+        ("7s 7h", "8d", "hit stand double split surrender", "hit"),  # 7-7 against 2-7 only
         ("8s 8h", "Td", "hit stand double split surrender", "split"),
+        ("8s 8h", "Ad", "hit stand double split surrender", "split"),  # no surrender
         ("As Ah", "6d", "hit stand double split surrender", "split"),
-        ("Ks Qh", "6d", "stand split surrender", "stand"),  # two bonus cards: hard 20
-        ("6s 4h 2c", "5d", "stand double rescue", "stand"),  # Spanish after a double
+        ("Ks Qh", "6d", "stand split surrender", "stand"),  # two bonus cards: never split
         ("8s", "5d", "hit", "hit"),  # a split hand owed its second card
     ],
 )
-def test_strategy_moves_as_stated(hand: str, up: str, legal: str, move: str) -> None:
+def test_pure_strategy_moves_by_the_table(hand: str, up: str, legal: str, move: str) -> None:
     cards = [parse_card(c) for c in hand.split()]
     assert bj.base_strategy(cards, parse_card(up), tuple(legal.split())) == move
+
+
+@pytest.mark.parametrize(
+    ("hand", "up", "legal", "move"),
+    [
+        # Spanish 21.5: derived from 003's rules (48-card deck, player 21 wins, R20)
+        ("Ks 2h", "4d", "hit stand double surrender", "hit"),  # hard 12 hits against all
+        ("9s 4h", "6d", "hit stand double surrender", "stand"),  # hard 13 stands on 6 only
+        ("9s 4h", "5d", "hit stand double surrender", "hit"),
+        ("9s 5h", "4d", "hit stand double surrender", "stand"),  # hard 14 against 4-6
+        ("2s 3h", "5d", "hit stand double surrender", "double"),  # hard 5 against 5-6
+        ("6s 4h", "8d", "hit stand double surrender", "double"),  # hard 10 against 2-8
+        ("6s 4h", "9d", "hit stand double surrender", "hit"),
+        ("9s 9h", "2d", "hit stand double split surrender", "stand"),  # 9-9 against 2
+        ("8s 8h", "Ad", "hit stand double split surrender", "hit"),  # 8-8 against an ace
+        ("Js Kh", "6d", "hit stand double split surrender", "stand"),  # equal value, R20
+        ("6s 4h 2c", "5d", "stand double rescue", "stand"),  # doubled 12 against 2-6
+        ("6s 4h 2c", "7d", "stand double rescue", "double"),  # doubled 12 against 7-8: DD
+        ("6s 4h 2c", "7d", "stand rescue", "stand"),  # no double left: stand
+        ("6s 5h 4c", "9d", "stand double rescue", "rescue"),  # doubled 15 against 8-A
+        ("As 3h 2c", "Kd", "stand double rescue", "double"),  # a doubled soft hand: DD
+    ],
+)
+def test_spanish_strategy_moves_by_the_table_R20(hand: str, up: str, legal: str, move: str) -> None:
+    cards = [parse_card(c) for c in hand.split()]
+    assert bj.base_strategy(cards, parse_card(up), tuple(legal.split()), game=SPANISH) == move
+
+
+@pytest.mark.parametrize("game", [PURE, SPANISH])
+def test_table_covers_every_hand_class_R10(game: str) -> None:
+    """Hard 4 (2-2) to 21, soft 12 (A-A) to 21, a pair of every value, each against every up
+    card (T = any card worth 10, A = an ace), and only the stated codes."""
+    table = bj.STRATEGY_TABLES[game]
+    hard = [f"hard {t}" for t in range(4, 22)]
+    soft = [f"soft {t}" for t in range(12, 22)]
+    pairs = [f"pair {c}" for c in "A23456789T"]
+    assert list(table) == hard + soft + pairs
+    for row in table.values():
+        assert list(row) == ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"]
+        assert set(row.values()) <= {"H", "S", "D", "Ds", "P"}
+    assert list(bj.AFTER_DOUBLE) == hard + soft
+    assert all(set(r.values()) <= {"S", "R", "DD"} for r in bj.AFTER_DOUBLE.values())
+    # P only in the pair rows; a split hand of 10s (two bonus cards) is never split
+    assert all("P" not in table[r].values() for r in hard + soft)
+    assert set(table["pair T"].values()) == {"S"}
+
+
+def test_table_text_is_checked_when_parsed() -> None:
+    rows = ("hard 4",)
+    head = "2 3 4 5 6 7 8 9 T A\n"
+    assert bj.parse_table(head + "hard 4 " + "H " * 10, rows, bj.CODES)["hard 4"]["A"] == "H"
+    for bad in ("hard 4 " + "H " * 9, "hard 4 " + "X " * 10, "hard 5 " + "H " * 10):
+        with pytest.raises(ValueError):
+            bj.parse_table(head + bad, rows, bj.CODES)
+    with pytest.raises(ValueError, match="columns"):
+        bj.parse_table("A 2 3\n", rows, bj.CODES)
+
+
+VALUES = "A23456789T"
+
+
+def chart_legal(cards: list[Card], game: str) -> tuple[str, ...]:
+    """The actions Chart 1A leaves a hand's first two cards, worked from R15 (000 line 76,
+    003 line 1892): no hit when it must stand, no stand when it must hit."""
+    hard_total = sum(
+        1 if c.rank == "A" else min(10, "A23456789TJQK".index(c.rank) + 1) for c in cards
+    )
+    soft = any(c.rank == "A" for c in cards) and hard_total <= 11
+    must_stand = not soft and hard_total >= (19 if game == PURE else 17)
+    must_hit = game == PURE and not soft and hard_total <= 11
+    out = [] if must_stand else ["hit"]
+    if not must_hit:
+        out.append("stand")
+    if not must_stand:
+        out.append("double")
+    return (*out, "split", "surrender")
+
+
+@given(
+    st.sampled_from([PURE, SPANISH]),
+    st.lists(st.sampled_from(VALUES), min_size=2, max_size=6),
+    st.sampled_from(VALUES),
+    st.booleans(),
+)
+def test_chart_1a_always_overrides_the_table_R15(
+    game: str, values: list[str], up: str, two_offered: bool
+) -> None:
+    """Whatever the table says, a hand Chart 1A makes stand is stood and one it makes hit is
+    hit (or doubled): the strategy picks from what the chart leaves. A three-or-more-card hand
+    is offered only hit and stand (R16), a two-card hand also double, split, surrender."""
+    cards = [parse_card(f"{v}s") for v in values]
+    hard_total = sum(1 if v == "A" else 10 if v == "T" else int(v) for v in values)
+    assume(hard_total <= 21)
+    if game == SPANISH:
+        cards = [parse_card("Ks") if c.rank == "T" else c for c in cards]
+    legal = chart_legal(cards, game)
+    if len(cards) > 2 or not two_offered:
+        legal = tuple(m for m in legal if m in ("hit", "stand"))
+    move = bj.base_strategy(cards, parse_card("Kh" if up == "T" else f"{up}h"), legal, game=game)
+    assert move in legal
+    soft = "A" in values and hard_total <= 11
+    if not soft and hard_total >= (19 if game == PURE else 17):
+        assert move in ("stand", "split", "surrender")
+        assert move == "stand" or len(cards) == 2  # never a hit
+    if game == PURE and not soft and hard_total <= 11:
+        assert move in ("hit", "double", "split")
 
 
 DRAWN = [parse_card(c) for c in ("As", "2h", "5d", "6c", "7s", "8h", "9d", "Kc")]
@@ -159,15 +305,20 @@ MOVES = ["hit", "stand", "double", "split", "surrender", "rescue"]
     st.lists(st.sampled_from(DRAWN), min_size=2, max_size=5),
     st.sampled_from(UPS),
     st.sets(st.sampled_from(MOVES), min_size=1),
+    st.sampled_from([PURE, SPANISH]),
 )
-def test_strategy_picks_only_offered_moves(cards: list[Card], up: Card, offered: set[str]) -> None:
+def test_strategy_picks_only_offered_moves(
+    cards: list[Card], up: Card, offered: set[str], game: str
+) -> None:
     """Whatever is offered, the move is one of it; only a choice without hit or stand (which
-    the engine never offers an open hand) may have none."""
+    the engine never offers an open hand) or a busted hand (which never decides) may have
+    none."""
     legal = tuple(sorted(offered))
     try:
-        move = bj.base_strategy(cards, up, legal)
+        move = bj.base_strategy(cards, up, legal, game=game)
     except ValueError:
-        assert len(legal) > 1 and not {"hit", "stand"} & offered
+        busted = hand_total(cards).value > 21
+        assert len(legal) > 1 and (busted or not {"hit", "stand"} & offered)
         return
     assert move in legal
 
@@ -195,7 +346,9 @@ def test_every_move_is_one_the_engine_offers_R15_R16(
         for legal, move in played.moves:
             assert move in legal
             made.add(move)
-    assert made == {"hit", "stand", "double", "split"}
+    # Spanish also rescues a doubled hand (R20, AFTER_DOUBLE); Pure has no rescue
+    extra = {"rescue"} if game == SPANISH else set()
+    assert made == {"hit", "stand", "double", "split"} | extra
 
 
 @pytest.mark.parametrize("game", [PURE, SPANISH])
