@@ -571,6 +571,37 @@ def test_house_way_004_rows_set_as_004_prints_them_004_793(seven: str, low: set[
     assert setting_of(seven, "004")[1] == low
 
 
+@pytest.mark.parametrize(
+    ("seven", "front_ranks"),
+    [
+        # 004 line 800: "If three aces, put one ace and the highest card in front and the pair
+        # of aces in the back."
+        ("As Ah Ad Kc 9s 5h 2d", ["A", "K"]),
+        # 004 line 801: "Three of a Kind - Two Sets: Put the highest pair in front and put the
+        # lower three of a kind in the back."
+        ("Ks Kh Kd 7c 7d 7h 2s", ["K", "K"]),
+        # 004 line 804: "Five Aces: Put a pair of aces in front and three aces in back." (the
+        # joker is the fifth ace)
+        ("As Ah Ad Ac JKR 9s 2d", ["A", "A"]),
+        # 004 line 809: a straight with one pair: the straight 9-8-7-6-5 behind and "the two
+        # highest remaining cards (pair or no pair) in front": K and the other 5
+        ("9s 8h 7d 6c 5s 5h Kd", ["K", "5"]),
+        # 004 line 810: a straight with two pairs (9-9, 5-5) is set by the Two Pairs row: nines,
+        # no ace or joker for the front, so "the small pair in front" (004 line 798)
+        ("9s 9h 8d 7c 6s 5h 5d", ["5", "5"]),
+        # 004 line 811: a straight with three of a kind: "a pair in the front and a complete
+        # hand in the back" (8-8 in front, 8-7-6-5-4 behind)
+        ("8s 8h 8d 7c 6s 5h 4d", ["8", "8"]),
+    ],
+)
+def test_house_way_004_remaining_rows_004_800_to_811(seven: str, front_ranks: list[str]) -> None:
+    """The rows of 004's chart not pinned above, each worked from 004's own words."""
+    high, low = house_way(hand(seven), way="004")
+    ranks = sorted(("A" if c.is_joker else c.rank) for c in low)
+    assert ranks == sorted(front_ranks)
+    assert len(high) == 5 and {str(c) for c in (*high, *low)} == set(seven.split())
+
+
 def test_house_way_refuses_an_unknown_way() -> None:
     with pytest.raises(ValueError, match="house way"):
         house_way(hand("Kh Jd 9c 7s 5h 3d 2c"), way="005")  # type: ignore[arg-type]
