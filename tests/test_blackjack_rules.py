@@ -18,7 +18,6 @@ from tablectl.rules.blackjack import (
     buster_category,
     card_value,
     chart_1a,
-    check_count_table,
     dealer_must_hit,
     hand_total,
     is_888,
@@ -317,12 +316,12 @@ def test_a_table_of_another_wager_is_refused_R18_R19() -> None:
 
 def test_overlapping_count_rows_are_refused_R18() -> None:
     """One count, one row: "red-8" beside "red-7-or-more" would pay 8 reds twice over."""
-    bad = PayTable(name="X", wager="red-flex", pays={"red-7-or-more": 200, "red-8": 300})
-    with pytest.raises(PayTableError, match="red-8 overlap red-7-or-more"):
-        check_count_table(bad)
-    two = PayTable(name="Y", wager="buster", pays={"cards-7-or-more": 5, "cards-8-or-more": 9})
-    with pytest.raises(PayTableError, match="more than one"):
-        buster_category(8, two)
+    # The pay table model refuses them, so no loader (check-config, the engine, analyze) can
+    # take one.
+    with pytest.raises(ValueError, match="red-8 overlap red-7-or-more"):
+        PayTable(name="X", wager="red-flex", pays={"red-7-or-more": 200, "red-8": 300})
+    with pytest.raises(ValueError, match="more than one"):
+        PayTable(name="Y", wager="buster", pays={"cards-7-or-more": 5, "cards-8-or-more": 9})
 
 
 # ---------------------------------------------------------------- Match the Dealer (R21)

@@ -185,16 +185,16 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             self.even_money_offered = game.even_money
             self.double_double = False
             if game.red_flex_table is not None:
-                self.red_flex = _journaled(rules, game.red_flex_table)
+                self.red_flex = rules.paytable(game.red_flex_table)
             if game.buster_table is not None:
-                self.buster = _journaled(rules, game.buster_table)
+                self.buster = rules.paytable(game.buster_table)
         else:
             self.pure_odds = Fraction(6, 5)  # 003 line 1845: "pays 6 to 5"
             self.insurance_offered = False  # the Spanish approval offers no insurance
             self.even_money_offered = False
             self.double_double = game.double_double  # R20
             if game.match_dealer_table is not None:
-                self.match = _journaled(rules, game.match_dealer_table)
+                self.match = rules.paytable(game.match_dealer_table)
         # The pre-deal spots this table takes, in R3's seat-by-seat order (000 line 118: "game
         # wager, Red Flex Bet, Buster Bet"; 003 line 1952: "base game wager, Match the Dealer").
         side = (
@@ -1243,11 +1243,3 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
                 else []
             ),
         }
-
-
-def _journaled(rules: Rules, name: str) -> PayTable:
-    """A side-bet table as the journaled rules carry it, checked as rules/blackjack.py loads
-    one (no count may match two rows)."""
-    table = rules.paytable(name)
-    bj.check_count_table(table)
-    return table

@@ -227,25 +227,6 @@ def _run_category(n: int, table: PayTable, prefix: str) -> str | None:
     return f"{prefix}-{max(tops)}-or-more" if tops else None
 
 
-def check_count_table(table: PayTable) -> None:
-    """Refuse a Red Flex or Buster table where one count could match two rows, naming them.
-
-    An exact row at or above an "or more" row ("red-8" beside "red-7-or-more") or two "or more"
-    rows would make the pay depend on which row is read first.
-    """
-    prefix = {"red-flex": "red", "buster": "cards"}.get(table.wager)
-    if prefix is None:
-        return
-    exact, or_more = _counts(table, prefix)
-    if len(or_more) > 1:
-        raise PayTableError(f"{table.name}: more than one 'or more' row: {sorted(or_more)}")
-    for k in or_more:
-        clash = sorted(n for n in exact if n >= k)
-        if clash:
-            rows = ", ".join(f"{prefix}-{n}" for n in clash)
-            raise PayTableError(f"{table.name}: {rows} overlap {prefix}-{k}-or-more")
-
-
 def _require(table: PayTable, wager: str) -> None:
     if table.wager != wager:
         raise PayTableError(f"{table.name} is a {table.wager} table, not a {wager} table")
@@ -258,7 +239,6 @@ def red_flex_category(count: int, table: PayTable) -> str | None:
     (003 line 506), which R18 reads as 8 or more. A count under 2 never wins.
     """
     _require(table, "red-flex")
-    check_count_table(table)
     return _run_category(count, table, "red") if count >= 2 else None
 
 
@@ -268,7 +248,6 @@ def buster_category(cards: int | None, table: PayTable) -> str | None:
     Both tables run 3 to 7 cards and "8 or more" (000 lines 143-152, 003 lines 535-541).
     """
     _require(table, "buster")
-    check_count_table(table)
     return None if cards is None else _run_category(cards, table, "cards")
 
 
@@ -281,5 +260,4 @@ def match_dealer_category(category: str | None, table: PayTable) -> str | None:
 def paytable(name: str) -> PayTable:
     """A named blackjack side-bet table ("RFB-02", "RFB-12", "option-1", "option-5", ...)."""
     table = get_paytable(name, PAYTABLE_PATH)
-    check_count_table(table)
     return table

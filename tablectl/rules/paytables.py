@@ -164,7 +164,35 @@ class PayTable(BaseModel):
                     )
         if self.envy and self.wager != "fortune":
             raise ValueError("envy: only a Fortune Bonus table has Envy amounts (R32)")
+        overlap = _count_rows_overlap(self.wager, self.pays)
+        if overlap:
+            raise ValueError(overlap)
         return self
+
+
+def _count_rows_overlap(wager: str, pays: Mapping[str, Fraction]) -> str | None:
+    """Why a Red Flex or Buster table (R18, R19) would match one count to two rows, if it would:
+    an exact row at or above its "or more" row ("red-8" beside "red-7-or-more"), or two "or more"
+    rows. Such a table makes the pay depend on which row is read first."""
+    prefix = {"red-flex": "red", "buster": "cards"}.get(wager)
+    if prefix is None:
+        return None
+    exact: list[int] = []
+    or_more: list[int] = []
+    for category in pays:
+        body = category.removeprefix(f"{prefix}-")
+        if body.isdigit():
+            exact.append(int(body))
+        elif body.endswith("-or-more"):
+            or_more.append(int(body.removesuffix("-or-more")))
+    if len(or_more) > 1:
+        return f"more than one 'or more' row: {sorted(or_more)}"
+    for k in or_more:
+        clash = sorted(n for n in exact if n >= k)
+        if clash:
+            rows = ", ".join(f"{prefix}-{n}" for n in clash)
+            return f"pays: {rows} overlap {prefix}-{k}-or-more (one count, one row)"
+    return None
 
 
 def load_paytables(path: Path = DEFAULT_PATH) -> dict[str, PayTable]:
