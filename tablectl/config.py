@@ -496,6 +496,19 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
                         f"no such wager in {game_id}; known: {', '.join(known)}",
                     )
                 )
+    if schedule is not None and game_id in GAME_IDS:
+        known = spots_of(str(game_id))
+        for spot in schedule.player_fee_spots:
+            if spot not in known:
+                problems.append(
+                    Problem(
+                        name,
+                        "collection",
+                        f"schedule {schedule.option} charges a player fee on {spot!r}, which is "
+                        f"no wager in {game_id} (known: {', '.join(known)}), so nobody would pay "
+                        "it (R4)",
+                    )
+                )
     raw_limits = data.get("limits")
     if limits is None and isinstance(raw_limits, dict):
         try:

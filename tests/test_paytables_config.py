@@ -49,3 +49,20 @@ def test_a_missing_paytables_folder_is_named_by_check_config(tmp_path: Path) -> 
     assert any(
         p.key == "game.six_card_bonus_table" and "nowhere" in p.reason for p in err.value.problems
     )
+
+
+def test_a_player_fee_on_a_spot_the_game_has_not_is_a_problem_R4(tmp_path: Path) -> None:
+    """A misspelt spot ("antee") would waive every player fee without a word: refused."""
+    path = tcp_config(tmp_path)
+    text = path.read_text()
+    inline = (
+        '[collection]\nschedule = { option = 1, table_min = "5", table_max = "500", '
+        'brackets = [{ from = "5", fee = "1" }], player_fee = "1", '
+        'player_fee_spots = ["antee"] }\n'
+    )
+    start = text.index("[collection]")
+    end = text.index("[[devices]]")
+    path.write_text(text[:start] + inline + "\n" + text[end:])
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert any(p.key == "collection" and "'antee'" in p.reason for p in err.value.problems)

@@ -169,10 +169,12 @@ def merged(wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
 def fee_rows(
     schedule: CollectionSchedule, bank_seat: int | None, wagers: Sequence[PlacedWager]
 ) -> list[dict[str, Any]]:
-    """R4: the player-dealer's flat fee from total table action, then the players' fees.
+    """R4: the player-dealer's flat fee from total table action, then the players' fees, one per
+    wager however many times chips were added to it (`merged`).
 
     `wagers` are the pre-deal wagers only (never Play, double or split money).
     """
+    wagers = merged(wagers)
     total = total_table_action(w.amount for w in wagers)
     rows: list[dict[str, Any]] = []
     fee = player_dealer_fee(schedule, total)

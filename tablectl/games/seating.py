@@ -14,7 +14,7 @@ SettlementOrder = Literal["by-spot", "by-seat"]
 
 def seats_from_left(bank_seat: int, seats: int) -> list[int]:
     """Seats clockwise from the player-dealer's left, the player-dealer's own seat last (R2)."""
-    return [(bank_seat + i - 1) % seats + 1 for i in range(1, seats + 1)]
+    return seats_from(bank_seat % seats + 1, seats)
 
 
 def seats_from(first: int, seats: int) -> list[int]:
