@@ -88,8 +88,8 @@ class Table:
         self.serials: dict[str, str | None] = {}
         self.round_devices: set[str] = set()
         self.held: str | None = None  # why the round in progress is held, until resolved
-        # What a device delivered while the round was held: played at round.resume, in order,
-        # so a card read after the fault is neither lost nor dealt to the wrong hand.
+        # What came in while the round was held (devices and console): played at round.resume,
+        # in arrival order, so a card read after the fault is neither lost nor dealt out of turn.
         self.held_inputs: list[tuple[InputEvent, Record]] = []
 
     def apply(self, rec: Record) -> list[OutboxRow]:
@@ -147,7 +147,7 @@ class Table:
         return text if getattr(self.engine, "shows_every_card", False) else mask_cards(text)
 
     def _game(self, event: InputEvent, rec: Record) -> list[Output]:
-        """A game input: refused while the round is held, otherwise the engine's to judge."""
+        """A game input: kept while the round is held, otherwise the engine's to judge."""
         if isinstance(event, RoundResume):
             return self._resume(rec)
         if isinstance(event, RoundVoid):
@@ -156,12 +156,9 @@ class Table:
             dropped, self.held_inputs = self.held_inputs, []
             return self._annotate(outputs) + self._discarded(dropped)
         if self.held is not None:
-            if rec.source.startswith("device/"):
-                return self._keep(event, rec)
-            raise Rejected(
-                f"the round is held ({self.held}); resolve it with round.resume or round.void",
-                rule="device fault",
-            )
+            # Devices and console alike: kept in arrival order, so a stand typed during the hold
+            # still comes before the card the shoe reads after it.
+            return self._keep(event, rec)
         return self._play(event, rec)
 
     def _play(self, event: InputEvent, rec: Record) -> list[Output]:
@@ -172,8 +169,8 @@ class Table:
         return self._annotate(outputs)
 
     def _keep(self, event: InputEvent, rec: Record) -> list[Output]:
-        """A device's input while the round is held: kept, unplayed, until the operator resolves
-        the hold (it is in the journal already; the alert shows no card)."""
+        """An input while the round is held: kept, unplayed, until the operator resolves the
+        hold (it is in the journal already; the alert shows no card)."""
         self.held_inputs.append((event, rec))
         return [
             alert(

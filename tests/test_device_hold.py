@@ -29,7 +29,7 @@ def start(tmp_path: Path) -> list[dict[str, Any]]:
     ]
 
 
-def test_fault_mid_deal_holds_the_round_keeps_the_devices_cards_and_refuses_the_console(
+def test_fault_mid_deal_holds_the_round_and_keeps_every_input_for_the_resume(
     tmp_path: Path,
 ) -> None:
     table, rows = play(make_config(tmp_path), [*start(tmp_path), status(True, "JAM")])
@@ -42,9 +42,10 @@ def test_fault_mid_deal_holds_the_round_keeps_the_devices_cards_and_refuses_the_
     assert kept["kind"] == "input-held" and "Kd" not in str(kept)
     assert payloads(out, "state")[-1]["held_inputs"] == 1
     assert table.state == before
-    # The console cannot deal past the hold.
+    # What the console sends is kept too, in the same queue: no result comes out of a hold.
     out = feed(table, cards("3s")[0], source="cmd/shoe.card", ref="c1")
-    assert [a["rule"] for a in payloads(out, "alert")] == ["device fault"]
+    assert [a["kind"] for a in payloads(out, "alert")] == ["input-held"]
+    assert payloads(out, "state")[-1]["held_inputs"] == 2
     assert table.state == before
     assert payloads(out, "round/result") == []
 
@@ -53,7 +54,7 @@ def test_a_card_read_during_the_hold_is_played_at_resume_neither_lost_nor_misdea
     tmp_path: Path,
 ) -> None:
     """R25: P 9h, B 2c dealt; the shoe jams; Kd is read after the fault clears but before the
-    operator resumes; then 3s. The coup is P 9h Kd = 9 natural v B 2c 3s = 5: had Kd been lost,
+    operator resumes; then 3s. Kept inputs are played at the resume in arrival order. The coup is P 9h Kd = 9 natural v B 2c 3s = 5: had Kd been lost,
     3s would have gone to the player and the coup would be another."""
     table, _ = play(make_config(tmp_path), [*start(tmp_path), status(True, "JAM")])
     feed(table, cards("Kd")[0], source="device/shoe")  # kept

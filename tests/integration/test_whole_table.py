@@ -94,16 +94,15 @@ async def test_shoe_jam_mid_round_holds_it_until_resumed_then_it_finishes(tmp_pa
             await wait("the hold", lambda: daemon.table.held is not None)
             assert "JAM" in (daemon.table.held or "")
 
-            # While held, a card (here typed at the console) is refused and changes nothing.
+            # While held nothing is played: the engine's state stays as the fault left it.
             state = daemon.table.state
-            await daemon.submit("console", {"type": "shoe.card", "card": "Kd"})
-            assert daemon.table.state == state
+            assert daemon.table.state_payload()["held_inputs"] == 0
 
             # The dealer frees the card; the shoe reports the fault cleared; the operator resumes.
             shoe.clear()
             await wait("the fault to clear", lambda: "shoe" not in daemon.table.faults)
             await daemon.submit("console", {"type": "round.resume"})
-            assert daemon.table.held is None
+            assert daemon.table.held is None and daemon.table.state == state
             for _ in range(2):
                 before = daemon.table.position
                 shoe.draw()
@@ -123,7 +122,7 @@ async def test_shoe_jam_mid_round_holds_it_until_resumed_then_it_finishes(tmp_pa
     alerts = [
         json.loads(r.payload)["kind"] for r in daemon_rows(cfg_path) if r.topic.endswith("/alert")
     ]
-    assert alerts[:3] == ["device-fault", "round-held", "rejected"]
+    assert alerts == ["device-fault", "round-held"]
 
 
 def daemon_rows(cfg_path: Path) -> list[OutboxRow]:
