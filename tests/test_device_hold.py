@@ -54,8 +54,9 @@ def test_a_card_read_during_the_hold_is_played_at_resume_neither_lost_nor_misdea
     tmp_path: Path,
 ) -> None:
     """R25: P 9h, B 2c dealt; the shoe jams; Kd is read after the fault clears but before the
-    operator resumes; then 3s. Kept inputs are played at the resume in arrival order. The coup is P 9h Kd = 9 natural v B 2c 3s = 5: had Kd been lost,
-    3s would have gone to the player and the coup would be another."""
+    operator resumes; then 3s. Kept inputs are played at the resume in arrival order. The coup
+    is P 9h Kd = 9 natural v B 2c 3s = 5: had Kd been lost, 3s would have gone to the player
+    and the coup would be another."""
     table, _ = play(make_config(tmp_path), [*start(tmp_path), status(True, "JAM")])
     feed(table, cards("Kd")[0], source="device/shoe")  # kept
     # Resuming while the jam still stands is refused: clear it first, or void.
