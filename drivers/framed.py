@@ -294,9 +294,20 @@ class FramedDriver(ABC, Generic[M]):
         """Cancel `while_connected` and wait until it has ended, cancelling it again while a
         subclass's code swallows the cancellation (the connection must not outlive its end)."""
         talker.cancel()
-        while not (await asyncio.wait([talker], timeout=_RECANCEL))[0]:
+        stopped = False  # whether this driver is being stopped too (the daemon's re-cancel)
+        while True:
+            try:
+                done, _ = await asyncio.wait([talker], timeout=_RECANCEL)
+            except asyncio.CancelledError:
+                stopped = True  # see the talker end first, then stop as asked
+                talker.cancel()
+                continue
+            if done:
+                break
             self._log.error(f"{self.log_prefix}.talker_ignored_cancel", seconds=_RECANCEL)
             talker.cancel()
+        if stopped:
+            raise asyncio.CancelledError
 
     async def _read(self, link: Link, sink: DriverSink) -> str:
         """Read and act on frames until the port goes; return why it went."""

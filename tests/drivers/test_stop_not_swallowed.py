@@ -100,3 +100,37 @@ async def test_the_line_driver_stops_when_a_line_arrives_as_it_is_cancelled(turn
         await asyncio.sleep(0)
     task.cancel()
     assert await ended_by_cancel(task), f"the line driver ran on after its stop ({turns} turns)"
+
+
+class _StubbornTalker(ShoeDriver):
+    """A driver whose `while_connected` swallows its first cancellation and takes a while to end
+    (a vendor driver doing cleanup), to see the connection never outlives it."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.talker_ended = asyncio.Event()
+
+    async def while_connected(self, link: object, sink: object) -> None:  # type: ignore[override]
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            await asyncio.sleep(0.3)  # swallowed: cleanup that ignores the stop
+        finally:
+            self.talker_ended.set()
+
+
+async def test_a_driver_cancelled_twice_still_waits_for_its_talker_to_end() -> None:
+    """The daemon cancels a driver, then again while the driver waits for its talker (the
+    daemon's own re-cancel, tablectl/daemon.py `_cancel_and_wait`): the driver still lets its
+    talker end before it stops, so no talker outlives the daemon's shutdown."""
+    modem = NullModem()
+    sink = RecordingSink()
+    driver = _StubbornTalker("shoe", "null", 9600, {}, connect=modem.connect)
+    task = asyncio.create_task(driver.run(sink))
+    await sink.wait_for(lambda: bool(sink.statuses) and sink.statuses[-1].available)
+    task.cancel()
+    await asyncio.sleep(0.05)
+    task.cancel()  # the second stop arrives while the driver waits for the talker
+    done, _ = await asyncio.wait([task], timeout=STOP)
+    assert done and task.cancelled()
+    assert driver.talker_ended.is_set()
