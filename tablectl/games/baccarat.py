@@ -29,6 +29,7 @@ from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
+    Transition,
     can,
     event_msg,
     fee_rows,
@@ -105,22 +106,18 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
     def initial(self) -> BaccaratState:
         return BaccaratState()
 
-    def apply(
-        self, state: BaccaratState, event: InputEvent, ts: str
-    ) -> tuple[BaccaratState, list[Output]]:
-        if isinstance(event, Bank):
-            return self.bank(state, event, ts)
-        if isinstance(event, Wager):
-            return self.wager(state, event, ts)
-        if isinstance(event, BetsClose):
-            return self.bets_close(state, event, ts)
-        if isinstance(event, ShoeCard):
-            return self.card(state, event, ts)
-        if isinstance(event, ShoeBurn):
-            return self.burn(state, event, ts)
-        if isinstance(event, ShoeNew):
-            return self.shoe_new(state, event, ts)
-        raise Rejected(f"EZ Baccarat Panda 8 has no {event.type!r} input", rule="003")
+    def transitions(self) -> Mapping[type[Any], Transition[BaccaratState]]:
+        """The inputs this game takes besides `bank` and `wager`."""
+        return {
+            BetsClose: self.bets_close,
+            ShoeCard: self.card,
+            ShoeBurn: self.burn,
+            ShoeNew: self.shoe_new,
+        }
+
+    def no_such_input(self, event: InputEvent) -> Rejected:
+        """Any other input is refused."""
+        return Rejected(f"EZ Baccarat Panda 8 has no {event.type!r} input", rule="003")
 
     def in_deal(self, state: BaccaratState) -> bool:
         return state.phase == "dealing"

@@ -19,7 +19,7 @@ rejection quotes it. docs/games/blackjack.md describes the rules as implemented.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
@@ -41,6 +41,7 @@ from tablectl.games.base import DEALER_ERROR, REJECTED, Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
+    Transition,
     can,
     default_player,
     event_msg,
@@ -210,25 +211,19 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         """A fresh table: round 1, no bank, no shoe announced yet."""
         return BlackjackState()
 
-    def apply(
-        self, state: BlackjackState, event: InputEvent, ts: str
-    ) -> tuple[BlackjackState, list[Output]]:
-        """Apply one input; raise Rejected to refuse it without changing anything."""
-        if isinstance(event, Bank):
-            return self.bank(state, event, ts)
-        if isinstance(event, Wager):
-            return self.wager(state, event, ts)
-        if isinstance(event, BetsClose):
-            return self.bets_close(state, event, ts)
-        if isinstance(event, ShoeCard):
-            return self.card(state, event, ts)
-        if isinstance(event, Decision):
-            return self.decision(state, event, ts)
-        if isinstance(event, ShoeBurn):
-            return self.burn(state, event, ts)
-        if isinstance(event, ShoeNew):
-            return self.shoe_new(state, event, ts)
-        raise Rejected(
+    def transitions(self) -> Mapping[type[Any], Transition[BlackjackState]]:
+        """The inputs this game takes besides `bank` and `wager`."""
+        return {
+            BetsClose: self.bets_close,
+            ShoeCard: self.card,
+            Decision: self.decision,
+            ShoeBurn: self.burn,
+            ShoeNew: self.shoe_new,
+        }
+
+    def no_such_input(self, event: InputEvent) -> Rejected:
+        """Any other input is refused."""
+        return Rejected(
             f"{self._name} has no {event.type!r} input: cards come from the reading shoe",
             rule="000 line 53",
         )

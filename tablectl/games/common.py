@@ -6,7 +6,7 @@ games/decks.py. Each game engine keeps only its own rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -285,6 +285,10 @@ class TableState(Protocol):
 T = TypeVar("T", bound=TableState)
 
 
+Transition = Callable[[T, Any, str], tuple[T, list[Output]]]
+"""One input's transition: (state, the event, its timestamp) -> (new state, outputs)."""
+
+
 class PlayerDealerEngine(Generic[T]):
     """The transitions every player-dealer game makes the same way: posting the bank (R1) and
     placing a wager. A game supplies `verify_bank`, `verify_wager` (its own rules for when and
@@ -298,6 +302,26 @@ class PlayerDealerEngine(Generic[T]):
 
     def state_payload(self, state: T) -> dict[str, Any]:
         raise NotImplementedError
+
+    def transitions(self) -> Mapping[type[Any], Transition[T]]:
+        """The game's own inputs (beyond `bank` and `wager`), each to its transition."""
+        raise NotImplementedError
+
+    def no_such_input(self, event: InputEvent) -> Rejected:
+        """The refusal of an input this game does not take, naming the rule."""
+        raise NotImplementedError
+
+    def apply(self, state: T, event: InputEvent, ts: str) -> tuple[T, list[Output]]:
+        """Dispatch one input to its transition; an input this game has not is refused."""
+        steps: dict[type[Any], Transition[T]] = {
+            Bank: self.bank,
+            Wager: self.wager,
+            **self.transitions(),
+        }
+        step = steps.get(type(event))
+        if step is None:
+            raise self.no_such_input(event)
+        return step(state, event, ts)
 
     def can_bank(self, state: T, ev: Bank) -> bool:
         """Whether `verify_bank` accepts."""

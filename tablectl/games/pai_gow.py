@@ -16,7 +16,7 @@ to seats without a game wager are discarded unseen (003 line 1419) and never pub
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -36,6 +36,8 @@ from tablectl.events import (
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
+    PlayerDealerEngine,
+    Transition,
     can,
     default_player,
     event_msg,
@@ -125,7 +127,7 @@ def button_seat(first_seat: int, bank_seat: int, seats: int = POSITIONS) -> int:
     return bank_seat % seats + 1 if first_seat == bank_seat else first_seat
 
 
-class PaiGowEngine:
+class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
     """The rules of Fortune Pai Gow Poker for one configured table."""
 
     game_id = GAME_ID
@@ -153,23 +155,18 @@ class PaiGowEngine:
         """A table just set up: round 1, betting, no bank."""
         return PaiGowState()
 
-    def apply(
-        self, state: PaiGowState, event: InputEvent, ts: str
-    ) -> tuple[PaiGowState, list[Output]]:
-        """Apply one input; raise Rejected to refuse it without changing anything."""
-        if isinstance(event, Bank):
-            return self.bank(state, event, ts)
-        if isinstance(event, Wager):
-            return self.wager(state, event, ts)
-        if isinstance(event, BetsClose):
-            return self.bets_close(state, event, ts)
-        if isinstance(event, DiceRoll):
-            return self.dice_roll(state, event, ts)
-        if isinstance(event, ShufflerStack):
-            return self.stack(state, event, ts)
-        if isinstance(event, Decision):
-            return self.decision(state, event, ts)
-        raise Rejected(
+    def transitions(self) -> Mapping[type[Any], Transition[PaiGowState]]:
+        """The inputs this game takes besides `bank` and `wager`."""
+        return {
+            BetsClose: self.bets_close,
+            DiceRoll: self.dice_roll,
+            ShufflerStack: self.stack,
+            Decision: self.decision,
+        }
+
+    def no_such_input(self, event: InputEvent) -> Rejected:
+        """Any other input is refused."""
+        return Rejected(
             f"Fortune Pai Gow Poker has no {event.type!r} input: hands come from the hand "
             "dispenser as shuffler.stack (003 line 1407)",
             rule="003 line 1407",
@@ -226,16 +223,6 @@ class PaiGowEngine:
             state.phase == "betting", state.rotation, ev, self.seats, state.wagers
         )
 
-    def can_bank(self, state: PaiGowState, ev: Bank) -> bool:
-        """Whether `verify_bank` accepts."""
-        return can(self.verify_bank, state, ev)
-
-    def bank(self, state: PaiGowState, ev: Bank, ts: str) -> tuple[PaiGowState, list[Output]]:
-        """The player-dealer's seat and bank for this round (003 line 1359, R1)."""
-        self.verify_bank(state, ev)
-        new = replace(state, bank_seat=ev.seat, bank=ev.amount)
-        return new, [event_msg(ev, ts, round=state.round), self._state(new)]
-
     # -- wagers (003 lines 1399, 1421, 1491, 1507) -------------------------------------------
 
     def verify_wager(self, state: PaiGowState, ev: Wager) -> None:
@@ -267,10 +254,6 @@ class PaiGowEngine:
                 rule="003 line 1491",
             )
         verify_limits(self.limits, state.wagers, ev)
-
-    def can_wager(self, state: PaiGowState, ev: Wager) -> bool:
-        """Whether `verify_wager` accepts."""
-        return can(self.verify_wager, state, ev)
 
     def wager(self, state: PaiGowState, ev: Wager, ts: str) -> tuple[PaiGowState, list[Output]]:
         """Place a wager; more on a spot the player already holds adds to that one wager (one
@@ -698,9 +681,6 @@ class PaiGowEngine:
 
     def _all_set(self, state: PaiGowState) -> bool:
         return all(state.setting(s) is not None for s in self.in_play(state))
-
-    def _state(self, state: PaiGowState) -> Output:
-        return Output("state", self.state_payload(state), retain=True)
 
 
 def _setting(state: PaiGowState, seat: int) -> Setting:

@@ -13,6 +13,7 @@ Every transition has a `verify_*` that raises Rejected and leaves the state alon
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -25,6 +26,7 @@ from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
+    Transition,
     can,
     event_msg,
     fee_rows,
@@ -159,21 +161,13 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         """Round 1, betting, no bank, no deck used yet."""
         return ThreeCardPokerState()
 
-    def apply(
-        self, state: ThreeCardPokerState, event: InputEvent, ts: str
-    ) -> tuple[ThreeCardPokerState, list[Output]]:
-        """Dispatch one input to its transition; an input this game has not is refused."""
-        if isinstance(event, Bank):
-            return self.bank(state, event, ts)
-        if isinstance(event, Wager):
-            return self.wager(state, event, ts)
-        if isinstance(event, BetsClose):
-            return self.bets_close(state, event, ts)
-        if isinstance(event, ShufflerStack):
-            return self.stack(state, event, ts)
-        if isinstance(event, Decision):
-            return self.decision(state, event, ts)
-        raise Rejected(
+    def transitions(self) -> Mapping[type[Any], Transition[ThreeCardPokerState]]:
+        """The inputs this game takes besides `bank` and `wager`."""
+        return {BetsClose: self.bets_close, ShufflerStack: self.stack, Decision: self.decision}
+
+    def no_such_input(self, event: InputEvent) -> Rejected:
+        """Any other input is refused."""
+        return Rejected(
             f"Three Card Poker 6 Card Bonus has no {event.type!r} input: cards come from the "
             "shuffler in stacks of three",
             rule="004 line 542",

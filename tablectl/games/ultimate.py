@@ -27,6 +27,7 @@ from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
+    Transition,
     can,
     default_player,
     event_msg,
@@ -210,21 +211,13 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         """A table just set up: round 1, betting, no bank."""
         return UltimateState()
 
-    def apply(
-        self, state: UltimateState, event: InputEvent, ts: str
-    ) -> tuple[UltimateState, list[Output]]:
-        """Apply one input; raise Rejected to refuse it without changing anything."""
-        if isinstance(event, Bank):
-            return self.bank(state, event, ts)
-        if isinstance(event, Wager):
-            return self.wager(state, event, ts)
-        if isinstance(event, BetsClose):
-            return self.bets_close(state, event, ts)
-        if isinstance(event, ShufflerStack):
-            return self.stack(state, event, ts)
-        if isinstance(event, Decision):
-            return self.decision(state, event, ts)
-        raise Rejected(
+    def transitions(self) -> Mapping[type[Any], Transition[UltimateState]]:
+        """The inputs this game takes besides `bank` and `wager`."""
+        return {BetsClose: self.bets_close, ShufflerStack: self.stack, Decision: self.decision}
+
+    def no_such_input(self, event: InputEvent) -> Rejected:
+        """Any other input is refused."""
+        return Rejected(
             f"Ultimate Texas Hold'em has no {event.type!r} input: its cards come from the hand "
             "dispenser as shuffler.stack",
             rule="003 line 3489",
