@@ -181,9 +181,6 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         if state.bank_seat is None:
             raise Rejected("no player-dealer bank has been posted for this round", rule="R1")
 
-    def can_bets_close(self, state: BaccaratState) -> bool:
-        return can(lambda s, _e: self.verify_bets_close(s), state, None)
-
     def bets_close(
         self, state: BaccaratState, ev: BetsClose, ts: str
     ) -> tuple[BaccaratState, list[Output]]:

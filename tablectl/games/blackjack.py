@@ -316,10 +316,6 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
                 rule="000 line 53",
             )
 
-    def can_bets_close(self, state: BlackjackState) -> bool:
-        """Whether `verify_bets_close` accepts."""
-        return can(lambda s, _e: self.verify_bets_close(s), state, None)
-
     def bets_close(
         self, state: BlackjackState, ev: BetsClose, ts: str
     ) -> tuple[BlackjackState, list[Output]]:

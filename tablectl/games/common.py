@@ -311,6 +311,13 @@ class PlayerDealerEngine(Generic[T]):
         """The refusal of an input this game does not take, naming the rule."""
         raise NotImplementedError
 
+    def verify_bets_close(self, state: T) -> None:
+        raise NotImplementedError
+
+    def can_bets_close(self, state: T) -> bool:
+        """Whether `verify_bets_close` accepts."""
+        return can(lambda s, _e: self.verify_bets_close(s), state, None)
+
     def apply(self, state: T, event: InputEvent, ts: str) -> tuple[T, list[Output]]:
         """Dispatch one input to its transition; an input this game has not is refused."""
         steps: dict[type[Any], Transition[T]] = {

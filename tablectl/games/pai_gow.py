@@ -278,10 +278,6 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         is posted (R1)."""
         verify_bets_open(state.phase == "betting", state.bank_seat, "003 line 1421")
 
-    def can_bets_close(self, state: PaiGowState) -> bool:
-        """Whether `verify_bets_close` accepts."""
-        return can(lambda s, _e: self.verify_bets_close(s), state, None)
-
     def bets_close(
         self, state: PaiGowState, ev: BetsClose, ts: str
     ) -> tuple[PaiGowState, list[Output]]:

@@ -257,10 +257,6 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         """Betting closes once (line 538), and only against a posted bank (R1)."""
         verify_bets_open(state.phase == "betting", state.bank_seat, "004 line 538")
 
-    def can_bets_close(self, state: ThreeCardPokerState) -> bool:
-        """Whether `verify_bets_close` accepts."""
-        return can(lambda s, _e: self.verify_bets_close(s), state, None)
-
     def bets_close(
         self, state: ThreeCardPokerState, ev: BetsClose, ts: str
     ) -> tuple[ThreeCardPokerState, list[Output]]:

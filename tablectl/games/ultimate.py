@@ -328,10 +328,6 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
                     rule="003 line 3478",
                 )
 
-    def can_bets_close(self, state: UltimateState) -> bool:
-        """Whether `verify_bets_close` accepts."""
-        return can(lambda s, _e: self.verify_bets_close(s), state, None)
-
     def bets_close(
         self, state: UltimateState, ev: BetsClose, ts: str
     ) -> tuple[UltimateState, list[Output]]:
