@@ -8,6 +8,7 @@ publishes can be rebuilt from it: `device.status` (a driver's availability or fa
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -29,49 +30,90 @@ def _card(value: object) -> str:
 
 CardText = Annotated[str, AfterValidator(_card)]
 
+# Numbers in an input are JSON integers only: not "3", not "3 ", not 3.0, not true (issue 9).
+Seat = Annotated[int, Field(strict=True, ge=1)]
+Count = Annotated[int, Field(strict=True)]
+# Names in an input are short: a longer one is refused with its length rather than journaled.
+MAX_NAME = 64
+Name = Annotated[str, Field(max_length=MAX_NAME)]
+
 
 class _Event(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    ts: str | None = None
+    ts: Name | None = None
 
 
-class ShoeNew(_Event):
+RUN_ID = r"^[A-Za-z0-9]{1,8}$"
+"""What a device run (a shoe, a shuffle) is called on the wire and in events."""
+MAX_POSITION = 999_999_999
+"""Highest position a device may report (nine digits on the wire)."""
+
+
+class DevicePosition(BaseModel):
+    """Where a device input sits in the device's own count (issue 9: every card knows its place).
+
+    `run` is the shoe or shuffle the count restarts with (None for the dice cup, whose roll
+    number never restarts); `pos` the card number since the shoe's NEW (burns included), the
+    stack number since the shuffle, or the roll number (0 for a run's own start, `shoe.new`);
+    `first` a stack's first card index since the shuffle; `seq` the device frame's SEQ. Cards
+    the dealer enters by hand into a gap name the `device` whose gap they fill.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    run: str | None = Field(None, pattern=RUN_ID)
+    pos: int = Field(ge=0, le=MAX_POSITION)
+    first: int | None = Field(None, ge=1, le=MAX_POSITION)
+    seq: int | None = Field(None, ge=0, le=9999)
+    device: str | None = Field(None, min_length=1, max_length=64)
+
+
+class _Positioned(_Event):
+    """An input a device reports with its position (`at`); None from a device without one."""
+
+    at: DevicePosition | None = None
+
+
+class ShoeNew(_Positioned):
     type: Literal["shoe.new"] = "shoe.new"
 
 
-class ShoeCard(_Event):
+class ShoeCard(_Positioned):
     type: Literal["shoe.card"] = "shoe.card"
     card: CardText
 
 
-class ShoeBurn(_Event):
+class ShoeBurn(_Positioned):
     type: Literal["shoe.burn"] = "shoe.burn"
     card: CardText
 
 
-class ShufflerStack(_Event):
+class ShufflerStack(_Positioned):
     type: Literal["shuffler.stack"] = "shuffler.stack"
     cards: list[CardText]
-    deck: str | None = None
+    deck: Name | None = None
 
 
-class DiceRoll(_Event):
+class DiceRoll(_Positioned):
     type: Literal["dice.roll"] = "dice.roll"
-    dice: list[int]
+    dice: list[Count]
+
+
+PositionedEvent = ShoeNew | ShoeCard | ShoeBurn | ShufflerStack | DiceRoll
+"""The inputs a device reports with a position."""
 
 
 class Bank(_Event):
     type: Literal["bank"] = "bank"
-    seat: int = Field(ge=1)
+    seat: Seat
     amount: Money
 
 
 class Wager(_Event):
     type: Literal["wager"] = "wager"
-    seat: int = Field(ge=1)
-    spot: str
+    seat: Seat
+    spot: Name
     amount: Money
-    player: str | None = None
+    player: Name | None = None
 
 
 class BetsClose(_Event):
@@ -80,11 +122,11 @@ class BetsClose(_Event):
 
 class Decision(_Event):
     type: Literal["decision"] = "decision"
-    seat: int = Field(ge=1)
-    action: str
-    hand: int | None = None
+    seat: Seat
+    action: Name
+    hand: Count | None = None
     amount: Money | None = None
-    multiple: int | None = None
+    multiple: Count | None = None
     low: list[CardText] | None = None
 
 
@@ -109,6 +151,21 @@ class DeviceStatus(_Event):
     available: bool
     fault: str | None = None
     detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class DeviceGap(_Event):
+    """Internal: a driver could not get positions back from its device (issue 9 item 3).
+
+    `missing` lists the positions of `run` the device did not report and could not resend;
+    None when not even that is known (the device kept no history of `run` after `after`).
+    """
+
+    type: Literal["device.gap"] = "device.gap"
+    device: str = Field(min_length=1, max_length=64)
+    run: str | None = Field(None, pattern=RUN_ID)
+    after: int = Field(ge=0, le=MAX_POSITION)
+    missing: list[int] | None = Field(None, max_length=1000)
+    reason: str = Field(min_length=1, max_length=300)
 
 
 class InputInvalid(_Event):
@@ -139,6 +196,7 @@ InputEvent = Annotated[
     | RoundResume
     | RoundVoid
     | DeviceStatus
+    | DeviceGap
     | InputInvalid
     | RulesLoaded,
     Field(discriminator="type"),
@@ -158,7 +216,7 @@ PUBLIC_TYPES = (
     "round.void",
 )
 
-INTERNAL_TYPES = ("device.status", "input.invalid", "config")
+INTERNAL_TYPES = ("device.status", "device.gap", "input.invalid", "config")
 
 _adapter: TypeAdapter[InputEvent] = TypeAdapter(InputEvent)
 
@@ -193,7 +251,22 @@ def parse_event_line(line: str) -> InputEvent:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise EventError(f"not JSON: {exc.msg} at column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:
+        raise EventError(f"not JSON: {json_problem(exc)}") from None
     return parse_event(data)
+
+
+def json_problem(exc: ValueError | RecursionError) -> str:
+    """Why `json.loads` refused a text, for a reason line. Besides `JSONDecodeError` it raises
+    a plain ValueError for an integer of more digits than Python converts (4300 by default) and
+    RecursionError for arrays or objects nested too deeply; neither message suits a reason."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if "integer string conversion" in str(exc):
+        return f"a number has more than {sys.get_int_max_str_digits()} digits"
+    return str(exc)
 
 
 def event_dict(event: InputEvent) -> dict[str, Any]:

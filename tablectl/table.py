@@ -16,13 +16,20 @@ from pydantic import ValidationError
 
 from tablectl.config import LoadedConfig, Rules
 from tablectl.events import (
+    DeviceGap,
     DeviceStatus,
+    DiceRoll,
     EventError,
     InputEvent,
     InputInvalid,
+    PositionedEvent,
     RoundResume,
     RoundVoid,
     RulesLoaded,
+    ShoeBurn,
+    ShoeCard,
+    ShoeNew,
+    ShufflerStack,
     event_dict,
     parse_event,
 )
@@ -30,6 +37,7 @@ from tablectl.games.base import Rejected
 from tablectl.games.registry import make_engine
 from tablectl.journal import Record
 from tablectl.outputs import Output, alert
+from tablectl.positions import Gap, Ledger, Verdict, spans
 from tablectl.relay import OutboxRow
 
 RECENT_REFS = 4096  # command ids remembered to refuse a redelivered command
@@ -91,6 +99,10 @@ class Table:
         # What came in while the round was held (devices and console): played at round.resume,
         # in arrival order, so a card read after the fault is neither lost nor dealt out of turn.
         self.held_inputs: list[tuple[InputEvent, Record]] = []
+        # Each device's place in its own count (issue 9): rebuilt from the journal, so a driver
+        # resumes from the journal's cursor after a restart. And where this round's inputs sat.
+        self.ledgers: dict[str, Ledger] = {}
+        self.round_positions: list[dict[str, Any]] = []
 
     def apply(self, rec: Record) -> list[OutboxRow]:
         """Apply one journal record; return its messages, numbered."""
@@ -106,6 +118,63 @@ class Table:
             if key in self._refs:
                 return [_reply(verb, rec.ref, False, "duplicate request id: already handled")]
             self._refs.append(key)
+        saved = self._save()
+        try:
+            return self._judge(rec, verb)
+        except Exception as exc:  # R40: never a crash, never a restart loop, never half a state
+            self._restore(saved)
+            return self._engine_error(exc, rec, verb)
+
+    def _save(self) -> tuple[Any, ...]:
+        """What applying one record may change, cheaply: engine states and ledgers are
+        immutable, so a reference (and a copy of each list or dict) is enough."""
+        return (
+            self.state,
+            self.held,
+            list(self.held_inputs),
+            dict(self.ledgers),
+            set(self.round_devices),
+            list(self.round_positions),
+            dict(self.faults),
+            set(self.unavailable),
+            dict(self.serials),
+        )
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        (
+            self.state,
+            self.held,
+            self.held_inputs,
+            self.ledgers,
+            self.round_devices,
+            self.round_positions,
+            self.faults,
+            self.unavailable,
+            self.serials,
+        ) = saved
+
+    def _engine_error(self, exc: Exception, rec: Record, verb: str | None) -> list[Output]:
+        """R40: an input that makes the code fail (not a refusal) leaves the state as it was and
+        holds the round; the journal keeps the input, and a replay fails the same way."""
+        what = self._public_text(f"{type(exc).__name__}: {exc}")[:300]
+        reason = f"record {rec.seq} could not be applied ({what}); the state is unchanged"
+        out = [
+            alert(
+                reason,
+                kind="engine-error",
+                rule="R40",
+                source=rec.source,
+                input=public_input(rec.body),
+            )
+        ]
+        if self.held is None:
+            self.held = f"engine error on record {rec.seq}"
+            out.append(alert(f"round held: {self.held}", kind="round-held", rule="R40"))
+        out.append(Output("state", self.state_payload(), retain=True))
+        return out + _maybe_reply(verb, rec.ref, False, reason, rule="R40")
+
+    def _judge(self, rec: Record, verb: str | None) -> list[Output]:
+        """One record's messages: an alert for anything refused, a reply to every command."""
         try:
             event = parse_event(rec.body)
         except EventError as exc:  # a journal written by an older version, or edited
@@ -123,6 +192,8 @@ class Table:
             return out + _maybe_reply(verb, rec.ref, False, self._public_text(event.reason))
         if isinstance(event, DeviceStatus):
             return self._device(event, rec)
+        if isinstance(event, DeviceGap):
+            return self._gap(event, rec)
         if isinstance(event, RulesLoaded):
             return self._rules(event, rec)
         try:
@@ -147,26 +218,234 @@ class Table:
         return text if getattr(self.engine, "shows_every_card", False) else mask_cards(text)
 
     def _game(self, event: InputEvent, rec: Record) -> list[Output]:
-        """A game input: kept while the round is held, otherwise the engine's to judge."""
+        """A game input: placed in its device's count, kept while the round is held, otherwise
+        the engine's to judge."""
         if isinstance(event, RoundResume):
             return self._resume(rec)
         if isinstance(event, RoundVoid):
-            self.state, outputs = self.engine.void(self.state, event.reason, rec.ts)
-            self.held = None
-            dropped, self.held_inputs = self.held_inputs, []
-            return self._annotate(outputs) + self._discarded(dropped)
+            return self._void(event, rec)
+        if isinstance(event, PositionedEvent) and event.at is not None:
+            return self._positioned(event, rec)
+        if rec.source.startswith("cmd/") and isinstance(event, HAND_ENTERED):
+            raise Rejected(
+                "a card entered at the console fills a gap its device could not: give its "
+                "position (at.pos)",
+                rule="R39",
+            )
+        return self._deal(event, rec)
+
+    def _deal(self, event: InputEvent, rec: Record) -> list[Output]:
+        """Kept while the round is held (devices and console alike, in arrival order, so a stand
+        typed during the hold still comes before the card the shoe reads after it), else played."""
         if self.held is not None:
-            # Devices and console alike: kept in arrival order, so a stand typed during the hold
-            # still comes before the card the shoe reads after it.
             return self._keep(event, rec)
         return self._play(event, rec)
 
     def _play(self, event: InputEvent, rec: Record) -> list[Output]:
-        """The engine's judgement of one game input; the device that fed it is noted."""
+        """The engine's judgement of one game input; the device (and position) that fed it is
+        noted for the round's result."""
         self.state, outputs = self.engine.apply(self.state, event, rec.ts)
         if rec.source.startswith("device/"):
             self.round_devices.add(rec.source.removeprefix("device/"))
+        at = getattr(event, "at", None)
+        if at is not None and at.pos > 0:  # a run's own start (a shoe's NEW) holds no card
+            used: dict[str, Any] = {
+                "device": at.device or rec.source.removeprefix("device/"),
+                "run": at.run,
+                "pos": at.pos,
+            }
+            if rec.source.startswith("cmd/"):
+                used["by_hand"] = True
+            self.round_positions.append(used)
         return self._annotate(outputs)
+
+    # -- positions (issue 9) -------------------------------------------------------------------
+
+    def _positioned(self, event: PositionedEvent, rec: Record) -> list[Output]:
+        """An input with its place in the device's count: dealt only when it is the next one;
+        read twice, it is refused; past a gap, it waits for the positions before it."""
+        device, event = self._source_device(event, rec)
+        at = event.at
+        assert at is not None
+        ledger = self.ledgers.get(device, Ledger())
+        key = _input_key(rec.body)
+        verdict, placed = ledger.place(at, key, starts_run=isinstance(event, ShoeNew))
+        where = f" of {at.run}" if at.run is not None else ""
+        by_hand = rec.source.startswith("cmd/")
+        if verdict in (Verdict.REPEAT, Verdict.CONFLICT):
+            if by_hand:
+                raise Rejected(f"position {at.pos}{where} of {device} is already in", rule="R39")
+            return self._repeated(device, at.pos, where, verdict, rec)
+        if verdict is Verdict.AHEAD:
+            first = not placed.pending
+            self.ledgers[device] = placed.hold(at, key, (event, rec))
+            out: list[Output] = []
+            if first:
+                missing = spans(self.ledgers[device].missing())
+                out.append(
+                    alert(
+                        f"device {device}: position(s) {missing}{where} not yet reported; "
+                        f"position {at.pos} waits for them (asking the device to resend)",
+                        kind="gap",
+                        device=device,
+                    )
+                )
+            return [*out, Output("state", self.state_payload(), retain=True)]
+        self.ledgers[device] = placed
+        out = self._new_run(device, ledger, placed)
+        out += self._deal(event, rec)
+        return out + self._drain(device)
+
+    def _source_device(self, event: PositionedEvent, rec: Record) -> tuple[str, PositionedEvent]:
+        """Which device's count `event` belongs to: its source, or for a card entered at the
+        console (R39) the device whose unfillable gap it fills (the event then names it)."""
+        if not rec.source.startswith("cmd/"):
+            return rec.source.removeprefix("device/"), event
+        at = event.at
+        assert at is not None
+        gaps = {n: led.gap for n, led in self.ledgers.items() if led.gap is not None}
+        device = at.device
+        if device is None and len(gaps) == 1:
+            device = next(iter(gaps))
+        gap = gaps.get(device) if device is not None else None
+        if device is None or gap is None or gap.missing is None or at.pos not in gap.missing:
+            raise Rejected(
+                "the console may enter a card only into a gap its device could not fill "
+                f"(position {at.pos} is not missing from any device)",
+                rule="R39",
+            )
+        if at.run is not None and at.run != gap.run:
+            raise Rejected(f"the gap of {device} is in {gap.run}, not {at.run}", rule="R39")
+        full = at.model_copy(update={"device": device, "run": gap.run, "seq": None})
+        return device, event.model_copy(update={"at": full})
+
+    def _repeated(
+        self, device: str, pos: int, where: str, verdict: Verdict, rec: Record
+    ) -> list[Output]:
+        """A position read again: never dealt twice. The same card read twice is only told;
+        a different card at a dealt position means one read was wrong, so the round is held."""
+        if verdict is Verdict.REPEAT:
+            return [
+                alert(
+                    f"device {device}: position {pos}{where} read again; not dealt twice",
+                    kind="position-repeated",
+                    device=device,
+                    source=rec.source,
+                )
+            ]
+        reason = (
+            f"device {device}: position {pos}{where} read again as a different input; one of "
+            "the two reads is wrong"
+        )
+        out = [alert(reason, kind="position-conflict", device=device, source=rec.source)]
+        if self.held is None and not self.engine.between_rounds(self.state):
+            self.held = reason
+            out.append(alert(f"round held: {reason}", kind="round-held", device=device))
+            out.append(Output("state", self.state_payload(), retain=True))
+        return out
+
+    def _new_run(self, device: str, old: Ledger, new: Ledger) -> list[Output]:
+        """A new shoe or shuffle while positions of the old one were still pending: those can
+        never be dealt in order now; they stay in the journal, a gap stands until a void."""
+        if not old.pending or new.run == old.run:
+            return []
+        gap = old.gap or Gap(old.run, old.pos or 0, old.missing(), "a new run began first")
+        self.ledgers[device] = new.with_gap(gap)
+        return [
+            alert(
+                f"{gap.describe(device)} when {new.run} began: {len(old.pending)} input(s) "
+                "after it cannot be dealt; void the round",
+                kind="gap",
+                device=device,
+            )
+        ]
+
+    def _drain(self, device: str) -> list[Output]:
+        """Deal what was waiting behind a gap that is now filled, in position order."""
+        out: list[Output] = []
+        ledger = self.ledgers[device]
+        while (nxt := ledger.next_pending()) is not None:
+            (event, rec), ledger = nxt
+            self.ledgers[device] = ledger
+            out += self._deal_or_refuse(event, rec)
+        gap = ledger.gap
+        if gap is not None and gap.missing is not None and _filled(gap, ledger):
+            self.ledgers[device] = ledger.with_gap(None)
+            out.append(
+                alert(
+                    f"device {device}: position(s) {spans(gap.missing)} entered; "
+                    "round.resume plays on",
+                    kind="gap-filled",
+                    device=device,
+                )
+            )
+        return out
+
+    def _deal_or_refuse(self, event: InputEvent, rec: Record) -> list[Output]:
+        """`_deal`, with a refusal turned into its alert (for inputs dealt late, in order)."""
+        try:
+            return self._deal(event, rec)
+        except Rejected as rej:
+            return [self._refusal(rej, rec)]
+
+    def _refusal(self, rej: Rejected, rec: Record) -> Output:
+        return alert(
+            self._public_text(rej.reason),
+            rule=rej.rule,
+            kind=rej.kind,
+            source=rec.source,
+            input=public_input(rec.body),
+        )
+
+    def _gap(self, ev: DeviceGap, rec: Record) -> list[Output]:
+        """The device cannot fill a gap (R39): the round is held until the dealer enters the
+        missing cards at the console with their positions, or voids it."""
+        device = (
+            rec.source.removeprefix("device/") if rec.source.startswith("device/") else ev.device
+        )
+        ledger = self.ledgers.get(device, Ledger())
+        missing: tuple[int, ...] | None = None
+        if ev.missing is not None:
+            dealt = ledger.pos if ledger.run == ev.run and ledger.pos is not None else 0
+            missing = tuple(sorted({p for p in ev.missing if p > dealt} - set(ledger.pending)))
+            if not missing:
+                return []  # everything it names is in after all
+        gap = Gap(ev.run, ev.after, missing, ev.reason)
+        told = f"{gap.describe(device)}: {ev.reason}"
+        if missing is None and self.engine.between_rounds(self.state) and not ledger.pending:
+            # Between rounds nothing of a round can be missing: say so and play on.
+            return [alert(f"{told}; no round was in progress", kind="gap", device=device)]
+        self.ledgers[device] = ledger.with_gap(gap)
+        remedy = (
+            "void the round"
+            if missing is None
+            else "enter the missing cards at the console with their positions, or void the round"
+        )
+        out = [alert(f"{told}; {remedy}", kind="gap", rule="R39", device=device)]
+        if self.held is None:
+            self.held = gap.describe(device)
+            out.append(alert(f"round held: {self.held}", kind="round-held", device=device))
+        return [*out, Output("state", self.state_payload(), retain=True)]
+
+    def _void(self, event: RoundVoid, rec: Record) -> list[Output]:
+        """A misdeal: the engine voids the round; gaps are given up (their pending inputs are
+        never dealt and stay in the journal). With no round in progress, a void only clears
+        what held the table."""
+        blocked = any(led.blocked() for led in self.ledgers.values())
+        outputs: list[Output] = []
+        if not (self.engine.between_rounds(self.state) and (blocked or self.held is not None)):
+            self.state, engine_out = self.engine.void(self.state, event.reason, rec.ts)
+            outputs = self._annotate(engine_out)
+        self.held = None
+        dropped, self.held_inputs = self.held_inputs, []
+        for name in sorted(self.ledgers):
+            skipped, self.ledgers[name] = self.ledgers[name].skip()
+            dropped += skipped
+        return [
+            *outputs,
+            *self._discarded(dropped),
+            Output("state", self.state_payload(), retain=True),
+        ]
 
     def _keep(self, event: InputEvent, rec: Record) -> list[Output]:
         """An input while the round is held: kept, unplayed, until the operator resolves the
@@ -212,6 +491,17 @@ class Table:
                 f"still faulted: {', '.join(faulted)}; clear it first, or void the round",
                 rule="round.resume",
             )
+        blocked = [
+            _blocked_reason(name, ledger)
+            for name, ledger in sorted(self.ledgers.items())
+            if ledger.blocked()
+        ]
+        if blocked:
+            raise Rejected(
+                f"still missing: {'; '.join(blocked)}; enter them at the console with their "
+                "positions, or void the round",
+                rule="round.resume",
+            )
         self.held = None
         out = [Output("event", {"type": "round.resume", "ts": rec.ts})]
         kept, self.held_inputs = self.held_inputs, []
@@ -219,15 +509,7 @@ class Table:
             try:
                 out += self._play(event, original)
             except Rejected as rej:
-                out.append(
-                    alert(
-                        self._public_text(rej.reason),
-                        rule=rej.rule,
-                        kind=rej.kind,
-                        source=original.source,
-                        input=public_input(original.body),
-                    )
-                )
+                out.append(self._refusal(rej, original))
         return [*out, Output("state", self.state_payload(), retain=True)]
 
     def _annotate(self, outputs: list[Output]) -> list[Output]:
@@ -238,13 +520,47 @@ class Table:
                 devices = [
                     {"name": n, "serial": self.serials.get(n)} for n in sorted(self.round_devices)
                 ]
-                o = Output(o.topic, {**o.payload, "devices": devices}, o.retain, o.qos)
+                o = Output(
+                    o.topic, {**o.payload, "devices": devices, **self._positions()}, o.retain, o.qos
+                )
                 self.round_devices = set()
+                self.round_positions = []
             elif o.topic == "state":
-                held = {"held": self.held, "held_inputs": len(self.held_inputs)}
-                o = Output(o.topic, {**o.payload, **held}, o.retain, o.qos)
+                o = Output(o.topic, {**o.payload, **self._hold_view()}, o.retain, o.qos)
             out.append(o)
         return out
+
+    def _positions(self) -> dict[str, Any]:
+        """Issue 9 item 4: where in each device's own count the round's inputs sat, so anyone can
+        check the deal against the device's log; cards entered by hand are flagged (R39)."""
+        groups: list[dict[str, Any]] = []
+        for used in self.round_positions:
+            last = groups[-1] if groups else None
+            if last is not None and (last["device"], last["run"]) == (used["device"], used["run"]):
+                last["pos"].append(used["pos"])
+            else:
+                groups.append({"device": used["device"], "run": used["run"], "pos": [used["pos"]]})
+        if not groups:
+            return {}
+        by_hand = [
+            {k: u[k] for k in ("device", "run", "pos")}
+            for u in self.round_positions
+            if u.get("by_hand")
+        ]
+        return {"positions": groups, **({"entered_by_hand": by_hand} if by_hand else {})}
+
+    def _hold_view(self) -> dict[str, Any]:
+        """What `state` shows of a hold: why, how many inputs wait, and any gap in a device's
+        count (only while there is one)."""
+        view: dict[str, Any] = {"held": self.held, "held_inputs": len(self.held_inputs)}
+        gaps = {
+            name: _blocked_reason(name, ledger)
+            for name, ledger in sorted(self.ledgers.items())
+            if ledger.blocked()
+        }
+        if gaps:
+            view["gaps"] = gaps
+        return view
 
     def _rules(self, ev: RulesLoaded, rec: Record) -> list[Output]:
         """New rules from the config file take over, between rounds only."""
@@ -310,11 +626,34 @@ class Table:
         return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
 
     def state_payload(self) -> dict[str, Any]:
-        return {
-            **self.engine.state_payload(self.state),
-            "held": self.held,
-            "held_inputs": len(self.held_inputs),
-        }
+        return {**self.engine.state_payload(self.state), **self._hold_view()}
+
+    def cursor(self, device: str) -> dict[str, Any] | None:
+        """Where `device`'s count stands in the journal (run, last position dealt in order,
+        SEQ): what its driver asks the device to resend after, on every (re)connect."""
+        ledger = self.ledgers.get(device)
+        return None if ledger is None else ledger.cursor()
+
+
+HAND_ENTERED = (ShoeCard, ShoeBurn, ShufflerStack, DiceRoll)
+"""Inputs a device reports that the console may enter only into a gap, with a position (R39)."""
+
+
+def _input_key(body: dict[str, Any]) -> str:
+    """What tells two reads at one position apart: the input without its position."""
+    return json.dumps({k: v for k, v in body.items() if k != "at"}, sort_keys=True)
+
+
+def _filled(gap: Gap, ledger: Ledger) -> bool:
+    """Whether every position of `gap` has been dealt in order since."""
+    return gap.run == ledger.run and all(p <= (ledger.pos or 0) for p in gap.missing or ())
+
+
+def _blocked_reason(name: str, ledger: Ledger) -> str:
+    if ledger.gap is not None:
+        return ledger.gap.describe(name)
+    where = f" of {ledger.run}" if ledger.run is not None else ""
+    return f"device {name}: position(s) {spans(ledger.missing())}{where} not yet reported"
 
 
 def _reply(verb: str, ref: str | None, ok: bool, reason: str | None, **extra: Any) -> Output:

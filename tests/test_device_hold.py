@@ -43,11 +43,16 @@ def test_fault_mid_deal_holds_the_round_and_keeps_every_input_for_the_resume(
     assert payloads(out, "state")[-1]["held_inputs"] == 1
     assert table.state == before
     # What the console sends is kept too, in the same queue: no result comes out of a hold.
-    out = feed(table, cards("3s")[0], source="cmd/shoe.card", ref="c1")
+    out = feed(table, {"type": "bets.close"}, source="cmd/bets.close", ref="c1")
     assert [a["kind"] for a in payloads(out, "alert")] == ["input-held"]
     assert payloads(out, "state")[-1]["held_inputs"] == 2
     assert table.state == before
     assert payloads(out, "round/result") == []
+    # A card typed at the console without a position is refused, not kept (R39): the console
+    # may only fill a gap its device could not (tests/test_positions.py).
+    out = feed(table, cards("3s")[0], source="cmd/shoe.card", ref="c2")
+    assert [a["rule"] for a in payloads(out, "alert")] == ["R39"]
+    assert payloads(out, "cmd/shoe.card/reply")[0]["ok"] is False
 
 
 def test_a_card_read_during_the_hold_is_played_at_resume_neither_lost_nor_misdealt(

@@ -1,0 +1,168 @@
+"""Each device's place in its own count, as the journal proves it (issue 9 items 1-3; R39).
+
+A card-reading shoe numbers its cards from NEW, a dispenser its stacks from a shuffle, a dice
+cup its rolls. `Ledger` is what the table knows of one device's count: the run (shoe or
+shuffle) and the last position dealt in order, the inputs waiting behind a gap, and the gap the
+device could not fill. `Ledger.place` judges one positioned input. Pure and immutable: the table
+rebuilds ledgers from the journal, so the cursor a driver resumes from after a restart is the
+journal's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from tablectl.events import DevicePosition
+
+RECENT = 64
+"""Positions whose input is remembered, to tell a card read twice from a different card."""
+
+
+class Verdict(Enum):
+    """What to do with one positioned input."""
+
+    DEAL = "deal"
+    """Next in the device's count (or the start of a run): it may reach the game."""
+    REPEAT = "repeat"
+    """A position already dealt, with the same input: the device read it twice."""
+    CONFLICT = "conflict"
+    """A position already dealt, with a different input: one of the two reads is wrong."""
+    AHEAD = "ahead"
+    """Past a gap: kept, not dealt, until the positions before it are in."""
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Positions of `run` after `after` that the device did not report and cannot resend.
+
+    `missing` is None when not even their number is known (the device kept no record).
+    """
+
+    run: str | None
+    after: int
+    missing: tuple[int, ...] | None
+    reason: str
+
+    def describe(self, device: str) -> str:
+        """The gap for an alert or a hold: which device, which run, which positions."""
+        where = f" of {self.run}" if self.run is not None else ""
+        if self.missing is None:
+            return f"device {device}: nothing{where} after position {self.after} can be confirmed"
+        return f"device {device}: position(s) {spans(self.missing)}{where} missing"
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """One device's count as dealt: `run`, `pos` (the last position dealt in order, 0 at a run's
+    start), inputs `pending` behind a gap (by position), and a `gap` the device cannot fill."""
+
+    run: str | None = None
+    pos: int | None = None
+    seq: int | None = None
+    recent: Mapping[int, str] = field(default_factory=dict)
+    pending: Mapping[int, tuple[str, Any]] = field(default_factory=dict)
+    """Inputs behind a gap by position: (key, item), the item being the caller's."""
+    gap: Gap | None = None
+
+    @property
+    def started(self) -> bool:
+        """Whether any position of this device has been dealt yet."""
+        return self.pos is not None
+
+    def cursor(self) -> dict[str, Any] | None:
+        """What a driver resumes from: the run, the last position dealt in order, the SEQ."""
+        if self.pos is None:
+            return None
+        return {"run": self.run, "pos": self.pos, "seq": self.seq}
+
+    def missing(self) -> tuple[int, ...]:
+        """Positions between the last dealt and the furthest pending one that are not in."""
+        if not self.pending or self.pos is None:
+            return ()
+        top = max(self.pending)
+        return tuple(p for p in range(self.pos + 1, top) if p not in self.pending)
+
+    def blocked(self) -> bool:
+        """Whether play must wait: inputs are pending behind a gap, or a gap cannot be filled."""
+        return bool(self.pending) or self.gap is not None
+
+    def place(self, at: DevicePosition, key: str, *, starts_run: bool) -> tuple[Verdict, Ledger]:
+        """Judge one input at `at` (`key` tells inputs apart); the ledger after it.
+
+        `starts_run` marks an input that opens a run (a shoe's NEW). A new run is taken as it
+        comes (a new shoe, a new shuffle): whatever of the old run was pending is then lost
+        with it, which the caller reports. The first position ever seen is taken as it is.
+        """
+        if starts_run or self.pos is None:
+            return Verdict.DEAL, self._at(at, key)
+        if at.run != self.run:
+            if at.pos == 1:  # a dispenser's first stack of a new shuffle opens its run
+                return Verdict.DEAL, self._at(at, key)
+            # A run whose start never came: everything before `at` in it is missing.
+            return Verdict.AHEAD, Ledger(run=at.run, pos=0, seq=self.seq, gap=self.gap)
+        if at.pos <= self.pos:
+            seen = self.recent.get(at.pos)
+            return (Verdict.REPEAT if seen in (None, key) else Verdict.CONFLICT), self
+        if at.pos == self.pos + 1:
+            return Verdict.DEAL, self._at(at, key)
+        if at.pos in self.pending:
+            same = self.pending[at.pos][0] == key
+            return (Verdict.REPEAT if same else Verdict.CONFLICT), self
+        return Verdict.AHEAD, self
+
+    def _at(self, at: DevicePosition, key: str) -> Ledger:
+        """Dealt in order: the cursor moves to `at` (a new run starts its memory afresh)."""
+        same_run = at.run == self.run and self.pos is not None and at.pos > 0
+        recent = dict(self.recent) if same_run else {}
+        recent[at.pos] = key
+        for old in [p for p in recent if p <= at.pos - RECENT]:
+            del recent[old]
+        pending = self.pending if same_run else {}
+        seq = at.seq if at.seq is not None else self.seq
+        return replace(self, run=at.run, pos=at.pos, seq=seq, recent=recent, pending=pending)
+
+    def hold(self, at: DevicePosition, key: str, item: Any) -> Ledger:
+        """Keep `item` (the caller's) at `at`, which `place` found AHEAD, until its turn."""
+        pending = dict(self.pending)
+        pending[at.pos] = (key, item)
+        return replace(self, pending=pending)
+
+    def next_pending(self) -> tuple[Any, Ledger] | None:
+        """The pending item that is now next in order, dealt (the cursor moves onto it) and
+        taken out; None if the next position is not pending."""
+        if self.pos is None or self.pos + 1 not in self.pending:
+            return None
+        pending = dict(self.pending)
+        key, item = pending.pop(self.pos + 1)
+        moved = replace(self, pending=pending)._at(
+            DevicePosition(run=self.run, pos=self.pos + 1), key
+        )
+        return item, moved
+
+    def with_gap(self, gap: Gap | None) -> Ledger:
+        """The ledger with `gap` as the one the device cannot fill (None: filled or voided)."""
+        return replace(self, gap=gap)
+
+    def skip(self) -> tuple[list[Any], Ledger]:
+        """A void: every pending input is dropped and the count carries on after the furthest
+        one, with no gap left; returns the dropped inputs in position order."""
+        dropped = [self.pending[p][1] for p in sorted(self.pending)]
+        top = max([*self.pending, self.pos or 0]) if self.pending else self.pos
+        return dropped, replace(self, pos=top, pending={}, gap=None)
+
+
+def spans(positions: tuple[int, ...] | list[int]) -> str:
+    """`[3, 4, 5, 9]` as "3-5, 9": positions for a person."""
+    out: list[str] = []
+    ordered = sorted(positions)
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        out.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
+        i = j + 1
+    return ", ".join(out)
