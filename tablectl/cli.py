@@ -1,5 +1,5 @@
 """`tablectl` command line (DESIGN contract 4): run, check-config, replay, recall, verify-journal,
-analyze, export, demo, devices."""
+analyze, export, demo, devices, broker-acl."""
 
 from __future__ import annotations
 
@@ -93,6 +93,11 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=7)
     demo.add_argument("--delay", type=float, default=0.15, help="seconds between cards")
     demo.set_defaults(func=cmd_demo)
+
+    acl = sub.add_parser("broker-acl", help="the Mosquitto ACL for a card room's tables")
+    acl.add_argument("--config", required=True, action="append", type=Path, dest="configs")
+    acl.add_argument("--users", action="store_true", help="only the user names, one a line")
+    acl.set_defaults(func=cmd_broker_acl)
     return p
 
 
@@ -401,6 +406,27 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(
         args.dir, rounds=args.rounds, mqtt_port=args.mqtt_port, seed=args.seed, delay=args.delay
     )
+
+
+def cmd_broker_acl(args: argparse.Namespace) -> int:
+    """Every table's broker users and their ACL (tablectl/broker.py; docs/operations.md)."""
+    from tablectl.broker import acl_text, room_users
+
+    tables, problems = [], []
+    for path in args.configs:
+        try:
+            tables.append(load_config(path).table)
+        except ConfigError as exc:
+            problems += exc.problems
+    if problems:
+        raise ConfigError(problems)
+    try:
+        users = room_users(tables)
+    except ValueError as exc:
+        print(f"tablectl broker-acl: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write("".join(u.name + "\n" for u in users) if args.users else acl_text(users))
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -4,6 +4,15 @@ DESIGN ("Real parts, not stand-ins"): integration tests talk to the real ``mosqu
 
 - ``mosquitto``: a running broker for one test (``.host``, ``.port``, ``.stop()``, ``.start()``).
 - ``mosquitto_factory``: start more brokers, or one on a chosen port (``factory(port=...)``).
+
+Here the brokers are open (anonymous clients may do anything), for the tests of the relay itself.
+tests/integration/conftest.py makes them **locked** for the whole-daemon tests, as a card room's
+broker is (docs/operations.md, "The broker"): no anonymous client, a password per user, and the
+ACL `tablectl broker-acl` generates (tablectl/broker.py). A locked broker starts with no user at
+all; ``broker.lock_for(config)`` adds a table's users (its daemon, its console, the site's pit,
+floor and display roles, each with password ``password_for(user)``) and reloads the broker.
+``broker_on(port)`` finds the broker a test started on a port, so the harness can give a table
+config and a test client the credentials of their role from the port alone.
 - ``tcp_proxy_factory``: ``await factory(host, port)`` gives a loopback proxy whose ``cut()``
   kills every connection through it at once, like a pulled cable, while the broker lives on.
 
@@ -25,6 +34,17 @@ from pathlib import Path
 
 import pytest
 
+from tablectl.broker import (
+    acl_text,
+    console_user,
+    display_user,
+    floor_user,
+    pit_user,
+    room_users,
+    table_user,
+)
+from tablectl.config import TableConfig, load_config
+
 START_TIMEOUT = 10.0
 STOP_TIMEOUT = 5.0
 
@@ -44,6 +64,27 @@ def find_mosquitto() -> str:
     )
 
 
+def find_mosquitto_passwd() -> str:
+    """mosquitto_passwd (in Debian's mosquitto package, beside the broker), or fail the test."""
+    candidates = [shutil.which("mosquitto_passwd"), "/usr/bin/mosquitto_passwd"]
+    binary = os.environ.get("TABLECTL_MOSQUITTO")
+    if binary:
+        candidates.insert(0, str(Path(binary).with_name("mosquitto_passwd")))
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    pytest.fail(
+        "the integration tests need mosquitto_passwd, which comes with Mosquitto: install it "
+        "with `apt-get install mosquitto`",
+        pytrace=False,
+    )
+
+
+def password_for(user: str) -> str:
+    """The password every locked test broker gives `user`."""
+    return f"{user}-secret"
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     """A port nothing listens on right now (the kernel's pick for an ephemeral bind)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -53,19 +94,42 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 class MosquittoBroker:
-    """One mosquitto process with a generated config; restartable on the same port."""
+    """One mosquitto process with a generated config; restartable on the same port. A locked one
+    (``locked=True``) refuses anonymous clients and knows only the users of `lock_for`'s tables,
+    with the ACL `tablectl broker-acl` makes for them."""
 
-    def __init__(self, binary: str, workdir: Path, port: int, host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        binary: str,
+        workdir: Path,
+        port: int,
+        host: str = "127.0.0.1",
+        *,
+        locked: bool = False,
+    ) -> None:
         self.binary = binary
         self.workdir = workdir
         self.host = host
         self.port = port
+        self.locked = locked
         self.config_path = workdir / "mosquitto.conf"
         self.log_path = workdir / "mosquitto.log"
+        self.password_path = workdir / "passwd"
+        self.acl_path = workdir / "acl"
+        self.tables: dict[str, TableConfig] = {}  # base topic -> the table's config
         self.proc: subprocess.Popen[bytes] | None = None
+        access = ["allow_anonymous true"]
+        if locked:
+            access = [
+                "allow_anonymous false",
+                f"password_file {self.password_path}",
+                f"acl_file {self.acl_path}",
+            ]
+            self.password_path.write_text("")
+            self.acl_path.write_text("")
         lines = [
             f"listener {port} {host}",
-            "allow_anonymous true",
+            *access,
             "persistence false",
             # A test subscriber shares the event loop with the relay and can fall behind; the
             # default queue of 1000 would make the broker drop QoS 1 messages for it.
@@ -80,6 +144,60 @@ class MosquittoBroker:
         if os.geteuid() == 0:
             lines.insert(0, "user root")  # otherwise it tries to drop to the "mosquitto" user
         self.config_path.write_text("\n".join(lines) + "\n")
+        _live()[port] = self
+
+    def lock_for(self, *configs: Path) -> None:
+        """Give these tables' users (tablectl.broker.room_users) their passwords and the ACL
+        `tablectl broker-acl` prints for them, together with the tables already given; a running
+        broker reloads both before this returns. A config of a table already given replaces it."""
+        assert self.locked, "an open broker has no users"
+        for path in configs:
+            table = load_config(path).table
+            self.tables[table.base_topic] = table
+        users = room_users(list(self.tables.values()))
+        self.acl_path.write_text(acl_text(users))
+        self.password_path.write_text("".join(f"{u.name}:{password_for(u.name)}\n" for u in users))
+        subprocess.run(  # hashes the plain passwords in place, as a technician would
+            [find_mosquitto_passwd(), "-U", str(self.password_path)],
+            check=True,
+            capture_output=True,
+            timeout=START_TIMEOUT,
+        )
+        if self.running:
+            self.reload()
+
+    def reload(self) -> None:
+        """SIGHUP: the broker rereads its password and ACL files. Returns once it has: the
+        reload is logged and done in one step of its loop, before it reads another packet."""
+        assert self.proc is not None
+        before = self.log_text().count("Reloading config.")
+        self.proc.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + START_TIMEOUT
+        while self.log_text().count("Reloading config.") <= before:
+            if time.monotonic() > deadline:
+                raise RuntimeError("mosquitto did not reload its config:\n" + self.log_text())
+            time.sleep(0.01)  # poll interval, bounded by the deadline above
+
+    def user_for(self, role: str, base: str) -> str:
+        """The broker user of `role` (table console pit floor display) for the table at `base`."""
+        _, site, table = base.split("/")
+        if role == "table":
+            return table_user(self.tables[base])
+        by_role = {
+            "console": console_user(site, table),
+            "pit": pit_user(site),
+            "floor": floor_user(site),
+            "display": display_user(site),
+        }
+        return by_role[role]
+
+    def credentials(self, role: str, base: str) -> tuple[str, str] | None:
+        """(user, password) of `role` for the table at `base` on a locked broker; None on an
+        open one, where nobody needs any."""
+        if not self.locked:
+            return None
+        user = self.user_for(role, base)
+        return user, password_for(user)
 
     @property
     def running(self) -> bool:
@@ -148,19 +266,45 @@ class MosquittoBroker:
 MosquittoFactory = Callable[..., MosquittoBroker]
 
 
-@pytest.fixture
-def mosquitto_factory(tmp_path: Path) -> Iterator[MosquittoFactory]:
-    """``factory(port=None, start=True)``: a new broker in its own directory; all are stopped
-    at teardown. Without ``port`` a free one is picked (retrying if another process grabs it)."""
+LIVE: dict[int, MosquittoBroker] = {}
+"""Port -> the broker a test started there (see `_live`)."""
+
+
+def _live() -> dict[int, MosquittoBroker]:
+    """`LIVE` of the module `tests.conftest`. pytest loads this file as module `conftest`, and
+    the tests import it as `tests.conftest`, two copies with a `LIVE` each: every broker is
+    registered in the second one, the one `broker_on` (imported from tests.conftest) reads."""
+    import tests.conftest
+
+    return tests.conftest.LIVE
+
+
+def broker_on(port: int) -> MosquittoBroker | None:
+    """The broker this test started on `port`, if any."""
+    return _live().get(port)
+
+
+def broker_factory(tmp_path: Path, *, locked: bool) -> Iterator[MosquittoFactory]:
+    """``factory(port=None, start=True, locked=<default>)``: a new broker in its own directory;
+    all are stopped at teardown. Without ``port`` a free one is picked (retrying if another
+    process grabs it). ``locked`` is this fixture's default unless given."""
     binary = find_mosquitto()
     brokers: list[MosquittoBroker] = []
+    default_locked = locked
 
-    def factory(port: int | None = None, *, start: bool = True) -> MosquittoBroker:
+    def factory(
+        port: int | None = None, *, start: bool = True, locked: bool | None = None
+    ) -> MosquittoBroker:
         attempts = 1 if port is not None else 5
         for attempt in range(attempts):
             workdir = tmp_path / f"mosquitto-{len(brokers)}-{attempt}"
             workdir.mkdir()
-            broker = MosquittoBroker(binary, workdir, port if port is not None else free_port())
+            broker = MosquittoBroker(
+                binary,
+                workdir,
+                port if port is not None else free_port(),
+                locked=default_locked if locked is None else locked,
+            )
             brokers.append(broker)
             if not start:
                 return broker
@@ -176,6 +320,14 @@ def mosquitto_factory(tmp_path: Path) -> Iterator[MosquittoFactory]:
     yield factory
     for broker in brokers:
         broker.kill()
+        if _live().get(broker.port) is broker:
+            del _live()[broker.port]
+
+
+@pytest.fixture
+def mosquitto_factory(tmp_path: Path) -> Iterator[MosquittoFactory]:
+    """Open brokers (anonymous clients allowed); ``factory(locked=True)`` for a locked one."""
+    yield from broker_factory(tmp_path, locked=False)
 
 
 @pytest.fixture

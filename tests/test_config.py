@@ -236,7 +236,7 @@ ONE_PROBLEM: list[tuple[str, Edit, str, str]] = [
     ),
     (
         "password file without a username",
-        replace('# password_file = "/etc', 'password_file = "/etc'),
+        replace('username = "table-cardroom-1-bac-01"', '# username = "table-cardroom-1-bac-01"'),
         "mqtt.password_file",
         "needs a username",
     ),
@@ -364,7 +364,7 @@ def test_several_cross_checks_are_all_printed(
     edit = chain(
         replace('max = "500"', 'max = "600"'),
         replace("[limits.spots.panda8]", "[limits.spots.pandas8]"),
-        replace('# password_file = "/etc', 'password_file = "/etc'),
+        replace('username = "table-cardroom-1-bac-01"', '# username = "table-cardroom-1-bac-01"'),
     )
     path = write_config(tmp_path, edit)
     code, _, err = check(path, capsys)

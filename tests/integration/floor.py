@@ -9,20 +9,20 @@ from __future__ import annotations
 import functools
 import json
 import re
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import MosquittoBroker
+from tests.conftest import MosquittoBroker, broker_on
 from tests.integration.harness import (
     REPO,
     TIMEOUT,
     Console,
     DaemonThread,
     Message,
+    lock_table,
 )
 
 CONFIG = REPO / "config"
@@ -34,7 +34,8 @@ Payload = dict[str, Any]
 
 def shipped_config(folder: Path, name: str, *, ports: dict[str, str], mqtt_port: int) -> Path:
     """config/`name` as shipped, with its device ports (shipped path -> emulator port), the
-    broker's port, a journal in `folder` and the schedule file found from `folder`."""
+    broker's port, a journal in `folder` and the schedule file found from `folder`. On a locked
+    broker the table connects as the shipped config's user, with a password file in `folder`."""
     text = (CONFIG / name).read_text()
     swaps = {
         'file = "schedules/': f'file = "{CONFIG}/schedules/',
@@ -46,8 +47,17 @@ def shipped_config(folder: Path, name: str, *, ports: dict[str, str], mqtt_port:
         text = text.replace(old, new)
     text, n = re.subn(r'path = "/var/lib/tablectl/[^"]+"', f'path = "{folder}/journal.db"', text)
     assert n == 1, f"{name}: expected one journal path"
+    secret = 'password_file = "/etc/tablectl/mqtt-password"'
+    assert text.count(secret) == 1, f"{name}: expected one {secret!r}"
+    text = text.replace(secret, "")  # lock_table writes the test's own
+    user = re.search(r'^username = "([^"]+)"', text, re.MULTILINE)
+    assert user is not None, f"{name}: expected a [mqtt] username"
+    text = text.replace(user[0], "")
     path = folder / name
     path.write_text(text)
+    broker = broker_on(mqtt_port)
+    if broker is not None and broker.locked:
+        lock_table(path, broker, user[1])
     return path
 
 
@@ -55,10 +65,11 @@ def shipped_config(folder: Path, name: str, *, ports: dict[str, str], mqtt_port:
 def running_table(
     cfg: Path, broker: MosquittoBroker, base: str, devices: list[str]
 ) -> Iterator[tuple[Console, Console]]:
-    """The daemon on `cfg` with a dealer console and a floor subscriber, both on `<base>/#` before
-    the daemon starts; yields (console, floor) once the table is online and every device is open."""
+    """The daemon on `cfg` with a dealer console and a floor subscriber (the floor role: it reads
+    everything but the commands), both on `<base>/#` before the daemon starts; yields (console,
+    floor) once the table is online and every device is open."""
     console = Console(broker.port, base, client_id="it-console")
-    floor = Console(broker.port, base, client_id="it-floor")
+    floor = Console(broker.port, base, client_id="it-floor", role="floor")
     try:
         for client in (console, floor):
             wait_subscribed(client)
@@ -74,14 +85,11 @@ def running_table(
 
 
 def wait_subscribed(client: Console) -> None:
-    """Return once `client`'s subscription to `<base>/#` is active: it receives its own probe
-    (a probe published before the broker has the subscription is lost, so probe again)."""
-    probe = f"it-probe/{id(client)}"
-    deadline = time.monotonic() + TIMEOUT
-    while not client.on(probe):
-        assert time.monotonic() < deadline, "timed out waiting for the subscription"
-        client.client.publish(f"{client.base}/{probe}", "0", qos=1)
-        time.sleep(0.05)  # the probe's round trip on loopback; bounded by the deadline
+    """Return once `client`'s subscription to `<base>/#` is active: the broker has answered it
+    with a SUBACK granting it. Mosquitto adds a subscription before it answers, so whatever is
+    published after that reaches the client (a probe message would need a role that may write
+    under the base, which the floor and the display roles may not)."""
+    assert client.subscribed.wait(TIMEOUT), "timed out waiting for the subscription"
 
 
 def available(floor: Console, device: str) -> bool:
@@ -147,11 +155,11 @@ def table_outputs(messages: list[Message]) -> list[tuple[int, str]]:
     """(seq, payload text) of every message on the table's topics, in no particular order; a
     message without a seq (`status`) counts as seq 0, before everything. Left out: the console's
     own inbound commands (`cmd/<verb>`, published by the dealer console, not by the table; their
-    replies `cmd/<verb>/reply` are the table's and stay in) and this test's subscription probes."""
+    replies `cmd/<verb>/reply` are the table's and stay in)."""
     out = []
     for m in messages:
         inbound = "/cmd/" in m.topic and not m.topic.endswith("/reply")
-        if inbound or "/it-probe/" in m.topic:
+        if inbound:
             continue
         seq = m.payload.get("seq", 0) if isinstance(m.payload, dict) else 0
         out.append((seq, json.dumps(m.payload)))

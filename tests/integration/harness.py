@@ -1,7 +1,11 @@
 """Real parts for whole-daemon tests: the daemon as a child process or in-process on its own
 thread, a paho subscriber that also sends console commands, a table config wired to a simulated
 shoe on a real pty, and a driver plugin that reads a USB device through the simulated pyusb
-backend."""
+backend.
+
+On a locked broker (tests/integration/conftest.py) a table config gets its daemon's broker user
+and password file, and the broker the users and ACL `tablectl broker-acl` makes for the table;
+a `Console` connects with the credentials of its role (the dealer console by default)."""
 
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ from drivers.link import ProtocolFactory
 from drivers.shoe.device import ShoeDriver
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
+from tests.conftest import MosquittoBroker, broker_on, password_for
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEDULES = REPO / "config" / "schedules" / "ez-baccarat-panda8.toml"
@@ -61,7 +66,22 @@ keepalive = 5
 path = "journal.db"
 """
     )
+    broker = broker_on(mqtt_port)
+    if broker is not None and broker.locked:
+        lock_table(path, broker, f"table-it-{table}")
     return path
+
+
+def lock_table(path: Path, broker: MosquittoBroker, user: str) -> None:
+    """Give the table config at `path` broker user `user` and a password file beside it, and the
+    locked `broker` the users and ACL for that table (`tablectl broker-acl`)."""
+    secret = path.parent / "mqtt-password"
+    secret.write_text(password_for(user) + "\n")
+    text = path.read_text()
+    assert text.count("\n[mqtt]\n") == 1, f"{path}: expected one [mqtt] table"
+    mqtt_keys = f'username = "{user}"\npassword_file = "{secret}"\n'
+    path.write_text(text.replace("\n[mqtt]\n", f"\n[mqtt]\n{mqtt_keys}"))
+    broker.lock_for(path)
 
 
 class DaemonProcess:
@@ -115,26 +135,47 @@ class Message:
 
 
 class Console:
-    """A floor-system subscriber on `<base>/#` that sends `cmd/<verb>` like a dealer console."""
+    """A subscriber on `<base>/#` that sends `cmd/<verb>` like a dealer console. On a locked
+    broker it connects as `role`'s user (tablectl/broker.py): ``console`` (the default) reads the
+    table's topics and may send commands, ``floor`` reads all but the commands and sends none,
+    ``pit``, ``display`` and ``table`` as their names say. ``subscribed`` is set once the broker
+    has granted the subscription (its SUBACK)."""
 
     def __init__(
-        self, port: int, base: str, *, client_id: str = "it-console", persistent: bool = False
+        self,
+        port: int,
+        base: str,
+        *,
+        client_id: str = "it-console",
+        persistent: bool = False,
+        role: str = "console",
     ) -> None:
         self.base = base
         self.messages: list[Message] = []
+        self.subscribed = threading.Event()
         self._cond = threading.Condition()
         self._ids = 0
         self.client = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=not persistent
         )
+        broker = broker_on(port)
+        credentials = broker.credentials(role, base) if broker is not None else None
+        if credentials is not None:
+            self.client.username_pw_set(*credentials)
         self.client.on_message = self._on_message
         self.client.on_connect = self._on_connect
+        self.client.on_subscribe = self._on_subscribe
         self.client.reconnect_delay_set(0.1, 0.5)
         self.client.connect("127.0.0.1", port, keepalive=10)
         self.client.loop_start()
 
-    def _on_connect(self, client: mqtt.Client, *_: Any) -> None:
-        client.subscribe(f"{self.base}/#", qos=1)
+    def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, *_: Any) -> None:
+        if not reason.is_failure:
+            client.subscribe(f"{self.base}/#", qos=1)
+
+    def _on_subscribe(self, _c: mqtt.Client, _u: Any, _mid: int, reasons: Any, *_: Any) -> None:
+        if reasons and not any(r.is_failure for r in reasons):
+            self.subscribed.set()
 
     def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
         try:

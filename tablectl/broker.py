@@ -1,0 +1,197 @@
+"""Who may publish and read what on a card room's Mosquitto: the broker users and the ACL
+(`tablectl broker-acl`; docs/operations.md, "The broker: users, passwords, ACL, TLS").
+
+One user per role, generated from the tables' configs so that a technician never writes an ACL by
+hand:
+
+- ``table-<site>-<table>`` (or the config's ``[mqtt] username``): the table daemon. It may write
+  only its own topics below its base, and read only its commands ``<base>/cmd/<verb>``. It may not
+  publish a command, not even to itself, nor anything under another table's base;
+- ``console-<site>-<table>``: the table's dealer console. It may write ``<base>/cmd/<verb>`` and
+  read everything under the base (the replies, and ``state`` to know what to offer);
+- ``pit-<site>``: the floor supervisor's console: a console for every table of the site (it
+  resolves held rounds with ``round.resume`` and ``round.void``);
+- ``floor-<site>``: floor and surveillance systems: read everything the tables publish, but not the
+  inbound commands (a Pai Gow ``cmd/decision`` names a player's low hand before the showdown,
+  docs/mqtt.md), and write nothing;
+- ``display-<site>``: display pages (EZTRAK boards, table signs): read ``display/#`` and ``state``
+  only, write nothing.
+
+Anonymous clients get nothing (the first section of an ACL file, before any ``user`` line, is
+theirs, and it is empty); the broker's ``allow_anonymous false`` refuses them at connect anyway.
+
+Mosquitto drops a publish the ACL denies silently for MQTT 3.1.1 (the PUBACK still comes), so a
+topic the table publishes must be in ``TABLE_WRITES``: the integration tests run every whole-daemon
+test against this ACL, so a topic missing here fails them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from tablectl.config import TableConfig
+
+Access = Literal["read", "write", "readwrite", "deny"]
+
+# Below `tablectl/<site>/<table>`: everything the daemon publishes (docs/mqtt.md, "Topics"). The
+# Last Will is on `status`, and Mosquitto refuses a connection whose will the ACL does not allow.
+TABLE_WRITES = (
+    "status",
+    "state",
+    "event",
+    "alert",
+    "round/result",
+    "device/+/status",
+    "display/#",
+    "journal/#",
+    "cmd/+/reply",
+)
+TABLE_READS = ("cmd/+",)  # the commands; `cmd/<verb>/reply` is one level deeper, so not these
+COMMANDS = "cmd/+"  # what a console may write: a command, never a reply
+DISPLAY_READS = ("display/#", "state")
+
+# What a Mosquitto password file and an ACL file's `user` line can carry.
+_USERNAME = re.compile(r"^[A-Za-z0-9_.@-]{1,128}$")
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One `topic <access> <topic>` line."""
+
+    access: Access
+    topic: str
+
+    def line(self) -> str:
+        return f"topic {self.access} {self.topic}"
+
+
+@dataclass(frozen=True)
+class BrokerUser:
+    """One broker user: its role and what the ACL grants it."""
+
+    name: str
+    role: Literal["table", "console", "pit", "floor", "display"]
+    site: str
+    grants: tuple[Grant, ...]
+    comment: str
+
+
+def table_user(table: TableConfig) -> str:
+    """The table daemon's broker user: the config's ``[mqtt] username``, else the default."""
+    return table.mqtt.username or f"table-{table.site}-{table.table}"
+
+
+def console_user(site: str, table: str) -> str:
+    return f"console-{site}-{table}"
+
+
+def pit_user(site: str) -> str:
+    return f"pit-{site}"
+
+
+def floor_user(site: str) -> str:
+    return f"floor-{site}"
+
+
+def display_user(site: str) -> str:
+    return f"display-{site}"
+
+
+def room_users(tables: Sequence[TableConfig]) -> list[BrokerUser]:
+    """Every user of a card room's broker, for these tables: per table the daemon and its console,
+    per site the pit, floor and display roles. ValueError for two configs of one table, a user
+    name the broker cannot take, or one user name given to two roles."""
+    if not tables:
+        raise ValueError("no table config given")
+    bases: dict[str, TableConfig] = {}
+    for t in tables:
+        if t.base_topic in bases:
+            raise ValueError(f"two configs are for the same table {t.site}/{t.table}")
+        bases[t.base_topic] = t
+    users: list[BrokerUser] = []
+    sites = list(dict.fromkeys(t.site for t in tables))
+    for site in sites:
+        here = [t for t in tables if t.site == site]
+        for t in here:
+            base = t.base_topic
+            users.append(
+                BrokerUser(
+                    table_user(t),
+                    "table",
+                    site,
+                    tuple(Grant("write", f"{base}/{s}") for s in TABLE_WRITES)
+                    + tuple(Grant("read", f"{base}/{s}") for s in TABLE_READS),
+                    f"{site}/{t.table}: the table daemon ({t.game.id})",
+                )
+            )
+            users.append(
+                BrokerUser(
+                    console_user(site, t.table),
+                    "console",
+                    site,
+                    _console_grants(base),
+                    f"{site}/{t.table}: its dealer console",
+                )
+            )
+        users.append(
+            BrokerUser(
+                pit_user(site),
+                "pit",
+                site,
+                tuple(g for t in here for g in _console_grants(t.base_topic)),
+                f"{site}: the floor supervisor's console, for every table",
+            )
+        )
+        users.append(
+            BrokerUser(
+                floor_user(site),
+                "floor",
+                site,
+                # deny is applied before any grant, whatever the order of the lines
+                tuple(Grant("deny", f"{t.base_topic}/{COMMANDS}") for t in here)
+                + tuple(Grant("read", f"{t.base_topic}/#") for t in here),
+                f"{site}: floor and surveillance systems, read only, no inbound commands",
+            )
+        )
+        users.append(
+            BrokerUser(
+                display_user(site),
+                "display",
+                site,
+                tuple(Grant("read", f"{t.base_topic}/{s}") for t in here for s in DISPLAY_READS),
+                f"{site}: display pages, display/# and state only",
+            )
+        )
+    seen: dict[str, BrokerUser] = {}
+    for u in users:
+        if not _USERNAME.match(u.name):
+            raise ValueError(
+                f"broker user {u.name!r} ({u.comment}): use 1-128 of A-Z a-z 0-9 _ . @ -"
+            )
+        if u.name in seen:
+            raise ValueError(
+                f"broker user {u.name!r} is given twice: {seen[u.name].comment}; {u.comment}"
+            )
+        seen[u.name] = u
+    return users
+
+
+def _console_grants(base: str) -> tuple[Grant, ...]:
+    return (Grant("write", f"{base}/{COMMANDS}"), Grant("read", f"{base}/#"))
+
+
+def acl_text(users: Sequence[BrokerUser]) -> str:
+    """The Mosquitto ``acl_file`` for these users."""
+    lines = [
+        "# Mosquitto acl_file for tablectl, generated by `tablectl broker-acl`",
+        '# (docs/operations.md, "The broker"). Regenerate it when a table is added; do not edit.',
+        "# Anonymous clients: no topic (this first section is theirs, and it is empty).",
+        "# Every user below needs a password: mosquitto_passwd <password_file> <user>",
+    ]
+    for u in users:
+        lines += ["", f"# {u.comment}", f"user {u.name}"]
+        lines += [g.line() for g in u.grants]
+    return "\n".join(lines) + "\n"
