@@ -27,6 +27,11 @@ class DriverSink(Protocol):
         """The device's availability and fault (None when healthy); `detail` is JSON-able."""
         ...
 
+    def cursor(self) -> dict[str, Any] | None:
+        """Where the journal says this device's count stands (`run`, `pos`, `seq`), or None:
+        a positioned driver asks the device to resend from there on every (re)connect."""
+        ...
+
 
 class Driver(Protocol):
     """A device driver: runs until cancelled, reconnects by itself, never raises for line noise."""

@@ -222,8 +222,18 @@ class FramedDriver(ABC, Generic[M]):
         """
 
     def clear_frames_lost(self) -> None:
-        """End the FRAMES_LOST fault: call when the device starts afresh (the shoe's NEW)."""
+        """End the FRAMES_LOST fault: call when nothing the device sent can be missing any more
+        (a positioned device: its resend came back complete)."""
         self._frames_lost = False
+
+    def on_seq_gap(self) -> None:
+        """Frames were lost on the wire (a SEQ gap): by default FRAMES_LOST stands until the
+        device class clears it. A device that can resend asks for them instead."""
+        self._frames_lost = True
+
+    async def on_open(self, sink: DriverSink) -> None:
+        """Called once a connection is open, before any frame is read or `while_connected`
+        starts; nothing by default (a positioned device learns where the journal stands)."""
 
     async def report_status(self, sink: DriverSink, *, force: bool = False) -> None:
         """Report status if it changed (or `force`); every report carries the current counters."""
@@ -271,6 +281,7 @@ class FramedDriver(ABC, Generic[M]):
         self._connected, self._silent, self._error = True, False, None
         self._last_frame_at = self._now()
         self._log.info(f"{self.log_prefix}.connected", baud=self.baud)
+        await self.on_open(sink)
         await self.report_status(sink, force=True)
         talker = asyncio.create_task(self.while_connected(link, sink))
 
@@ -377,7 +388,7 @@ class FramedDriver(ABC, Generic[M]):
             lost = (frame.seq - expected) % SEQ_MODULO
             if lost:
                 self.stats["frames_lost"] += lost
-                self._frames_lost = True
+                self.on_seq_gap()
                 self._last_gap = {"expected": expected, "received": frame.seq, "lost": lost}
                 self._log.warning(f"{self.log_prefix}.frames_lost", **self._last_gap)
                 await self.report_status(sink, force=True)

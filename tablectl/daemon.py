@@ -22,7 +22,9 @@ from drivers.base import Backoff, DisplayDriver
 from drivers.connect import port_serial
 from drivers.registry import load_driver
 from tablectl import sdnotify
+from tablectl.chainkey import load_key
 from tablectl.config import LoadedConfig, resolve
+from tablectl.events import json_problem
 from tablectl.journal import Journal, Record
 from tablectl.relay import OutboxRow, Relay
 from tablectl.table import Table, journal_body, now_ts
@@ -38,7 +40,21 @@ COMMAND_VERBS = {
     "decision": "decision",
     "round.resume": "round.resume",
     "round.void": "round.void",
+    # R39: the dealer enters a card a device could not resend, with its position (at.pos)
+    "shoe.card": "shoe.card",
+    "shoe.burn": "shoe.burn",
+    "shuffler.stack": "shuffler.stack",
+    "dice.roll": "dice.roll",
 }
+
+# Command payload limits (docs/mqtt.md "Commands"). A command is a small flat object (the
+# longest, a decision with a pai gow low hand, is under 200 bytes); whatever breaks a limit is
+# journaled as input.invalid with the reason and answered, like any other refused command.
+MAX_COMMAND_BYTES = 4096  # larger payloads are refused before they are decoded
+RAW_KEPT_BYTES = 512  # what the journal keeps of an oversize payload: its first bytes
+MAX_COMMAND_DEPTH = 8  # arrays and objects nested deeper than this are refused
+MAX_REF_CHARS = 128  # a longer `id` is refused
+MAX_VERB_CHARS = 64  # a longer topic level is no verb: journaled under "cmd", no reply
 
 Listener = Callable[[Record, list[OutboxRow]], None]
 
@@ -53,12 +69,30 @@ class Input:
     error: str | None = None  # set when the input could not even be decoded
 
 
+def _open_journal(cfg: LoadedConfig) -> Journal:
+    """The table's journal, with its chain key when the config names one (a key file that is
+    missing, or that others could read, stops the daemon: KeyFileError)."""
+    key = load_key(cfg.key_path) if cfg.key_path is not None else None
+    journal = Journal(cfg.journal_path, table=cfg.table.table, key=key)
+    if key is None:
+        log.warning(
+            "journal.unkeyed",
+            journal=str(cfg.journal_path),
+            detail="no [journal] key_file: a rewrite of the journal that recomputes its chain "
+            "can only be caught against published heads (docs/operations.md)",
+        )
+    elif journal.key_change is not None:
+        before, after, first = journal.key_change
+        log.warning("journal.key", key=after, previous=before, from_record=first)
+    return journal
+
+
 class Daemon:
     """Runs one table until stopped."""
 
     def __init__(self, cfg: LoadedConfig, *, mqtt: bool | None = None) -> None:
         self.cfg = cfg
-        self.journal = Journal(cfg.journal_path, table=cfg.table.table)
+        self.journal = _open_journal(cfg)
         self.table = Table(cfg)
         self.queue: asyncio.Queue[tuple[Input, asyncio.Future[Record] | None]] = asyncio.Queue()
         self.listeners: list[Listener] = []
@@ -217,19 +251,52 @@ class Daemon:
     # -- MQTT commands -----------------------------------------------------------------------
 
     async def on_command(self, verb: str, payload: bytes) -> None:
-        """An inbound `cmd/<verb>`: validated like any other input, answered on `.../reply`."""
+        """An inbound `cmd/<verb>`: validated like any other input, answered on `.../reply`.
+
+        Every payload is journaled, as its event or as `input.invalid` with the reason, and
+        answered (the table replies with `id` null when none could be read): one larger than
+        MAX_COMMAND_BYTES (only its first RAW_KEPT_BYTES kept), not UTF-8, not JSON (a number
+        of more digits than Python converts, too), nested deeper than MAX_COMMAND_DEPTH, with
+        a lone surrogate escape ("\\ud800", which no UTF-8 journal can hold), an `id` over
+        MAX_REF_CHARS, an unknown verb or a type that is not the verb's. A topic level that no
+        reply topic can carry is journaled under source "cmd" and not answered.
+        """
+        bad_verb = _verb_problem(verb)
+        if bad_verb is not None:
+            await self.submit("cmd", _head(payload), error=bad_verb)
+            return
         source = f"cmd/{verb}"
+        if len(payload) > MAX_COMMAND_BYTES:
+            size = f"payload is {len(payload)} bytes; a command is at most {MAX_COMMAND_BYTES}"
+            await self.submit(source, _head(payload), error=size)
+            return
         try:
-            data = json.loads(payload.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            text = payload.decode("utf-8")
+        except UnicodeDecodeError as exc:
             await self.submit(
-                source, payload.decode("utf-8", "replace"), error=f"payload is not JSON: {exc}"
+                source,
+                payload.decode("utf-8", "replace"),
+                error=f"payload is not UTF-8 text: {exc.reason} at byte {exc.start}",
             )
+            return
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:  # not only JSONDecodeError: see json_problem
+            await self.submit(source, text, error=f"payload is not JSON: {json_problem(exc)}")
+            return
+        bad_shape = _shape_problem(data)
+        if bad_shape is not None:
+            await self.submit(source, text, error=bad_shape)
             return
         ref = None
         if isinstance(data, dict):
             raw_id = data.pop("id", None)
             ref = None if raw_id is None else str(raw_id)
+            if ref is not None and len(ref) > MAX_REF_CHARS:
+                await self.submit(
+                    source, data, error=f"id is {len(ref)} characters; at most {MAX_REF_CHARS}"
+                )
+                return
         if verb not in COMMAND_VERBS:
             await self.submit(
                 source,
@@ -368,6 +435,51 @@ async def _cancel_and_wait(tasks: list[asyncio.Task[None]]) -> None:
             task.cancel()
 
 
+def _verb_problem(verb: str) -> str | None:
+    """Why a `cmd/<verb>` topic level cannot be answered on `cmd/<verb>/reply`, or None."""
+    shown = repr(verb[:MAX_VERB_CHARS])
+    if not verb:
+        return "command topic has no verb"
+    if len(verb) > MAX_VERB_CHARS:
+        return f"command verb {shown}... is {len(verb)} characters; at most {MAX_VERB_CHARS}"
+    if any(ch in verb for ch in "/+#\0") or not _is_unicode(verb):
+        return f"command verb {shown} is not a topic level a reply can be published on"
+    return None
+
+
+def _head(payload: bytes) -> str:
+    """What is journaled of a payload that is refused unread: its first RAW_KEPT_BYTES."""
+    return payload[:RAW_KEPT_BYTES].decode("utf-8", "replace")
+
+
+def _is_unicode(text: str) -> bool:
+    """False for a str holding a lone surrogate (JSON's "\\ud800" decodes to one)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shape_problem(data: Any) -> str | None:
+    """Why a decoded payload cannot be journaled as it is (nesting, non-Unicode text), or None."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()  # depth: how many arrays and objects hold this value
+        if isinstance(value, (dict, list)) and depth >= MAX_COMMAND_DEPTH:
+            return f"payload is nested deeper than {MAX_COMMAND_DEPTH} levels"
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not _is_unicode(key):
+                    return "payload has a key that is not Unicode text (a lone surrogate escape)"
+                stack.append((item, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, str) and not _is_unicode(value):
+            return "payload has text that is not Unicode (a lone surrogate escape)"
+    return None
+
+
 class _Sink:
     """Where a driver's events and status go: into the journal queue, tagged with the device."""
 
@@ -378,6 +490,11 @@ class _Sink:
 
     async def event(self, event: dict[str, Any]) -> None:
         await self.daemon.submit(f"device/{self.name}", event)
+
+    def cursor(self) -> dict[str, Any] | None:
+        """Where the journal says this device's count stands: its driver asks the device to
+        resend from there on every (re)connect (issue 9 item 2)."""
+        return self.daemon.table.cursor(self.name)
 
     async def status(self, available: bool, fault: str | None, detail: dict[str, Any]) -> None:
         if "serial" not in detail:  # results name the devices and serials that fed a round

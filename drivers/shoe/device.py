@@ -13,26 +13,28 @@ from drivers.framed import (
     DISCONNECTED,
     FRAMES_LOST,
     SILENT,
-    FramedDriver,
     FramedOptions,
     withhold_fields,
 )
+from drivers.positioned import PositionedDriver, PositionedOptions
 from drivers.shoe.frames import MESSAGES, CardBurned, CardDrawn, NewShoe, ShoeEmpty, ShoeMessage
 
 __all__ = ["DISCONNECTED", "FRAMES_LOST", "SILENT", "ShoeDriver", "ShoeOptions"]
 
-ShoeOptions = FramedOptions
-"""The `options` table of a shoe device: the shoe adds none to the common ones."""
+ShoeOptions = PositionedOptions
+"""The `options` table of a shoe device: the shoe adds none to the positioned device's."""
 
 
-class ShoeDriver(FramedDriver[ShoeMessage]):
-    """Driver for card-reading shoes: cards, burns, new shoe as events; faults and loss as status.
+class ShoeDriver(PositionedDriver[ShoeMessage]):
+    """Driver for card-reading shoes: cards, burns, new shoes as events with their positions;
+    faults and loss as status.
 
-    `detail.empty` is true from EMP until the next NEW; NEW also clears FRAMES_LOST.
+    `detail.empty` is true from EMP until the next NEW.
     """
 
     messages = MESSAGES
     log_prefix: ClassVar[str] = "shoe"
+    options_class: ClassVar[type[FramedOptions]] = PositionedOptions
     _empty = False
 
     def shown_bad_frame(self, raw: bytes) -> str:
@@ -40,23 +42,30 @@ class ShoeDriver(FramedDriver[ShoeMessage]):
         published."""
         return withhold_fields(raw)
 
-    async def on_frame(self, frame: ShoeMessage, sink: DriverSink) -> None:
-        """CRD and BRN become events; NEW resets the shoe's state; EMP marks it empty."""
+    def run_started(self, frame: ShoeMessage) -> str | None:
+        return frame.shoe if isinstance(frame, NewShoe) else None
+
+    def position_of(self, frame: ShoeMessage) -> int | None:
+        return frame.pos if isinstance(frame, CardDrawn | CardBurned) else None
+
+    async def emit(self, frame: ShoeMessage, at: dict[str, Any], sink: DriverSink) -> None:
+        """CRD and BRN become `shoe.card` and `shoe.burn`, NEW `shoe.new`, each with `at`."""
         if isinstance(frame, CardDrawn):
-            await sink.event({"type": "shoe.card", "card": str(frame.card)})
+            await sink.event({"type": "shoe.card", "card": str(frame.card), "at": at})
         elif isinstance(frame, CardBurned):
-            await sink.event({"type": "shoe.burn", "card": str(frame.card)})
+            await sink.event({"type": "shoe.burn", "card": str(frame.card), "at": at})
         elif isinstance(frame, NewShoe):
             self._empty = False
-            self.clear_frames_lost()
-            await sink.event({"type": "shoe.new"})
+            await sink.event({"type": "shoe.new", "at": at})
             await self.report_status(sink, force=True)
-        else:
-            assert isinstance(frame, ShoeEmpty)
+
+    async def on_other(self, frame: ShoeMessage, sink: DriverSink) -> None:
+        """EMP marks the shoe empty until the next NEW."""
+        if isinstance(frame, ShoeEmpty):
             self._empty = True
 
     def extra_detail(self) -> dict[str, Any]:
-        return {"empty": self._empty}
+        return {"empty": self._empty, **super().extra_detail()}
 
 
 if TYPE_CHECKING:

@@ -19,6 +19,14 @@ from drivers.messages import (
     Message,
     MessageSet,
 )
+from drivers.resend import (
+    ResendBegin,
+    ResendEnd,
+    check_run,
+    position_field,
+    read_position,
+    read_run,
+)
 from tablectl.cards import Card, CardError, parse_card
 
 __all__ = [
@@ -44,24 +52,27 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class _CardMessage(Message):
-    """A message whose one field is a card (case-insensitive on the wire, canonical in Python)."""
+    """A card (case-insensitive on the wire, canonical in Python) and its position: the card's
+    number since the shoe's NEW, burns included (1 is the first card out)."""
 
     card: Card
+    pos: int
 
     def to_fields(self) -> tuple[str, ...]:
-        return (str(self.card),)
+        return (str(self.card), position_field(self.pos))
 
     @classmethod
     def from_fields(cls, seq: int, fields: tuple[str, ...]) -> Self:
-        if len(fields) != 1:
-            raise FieldError(f"{cls.TYPE} takes exactly one field, the card")
+        if len(fields) != 2:
+            raise FieldError(f"{cls.TYPE} takes exactly two fields, the card and its position")
         text = fields[0]
         if text != text.strip():
             raise FieldError(f"card {text!r} has spaces")
         try:
-            return cls(seq, parse_card(text))
+            card = parse_card(text)
         except CardError as exc:
             raise FieldError(str(exc)) from None
+        return cls(seq, card, read_position(fields[1]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +91,21 @@ class CardBurned(_CardMessage):
 
 @dataclass(frozen=True, slots=True)
 class NewShoe(Message):
-    """`NEW`: a freshly shuffled shoe was put in."""
+    """`NEW`: a freshly shuffled shoe was put in; `shoe` is its id (1-8 letters or digits, a new
+    one each shoe), the run the card positions count in."""
 
     TYPE: ClassVar[str] = "NEW"
+    shoe: str
+
+    def to_fields(self) -> tuple[str, ...]:
+        check_run(self.shoe, "shoe id")
+        return (self.shoe,)
+
+    @classmethod
+    def from_fields(cls, seq: int, fields: tuple[str, ...]) -> Self:
+        if len(fields) != 1:
+            raise FieldError("NEW takes exactly one field, the shoe id")
+        return cls(seq, read_run(fields[0], "shoe id"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,13 +115,15 @@ class ShoeEmpty(Message):
     TYPE: ClassVar[str] = "EMP"
 
 
-ShoeMessage = CardDrawn | CardBurned | NewShoe | ShoeEmpty
-"""The shoe's own messages (what ShoeDriver.on_frame receives)."""
+ShoeMessage = CardDrawn | CardBurned | NewShoe | ShoeEmpty | ResendBegin | ResendEnd
+"""The shoe's own messages (what ShoeDriver.on_frame receives), the resend replies included."""
 Frame = ShoeMessage | Fault | FaultCleared | Heartbeat
 """Every message a shoe sends."""
 
-MESSAGES: MessageSet[ShoeMessage] = MessageSet(CardDrawn, CardBurned, NewShoe, ShoeEmpty)
-"""The shoe protocol: its own messages plus the common FLT, CLR, HBT."""
+MESSAGES: MessageSet[ShoeMessage] = MessageSet(
+    CardDrawn, CardBurned, NewShoe, ShoeEmpty, ResendBegin, ResendEnd
+)
+"""The shoe protocol: its own messages, the resend replies and the common FLT, CLR, HBT."""
 
 
 def encode(frame: Frame) -> bytes:

@@ -11,6 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tablectl.events import DevicePosition
+from tablectl.positions import Ledger, Verdict
+
 
 @dataclass(frozen=True)
 class StatusReport:
@@ -22,15 +25,36 @@ class StatusReport:
 
 
 class RecordingSink:
-    """A DriverSink that keeps every call in order; `wait_for` awaits a condition on them."""
+    """A DriverSink that keeps every call in order; `wait_for` awaits a condition on them.
 
-    def __init__(self) -> None:
+    It keeps the device's count as the daemon's journal would (tablectl.positions), so
+    `cursor()` answers a reconnecting driver the way the daemon does; `start` is where that
+    count stands at first (a journal that already holds this device's inputs).
+    """
+
+    def __init__(self, start: dict[str, Any] | None = None) -> None:
         self.calls: list[dict[str, Any] | StatusReport] = []
         self._changed = asyncio.Event()
+        self.ledger = Ledger()
+        if start is not None:
+            self.ledger = Ledger(run=start.get("run"), pos=start["pos"], seq=start.get("seq"))
 
     async def event(self, event: dict[str, Any]) -> None:
         self.calls.append(dict(event))
+        if "at" in event:
+            at = DevicePosition.model_validate(event["at"])
+            key = str(sorted((k, str(v)) for k, v in event.items() if k != "at"))
+            verdict, ledger = self.ledger.place(at, key, starts_run=event["type"] == "shoe.new")
+            if verdict is Verdict.AHEAD:
+                ledger = ledger.hold(at, key, None)
+            while (nxt := ledger.next_pending()) is not None:
+                ledger = nxt[1]
+            self.ledger = ledger
         self._changed.set()
+
+    def cursor(self) -> dict[str, Any] | None:
+        """Where the count stands, as the daemon's journal would say."""
+        return self.ledger.cursor()
 
     async def status(self, available: bool, fault: str | None, detail: dict[str, Any]) -> None:
         self.calls.append(StatusReport(available, fault, dict(detail)))

@@ -15,12 +15,12 @@ from drivers.messages import Message
 from drivers.shoe.frames import CardBurned, CardDrawn, NewShoe, ShoeEmpty
 from drivers.sim.device import (
     COMMON_HELP,
-    DeviceModel,
     SimulatedDevice,
     common_command,
     run_interactive,
     sim_argument_parser,
 )
+from drivers.sim.history import HistoryModel
 from tablectl.cards import Card, parse_card, standard_deck
 
 __all__ = ["ShoeExhausted", "ShoeModel", "SimulatedShoe", "main"]
@@ -30,12 +30,46 @@ class ShoeExhausted(IndexError):
     """draw() or burn() on a shoe with no cards left."""
 
 
-class ShoeModel(DeviceModel):
-    """The shoe's side of the protocol without I/O: the cards in the shoe, and shoe frames out."""
+class ShoeModel(HistoryModel):
+    """The shoe's side of the protocol without I/O: the cards in the shoe, their positions, the
+    history of this shoe and the last, and shoe frames out.
 
-    def __init__(self, send: Callable[[bytes], None], *, seq: int = 0) -> None:
+    Each NEW carries a new shoe id (`first_shoe`, then counting up); each card its position, its
+    number since the NEW (burns included).
+    """
+
+    def __init__(self, send: Callable[[bytes], None], *, seq: int = 0, first_shoe: int = 1) -> None:
         self._cards: list[Card] = []  # next card last, so draw is a pop()
+        self._shoe_no = first_shoe - 1
+        self._shoe: str | None = None
+        self._pos = 0
         super().__init__(send, seq=seq)
+
+    @property
+    def shoe(self) -> str | None:
+        """The id of the shoe in play (None before the first NEW)."""
+        return self._shoe
+
+    @property
+    def position(self) -> int:
+        """The last position used in this shoe (0 right after NEW)."""
+        return self._pos
+
+    def run_of(self, message: Message) -> str | None:
+        return message.shoe if isinstance(message, NewShoe) else None
+
+    def pos_of(self, message: Message) -> int | None:
+        return message.pos if isinstance(message, CardDrawn | CardBurned) else None
+
+    def place(self) -> tuple[str | None, int]:
+        return self._shoe, self._pos
+
+    def _announce(self) -> None:
+        """A new shoe id, the count back to 0, and NEW sent (under the lock)."""
+        self._shoe_no += 1
+        shoe = str(self._shoe_no)
+        self.transmit(lambda seq: NewShoe(seq, shoe))
+        self._shoe, self._pos = shoe, 0
 
     @property
     def remaining(self) -> int:
@@ -50,7 +84,7 @@ class ShoeModel(DeviceModel):
         random.Random(seed).shuffle(cards)
         with self._lock:
             self._cards = cards[::-1]
-            self.transmit(NewShoe)
+            self._announce()
 
     def load(self, cards: Iterable[str], *, announce: bool = True) -> None:
         """Insert a shoe holding exactly `cards` in draw order; send NEW unless `announce=False`."""
@@ -58,18 +92,31 @@ class ShoeModel(DeviceModel):
         with self._lock:
             self._cards = parsed[::-1]
             if announce:
-                self.transmit(NewShoe)
+                self._announce()
 
-    def _deal(self, make: Callable[[int, Card], Message]) -> str:
-        """Take the next card and transmit `make(seq, card)`; if sending fails (unplugged) the
-        card stays in the shoe, so nothing is lost or invented."""
+    def _deal(self, make: Callable[[int, Card, int], Message]) -> str:
+        """Take the next card and transmit `make(seq, card, position)`; if sending fails
+        (unplugged) the card stays in the shoe, so nothing is lost or invented."""
         with self._lock:
             if not self._cards:
                 raise ShoeExhausted("the shoe is empty: load() or new_shoe() first")
-            card = self._cards[-1]
-            self.transmit(lambda seq: make(seq, card))
+            card, pos = self._cards[-1], self._pos + 1
+            self.transmit(lambda seq: make(seq, card, pos))
             self._cards.pop()
+            self._pos = pos
         return str(card)
+
+    def misread(self, *, announce: bool = False) -> str:
+        """A card leaves the shoe unread: its position is used but no frame tells of it, and
+        the history has nothing to resend; with `announce`, FLT MISREAD says so. Returns the
+        card, which only the dealer now knows."""
+        with self._lock:
+            if not self._cards:
+                raise ShoeExhausted("the shoe is empty: load() or new_shoe() first")
+            if announce:
+                self.fault("MISREAD", f"card {self._pos + 1} not read")
+            self._pos += 1
+            return str(self._cards.pop())
 
     def draw(self) -> str:
         """Draw the next card and send CRD; return its code."""
@@ -97,7 +144,9 @@ class SimulatedShoe(SimulatedDevice, ShoeModel):
 _HELP = f"""commands:
   draw [N]            draw N cards (default 1)       burn            burn a card
   new [DECKS]         shuffle and insert a new shoe  empty           send EMP (cut card)
-  status              cards left and next SEQ
+  misread             a card leaves unread (its position is used, nothing is sent)
+  forget              lose the history (a power cycle): a resend then says LOST
+  status              cards left, shoe, position and next SEQ
 {COMMON_HELP}
 fault codes: JAM MISREAD COVER DOUBLE SENSOR (default JAM)"""
 
@@ -119,8 +168,16 @@ def _command(shoe: SimulatedShoe, line: str, decks: int, seed: int | None) -> st
     if word == "empty":
         shoe.empty()
         return "ok"
+    if word == "misread":
+        return f"misread {shoe.misread()} at position {shoe.position}"
+    if word == "forget":
+        shoe.forget()
+        return "history forgotten"
     if word == "status":
-        return f"{shoe.remaining} cards left, next SEQ {shoe.next_seq}, port {shoe.port}"
+        return (
+            f"{shoe.remaining} cards left, shoe {shoe.shoe} position {shoe.position}, "
+            f"next SEQ {shoe.next_seq}, port {shoe.port}"
+        )
     out = common_command(shoe, word, rest, default_fault="JAM")
     return _HELP if out is None else out
 

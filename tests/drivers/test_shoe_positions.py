@@ -1,0 +1,252 @@
+"""Issue 9 through the real ShoeDriver on a real pty: every card carries its position, and every
+fault the emulator can make is detected and either filled by a resend (the true deal, nothing
+held) or reported as a gap the shoe cannot fill (`device.gap`), never dealt out of place.
+
+`RecordingSink` keeps the count the way the daemon's journal does (tablectl.positions), so a new
+driver started on it resumes from that count as the daemon's would after a restart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from drivers.shoe.device import FRAMES_LOST, ShoeDriver
+from drivers.sim import RecordingSink
+from drivers.sim.shoe import SimulatedShoe
+from tests.drivers.support import last, running, simulators, until_open
+
+TIMEOUT = 5.0
+QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
+
+
+@pytest.fixture
+def make_sim() -> Iterator[Callable[..., SimulatedShoe]]:
+    yield from simulators(SimulatedShoe)
+
+
+def dealt(sink: RecordingSink) -> list[tuple[int, str]]:
+    """(position, card) of every card event passed on, in order."""
+    return [(e["at"]["pos"], e["card"]) for e in sink.events if e["type"] == "shoe.card"]
+
+
+def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
+    return [e for e in sink.events if e["type"] == "device.gap"]
+
+
+async def until_cursor(sink: RecordingSink, pos: int) -> None:
+    await sink.wait_for(lambda: (sink.cursor() or {}).get("pos") == pos, TIMEOUT)
+
+
+async def test_each_card_carries_its_shoe_and_position(
+    make_sim: Callable[..., SimulatedShoe],
+) -> None:
+    sim = make_sim()
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        sim.load(["9h", "2c", "Kd", "3s"])
+        sim.burn()
+        cards = [sim.draw() for _ in range(3)]
+        await until_cursor(sink, 4)
+    assert sink.events[0]["type"] == "shoe.new"
+    assert sink.events[0]["at"]["run"] == "1" and sink.events[0]["at"]["pos"] == 0
+    assert sink.events[1]["type"] == "shoe.burn" and sink.events[1]["at"]["pos"] == 1
+    assert dealt(sink) == [(2, cards[0]), (3, cards[1]), (4, cards[2])]
+    assert all(e["at"]["run"] == "1" for e in sink.events if "at" in e)
+    assert gaps(sink) == []
+
+
+@pytest.mark.parametrize("fault", ["drop", "garble"])
+async def test_a_lost_or_garbled_card_frame_is_resent_and_nothing_is_held(
+    make_sim: Callable[..., SimulatedShoe], fault: str
+) -> None:
+    sim = make_sim()
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        sim.load(["9h", "2c", "Kd", "3s", "5d"])
+        sim.draw()
+        getattr(sim, f"{fault}_next")()
+        sim.draw()  # 2c, lost or garbled on the wire
+        sim.draw()
+        sim.draw()
+        await until_cursor(sink, 4)
+    assert dealt(sink) == [(1, "9h"), (2, "2c"), (3, "Kd"), (4, "3s")]
+    assert gaps(sink) == []
+    assert driver.stats["resends"] >= 2  # the one on connect, and the one for the gap
+    assert last(sink).fault is None
+
+
+async def test_a_card_read_twice_is_passed_on_with_the_same_position(
+    make_sim: Callable[..., SimulatedShoe],
+) -> None:
+    """The shoe reads 2c twice (repeat_last: the same message under a new SEQ): the driver
+    passes the repeat on with position 2 again, which the table refuses to deal twice."""
+    sim = make_sim()
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        sim.load(["9h", "2c", "Kd"])
+        sim.draw()
+        sim.draw()
+        sim.repeat_last()
+        sim.draw()
+        await until_cursor(sink, 3)
+    assert dealt(sink) == [(1, "9h"), (2, "2c"), (2, "2c"), (3, "Kd")]
+    assert driver.stats["repeats"] == 1
+
+
+async def test_a_retransmitted_frame_is_dropped(make_sim: Callable[..., SimulatedShoe]) -> None:
+    sim = make_sim()
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        sim.load(["9h", "2c"])
+        sim.draw()
+        sim.duplicate_last()
+        sim.draw()
+        await until_cursor(sink, 2)
+    assert dealt(sink) == [(1, "9h"), (2, "2c")]
+    assert driver.stats["duplicates"] == 1
+
+
+async def test_cards_dealt_while_unplugged_are_resent_on_replug(
+    make_sim: Callable[..., SimulatedShoe], tmp_path: Any
+) -> None:
+    """The cable comes out after 9h; the shoe deals 2c and Kd meanwhile (into its history, the
+    line is down); on replug the driver asks for everything after position 1."""
+    sim = make_sim(link=tmp_path / "shoe0")
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", str(tmp_path / "shoe0"), 9600, QUICK)
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        sim.load(["9h", "2c", "Kd", "3s"])
+        sim.draw()
+        await until_cursor(sink, 1)
+        sim.flush()
+        sim.unplug()
+        with pytest.raises(RuntimeError):
+            sim.draw()  # the real shoe cannot deal into an unplugged line either...
+        sim.replug()
+        await until_open(driver, sink, opens=2)
+        sim.draw()
+        sim.draw()
+        sim.draw()
+        await until_cursor(sink, 4)
+    assert dealt(sink) == [(1, "9h"), (2, "2c"), (3, "Kd"), (4, "3s")]
+
+
+async def test_a_new_driver_resumes_from_the_journals_cursor(
+    make_sim: Callable[..., SimulatedShoe],
+) -> None:
+    """Issue 9 item 2: the daemon was down while the shoe dealt Kd and 3s (the shoe keeps them
+    in its history); a new driver on the journal's cursor (shoe 1, position 2) gets exactly those,
+    not the cards before them, and the SEQ gap across the restart is counted."""
+    sim = make_sim()
+    first = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, first):
+        await until_open(driver, first)
+        sim.load(["9h", "2c", "Kd", "3s"])
+        sim.draw()
+        sim.draw()
+        await until_cursor(first, 2)
+    cursor = first.cursor()
+    assert cursor is not None and cursor["pos"] == 2
+    sim.draw()  # dealt while the daemon is down: nobody reads the pty
+    sim.draw()
+    sim.flush()
+    again = RecordingSink(start=cursor)
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, again):
+        await until_cursor(again, 4)
+    assert dealt(again) == [(3, "Kd"), (4, "3s")]
+    assert driver.stats["frames_lost"] >= 2  # SEQ recovered from the journal's cursor
+    assert gaps(again) == []
+
+
+async def test_a_misread_card_is_a_gap_the_shoe_cannot_fill(
+    make_sim: Callable[..., SimulatedShoe],
+) -> None:
+    sim = make_sim()
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        sim.load(["9h", "2c", "Kd", "3s"])
+        sim.draw()
+        assert sim.misread() == "2c"
+        sim.draw()
+        sim.draw()
+        await sink.wait_for(lambda: len(gaps(sink)) == 1 and len(dealt(sink)) == 3, TIMEOUT)
+    (gap,) = gaps(sink)
+    assert gap["run"] == "1" and gap["after"] == 1 and gap["missing"] == [2]
+    # What came after the gap is passed on with its positions, for the table to keep.
+    assert dealt(sink) == [(1, "9h"), (3, "Kd"), (4, "3s")]
+    cursor = sink.cursor()
+    assert cursor is not None and (cursor["run"], cursor["pos"]) == ("1", 1)
+
+
+async def test_a_shoe_that_lost_its_history_says_so(
+    make_sim: Callable[..., SimulatedShoe],
+) -> None:
+    """Power-cycled while the daemon was down (history gone, a new shoe put in): nothing of
+    shoe 1 after position 1 can be confirmed, which is a gap of unknown size; the new shoe is
+    then read from its start."""
+    sim = make_sim()
+    first = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, first):
+        await until_open(driver, first)
+        sim.load(["9h", "2c"])
+        sim.draw()
+        await until_cursor(first, 1)
+    sim.draw()
+    sim.forget()
+    sim.load(["Ad", "Kc"])
+    sim.draw()
+    sim.flush()
+    again = RecordingSink(start=first.cursor())
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, again):
+        await sink_until(again, lambda: len(dealt(again)) == 1)
+    (gap,) = gaps(again)
+    assert gap["run"] == "1" and gap["after"] == 1 and gap["missing"] is None
+    assert [e["type"] for e in again.events] == ["device.gap", "shoe.new", "shoe.card"]
+    assert again.events[1]["at"]["run"] == "2"
+    assert dealt(again) == [(1, "Ad")]
+
+
+async def sink_until(sink: RecordingSink, predicate: Callable[[], bool]) -> None:
+    await sink.wait_for(predicate, TIMEOUT)
+
+
+async def test_a_shoe_that_does_not_answer_a_resend_stands_frames_lost(
+    make_sim: Callable[..., SimulatedShoe],
+) -> None:
+    """No RSE in time: FRAMES_LOST stands (a round in play is held) and what came past the gap
+    is reported; the next resend that comes back whole clears it (no new shoe needed)."""
+    sim = make_sim()
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, {**QUICK, "resend_retry": 0.3})
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        sim.load(["9h", "2c", "Kd"])
+        await sink.wait_for(lambda: driver.stats["resends"] >= 1 and not driver._resending)
+        sim.answer_resends = False
+        sim.draw()
+        sim.drop_next()
+        sim.draw()
+        sim.draw()
+        await sink.wait_for(lambda: last(sink).fault == FRAMES_LOST, TIMEOUT)
+        assert gaps(sink)[0]["missing"] == [2]
+        sim.answer_resends = True
+        await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
+    assert dealt(sink) == [(1, "9h"), (3, "Kd")]
