@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tablectl.config import ConfigError, LoadedConfig, load_config
+from tablectl.events import json_problem
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
 from tablectl.relay import OutboxRow
@@ -148,6 +149,8 @@ def replay_records(lines: Iterator[str]) -> Iterator[Record]:
             body = journal_body(line.rstrip("\n"), f"not JSON: {exc.msg} at column {exc.colno}")
         except RecursionError:
             body = journal_body(line[:512], "not JSON: nested too deeply")
+        except ValueError as exc:  # an integer of more digits than Python converts (4300)
+            body = journal_body(line[:512], f"not JSON: {json_problem(exc)}")
         else:
             if isinstance(data, dict):
                 ts = str(data.pop("ts", None) or ts)

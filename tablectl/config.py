@@ -6,6 +6,7 @@ Unknown keys are errors (a typo must not silently fall back to a default). Colle
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -26,6 +28,23 @@ from tablectl.rules.paytables import PayTable
 
 M = TypeVar("M", bound=BaseModel)
 TopicId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
+MAX_PATH = 4096  # Linux PATH_MAX
+
+
+def _path_text(value: str) -> str:
+    """A path (or device port) as the operating system can take it: no NUL byte, not empty."""
+    if "\0" in value:
+        raise ValueError("contains a NUL byte (\\0), which no path can hold")
+    if not value:
+        raise ValueError("is empty; give a path")
+    if len(value) > MAX_PATH:
+        raise ValueError(f"is {len(value)} characters long; a path is at most {MAX_PATH}")
+    return value
+
+
+PathText = Annotated[str, AfterValidator(_path_text)]
+"""A file, folder or port named in the config: refused here, naming its key, if the operating
+system could not even be asked about it (tablectl check-config, issue 9)."""
 
 
 class _Strict(BaseModel):
@@ -293,7 +312,7 @@ class Seats(_Strict):
 class Collection(_Strict):
     """A schedule picked from a schedules file (`file` relative to this config) or given inline."""
 
-    file: str | None = None
+    file: PathText | None = None
     option: int | None = Field(None, ge=1)
     schedule: CollectionSchedule | None = None
 
@@ -309,15 +328,15 @@ class Collection(_Strict):
 class Device(_Strict):
     name: TopicId
     driver: str
-    port: str
+    port: PathText
     baud: int = Field(9600, ge=50, le=4_000_000)
     options: dict[str, Any] = Field(default_factory=dict)
 
 
 class Tls(_Strict):
-    ca: str
-    cert: str | None = None
-    key: str | None = None
+    ca: PathText
+    cert: PathText | None = None
+    key: PathText | None = None
 
 
 class Mqtt(_Strict):
@@ -326,13 +345,13 @@ class Mqtt(_Strict):
     port: int = Field(1883, ge=1, le=65535)
     client_id: str | None = None
     username: str | None = None
-    password_file: str | None = None
+    password_file: PathText | None = None
     tls: Tls | None = None
     keepalive: int = Field(30, ge=5, le=3600)
 
 
 class Journal(_Strict):
-    path: str
+    path: PathText
 
 
 class TableConfig(_Strict):
@@ -348,7 +367,7 @@ class TableConfig(_Strict):
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     # The folder of pay table files (relative to this config); unset: the ones shipped with
     # tablectl (config/paytables, installed as share/tablectl/paytables).
-    paytables: str | None = None
+    paytables: PathText | None = None
 
     @model_validator(mode="after")
     def _unique_devices(self) -> TableConfig:
@@ -635,6 +654,9 @@ def _schedule(col: Collection, path: Path, problems: list[Problem]) -> Collectio
     except ScheduleError as exc:
         problems += [Problem(str(path), "collection.file", line) for line in str(exc).splitlines()]
         return None
+    except (ValueError, RecursionError) as exc:  # e.g. a 4300-digit integer; deep nesting
+        problems.append(Problem(str(path), "collection.file", f"{file}: {_toml_problem(exc)}"))
+        return None
     if col.option not in schedules:
         problems.append(
             Problem(
@@ -651,17 +673,30 @@ def _schedule(col: Collection, path: Path, problems: list[Problem]) -> Collectio
 def load_config(path: Path | str) -> LoadedConfig:
     """Read and validate a table config file."""
     p = Path(path)
+    if "\0" in str(p):
+        shown = str(p).replace("\0", "\\0")
+        raise ConfigError([Problem(shown, "", "the path contains a NUL byte (\\0)")])
     try:
         raw = p.read_bytes()
     except OSError as exc:
-        raise ConfigError([Problem(str(p), "", f"cannot read: {exc.strerror}")]) from None
+        raise ConfigError([Problem(str(p), "", f"cannot read: {exc.strerror or exc}")]) from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise ConfigError([Problem(str(p), "", "not UTF-8 text")]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([Problem(str(p), "", f"not valid TOML: {exc}")]) from None
+    except (ValueError, RecursionError) as exc:
+        raise ConfigError([Problem(str(p), "", _toml_problem(exc))]) from None
     return parse_config(data, p)
+
+
+def _toml_problem(exc: ValueError | RecursionError) -> str:
+    """Why tomllib refused a text: besides TOMLDecodeError it raises a plain ValueError for an
+    integer of more digits than Python converts (4300) and RecursionError for deep nesting."""
+    if isinstance(exc, RecursionError):
+        return "not valid TOML: nested too deeply"
+    if "integer string conversion" in str(exc):
+        return f"not valid TOML: a number has more than {sys.get_int_max_str_digits()} digits"
+    return f"not valid TOML: {exc}"
 
 
 SPOTS: dict[str, tuple[str, ...]] = {
@@ -711,6 +746,12 @@ def _paytable_problems(name: str, game: Any, folder: Path) -> list[Problem]:
             tables = load_paytables(folder / file)
         except PayTableError as exc:
             out.append(Problem(name, f"game.{key}", str(exc)))
+            continue
+        except UnicodeDecodeError:
+            out.append(Problem(name, f"game.{key}", f"{folder / file}: not UTF-8 text"))
+            continue
+        except (ValueError, RecursionError) as exc:  # e.g. a 4300-digit integer; deep nesting
+            out.append(Problem(name, f"game.{key}", f"{folder / file}: {_toml_problem(exc)}"))
             continue
         table = tables.get(wanted)
         if table is None:

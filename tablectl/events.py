@@ -61,9 +61,9 @@ class DevicePosition(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     run: str | None = Field(None, pattern=RUN_ID)
-    pos: int = Field(ge=0, le=MAX_POSITION)
-    first: int | None = Field(None, ge=1, le=MAX_POSITION)
-    seq: int | None = Field(None, ge=0, le=9999)
+    pos: int = Field(strict=True, ge=0, le=MAX_POSITION)
+    first: int | None = Field(None, strict=True, ge=1, le=MAX_POSITION)
+    seq: int | None = Field(None, strict=True, ge=0, le=9999)
     device: str | None = Field(None, min_length=1, max_length=64)
 
 
