@@ -190,8 +190,8 @@ def test_a_payload_that_is_not_an_object_is_refused(cons: Console, payload: byte
 
 
 def test_an_unknown_verb_is_refused_and_answered_on_its_own_reply_topic(cons: Console) -> None:
-    body, answer = refused(cons, "shoe.card", b'{"id":"u1","card":"As"}')
-    assert body["reason"].startswith("unknown command 'shoe.card'; known: ")
+    body, answer = refused(cons, "shoe.shuffle", b'{"id":"u1","card":"As"}')
+    assert body["reason"].startswith("unknown command 'shoe.shuffle'; known: ")
     assert answer["id"] == "u1"
 
 
@@ -282,7 +282,7 @@ COMMANDS = st.fixed_dictionaries(
     {},
     optional={
         "id": st.one_of(st.text(max_size=10), st.integers(), st.none()),
-        "type": st.sampled_from([*COMMAND_VERBS.values(), "shoe.card", "x"]),
+        "type": st.sampled_from([*COMMAND_VERBS.values(), "shoe.shuffle", "x"]),
         "seat": st.one_of(st.integers(-2, 10), st.sampled_from(["3", "3 ", 3.0, True])),
         "spot": st.sampled_from(["player", "banker", "tie", "panda8", "", "x" * 70]),
         "amount": st.one_of(st.text(max_size=8), st.integers(), st.sampled_from(["5", "25"])),
