@@ -32,6 +32,8 @@ class Verdict(Enum):
     """A position already dealt, with a different input: one of the two reads is wrong."""
     AHEAD = "ahead"
     """Past a gap: kept, not dealt, until the positions before it are in."""
+    WAITING = "waiting"
+    """Already kept past a gap, the same input again (a resend): nothing to do."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ class Ledger:
             return Verdict.DEAL, self._at(at, key)
         if at.pos in self.pending:
             same = self.pending[at.pos][0] == key
-            return (Verdict.REPEAT if same else Verdict.CONFLICT), self
+            return (Verdict.WAITING if same else Verdict.CONFLICT), self
         return Verdict.AHEAD, self
 
     def _at(self, at: DevicePosition, key: str) -> Ledger:

@@ -109,7 +109,22 @@ class Table:
         if rec.seq != self.position + 1:
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
-        return [self._number(o) for o in self._outputs(rec)]
+        return [self._number(o) for o in self._witnessed(rec, self._outputs(rec))]
+
+    def _witnessed(self, rec: Record, outputs: list[Output]) -> list[Output]:
+        """A record that finishes a round publishes the journal's chain head with it: in each
+        `round/result` (`chain`) and on the retained `journal/head`, so the floor keeps a witness
+        of the journal that no later edit of the file can change (docs/mqtt.md). A record that
+        carries no head (a replayed line without one) publishes none."""
+        if not rec.witness or not any(o.topic == "round/result" for o in outputs):
+            return outputs
+        out = [
+            Output(o.topic, {**o.payload, "chain": rec.chain}, o.retain, o.qos)
+            if o.topic == "round/result"
+            else o
+            for o in outputs
+        ]
+        return [*out, Output("journal/head", {"chain": rec.chain}, retain=True)]
 
     def _outputs(self, rec: Record) -> list[Output]:
         verb = rec.source.removeprefix("cmd/") if rec.source.startswith("cmd/") else None
@@ -272,6 +287,8 @@ class Table:
         verdict, placed = ledger.place(at, key, starts_run=isinstance(event, ShoeNew))
         where = f" of {at.run}" if at.run is not None else ""
         by_hand = rec.source.startswith("cmd/")
+        if verdict is Verdict.WAITING:
+            return []  # a resend of what already waits past the gap
         if verdict in (Verdict.REPEAT, Verdict.CONFLICT):
             if by_hand:
                 raise Rejected(f"position {at.pos}{where} of {device} is already in", rule="R39")
@@ -411,6 +428,8 @@ class Table:
             if not missing:
                 return []  # everything it names is in after all
         gap = Gap(ev.run, ev.after, missing, ev.reason)
+        if ledger.gap is not None and (ledger.gap.run, ledger.gap.missing) == (gap.run, missing):
+            return []  # told again after a reconnect: the gap already stands
         told = f"{gap.describe(device)}: {ev.reason}"
         if missing is None and self.engine.between_rounds(self.state) and not ledger.pending:
             # Between rounds nothing of a round can be missing: say so and play on.

@@ -257,3 +257,12 @@ def test_whatever_arrives_only_the_next_position_is_ever_dealt(
     while k + 1 in arrivals:
         k += 1
     assert engine.dealt == [(p, TRUTH[p - 1]) for p in range(1, k + 1)]
+
+
+def test_a_resend_of_what_already_waits_past_a_gap_is_quiet(tmp_path: Path) -> None:
+    table, _ = play(make_config(tmp_path), [*betting(), card("9h", 1), card("Kd", 3)])
+    assert feed(table, _strip(card("Kd", 3)), source=SHOE) == []
+    out = feed(table, _strip(gap(1, [2])), source=SHOE)
+    assert [a["kind"] for a in payloads(out, "alert")] == ["gap", "round-held"]
+    # The same gap told again (the driver reconnected and asked again) adds nothing.
+    assert feed(table, _strip(gap(1, [2])), source=SHOE) == []
