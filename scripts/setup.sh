@@ -27,3 +27,7 @@ if [ "${NEED_MOSQUITTO:-0}" = 1 ] && ! command -v mosquitto >/dev/null 2>&1 \
         && [ ! -x /usr/sbin/mosquitto ]; then
     apt_install mosquitto
 fi
+# the broker TLS test makes its certificates with openssl (tests/integration/test_broker_acl.py)
+if [ "${NEED_MOSQUITTO:-0}" = 1 ] && ! command -v openssl >/dev/null 2>&1; then
+    apt_install openssl
+fi

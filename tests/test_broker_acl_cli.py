@@ -177,3 +177,13 @@ def test_an_invalid_config_is_reported_like_check_config(
     code, out, err = run(["broker-acl", "--config", str(BAC), "--config", str(bad)], capsys)
     assert (code, out) == (2, "")
     assert f"{bad}: table:" in err
+
+
+def test_the_shipped_example_acl_is_what_the_generator_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """config/mosquitto/tablectl.acl.example is `tablectl broker-acl` for the shipped baccarat
+    table, so it cannot go stale."""
+    code, acl, _ = run(["broker-acl", "--config", str(BAC)], capsys)
+    assert code == 0
+    assert (ROOT / "config" / "mosquitto" / "tablectl.acl.example").read_text() == acl

@@ -1,0 +1,404 @@
+"""Brokers are locked by default (issue 9 item 8): a table daemon on a broker set up as
+config/mosquitto/tablectl.conf says (no anonymous client, a password per user, the ACL that
+`tablectl broker-acl` makes), and what each kind of client can and cannot do there.
+
+Mosquitto drops a publish the ACL denies and still acknowledges it (MQTT 5 says "not
+authorized" in the PUBACK; 3.1.1 cannot say anything). So each forged message is followed by a
+command the dealer console is allowed to send: once its reply is back, the daemon has handled
+everything that reached it before, and the subscribers have received everything published
+before. What the daemon journaled and what the subscribers received then shows what got through.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import sqlite3
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.reasoncodes import ReasonCode
+
+from drivers.sim.shoe import SimulatedShoe
+from tests.conftest import MosquittoBroker, MosquittoFactory, password_for
+from tests.integration.floor import wait_subscribed
+from tests.integration.harness import REPO, TIMEOUT, Console, DaemonProcess, write_config
+
+pytestmark = pytest.mark.integration
+BASE = "tablectl/it/t1"
+SHIPPED_BROKER_CONF = REPO / "config" / "mosquitto" / "tablectl.conf"
+
+
+class Client:
+    """A bare MQTT client with a user's credentials (or none): the CONNACK's reason code, and
+    publishes that wait for their PUBACK and return its reason code."""
+
+    def __init__(
+        self,
+        port: int,
+        credentials: tuple[str, str] | None,
+        client_id: str,
+        *,
+        protocol: mqtt.MQTTProtocolVersion = mqtt.MQTTv5,
+    ) -> None:
+        self.connack: ReasonCode | None = None
+        self.pubacks: dict[int, ReasonCode] = {}
+        self._cond = threading.Condition()
+        self.client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol
+        )
+        if credentials is not None:
+            self.client.username_pw_set(*credentials)
+        self.client.on_connect = self._on_connect
+        self.client.on_publish = self._on_publish
+        self.client.connect("127.0.0.1", port, keepalive=10)
+        self.client.loop_start()
+        self._wait("the CONNACK", lambda: self.connack is not None)
+
+    def _on_connect(self, client: Any, _u: Any, _f: Any, reason: ReasonCode, *_: Any) -> None:
+        if reason.is_failure:
+            client.disconnect()  # no retry: the network loop ends at once
+        with self._cond:
+            self.connack = reason
+            self._cond.notify_all()
+
+    def _on_publish(self, _c: Any, _u: Any, mid: int, reason: ReasonCode, *_: Any) -> None:
+        with self._cond:
+            self.pubacks[mid] = reason
+            self._cond.notify_all()
+
+    def _wait(self, what: str, cond: Any) -> None:
+        deadline = time.monotonic() + TIMEOUT
+        with self._cond:
+            while not cond():
+                left = deadline - time.monotonic()
+                assert left > 0, f"timed out waiting for {what}"
+                self._cond.wait(left)
+
+    def publish(self, topic: str, payload: Any) -> int:
+        """Publish with QoS 1; the message id, for `puback`."""
+        return self.client.publish(topic, json.dumps(payload), qos=1).mid
+
+    def puback(self, mid: int) -> ReasonCode:
+        """The broker's PUBACK reason code for message `mid`, once it has come. (Mosquitto with
+        max_queued_messages 0 holds a PUBACK refusing a publish that follows another refused one
+        for about a second, so publish everything first, then wait.)"""
+        self._wait(f"the PUBACK of message {mid}", lambda: mid in self.pubacks)
+        return self.pubacks[mid]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def connack(port: int, credentials: tuple[str, str] | None, protocol: Any) -> ReasonCode:
+    client = Client(port, credentials, "it-knocking", protocol=protocol)
+    client.close()
+    assert client.connack is not None
+    return client.connack
+
+
+def seqs(subscriber: Console) -> set[int]:
+    """The seq of every table message `subscriber` received (commands and `status` have none)."""
+    return {
+        p["seq"] for m in subscriber.messages if isinstance(p := m.payload, dict) and "seq" in p
+    }
+
+
+def journaled_commands(journal: Path) -> list[tuple[str, str | None]]:
+    """(source, ref) of every command the daemon journaled, in order."""
+    with contextlib.closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True)) as db:
+        rows = db.execute(
+            "SELECT source, ref FROM journal WHERE source LIKE 'cmd/%' ORDER BY seq"
+        ).fetchall()
+    return [(str(source), ref) for source, ref in rows]
+
+
+@dataclass
+class Room:
+    broker: MosquittoBroker
+    shoe: SimulatedShoe
+    journal: Path
+    console: Console  # the dealer console of table t1
+    floor: Console  # a floor system: reads everything but the commands
+    display: Console  # a display page: display/# and state only
+
+
+@pytest.fixture
+def room(tmp_path: Path, mosquitto_factory: MosquittoFactory) -> Iterator[Room]:
+    """Table t1 of site "it" running on the locked broker, with its console, a floor system and a
+    display page subscribed to `<base>/#`, and the users of a second table t2 on the broker."""
+    mosquitto = mosquitto_factory(start=False)
+    # The default limit of queued messages: with none (max_queued_messages 0) Mosquitto 2.0.11
+    # holds the PUBACK of a refused publish that follows another one for a second.
+    conf = mosquitto.config_path.read_text()
+    assert conf.count("max_queued_messages 0\n") == 1
+    mosquitto.config_path.write_text(conf.replace("max_queued_messages 0\n", ""))
+    mosquitto.start()
+    (tmp_path / "t2").mkdir()
+    write_config(tmp_path / "t2", shoe_port="/dev/null", mqtt_port=mosquitto.port, table="t2")
+    with SimulatedShoe() as shoe:
+        cfg = write_config(tmp_path, shoe_port=shoe.port, mqtt_port=mosquitto.port)
+        console = Console(mosquitto.port, BASE, client_id="it-console")
+        floor = Console(mosquitto.port, BASE, client_id="it-floor", role="floor")
+        display = Console(mosquitto.port, BASE, client_id="it-display", role="display")
+        daemon = DaemonProcess(cfg)
+        try:
+            for client in (console, floor, display):
+                wait_subscribed(client)
+            daemon.start()
+            floor.wait_for("the table online", lambda: "online" in floor.on("status"))
+            floor.wait_for("the shoe open", lambda: floor.device_available())
+            yield Room(mosquitto, shoe, tmp_path / "journal.db", console, floor, display)
+            assert daemon.terminate() == 0, daemon.log_text()
+        finally:
+            daemon.stop_quietly()
+            for client in (console, floor, display):
+                client.close()
+
+
+@pytest.mark.parametrize("protocol", [mqtt.MQTTv311, mqtt.MQTTv5], ids=["3.1.1", "5"])
+def test_a_client_without_a_valid_password_is_refused_at_connect(room: Room, protocol: Any) -> None:
+    port = room.broker.port
+    assert connack(port, None, protocol).is_failure  # anonymous
+    assert connack(port, ("table-it-t1", "not-its-password"), protocol).is_failure
+    assert connack(port, ("nobody", "secret"), protocol).is_failure
+    # the positive control: the same client with the table's credentials is let in
+    assert not connack(port, ("table-it-t1", password_for("table-it-t1")), protocol).is_failure
+
+
+def test_only_the_tables_consoles_command_it_and_nobody_forges_its_results(room: Room) -> None:
+    """A foreign table, a foreign table's console, a display page and the floor try to post a
+    bank and a wager to table t1 and to publish a result, a reply, a scoreboard and a state under
+    its base; the table's own user tries the commands, its console and the pit the rest. The
+    broker refuses every one, the daemon journals none, the floor and the console see none. The
+    table's dealer console and the pit then command it (the positive controls)."""
+    port = room.broker.port
+    forged_result = {"table": "t1", "seq": 1_000_000, "round": 1, "forged": True}
+    users = {
+        "table-it-t2": "a foreign table",
+        "console-it-t2": "a foreign table's console",
+        "display-it": "a display page",
+        "floor-it": "the floor",
+        "table-it-t1": "the table's own user",
+        "console-it-t1": "the table's own console",
+        "pit-it": "the pit",
+    }
+    forgers: list[Client] = []
+    sent: list[tuple[str, str, Client, int]] = []  # who, topic, their client, message id
+    try:
+        for n, (user, who) in enumerate(users.items()):
+            forger = Client(port, (user, password_for(user)), f"it-forger-{n}")
+            forgers.append(forger)
+            assert forger.connack is not None and not forger.connack.is_failure, who
+            forged = [
+                ("cmd/bank", {"id": f"forged-b{n}", "seat": 2, "amount": "900"}),
+                ("cmd/wager", {"id": f"forged-w{n}", "seat": 3, "spot": "tie", "amount": "5"}),
+                ("round/result", forged_result),
+                ("cmd/bank/reply", {"table": "t1", "seq": 1_000_001, "id": "forged", "ok": True}),
+                ("display/eztrak", forged_result),
+                ("state", forged_result),
+            ]
+            if user == "table-it-t1":  # the table's own topics are its to write, not commands
+                forged = forged[:2]
+            elif user in ("console-it-t1", "pit-it"):  # commands are theirs, nothing else
+                forged = forged[2:]
+            for topic, payload in forged:
+                sent.append((who, topic, forger, forger.publish(f"{BASE}/{topic}", payload)))
+        for who, topic, forger, mid in sent:
+            reason = forger.puback(mid)
+            assert reason.getName() == "Not authorized", f"{who} published {topic}: {reason}"
+    finally:
+        for forger in forgers:
+            forger.close()
+
+    room.console.ok("bank", {"seat": 4, "amount": "500"})  # the positive control
+    pit = Console(port, BASE, client_id="it-pit", role="pit")
+    try:
+        wait_subscribed(pit)
+        pit.ok("wager", {"seat": 1, "spot": "player", "amount": "25"})
+    finally:
+        pit.close()
+    room.floor.wait_for("the pit's reply", lambda: len(room.floor.on("cmd/wager/reply")) == 1)
+
+    commands = journaled_commands(room.journal)
+    assert [source for source, _ in commands] == ["cmd/bank", "cmd/wager"]  # the controls only
+    assert not any(ref and ref.startswith("forged") for _, ref in commands)
+    for subscriber in (room.floor, room.console):
+        assert all("forged" not in json.dumps(m.payload) for m in subscriber.messages)
+        assert [p["ok"] for p in subscriber.on("cmd/bank/reply")] == [True]
+        assert max(seqs(subscriber)) < 1_000_000
+    state = max(room.floor.on("state"), key=lambda s: s["seq"])
+    assert state["player_dealer"]["seat"] == 4
+    assert [(w["seat"], w["spot"]) for w in state["wagers"]] == [(1, "player")]
+    # the floor reads everything but the commands; the console reads its commands too
+    assert room.floor.on("cmd/bank") == []
+    assert len(room.console.on("cmd/bank")) == 1
+
+
+def test_the_floor_gets_every_message_of_a_round_and_a_display_page_only_its_own(
+    room: Room,
+) -> None:
+    """A refused wager, then a whole round. The floor receives every message of the outbox,
+    whatever its topic (so the ACL lets the table publish all it publishes: a denied publish
+    would be dropped without a word); the display page receives only `state` and
+    `display/eztrak`, those after the round included."""
+    refused = room.console.send("wager", {"seat": 1, "spot": "player", "amount": "25"})
+    assert not refused["ok"]  # no bank yet: an alert and a refusing reply
+    room.shoe.new_shoe(8, seed=11)
+    room.floor.wait_for(
+        "the new shoe", lambda: any(e["type"] == "shoe.new" for e in room.floor.on("event"))
+    )
+    room.console.ok("bank", {"seat": 4, "amount": "500"})
+    room.console.ok("wager", {"seat": 1, "spot": "player", "amount": "25"})
+    while not room.floor.on("round/result"):
+        last = max(seqs(room.floor))
+        room.shoe.draw()
+        room.floor.wait_for(  # a card's last message is the table's `state`
+            "the state after the card",
+            lambda n=last: any(p["seq"] > n for p in room.floor.on("state")),
+        )
+    (result,) = room.floor.on("round/result")
+
+    with contextlib.closing(sqlite3.connect(f"file:{room.journal}?mode=ro", uri=True)) as db:
+        rows = db.execute("SELECT seq, topic FROM outbox ORDER BY seq").fetchall()
+    room.floor.wait_for(
+        "every message of the outbox", lambda: {seq for seq, _ in rows} <= seqs(room.floor)
+    )
+    topics = {t.removeprefix(f"{BASE}/") for _, t in rows}
+    assert {"alert", "cmd/wager/reply", "event", "round/result", "display/eztrak"} <= topics
+
+    room.display.wait_for(
+        "the scoreboard and the state after the round",
+        lambda: all(
+            any(p["seq"] > result["seq"] for p in room.display.on(topic))
+            for topic in ("display/eztrak", "state")
+        ),
+    )
+    assert {m.topic.removeprefix(f"{BASE}/") for m in room.display.messages} == {
+        "state",
+        "display/eztrak",
+    }
+
+
+# -- the shipped broker config, TLS included -------------------------------------------------------
+
+
+def make_certificates(folder: Path) -> None:
+    """A CA and a broker certificate for 127.0.0.1 signed by it, made with openssl."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.fail(
+            "the TLS test needs openssl: install it with `apt-get install openssl` "
+            "(scripts/test does)",
+            pytrace=False,
+        )
+    key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+
+    def run(*args: str) -> None:
+        subprocess.run([openssl, *args], cwd=folder, check=True, capture_output=True, timeout=30)
+
+    run("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2",
+        "-subj", "/CN=tablectl test CA",
+        "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign")  # fmt: skip
+    run("req", *key, "-keyout", "broker.key", "-out", "broker.csr", "-subj", "/CN=127.0.0.1")
+    (folder / "broker.ext").write_text(
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=critical,CA:FALSE\n"
+        "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n"
+        "subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n"
+    )
+    run("x509", "-req", "-in", "broker.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+        "-CAcreateserial", "-out", "broker.crt", "-days", "2",
+        "-extfile", "broker.ext")  # fmt: skip
+
+
+def test_the_shipped_broker_config_locks_both_listeners_and_the_table_connects_over_tls(
+    tmp_path: Path, mosquitto_factory: MosquittoFactory
+) -> None:
+    """config/mosquitto/tablectl.conf as docs/operations.md installs it, its TLS listener opened
+    as its comments say: the daemon connects over TLS ([mqtt.tls] ca) with its password and is
+    commanded by its console on the loopback listener; neither listener lets anyone in without a
+    password."""
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    make_certificates(certs)
+    broker = mosquitto_factory(start=False)
+    tls_port = free_tls_port(broker.port)
+    text = SHIPPED_BROKER_CONF.read_text()
+    for old, new in {
+        "password_file /etc/mosquitto/tablectl.passwd": f"password_file {broker.password_path}",
+        "acl_file /etc/mosquitto/tablectl.acl": f"acl_file {broker.acl_path}",
+        "listener 1883 127.0.0.1": f"listener {broker.port} 127.0.0.1",
+        "#listener 8883": f"listener {tls_port} 127.0.0.1",
+        "#cafile /etc/mosquitto/certs/ca.crt": f"cafile {certs}/ca.crt",
+        "#certfile /etc/mosquitto/certs/broker.crt": f"certfile {certs}/broker.crt",
+        "#keyfile /etc/mosquitto/certs/broker.key": f"keyfile {certs}/broker.key",
+    }.items():
+        assert text.count(old) == 1, f"the shipped tablectl.conf no longer has {old!r}"
+        text = text.replace(old, new)
+    # what Debian's mosquitto.conf and the test add around it: no persistence, the log to stderr
+    generated = broker.config_path.read_text().splitlines()
+    extra = [ln for ln in generated if ln.split(" ")[0] in ("user", "persistence", "log_dest")]
+    extra += [ln for ln in generated if ln.startswith(("log_type", "connection_messages"))]
+    broker.config_path.write_text(text + "\n".join(extra) + "\n")
+    broker.start()
+
+    with SimulatedShoe() as shoe:
+        cfg = write_config(tmp_path, shoe_port=shoe.port, mqtt_port=broker.port)
+        text = cfg.read_text().replace(f"port = {broker.port}\n", f"port = {tls_port}\n")
+        cfg.write_text(text + f'[mqtt.tls]\nca = "{certs}/ca.crt"\n')
+        for port in (broker.port, tls_port):  # anonymous: refused on both listeners
+            assert anonymous_refused(port, certs / "ca.crt" if port == tls_port else None)
+        console = Console(broker.port, BASE)
+        daemon = DaemonProcess(cfg)
+        try:
+            wait_subscribed(console)
+            daemon.start()
+            console.wait_for("the table online", lambda: "online" in console.on("status"))
+            console.ok("bank", {"seat": 4, "amount": "500"})
+            assert daemon.terminate() == 0, daemon.log_text()
+        finally:
+            daemon.stop_quietly()
+            console.close()
+    assert "u'table-it-t1'" in broker.log_text()
+    assert journaled_commands(tmp_path / "journal.db")[0][0] == "cmd/bank"
+
+
+def free_tls_port(other: int) -> int:
+    from tests.conftest import free_port
+
+    while (port := free_port()) == other:
+        pass
+    return port
+
+
+def anonymous_refused(port: int, ca: Path | None) -> bool:
+    """An anonymous client (verifying the broker with `ca` on TLS) gets a refusing CONNACK."""
+    got: list[ReasonCode] = []
+    done = threading.Event()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="it-anonymous")
+    if ca is not None:
+        client.tls_set(ca_certs=str(ca))
+
+    def on_connect(_c: Any, _u: Any, _f: Any, reason: ReasonCode, *_: Any) -> None:
+        got.append(reason)
+        done.set()
+
+    client.on_connect = on_connect
+    client.connect("127.0.0.1", port, keepalive=10)
+    client.loop_start()
+    try:
+        assert done.wait(TIMEOUT), f"no CONNACK on port {port}"
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    return got[0].is_failure
