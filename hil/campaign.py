@@ -377,11 +377,12 @@ def campaign(kills: int, seed: int, up: tuple[float, float], down: float) -> dic
         try:
             daemon.start()
             thread.start()
-            for done in range(1, kills + 1):
+            while done < kills:
                 time.sleep(rng.uniform(*up))
                 if dealer.error is not None:
                     break
                 daemon.kill()
+                done += 1
                 time.sleep(rng.uniform(0.0, down))
                 daemon.start()
             dealer.stop.set()
