@@ -18,6 +18,13 @@ named groups `rank` and `suit` (or `card`) carry the card. For example a shoe th
     pattern = '^SHUFFLE$'
     event = "shoe.new"
 
+Positions (issue 9): a pattern may also have a named group `pos`, the card's number in the
+device's own count (and `shoe`, an id of the shoe the count restarts with, on a `shoe.new` or
+card message). Events then carry `at`, and the table deals only the next position. Such a device
+keeps no history, so it cannot resend: a skipped position is reported at once as a `device.gap`,
+which holds the round until the dealer enters the missing cards at the console (R39) or voids
+it. Without a `pos` group nothing can tell a lost card: the device's own problem, documented.
+
 A line that matches nothing is counted, logged with its raw bytes at debug level and shown on
 the device's status by what was wrong and its length only: its text may hold a card nobody may
 see yet (a hole card), and the status is published (DESIGN contract 3; issue 5 "Bad input": the
@@ -42,6 +49,8 @@ from tablectl.cards import CardError, parse_card
 log = structlog.get_logger(__name__)
 
 CARD_EVENTS = ("shoe.card", "shoe.burn")
+_POS = re.compile(r"[0-9]{1,9}")
+_SHOE = re.compile(r"[A-Za-z0-9]{1,8}")
 PLAIN_EVENTS = ("shoe.new",)
 MAX_LINE = 512  # a longer run without a line ending is noise, not a message
 STATUS_INTERVAL = 1.0  # seconds between status reports caused only by unmatched lines
@@ -56,17 +65,31 @@ class LineMessage:
 
     def event_for(self, line: str) -> dict[str, Any] | None:
         """The event for `line`, or None if the pattern does not match it; CardError if the
-        pattern matched but the groups do not make a card."""
+        pattern matched but the groups do not make a card (or a position, or a shoe id)."""
         m = self.pattern.search(line)
         if m is None:
             return None
-        if self.event in PLAIN_EVENTS:
-            return {"type": self.event}
         groups = m.groupdict()
-        text = groups.get("card") or f"{groups.get('rank') or ''}{groups.get('suit') or ''}"
-        if text[:2] == "10":
-            text = "T" + text[2:]
-        return {"type": self.event, "card": str(parse_card(text))}
+        event: dict[str, Any] = {"type": self.event}
+        if self.event not in PLAIN_EVENTS:
+            text = groups.get("card") or f"{groups.get('rank') or ''}{groups.get('suit') or ''}"
+            if text[:2] == "10":
+                text = "T" + text[2:]
+            event["card"] = str(parse_card(text))
+        at: dict[str, Any] = {}
+        if groups.get("shoe") is not None:
+            if not _SHOE.fullmatch(groups["shoe"]):
+                raise CardError("its shoe id is not 1-8 letters or digits")
+            at["run"] = groups["shoe"]
+        if groups.get("pos") is not None:
+            if not _POS.fullmatch(groups["pos"]):
+                raise CardError("its position is not 1-9 digits")
+            at["pos"] = int(groups["pos"])
+        elif self.event == "shoe.new" and at:
+            at["pos"] = 0
+        if "pos" in at:
+            event["at"] = at
+        return event
 
 
 @dataclass(frozen=True)
@@ -109,6 +132,7 @@ class LineOptions:
             if m["event"] in CARD_EVENTS and not ({"rank", "suit"} <= names or "card" in names):
                 problems.append(f"{where}.pattern needs named groups rank and suit, or card")
                 continue
+
             messages.append(LineMessage(pattern, str(m["event"])))
         ending = options.get("line_ending", "\r\n")
         encoding = options.get("encoding", "ascii")
@@ -151,7 +175,9 @@ class LineDriver:
         self._connect = connect
         self._sleep = sleep
         self._log = log.bind(device=name, port=port)
-        self.stats = {"lines": 0, "unmatched": 0, "bad_cards": 0, "reconnects": 0}
+        self.stats = {"lines": 0, "unmatched": 0, "bad_cards": 0, "reconnects": 0, "gaps": 0}
+        self._run: str | None = None
+        self._pos: int | None = None  # the last position passed on (None: no position yet)
         self._last_bad: str | None = None
         self._reported: tuple[bool, str | None] | None = None
         self._reported_unmatched = 0
@@ -171,6 +197,7 @@ class LineDriver:
                 continue
             opened += 1
             self.stats["reconnects"] = opened - 1
+            self._resume_count(sink)
             await self._status(sink, True, None)
             buf = b""
             try:
@@ -224,9 +251,47 @@ class LineDriver:
                 self._unmatched(raw, "matches a card message but is not a card", str(exc))
                 return
             if event is not None:
+                await self._count(event, sink)
                 await sink.event(event)
                 return
         self._unmatched(raw, "matches no configured message")
+
+    def _resume_count(self, sink: DriverSink) -> None:
+        """Where the journal says the count stands: what the device says next is judged
+        against it (cards it reported while nobody listened are gone: it keeps no history)."""
+        cursor_of = getattr(sink, "cursor", None)
+        cursor = cursor_of() if callable(cursor_of) else None
+        if isinstance(cursor, Mapping) and isinstance(cursor.get("pos"), int):
+            self._run, self._pos = cursor.get("run"), cursor["pos"]
+
+    async def _count(self, event: dict[str, Any], sink: DriverSink) -> None:
+        """A skipped position cannot be asked for again: report it at once as a gap (R39)."""
+        at = event.get("at")
+        if at is None:
+            return
+        if event["type"] == "shoe.new":
+            self._run, self._pos = at.get("run"), 0
+            return
+        run = at.get("run", self._run)
+        if run is not None and "run" not in at:
+            at["run"] = run
+        pos = at["pos"]
+        if self._pos is not None and run == self._run and pos > self._pos + 1:
+            self.stats["gaps"] += 1
+            missing = list(range(self._pos + 1, pos))
+            self._log.warning("line.gap", run=run, after=self._pos, missing=missing)
+            gap: dict[str, Any] = {
+                "type": "device.gap",
+                "device": self.name,
+                "after": self._pos,
+                "missing": missing[:1000],
+                "reason": "the device keeps no history to resend them from",
+            }
+            if run is not None:
+                gap["run"] = run
+            await sink.event(gap)
+        if self._pos is None or run != self._run or pos > self._pos:
+            self._run, self._pos = run, pos
 
     def _unmatched(self, raw: bytes, reason: str, error: str | None = None) -> None:
         """Count a bad line; the debug log gets its bytes, the published status only `reason`

@@ -18,6 +18,7 @@ from structlog.typing import EventDict
 from drivers.line.device import LineDriver, LineOptions
 from drivers.registry import load_driver
 from drivers.sim import RecordingSink
+from tablectl.cards import CardError
 
 OPTIONS: dict[str, Any] = {
     "line_ending": "\r\n",
@@ -134,3 +135,67 @@ async def test_a_bad_line_shows_on_the_status_without_its_bytes_contract_3(
     assert "AH" not in published and "AX" not in published
     raws = [e["raw"] for e in debug_logs if e["event"] == "line.unmatched"]
     assert raws == [b"CARD AH HOLE", b"BURN AX"]
+
+
+POSITIONED: dict[str, Any] = {
+    "line_ending": "\r\n",
+    "messages": [
+        {"pattern": r"^CARD (?P<pos>\d+) (?P<card>\w\w)$", "event": "shoe.card"},
+        {"pattern": r"^SHOE (?P<shoe>\w+)$", "event": "shoe.new"},
+    ],
+}
+
+
+async def test_a_skipped_position_is_a_gap_at_once_no_history_to_resend_from(
+    pty: tuple[int, str],
+) -> None:
+    """Issue 9 item 3: a vendor device without history falls back to hold + console entry. The
+    line driver reports the skipped position as a device.gap before passing the next card on,
+    and takes a reconnect's first card against the journal's count."""
+    master, port = pty
+    sink = RecordingSink()
+    task = asyncio.create_task(LineDriver("shoe", port, 9600, POSITIONED).run(sink))
+    try:
+        await sink.wait_for(lambda: bool(sink.statuses) and sink.statuses[-1].available)
+        os.write(master, b"SHOE A7\r\nCARD 1 9h\r\nCARD 2 2c\r\nCARD 4 3s\r\nCARD 4 3s\r\n")
+        await sink.wait_for(lambda: len(sink.events) == 6)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert sink.events == [
+        {"type": "shoe.new", "at": {"run": "A7", "pos": 0}},
+        {"type": "shoe.card", "card": "9h", "at": {"run": "A7", "pos": 1}},
+        {"type": "shoe.card", "card": "2c", "at": {"run": "A7", "pos": 2}},
+        {
+            "type": "device.gap",
+            "device": "shoe",
+            "after": 2,
+            "missing": [3],
+            "reason": "the device keeps no history to resend them from",
+            "run": "A7",
+        },
+        {"type": "shoe.card", "card": "3s", "at": {"run": "A7", "pos": 4}},
+        # read twice: passed on with its position, for the table to refuse (not dealt twice)
+        {"type": "shoe.card", "card": "3s", "at": {"run": "A7", "pos": 4}},
+    ]
+    # A new driver on the journal's count: a card past it is a gap at once.
+    sink2 = RecordingSink(start={"run": "A7", "pos": 4})
+    task = asyncio.create_task(LineDriver("shoe", port, 9600, POSITIONED).run(sink2))
+    try:
+        await sink2.wait_for(lambda: bool(sink2.statuses) and sink2.statuses[-1].available)
+        os.write(master, b"CARD 7 Kd\r\n")
+        await sink2.wait_for(lambda: len(sink2.events) == 2)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert sink2.events[0]["missing"] == [5, 6]
+    assert sink2.events[1]["at"] == {"run": "A7", "pos": 7}
+
+
+def test_a_position_that_is_not_a_number_is_a_bad_line() -> None:
+    """A pattern loose enough to capture "1a" as the position: the line is refused (counted as
+    a bad card line), never turned into a position."""
+    loose = {"messages": [{"pattern": r"^CARD (?P<pos>\S+) (?P<card>\w\w)$", "event": "shoe.card"}]}
+    opts = LineOptions.parse(loose)
+    with pytest.raises(CardError, match="position"):
+        opts.messages[0].event_for("CARD 1a 9h")
