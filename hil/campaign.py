@@ -210,8 +210,12 @@ class Coup:
 class Dealer:
     """Plays rounds: console commands through the floor, cards from the shoe emulator."""
 
-    def __init__(self, shoe: SimulatedShoe, floor: Floor, rng: random.Random) -> None:
+    def __init__(
+        self, shoe: SimulatedShoe, floor: Floor, rng: random.Random, faults: float = 0.0
+    ) -> None:
         self.shoe, self.floor, self.rng = shoe, floor, rng
+        self.fault_rate = faults
+        self.faults: Counter[str] = Counter()
         self.coups: list[Coup] = []
         self.drawn: list[tuple[str, int, str]] = []  # (shoe, position, card), every card out
         self.lost_rounds = 0
@@ -233,6 +237,15 @@ class Dealer:
         except BaseException as exc:  # reported by main: a campaign must not hang on a bug
             self.error = exc
 
+    def _wire_fault(self) -> str | None:
+        """A fault on this card's frame, at the campaign's rate: lost, garbled, read twice or
+        retransmitted."""
+        if self.rng.random() >= self.fault_rate:
+            return None
+        fault = self.rng.choice(("drop", "garble", "repeat", "dup"))
+        self.faults[fault] += 1
+        return fault
+
     def _command(self, verb: str, body: dict[str, Any]) -> bool:
         self._refs += 1
         return self.floor.command(verb, body, f"k{self._refs}", self.stop)
@@ -253,7 +266,14 @@ class Dealer:
                 raise RuntimeError(f"round {index + 1}: {verb} {body} refused")
         coup = Coup(str(self.shoe.shoe))
         while (side := next_to_draw(_cards(coup.player), _cards(coup.banker))) is not None:
+            fault = self._wire_fault()
+            if fault in ("drop", "garble"):
+                getattr(self.shoe, f"{fault}_next")()
             card = self.shoe.draw()
+            if fault == "repeat":
+                self.shoe.repeat_last()  # the shoe reads the card twice
+            elif fault == "dup":
+                self.shoe.duplicate_last()  # the line retransmits the frame
             coup.positions.append(self.shoe.position)
             (coup.player if side == "player" else coup.banker).append(card)
             self.drawn.append((coup.shoe, self.shoe.position, card))
@@ -347,6 +367,8 @@ def figures(dealer: Dealer, floor: Floor, journal_path: Path, kills: int) -> dic
         "rounds_without_result": max(0, len(dealer.coups) - len(results)),
         "rounds_twice": sum(1 for n in rounds.values() if n > 1),
         "rounds_deal_differs": differs,
+        "wire_faults": sum(dealer.faults.values()),
+        **{f"wire_faults_{k}": n for k, n in sorted(dealer.faults.items())},
         "gaps_reported": gaps,
         "chain_intact": chain_ok,
     }
@@ -362,7 +384,9 @@ FAILING = (
 )
 
 
-def campaign(kills: int, seed: int, up: tuple[float, float], down: float) -> dict[str, Any]:
+def campaign(
+    kills: int, seed: int, up: tuple[float, float], down: float, faults: float = 0.0
+) -> dict[str, Any]:
     """Run the campaign in a scratch folder; its figures."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="tablectl-campaign-") as scratch:
@@ -371,7 +395,7 @@ def campaign(kills: int, seed: int, up: tuple[float, float], down: float) -> dic
         shoe = SimulatedShoe(link=folder / "shoe0", seed=seed)
         floor = Floor(broker.port)
         daemon = Daemon(table_config(folder, folder / "shoe0", broker.port))
-        dealer = Dealer(shoe, floor, random.Random(seed + 1))
+        dealer = Dealer(shoe, floor, random.Random(seed + 1), faults)
         thread = threading.Thread(target=dealer.run, name="dealer", daemon=True)
         done = 0
         try:
@@ -414,10 +438,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-up", type=float, default=0.3, help="seconds up, at least")
     parser.add_argument("--max-up", type=float, default=2.5, help="seconds up, at most")
     parser.add_argument("--max-down", type=float, default=0.5, help="seconds down, at most")
+    parser.add_argument(
+        "--faults",
+        type=float,
+        default=0.05,
+        help="share of card frames lost, garbled, read twice or retransmitted (default 0.05)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    result = campaign(args.kills, args.seed, (args.min_up, args.max_up), args.max_down)
+    result = campaign(args.kills, args.seed, (args.min_up, args.max_up), args.max_down, args.faults)
     result["seconds"] = round(time.monotonic() - started, 1)
     if args.json:
         print(json.dumps(result))
