@@ -75,6 +75,7 @@ class PositionedDriver(FramedDriver[M]):
         self._run: str | None = None
         self._pos: int | None = None  # the last position passed on in order (None: none yet)
         self._ahead: dict[int, M] = {}  # positions past a gap, waiting for the ones before
+        self._early: list[M] = []  # heard before the first RSE of a driver with no count yet
         self._wanted = False  # a resend should be asked for
         self._resending = False  # an RSN is out and its RSE has not come
         self._replaying = False  # between RSB and RSE: what comes is the history again
@@ -116,7 +117,7 @@ class PositionedDriver(FramedDriver[M]):
             seq = cursor.get("seq")
             if self._last_seq is None and isinstance(seq, int):
                 self._last_seq = seq  # a gap across the restart counts like any other
-        self._ahead = {}
+        self._ahead, self._early = {}, []
         self._resending = self._replaying = False
         self._wanted = True
         self._kick = asyncio.Event()
@@ -189,9 +190,19 @@ class PositionedDriver(FramedDriver[M]):
             at = {"run": self._run, **at}
         return at
 
+    def _in_flight(self) -> bool:
+        """Whether an RSN is out and its replay has not begun: what comes now the device sent
+        before it read the request, and the replay brings it again in its place (a live frame
+        let through here could be a run the replay has not reached yet)."""
+        return self._resending and not self._replaying
+
     async def _place(self, frame: M, pos: int, sink: DriverSink) -> None:
         """One positioned frame: passed on if it is the next, kept if it is early, a repeat
         dropped during a replay (it is the overlap) and passed on otherwise."""
+        if self._in_flight():
+            if self._pos is None:
+                self._early.append(frame)
+            return
         if self._pos is None and not self._resending:
             self._pos = pos - 1  # the first position ever seen is taken as it is
         if self._pos is None or pos > self._pos + 1:
@@ -219,6 +230,10 @@ class PositionedDriver(FramedDriver[M]):
 
     async def _run_start(self, frame: M, run: str, sink: DriverSink) -> None:
         """A new shoe or shuffle: the old run's count is over (a hole left in it is a gap)."""
+        if self._in_flight():
+            if self._pos is None:
+                self._early.append(frame)
+            return
         if run == self._run and (self._replaying or self._pos is not None):
             return  # a resend replaying the start of the run we are in, or a repeat of it
         if self._ahead and self._pos is not None:
@@ -256,10 +271,17 @@ class PositionedDriver(FramedDriver[M]):
         self._resending = self._replaying = False
         if self._kick is not None:
             self._kick.set()
-        if self._pos is None:  # first contact: the device says where it is
-            self._run = frame.run if self.has_runs else None
-            self._pos = min(self._ahead) - 1 if self._ahead else frame.last
-            await self._pass_waiting(sink)
+        if self._pos is None:  # first contact: the count starts with the first frame heard
+            early, self._early = self._early, []
+            for heard in early:
+                await self.on_frame(heard, sink)
+            if self._pos is None:  # nothing heard: it starts where the device says it stands
+                self._run = frame.run if self.has_runs else None
+                self._pos = frame.last
+                self._done()
+                return
+        if self.has_runs and self._run is None:
+            self._run = frame.run  # cards heard before any NEW: now the run has a name
         if self.has_runs and frame.run != self._run:
             self._log.warning(f"{self.log_prefix}.run_moved", ours=self._run, device=frame.run)
             await self._report_gap(sink, None, f"the device is in {frame.run} and resent no start")

@@ -100,6 +100,9 @@ class Ledger:
         """
         if starts_run or self.pos is None:
             return Verdict.DEAL, self._at(at, key)
+        if self.run is None and at.run is not None:
+            # The count began with cards heard before any run start: now the run has a name.
+            return replace(self, run=at.run).place(at, key, starts_run=False)
         if at.run != self.run:
             if at.pos == 1:  # a dispenser's first stack of a new shuffle opens its run
                 return Verdict.DEAL, self._at(at, key)

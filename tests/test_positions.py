@@ -266,3 +266,12 @@ def test_a_resend_of_what_already_waits_past_a_gap_is_quiet(tmp_path: Path) -> N
     assert [a["kind"] for a in payloads(out, "alert")] == ["gap", "round-held"]
     # The same gap told again (the driver reconnected and asked again) adds nothing.
     assert feed(table, _strip(gap(1, [2])), source=SHOE) == []
+
+
+def test_a_count_begun_without_a_run_takes_the_runs_name_when_it_is_told(tmp_path: Path) -> None:
+    """A driver heard cards before any NEW (a fresh journal, a shoe already in play): its first
+    positions have no run; once the shoe's id is known the same count goes on under it."""
+    events = [card("9h", 7, run=None), card("2c", 8, run="S4"), card("Kd", 9, run="S4")]
+    table, rows = play(make_config(tmp_path), events)
+    assert table.cursor("shoe") == {"run": "S4", "pos": 9, "seq": None}
+    assert [a["kind"] for a in payloads(rows, "alert")].count("gap") == 0
