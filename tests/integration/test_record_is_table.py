@@ -152,3 +152,27 @@ def test_a_card_read_twice_is_told_and_dealt_once(
     assert r["outcome"]["player"]["cards"] == ["9h", "Kd"]
     assert r["outcome"]["banker"]["cards"] == ["2c", "3s"]
     assert "position-repeated" in alerts(console)
+
+
+def test_a_jam_mid_coup_holds_and_the_round_resumes_with_the_card_read_meanwhile(
+    table: tuple[Console, DaemonProcess], shoe: SimulatedShoe
+) -> None:
+    console, _ = table
+    shoe.load(COUP)
+    bets(console)
+    shoe.draw()
+    shoe.draw()
+    shoe.fault("JAM", "card stuck at exit")
+    console.wait_for("the hold", lambda: "round-held" in alerts(console))
+    shoe.draw()  # read after the jam, before anyone resumed: kept, not dealt
+    console.wait_for("kept", lambda: "input-held" in alerts(console))
+    refused = console.send("round.resume", {})
+    assert refused["ok"] is False and "JAM" in refused["reason"]
+    shoe.clear()
+    console.wait_for("jam cleared", lambda: console.on("device/shoe/status")[-1]["fault"] is None)
+    console.ok("round.resume", {})
+    shoe.draw()
+    r = result(console)
+    assert r["outcome"]["player"]["cards"] == ["9h", "Kd"]
+    assert r["outcome"]["banker"]["cards"] == ["2c", "3s"]
+    assert r["positions"] == [{"device": "shoe", "run": "1", "pos": [1, 2, 3, 4]}]
