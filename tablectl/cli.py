@@ -1,22 +1,26 @@
 """`tablectl` command line (DESIGN contract 4): run, check-config, replay, recall, verify-journal,
-analyze, export, demo, devices, broker-acl."""
+analyze, export, demo, devices, broker-acl, keygen, collect-heads."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import dataclasses
 import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from tablectl.config import ConfigError, LoadedConfig, load_config
+from tablectl.chainkey import ChainKey, KeyFileError, create_key, load_key
+from tablectl.config import ConfigError, LoadedConfig, Problem, load_config
 from tablectl.events import json_problem
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
 from tablectl.relay import OutboxRow
 from tablectl.table import Table, journal_body, replay_ts
+from tablectl.witness import HeadsError, read_heads
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -30,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for p in exc.problems:
             print(str(p), file=sys.stderr)
         return EXIT_USAGE
-    except JournalError as exc:
+    except (JournalError, KeyFileError, HeadsError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `tablectl replay ... | head`
@@ -64,7 +68,32 @@ def _parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser("verify-journal", help="check the journal's hash chain")
     _journal_args(verify, config_required=False)
+    verify.add_argument(
+        "--key",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="a chain key file (repeatable: older keys after a rotation); with --config its "
+        "key_file is used too",
+    )
+    verify.add_argument(
+        "--against",
+        type=Path,
+        metavar="HEADS",
+        help="JSON lines of chain heads collected off MQTT (journal/head or round/result)",
+    )
     verify.set_defaults(func=cmd_verify)
+
+    keygen = sub.add_parser("keygen", help="create a journal chain key file (mode 0600)")
+    keygen.add_argument("path", type=Path)
+    keygen.set_defaults(func=cmd_keygen)
+
+    heads = sub.add_parser("collect-heads", help="print the table's journal heads off MQTT")
+    heads.add_argument("--config", required=True, type=Path)
+    heads.add_argument("--seconds", type=float, default=0.0, help="stop after N s (0: Ctrl-C)")
+    heads.add_argument("--count", type=int, default=0, help="stop after N heads (0: no limit)")
+    heads.set_defaults(func=cmd_collect_heads)
 
     export = sub.add_parser("export", help="the journal as JSON lines that `replay` accepts")
     _journal_args(export)
@@ -130,6 +159,12 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     t = cfg.table
     for warning in cfg.warnings:  # e.g. a vendor plugin that cannot load: the table still runs
         print(f"warning: {warning}", file=sys.stderr)
+    if cfg.key_path is not None:  # the daemon would refuse it: say so before it starts
+        try:
+            load_key(cfg.key_path)
+        except KeyFileError as exc:
+            print(str(Problem(str(args.file), "journal.key_file", str(exc))), file=sys.stderr)
+            return EXIT_USAGE
     ok = "ok, with warnings" if cfg.warnings else "ok"
     print(
         f"{args.file}: {ok}: {t.game.id} table {t.site}/{t.table}, {t.seats.count} seats, "
@@ -141,6 +176,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
 
 def replay_records(lines: Iterator[str]) -> Iterator[Record]:
     """JSON lines as journal records, the way the daemon would have journaled them."""
+    chain: Any = None
     for seq, line in enumerate((ln for ln in lines if ln.strip()), start=1):
         ts, source, ref = replay_ts(seq), "replay", None
         try:
@@ -157,8 +193,21 @@ def replay_records(lines: Iterator[str]) -> Iterator[Record]:
                 source = str(data.pop("source", source))
                 raw_ref = data.pop("ref", None)
                 ref = None if raw_ref is None else str(raw_ref)
+                chain = data.pop("chain", None)
             body = journal_body(data)
-        yield Record(seq, ts, source, ref, body, "", "")
+        yield _with_chain(Record(seq, ts, source, ref, body, "", ""), chain)
+        chain = None
+
+
+def _with_chain(rec: Record, chain: Any) -> Record:
+    """An exported record's chain head carried through, so that replay publishes the same
+    witness the daemon did; a line without one (or with one for another seq) publishes none."""
+    if not isinstance(chain, dict) or chain.get("seq") != rec.seq:
+        return rec
+    digest, key = chain.get("hash"), chain.get("key")
+    if not isinstance(digest, str) or not (key is None or isinstance(key, str)):
+        return rec
+    return dataclasses.replace(rec, hash=digest, key=key, witness=True)
 
 
 def print_rows(rows: Sequence[OutboxRow], out: TextIO) -> None:
@@ -303,13 +352,35 @@ def _describe_input(body: dict[str, Any]) -> str:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    journal, _ = _open_journal(args)
-    problems = journal.verify()
-    for p in problems:
+    journal, cfg = _open_journal(args)
+    keys: list[ChainKey] = []
+    if cfg is not None and cfg.key_path is not None:
+        keys.append(load_key(cfg.key_path))
+    keys += [load_key(path) for path in args.key]
+    heads = read_heads(args.against) if args.against is not None else []
+    result = journal.check(keys, heads)
+    for p in result.problems:
         print(f"{journal.path}: {p}")
-    if problems:
+    if result.problems:
         return EXIT_FAIL
     print(f"{journal.path}: ok: {journal.last_seq} records, chain intact")
+    for note in result.notes:
+        print(f"{journal.path}: note: {note}")
+    return EXIT_OK
+
+
+def cmd_keygen(args: argparse.Namespace) -> int:
+    key = create_key(args.path)
+    print(f"{args.path}: key {key.id} written (mode 0600); keep a copy off the table's PC")
+    return EXIT_OK
+
+
+def cmd_collect_heads(args: argparse.Namespace) -> int:
+    from tablectl.witness import collect_heads
+
+    cfg = load_config(args.config)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(collect_heads(cfg, sys.stdout, seconds=args.seconds, count=args.count))
     return EXIT_OK
 
 

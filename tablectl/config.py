@@ -352,6 +352,8 @@ class Mqtt(_Strict):
 
 class Journal(_Strict):
     path: PathText
+    # The table's chain key (tablectl keygen), relative to this config; unset: an unkeyed journal.
+    key_file: PathText | None = None
 
 
 class TableConfig(_Strict):
@@ -451,6 +453,12 @@ class LoadedConfig:
     @property
     def journal_path(self) -> Path:
         return resolve(self.path, self.table.journal.path)
+
+    @property
+    def key_path(self) -> Path | None:
+        """The journal's chain key file, if the config names one."""
+        key_file = self.table.journal.key_file
+        return None if key_file is None else resolve(self.path, key_file)
 
 
 def resolve(config_path: Path, value: str) -> Path:

@@ -4,23 +4,44 @@ SQLite in WAL mode with `synchronous=FULL`. Each record's SHA-256 covers the pre
 hash, so an altered, removed or reordered record breaks the chain at a place `verify` can name.
 Outputs go to the outbox together with the journal position they derive from, so after a crash
 the daemon knows exactly which records still need their outputs written.
+
+Whoever can edit the file can also recompute that public chain, so two things make a rewrite
+detectable (docs/operations.md, "Checking the journal"):
+
+- a keyed hash per record (`mac`, HMAC-SHA256 under the table's chain key, tablectl/chainkey.py)
+  over the same bytes the public hash covers. The `keys` table says from which record on which
+  key is in force; each of its rows is itself keyed, names the key before it and the hash of the
+  record before it, so a key cannot be dropped, moved or swapped for another without the key;
+- the chain head (seq, public hash, key id) published with every round result (tablectl/table.py),
+  which the floor keeps: anyone can check a journal against those heads without any key.
+
+The file and its -wal/-shm companions are created 0600 whatever the umask; a folder it creates
+is 0700.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
+import hmac
 import json
+import os
 import sqlite3
+from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tablectl.chainkey import ChainKey
 from tablectl.relay import OutboxRow
+from tablectl.witness import Head
 
 GENESIS = "0" * 64
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: keyed hashes (`journal.mac`, `keys`) and published heads
+SCHEMAS = ("1", "2")  # 1 is read as is, and upgraded when the daemon opens it
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -31,7 +52,16 @@ CREATE TABLE IF NOT EXISTS journal (
     ref TEXT,
     body TEXT NOT NULL,
     prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL
+    hash TEXT NOT NULL,
+    mac TEXT
+);
+CREATE TABLE IF NOT EXISTS keys (
+    first_seq INTEGER PRIMARY KEY,
+    key_id TEXT NOT NULL,
+    prev_key TEXT,
+    prev_hash TEXT NOT NULL,
+    ts TEXT NOT NULL,
+    mac TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS outbox (
     seq INTEGER PRIMARY KEY,
@@ -53,7 +83,11 @@ CREATE TABLE IF NOT EXISTS applied (
 
 @dataclass(frozen=True)
 class Record:
-    """One journaled input: `body` is the canonical event object, `ref` a command's request id."""
+    """One journaled input: `body` is the canonical event object, `ref` a command's request id.
+
+    `key` is the id of the chain key in force for it (None: unkeyed); `witness` says whether its
+    chain head is published when it finishes a round (every record a witness-aware daemon
+    journaled; not those of a journal from before, nor a replayed line that carries no head)."""
 
     seq: int
     ts: str
@@ -62,25 +96,103 @@ class Record:
     body: dict[str, Any]
     prev_hash: str
     hash: str
+    key: str | None = None
+    witness: bool = False
+
+    @property
+    def chain(self) -> dict[str, Any]:
+        """The chain head this record makes: what the table publishes as its witness."""
+        return {"seq": self.seq, "hash": self.hash, "key": self.key}
 
     def jsonl(self) -> str:
-        """The record as a contract-2 event line with `ts` (and where it came from)."""
+        """The record as a contract-2 event line with `ts` (and where it came from), and its
+        chain head when it has one (so that `replay` publishes the same witness)."""
         out: dict[str, Any] = dict(self.body)
         out["ts"] = self.ts
         out["source"] = self.source
         if self.ref is not None:
             out["ref"] = self.ref
+        if self.witness:
+            out["chain"] = self.chain
         return json.dumps(out, separators=(",", ":"), ensure_ascii=False)
 
 
-def record_hash(prev_hash: str, seq: int, ts: str, source: str, ref: str | None, body: str) -> str:
-    """SHA-256 over the previous hash and every field of the record."""
-    h = hashlib.sha256()
+def record_bytes(
+    prev_hash: str, seq: int, ts: str, source: str, ref: str | None, body: str
+) -> bytes:
+    """What a record's hashes cover: the previous hash and every field of the record."""
     # A missing ref hashes as "\x00", which no JSON string field can be, so NULL != "".
-    for part in (prev_hash, str(seq), ts, source, "\x00" if ref is None else ref, body):
-        h.update(part.encode("utf-8"))
-        h.update(b"\x1f")
-    return h.hexdigest()
+    parts = (prev_hash, str(seq), ts, source, "\x00" if ref is None else ref, body)
+    return b"".join(part.encode("utf-8") + b"\x1f" for part in parts)
+
+
+def record_hash(prev_hash: str, seq: int, ts: str, source: str, ref: str | None, body: str) -> str:
+    """SHA-256 over the previous hash and every field of the record: the public chain."""
+    return hashlib.sha256(record_bytes(prev_hash, seq, ts, source, ref, body)).hexdigest()
+
+
+@dataclass(frozen=True)
+class KeyStart:
+    """A row of `keys`: from record `first_seq` on, records are keyed with `key_id`. Keyed itself
+    (`mac`), over the key before it and the hash of the record before it."""
+
+    first_seq: int
+    key_id: str
+    prev_key: str | None
+    prev_hash: str
+    ts: str
+    mac: str
+
+    @staticmethod
+    def data(first_seq: int, key_id: str, prev_key: str | None, prev_hash: str, ts: str) -> bytes:
+        # The first part can never be a 64-hex-digit hash: no record's bytes look like these.
+        parts = ("tablectl journal key", key_id, str(first_seq), prev_key or "\x00", prev_hash, ts)
+        return b"".join(part.encode("utf-8") + b"\x1f" for part in parts)
+
+    def made_with(self, key: ChainKey) -> bool:
+        data = self.data(self.first_seq, self.key_id, self.prev_key, self.prev_hash, self.ts)
+        return hmac.compare_digest(self.mac, key.mac(data))
+
+
+@dataclass
+class Verification:
+    """What `Journal.check` found: `problems` (tampering, or what could not be proved when a key
+    was given), and `notes` on what was and was not checked."""
+
+    records: int
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _span(seqs: Sequence[int]) -> str:
+    return f"record {seqs[0]}" if len(seqs) == 1 else f"records {seqs[0]}-{seqs[-1]}"
+
+
+def _prepare_file(path: Path) -> None:
+    """The journal file, and any folder it needs, made private whatever the umask: folders this
+    creates 0700, the file (and the -wal/-shm SQLite makes with the file's mode) 0600."""
+    missing = []
+    parent = path.parent
+    while not parent.exists():
+        missing.append(parent)
+        parent = parent.parent
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(mode=0o700)
+            os.chmod(folder, 0o700)
+    try:
+        fd = os.open(
+            path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600
+        )
+    except FileExistsError:
+        pass
+    else:
+        os.close(fd)
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        # An existing file of ours is tightened too (a journal from before this rule).
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            if p.stat().st_mode & 0o077 and p.stat().st_uid == os.geteuid():
+                os.chmod(p, 0o600)
 
 
 class JournalError(Exception):
@@ -88,9 +200,20 @@ class JournalError(Exception):
 
 
 class Journal:
-    """The SQLite file holding the journal and the outbox. One writer: the daemon."""
+    """The SQLite file holding the journal and the outbox. One writer: the daemon.
 
-    def __init__(self, path: Path, *, table: str | None, readonly: bool = False) -> None:
+    The daemon opens it with the table's chain `key` (or None: an unkeyed journal). A key other
+    than the one in force starts at the next record (that is rotation, and how an unkeyed journal
+    becomes keyed; `key_change` says so); a keyed journal refuses to be written without a key."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        table: str | None,
+        readonly: bool = False,
+        key: ChainKey | None = None,
+    ) -> None:
         self.path = path
         try:
             if readonly:  # verify and recall must not change the file they look at
@@ -99,7 +222,7 @@ class Journal:
                 )
                 self.db.execute("SELECT value FROM meta LIMIT 1").fetchall()
             else:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                _prepare_file(path)
                 self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=FULL")
@@ -108,12 +231,26 @@ class Journal:
             with contextlib.suppress(AttributeError):
                 self.db.close()
             raise JournalError(f"{path} is not a tablectl journal: {exc}") from None
-        self._check_meta(table)
         last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
         self._last_seq: int = last[0] if last else 0
         self._last_hash: str = last[1] if last else GENESIS
+        # First record whose head is published; None: none (a journal from before heads).
+        self._witness_from: int | None = None
+        self._check_meta(table, readonly)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(journal)")}
+        self._mac_column = "mac" if "mac" in columns else "NULL"
+        self.key_starts: list[KeyStart] = self._key_starts()
+        self._key: ChainKey | None = None
+        # (previous key id, new key id, first record) when opening started a key; None if not.
+        self.key_change: tuple[str | None, str, int] | None = None
+        if not readonly:
+            try:
+                self._use_key(key)
+            except JournalError:
+                self.db.close()
+                raise
 
-    def _check_meta(self, table: str | None) -> None:
+    def _check_meta(self, table: str | None, readonly: bool) -> None:
         meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
         if not meta:
             if table is None:
@@ -121,15 +258,83 @@ class Journal:
             with self._tx():
                 self.db.executemany(
                     "INSERT INTO meta (key, value) VALUES (?, ?)",
-                    [("schema", SCHEMA_VERSION), ("table", table)],
+                    [("schema", SCHEMA_VERSION), ("table", table), ("witness_from", "1")],
                 )
+            self._witness_from = 1
             return
-        if meta.get("schema") != SCHEMA_VERSION:
+        if meta.get("schema") not in SCHEMAS:
             raise JournalError(f"{self.path} has journal schema {meta.get('schema')}")
         if table is not None and meta.get("table") != table:
             raise JournalError(
                 f"{self.path} is the journal of table {meta.get('table')!r}, not {table!r}"
             )
+        if meta.get("schema") != SCHEMA_VERSION and not readonly:
+            self._upgrade()
+            return
+        witness_from = meta.get("witness_from")
+        self._witness_from = int(witness_from) if witness_from is not None else None
+
+    def _upgrade(self) -> None:
+        """Schema 1 to 2: the `mac` column (the `keys` table the schema script has made). Heads
+        are published from the next record on: replaying the old records must give exactly the
+        messages they gave (the same seqs), so they get no head now."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(journal)")}
+        with self._tx():
+            if "mac" not in columns:
+                self.db.execute("ALTER TABLE journal ADD COLUMN mac TEXT")
+            self.db.executemany(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                [("schema", SCHEMA_VERSION), ("witness_from", str(self._last_seq + 1))],
+            )
+        self._witness_from = self._last_seq + 1
+
+    def _key_starts(self) -> list[KeyStart]:
+        found = self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'keys'"
+        ).fetchone()
+        if found is None:  # a schema-1 journal opened read-only
+            return []
+        rows = self.db.execute(
+            "SELECT first_seq, key_id, prev_key, prev_hash, ts, mac FROM keys ORDER BY first_seq"
+        )
+        return [KeyStart(*row) for row in rows]
+
+    def key_at(self, seq: int) -> KeyStart | None:
+        """The key in force for record `seq` (None: unkeyed there)."""
+        i = bisect.bisect_right([k.first_seq for k in self.key_starts], seq)
+        return self.key_starts[i - 1] if i else None
+
+    def _use_key(self, key: ChainKey | None) -> None:
+        """Take `key` for the records to come: a key start at the next record when it is not the
+        key in force (a start no record has used yet is replaced)."""
+        nxt = self._last_seq + 1
+        current = self.key_at(nxt)
+        if key is None:
+            if current is not None:
+                raise JournalError(
+                    f"{self.path} is keyed (key {current.key_id} since record "
+                    f"{current.first_seq}): set [journal] key_file to that key's file; "
+                    "a keyed journal is not written without its key (docs/operations.md)"
+                )
+            return
+        self._key = key
+        if current is not None and current.key_id == key.id:
+            return
+        with self._tx():
+            self.db.execute("DELETE FROM keys WHERE first_seq >= ?", (nxt,))
+            before = self.key_at(self._last_seq)
+            prev_key = before.key_id if before is not None else None
+            if prev_key != key.id:
+                ts = _now()
+                data = KeyStart.data(nxt, key.id, prev_key, self._last_hash, ts)
+                self.db.execute(
+                    "INSERT INTO keys (first_seq, key_id, prev_key, prev_hash, ts, mac) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (nxt, key.id, prev_key, self._last_hash, ts, key.mac(data)),
+                )
+        self.key_starts = self._key_starts()
+        if prev_key != key.id:
+            self.key_change = (prev_key, key.id, nxt)
 
     @property
     def table(self) -> str:
@@ -145,20 +350,32 @@ class Journal:
     def last_seq(self) -> int:
         return self._last_seq
 
+    @property
+    def key_id(self) -> str | None:
+        """The id of the key new records are made with (None: unkeyed)."""
+        return self._key.id if self._key is not None else None
+
     def append(self, ts: str, source: str, ref: str | None, body: dict[str, Any]) -> Record:
         """Append one input and commit it durably; only then may the engine see it."""
         text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
         seq = self._last_seq + 1
-        digest = record_hash(self._last_hash, seq, ts, source, ref, text)
+        data = record_bytes(self._last_hash, seq, ts, source, ref, text)
+        digest = hashlib.sha256(data).hexdigest()
+        mac = self._key.mac(data) if self._key is not None else None
         with self._tx():
             self.db.execute(
-                "INSERT INTO journal (seq, ts, source, ref, body, prev_hash, hash) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (seq, ts, source, ref, text, self._last_hash, digest),
+                "INSERT INTO journal (seq, ts, source, ref, body, prev_hash, hash, mac) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (seq, ts, source, ref, text, self._last_hash, digest, mac),
             )
-        rec = Record(seq, ts, source, ref, body, self._last_hash, digest)
+        rec = Record(
+            seq, ts, source, ref, body, self._last_hash, digest, self.key_id, self._witness(seq)
+        )
         self._last_seq, self._last_hash = seq, digest
         return rec
+
+    def _witness(self, seq: int) -> bool:
+        return self._witness_from is not None and seq >= self._witness_from
 
     def records(self, after: int = 0) -> Iterator[Record]:
         """Records with seq > `after`, in order."""
@@ -168,7 +385,11 @@ class Journal:
             (after,),
         )
         for seq, ts, source, ref, body, prev, digest in cur:
-            yield Record(seq, ts, source, ref, json.loads(body), prev, digest)
+            start = self.key_at(seq)
+            key = start.key_id if start is not None else None
+            yield Record(
+                seq, ts, source, ref, json.loads(body), prev, digest, key, self._witness(seq)
+            )
 
     # -- the outbox --------------------------------------------------------------------------
 
@@ -238,15 +459,28 @@ class Journal:
 
     # -- verification --------------------------------------------------------------------------
 
-    def verify(self) -> list[str]:
+    def verify(self, keys: Sequence[ChainKey] = (), heads: Sequence[Head] = ()) -> list[str]:
         """Every break in the chain, naming the record; empty when the journal is intact."""
+        return self.check(keys, heads).problems
+
+    def check(self, keys: Sequence[ChainKey] = (), heads: Sequence[Head] = ()) -> Verification:
+        """The public chain, record by record; with `keys` (the table's key ring) every keyed hash
+        and key start too; with `heads` (collected off MQTT) every published head against the
+        journal. Without a key a rewrite that recomputes the public chain cannot be seen: the
+        notes say so, and what else was left unchecked."""
         problems: list[str] = []
+        ring = {k.id: k for k in keys}
+        hashes: dict[int, str] = {}
+        checked: dict[str, list[int]] = defaultdict(list)  # key id -> records proved with it
+        unchecked: dict[str, list[int]] = defaultdict(list)  # key id -> records not provable
+        unkeyed: list[int] = []
         prev_hash, expect = GENESIS, 1
         rows = self.db.execute(
-            "SELECT seq, ts, source, ref, body, prev_hash, hash FROM journal ORDER BY rowid"
+            "SELECT seq, ts, source, ref, body, prev_hash, hash, "
+            f"{self._mac_column} FROM journal ORDER BY rowid"
         )
         last_seq, last_hash = 0, GENESIS
-        for seq, ts, source, ref, body, prev, digest in rows:
+        for seq, ts, source, ref, body, prev, digest, mac in rows:
             if seq != expect:
                 if seq > expect:
                     problems.append(
@@ -259,8 +493,32 @@ class Journal:
                     f"record {seq}: does not follow the record before it "
                     "(removed, inserted or reordered records)"
                 )
-            if record_hash(prev, seq, ts, source, ref, body) != digest:
+            data = record_bytes(prev, seq, ts, source, ref, body)
+            if hashlib.sha256(data).hexdigest() != digest:
                 problems.append(f"record {seq}: contents altered (hash mismatch)")
+            start = self.key_at(seq)
+            if start is None:
+                unkeyed.append(seq)
+                if mac is not None:
+                    problems.append(
+                        f"record {seq}: carries a keyed hash where no key is in force "
+                        "(the journal's key starts were altered)"
+                    )
+            elif (key := ring.get(start.key_id)) is None:
+                unchecked[start.key_id].append(seq)
+            elif mac is None:
+                problems.append(
+                    f"record {seq}: keyed hash missing (key {start.key_id} is in force from "
+                    f"record {start.first_seq}): rewritten without the key"
+                )
+            elif not hmac.compare_digest(mac, key.mac(data)):
+                problems.append(
+                    f"record {seq}: keyed hash does not match (key {start.key_id}): "
+                    "contents or place rewritten without the key"
+                )
+            else:
+                checked[start.key_id].append(seq)
+            hashes.setdefault(seq, digest)
             prev_hash, expect = digest, seq + 1
             last_seq, last_hash = seq, digest
         applied = self.db.execute("SELECT journal_seq, hash FROM applied WHERE id = 1").fetchone()
@@ -275,10 +533,123 @@ class Journal:
         top = self.db.execute("SELECT max(journal_seq) FROM outbox").fetchone()[0]
         if top is not None and top > last_seq and not (applied and applied[0] > last_seq):
             problems.append(f"records after {last_seq} were removed: outputs refer to record {top}")
-        return problems
+        result = Verification(len(hashes), problems)
+        self._check_key_starts(result, ring, hashes, last_seq)
+        self._check_heads(result, heads, hashes, last_seq)
+        self._notes(result, ring, checked, unchecked, unkeyed)
+        return result
+
+    def _check_key_starts(
+        self, result: Verification, ring: dict[str, ChainKey], hashes: dict[int, str], last: int
+    ) -> None:
+        """Each key start where the records say, after the key before it, made with its key; and
+        with a key ring, the journal must end under one of its keys (a journal whose keys were
+        stripped and whose public chain was recomputed ends unkeyed)."""
+        problems = result.problems
+        before: str | None = None
+        for start in self.key_starts:
+            name = f"key {start.key_id} from record {start.first_seq}"
+            if start.prev_key != before:
+                problems.append(
+                    f"{name}: names key {start.prev_key or 'none'} before it, the journal has "
+                    f"{before or 'none'} (key starts removed or inserted)"
+                )
+            if start.first_seq > last + 1:
+                problems.append(f"{name}: the journal ends at record {last} (records removed)")
+            prev = GENESIS if start.first_seq == 1 else hashes.get(start.first_seq - 1)
+            if prev is not None and prev != start.prev_hash:
+                problems.append(
+                    f"{name}: does not follow record {start.first_seq - 1} "
+                    "(records before it were rewritten)"
+                )
+            key = ring.get(start.key_id)
+            if key is not None and not start.made_with(key):
+                problems.append(f"{name}: not made with that key (forged)")
+            before = start.key_id
+        if not ring:
+            return
+        end = self.key_starts[-1] if self.key_starts else None
+        given = ", ".join(sorted(ring))
+        if end is None:
+            problems.append(
+                f"no record is keyed (keys given: {given}): the journal was never keyed, or its "
+                "keyed hashes were stripped and its chain recomputed"
+            )
+        elif end.key_id not in ring:
+            span = f"records {end.first_seq}-{last}" if last >= end.first_seq else "new records"
+            problems.append(
+                f"key {end.key_id}, in force from record {end.first_seq}, was not given "
+                f"(keys given: {given}): {span} cannot be checked"
+            )
+
+    def _check_heads(
+        self, result: Verification, heads: Sequence[Head], hashes: dict[int, str], last: int
+    ) -> None:
+        """Every published head the journal contradicts."""
+        for h in heads:
+            where = f"head from {h.where}"
+            have = hashes.get(h.seq)
+            if h.seq > last:
+                result.problems.append(
+                    f"{where}: record {h.seq} was published (hash {h.hash[:16]}), but the journal "
+                    f"ends at record {last}: records removed"
+                )
+            elif have != h.hash:
+                shown = have[:16] if have is not None else "no such record"
+                result.problems.append(
+                    f"{where}: record {h.seq} was published with hash {h.hash[:16]}, the journal "
+                    f"has {shown}: rewritten"
+                )
+            elif h.key_known:
+                start = self.key_at(h.seq)
+                key = start.key_id if start is not None else None
+                if key != h.key:
+                    result.problems.append(
+                        f"{where}: record {h.seq} was published under key {h.key or 'none'}, the "
+                        f"journal says {key or 'none'}: its key starts were altered"
+                    )
+        if heads:
+            top = max(h.seq for h in heads)
+            result.notes.append(f"checked against {len(heads)} published heads, up to record {top}")
+
+    def _notes(
+        self,
+        result: Verification,
+        ring: dict[str, ChainKey],
+        checked: dict[str, list[int]],
+        unchecked: dict[str, list[int]],
+        unkeyed: list[int],
+    ) -> None:
+        notes = result.notes
+        for key_id, seqs in checked.items():
+            notes.insert(0, f"{_span(seqs)}: keyed hashes checked with key {key_id}")
+        for key_id, seqs in unchecked.items():
+            if ring:
+                notes.append(
+                    f"{_span(seqs)}: made with key {key_id}, which was not given: their contents "
+                    "are not checked, only their place in the chain"
+                )
+            else:
+                notes.append(f"{_span(seqs)}: keyed with key {key_id}, not checked (no key given)")
+        if unkeyed and (ring or self.key_starts):
+            sealed = self.key_starts and self.key_starts[0].key_id in ring
+            notes.append(
+                f"{_span(unkeyed)}: unkeyed (from before the journal was keyed)"
+                + ("; the keyed record after them seals their hashes" if sealed else "")
+            )
+        if not ring:
+            notes.append(
+                "no key given: only the public SHA-256 chain was checked, which whoever edits the "
+                "file can recompute; check with the table's key (--key, or key_file in the "
+                "config) or against published heads (--against)"
+            )
 
     def _tx(self, *, durable: bool = True) -> _Transaction:
         return _Transaction(self.db, durable)
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class _Transaction:

@@ -370,8 +370,15 @@ def test_export_prints_each_record_with_its_ts_source_and_ref(
     code, out, _ = run(["export", "--config", str(cfg_path)], capsys)
     assert code == 0
     first, second = (json.loads(line) for line in out.splitlines())
-    assert list(first) == ["type", "ts", "source"]
+    journal = Journal(cfg_path.parent / "bac-01.db", table=None, readonly=True)
+    try:
+        hashes = [rec.hash for rec in journal.records()]
+    finally:
+        journal.close()
+    # ... and each record's chain head, which replay publishes as the daemon did
+    assert list(first) == ["type", "ts", "source", "chain"]
     assert first["source"] == "driver/shoe"
+    assert first["chain"] == {"seq": 1, "hash": hashes[0], "key": None}
     assert second == {
         "type": "bank",
         "seat": 4,
@@ -379,6 +386,7 @@ def test_export_prints_each_record_with_its_ts_source_and_ref(
         "ts": second["ts"],
         "source": "cmd/bank",
         "ref": "b-1",
+        "chain": {"seq": 2, "hash": hashes[1], "key": None},
     }
 
 
@@ -549,7 +557,12 @@ def test_verify_journal_exits_0_on_an_intact_journal(
     path = ingest(cfg_path, shoe_inputs(SESSION))
     code, out, err = run(["verify-journal", "--journal", str(path)], capsys)
     assert (code, err) == (0, "")
-    assert out == f"{path}: ok: {len(SESSION)} records, chain intact\n"
+    assert out == (
+        f"{path}: ok: {len(SESSION)} records, chain intact\n"
+        f"{path}: note: no key given: only the public SHA-256 chain was checked, which whoever "
+        "edits the file can recompute; check with the table's key (--key, or key_file in the "
+        "config) or against published heads (--against)\n"
+    )
     assert run(["verify-journal", "--config", str(cfg_path)], capsys)[0] == 0
 
 

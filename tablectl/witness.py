@@ -1,0 +1,167 @@
+"""The journal's witnesses: chain heads published over MQTT, collected, and read back.
+
+Every record that finishes a round publishes the journal's head, `{"seq", "hash", "key"}`: in the
+`round/result` payload (`chain`) and on the retained `journal/head` topic. Whoever keeps those
+messages holds an independent witness: `tablectl verify-journal --against FILE` reads them back and
+names every head the journal contradicts (a record rewritten, removed, or the end cut off).
+
+A heads file is JSON lines in any of the forms a floor is likely to have kept:
+    {"table":..,"seq":..,"chain":{"seq":17,"hash":"..","key":".."}}   a journal/head or
+                                                                      round/result payload
+    {"topic":"..","payload":{...}}                                   a whole message (replay,
+                                                                      `tablectl collect-heads`)
+    {"seq":17,"hash":"..","key":".."}                                a bare head
+    tablectl/site/t/journal/head {"table":..}                        `mosquitto_sub -v` output
+Lines that are JSON but carry no head (other topics of a full capture) are skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import ssl
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from tablectl.config import LoadedConfig, resolve
+
+HEAD_TOPIC = "journal/head"
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_NO_KEY = object()
+
+
+class HeadsError(Exception):
+    """A heads file that cannot be read (missing, not JSON, a malformed head, no head at all)."""
+
+
+@dataclass(frozen=True)
+class Head:
+    """One published chain head: record `seq` had `hash`, made under key `key` (None: unkeyed).
+    `key_known` is False for a bare head that did not say; `where` names the line it came from."""
+
+    seq: int
+    hash: str
+    key: str | None
+    key_known: bool
+    where: str
+
+
+def chain_of(payload: Any) -> dict[str, Any] | None:
+    """The head inside a decoded line or message payload, if it carries one."""
+    if not isinstance(payload, dict):
+        return None
+    if isinstance(payload.get("chain"), dict):
+        return dict(payload["chain"])
+    if isinstance(payload.get("payload"), dict):
+        return chain_of(payload["payload"])
+    if "hash" in payload and "seq" in payload and "table" not in payload:
+        return dict(payload)
+    return None
+
+
+def heads_from_lines(lines: Iterable[str], name: str) -> Iterator[Head]:
+    for n, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text:
+            continue
+        if not text.startswith("{") and " " in text:  # mosquitto_sub -v: "topic payload"
+            text = text.split(" ", 1)[1].strip()
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            raise HeadsError(f"{name} line {n}: not JSON") from None
+        chain = chain_of(data)
+        if chain is None:
+            continue
+        seq, digest = chain.get("seq"), chain.get("hash")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+            raise HeadsError(f"{name} line {n}: a head's seq must be a record number")
+        if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
+            raise HeadsError(f"{name} line {n}: a head's hash must be 64 hex digits")
+        key = chain.get("key", _NO_KEY)
+        if key is not _NO_KEY and key is not None and not isinstance(key, str):
+            raise HeadsError(f"{name} line {n}: a head's key must be a key id or null")
+        yield Head(
+            seq,
+            digest,
+            None if key is _NO_KEY else key,  # type: ignore[arg-type]
+            key is not _NO_KEY,
+            f"{name} line {n}",
+        )
+
+
+def read_heads(path: Path) -> list[Head]:
+    """Every distinct head in a heads file ('-': standard input is not accepted: a file is
+    evidence and should be kept), first occurrence of each."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise HeadsError(f"{path}: cannot be read: {exc.strerror}") from None
+    seen: dict[tuple[int, str, str | None, bool], Head] = {}
+    for head in heads_from_lines(text.splitlines(), str(path)):
+        seen.setdefault((head.seq, head.hash, head.key, head.key_known), head)
+    if not seen:
+        raise HeadsError(f"{path}: no chain head in it (journal/head or round/result messages)")
+    return list(seen.values())
+
+
+# -- collecting heads off MQTT -----------------------------------------------------------------
+
+
+def _broker(cfg: LoadedConfig) -> dict[str, Any]:
+    """The config's broker settings, as the daemon uses them."""
+    m = cfg.table.mqtt
+    password = None
+    if m.password_file:
+        password = resolve(cfg.path, m.password_file).read_text().strip()
+    tls = None
+    if m.tls is not None:
+        tls = ssl.create_default_context(cafile=str(resolve(cfg.path, m.tls.ca)))
+        if m.tls.cert:
+            tls.load_cert_chain(
+                str(resolve(cfg.path, m.tls.cert)),
+                str(resolve(cfg.path, m.tls.key)) if m.tls.key else None,
+            )
+    return {
+        "hostname": m.host,
+        "port": m.port,
+        "username": m.username,
+        "password": password,
+        "tls_context": tls,
+    }
+
+
+async def collect_heads(
+    cfg: LoadedConfig, out: TextIO, *, seconds: float = 0.0, count: int = 0
+) -> int:
+    """Subscribe to the table's `journal/head` and write each head as a JSON line
+    `{"topic","payload","retain"}` until `seconds` have passed or `count` heads came (0: until
+    cancelled). The retained head arrives first. Returns how many were written."""
+    import aiomqtt
+
+    topic = f"{cfg.table.base_topic}/{HEAD_TOPIC}"
+    written = 0
+    client = aiomqtt.Client(
+        identifier=f"tablectl-heads-{cfg.table.site}-{cfg.table.table}-{os.getpid()}",
+        **_broker(cfg),
+    )
+    with contextlib.suppress(TimeoutError):
+        async with client, asyncio.timeout(seconds or None):
+            await client.subscribe(topic, qos=1)
+            async for msg in client.messages:
+                try:
+                    payload: Any = json.loads(bytes(msg.payload))
+                except (ValueError, TypeError):
+                    continue
+                line = {"topic": str(msg.topic), "payload": payload, "retain": msg.retain}
+                out.write(json.dumps(line, separators=(",", ":")) + "\n")
+                out.flush()
+                written += 1
+                if count and written >= count:
+                    break
+    return written
