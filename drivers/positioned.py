@@ -308,6 +308,9 @@ class PositionedDriver(FramedDriver[M]):
         self._resending = self._replaying = False
         self._frames_lost = True
         self._log.warning(f"{self.log_prefix}.resend_unanswered", after=self._pos)
+        early, self._early = self._early, []
+        for heard in early:  # a first contact unanswered: the count starts with what was heard
+            await self.on_frame(heard, sink)
         if self._ahead:
             await self._give_up(sink, "the device did not answer a resend")
         await self.report_status(sink, force=True)

@@ -4,8 +4,10 @@ A card frame is written into a real pseudo-terminal (the wire protocol of docs/p
 the daemon (`tablectl run`, a child process) reads it with the real driver, journals it (SQLite WAL,
 synchronous=FULL), applies it, stores the outputs and publishes them with QoS 1 to a local
 Mosquitto; a subscriber on the same broker timestamps the card's `event` message. The same run
-then measures `../shared/bench/latency_floor.py` (the same trip with no daemon: the floor) and
-prints both and their ratio. Figures are medians and 99th percentiles in milliseconds.
+then measures hil/bench_floor.py twice (the same trip with no daemon: the floor; and with one
+SQLite FULL commit per card: the durable floor, the honest one for a controller that journals
+before it publishes) and prints all three and the ratios. Figures are medians and 99th
+percentiles in milliseconds.
 
 usage: .venv/bin/python hil/bench_latency.py [--n 1000] [--gap-ms 5]
 """
@@ -29,12 +31,17 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from drivers.messages import FaultCleared
+from drivers.resend import HOST_MESSAGES, ResendBegin, ResendEnd, ResendRequest
 from drivers.shoe.frames import CardDrawn, NewShoe, encode
+from hil.bench_floor import measure
 from tablectl.cards import DeckKind, deck_of, parse_card
 from tablectl.rules.baccarat import next_to_draw
 
 REPO = Path(__file__).resolve().parents[1]
-FLOOR = REPO.parent / "shared" / "bench" / "latency_floor.py"
 BASE = "tablectl/bench/b1"
 
 
@@ -75,6 +82,54 @@ def coups(rng: random.Random, n_cards: int) -> list[list[str]]:
             total += len(coup)
         out.append([])
     return out[:-1]
+
+
+class BenchShoe:
+    """The shoe's side of the wire as bare frame writes (no simulator threads in the timed
+    path), with the shoe's answer to the driver's resend request (docs/protocols/envelope.md):
+    the bench never loses a frame, so the answer is only ever "nothing to resend"."""
+
+    def __init__(self, master: int) -> None:
+        self.master = master
+        self.seq = 0
+        self.shoe = 0
+        self.pos = 0
+        self.lock = threading.Lock()
+        threading.Thread(target=self._answer, name="bench-shoe-rx", daemon=True).start()
+
+    def _send(self, make: Any) -> None:
+        with self.lock:
+            os.write(self.master, encode(make(self.seq % 10000)))
+            self.seq += 1
+
+    def new_shoe(self) -> None:
+        with self.lock:
+            self.shoe, self.pos = self.shoe + 1, 0
+        self._send(lambda seq: NewShoe(seq, str(self.shoe)))
+
+    def draw(self, card: str) -> None:
+        with self.lock:
+            self.pos += 1
+            pos = self.pos
+        self._send(lambda seq: CardDrawn(seq, parse_card(card), pos))
+
+    def _answer(self) -> None:
+        buf = bytearray()
+        while True:
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            buf += data
+            while (found := HOST_MESSAGES.decode(buf))[0]:
+                del buf[: found[0]]
+                if isinstance(found[1], ResendRequest):
+                    run = str(self.shoe) if self.shoe else None
+                    self._send(lambda seq: ResendBegin(seq, False))
+                    self._send(lambda seq, run=run: ResendEnd(seq, run, self.pos))
+                    self._send(FaultCleared)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -147,7 +202,7 @@ path = "journal.db"
     console.subscribe(f"{BASE}/cmd/+/reply", 1)
     console.loop_start()
     sent: list[float] = []
-    seq = 0
+    shoe = BenchShoe(master)
     try:
         if not ready.wait(20):
             raise RuntimeError("the daemon did not open the shoe: see " + str(workdir))
@@ -155,8 +210,7 @@ path = "journal.db"
         rnd = 0
         for coup in coups(rng, n):
             if not coup:
-                os.write(master, encode(NewShoe(seq % 10000)))
-                seq += 1
+                shoe.new_shoe()
                 time.sleep(0.05)
                 continue
             rnd += 1
@@ -172,8 +226,7 @@ path = "journal.db"
                 with lock:
                     got = len(received)
                 sent.append(time.perf_counter())
-                os.write(master, encode(CardDrawn(seq % 10000, parse_card(card))))
-                seq += 1
+                shoe.draw(card)
                 time.sleep(gap)
                 deadline = time.monotonic() + 10
                 while True:  # wait for this card so cards never queue behind each other
@@ -204,17 +257,6 @@ path = "journal.db"
     }
 
 
-def run_floor(n: int) -> dict[str, Any]:
-    out = subprocess.run(
-        [sys.executable, str(FLOOR), "--n", str(n)],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PATH": os.environ.get("PATH", "") + ":/usr/sbin"},
-    )
-    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1000, help="cards to time")
@@ -239,12 +281,15 @@ def main() -> None:
         finally:
             broker.terminate()
             broker.wait(10)
-    floor = run_floor(a.n)
+    floor = measure(a.n, a.gap_ms / 1000, durable=False)
+    durable = measure(a.n, a.gap_ms / 1000, durable=True)
     ratio = {
         "median": round(ours["median_ms"] / floor["median_ms"], 2),
         "p99": round(ours["p99_ms"] / floor["p99_ms"], 2),
+        "median_durable": round(ours["median_ms"] / durable["median_ms"], 2),
+        "p99_durable": round(ours["p99_ms"] / durable["p99_ms"], 2),
     }
-    print(json.dumps({"tablectl": ours, "floor": floor, "ratio": ratio}))
+    print(json.dumps({"tablectl": ours, "floor": floor, "durable_floor": durable, "ratio": ratio}))
     print()
     print("| path | cards | median ms | p99 ms | resident memory |")
     print("| --- | --- | --- | --- | --- |")
@@ -256,7 +301,15 @@ def main() -> None:
         f"| floor: pty -> minimal reader -> Mosquitto -> subscriber | {floor['n']} | "
         f"{floor['median_ms']} | {floor['p99_ms']} | |"
     )
+    print(
+        f"| durable floor: the same, one SQLite FULL commit per card | {durable['n']} | "
+        f"{durable['median_ms']} | {durable['p99_ms']} | |"
+    )
     print(f"| ratio tablectl / floor | | {ratio['median']}x | {ratio['p99']}x | |")
+    print(
+        f"| ratio tablectl / durable floor | | {ratio['median_durable']}x | "
+        f"{ratio['p99_durable']}x | |"
+    )
 
 
 if __name__ == "__main__":
