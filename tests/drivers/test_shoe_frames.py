@@ -1,4 +1,8 @@
-"""Shoe framing (drivers/shoe/frames.py): round trips, the checksum, every way a frame goes bad."""
+"""Shoe framing (drivers/shoe/frames.py): round trips, the checksum, every way a frame goes bad.
+
+Since issue 9 a card frame carries its position (`CRD,<seq>,<card>,<pos>`), NEW the shoe id
+(`NEW,<seq>,<shoe>`), and the shoe answers a resend with RSB and RSE (drivers/resend.py); the
+checksums below were recomputed by hand for those bodies."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from drivers.resend import MAX_POSITION, ResendBegin, ResendEnd
 from drivers.shoe.frames import (
     MAX_FRAME,
     BadFrame,
@@ -54,12 +59,18 @@ def decode_all(chunks: list[bytes]) -> tuple[list[Frame | BadFrame], bytes]:
 # -- round trips and the checksum -----------------------------------------------------------------
 
 EVERY_MESSAGE: list[Frame] = [
-    CardDrawn(17, parse_card("Ah")),
-    CardDrawn(0, parse_card("Td")),
-    CardDrawn(9999, parse_card("JKR")),
-    CardBurned(1, parse_card("7d")),
-    NewShoe(0),
+    CardDrawn(17, parse_card("Ah"), 5),
+    CardDrawn(0, parse_card("Td"), 1),
+    CardDrawn(9999, parse_card("JKR"), MAX_POSITION),
+    CardBurned(1, parse_card("7d"), 1),
+    NewShoe(0, "1"),
+    NewShoe(8, "A1b2C3d4"),
     ShoeEmpty(42),
+    ResendBegin(9, False),
+    ResendBegin(10, True),
+    ResendEnd(11, "1", 0),
+    ResendEnd(12, "Z9", 416),
+    ResendEnd(13, None, 3),
     Fault(3, "JAM", "card stuck at exit"),
     Fault(4, "MISREAD"),
     Fault(5, "COVER", "lid open, close it"),
@@ -76,7 +87,7 @@ def test_every_message_round_trips(frame: Frame) -> None:
 
 
 def test_worked_checksum_example_by_hand() -> None:
-    # XOR of the bytes between "$" and "*" of "$CRD,17,Ah*..", as in docs/protocols/shoe.md
+    # XOR of the bytes between "$" and "*" of "$CRD,17,Ah,5*..", as in docs/protocols/shoe.md
     steps = [
         ("C", 0x43, 0x43),
         ("R", 0x52, 0x11),
@@ -87,21 +98,34 @@ def test_worked_checksum_example_by_hand() -> None:
         (",", 0x2C, 0x53),
         ("A", 0x41, 0x12),
         ("h", 0x68, 0x7A),
+        (",", 0x2C, 0x56),
+        ("5", 0x35, 0x63),
     ]
     running = 0
     for char, code, after in steps:
         assert ord(char) == code
         running ^= code
         assert running == after
-    assert checksum(b"CRD,17,Ah") == 0x7A
-    assert encode(CardDrawn(17, parse_card("Ah"))) == b"$CRD,17,Ah*7A\r\n"
+    assert checksum(b"CRD,17,Ah,5") == 0x63
+    assert encode(CardDrawn(17, parse_card("Ah"), 5)) == b"$CRD,17,Ah,5*63\r\n"
+
+
+def test_new_frames_checksums_by_hand() -> None:
+    # Each from a checksum known above by XOR of the added bytes: NEW,0 is 0x40 and ",1" is
+    # 0x2C ^ 0x31; BRN,1,7d is 0x3C and ",1" 0x2C ^ 0x31; CRD,2,Ah is 0x4E and ",2" 0x2C ^ 0x32.
+    assert 0x40 ^ 0x2C ^ 0x31 == 0x5D == checksum(b"NEW,0,1")
+    assert 0x3C ^ 0x2C ^ 0x31 == 0x21 == checksum(b"BRN,1,7d,1")
+    assert 0x4E ^ 0x2C ^ 0x32 == 0x50 == checksum(b"CRD,2,Ah,2")
+    assert encode(NewShoe(0, "1")) == b"$NEW,0,1*5D\r\n"
+    assert encode(CardBurned(1, parse_card("7d"), 1)) == b"$BRN,1,7d,1*21\r\n"
+    assert encode(CardDrawn(2, parse_card("Ah"), 2)) == b"$CRD,2,Ah,2*50\r\n"
 
 
 def test_documented_examples_decode() -> None:
     lines = [
-        b"$NEW,0*40\r\n",
-        b"$BRN,1,7d*3C\r\n",
-        b"$CRD,2,Ah*4E\r\n",
+        b"$NEW,0,1*5D\r\n",
+        b"$BRN,1,7d,1*21\r\n",
+        b"$CRD,2,Ah,2*50\r\n",
         b"$FLT,3,JAM,card stuck at exit*5C\r\n",
         b"$CLR,4*45\r\n",
         b"$EMP,5*41\r\n",
@@ -110,9 +134,9 @@ def test_documented_examples_decode() -> None:
     items, rest = decode_all([b"".join(lines)])
     assert rest == b""
     assert items == [
-        NewShoe(0),
-        CardBurned(1, parse_card("7d")),
-        CardDrawn(2, parse_card("Ah")),
+        NewShoe(0, "1"),
+        CardBurned(1, parse_card("7d"), 1),
+        CardDrawn(2, parse_card("Ah"), 2),
         Fault(3, "JAM", "card stuck at exit"),
         FaultCleared(4),
         ShoeEmpty(5),
@@ -122,15 +146,18 @@ def test_documented_examples_decode() -> None:
 
 @pytest.mark.parametrize("text", ["AH", "ah", "aH", "Ah"])
 def test_card_codes_are_case_insensitive_on_the_wire(text: str) -> None:
-    _, frame = decode(frame_bytes(f"CRD,5,{text}"))
-    assert frame == CardDrawn(5, Card("A", "h"))
+    _, frame = decode(frame_bytes(f"CRD,5,{text},3"))
+    assert frame == CardDrawn(5, Card("A", "h"), 3)
     assert isinstance(frame, CardDrawn) and str(frame.card) == "Ah"
 
 
 def test_lenient_on_receive_lowercase_checksum_bare_lf_leading_zeros() -> None:
-    assert decode(b"$CRD,17,Ah*7a\r\n")[1] == CardDrawn(17, parse_card("Ah"))
-    assert decode(b"$CRD,17,Ah*7A\n") == (14, CardDrawn(17, parse_card("Ah")))
+    # CRD,17,Ah,9: 0x7A (CRD,17,Ah) ^ 0x2C (,) ^ 0x39 (9) = 0x6F, a checksum with a letter
+    assert 0x7A ^ 0x2C ^ 0x39 == 0x6F
+    assert decode(b"$CRD,17,Ah,9*6f\r\n")[1] == CardDrawn(17, parse_card("Ah"), 9)
+    assert decode(b"$CRD,17,Ah,5*63\n") == (16, CardDrawn(17, parse_card("Ah"), 5))
     assert decode(frame_bytes("HBT,0042"))[1] == Heartbeat(42)
+    assert decode(frame_bytes("CRD,1,Ah,007"))[1] == CardDrawn(1, parse_card("Ah"), 7)
     assert decode(frame_bytes("FLT,8,JAM,"))[1] == Fault(8, "JAM", "")
 
 
@@ -159,13 +186,13 @@ def test_garbage_without_dollar_waits_then_goes_in_max_frame_pieces() -> None:
 
 
 def test_truncated_frame_resyncs_at_next_dollar() -> None:
-    good = encode(CardDrawn(2, parse_card("Kh")))
+    good = encode(CardDrawn(2, parse_card("Kh"), 2))
     items, rest = decode_all([b"$CRD,1,A" + good])
     assert rest == b""
     assert len(items) == 2
     assert isinstance(items[0], BadFrame) and items[0].raw == b"$CRD,1,A"
     assert "truncated" in items[0].reason
-    assert items[1] == CardDrawn(2, parse_card("Kh"))
+    assert items[1] == CardDrawn(2, parse_card("Kh"), 2)
 
 
 def test_over_long_line_is_bad_and_decoding_resyncs() -> None:
@@ -182,23 +209,42 @@ def test_over_long_line_is_bad_and_decoding_resyncs() -> None:
 @pytest.mark.parametrize(
     ("wire", "reason"),
     [
-        (b"$CRD,17,Ah*7B\r\n", "checksum mismatch"),
-        (b"$CRD,17,Ah*G1\r\n", "not two hex digits"),
-        (b"$CRD,17,Ah7A\r\n", "no *<checksum>"),
-        (b"$CRD,17,A\xe9*00\r\n", "non-ASCII"),
-        (b"$CRD,17,A\th*00\r\n", "non-ASCII"),
+        (b"$CRD,17,Ah,5*64\r\n", "checksum mismatch"),
+        (b"$CRD,17,Ah,5*G1\r\n", "not two hex digits"),
+        (b"$CRD,17,Ah,563\r\n", "no *<checksum>"),
+        (b"$CRD,17,A\xe9,5*00\r\n", "non-ASCII"),
+        (b"$CRD,17,A\th,5*00\r\n", "non-ASCII"),
         (frame_bytes("XYZ,1"), "unknown frame type 'XYZ'"),
-        (frame_bytes("crd,1,Ah"), "unknown frame type"),
-        (frame_bytes("CRD,1,Zz"), "not a card"),
-        (frame_bytes("CRD,1,10d"), "not a card"),
-        (frame_bytes("CRD,1, Ah"), "spaces"),
-        (frame_bytes("CRD,1"), "exactly one field"),
-        (frame_bytes("CRD,1,Ah,Kd"), "exactly one field"),
-        (frame_bytes("NEW,1,8"), "takes no fields"),
+        (frame_bytes("crd,1,Ah,1"), "unknown frame type"),
+        (frame_bytes("CRD,1,Zz,1"), "not a card"),
+        (frame_bytes("CRD,1,10d,1"), "not a card"),
+        (frame_bytes("CRD,1, Ah,1"), "spaces"),
+        (frame_bytes("CRD,1"), "exactly two fields"),
+        (frame_bytes("CRD,1,Ah"), "exactly two fields"),
+        (frame_bytes("BRN,1,Ah"), "exactly two fields"),
+        (frame_bytes("CRD,1,Ah,2,Kd"), "exactly two fields"),
+        (frame_bytes("CRD,1,Ah,0"), "at least 1"),
+        (frame_bytes("CRD,1,Ah,"), "1-9 digits"),
+        (frame_bytes("CRD,1,Ah,x"), "1-9 digits"),
+        (frame_bytes("CRD,1,Ah,-3"), "1-9 digits"),
+        (frame_bytes("CRD,1,Ah,+3"), "1-9 digits"),
+        (frame_bytes("CRD,1,Ah,1234567890"), "1-9 digits"),
+        (frame_bytes("NEW,1"), "exactly one field"),
+        (frame_bytes("NEW,1,8,9"), "exactly one field"),
+        (frame_bytes("NEW,1,"), "1-8 letters or digits"),
+        (frame_bytes("NEW,1,A-1"), "1-8 letters or digits"),
+        (frame_bytes("NEW,1,123456789"), "1-8 letters or digits"),
         (frame_bytes("NEW"), "SEQ"),
-        (frame_bytes("NEW,12345"), "SEQ"),
-        (frame_bytes("NEW,-1"), "SEQ"),
-        (frame_bytes("NEW,x"), "SEQ"),
+        (frame_bytes("NEW,12345,1"), "SEQ"),
+        (frame_bytes("NEW,-1,1"), "SEQ"),
+        (frame_bytes("NEW,x,1"), "SEQ"),
+        (frame_bytes("RSB,1"), "OK or LOST"),
+        (frame_bytes("RSB,1,ok"), "OK or LOST"),
+        (frame_bytes("RSB,1,OK,1"), "OK or LOST"),
+        (frame_bytes("RSE,1,1"), "a run and a position"),
+        (frame_bytes("RSE,1,1,x"), "1-9 digits"),
+        (frame_bytes("RSE,1,a b,1"), "1-8 letters or digits"),
+        (frame_bytes("RSN,1,-,0"), "unknown frame type 'RSN'"),
         (frame_bytes("FLT,1"), "fault code"),
         (frame_bytes("FLT,1,jam"), "fault code"),
         (frame_bytes("FLT,1,J*M"), "* inside"),
@@ -215,8 +261,16 @@ def test_bad_frames(wire: bytes, reason: str) -> None:
 @pytest.mark.parametrize(
     "frame",
     [
-        NewShoe(10_000),
-        NewShoe(-1),
+        NewShoe(10_000, "1"),
+        NewShoe(-1, "1"),
+        NewShoe(0, ""),
+        NewShoe(0, "A-1"),
+        NewShoe(0, "123456789"),
+        CardDrawn(0, parse_card("Ah"), 0),
+        CardDrawn(0, parse_card("Ah"), MAX_POSITION + 1),
+        CardBurned(0, parse_card("Ah"), -1),
+        ResendEnd(0, "a b", 1),
+        ResendEnd(0, "1", -1),
         Fault(1, "jam"),
         Fault(1, "JAM", "a * b"),
         Fault(1, "JAM", "costs $5"),
@@ -236,15 +290,19 @@ def test_encode_refuses_what_would_break_the_framing(frame: Frame) -> None:
 CARDS = [*standard_deck(), Card(JOKER, "")]
 seqs = st.integers(0, 9999)
 cards = st.sampled_from(CARDS)
+positions = st.integers(1, MAX_POSITION)
+runs = st.from_regex(r"[A-Za-z0-9]{1,8}", fullmatch=True)
 fault_text = st.text(
     alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E, exclude_characters="$*"),
     max_size=30,
 )
 frames: st.SearchStrategy[Frame] = st.one_of(
-    st.builds(CardDrawn, seqs, cards),
-    st.builds(CardBurned, seqs, cards),
-    st.builds(NewShoe, seqs),
+    st.builds(CardDrawn, seqs, cards, positions),
+    st.builds(CardBurned, seqs, cards, positions),
+    st.builds(NewShoe, seqs, runs),
     st.builds(ShoeEmpty, seqs),
+    st.builds(ResendBegin, seqs, st.booleans()),
+    st.builds(ResendEnd, seqs, st.none() | runs, st.integers(0, MAX_POSITION)),
     st.builds(Fault, seqs, st.from_regex(r"[A-Z0-9_]{1,16}", fullmatch=True), fault_text),
     st.builds(FaultCleared, seqs),
     st.builds(Heartbeat, seqs),
