@@ -93,6 +93,8 @@ def _parser() -> argparse.ArgumentParser:
     heads.add_argument("--config", required=True, type=Path)
     heads.add_argument("--seconds", type=float, default=0.0, help="stop after N s (0: Ctrl-C)")
     heads.add_argument("--count", type=int, default=0, help="stop after N heads (0: no limit)")
+    heads.add_argument("--username", help="the broker user (default: the config's)")
+    heads.add_argument("--password-file", type=Path, help="that user's password file")
     heads.set_defaults(func=cmd_collect_heads)
 
     export = sub.add_parser("export", help="the journal as JSON lines that `replay` accepts")
@@ -379,8 +381,14 @@ def cmd_collect_heads(args: argparse.Namespace) -> int:
     from tablectl.witness import collect_heads
 
     cfg = load_config(args.config)
+    login = None
+    if args.username is not None:  # on a locked broker the table's own user cannot read heads
+        password = args.password_file.read_text().strip() if args.password_file else None
+        login = (args.username, password)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(collect_heads(cfg, sys.stdout, seconds=args.seconds, count=args.count))
+        asyncio.run(
+            collect_heads(cfg, sys.stdout, seconds=args.seconds, count=args.count, login=login)
+        )
     return EXIT_OK
 
 

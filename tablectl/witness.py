@@ -96,8 +96,7 @@ def heads_from_lines(lines: Iterable[str], name: str) -> Iterator[Head]:
 
 
 def read_heads(path: Path) -> list[Head]:
-    """Every distinct head in a heads file ('-': standard input is not accepted: a file is
-    evidence and should be kept), first occurrence of each."""
+    """Every distinct head in a heads file, the first line each came on."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
@@ -113,11 +112,11 @@ def read_heads(path: Path) -> list[Head]:
 # -- collecting heads off MQTT -----------------------------------------------------------------
 
 
-def _broker(cfg: LoadedConfig) -> dict[str, Any]:
+def _broker(cfg: LoadedConfig, *, with_password: bool = True) -> dict[str, Any]:
     """The config's broker settings, as the daemon uses them."""
     m = cfg.table.mqtt
     password = None
-    if m.password_file:
+    if m.password_file and with_password:
         password = resolve(cfg.path, m.password_file).read_text().strip()
     tls = None
     if m.tls is not None:
@@ -137,18 +136,28 @@ def _broker(cfg: LoadedConfig) -> dict[str, Any]:
 
 
 async def collect_heads(
-    cfg: LoadedConfig, out: TextIO, *, seconds: float = 0.0, count: int = 0
+    cfg: LoadedConfig,
+    out: TextIO,
+    *,
+    seconds: float = 0.0,
+    count: int = 0,
+    login: tuple[str, str | None] | None = None,
 ) -> int:
     """Subscribe to the table's `journal/head` and write each head as a JSON line
     `{"topic","payload","retain"}` until `seconds` have passed or `count` heads came (0: until
-    cancelled). The retained head arrives first. Returns how many were written."""
+    cancelled). The retained head arrives first. `login` (user, password) replaces the config's
+    broker user: on a locked broker a floor user reads heads, the table's own user cannot.
+    Returns how many were written."""
     import aiomqtt
 
     topic = f"{cfg.table.base_topic}/{HEAD_TOPIC}"
     written = 0
+    broker = _broker(cfg, with_password=login is None)
+    if login is not None:
+        broker["username"], broker["password"] = login
     client = aiomqtt.Client(
         identifier=f"tablectl-heads-{cfg.table.site}-{cfg.table.table}-{os.getpid()}",
-        **_broker(cfg),
+        **broker,
     )
     with contextlib.suppress(TimeoutError):
         async with client, asyncio.timeout(seconds or None):
