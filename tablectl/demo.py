@@ -16,6 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from drivers.sim.shoe import SimulatedShoe
+from tablectl.chainkey import create_key
 from tablectl.cli import format_round
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
@@ -29,10 +30,13 @@ SCHEDULES = (
 SEATS = 8  # seven players and the player-dealer position (003)
 DECKS = 8
 RESHUFFLE_BELOW = 16  # cards left when the demo dealer puts in a new shoe
+KEY_FILE = "journal.key"  # the demo table's chain key, made in its folder (tablectl keygen)
 
 
 def write_config(folder: Path, port: str, mqtt_port: int, broker: bool) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
+    if not (folder / KEY_FILE).exists():  # the demo's install step: its own journal chain key
+        create_key(folder / KEY_FILE)
     path = folder / "table.toml"
     path.write_text(
         f"""# Written by `tablectl demo`.
@@ -67,6 +71,7 @@ port = {mqtt_port}
 
 [journal]
 path = "journal.db"
+key_file = "{KEY_FILE}"
 """
     )
     return path
