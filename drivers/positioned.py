@@ -200,8 +200,7 @@ class PositionedDriver(FramedDriver[M]):
         """One positioned frame: passed on if it is the next, kept if it is early, a repeat
         dropped during a replay (it is the overlap) and passed on otherwise."""
         if self._in_flight():
-            if self._pos is None:
-                self._early.append(frame)
+            self._early.append(frame)  # the replay brings it again; if none comes, it is this
             return
         if self._pos is None and not self._resending:
             self._pos = pos - 1  # the first position ever seen is taken as it is
@@ -231,8 +230,7 @@ class PositionedDriver(FramedDriver[M]):
     async def _run_start(self, frame: M, run: str, sink: DriverSink) -> None:
         """A new shoe or shuffle: the old run's count is over (a hole left in it is a gap)."""
         if self._in_flight():
-            if self._pos is None:
-                self._early.append(frame)
+            self._early.append(frame)  # the replay brings it again; if none comes, it is this
             return
         if run == self._run and (self._replaying or self._pos is not None):
             return  # a resend replaying the start of the run we are in, or a repeat of it
@@ -259,6 +257,8 @@ class PositionedDriver(FramedDriver[M]):
         """RSB: with LOST, the device cannot resend the rest of our run (a power cycle, or it
         moved on too far): nothing of it after our last position can be confirmed."""
         self._replaying = True
+        if self._pos is not None:
+            self._early = []  # the replay from after our count brings what was heard in flight
         if not frame.lost or not self.has_runs or self._pos is None:
             return
         self._log.warning(f"{self.log_prefix}.history_lost", run=self._run, after=self._pos)
@@ -272,9 +272,7 @@ class PositionedDriver(FramedDriver[M]):
         if self._kick is not None:
             self._kick.set()
         if self._pos is None:  # first contact: the count starts with the first frame heard
-            early, self._early = self._early, []
-            for heard in early:
-                await self.on_frame(heard, sink)
+            await self._hear_early(sink)
             if self._pos is None:  # nothing heard: it starts where the device says it stands
                 self._run = frame.run if self.has_runs else None
                 self._pos = frame.last
@@ -308,12 +306,23 @@ class PositionedDriver(FramedDriver[M]):
         self._resending = self._replaying = False
         self._frames_lost = True
         self._log.warning(f"{self.log_prefix}.resend_unanswered", after=self._pos)
-        early, self._early = self._early, []
-        for heard in early:  # a first contact unanswered: the count starts with what was heard
-            await self.on_frame(heard, sink)
+        await self._hear_early(sink)  # no replay will bring it: what was heard is all there is
         if self._ahead:
             await self._give_up(sink, "the device did not answer a resend")
         await self.report_status(sink, force=True)
+
+    async def _hear_early(self, sink: DriverSink) -> None:
+        """Act on what was heard while an RSN was out, when no replay brings it again (a first
+        contact, whose replay is empty, or a resend never answered). On a first contact the
+        count starts with the first position heard; what waited for a count (heard during a
+        replay whose RSE never came) was heard after the rest, and follows it (a NEW among
+        the rest must not wipe it out)."""
+        early, self._early = self._early, []
+        if self._pos is None:
+            early += [self._ahead[p] for p in sorted(self._ahead)]
+            self._ahead = {}
+        for heard in early:
+            await self.on_frame(heard, sink)
 
     async def _give_up(self, sink: DriverSink, reason: str, *, top: int | None = None) -> None:
         """Report the holes before the furthest position known as a gap, and pass on what came

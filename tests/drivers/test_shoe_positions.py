@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from drivers.resend import ResendBegin
 from drivers.shoe.device import FRAMES_LOST, ShoeDriver
 from drivers.sim import RecordingSink
 from drivers.sim.shoe import SimulatedShoe
@@ -27,6 +28,29 @@ def make_sim() -> Iterator[Callable[..., SimulatedShoe]]:
     yield from simulators(SimulatedShoe)
 
 
+class DeafShoe(SimulatedShoe):
+    """A shoe that reads the host's RSN and does not answer it (firmware without the resend, or
+    one that hangs): instead it runs `on_request` once, so what it does then is on the line while
+    the driver waits for an answer; `begin()` there sends an RSB whose RSE never comes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.on_request: Callable[[], object] | None = None
+        super().__init__(**kwargs)
+
+    def resend(self, run: str | None, start: int) -> None:
+        action, self.on_request = self.on_request, None
+        if action is not None:
+            action()
+
+    def begin(self) -> None:
+        self.transmit(lambda seq: ResendBegin(seq, False))
+
+
+@pytest.fixture
+def make_deaf() -> Iterator[Callable[..., DeafShoe]]:
+    yield from simulators(DeafShoe)
+
+
 def dealt(sink: RecordingSink) -> list[tuple[int, str]]:
     """(position, card) of every card event passed on, in order."""
     return [(e["at"]["pos"], e["card"]) for e in sink.events if e["type"] == "shoe.card"]
@@ -38,6 +62,18 @@ def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
 
 async def until_cursor(sink: RecordingSink, pos: int) -> None:
     await sink.wait_for(lambda: (sink.cursor() or {}).get("pos") == pos, TIMEOUT)
+
+
+async def until_counting(sink: RecordingSink) -> None:
+    """Until the driver's status shows a position: on a first contact with a shoe that has sent
+    nothing yet, that is the answer to the connect's RSN read to its RSE (a status the sink
+    sees, unlike the driver's own flags, so the wait wakes when it comes)."""
+
+    def counting() -> bool:
+        status = sink.last_status
+        return status is not None and status.detail.get("position", {}).get("pos") is not None
+
+    await sink.wait_for(counting, TIMEOUT)
 
 
 async def test_each_card_carries_its_shoe_and_position(
@@ -232,15 +268,20 @@ async def test_a_shoe_that_does_not_answer_a_resend_stands_frames_lost(
     make_sim: Callable[..., SimulatedShoe],
 ) -> None:
     """No RSE in time: FRAMES_LOST stands (a round in play is held) and what came past the gap
-    is reported; the next resend that comes back whole clears it (no new shoe needed)."""
+    is reported; the next resend that comes back whole clears it (no new shoe needed).
+
+    The connect's resend must be over before the shoe stops answering. This once waited on the
+    driver's `_resending` flag, which no sink call follows: when NEW overtook the RSN (the shoe
+    loaded as the driver connected) the RSE changed nothing the status shows, the wait never
+    woke and timed out. It now waits for the status that the RSE of a first contact causes."""
     sim = make_sim()
     sink = RecordingSink()
     driver = ShoeDriver("shoe", sim.port, 9600, {**QUICK, "resend_retry": 0.3})
     async with running(driver, sink):
         await until_open(driver, sink)
-        sim.load(["9h", "2c", "Kd"])
-        await sink.wait_for(lambda: driver.stats["resends"] >= 1 and not driver._resending)
+        await until_counting(sink)
         sim.answer_resends = False
+        sim.load(["9h", "2c", "Kd"])
         sim.draw()
         sim.drop_next()
         sim.draw()
@@ -250,3 +291,53 @@ async def test_a_shoe_that_does_not_answer_a_resend_stands_frames_lost(
         sim.answer_resends = True
         await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
     assert dealt(sink) == [(1, "9h"), (3, "Kd")]
+
+
+@pytest.mark.parametrize("journal", ["fresh", "cursor"])
+async def test_cards_heard_while_a_resend_goes_unanswered_are_passed_on(
+    make_deaf: Callable[..., DeafShoe], journal: str
+) -> None:
+    """Bug: what comes between an RSN and its RSB is left to the replay; when no replay came,
+    a driver that already had a count (the journal's cursor) dropped it without a word. The
+    cards the shoe dealt while the driver waited are passed on when the resend is given up."""
+    sim = make_deaf()
+    sim.load(["9h", "2c", "Kd"])  # NEW, SEQ 0 (the driver's open discards it)
+    sim.on_request = lambda: (sim.draw(), sim.draw())  # on the line while the RSN waits
+    sink = RecordingSink(start={"run": "1", "pos": 0, "seq": 0} if journal == "cursor" else None)
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await sink.wait_for(lambda: len(dealt(sink)) == 2, TIMEOUT)
+        assert last(sink).fault == FRAMES_LOST
+        sim.draw()
+        await sink.wait_for(lambda: len(dealt(sink)) == 3, TIMEOUT)
+    assert dealt(sink) == [(1, "9h"), (2, "2c"), (3, "Kd")]
+    assert gaps(sink) == []
+
+
+@pytest.mark.parametrize("new", ["discarded", "in flight"])
+async def test_a_resend_begun_and_never_ended_passes_on_what_it_heard(
+    make_deaf: Callable[..., DeafShoe], new: str
+) -> None:
+    """Bugs: on a first contact, cards heard after an RSB whose RSE never came (lost on the
+    wire) waited with no count to place them in; giving the resend up then failed an assertion
+    and stopped the driver. And a NEW heard before that RSB, acted on when the resend was
+    given up, wiped out the cards heard after it. The count now starts with what came first."""
+    sim = make_deaf()
+    cards = ["9h", "2c", "Kd"]
+    if new == "discarded":
+        sim.load(cards)  # NEW, SEQ 0 (the driver's open discards it)
+        sim.on_request = lambda: (sim.begin(), sim.draw(), sim.draw())
+    else:
+        sim.on_request = lambda: (sim.load(cards), sim.begin(), sim.draw(), sim.draw())
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await sink.wait_for(lambda: len(dealt(sink)) == 2, TIMEOUT)
+        assert last(sink).fault == FRAMES_LOST
+        sim.draw()
+        await sink.wait_for(lambda: len(dealt(sink)) == 3, TIMEOUT)
+    assert dealt(sink) == [(1, "9h"), (2, "2c"), (3, "Kd")]
+    assert gaps(sink) == []
+    if new == "in flight":
+        assert sink.events[0] == {"type": "shoe.new", "at": {"run": "1", "pos": 0, "seq": 0}}
+        assert all(e["at"]["run"] == "1" for e in sink.events)
