@@ -28,7 +28,7 @@ import pytest
 from paho.mqtt.reasoncodes import ReasonCode
 
 from drivers.sim.shoe import SimulatedShoe
-from tests.conftest import MosquittoBroker, MosquittoFactory, password_for
+from tests.conftest import MosquittoBroker, MosquittoFactory, free_port, password_for
 from tests.integration.floor import wait_subscribed
 from tests.integration.harness import REPO, TIMEOUT, Console, DaemonProcess, write_config
 
@@ -374,8 +374,7 @@ def test_the_shipped_broker_config_locks_both_listeners_and_the_table_connects_o
 
 
 def free_tls_port(other: int) -> int:
-    from tests.conftest import free_port
-
+    """A free port for the TLS listener, other than the plain one's."""
     while (port := free_port()) == other:
         pass
     return port
