@@ -536,7 +536,8 @@ class Journal:
         result = Verification(len(hashes), problems)
         self._check_key_starts(result, ring, hashes, last_seq)
         self._check_heads(result, heads, hashes, last_seq)
-        self._notes(result, ring, checked, unchecked, unkeyed)
+        top = max((h.seq for h in heads), default=0)
+        self._notes(result, ring, checked, unchecked, unkeyed, (min(top, last_seq), last_seq))
         return result
 
     def _check_key_starts(
@@ -619,7 +620,10 @@ class Journal:
         checked: dict[str, list[int]],
         unchecked: dict[str, list[int]],
         unkeyed: list[int],
+        span: tuple[int, int],
     ) -> None:
+        """What was and was not checked; `span`: the last record a published head covers, and
+        the journal's last record."""
         notes = result.notes
         for key_id, seqs in checked.items():
             notes.insert(0, f"{_span(seqs)}: keyed hashes checked with key {key_id}")
@@ -637,11 +641,17 @@ class Journal:
                 f"{_span(unkeyed)}: unkeyed (from before the journal was keyed)"
                 + ("; the keyed record after them seals their hashes" if sealed else "")
             )
-        if not ring:
+        witnessed, last = span
+        if not ring and witnessed == 0:
             notes.append(
                 "no key given: only the public SHA-256 chain was checked, which whoever edits the "
                 "file can recompute; check with the table's key (--key, or key_file in the "
                 "config) or against published heads (--against)"
+            )
+        elif not ring and witnessed < last:
+            notes.append(
+                f"no key given: records {witnessed + 1}-{last}, after the last head, are checked "
+                "only by the public SHA-256 chain, which whoever edits the file can recompute"
             )
 
     def _tx(self, *, durable: bool = True) -> _Transaction:

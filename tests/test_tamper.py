@@ -320,6 +320,23 @@ def test_without_a_key_verify_says_what_it_could_not_check(session: Path, key: C
     assert "whoever edits the file can recompute" in result.notes[-1]
 
 
+def test_against_heads_without_a_key_says_which_records_no_head_covers(
+    cfg: LoadedConfig,
+) -> None:
+    ingest(cfg, SESSION, None).close()
+    heads = published_heads(cfg.journal_path)
+    result = check(cfg.journal_path, heads=heads)
+    assert result.problems == []
+    assert result.notes == [
+        "checked against 2 published heads, up to record 19",
+        "no key given: records 20-21, after the last head, are checked only by the public "
+        "SHA-256 chain, which whoever edits the file can recompute",
+    ]
+    assert (
+        check(cfg.journal_path, heads=heads[:1]).notes[-1].startswith("no key given: records 11-21")
+    )
+
+
 # -- heads: what the table publishes, and what replay reproduces ------------------------------
 
 
