@@ -1,9 +1,11 @@
 """The shuffler / hand dispenser messages (docs/protocols/dispenser.md) on the envelope; pure.
 
 Framing, checksum, SEQ and FLT/CLR/HBT are the envelope's (drivers/envelope.py,
-drivers/messages.py). This module adds the family's own three messages: `STK`, one stack
-dispensed, its cards in dispense order; `SHF`, a shuffle finished, with the colour of the deck's
-backs; `CNT`, how many cards are left to dispense.
+drivers/messages.py); RSB/RSE, the device's answer to a resend request, are drivers/resend.py's.
+This module adds the family's own three messages: `STK`, one stack dispensed, with its position
+(the stack's number since the shuffle) and the number of its first card since the shuffle, then
+its cards in dispense order; `SHF`, a shuffle finished, with its id (the run the stack numbers
+count in) and the colour of the deck's backs; `CNT`, how many cards are left to dispense.
 
 Error reasons never quote a card field: a bad frame's reason is published in the device status,
 and a stack's cards are hole cards.
@@ -24,6 +26,14 @@ from drivers.messages import (
     Message,
     MessageSet,
 )
+from drivers.resend import (
+    ResendBegin,
+    ResendEnd,
+    check_run,
+    position_field,
+    read_position,
+    read_run,
+)
 from tablectl.cards import Card, CardError, parse_card
 
 __all__ = [
@@ -39,8 +49,11 @@ __all__ = [
     "Stack",
 ]
 
-MAX_STACK_CARDS = 20
-"""Most cards one `STK` may carry: what fits in a frame, so no stack the device forms is refused."""
+MAX_STACK_CARDS = 10
+"""Most cards one `STK` may carry: what fits in an 80-byte frame at the worst case, a 4-digit
+SEQ, 9-digit stack number and first card index, and every card `JKR` (37 + 4 x 10 = 77 bytes; 11
+cards could need 81). A 7-card Pai Gow hand fits with room to spare; so do two hands of 3 or 5
+stuck together."""
 MAX_REMAINING = 9999
 """Largest `CNT` value (four digits)."""
 DECK_COLOUR = re.compile(r"[a-z]{1,16}")
@@ -48,7 +61,8 @@ DECK_COLOUR = re.compile(r"[a-z]{1,16}")
 
 FAULT_CODES: dict[str, str] = {
     "JAM": "a card is stuck in the feed or the exit; dispensing stopped",
-    "MISREAD": "a card of the stack could not be recognised; the stack was not reported",
+    "MISREAD": "a card of the stack could not be recognised; the stack was not reported (its "
+    "stack number is used: the driver reports it as a gap the device cannot fill)",
     "WRONG_COUNT": "the device's own counter says a stack has the wrong number of cards",
     "HOPPER_EMPTY": "not enough cards left to form the next stack",
     "DOOR_OPEN": "the device's door or lid is open",
@@ -68,25 +82,39 @@ def _card(text: str, position: int) -> Card:
 
 @dataclass(frozen=True, slots=True)
 class Stack(Message):
-    """`STK`: one stack dispensed; its card count, then its cards, first out first.
+    """`STK`: one stack dispensed: its position `pos` (the stack's number since the shuffle, 1
+    for the first), `first` (the number of its first card since the shuffle, 1 for the first
+    card out), then its card count and its cards, first out first.
 
     Any number of cards 1..MAX_STACK_CARDS is a valid frame: whether it is the number the table
-    wants is the driver's and the engine's business, not the wire's.
+    wants, and whether `first` follows on from the stack before, is the driver's and the
+    engine's business, not the wire's.
     """
 
     TYPE: ClassVar[str] = "STK"
+    pos: int
+    first: int
     cards: tuple[Card, ...]
 
     def to_fields(self) -> tuple[str, ...]:
         if not 1 <= len(self.cards) <= MAX_STACK_CARDS:
             raise FrameError(f"a stack holds 1..{MAX_STACK_CARDS} cards, not {len(self.cards)}")
-        return (str(len(self.cards)), *(str(c) for c in self.cards))
+        return (
+            position_field(self.pos, "stack number"),
+            position_field(self.first, "first card index"),
+            str(len(self.cards)),
+            *(str(c) for c in self.cards),
+        )
 
     @classmethod
     def from_fields(cls, seq: int, fields: tuple[str, ...]) -> Self:
-        if not fields:
-            raise FieldError("STK takes a card count and that many cards")
-        count_text, *texts = fields
+        if len(fields) < 3:
+            raise FieldError(
+                "STK takes a stack number, a first card index, a card count and that many cards"
+            )
+        pos_text, first_text, count_text, *texts = fields
+        pos = read_position(pos_text, "STK stack number")
+        first = read_position(first_text, "STK first card index")
         if not (1 <= len(count_text) <= 2 and count_text.isdigit()):
             raise FieldError(f"STK card count is not a number 1..{MAX_STACK_CARDS}")
         count = int(count_text)
@@ -94,35 +122,37 @@ class Stack(Message):
             raise FieldError(f"STK card count {count} is not 1..{MAX_STACK_CARDS}")
         if count != len(texts):
             raise FieldError(f"STK says {count} cards but carries {len(texts)}")
-        return cls(seq, tuple(_card(t, i) for i, t in enumerate(texts, 1)))
+        return cls(seq, pos, first, tuple(_card(t, i) for i, t in enumerate(texts, 1)))
 
 
 @dataclass(frozen=True, slots=True)
 class ShuffleDone(Message):
-    """`SHF`: a shuffle finished; `deck` is the colour of the backs (None if the device can't tell).
-
-    A fresh deck is in play: the driver takes it as the device starting afresh.
-    """
+    """`SHF`: a shuffle finished. `shuffle` is its id (1-8 letters or digits, a new one each
+    shuffle): the run its stacks are numbered in. `deck` is the colour of the backs (None if
+    the device can't tell)."""
 
     TYPE: ClassVar[str] = "SHF"
+    shuffle: str
     deck: str | None = None
 
     def to_fields(self) -> tuple[str, ...]:
+        check_run(self.shuffle, "shuffle id")
         if self.deck is None:
-            return ()
+            return (self.shuffle,)
         if not DECK_COLOUR.fullmatch(self.deck):
             raise FrameError(f"deck colour {self.deck!r} must be 1-16 lowercase letters")
-        return (self.deck,)
+        return (self.shuffle, self.deck)
 
     @classmethod
     def from_fields(cls, seq: int, fields: tuple[str, ...]) -> Self:
-        if not fields:
-            return cls(seq, None)
-        if len(fields) > 1:
-            raise FieldError("SHF takes at most one field, the deck colour")
-        if not DECK_COLOUR.fullmatch(fields[0]):
-            raise FieldError(f"SHF deck colour {fields[0]!r} is not 1-16 lowercase letters")
-        return cls(seq, fields[0])
+        if not 1 <= len(fields) <= 2:
+            raise FieldError("SHF takes a shuffle id and at most a deck colour")
+        shuffle = read_run(fields[0], "SHF shuffle id")
+        if len(fields) == 1:
+            return cls(seq, shuffle, None)
+        if not DECK_COLOUR.fullmatch(fields[1]):
+            raise FieldError(f"SHF deck colour {fields[1]!r} is not 1-16 lowercase letters")
+        return cls(seq, shuffle, fields[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,10 +175,14 @@ class CardCount(Message):
         return cls(seq, int(fields[0]))
 
 
-DispenserMessage = Stack | ShuffleDone | CardCount
-"""The family's own messages (what DispenserDriver.on_frame receives)."""
+DispenserMessage = Stack | ShuffleDone | CardCount | ResendBegin | ResendEnd
+"""The family's own messages (what DispenserDriver.on_frame receives), the resend replies
+included."""
 Frame = DispenserMessage | Fault | FaultCleared | Heartbeat
 """Every message a shuffler or hand dispenser sends."""
 
-MESSAGES: MessageSet[DispenserMessage] = MessageSet(Stack, ShuffleDone, CardCount)
-"""The shuffler / hand dispenser protocol: STK, SHF, CNT plus the common FLT, CLR, HBT."""
+MESSAGES: MessageSet[DispenserMessage] = MessageSet(
+    Stack, ShuffleDone, CardCount, ResendBegin, ResendEnd
+)
+"""The shuffler / hand dispenser protocol: STK, SHF, CNT, the resend replies RSB and RSE, plus
+the common FLT, CLR, HBT."""

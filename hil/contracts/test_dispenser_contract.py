@@ -25,7 +25,13 @@ from typing import Any
 
 import pytest
 
-from drivers.dispenser.device import DISCONNECTED, WRONG_COUNT, DispenserDriver
+from drivers.dispenser.device import (
+    CARD_INDEX,
+    DISCONNECTED,
+    FRAMES_LOST,
+    WRONG_COUNT,
+    DispenserDriver,
+)
 from drivers.dispenser.messages import DECK_COLOUR
 from drivers.registry import load_driver
 from drivers.sim import RecordingSink, StatusReport
@@ -146,17 +152,39 @@ async def test_it_connects_and_reports_itself_available(
     assert driver.stats["opens"] == 1
 
 
-async def test_a_stack_arrives_as_one_event_with_the_right_number_of_cards(
+async def test_it_answers_the_resend_asked_on_connect_with_where_it_is(
+    rig: Rig, device: tuple[DispenserDriver, RecordingSink]
+) -> None:
+    """Issue 9: on connect the driver asks `RSN,<seq>,-,0` ("where are you?"); the device must
+    answer RSB, RSE with its shuffle and last stack number, and its fault state, in time, or
+    the driver stands FRAMES_LOST."""
+    driver, sink = device
+    await sink.wait_for(lambda: last(sink).detail["position"]["pos"] is not None, TIMEOUT)
+    position = last(sink).detail["position"]
+    assert isinstance(position["pos"], int) and position["pos"] >= 0
+    assert driver.stats["resends"] >= 1
+    assert last(sink).fault != FRAMES_LOST
+    assert driver.stats["bad_frames"] == 0
+
+
+async def test_a_stack_arrives_as_one_event_with_the_right_number_of_cards_and_its_place(
     rig: Rig, device: tuple[DispenserDriver, RecordingSink]
 ) -> None:
     driver, sink = device
+    await sink.wait_for(lambda: last(sink).detail["position"]["pos"] is not None, TIMEOUT)
+    before = last(sink).detail["position"]
     rig.stimulus("dispense one stack", lambda emu: emu.dispense())
     await sink.wait_for(lambda: bool(stack_events(sink)), patience(rig))
     [event] = stack_events(sink)
     assert len(event["cards"]) in driver.options.stack_sizes
     assert all(str(parse_card(c)) == c for c in event["cards"])  # canonical cards
     assert len(set(event["cards"])) == len(event["cards"])  # one deck: no card twice
-    assert last(sink).fault != WRONG_COUNT
+    at = event["at"]
+    assert at["run"] == before["run"] and at["pos"] == before["pos"] + 1  # the next stack
+    assert isinstance(at["first"], int) and at["first"] >= 1 and isinstance(at["seq"], int)
+    if not rig.real:
+        assert (at["pos"], at["first"]) == (1, 1)
+    assert last(sink).fault not in (WRONG_COUNT, CARD_INDEX)
     assert driver.stats["bad_frames"] == 0  # everything it sent decoded
 
 
@@ -174,6 +202,8 @@ async def test_every_configured_stack_size_arrives_whole(
     await sink.wait_for(lambda: len(stack_events(sink)) == len(sizes), patience(rig))
     got = [len(e["cards"]) for e in stack_events(sink)]
     assert got == list(sizes)
+    firsts = [e["at"]["first"] for e in stack_events(sink)]  # the count runs on card by card
+    assert firsts == [firsts[0] + sum(sizes[:i]) for i in range(len(sizes))]
     cards = [c for e in stack_events(sink) for c in e["cards"]]
     assert len(set(cards)) == len(cards)  # one deck: no card twice across the stacks
     assert last(sink).fault is None
@@ -204,7 +234,7 @@ async def test_line_noise_is_survived(
     emu = rig.emulated_only("line noise cannot be ordered from a real device")
     _, sink = device
     emu.write_raw(b"\x00\xff noise \r\n")
-    emu.write_raw(b"$STK,9,3,Ah,Kd*40\r\n")  # a well-formed frame whose count is wrong
+    emu.write_raw(b"$STK,9,1,1,3,Ah,Kd*40\r\n")  # a well-formed frame whose count is wrong
     cards = emu.dispense()
     await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 2, TIMEOUT)
     await sink.wait_for(lambda: len(stack_events(sink)) == 1, TIMEOUT)

@@ -190,13 +190,12 @@ async def test_shuffler_unplugged_mid_round_garbage_and_a_repeated_frame_lose_an
     each once, and the document's result (R29: Q-high qualifies; 9-high loses, pair wins)."""
     cards = ["7s", "7d", "3c", "9c", "8d", "4h", "5d", "Qc", "Js"]
     link = tmp_path / "shuffler0"
-    with SimulatedDispenser(stack_size=3) as sim1:
-        link.symlink_to(sim1.port)
+    with SimulatedDispenser(stack_size=3, link=link) as sim:
         daemon = Daemon(load_config(tcp_config(tmp_path, link)))
         runner = asyncio.create_task(daemon.run(install_signals=False))
         try:
             await wait("the shuffler", lambda: "shuffler" in daemon.table.serials)
-            sim1.load(cards, "red")
+            sim.load(cards, "red")
             for event in (
                 {"type": "bank", "seat": 4, "amount": "500"},
                 {"type": "wager", "seat": 1, "spot": "ante", "amount": "10"},
@@ -204,38 +203,33 @@ async def test_shuffler_unplugged_mid_round_garbage_and_a_repeated_frame_lose_an
                 {"type": "bets.close"},
             ):
                 await daemon.submit("console", event)
-            sim1.dispense()  # seat 1: 7s 7d 3c
+            sim.dispense()  # seat 1: 7s 7d 3c, stack 1
             await wait("the first stack", lambda: len(daemon.table.state.stacks) == 1)
-            sim1.write_raw(b"\x00\xffnoise$STK,9*00\r\n")  # garbage and a bad checksum
+            sim.write_raw(b"\x00\xffnoise$STK,9*00\r\n")  # garbage and a bad checksum
             await asyncio.sleep(0.1)
-            sim1.close()  # unplugged mid-round
+            sim.unplug()  # unplugged mid-round: the port and its name vanish
             await wait("the hold", lambda: daemon.table.held is not None)
             state = daemon.table.state
             await daemon.submit("console", {"type": "round.resume"})  # refused: still unplugged
             assert daemon.table.held is not None and daemon.table.state == state
-        except BaseException:
-            daemon.stop()
-            await runner
-            raise
-    try:
-        with SimulatedDispenser(stack_size=3, seq=sim1.next_seq) as sim2:
-            sim2.load(cards[3:], announce=False)  # the same deck, the rest still in it
-            link.unlink()
-            link.symlink_to(sim2.port)
+            # The same device comes back behind the same name, the rest of its deck still in
+            # it, its SEQ and its stack numbers carrying on; the driver asks it to resend from
+            # the journal's cursor (stack 1), which brings nothing new.
+            sim.replug()
             await wait("the replug", lambda: "shuffler" not in daemon.table.unavailable)
             await daemon.submit("console", {"type": "round.resume"})
             assert daemon.table.held is None
-            sim2.dispense()  # seat 2: 9c 8d 4h
-            sim2.duplicate_last()  # the same frame again: the driver drops it by its SEQ
+            sim.dispense()  # seat 2: 9c 8d 4h, stack 2
+            sim.duplicate_last()  # the same frame again: the driver drops it by its SEQ
             await wait("the second stack", lambda: len(daemon.table.state.stacks) == 2)
-            sim2.dispense()  # the player-dealer: 5d (face up) Qc Js
+            sim.dispense()  # the player-dealer: 5d (face up) Qc Js, stack 3
             await wait("the deciding phase", lambda: daemon.table.state.phase == "deciding")
             await daemon.submit("console", {"type": "decision", "seat": 1, "action": "play"})
             await daemon.submit("console", {"type": "decision", "seat": 2, "action": "play"})
             await wait("the next round", lambda: daemon.table.state.round == 2)
-    finally:
-        daemon.stop()
-        await runner
+        finally:
+            daemon.stop()
+            await runner
     rows = daemon_rows(tcp_config(tmp_path, link))
     (result,) = [json.loads(r.payload) for r in rows if r.topic.endswith("/round/result")]
     assert [d["cards"] for d in result["dealt"]] == [cards[0:3], cards[3:6], cards[6:9]]
@@ -245,6 +239,8 @@ async def test_shuffler_unplugged_mid_round_garbage_and_a_repeated_frame_lose_an
         (2, "ante", "-20.00"),  # 9-high loses to a qualifying Q-J-5
         (2, "play", "-20.00"),
     ]
+    assert result["positions"] == [{"device": "shuffler", "run": "1", "pos": [1, 2, 3]}]
     kinds = [json.loads(r.payload)["kind"] for r in rows if r.topic.endswith("/alert")]
     assert "round-held" in kinds
     assert kinds.count("rejected") == 1  # the early resume; the repeated frame never arrived
+    assert "position-repeated" not in kinds and "gap" not in kinds
