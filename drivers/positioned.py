@@ -172,8 +172,11 @@ class PositionedDriver(FramedDriver[M]):
             await self.on_other(frame, sink)
 
     def extra_detail(self) -> dict[str, Any]:
+        """What a change in triggers a status report. The position is not in it (`_detail`
+        adds it to every report): a status is journaled, and one per card, only because the
+        count moved on, would double the journal's writes."""
         detail: dict[str, Any] = {
-            "position": {"run": self._run, "pos": self._pos},
+            "resending": self._resending,
             "resends": self.stats["resends"],
             "repeats": self.stats["repeats"],
             "gaps": self.stats["gaps"],
@@ -181,6 +184,10 @@ class PositionedDriver(FramedDriver[M]):
         if self._ahead:
             detail["waiting"] = sorted(self._ahead)
         return detail
+
+    def _detail(self, extra: dict[str, Any]) -> dict[str, Any]:
+        """Every report says where the count stands: the run and the last position passed on."""
+        return {**super()._detail(extra), "position": {"run": self._run, "pos": self._pos}}
 
     # -- the count ------------------------------------------------------------------------------
 

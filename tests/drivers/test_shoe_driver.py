@@ -2,11 +2,18 @@
 
 Also over a TCP `socket://` URL and the in-memory null modem (for chunkings a pty cannot force).
 Nothing sleeps to wait: every wait is for a condition, bounded by a timeout.
+
+Since issue 9 the driver asks the shoe to resend (RSN) on every connect and the shoe answers
+(RSB, RSE, then CLR: three frames before the shoe's own, so SEQs below start at 3), every event
+carries its place (`at`: shoe, position, SEQ), and a SEQ gap is filled by a resend instead of
+standing FRAMES_LOST (tests/drivers/test_shoe_positions.py has the resend's every case).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -16,16 +23,29 @@ from typing import Any
 import pytest
 
 from drivers.base import Backoff
-from drivers.shoe.device import DISCONNECTED, FRAMES_LOST, SILENT, ShoeDriver
+from drivers.shoe.device import DISCONNECTED, SILENT, ShoeDriver
 from drivers.shoe.frames import checksum
 from drivers.sim import RecordingSink
-from drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
+from drivers.sim.nullmodem import Fragmenter, chunks_of, random_chunks
 from drivers.sim.shoe import ShoeModel, SimulatedShoe
 from tablectl.cards import standard_deck
+from tests.drivers.resend_support import AnsweringModem, until_answered
 from tests.drivers.support import last, running, simulators, until_open
 
 TIMEOUT = 5.0
 DECK = [str(c) for c in standard_deck()]
+ANSWER = 3
+"""Frames a shoe sends answering the connect's RSN with nothing to resend: RSB, RSE, CLR."""
+
+
+def at(pos: int, seq: int, run: str = "1") -> dict[str, Any]:
+    """An event's `at`: its shoe, its position since NEW and the SEQ of the frame it came in."""
+    return {"run": run, "pos": pos, "seq": seq}
+
+
+def shoe_modem(fragment: Fragmenter | None = None) -> AnsweringModem:
+    """A null modem with a shoe at its far end that answers the driver's RSN."""
+    return AnsweringModem(ShoeModel, fragment=fragment)
 
 
 class ManualSleep:
@@ -70,13 +90,22 @@ async def test_cards_drawn_arrive_in_order(make_sim: Callable[..., SimulatedShoe
         first = sink.statuses[0]
         assert (first.available, first.fault) == (True, None)
         assert first.detail["port"] == sim.port
+        await until_answered(sink)  # the shoe answered the connect's RSN: SEQ 0, 1, 2
+        before = len(sink.statuses)
         sim.new_shoe(decks=8, seed=1)
         assert sim.remaining == 416
         drawn = [sim.draw() for _ in range(40)]
         await sink.wait_for(lambda: len(sink.cards) >= 40, TIMEOUT)
     assert sink.cards == drawn
-    assert sink.events[0] == {"type": "shoe.new"}
-    assert sink.events[1:] == [{"type": "shoe.card", "card": c} for c in drawn]
+    # A status is journaled: one for the new shoe, none for a card (the position moving on
+    # is in the next report's detail, not a report of its own).
+    assert len(sink.statuses) == before + 1
+    assert sink.statuses[-1].detail["position"] == {"run": "1", "pos": 0}
+    assert sink.events[0] == {"type": "shoe.new", "at": at(0, ANSWER)}
+    assert sink.events[1:] == [
+        {"type": "shoe.card", "card": c, "at": at(i + 1, ANSWER + i + 1)}
+        for i, c in enumerate(drawn)
+    ]
     assert driver.stats["bad_frames"] == 0
     assert driver.stats["frames_lost"] == 0
 
@@ -87,7 +116,8 @@ async def test_burn_new_fault_clear_and_empty(make_sim: Callable[..., SimulatedS
     driver = ShoeDriver("shoe1", sim.port, 9600, {})
     async with running(driver, sink):
         await until_open(driver, sink)
-        sim.load(["7d", "Ah", "Kc"])
+        await until_answered(sink)
+        sim.load(["7d", "Ah", "Kc"])  # NEW, SEQ 3
         assert sim.burn() == "7d"
         assert sim.draw() == "Ah"
         sim.fault("JAM", "card stuck at exit")
@@ -102,15 +132,15 @@ async def test_burn_new_fault_clear_and_empty(make_sim: Callable[..., SimulatedS
         sim.empty()
         await sink.wait_for(lambda: last(sink).detail["empty"] is True)
         assert sink.statuses[-1].fault is None
-        sim.new_shoe(decks=1, seed=2)
-        await sink.wait_for(lambda: sink.events[-1] == {"type": "shoe.new"})
+        sim.new_shoe(decks=1, seed=2)  # SEQ 10: shoe 2, counting from 0 again
+        await sink.wait_for(lambda: sink.events[-1]["type"] == "shoe.new")
         await sink.wait_for(lambda: last(sink).detail["empty"] is False)
     assert sink.events == [
-        {"type": "shoe.new"},
-        {"type": "shoe.burn", "card": "7d"},
-        {"type": "shoe.card", "card": "Ah"},
-        {"type": "shoe.card", "card": "Kc"},
-        {"type": "shoe.new"},
+        {"type": "shoe.new", "at": at(0, 3)},
+        {"type": "shoe.burn", "card": "7d", "at": at(1, 4)},  # burns count: position 1
+        {"type": "shoe.card", "card": "Ah", "at": at(2, 5)},
+        {"type": "shoe.card", "card": "Kc", "at": at(3, 7)},  # SEQ 6 was the FLT
+        {"type": "shoe.new", "at": at(0, 10, run="2")},  # 8 CLR, 9 EMP
     ]
     faults = [s.fault for s in sink.statuses]
     assert faults.count("JAM") == 1  # one report per change, not one per card
@@ -128,9 +158,9 @@ async def test_garbage_between_frames_is_survived_and_counted(
         drawn = [sim.draw()]
         sim.write_raw(b"\x00\xff line noise \r\n")  # 1: garbage before $
         drawn.append(sim.draw())
-        sim.write_raw(b"$CRD,9,Ah*00\r\n")  # 2: bad checksum
+        sim.write_raw(b"$CRD,9,Ah,2*00\r\n")  # 2: bad checksum
         drawn.append(sim.draw())
-        bad_card = b"CRD,9,Zz"
+        bad_card = b"CRD,9,Zz,3"
         sim.write_raw(b"$" + bad_card + f"*{checksum(bad_card):02X}\r\n".encode())  # 3: not a card
         sim.write_raw(b"$CRD,1,A")  # 4: truncated by the next frame's $
         drawn.append(sim.draw())
@@ -154,40 +184,53 @@ async def test_fragmented_writer_still_yields_every_card(
     driver = ShoeDriver("shoe1", sim.port, 9600, {})
     async with running(driver, sink):
         await until_open(driver, sink)
+        await until_answered(sink)
         sim.load(DECK[:30])
         drawn = [sim.draw() for _ in range(30)]
         await sink.wait_for(lambda: len(sink.cards) == 30, TIMEOUT)
     assert sink.cards == drawn
     assert driver.stats["bad_frames"] == 0
-    # the frames really arrived in pieces: more reads than frames
-    assert driver.stats["reads"] > driver.stats["frames"] == 31
+    # the frames really arrived in pieces: more reads than frames (NEW, 30 CRD, and the
+    # shoe's answer to the connect's RSN)
+    assert driver.stats["reads"] > driver.stats["frames"] == 31 + ANSWER
 
 
 async def test_sequence_gap_and_retransmission(make_sim: Callable[..., SimulatedShoe]) -> None:
+    """A retransmission (same SEQ) is dropped; a SEQ gap is counted and reported, and the
+    driver asks the shoe to resend, which brings the lost card back at its own position.
+    (Before issue 9 the lost card stayed lost and FRAMES_LOST stood until the next NEW; now
+    FRAMES_LOST stands only while a resend goes unanswered: test_shoe_positions.py.)"""
     sim = make_sim()
     sink = RecordingSink()
     driver = ShoeDriver("shoe1", sim.port, 9600, {})
     async with running(driver, sink):
         await until_open(driver, sink)
-        sim.load(["Ah", "2c", "3d", "4s"])  # NEW is SEQ 0
-        sim.draw()  # SEQ 1
-        sim.duplicate_last()  # SEQ 1 again: a retransmission
+        await until_answered(sink)
+        sim.load(["Ah", "2c", "3d", "4s"])  # NEW is SEQ 3
+        sim.draw()  # SEQ 4
+        sim.duplicate_last()  # SEQ 4 again: a retransmission
         sim.drop_next()
-        sim.draw()  # SEQ 2, lost on the wire
-        sim.draw()  # SEQ 3
-        await sink.wait_for(lambda: len(sink.cards) == 2, TIMEOUT)
-        gap = next(s for s in sink.statuses if s.fault == FRAMES_LOST)
-        assert gap.available
+        sim.draw()  # SEQ 5, lost on the wire
+        sim.draw()  # SEQ 6: the gap; the driver sends RSN from position 2
+        await sink.wait_for(lambda: len(sink.cards) == 3, TIMEOUT)
+        gap = next(s for s in sink.statuses if "last_gap" in s.detail)
+        assert gap.available and gap.fault is None
         assert gap.detail["frames_lost"] == 1
-        assert gap.detail["last_gap"] == {"expected": 2, "received": 3, "lost": 1}
+        assert gap.detail["last_gap"] == {"expected": 5, "received": 6, "lost": 1}
         sim.draw()
-        await sink.wait_for(lambda: len(sink.cards) == 3)
-        assert last(sink).fault == FRAMES_LOST
-        sim.new_shoe(decks=1, seed=3)  # a fresh shoe clears it
-        await sink.wait_for(lambda: last(sink).fault is None)
-    assert sink.cards == ["Ah", "3d", "4s"]  # the lost card is not invented
+        await sink.wait_for(lambda: len(sink.cards) == 4)
+    # RSB 7, then 2c (8) and 3d (9) resent, RSE 10, CLR 11; 4s is SEQ 12. The resent 3d is
+    # the overlap of a replay: dropped, 3d was passed on once.
+    assert [(e["card"], e["at"]) for e in sink.events if e["type"] == "shoe.card"] == [
+        ("Ah", at(1, 4)),
+        ("2c", at(2, 8)),
+        ("3d", at(3, 6)),
+        ("4s", at(4, 12)),
+    ]
+    assert [s.fault for s in sink.statuses if s.fault is not None] == []  # never FRAMES_LOST
     assert driver.stats["duplicates"] == 1
     assert driver.stats["frames_lost"] == 1
+    assert driver.stats["resends"] == 2  # the connect's and the gap's
 
 
 async def test_unplug_reports_loss_and_reconnects_through_a_symlink(
@@ -201,6 +244,7 @@ async def test_unplug_reports_loss_and_reconnects_through_a_symlink(
     driver = ShoeDriver("shoe1", str(link), 9600, {}, sleep=sleep)
     async with running(driver, sink):
         await until_open(driver, sink)
+        await until_answered(sink)  # the answer read before the cable is pulled
         sim1.load(DECK[:10])
         first = sim1.draw()
         await sink.wait_for(lambda: sink.cards == [first], TIMEOUT)
@@ -220,17 +264,21 @@ async def test_unplug_reports_loss_and_reconnects_through_a_symlink(
         assert sleep.delays == [0.2, 0.4]
         assert "cannot open" in sink.statuses[-1].detail["error"]
 
-        sim2 = make_sim(seq=sim1.next_seq)  # the same shoe, plugged in again
-        sim2.load(DECK[1:10], announce=False)
+        # The same shoe plugged in again (on a fresh pty: its cards, SEQ and history go on).
+        # Before issue 9 this was a second emulator; now the shoe must remember its shoe to
+        # answer the driver's resend from position 2 of shoe 1.
         link.unlink()
-        link.symlink_to(sim2.port)
+        link.symlink_to(sim1.replug())
         sleep.release()
         await until_open(driver, sink, opens=2)
-        second = sim2.draw()
+        await until_answered(sink, resends=2)
+        second = sim1.draw()
         await sink.wait_for(lambda: len(sink.cards) == 2, TIMEOUT)
     assert sink.cards == [first, second]
+    assert [e["at"]["pos"] for e in sink.events if e["type"] == "shoe.card"] == [1, 2]
     assert sink.statuses[-1].fault is None  # SEQ continued: nothing lost
     assert sink.statuses[-1].detail["reconnects"] == 1
+    assert sink.statuses[-1].detail["frames_lost"] == 0
     assert driver.stats["opens"] == 2
 
 
@@ -266,9 +314,23 @@ async def test_silence_timeout_reports_silent_until_the_shoe_talks(
 
 
 def test_interactive_simulator_prints_its_port_and_obeys_commands() -> None:
+    commands = [
+        "draw 3",  # positions 1-3, SEQ 1-3 (NEW was SEQ 0)
+        "burn",  # position 4, SEQ 4
+        "fault JAM stuck",  # SEQ 5
+        "clear",  # SEQ 6
+        "status",
+        "misread",  # position 5 used, nothing sent: no SEQ
+        "forget",
+        "status",
+        "new",  # shoe 2, SEQ 7
+        "status",
+        "bogus",
+        "quit",
+    ]
     proc = subprocess.run(
         [sys.executable, "-m", "drivers.sim.shoe", "--decks", "1", "--seed", "1"],
-        input="draw 3\nburn\nfault JAM stuck\nclear\nstatus\nbogus\nquit\n",
+        input="\n".join(commands) + "\n",
         capture_output=True,
         text=True,
         timeout=30,
@@ -276,12 +338,21 @@ def test_interactive_simulator_prints_its_port_and_obeys_commands() -> None:
     )
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("/dev/")
+    port = lines[0]
     assert len(lines[1].split()) == 3
     assert lines[2].startswith("burned ")
     assert lines[3] == "fault JAM"
     assert lines[4] == "ok"
-    assert lines[5].startswith("48 cards left, next SEQ 7")
-    assert "commands:" in lines[6]
+    assert lines[5] == f"48 cards left, shoe 1 position 4, next SEQ 7, port {port}"
+    misread = re.fullmatch(r"misread ([A2-9TJQK][shdc]) at position 5", lines[6])
+    assert misread is not None
+    assert misread.group(1) not in " ".join(lines[1:3])  # a card not drawn before
+    assert lines[7] == "history forgotten"
+    assert lines[8] == f"47 cards left, shoe 1 position 5, next SEQ 7, port {port}"
+    assert lines[9] == "new shoe: 52 cards"
+    assert lines[10] == f"52 cards left, shoe 2 position 0, next SEQ 8, port {port}"
+    assert "commands:" in lines[11]
+    assert "misread" in proc.stdout and "forget" in proc.stdout  # the help lists them
 
 
 # -- over TCP (pyserial's socket:// URL, as with ser2net) ---------------------------------------
@@ -289,11 +360,16 @@ def test_interactive_simulator_prints_its_port_and_obeys_commands() -> None:
 
 async def test_socket_url() -> None:
     shoe_writers: list[asyncio.StreamWriter] = []
+    shoes: list[ShoeModel] = []
     accepted = asyncio.Event()
 
-    async def serve(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         shoe_writers.append(writer)
+        shoes.append(ShoeModel(writer.write))
         accepted.set()
+        with contextlib.suppress(ConnectionError):
+            while data := await reader.read(256):  # the driver's RSN reaches the shoe
+                shoes[0].receive(data)
 
     server = await asyncio.start_server(serve, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
@@ -302,14 +378,14 @@ async def test_socket_url() -> None:
     async with server, running(driver, sink):
         await until_open(driver, sink)
         await asyncio.wait_for(accepted.wait(), TIMEOUT)
-        writer = shoe_writers[0]
-        shoe = ShoeModel(writer.write)
+        writer, shoe = shoe_writers[0], shoes[0]
         shoe.load(["Qs", "Jd"])
         drawn = [shoe.draw(), shoe.draw()]
         await sink.wait_for(lambda: len(sink.cards) == 2, TIMEOUT)
         writer.close()  # the serial server drops the connection
         await sink.wait_for(lambda: last(sink).fault == DISCONNECTED, TIMEOUT)
     assert sink.cards == drawn
+    assert shoes[0].resends_answered == 1  # the driver's RSN came through the socket
 
 
 # -- over the null modem: any chunking -------------------------------------------------------------
@@ -321,12 +397,12 @@ async def test_socket_url() -> None:
     ids=["whole", "1", "2", "5", "13", "random"],
 )
 async def test_any_chunking_gives_the_same_result(fragment: Fragmenter | None) -> None:
-    modem = NullModem(fragment=fragment)
+    modem = shoe_modem(fragment)
     sink = RecordingSink()
     driver = ShoeDriver("shoe1", "null", 9600, {"status_interval": 0}, connect=modem.connect)
     async with running(driver, sink):
         await until_open(driver, sink)
-        shoe = ShoeModel(modem.write)
+        shoe = modem.model
         shoe.load(DECK[:12])
         drawn = []
         for i in range(12):
@@ -340,12 +416,13 @@ async def test_any_chunking_gives_the_same_result(fragment: Fragmenter | None) -
 
 
 async def test_bad_frame_reports_are_rate_limited() -> None:
-    modem = NullModem()
+    modem = shoe_modem()
     sink = RecordingSink()
     driver = ShoeDriver("shoe1", "null", 9600, {"status_interval": 0.3}, connect=modem.connect)
     async with running(driver, sink):
         await until_open(driver, sink)
-        shoe = ShoeModel(modem.write)
+        await until_answered(sink)
+        shoe = modem.model
         for _ in range(3):
             shoe.write_raw(b"noise")
             shoe.heartbeat()
@@ -355,13 +432,14 @@ async def test_bad_frame_reports_are_rate_limited() -> None:
 
 
 async def test_null_modem_unplug_and_plug() -> None:
-    modem = NullModem(fragment=chunks_of(3))
+    modem = shoe_modem(chunks_of(3))
     sleep = ManualSleep()
     sink = RecordingSink()
     driver = ShoeDriver("shoe1", "null", 9600, {}, connect=modem.connect, sleep=sleep)
     async with running(driver, sink):
         await until_open(driver, sink)
-        shoe = ShoeModel(modem.write)
+        await until_answered(sink)
+        shoe = modem.model
         shoe.load(["As", "Ks"])
         shoe.draw()
         await sink.wait_for(lambda: sink.cards == ["As"], TIMEOUT)
@@ -374,14 +452,19 @@ async def test_null_modem_unplug_and_plug() -> None:
         await until_open(driver, sink, opens=2)
         shoe.draw()
         await sink.wait_for(lambda: sink.cards == ["As", "Ks"], TIMEOUT)
-    # open, NEW, lost, refused (a different error), open again
-    assert [s.fault for s in sink.statuses] == [None, None, DISCONNECTED, DISCONNECTED, None]
-    assert "lost null" in sink.statuses[2].detail["error"]
-    assert "cannot open null" in sink.statuses[3].detail["error"]
+        await until_answered(sink, resends=2)
+    # open, RSB and RSE (the connect's resend: `resending` true, then false), NEW, lost,
+    # refused (a different error), open again, RSB and RSE again
+    faults = [s.fault for s in sink.statuses]
+    assert faults == [None] * 4 + [DISCONNECTED] * 2 + [None] * 3
+    assert [s.detail.get("resending") for s in sink.statuses[1:3]] == [True, False]
+    assert "lost null" in sink.statuses[4].detail["error"]
+    assert "cannot open null" in sink.statuses[5].detail["error"]
 
 
 async def test_backoff_resets_only_after_a_connection_that_carried_frames() -> None:
-    modem = NullModem()
+    modem = shoe_modem()
+    modem.model.answer_resends = False  # a connection that carries no frame, not even RSB
     sleep = ManualSleep()
     sink = RecordingSink()
     driver = ShoeDriver("shoe1", "null", 9600, {}, connect=modem.connect, sleep=sleep)
@@ -393,8 +476,8 @@ async def test_backoff_resets_only_after_a_connection_that_carried_frames() -> N
             await sleep.wait_calls(opens)
             sleep.release()
         await until_open(driver, sink, opens=3)
-        ShoeModel(modem.write).new_shoe(decks=1, seed=0)
-        await sink.wait_for(lambda: sink.events == [{"type": "shoe.new"}], TIMEOUT)
+        modem.model.new_shoe(decks=1, seed=0)
+        await sink.wait_for(lambda: [e["type"] for e in sink.events] == ["shoe.new"], TIMEOUT)
         modem.unplug()
         await sleep.wait_calls(3)
     assert sleep.delays == [0.2, 0.4, 0.2]

@@ -17,6 +17,7 @@ from drivers.resend import ResendBegin
 from drivers.shoe.device import FRAMES_LOST, ShoeDriver
 from drivers.sim import RecordingSink
 from drivers.sim.shoe import SimulatedShoe
+from tests.drivers.resend_support import until_answered
 from tests.drivers.support import last, running, simulators, until_open
 
 TIMEOUT = 5.0
@@ -62,18 +63,6 @@ def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
 
 async def until_cursor(sink: RecordingSink, pos: int) -> None:
     await sink.wait_for(lambda: (sink.cursor() or {}).get("pos") == pos, TIMEOUT)
-
-
-async def until_counting(sink: RecordingSink) -> None:
-    """Until the driver's status shows a position: on a first contact with a shoe that has sent
-    nothing yet, that is the answer to the connect's RSN read to its RSE (a status the sink
-    sees, unlike the driver's own flags, so the wait wakes when it comes)."""
-
-    def counting() -> bool:
-        status = sink.last_status
-        return status is not None and status.detail.get("position", {}).get("pos") is not None
-
-    await sink.wait_for(counting, TIMEOUT)
 
 
 async def test_each_card_carries_its_shoe_and_position(
@@ -272,14 +261,14 @@ async def test_a_shoe_that_does_not_answer_a_resend_stands_frames_lost(
 
     The connect's resend must be over before the shoe stops answering. This once waited on the
     driver's `_resending` flag, which no sink call follows: when NEW overtook the RSN (the shoe
-    loaded as the driver connected) the RSE changed nothing the status shows, the wait never
-    woke and timed out. It now waits for the status that the RSE of a first contact causes."""
+    loaded as the driver connected) the RSE changed nothing the status showed, the wait never
+    woke and timed out. The status now says `resending`, and the test waits for it to end."""
     sim = make_sim()
     sink = RecordingSink()
     driver = ShoeDriver("shoe", sim.port, 9600, {**QUICK, "resend_retry": 0.3})
     async with running(driver, sink):
         await until_open(driver, sink)
-        await until_counting(sink)
+        await until_answered(sink)
         sim.answer_resends = False
         sim.load(["9h", "2c", "Kd"])
         sim.draw()
