@@ -30,7 +30,7 @@ from drivers.dice.messages import DiceReading
 from drivers.dispenser.device import ShufflerDriver
 from drivers.envelope import BadFrame, checksum, decode, encode
 from drivers.messages import Fault
-from drivers.shoe.device import DISCONNECTED, FRAMES_LOST, ShoeDriver
+from drivers.shoe.device import DISCONNECTED, ShoeDriver
 from drivers.sim import RecordingSink
 from drivers.sim.device import garble
 from drivers.sim.dice import DiceModel, SimulatedDice
@@ -38,6 +38,7 @@ from drivers.sim.dispenser import SimulatedDispenser
 from drivers.sim.shoe import SimulatedShoe
 from tablectl.relay import OutboxRow
 from tablectl.table import Table
+from tests.drivers.resend_support import until_answered
 from tests.drivers.support import last, running, simulators, until_open
 from tests.helpers import bank, feed, make_config, payload, payloads, topics, wager
 
@@ -162,33 +163,44 @@ def test_a_switch_count_must_be_a_whole_number_of_frames(count: Any) -> None:
 async def test_garbled_card_frames_are_counted_bad_and_no_card_is_invented_issue5_item1(
     make_shoe: Callable[..., SimulatedShoe],
 ) -> None:
+    """Two garbled card frames are two bad frames, and nothing is made of their bytes. Since
+    issue 9 the SEQ gap they leave makes the driver ask the shoe to resend, and the true cards
+    come back at their own positions (before, they were lost and FRAMES_LOST held the round
+    until the next shoe; FRAMES_LOST now stands only while a resend goes unanswered)."""
     sim = make_shoe()
     sink = RecordingSink()
     driver = ShoeDriver("shoe1", sim.port, 9600, {"status_interval": 0})
     async with running(driver, sink):
         await until_open(driver, sink)
-        sim.load(["As", "Kd", "9c", "2h", "5s"])  # NEW, SEQ 0
-        sim.draw()  # As, SEQ 1
+        await until_answered(sink)  # RSB, RSE, CLR: SEQ 0-2
+        sim.load(["As", "Kd", "9c", "2h", "5s"])  # NEW, SEQ 3
+        sim.draw()  # As, SEQ 4, position 1
         sim.garble_next(2)
-        sim.draw()  # Kd, SEQ 2: "$CRD,2,Ke..." arrives
-        sim.draw()  # 9c, SEQ 3: "$CRD,3,9b..." arrives
-        sim.draw()  # 2h, SEQ 4
-        await sink.wait_for(lambda: len(sink.cards) == 2, TIMEOUT)
+        # The last byte before "*" is the position's last digit now: "2" (0x32) -> "3" (0x33)
+        sim.draw()  # Kd, SEQ 5: "$CRD,5,Kd,3*..." arrives
+        sim.draw()  # 9c, SEQ 6: "3" (0x33) -> "2" (0x32): "$CRD,6,9c,2*..." arrives
+        sim.draw()  # 2h, SEQ 7, position 4: the gap; RSN from position 2
+        await sink.wait_for(lambda: len(sink.cards) == 4, TIMEOUT)
         await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 2, TIMEOUT)
-        held = last(sink)
-        # The two garbled readings are lost cards: the driver reports the gap (SEQ 1 -> 4) and
-        # holds FRAMES_LOST, which holds the round, until the shoe starts afresh.
-        assert held.available and held.fault == FRAMES_LOST
-        assert held.detail["last_gap"] == {"expected": 2, "received": 4, "lost": 2}
-        assert held.detail["last_bad"] == {
-            "reason": f"checksum mismatch: frame says {cs('CRD,3,9c')}, bytes give "
-            f"{cs('CRD,3,9b')}",
-            "raw": "$CRD,3<8 bytes withheld>",  # ",9b*CS\r\n" is 8 bytes; a card stays hidden
-        }
-        sim.load(["7d"])  # NEW, SEQ 5: a fresh shoe clears it
-        await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
-    assert sink.cards == ["As", "2h"]  # neither garbled card, nor anything made of their bytes
+        await until_answered(sink, resends=2)
+    status = last(sink)
+    assert status.available and status.fault is None
+    assert status.detail["last_gap"] == {"expected": 5, "received": 7, "lost": 2}
+    assert status.detail["last_bad"] == {
+        "reason": f"checksum mismatch: frame says {cs('CRD,6,9c,3')}, bytes give "
+        f"{cs('CRD,6,9c,2')}",
+        "raw": "$CRD,6<10 bytes withheld>",  # ",9c,2*CS\r\n" is 10 bytes; a card stays hidden
+    }
+    # Neither garbled frame, nor anything made of their bytes (a card at the wrong position):
+    # RSB 8, Kd 9 and 9c 10 resent, 2h 11 (the replay's overlap, dropped), RSE 12, CLR 13.
+    assert [(e["card"], e["at"]["pos"], e["at"]["seq"]) for e in sink.events[1:]] == [
+        ("As", 1, 4),
+        ("Kd", 2, 9),
+        ("9c", 3, 10),
+        ("2h", 4, 7),
+    ]
     assert driver.stats["bad_frames"] == 2 and driver.stats["duplicates"] == 0
+    assert all(s.fault is None for s in sink.statuses)
 
 
 @pytest.mark.parametrize("garbled", [False, True], ids=["hand-made", "garble_next"])
@@ -242,36 +254,47 @@ async def test_a_garbled_stack_is_logged_raw_at_debug_but_its_cards_stay_off_sta
     assert sink.events == [{"type": "shuffler.stack", "cards": ["2c", "3c", "4c"]}]
 
 
-# -- a card read twice: the driver passes it on, the engine refuses it -----------------------------
+# -- a card read twice: the driver passes it on, the table refuses it ---------------------------
 
 
-async def test_a_card_read_twice_reaches_the_engine_and_is_refused_contract1(
+async def test_a_card_read_twice_is_not_dealt_twice_and_a_ninth_as_is_refused_contract1(
     make_shoe: Callable[..., SimulatedShoe], tmp_path: Path
 ) -> None:
     # An 8-deck shoe (003 line 1108: "a maximum of eight decks"; helpers' config: decks = 8)
     # holds eight As. Seven are burned, the eighth is the Player's first card; the shoe then
-    # reads it again under a new SEQ: the ninth As, which DESIGN contract 1 says the engine
+    # reads it again under a new SEQ. Since issue 9 the repeat carries the same position (8),
+    # so the table refuses it as a position read twice before the engine sees it. The shoe
+    # then reads a ninth As at its own position (9), which DESIGN contract 1 says the engine
     # rejects ("a ninth `As` in an 8-deck shoe").
     sim = make_shoe()
     sink = RecordingSink()
     driver = ShoeDriver("shoe1", sim.port, 9600, {})
     async with running(driver, sink):
         await until_open(driver, sink)
-        sim.load(["As"] * 8 + ["Kd", "5c", "7s"])  # NEW, SEQ 0
+        await until_answered(sink)  # RSB, RSE, CLR: SEQ 0-2
+        sim.load(["As"] * 9 + ["Kd", "5c", "7s"])  # NEW, SEQ 3
         for _ in range(7):
-            sim.burn()  # SEQ 1..7
-        sim.draw()  # the 8th As, SEQ 8
-        sim.duplicate_last()  # SEQ 8 again: a retransmission, which the driver drops
-        sim.repeat_last()  # SEQ 9: As read twice, which the driver cannot tell from a card
-        for _ in range(3):
-            sim.draw()  # Kd 5c 7s, SEQ 10..12
-        await sink.wait_for(lambda: len(sink.cards) == 5, TIMEOUT)
-    assert sink.cards == ["As", "As", "Kd", "5c", "7s"]
-    assert driver.stats["duplicates"] == 1 and last(sink).fault is None
+            sim.burn()  # SEQ 4..10, positions 1-7
+        sim.draw()  # the 8th As, SEQ 11, position 8
+        sim.duplicate_last()  # SEQ 11 again: a retransmission, which the driver drops
+        sim.repeat_last()  # SEQ 12: As read twice, position 8 again
+        for _ in range(4):
+            sim.draw()  # the ninth As, Kd, 5c, 7s: SEQ 13..16, positions 9-12
+        await sink.wait_for(lambda: len(sink.cards) == 6, TIMEOUT)
+    card_events = [e for e in sink.events if e["type"] == "shoe.card"]
+    assert [(e["card"], e["at"]["pos"]) for e in card_events] == [
+        ("As", 8),
+        ("As", 8),  # passed on: the table, which keeps the count, refuses it
+        ("As", 9),
+        ("Kd", 10),
+        ("5c", 11),
+        ("7s", 12),
+    ]
+    assert driver.stats["duplicates"] == 1 and driver.stats["repeats"] == 1
+    assert last(sink).fault is None
 
     table = Table(make_config(tmp_path))
     rows: list[OutboxRow] = []
-    card_events = [e for e in sink.events if e["type"] == "shoe.card"]
     for event in [e for e in sink.events if e["type"] != "shoe.card"]:  # shoe.new, 7 burns
         rows += feed(table, event)
     rows += feed(table, bank(3, "100"))
@@ -280,13 +303,19 @@ async def test_a_card_read_twice_reaches_the_engine_and_is_refused_contract1(
     assert payloads(rows, "alert") == []
 
     before = table.state
-    refused = feed(table, card_events[1])  # the As read twice
+    refused = feed(table, card_events[1])  # the As read twice: position 8 again
+    assert topics(refused) == ["alert"]
+    alert = payload(refused[0])
+    assert alert["kind"] == "position-repeated" and "position 8 of 1" in alert["reason"]
+    assert table.state == before  # not dealt twice
+
+    refused = feed(table, card_events[2])  # the ninth As, at position 9
     assert topics(refused) == ["alert"]
     alert = payload(refused[0])
     assert alert["kind"] == "rejected" and "As" in alert["reason"]
     assert table.state == before  # the refused card went to no hand
 
-    for event in card_events[2:]:
+    for event in card_events[3:]:
         rows += feed(table, event)
     [result] = payloads(rows, "round/result")
     # R25 deal order P B P B: Player As 5c, Banker Kd 7s. Values (003 line 1112): A=1, K=0, so
@@ -320,7 +349,8 @@ async def test_unplug_removes_the_link_and_replug_carries_seq_on_issue5_item1(
     driver = ShoeDriver("shoe1", str(link), 9600, FAST_RECONNECT)
     async with running(driver, sink):
         await until_open(driver, sink)
-        assert sim.draw() == "Ah"  # SEQ 0
+        await until_answered(sink)  # the connect's resend: RSB, RSE, CLR, SEQ 0-2
+        assert sim.draw() == "Ah"  # SEQ 3, position 1
         await sink.wait_for(lambda: sink.cards == ["Ah"], TIMEOUT)
 
         sim.unplug()  # mid-round: the port vanishes
@@ -330,17 +360,19 @@ async def test_unplug_removes_the_link_and_replug_carries_seq_on_issue5_item1(
         await sink.wait_for(lambda: "cannot open" in last(sink).detail["error"], TIMEOUT)
         with pytest.raises(RuntimeError, match="unplugged"):
             sim.draw()  # nothing can be sent: the card stays in the shoe, the SEQ unused
-        assert (sim.remaining, sim.next_seq) == (3, 1)
+        assert (sim.remaining, sim.next_seq, sim.position) == (3, 4, 1)
 
         port = sim.replug()
         assert port == sim.port and link.resolve() == Path(port).resolve()
         with pytest.raises(RuntimeError, match="plugged in"):
             sim.replug()
         await until_open(driver, sink, opens=2)
-        assert sim.draw() == "2d"  # SEQ 1: carries on
-        assert sim.draw() == "3c"  # SEQ 2
+        await until_answered(sink, resends=2)  # RSN from position 2: nothing to resend, 4-6
+        assert sim.draw() == "2d"  # SEQ 7: carries on, position 2
+        assert sim.draw() == "3c"  # SEQ 8
         await sink.wait_for(lambda: len(sink.cards) == 3, TIMEOUT)
     assert sink.cards == ["Ah", "2d", "3c"]  # nothing lost, nothing invented
+    assert [e["at"]["pos"] for e in sink.events] == [1, 2, 3]
     final = sink.statuses[-1]
     assert final.available and final.fault is None  # no SEQ gap: no FRAMES_LOST
     assert final.detail["reconnects"] == 1 and final.detail["frames_lost"] == 0
@@ -391,7 +423,8 @@ def test_the_interactive_fault_commands_issue5_item1(tmp_path: Path) -> None:
     assert lines[6] == "error: the SimulatedShoe is closed (unplugged)"
     assert re.fullmatch(r"replugged /dev/\S+", lines[7])
     port = lines[7].removeprefix("replugged ")
-    assert lines[8] == f"51 cards left, next SEQ 4, port {port}"  # 52 - 1 drawn; 0..3 used
+    # 52 - 1 drawn (position 1; a repeat is no new card); SEQ 0..3 used
+    assert lines[8] == f"51 cards left, shoe 1 position 1, next SEQ 4, port {port}"
     assert not link.is_symlink()  # quitting unplugs: the link goes with the port
 
 
