@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tablectl.chainkey import ChainKey, KeyFileError, create_key, load_key
-from tablectl.config import ConfigError, LoadedConfig, Problem, load_config
+from tablectl.config import BrokerSetupError, ConfigError, LoadedConfig, Problem, load_config
 from tablectl.events import json_problem
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
@@ -34,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for p in exc.problems:
             print(str(p), file=sys.stderr)
         return EXIT_USAGE
-    except (JournalError, KeyFileError, HeadsError) as exc:
+    except (JournalError, KeyFileError, HeadsError, BrokerSetupError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `tablectl replay ... | head`

@@ -394,6 +394,11 @@ class Problem:
         return f"{self.file}: {self.key or '(top level)'}: {self.reason}"
 
 
+class BrokerSetupError(Exception):
+    """The config's broker password or TLS files cannot be used: the daemon does not start (the
+    message names the config key and the file)."""
+
+
 class ConfigError(Exception):
     """A config that cannot be used; `problems` names every one."""
 

@@ -23,7 +23,7 @@ from drivers.connect import port_serial
 from drivers.registry import load_driver
 from tablectl import sdnotify
 from tablectl.chainkey import load_key
-from tablectl.config import LoadedConfig, resolve
+from tablectl.config import BrokerSetupError, LoadedConfig, resolve
 from tablectl.events import json_problem
 from tablectl.journal import Journal, Record
 from tablectl.relay import OutboxRow, Relay
@@ -135,6 +135,7 @@ class Daemon:
 
     async def run(self, *, install_signals: bool = True) -> None:
         """Recover, start everything, run until `stop()` (or SIGTERM/SIGINT), shut down cleanly."""
+        relay = self._make_relay() if self.mqtt_enabled else None  # a bad password file: now
         loop = asyncio.get_running_loop()
         if install_signals:
             for sig in (signal.SIGTERM, signal.SIGINT):
@@ -144,9 +145,9 @@ class Daemon:
         self.recover()
         self._arm_bet_timer()  # a restart during betting keeps the bet timer running (R28)
         self._spawn(self._consume(), "journal")
-        if self.mqtt_enabled:
-            self.relay = self._make_relay()
-            self._spawn(self.relay.run(), "relay")
+        if relay is not None:
+            self.relay = relay
+            self._spawn(relay.run(), "relay")
         for dev in self.cfg.table.devices:
             self._spawn(
                 self._run_driver(dev.name, dev.driver, dev.port, dev.baud, dev.options),
@@ -315,18 +316,25 @@ class Daemon:
         await self.submit(source, data, ref=ref)
 
     def _make_relay(self) -> Relay:
+        """The MQTT relay with the config's credentials; BrokerSetupError naming the key and the
+        file when a password or TLS file cannot be read (before anything has started)."""
         m = self.cfg.table.mqtt
         password = None
-        if m.password_file:
-            password = resolve(self.cfg.path, m.password_file).read_text().strip()
-        tls = None
-        if m.tls is not None:
-            tls = ssl.create_default_context(cafile=str(resolve(self.cfg.path, m.tls.ca)))
-            if m.tls.cert:
-                tls.load_cert_chain(
-                    str(resolve(self.cfg.path, m.tls.cert)),
-                    str(resolve(self.cfg.path, m.tls.key)) if m.tls.key else None,
-                )
+        where = "mqtt.password_file"
+        try:
+            if m.password_file:
+                password = resolve(self.cfg.path, m.password_file).read_text().strip()
+            tls = None
+            if m.tls is not None:
+                where = "mqtt.tls"
+                tls = ssl.create_default_context(cafile=str(resolve(self.cfg.path, m.tls.ca)))
+                if m.tls.cert:
+                    tls.load_cert_chain(
+                        str(resolve(self.cfg.path, m.tls.cert)),
+                        str(resolve(self.cfg.path, m.tls.key)) if m.tls.key else None,
+                    )
+        except (OSError, ssl.SSLError, UnicodeDecodeError) as exc:
+            raise BrokerSetupError(f"{self.cfg.path}: {where}: {exc}") from None
         return Relay(
             self.journal,
             host=m.host,

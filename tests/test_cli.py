@@ -656,3 +656,22 @@ def test_analyze_refuses_decks_for_a_one_deck_game_with_exit_2(
     code, out, err = run(["analyze", "--game", game, "--wager", "x", "--decks", "6"], capsys)
     assert (code, out) == (2, "")
     assert "--decks does not apply" in err
+
+
+def test_run_with_an_unreadable_mqtt_password_file_exits_2_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The shipped configs name a password file; a table started before it exists gets a line
+    saying which key and which file, not a traceback, and nothing is journaled."""
+    from tests.helpers import write_config
+
+    path = write_config(
+        tmp_path, mqtt={"username": "table-room-t1", "password_file": "missing-password"}
+    )
+    assert main(["run", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "mqtt.password_file" in err and "missing-password" in err
+    assert "Traceback" not in err
+    journal = Journal(tmp_path / "journal.db", table="t1")
+    assert list(journal.records()) == []
+    journal.close()
