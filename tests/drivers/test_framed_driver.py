@@ -217,7 +217,7 @@ def test_a_declared_message_set_decodes_and_encodes_its_messages_and_the_common_
 @pytest.mark.parametrize(
     ("wire", "reason"),
     [
-        (line("NEW,1"), "unknown frame type 'NEW'"),  # another device's message
+        (line("NEW,1,1"), "unknown frame type 'NEW'"),  # another device's message (shoe 1)
         (line("ROL,1"), "ROL takes 1-3 dice"),
         (line("ROL,1,7"), "ROL takes 1-3 dice"),
         (line("LID,1,ajar"), "LID takes OPEN or SHUT"),
@@ -248,7 +248,7 @@ def test_message_sets_refuse_clashes_and_foreign_messages() -> None:
     with pytest.raises(ValueError, match="three uppercase letters"):
         MessageSet(Lower)
     with pytest.raises(FrameError, match="not in this message set"):
-        TOY.encode(NewShoe(1))  # type: ignore[arg-type]
+        TOY.encode(NewShoe(1, "1"))  # type: ignore[arg-type]
     with pytest.raises(FrameError, match="fault code"):
         TOY.encode(Fault(1, "spill"))
     assert Reset(4).to_envelope() == Envelope("RST", 4, ())

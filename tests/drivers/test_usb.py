@@ -41,6 +41,7 @@ from drivers.usb import (
     parse_usb_url,
     usb_connector,
 )
+from tests.drivers.resend_support import until_answered
 
 TIMEOUT = 5.0
 VID, PID = 0x16C0, 0x05DC
@@ -433,6 +434,20 @@ async def test_connect_sends_usb_ports_to_pyusb_and_the_rest_to_pyserial() -> No
 # -- a real driver on a USB device ----------------------------------------------------------------
 
 
+class HearingBackend(SimUsbBackend):
+    """The simulated backend with a device that hears what the host writes to its OUT endpoint
+    (the shoe driver's resend request) and answers it, as a real USB shoe does."""
+
+    def __init__(self, device: SimUsbDevice, hear: Any) -> None:
+        super().__init__(device)
+        self.hear = hear
+
+    def _write(self, kind: str, handle: Any, ep: int, intf: int, data: Any) -> int:
+        written = super()._write(kind, handle, ep, intf, data)
+        self.hear(data.tobytes())
+        return written
+
+
 async def test_shoe_driver_reads_a_usb_shoe_through_unplug_and_replug() -> None:
     dev = SimUsbDevice(VID, PID, serial="SHOE1", max_packet=16)  # frames span packets
     shoe = ShoeModel(dev.feed)
@@ -443,11 +458,12 @@ async def test_shoe_driver_reads_a_usb_shoe_through_unplug_and_replug() -> None:
         await asyncio.sleep(0.01)
 
     sink = RecordingSink()
-    conn = functools.partial(connect, usb_backend=SimUsbBackend(dev))
+    conn = functools.partial(connect, usb_backend=HearingBackend(dev, shoe.receive))
     driver = ShoeDriver("shoe", "usb:16c0:05dc:SHOE1", 9600, {}, connect=conn, sleep=sleep)
     task = asyncio.create_task(driver.run(sink))
     try:
         await sink.wait_for(lambda: sink.last_status is not None and sink.last_status.available)
+        await until_answered(sink)  # the driver's RSN went out over USB and was answered
         shoe.load(["Ah", "Kd", "9c", "2s"])
         first = [shoe.draw(), shoe.draw()]
         await sink.wait_for(lambda: sink.cards == first)
@@ -462,6 +478,7 @@ async def test_shoe_driver_reads_a_usb_shoe_through_unplug_and_replug() -> None:
         assert "no USB device usb:16c0:05dc:SHOE1" in sink.statuses[-1].detail["error"]
         dev.replug()
         await sink.wait_for(lambda: driver.stats["opens"] == 2 and sink.statuses[-1].available)
+        await until_answered(sink, resends=2)  # asked again from position 3 on the replug
         second = [shoe.draw(), shoe.draw()]
         await sink.wait_for(lambda: len(sink.cards) == 4)
     finally:
@@ -469,6 +486,8 @@ async def test_shoe_driver_reads_a_usb_shoe_through_unplug_and_replug() -> None:
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, TIMEOUT)
     assert sink.cards == first + second
+    assert [e["at"]["pos"] for e in sink.events if e["type"] == "shoe.card"] == [1, 2, 3, 4]
+    assert dev.written.startswith(b"$RSN,0,-,0*4E\r\n")  # "where are you": no count yet
     assert sink.statuses[-1].fault is None
     assert sink.statuses[-1].detail["reconnects"] == 1
     await until(lambda: not usb_threads())
