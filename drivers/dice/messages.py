@@ -1,9 +1,11 @@
 """The dice-cup sensor's messages (docs/protocols/dice.md) on the shared envelope; pure, no I/O.
 
 Framing, checksum, SEQ and FLT/CLR/HBT are the envelope's (drivers/envelope.py,
-drivers/messages.py). This module adds the cup's own two messages: `DIC`, what the sensor read
-after a shake (each die a digit 1-6, or `?` for a die it could not read), and `CUP`, the cup
-lifted off the dice or closed over them.
+drivers/messages.py); RSB/RSE, the cup's answer to a resend request, are drivers/resend.py's.
+This module adds the cup's own two messages: `DIC`, what the sensor read after a shake, with
+the roll's number (the count of rolls the cup has read since it was made: its position, which
+never restarts) and each die a digit 1-6, or `?` for a die it could not read; and `CUP`, the
+cup lifted off the dice or closed over them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from drivers.messages import (
     Message,
     MessageSet,
 )
+from drivers.resend import ResendBegin, ResendEnd, position_field, read_position
 
 __all__ = [
     "FACES",
@@ -50,11 +53,17 @@ def _die_field(value: int | None) -> str:
 class DiceReading(Message):
     """`DIC`: what the sensor read after one shake, die by die; None is a die it could not read.
 
+    `pos` is the roll's number: how many rolls the cup has read since it was made, this one
+    included (a counter kept through power cycles, so it never restarts). A reading with an
+    unreadable die is no roll: it carries the number the next reading will take, and that
+    reading, once every die is read, takes it.
+
     The number of dice is what the sensor saw, which need not be what the table uses: the driver
     passes a readable reading on as read and the game engine judges it.
     """
 
     TYPE: ClassVar[str] = "DIC"
+    pos: int
     dice: tuple[int | None, ...]
 
     @property
@@ -67,21 +76,22 @@ class DiceReading(Message):
     def to_fields(self) -> tuple[str, ...]:
         if not self.dice:
             raise FrameError("DIC carries at least one die")
-        return tuple(_die_field(d) for d in self.dice)
+        return (position_field(self.pos, "roll number"), *(_die_field(d) for d in self.dice))
 
     @classmethod
     def from_fields(cls, seq: int, fields: tuple[str, ...]) -> Self:
-        if not fields:
-            raise FieldError("DIC takes one or more dice")
+        if len(fields) < 2:
+            raise FieldError("DIC takes a roll number and one or more dice")
+        pos = read_position(fields[0], "DIC roll number")
         dice: list[int | None] = []
-        for text in fields:
+        for text in fields[1:]:
             if text == UNREAD:
                 dice.append(None)
             elif len(text) == 1 and text in "123456":
                 dice.append(int(text))
             else:
                 raise FieldError(f"DIC die {text!r} is not 1-6 or {UNREAD}")
-        return cls(seq, tuple(dice))
+        return cls(seq, pos, tuple(dice))
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +111,11 @@ class CupMoved(Message):
         return cls(seq, fields == ("LIFTED",))
 
 
-DiceMessage = DiceReading | CupMoved
-"""The cup's own messages (what DiceCupDriver.on_frame receives)."""
+DiceMessage = DiceReading | CupMoved | ResendBegin | ResendEnd
+"""The cup's own messages (what DiceCupDriver.on_frame receives), the resend replies included."""
 Frame = DiceMessage | Fault | FaultCleared | Heartbeat
 """Every message a dice cup sends."""
 
-MESSAGES: MessageSet[DiceMessage] = MessageSet(DiceReading, CupMoved)
-"""The dice-cup protocol: DIC and CUP plus the common FLT, CLR, HBT."""
+MESSAGES: MessageSet[DiceMessage] = MessageSet(DiceReading, CupMoved, ResendBegin, ResendEnd)
+"""The dice-cup protocol: DIC, CUP, the resend replies RSB and RSE, plus the common FLT, CLR,
+HBT."""

@@ -2,7 +2,9 @@
 
 `DiceModel` is the cup without I/O (it hands frame bytes to a callback), for null-modem tests;
 `SimulatedDice` is the same cup on a pseudo-terminal that the real DiceCupDriver opens like any
-serial device. Run `python -m drivers.sim.dice --dice 3 --seed 1` for an interactive cup.
+serial device. The cup numbers every roll it reads (a counter that survives power cycles), keeps
+its latest rolls and answers a resend (RSN). Run `python -m drivers.sim.dice --dice 3 --seed 1`
+for an interactive cup.
 """
 
 from __future__ import annotations
@@ -12,22 +14,25 @@ import sys
 from collections.abc import Callable, Sequence
 
 from drivers.dice.messages import FACES, CupMoved, DiceReading
+from drivers.messages import Message
 from drivers.sim.device import (
     COMMON_HELP,
-    DeviceModel,
     SimulatedDevice,
     common_command,
     run_interactive,
     sim_argument_parser,
 )
+from drivers.sim.history import HistoryModel
 
 __all__ = ["DiceModel", "SimulatedDice", "main"]
 
 
-class DiceModel(DeviceModel):
-    """The cup's side of the protocol without I/O: shakes (random or given), the cup, misreads.
+class DiceModel(HistoryModel):
+    """The cup's side of the protocol without I/O: shakes (random or given), the cup, misreads,
+    the roll counter and the latest rolls (HistoryModel.positions_kept of them).
 
-    `dice` is how many dice the cup holds; rolls come from random.Random(`roll_seed`).
+    `dice` is how many dice the cup holds; rolls come from random.Random(`roll_seed`);
+    `rolls_read` is the cup's counter when the model starts (a cup in service has read many).
     """
 
     def __init__(
@@ -37,31 +42,67 @@ class DiceModel(DeviceModel):
         seq: int = 0,
         dice: int = 3,
         roll_seed: int | None = None,
+        rolls_read: int = 0,
     ) -> None:
         if dice < 1:
             raise ValueError("a dice cup holds at least one die")
+        if isinstance(rolls_read, bool) or not isinstance(rolls_read, int) or rolls_read < 0:
+            raise ValueError(f"a roll counter is a whole number >= 0, not {rolls_read!r}")
         self.dice = dice
         """How many dice a shake reads unless told otherwise."""
         self._dice_rng = random.Random(roll_seed)
+        self._read = rolls_read  # the rolls read since the cup was made: the last roll number
         super().__init__(send, seq=seq)
+
+    @property
+    def rolls_read(self) -> int:
+        """The cup's roll counter: the number of the last roll it read."""
+        return self._read
+
+    def pos_of(self, message: Message) -> int | None:
+        """A fully read roll's number (an unreadable reading holds none)."""
+        if isinstance(message, DiceReading) and message.values is not None:
+            return message.pos
+        return None
+
+    def place(self) -> tuple[str | None, int]:
+        return None, self._read
 
     def _roll(self) -> list[int]:
         return [self._dice_rng.choice(FACES) for _ in range(self.dice)]
 
-    def shake(self, values: Sequence[int] | None = None) -> tuple[int, ...]:
-        """Shake and send DIC: `values` as given (any number of dice, each 1..6) or a random roll.
+    def _read_dice(self, values: Sequence[int] | None) -> tuple[int, ...]:
+        dice = tuple(self._roll() if values is None else values)
+        if not dice or any(isinstance(d, bool) or d not in FACES for d in dice):
+            raise ValueError(f"a shake reads one or more dice of 1..6, not {list(dice)}")
+        return dice
 
-        Returns the dice sent; ValueError (nothing sent) for a value no die can show.
+    def shake(self, values: Sequence[int] | None = None) -> tuple[int, ...]:
+        """Shake and send DIC with the next roll number: `values` as given (any number of dice,
+        each 1..6) or a random roll.
+
+        Returns the dice sent; ValueError (nothing sent) for a value no die can show. If sending
+        fails (unplugged), the number is not used.
         """
         with self._lock:
-            dice = tuple(self._roll() if values is None else values)
-            if not dice or any(isinstance(d, bool) or d not in FACES for d in dice):
-                raise ValueError(f"a shake reads one or more dice of 1..6, not {list(dice)}")
-            self.transmit(lambda seq: DiceReading(seq, dice))
+            dice = self._read_dice(values)
+            pos = self._read + 1
+            self.transmit(lambda seq: DiceReading(seq, pos, dice))
+            self._read = pos
+        return dice
+
+    def misread(self, values: Sequence[int] | None = None) -> tuple[int, ...]:
+        """A roll the cup read and counted whose report never left it (lost in the sensor): its
+        number is used, but nothing is sent and the history has nothing to resend. Returns the
+        dice, which only the dealer now knows."""
+        with self._lock:
+            dice = self._read_dice(values)
+            self._read += 1
         return dice
 
     def unreadable(self, values: Sequence[int | None] | None = None) -> tuple[int | None, ...]:
         """Shake and send DIC with unreadable dice: None in `values`, or one random die unread.
+        It carries the number the next reading will take and uses none.
 
         Returns the reading sent (None where a die was not read).
         """
@@ -74,7 +115,8 @@ class DiceModel(DeviceModel):
             if None not in reading or any(d is not None and d not in FACES for d in reading):
                 raise ValueError(f"an unreadable shake has a None die, the rest 1..6: {reading}")
             dice = tuple(reading)
-            self.transmit(lambda seq: DiceReading(seq, dice))
+            pos = self._read + 1
+            self.transmit(lambda seq: DiceReading(seq, pos, dice))
         return dice
 
     def lift(self) -> None:
@@ -90,7 +132,7 @@ class SimulatedDice(SimulatedDevice, DiceModel):
     """A DiceModel on a real pty: `.port` is the slave's path; `unplug()`, `replug()`.
 
     Takes SimulatedDevice's keyword arguments (`fragment`, `max_chunk`, `chunk_delay`, `seed` for
-    the fragmenting, `seq`, `link`) and the model's (`dice`, `roll_seed`).
+    the fragmenting, `seq`, `link`) and the model's (`dice`, `roll_seed`, `rolls_read`).
     """
 
 
@@ -99,7 +141,9 @@ class SimulatedDice(SimulatedDevice, DiceModel):
 _HELP = f"""commands:
   shake [D ...]       shake: random, or these dice   unreadable      shake, one die unread
   lift                cup lifted                     close           cup closed
-  status              dice, next SEQ, port
+  misread [D ...]     a roll read and counted but never reported (a resend cannot bring it)
+  forget              lose the history (a power cycle; the roll counter stays)
+  status              dice, rolls read, next SEQ, port
 {COMMON_HELP}
 fault codes: TILT COVER_OPEN UNREADABLE SENSOR (default TILT)"""
 
@@ -124,8 +168,17 @@ def _command(cup: SimulatedDice, line: str) -> str | None:
     if word == "close":
         cup.close_cup()
         return "closed"
+    if word == "misread":
+        dice = cup.misread([int(d) for d in rest.split()] if rest else None)
+        return f"misread {_show(dice)} as roll {cup.rolls_read}"
+    if word == "forget":
+        cup.forget()
+        return "history forgotten"
     if word == "status":
-        return f"{cup.dice} dice, next SEQ {cup.next_seq}, port {cup.port}"
+        return (
+            f"{cup.dice} dice, {cup.rolls_read} rolls read, next SEQ {cup.next_seq}, "
+            f"port {cup.port}"
+        )
     out = common_command(cup, word, rest, default_fault="TILT")
     return _HELP if out is None else out
 

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from drivers.dice.device import DISCONNECTED, DiceCupDriver
+from drivers.dice.device import DISCONNECTED, FRAMES_LOST, DiceCupDriver
 from drivers.sim import RecordingSink, StatusReport
 from drivers.sim.dice import SimulatedDice
 from hil.contracts.rig import Rig, rig_for, until_available
@@ -75,10 +75,28 @@ async def test_it_connects_and_reports_itself_available(
     assert driver.stats["opens"] == 1
 
 
-async def test_a_shake_yields_one_roll_of_three_dice(
+async def test_it_answers_the_resend_asked_on_connect_with_its_roll_count(
+    rig: Rig, cup: tuple[DiceCupDriver, RecordingSink]
+) -> None:
+    """Issue 9: on connect the driver asks `RSN,<seq>,-,0` ("where are you?"); the cup must
+    answer RSB, RSE with `-` and the number of the last roll it read, and its fault state, in
+    time, or the driver stands FRAMES_LOST."""
+    driver, sink = cup
+    await sink.wait_for(lambda: last(sink).detail["position"]["pos"] is not None, TIMEOUT)
+    position = last(sink).detail["position"]
+    assert position["run"] is None  # a cup has no runs
+    assert isinstance(position["pos"], int) and position["pos"] >= 0
+    assert driver.stats["resends"] >= 1
+    assert last(sink).fault != FRAMES_LOST
+    assert driver.stats["bad_frames"] == 0
+
+
+async def test_a_shake_yields_one_roll_of_three_dice_with_the_next_roll_number(
     rig: Rig, cup: tuple[DiceCupDriver, RecordingSink]
 ) -> None:
     driver, sink = cup
+    await sink.wait_for(lambda: last(sink).detail["position"]["pos"] is not None, TIMEOUT)
+    before = last(sink).detail["position"]["pos"]
 
     def emulate(emu: SimulatedDice) -> None:
         emu.close_cup()
@@ -92,6 +110,8 @@ async def test_a_shake_yields_one_roll_of_three_dice(
     [dice] = rolls(sink)
     assert len(dice) == 3
     assert all(isinstance(d, int) and 1 <= d <= 6 for d in dice)
+    [event] = [e for e in sink.events if e.get("type") == "dice.roll"]
+    assert event["at"]["pos"] == before + 1 and "run" not in event["at"]
     assert driver.stats["bad_frames"] == 0  # everything it sent decoded
 
 
@@ -110,7 +130,7 @@ async def test_line_noise_is_survived(rig: Rig, cup: tuple[DiceCupDriver, Record
     emu = rig.emulated_only("line noise cannot be ordered from a real cup")
     _, sink = cup
     emu.write_raw(b"\x00\xff noise \r\n")
-    emu.write_raw(b"$DIC,8,3,7,6*44\r\n")  # a well-formed frame with a die no die can show
+    emu.write_raw(b"$DIC,8,17,3,7,6*6E\r\n")  # a well-formed frame with a die no die can show
     dice = emu.shake()
     await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 2, TIMEOUT)
     await sink.wait_for(lambda: len(rolls(sink)) == 1, TIMEOUT)

@@ -1,11 +1,14 @@
 """The dice-cup sensor family: its messages, and DiceCupDriver over real ptys against SimulatedDice.
 
 Also over the in-memory null modem for chunkings a pty cannot force. Nothing sleeps to wait:
-every wait is for a condition on the recorded calls, bounded by a timeout.
+every wait is for a condition on the recorded calls, bounded by a timeout. The faults roll
+numbers and resends deal with (lost, repeated, unreported rolls, a restart, a cup that lost its
+history) are in tests/drivers/test_dice_positions.py.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import subprocess
@@ -18,7 +21,6 @@ import pytest
 
 from drivers.dice.device import (
     DISCONNECTED,
-    FRAMES_LOST,
     UNREADABLE,
     DiceCupDriver,
     DiceOptions,
@@ -27,12 +29,14 @@ from drivers.dice.messages import MESSAGES, CupMoved, DiceReading, Frame
 from drivers.envelope import BadFrame, FrameError, checksum
 from drivers.messages import Fault, FaultCleared, Heartbeat
 from drivers.registry import available_drivers, load_driver
+from drivers.resend import HOST_MESSAGES, MAX_POSITION, ResendBegin, ResendEnd, ResendRequest
 from drivers.sim import RecordingSink
 from drivers.sim.dice import DiceModel, SimulatedDice
 from drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
 from tests.drivers.support import last, running, simulators, until_open
 
 TIMEOUT = 5.0
+QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocols" / "dice.md"
 
 
@@ -47,6 +51,40 @@ def make_sim() -> Iterator[Callable[..., SimulatedDice]]:
 def rolls(sink: RecordingSink) -> list[list[int]]:
     """The dice of the `dice.roll` events, in order."""
     return [e["dice"] for e in sink.events if e.get("type") == "dice.roll"]
+
+
+def numbers(sink: RecordingSink) -> list[int]:
+    """The roll numbers (`at.pos`) of the `dice.roll` events, in order."""
+    return [e["at"]["pos"] for e in sink.events if e.get("type") == "dice.roll"]
+
+
+def roll_event(dice: list[int] | tuple[int, ...], pos: int) -> dict[str, Any]:
+    """What a roll event must be, its SEQ aside (compare with `without_seq`): no run, the cup's
+    roll number never restarts."""
+    return {"type": "dice.roll", "dice": list(dice), "at": {"pos": pos}}
+
+
+def without_seq(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events with each `at.seq` checked to be a SEQ and taken out, for comparison."""
+    out = []
+    for e in events:
+        if "at" in e:
+            at = dict(e["at"])
+            assert isinstance(at.pop("seq"), int)
+            e = {**e, "at": at}
+        out.append(e)
+    return out
+
+
+def changes(values: list[Any]) -> list[Any]:
+    """`values` with consecutive repeats dropped: what a status detail went through."""
+    return [v for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
+
+
+async def until_synced(driver: DiceCupDriver, sink: RecordingSink) -> None:
+    """Open, and the resend asked on connect answered: the driver knows the cup's count."""
+    await until_open(driver, sink)
+    await sink.wait_for(lambda: last(sink).detail["position"]["pos"] is not None, TIMEOUT)
 
 
 async def until_cup(sink: RecordingSink, cup: str) -> None:
@@ -64,13 +102,20 @@ def line(body: str) -> bytes:
 
 DOC_EXAMPLES: list[tuple[bytes, Frame]] = [
     (b"$CUP,0,CLOSED*64\r\n", CupMoved(0, False)),
-    (b"$DIC,1,3,5,6*4F\r\n", DiceReading(1, (3, 5, 6))),
+    (b"$DIC,1,1041,3,5,6*67\r\n", DiceReading(1, 1041, (3, 5, 6))),
     (b"$CUP,2,LIFTED*62\r\n", CupMoved(2, True)),
-    (b"$DIC,3,2,?,4*44\r\n", DiceReading(3, (2, None, 4))),
+    (b"$DIC,3,1042,2,?,4*6F\r\n", DiceReading(3, 1042, (2, None, 4))),
     (b"$FLT,4,TILT,cup base not level*13\r\n", Fault(4, "TILT", "cup base not level")),
     (b"$CLR,5*44\r\n", FaultCleared(5)),
     (b"$HBT,6*44\r\n", Heartbeat(6)),
-    (b"$DIC,7,1,2*56\r\n", DiceReading(7, (1, 2))),
+    (b"$DIC,7,1042,1,2*7D\r\n", DiceReading(7, 1042, (1, 2))),
+    (b"$DIC,8,1043,6,6,1*6D\r\n", DiceReading(8, 1043, (6, 6, 1))),
+    # its answer to a resend from roll 1042 (had frame 7 been lost)
+    (b"$RSB,9,OK*7E\r\n", ResendBegin(9, False)),
+    (b"$DIC,10,1042,1,2*4B\r\n", DiceReading(10, 1042, (1, 2))),
+    (b"$DIC,11,1043,6,6,1*55\r\n", DiceReading(11, 1043, (6, 6, 1))),
+    (b"$RSE,12,-,1043*40\r\n", ResendEnd(12, None, 1043)),
+    (b"$CLR,13*73\r\n", FaultCleared(13)),
 ]
 
 
@@ -84,10 +129,40 @@ def test_the_documented_examples_are_what_the_code_sends_and_reads(
     assert shown in DOC.read_text(), f"{shown} is not in {DOC.name}"
 
 
+def test_the_documented_resend_request_is_what_the_driver_sends() -> None:
+    wire = b"$RSN,0,-,1042*79\r\n"
+    assert HOST_MESSAGES.encode(ResendRequest(0, None, 1042)) == wire
+    assert wire.decode().replace("\r\n", "\\r\\n") in DOC.read_text()
+
+
+def test_the_documented_session_and_resend_are_what_the_cup_sends() -> None:
+    """The doc's session played on the model (a cup that has read 1040 rolls), frame 7 lost on
+    the wire, then the host's request from roll 1042 answered."""
+    sent: list[bytes] = []
+    cup = DiceModel(sent.append, rolls_read=1040)
+    cup.close_cup()
+    cup.shake([3, 5, 6])
+    cup.lift()
+    cup.unreadable([2, None, 4])  # carries 1042, uses no number
+    cup.fault("TILT", "cup base not level")
+    cup.clear()
+    cup.heartbeat()
+    cup.drop_next()
+    cup.shake([1, 2])  # roll 1042, lost on the wire
+    cup.shake([6, 6, 1])
+    session = [wire for wire, _ in DOC_EXAMPLES[:9]]
+    assert sent == session[:7] + session[8:9]
+    cup.receive(b"$RSN,0,-,1042*79\r\n")
+    assert sent[8:] == [wire for wire, _ in DOC_EXAMPLES[9:]]
+
+
 DOC_BAD_EXAMPLES = [
-    (b"$DIC,8,3,7,6*44\r\n", "DIC die '7' is not 1-6 or ?"),
-    (b"$DIC,8,0,2,6*42\r\n", "DIC die '0' is not 1-6 or ?"),
-    (b"$DIC,8*5A\r\n", "DIC takes one or more dice"),
+    (b"$DIC,8,17,3,7,6*6E\r\n", "DIC die '7' is not 1-6 or ?"),
+    (b"$DIC,8,17,0,2,6*68\r\n", "DIC die '0' is not 1-6 or ?"),
+    (b"$DIC,8*5A\r\n", "DIC takes a roll number and one or more dice"),
+    (b"$DIC,8,17*70\r\n", "DIC takes a roll number and one or more dice"),
+    (b"$DIC,8,0,1,2,3*5A\r\n", "DIC roll number must be at least 1"),
+    (b"$DIC,8,x,1,2,3*12\r\n", "DIC roll number is not 1-9 digits"),
     (b"$CUP,8,OPEN*6A\r\n", "CUP takes LIFTED or CLOSED"),
 ]
 
@@ -104,42 +179,53 @@ def test_the_documented_bad_frames_are_bad_for_the_documented_reason(
 @pytest.mark.parametrize(
     "message",
     [
-        DiceReading(0, (1,)),
-        DiceReading(9999, (6, 6, 6, 6, 6)),
-        DiceReading(12, (None, None, None)),
+        DiceReading(0, 1, (1,)),
+        DiceReading(9999, MAX_POSITION, (6, 6, 6, 6, 6)),
+        DiceReading(12, 7, (None, None, None)),
         CupMoved(13, True),
         Fault(14, "COVER_OPEN"),
         Fault(15, "UNREADABLE", "lens fogged, wipe it"),
+        ResendBegin(16, True),
+        ResendEnd(17, None, 0),
+        ResendEnd(18, None, MAX_POSITION),
     ],
     ids=repr,
 )
 def test_messages_round_trip(message: Frame) -> None:
     wire = MESSAGES.encode(message)
     assert MESSAGES.decode(wire) == (len(wire), message)
-    assert MESSAGES.kinds == {"DIC", "CUP", "FLT", "CLR", "HBT"}
+    assert MESSAGES.kinds == {"DIC", "CUP", "RSB", "RSE", "FLT", "CLR", "HBT"}
 
 
 def test_values_are_the_dice_only_when_every_die_was_read() -> None:
-    assert DiceReading(1, (4, 1, 6)).values == (4, 1, 6)
-    assert DiceReading(1, (4, None, 6)).values is None
+    assert DiceReading(1, 5, (4, 1, 6)).values == (4, 1, 6)
+    assert DiceReading(1, 5, (4, None, 6)).values is None
 
 
 @pytest.mark.parametrize(
     ("body", "reason"),
     [
-        ("DIC,1", "DIC takes one or more dice"),
-        ("DIC,1,3,7,6", "DIC die '7' is not 1-6 or ?"),
-        ("DIC,1,0,2,3", "DIC die '0' is not 1-6 or ?"),
-        ("DIC,1,12,3", "DIC die '12'"),
-        ("DIC,1,3,,4", "DIC die ''"),
-        ("DIC,1,3, 4,5", "DIC die ' 4'"),
-        ("DIC,1,x,2,3", "DIC die 'x'"),
-        ("DIC,1,??,2,3", "DIC die '??'"),
+        ("DIC,1", "DIC takes a roll number and one or more dice"),
+        ("DIC,1,5", "DIC takes a roll number and one or more dice"),
+        ("DIC,1,5,3,7,6", "DIC die '7' is not 1-6 or ?"),
+        ("DIC,1,5,0,2,3", "DIC die '0' is not 1-6 or ?"),
+        ("DIC,1,5,12,3", "DIC die '12'"),
+        ("DIC,1,5,3,,4", "DIC die ''"),
+        ("DIC,1,5,3, 4,5", "DIC die ' 4'"),
+        ("DIC,1,5,x,2,3", "DIC die 'x'"),
+        ("DIC,1,5,??,2,3", "DIC die '??'"),
+        ("DIC,1,?,2,3", "DIC roll number is not 1-9 digits"),  # an unnumbered reading
+        ("DIC,1,0,2,3", "DIC roll number must be at least 1"),
+        ("DIC,1,1234567890,2,3", "DIC roll number is not 1-9 digits"),
+        ("DIC,1,-5,2,3", "DIC roll number is not 1-9 digits"),
         ("CUP,1", "CUP takes LIFTED or CLOSED"),
         ("CUP,1,lifted", "CUP takes LIFTED or CLOSED"),
         ("CUP,1,OPEN", "CUP takes LIFTED or CLOSED"),
         ("CUP,1,LIFTED,CLOSED", "CUP takes LIFTED or CLOSED"),
-        ("CRD,1,Ah", "unknown frame type 'CRD'"),  # the shoe's message
+        ("RSB,1", "RSB takes OK or LOST"),
+        ("RSE,1,-", "RSE takes a run and a position"),
+        ("RSN,1,-,5", "unknown frame type 'RSN'"),  # the host's message
+        ("CRD,1,Ah,1", "unknown frame type 'CRD'"),  # the shoe's message
     ],
 )
 def test_bad_fields_make_a_bad_frame(body: str, reason: str) -> None:
@@ -150,10 +236,14 @@ def test_bad_fields_make_a_bad_frame(body: str, reason: str) -> None:
     assert reason in item.reason
 
 
-@pytest.mark.parametrize("dice", [(), (7,), (1, 0), (True, 2)], ids=repr)
-def test_a_reading_no_cup_could_send_cannot_be_encoded(dice: tuple[Any, ...]) -> None:
+@pytest.mark.parametrize(
+    ("pos", "dice"),
+    [(1, ()), (1, (7,)), (1, (1, 0)), (1, (True, 2)), (0, (1, 2, 3)), (MAX_POSITION + 1, (1,))],
+    ids=repr,
+)
+def test_a_reading_no_cup_could_send_cannot_be_encoded(pos: int, dice: tuple[Any, ...]) -> None:
     with pytest.raises(FrameError):
-        MESSAGES.encode(DiceReading(1, dice))
+        MESSAGES.encode(DiceReading(1, pos, dice))
 
 
 # -- the model --------------------------------------------------------------------------------
@@ -178,29 +268,76 @@ def test_the_model_rolls_from_its_seed_and_refuses_impossible_dice() -> None:
     reading = a.unreadable()
     assert len(reading) == 3 and reading.count(None) == 1
     assert a.unreadable([None, 2, None]) == (None, 2, None)
-    assert MESSAGES.decode(sent[-1])[1] == DiceReading(before[0] + 1, (None, 2, None))
+    # 21 rolls read: an unreadable reading carries the next number, 22, and uses none
+    assert MESSAGES.decode(sent[-1])[1] == DiceReading(before[0] + 1, 22, (None, 2, None))
+    assert a.rolls_read == 21
+
+
+def test_the_model_numbers_each_roll_it_reads_and_resends_its_latest() -> None:
+    sent: list[bytes] = []
+    cup = DiceModel(sent.append, rolls_read=99)  # a cup in service: its counter goes on
+    assert cup.shake([1, 2, 3]) == (1, 2, 3)  # SEQ 0, roll 100
+    cup.unreadable([4, None, 6])  # SEQ 1, carries 101
+    cup.shake([4, 5, 6])  # SEQ 2, roll 101
+    assert cup.misread([2, 2, 2]) == (2, 2, 2)  # roll 102: read and counted, never sent
+    cup.lift()  # SEQ 3
+    cup.shake([3, 3, 3])  # SEQ 4, roll 103
+    assert [MESSAGES.decode(w)[1] for w in sent] == [
+        DiceReading(0, 100, (1, 2, 3)),
+        DiceReading(1, 101, (4, None, 6)),
+        DiceReading(2, 101, (4, 5, 6)),
+        CupMoved(3, True),
+        DiceReading(4, 103, (3, 3, 3)),
+    ]
+    assert cup.rolls_read == 103
+    with pytest.raises(ValueError, match="roll counter"):
+        DiceModel(sent.append, rolls_read=-1)
+    # the host asks from 101: 101 and 103 again (102 was never reported, and no unreadable one)
+    cup.receive(HOST_MESSAGES.encode(ResendRequest(0, None, 101)))
+    assert [MESSAGES.decode(w)[1] for w in sent[5:]] == [
+        ResendBegin(5, False),
+        DiceReading(6, 101, (4, 5, 6)),
+        DiceReading(7, 103, (3, 3, 3)),
+        ResendEnd(8, None, 103),
+        FaultCleared(9),
+    ]
+    cup.forget()  # a power cycle: the history is gone, the counter is not
+    cup.receive(HOST_MESSAGES.encode(ResendRequest(1, None, 103)))
+    assert [MESSAGES.decode(w)[1] for w in sent[10:]] == [
+        ResendBegin(10, True),
+        ResendEnd(11, None, 103),
+        FaultCleared(12),
+    ]
+    assert cup.shake([5, 5, 5]) == (5, 5, 5)
+    assert MESSAGES.decode(sent[-1])[1] == DiceReading(13, 104, (5, 5, 5))
 
 
 # -- the driver over a real pty ---------------------------------------------------------------
 
 
-async def test_each_shake_becomes_one_roll_in_order(
+async def test_each_shake_becomes_one_roll_in_order_with_its_number(
     make_sim: Callable[..., SimulatedDice],
 ) -> None:
     sim = make_sim(roll_seed=1)
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {})
     async with running(driver, sink):
-        await until_open(driver, sink)
+        await until_synced(driver, sink)
         first = sink.statuses[0]
         assert (first.available, first.fault) == (True, None)
         assert first.detail["port"] == sim.port
         assert first.detail["cup"] is None  # not told yet
+        reports = len(sink.statuses)
         shaken = [sim.shake() for _ in range(25)]
         await sink.wait_for(lambda: len(sink.events) >= 25, TIMEOUT)
-    assert sink.events == [{"type": "dice.roll", "dice": list(d)} for d in shaken]
+    assert without_seq(sink.events) == [roll_event(d, i) for i, d in enumerate(shaken, 1)]
+    seqs = [e["at"]["seq"] for e in sink.events]  # each roll's own frame
+    assert seqs == list(range(seqs[0], seqs[0] + 25))
+    assert all("run" not in e["at"] for e in sink.events)  # the cup has no runs
     assert driver.stats["bad_frames"] == 0
-    assert len(sink.statuses) == 1  # a roll is an event, never a status report
+    assert len(sink.statuses) == reports  # a roll is an event, never a status report
+    assert sink.cursor() == {"run": None, "pos": 25, "seq": seqs[-1]}
+    assert all(s.fault is None for s in sink.statuses)
 
 
 async def test_the_cup_lifted_and_closed_shows_in_status_detail(
@@ -210,7 +347,7 @@ async def test_the_cup_lifted_and_closed_shows_in_status_detail(
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {})
     async with running(driver, sink):
-        await until_open(driver, sink)
+        await until_synced(driver, sink)
         sim.close_cup()
         await until_cup(sink, "closed")
         sim.shake([2, 3, 4])
@@ -220,24 +357,25 @@ async def test_the_cup_lifted_and_closed_shows_in_status_detail(
         sim.close_cup()
         await until_cup(sink, "closed")
     cups = [s.detail["cup"] for s in sink.statuses]
-    assert cups == [None, "closed", "lifted", "closed"]  # one report per change
+    assert changes(cups) == [None, "closed", "lifted", "closed"]
     assert all(s.fault is None for s in sink.statuses)
 
 
-async def test_an_unreadable_die_withholds_the_roll_until_a_good_one(
+async def test_an_unreadable_die_withholds_the_roll_until_the_one_that_takes_its_number(
     make_sim: Callable[..., SimulatedDice],
 ) -> None:
     sim = make_sim(roll_seed=3)
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {})
     async with running(driver, sink):
-        await until_open(driver, sink)
+        await until_synced(driver, sink)
         sim.close_cup()
-        sim.unreadable([4, None, 1])
+        sim.unreadable([4, None, 1])  # carries roll number 1
         await sink.wait_for(lambda: last(sink).fault == UNREADABLE, TIMEOUT)
         assert sink.events == []
         assert last(sink).available
         assert last(sink).detail["unreadable"] == 1
+        assert last(sink).detail["position"]["pos"] == 0  # no position: no roll
         sim.lift()  # moving the cup does not clear it: only a reading does
         await until_cup(sink, "lifted")
         assert last(sink).fault == UNREADABLE
@@ -249,10 +387,11 @@ async def test_an_unreadable_die_withholds_the_roll_until_a_good_one(
         sim.unreadable()  # the re-shake is unreadable too
         await sink.wait_for(lambda: last(sink).detail["unreadable"] == 2, TIMEOUT)
         assert last(sink).fault == UNREADABLE
-        sim.shake([5, 5, 2])  # the next good roll
+        sim.shake([5, 5, 2])  # the next good roll: roll 1
         await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
-    assert sink.events == [{"type": "dice.roll", "dice": [5, 5, 2]}]
+    assert without_seq(sink.events) == [roll_event([5, 5, 2], 1)]
     assert "fault_text" not in sink.statuses[-1].detail  # UNREADABLE here is not a FLT
+    assert driver.stats["gaps"] == 0 and driver.stats["frames_lost"] == 0
 
 
 async def test_a_wrong_number_of_dice_is_passed_on_as_read_and_counted(
@@ -262,13 +401,14 @@ async def test_a_wrong_number_of_dice_is_passed_on_as_read_and_counted(
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {"dice": 3})
     async with running(driver, sink):
-        await until_open(driver, sink)
+        await until_synced(driver, sink)
         sim.shake([1, 2])
         sim.shake([3, 4, 5])
         sim.shake([6, 6, 6, 6])
         await sink.wait_for(lambda: last(sink).detail["wrong_count"] == 2, TIMEOUT)
         await sink.wait_for(lambda: len(sink.events) == 3, TIMEOUT)
     assert rolls(sink) == [[1, 2], [3, 4, 5], [6, 6, 6, 6]]
+    assert numbers(sink) == [1, 2, 3]  # each keeps its place
     assert all(s.fault is None for s in sink.statuses)  # the engine alerts, not the driver
 
 
@@ -279,7 +419,7 @@ async def test_a_cup_of_two_counts_three_dice_as_wrong(
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {"dice": 2})
     async with running(driver, sink):
-        await until_open(driver, sink)
+        await until_synced(driver, sink)
         two = sim.shake()
         sim.shake([1, 2, 3])
         await sink.wait_for(lambda: last(sink).detail["wrong_count"] == 1, TIMEOUT)
@@ -291,14 +431,15 @@ async def test_a_die_that_cannot_be_is_a_bad_frame(make_sim: Callable[..., Simul
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {"status_interval": 0})
     async with running(driver, sink):
-        await until_open(driver, sink)
-        sim.shake([1, 1, 1])  # SEQ 0
-        sim.write_raw(line("DIC,1,3,7,6"))
-        sim.write_raw(line("DIC,1,0,2,6"))
-        sim.shake([2, 2, 2])  # SEQ 1: the bad frames' SEQ was never taken
+        await until_synced(driver, sink)  # SEQ 0-2 answered the resend asked on connect
+        sim.shake([1, 1, 1])  # SEQ 3, roll 1
+        sim.write_raw(line("DIC,4,2,3,7,6"))
+        sim.write_raw(line("DIC,4,2,0,2,6"))
+        sim.shake([2, 2, 2])  # SEQ 4, roll 2: the bad frames' SEQ was never taken
         await sink.wait_for(lambda: len(sink.events) == 2, TIMEOUT)
         await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 2, TIMEOUT)
     assert rolls(sink) == [[1, 1, 1], [2, 2, 2]]
+    assert numbers(sink) == [1, 2]
     final = sink.statuses[-1]
     assert final.fault is None
     assert final.detail["frames_lost"] == 0 and final.detail["wrong_count"] == 0
@@ -312,21 +453,22 @@ async def test_garbage_between_frames_is_survived_and_counted(
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {"status_interval": 0})
     async with running(driver, sink):
-        await until_open(driver, sink)
+        await until_synced(driver, sink)
         shaken = [sim.shake()]
         sim.write_raw(b"\x00\xff line noise \r\n")  # 1: garbage before $
         shaken.append(sim.shake())
-        sim.write_raw(b"$DIC,9,1,2,3*00\r\n")  # 2: bad checksum
-        sim.write_raw(b"$DIC,9,1,")  # 3: truncated by the next frame's $
+        sim.write_raw(b"$DIC,9,3,1,2,3*00\r\n")  # 2: bad checksum
+        sim.write_raw(b"$DIC,9,3,1,")  # 3: truncated by the next frame's $
         shaken.append(sim.shake())
         await sink.wait_for(lambda: len(sink.events) == 3, TIMEOUT)
         await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 3, TIMEOUT)
     assert rolls(sink) == [list(d) for d in shaken]
+    assert numbers(sink) == [1, 2, 3]
     final = sink.statuses[-1]
     assert final.available and final.fault is None
     assert final.detail["last_bad"] == {
         "reason": "truncated frame: $ before end of line",
-        "raw": "$DIC,9,1,",
+        "raw": "$DIC,9,3,1,",
     }
 
 
@@ -337,14 +479,15 @@ async def test_fragmented_writes_still_yield_every_roll(
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {})
     async with running(driver, sink):
-        await until_open(driver, sink)
+        await until_synced(driver, sink)  # RSB, RSE, CLR: the answer to the resend on connect
         sim.close_cup()
         shaken = [sim.shake() for _ in range(20)]
         sim.lift()
         await until_cup(sink, "lifted")
     assert rolls(sink) == [list(d) for d in shaken]
+    assert numbers(sink) == list(range(1, 21))
     assert driver.stats["bad_frames"] == 0
-    assert driver.stats["reads"] > driver.stats["frames"] == 22  # it really came in pieces
+    assert driver.stats["reads"] > driver.stats["frames"] == 3 + 22  # it really came in pieces
 
 
 async def test_a_retransmission_is_ignored(make_sim: Callable[..., SimulatedDice]) -> None:
@@ -352,82 +495,92 @@ async def test_a_retransmission_is_ignored(make_sim: Callable[..., SimulatedDice
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {})
     async with running(driver, sink):
-        await until_open(driver, sink)
+        await until_synced(driver, sink)
         sim.shake([3, 1, 4])
         sim.duplicate_last()
         sim.lift()
         await until_cup(sink, "lifted")
-    assert rolls(sink) == [[3, 1, 4]]
+    assert without_seq(sink.events) == [roll_event([3, 1, 4], 1)]
     assert sink.statuses[-1].detail["duplicates"] == 1
+    assert sink.statuses[-1].detail["repeats"] == 0  # dropped by its SEQ, before its number
     assert sink.statuses[-1].fault is None
 
 
-async def test_a_lost_frame_is_reported_until_the_cup_is_closed_again(
+async def test_a_lost_roll_is_resent_and_nothing_stands_but_a_lost_cup_move_is_stale(
     make_sim: Callable[..., SimulatedDice],
 ) -> None:
+    """Before roll numbers a SEQ gap stood FRAMES_LOST until the cup was closed again. Now the
+    driver asks the cup to resend: a lost roll comes back in its place and nothing is held. A
+    cup move holds no position and is not resent: the cup shows stale until the next CUP."""
     sim = make_sim()
     sink = RecordingSink()
-    driver = DiceCupDriver("cup1", sim.port, 9600, {})
+    driver = DiceCupDriver("cup1", sim.port, 9600, QUICK)
     async with running(driver, sink):
-        await until_open(driver, sink)
-        sim.close_cup()  # SEQ 0
-        sim.shake([1, 2, 3])  # 1
+        await until_synced(driver, sink)
+        sim.close_cup()
+        sim.shake([1, 2, 3])  # roll 1
         sim.drop_next()
-        sim.lift()  # 2, lost on the wire
-        sim.shake([4, 5, 6])  # 3
-        await sink.wait_for(lambda: last(sink).fault == FRAMES_LOST, TIMEOUT)
-        gap = sink.statuses[-1]
-        assert gap.available
-        assert gap.detail["last_gap"] == {"expected": 2, "received": 3, "lost": 1}
-        await sink.wait_for(lambda: len(sink.events) == 2, TIMEOUT)
-        assert sink.statuses[-1].detail["cup"] == "closed"  # the lift was lost: stale
-        sim.shake([6, 5, 4])  # 4: a good roll does not clear it
-        sim.lift()  # 5: nor does a lift
+        sim.shake([4, 5, 6])  # roll 2, lost on the wire
+        sim.shake([6, 5, 4])  # roll 3 waits for it
+        await sink.wait_for(lambda: len(sink.events) == 3, TIMEOUT)
+        sim.drop_next()
+        sim.lift()  # lost on the wire
+        sim.shake([2, 2, 2])
+        await sink.wait_for(lambda: len(sink.events) == 4, TIMEOUT)
+        assert last(sink).detail["cup"] == "closed"  # the lift was lost: stale
+        sim.lift()
         await until_cup(sink, "lifted")
-        assert last(sink).fault == FRAMES_LOST
-        sim.close_cup()  # 6: a fresh shake starts
-        await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
-    assert rolls(sink) == [[1, 2, 3], [4, 5, 6], [6, 5, 4]]  # the rolls read are all emitted
-    assert driver.stats["frames_lost"] == 1
+    assert rolls(sink) == [[1, 2, 3], [4, 5, 6], [6, 5, 4], [2, 2, 2]]  # in order, all of them
+    assert numbers(sink) == [1, 2, 3, 4]
+    assert [e["type"] for e in sink.events] == ["dice.roll"] * 4  # no gap
+    assert driver.stats["frames_lost"] == 2
+    assert all(s.fault is None for s in sink.statuses)
 
 
 async def test_unplug_reports_loss_and_replug_through_a_symlink_carries_on(
     make_sim: Callable[..., SimulatedDice], tmp_path: Path
 ) -> None:
     link = tmp_path / "dice0"
-    sim1 = make_sim(roll_seed=11)
-    link.symlink_to(sim1.port)
+    sim = make_sim(roll_seed=11, link=link)
     sink = RecordingSink()
     options = {"backoff_initial": 0.01, "backoff_max": 0.05}
     driver = DiceCupDriver("cup1", str(link), 9600, options)
     async with running(driver, sink):
-        await until_open(driver, sink)
-        first = sim1.shake()
+        await until_synced(driver, sink)
+        first = sim.shake()
         await sink.wait_for(lambda: len(sink.events) == 1, TIMEOUT)
 
-        sim1.close()  # unplugged
+        sim.unplug()  # the port and its link vanish
         await sink.wait_for(lambda: last(sink).fault == DISCONNECTED, TIMEOUT)
         down = sink.statuses[-1]
         assert down.available is False
         assert down.detail["error"].startswith(f"lost {link}")
-        link.unlink()
-        link.symlink_to(tmp_path / "nothing-here")
         await sink.wait_for(lambda: "cannot open" in last(sink).detail["error"], TIMEOUT)
+        with pytest.raises(RuntimeError, match="closed"):
+            sim.shake()  # nothing goes out while unplugged, and no number is used
+        assert sim.rolls_read == 1
 
-        sim2 = make_sim(seq=sim1.next_seq, roll_seed=12)  # the same cup, plugged in again
-        link.unlink()
-        link.symlink_to(sim2.port)
+        sim.replug()  # the same cup behind the same link, its SEQ carrying on
         await until_open(driver, sink, opens=2)
-        second = sim2.shake()
+        second = sim.shake()
         await sink.wait_for(lambda: len(sink.events) == 2, TIMEOUT)
-    assert rolls(sink) == [list(first), list(second)]
-    assert sink.statuses[-1].fault is None  # SEQ carried on: nothing lost
+    assert without_seq(sink.events) == [roll_event(first, 1), roll_event(second, 2)]
+    assert sink.statuses[-1].fault is None
     assert sink.statuses[-1].detail["reconnects"] == 1
-    with pytest.raises(RuntimeError, match="closed"):
-        sim1.shake()
+    assert driver.stats["frames_lost"] == 0  # SEQ carried on: nothing lost
 
 
 # -- over the null modem: any chunking ---------------------------------------------------------
+
+
+async def answer_resend(modem: NullModem, cup: DiceModel) -> None:
+    """Hand what the host wrote since it connected (its RSN) to the cup, which answers it: the
+    null modem's device end only keeps the bytes."""
+    async with asyncio.timeout(TIMEOUT):
+        while not modem.device_end.received:
+            await asyncio.sleep(0.01)
+    cup.receive(bytes(modem.device_end.received))
+    modem.device_end.received.clear()
 
 
 @pytest.mark.parametrize(
@@ -441,7 +594,9 @@ async def test_any_chunking_gives_the_same_result(fragment: Fragmenter | None) -
     driver = DiceCupDriver("cup1", "null", 9600, {"status_interval": 0}, connect=modem.connect)
     async with running(driver, sink):
         await until_open(driver, sink)
-        cup = DiceModel(modem.write, roll_seed=9)
+        cup = DiceModel(modem.write, roll_seed=9, rolls_read=500)
+        await answer_resend(modem, cup)
+        await sink.wait_for(lambda: last(sink).detail["position"]["pos"] == 500, TIMEOUT)
         shaken = []
         for i in range(10):
             cup.close_cup()
@@ -452,6 +607,7 @@ async def test_any_chunking_gives_the_same_result(fragment: Fragmenter | None) -
         await sink.wait_for(lambda: len(sink.events) == 10, TIMEOUT)
         await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 3, TIMEOUT)
     assert rolls(sink) == [list(d) for d in shaken]
+    assert numbers(sink) == list(range(501, 511))
 
 
 # -- options, registry, interactive simulator ---------------------------------------------------
@@ -488,9 +644,23 @@ def test_the_driver_is_registered_as_dice_cup() -> None:
 
 
 def test_interactive_simulator_prints_its_port_and_obeys_commands() -> None:
+    commands = [
+        "close",
+        "shake",
+        "shake 1 2",
+        "unreadable",
+        "lift",
+        "fault",
+        "clear",
+        "misread 6 6 6",
+        "forget",
+        "status",
+        "bogus",
+        "quit",
+    ]
     proc = subprocess.run(
         [sys.executable, "-m", "drivers.sim.dice", "--seed", "1"],
-        input="close\nshake\nshake 1 2\nunreadable\nlift\nfault\nclear\nstatus\nbogus\nquit\n",
+        input="\n".join(commands) + "\n",
         capture_output=True,
         text=True,
         timeout=30,
@@ -505,5 +675,9 @@ def test_interactive_simulator_prints_its_port_and_obeys_commands() -> None:
     assert lines[3] == "1 2"
     assert re.fullmatch(r"[1-6?] [1-6?] [1-6?]", lines[4]) and lines[4].count("?") == 1
     assert lines[5:8] == ["lifted", "fault TILT", "ok"]
-    assert lines[8].startswith("3 dice, next SEQ 7, port /dev/")
-    assert "commands:" in lines[9]
+    assert lines[8:10] == ["misread 6 6 6 as roll 3", "history forgotten"]
+    # SEQ 0 CUP, 1-2 DIC, 3 the unreadable DIC, 4 CUP, 5 FLT, 6 CLR: the misread sent nothing;
+    # rolls 1 and 2 were read and sent, 3 read and never reported
+    assert lines[10].startswith("3 dice, 3 rolls read, next SEQ 7, port /dev/")
+    assert "commands:" in lines[11]
+    assert "misread [D ...]" in proc.stdout and "forget" in proc.stdout

@@ -122,19 +122,19 @@ def test_any_garbled_frame_is_one_checksum_mismatch_and_nothing_else(
 def test_garble_next_corrupts_that_many_frames_and_uses_their_seq_issue5_item1() -> None:
     wire: list[bytes] = []
     cup = DiceModel(wire.append)
-    cup.shake([1, 2, 3])  # SEQ 0
+    cup.shake([1, 2, 3])  # SEQ 0, roll 1
     cup.garble_next(2)
-    cup.shake([4, 5, 6])  # SEQ 1, garbled: "6" (0x36) -> "7" (0x37)
+    cup.shake([4, 5, 6])  # SEQ 1, roll 2, garbled: "6" (0x36) -> "7" (0x37)
     cup.lift()  # SEQ 2, garbled: "D" of LIFTED (0x44) -> "E" (0x45)
-    cup.shake([2, 2, 2])  # SEQ 3, clean
+    cup.shake([2, 2, 2])  # SEQ 3, roll 3, clean
     assert wire == [
-        frame("DIC,0,1,2,3"),
-        f"$DIC,1,4,5,7*{cs('DIC,1,4,5,6')}\r\n".encode(),
+        frame("DIC,0,1,1,2,3"),
+        f"$DIC,1,2,4,5,7*{cs('DIC,1,2,4,5,6')}\r\n".encode(),
         f"$CUP,2,LIFTEE*{cs('CUP,2,LIFTED')}\r\n".encode(),
-        frame("DIC,3,2,2,2"),
+        frame("DIC,3,3,2,2,2"),
     ]
     cup.duplicate_last()  # a retransmission is the frame as built
-    assert wire[-1] == frame("DIC,3,2,2,2")
+    assert wire[-1] == frame("DIC,3,3,2,2,2")
 
 
 def test_repeat_last_sends_the_same_message_under_new_seqs_issue5_item1() -> None:
@@ -142,11 +142,16 @@ def test_repeat_last_sends_the_same_message_under_new_seqs_issue5_item1() -> Non
     cup = DiceModel(wire.append, seq=9998)
     with pytest.raises(RuntimeError, match="no message"):
         cup.repeat_last()
-    cup.shake([6, 1, 3])  # SEQ 9998
+    cup.shake([6, 1, 3])  # SEQ 9998, roll 1
     repeated = cup.repeat_last(2)  # 9999, then SEQ wraps to 0 (envelope.md: 0..9999)
-    assert repeated == [DiceReading(9999, (6, 1, 3)), DiceReading(0, (6, 1, 3))]
-    assert wire == [frame("DIC,9998,6,1,3"), frame("DIC,9999,6,1,3"), frame("DIC,0,6,1,3")]
-    assert cup.next_seq == 1
+    # read twice is the same roll again: the same roll number, which the table refuses twice
+    assert repeated == [DiceReading(9999, 1, (6, 1, 3)), DiceReading(0, 1, (6, 1, 3))]
+    assert wire == [
+        frame("DIC,9998,1,6,1,3"),
+        frame("DIC,9999,1,6,1,3"),
+        frame("DIC,0,1,6,1,3"),
+    ]
+    assert cup.next_seq == 1 and cup.rolls_read == 1
 
 
 @pytest.mark.parametrize("count", [0, -1, True, 1.5])
@@ -210,25 +215,30 @@ async def test_a_bad_dice_frame_is_logged_at_debug_with_its_raw_bytes_issue5_bad
     sim = make_dice()
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {"status_interval": 0})
-    # garbled: "6" -> "7" (0x36 -> 0x37) in SEQ 0; hand-made: garbage before the next `$`
-    garbled_dic = f"$DIC,0,3,5,7*{cs('DIC,0,3,5,6')}\r\n".encode()
+    # garbled: "6" -> "7" (0x36 -> 0x37) in SEQ 3 (0-2 answered the resend asked on connect:
+    # RSB, RSE, CLR), roll 1; hand-made: garbage before the next `$`
+    garbled_dic = f"$DIC,3,1,3,5,7*{cs('DIC,3,1,3,5,6')}\r\n".encode()
     expected = garbled_dic if garbled else b"\x00\xffnoise\r\n"
     async with running(driver, sink):
         await until_open(driver, sink)
+        await sink.wait_for(lambda: last(sink).detail["position"]["pos"] == 0, TIMEOUT)
         if garbled:
             sim.garble_next()
-            sim.shake([3, 5, 6])  # SEQ 0
+            sim.shake([3, 5, 6])  # SEQ 3
         else:
             sim.write_raw(expected)
         sim.close_cup()  # a good frame after it
         await sink.wait_for(lambda: last(sink).detail["cup"] == "closed", TIMEOUT)
         await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 1, TIMEOUT)
+        if garbled:  # the SEQ gap makes the driver ask again: the true roll comes back
+            await sink.wait_for(lambda: len(sink.events) == 1, TIMEOUT)
     bad = [e for e in logs if e["event"] == "dice.bad_frame"]
     assert len(bad) == 1
     assert bad[0]["log_level"] == "debug"
     assert bad[0]["raw"] == expected  # every byte, exactly as it came off the line
     assert bad[0]["device"] == "cup1" and bad[0]["port"] == sim.port
-    assert sink.events == []  # the 3-5-7 the line made up never became a roll
+    # the 3-5-7 the line made up never became a roll; the 3-5-6 the cup read did, by the resend
+    assert [e["dice"] for e in sink.events] == ([[3, 5, 6]] if garbled else [])
 
 
 async def test_a_garbled_stack_is_logged_raw_at_debug_but_its_cards_stay_off_status_issue5(
@@ -239,19 +249,25 @@ async def test_a_garbled_stack_is_logged_raw_at_debug_but_its_cards_stay_off_sta
     sink = RecordingSink()
     driver = ShufflerDriver("shuffler", sim.port, 9600, {"status_interval": 0})
     async with running(driver, sink):
-        await until_open(driver, sink)
+        await until_open(driver, sink)  # SEQ 0-2 answer the resend asked on connect
+        await sink.wait_for(lambda: last(sink).detail["position"]["pos"] == 0, TIMEOUT)
         sim.garble_next()
-        sim.dispense()  # SEQ 0: "s" (0x73) -> "r" (0x72): "Qr" arrives
-        sim.dispense()  # SEQ 1: 2c 3c 4c
-        await sink.wait_for(lambda: len(sink.events) == 1, TIMEOUT)
+        sim.dispense()  # SEQ 3, stack 1: "s" (0x73) -> "r" (0x72): "Qr" arrives
+        sim.dispense()  # SEQ 4, stack 2: 2c 3c 4c, after a gap: the driver asks again
+        await sink.wait_for(lambda: len(sink.events) == 2, TIMEOUT)
         await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 1, TIMEOUT)
-    raw = f"$STK,0,3,Ah,Kd,Qr*{cs('STK,0,3,Ah,Kd,Qs')}\r\n".encode()
+    raw = f"$STK,3,1,1,3,Ah,Kd,Qr*{cs('STK,3,1,1,3,Ah,Kd,Qs')}\r\n".encode()
     [bad] = [e for e in logs if e["event"] == "dispenser.bad_frame"]
     assert bad["log_level"] == "debug" and bad["raw"] == raw
     assert bad["reason"].startswith("checksum mismatch")
     # docs/protocols/dispenser.md: the published status shows only $TYPE,SEQ of a bad frame
-    assert last(sink).detail["last_bad"]["raw"] == f"$STK,0<{len(raw) - 6} bytes withheld>"
-    assert sink.events == [{"type": "shuffler.stack", "cards": ["2c", "3c", "4c"]}]
+    assert last(sink).detail["last_bad"]["raw"] == f"$STK,3<{len(raw) - 6} bytes withheld>"
+    assert "Qr" not in str(sink.calls)  # nothing made of the garbled bytes
+    # the true stack 1 came by the resend, in its place; stack 2 waited for it
+    assert [(e["cards"], e["at"]["pos"], e["at"]["first"]) for e in sink.events] == [
+        (["Ah", "Kd", "Qs"], 1, 1),
+        (["2c", "3c", "4c"], 2, 4),
+    ]
 
 
 # -- a card read twice: the driver passes it on, the table refuses it ---------------------------

@@ -122,6 +122,9 @@ def test_three_card_poker_shuffler_round_one_plays_one_folds_R29_R1_R2_R4(
     dealer = result["outcome"]["player_dealer"]
     assert (dealer["cards"], dealer["face_up"], dealer["qualified"]) == (TCP_DEALER, "Ac", True)
     assert result["devices"] == [{"name": "shuffler", "serial": None}]  # a pty has no by-id name
+    # issue 9: the stacks are the shuffler's stacks 1-3 of its shuffle 1 (the simulator's first)
+    assert result["positions"] == [{"device": "shuffler", "run": "1", "pos": [1, 2, 3]}]
+    assert "entered_by_hand" not in result
     assert_no_refusals(floor)
 
     # Only the player-dealer's bottom card shows before the result: in its stack's echo.
@@ -235,6 +238,12 @@ def test_fortune_pai_gow_dice_cup_and_hand_dispenser_round_R30_R31_R1_R4(
         {"name": "dice", "serial": None},
         {"name": "dispenser", "serial": None},
     ]
+    # issue 9: the cup's roll 1 (its count has no runs) and the dispenser's stacks 1-7 of its
+    # shuffle 1
+    assert result["positions"] == [
+        {"device": "dice", "run": None, "pos": [1]},
+        {"device": "dispenser", "run": "1", "pos": [1, 2, 3, 4, 5, 6, 7]},
+    ]
     assert_no_refusals(floor)
 
     # No card at all before the showdown (003 line 1409: the piles are face down); the hands of
@@ -315,6 +324,7 @@ def test_ultimate_texas_holdem_hand_dispenser_round_bet_4x_preflop_R35_R1_R4(
     (hand,) = outcome["hands"]
     assert (hand["cards"], hand["rank"], hand["result"]) == (UTH_SEAT_1, "flush", "win")
     assert result["devices"] == [{"name": "dispenser", "serial": None}]
+    assert result["positions"] == [{"device": "dispenser", "run": "1", "pos": [1, 2, 3]}]
     assert_no_refusals(floor)
 
     # The board shows when the last pre-flop decision turns it over (its echo's `revealed`); the
