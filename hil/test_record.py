@@ -27,9 +27,11 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from drivers.shoe.frames import CardDrawn, NewShoe, decode
 from hil.record import Recorder, record_commands, record_port
 from hil.runner import find_mosquitto, free_port
 from hil.traffic import Command, DeviceWrite, parse
+from tablectl.cards import parse_card
 
 REPO = Path(__file__).resolve().parent.parent
 BASE = "tablectl/rig/t1"
@@ -48,7 +50,10 @@ def test_recorded_bytes_read_back_identically() -> None:
     reader.start()
     try:
         assert opened.wait(5)
-        frames = [b"$NEW,1*41\r\n", b"\x00garbage", b"$CRD,2,9h*36\r\n"]
+        # issue 9 frames: NEW,1 was 0x41, ",1" adds 0x2C ^ 0x31; CRD,2,9h was 0x36, likewise
+        frames = [b"$NEW,1,1*5C\r\n", b"\x00garbage", b"$CRD,2,9h,1*2B\r\n"]
+        assert decode(frames[0])[1] == NewShoe(1, "1")  # real shoe frames, not just bytes
+        assert decode(frames[2])[1] == CardDrawn(2, parse_card("9h"), 1)
         for f in frames:
             os.write(master, f)
         deadline = threading.Event()
