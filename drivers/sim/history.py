@@ -146,8 +146,8 @@ class HistoryModel(DeviceModel):
         if run is None:
             run = self.run_of(history[starts[-1]])
         begin = next((i for i in starts if self.run_of(history[i]) == run), None)
-        if begin is None:
-            return True, history[starts[-1] :]
+        if begin is None:  # that run is gone: every run still held, the oldest first
+            return True, history[starts[0] :]
         out: list[Message] = []
         later_run = False
         for message in history[begin + 1 :]:

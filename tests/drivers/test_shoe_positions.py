@@ -330,3 +330,41 @@ async def test_a_resend_begun_and_never_ended_passes_on_what_it_heard(
     if new == "in flight":
         assert sink.events[0] == {"type": "shoe.new", "at": {"run": "1", "pos": 0, "seq": 0}}
         assert all(e["at"]["run"] == "1" for e in sink.events)
+
+
+async def test_asked_for_a_shoe_it_no_longer_holds_the_shoe_resends_every_shoe_it_holds(
+    make_sim: Callable[..., SimulatedShoe],
+) -> None:
+    """Bug (the simulated shoe): asked to resend from a shoe older than its history, it said
+    LOST and replayed only the shoe in play, so a whole shoe dealt in between (still in its
+    history) never reached the driver, and nothing said so. It now replays all it holds."""
+    sim = make_sim()
+    first = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, first):
+        await until_open(driver, first)
+        sim.load(["9h", "2c"])
+        sim.draw()
+        await until_cursor(first, 1)
+    # The daemon is down for two shoe changes; the shoe keeps shoes 2 and 3 only.
+    sim.draw()  # 2c, shoe 1 position 2: gone with shoe 1's history
+    sim.load(["Ad", "Kc"])
+    sim.draw()
+    sim.draw()
+    sim.load(["5s", "7h"])
+    sim.draw()
+    sim.flush()
+    again = RecordingSink(start=first.cursor())
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, again):
+        await sink_until(again, lambda: len(dealt(again)) == 3)
+    (gap,) = gaps(again)
+    assert gap["run"] == "1" and gap["after"] == 1 and gap["missing"] is None
+    assert [(e["type"], e["at"]["run"], e["at"]["pos"]) for e in again.events[1:]] == [
+        ("shoe.new", "2", 0),
+        ("shoe.card", "2", 1),
+        ("shoe.card", "2", 2),
+        ("shoe.new", "3", 0),
+        ("shoe.card", "3", 1),
+    ]
+    assert again.cards == ["Ad", "Kc", "5s"]
