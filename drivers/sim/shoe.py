@@ -65,10 +65,11 @@ class ShoeModel(HistoryModel):
         return self._shoe, self._pos
 
     def _announce(self) -> None:
-        """A new shoe id, the count back to 0, and NEW sent (under the lock)."""
-        self._shoe_no += 1
-        shoe = str(self._shoe_no)
+        """NEW sent with the next shoe id, then the count back to 0 (under the lock); if the
+        NEW cannot be sent (unplugged) it raises and nothing changes."""
+        shoe = str(self._shoe_no + 1)
         self.transmit(lambda seq: NewShoe(seq, shoe))
+        self._shoe_no += 1
         self._shoe, self._pos = shoe, 0
 
     @property
@@ -83,16 +84,16 @@ class ShoeModel(HistoryModel):
         cards = list(standard_deck()) * decks
         random.Random(seed).shuffle(cards)
         with self._lock:
-            self._cards = cards[::-1]
             self._announce()
+            self._cards = cards[::-1]
 
     def load(self, cards: Iterable[str], *, announce: bool = True) -> None:
         """Insert a shoe holding exactly `cards` in draw order; send NEW unless `announce=False`."""
         parsed = [parse_card(c) for c in cards]
         with self._lock:
-            self._cards = parsed[::-1]
             if announce:
                 self._announce()
+            self._cards = parsed[::-1]
 
     def _deal(self, make: Callable[[int, Card, int], Message]) -> str:
         """Take the next card and transmit `make(seq, card, position)`; if sending fails

@@ -355,6 +355,36 @@ def test_interactive_simulator_prints_its_port_and_obeys_commands() -> None:
     assert "misread" in proc.stdout and "forget" in proc.stdout  # the help lists them
 
 
+def test_a_new_shoe_that_cannot_be_announced_changes_nothing() -> None:
+    """Bug (the simulated shoe): a new shoe put in while the line was down (sending NEW
+    failed) still replaced the cards and used up a shoe id, so the cards were then dealt under
+    the old shoe's id and positions, and the next NEW skipped a number. Like a card that cannot
+    be sent, a NEW that cannot be sent leaves the shoe as it was."""
+    wire: list[bytes] = []
+    down = False
+
+    def send(data: bytes) -> None:
+        if down:
+            raise RuntimeError("the ShoeModel is closed (unplugged)")
+        wire.append(data)
+
+    shoe = ShoeModel(send)
+    shoe.load(["9h", "2c"])  # shoe 1, SEQ 0
+    assert shoe.draw() == "9h"  # SEQ 1, position 1
+    down = True
+    with pytest.raises(RuntimeError):
+        shoe.new_shoe(decks=1, seed=1)
+    with pytest.raises(RuntimeError):
+        shoe.load(["Ad"])
+    assert (shoe.shoe, shoe.position, shoe.remaining, shoe.next_seq) == ("1", 1, 1, 2)
+    down = False
+    assert shoe.draw() == "2c"  # still shoe 1's card, at position 2
+    shoe.load(["Ad"])  # shoe 2: no id was used up by the failed ones
+    # From CRD,2,Ah,2 (0x50): "Ah" -> "2c" flips 0x41^0x32 and 0x68^0x63, so 0x50^0x73^0x0B =
+    # 0x28; from NEW,0,1 (0x5D): "0" -> "3" and "1" -> "2" each flip 0x03, so 0x5D again.
+    assert wire[-2:] == [b"$CRD,2,2c,2*28\r\n", b"$NEW,3,2*5D\r\n"]
+
+
 # -- over TCP (pyserial's socket:// URL, as with ser2net) ---------------------------------------
 
 
