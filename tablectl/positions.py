@@ -47,6 +47,8 @@ class Gap:
     after: int
     missing: tuple[int, ...] | None
     reason: str
+    record: int | None = None
+    """The journal record that told of the gap: the missing inputs happened before it."""
 
     def describe(self, device: str) -> str:
         """The gap for an alert or a hold: which device, which run, which positions."""
@@ -65,8 +67,8 @@ class Ledger:
     pos: int | None = None
     seq: int | None = None
     recent: Mapping[int, str] = field(default_factory=dict)
-    pending: Mapping[int, tuple[str, Any]] = field(default_factory=dict)
-    """Inputs behind a gap by position: (key, item), the item being the caller's."""
+    pending: Mapping[int, tuple[str, Any, int | None]] = field(default_factory=dict)
+    """Inputs behind a gap by position: (key, item, SEQ), the item being the caller's."""
     gap: Gap | None = None
 
     @property
@@ -132,7 +134,7 @@ class Ledger:
     def hold(self, at: DevicePosition, key: str, item: Any) -> Ledger:
         """Keep `item` (the caller's) at `at`, which `place` found AHEAD, until its turn."""
         pending = dict(self.pending)
-        pending[at.pos] = (key, item)
+        pending[at.pos] = (key, item, at.seq)
         return replace(self, pending=pending)
 
     def next_pending(self) -> tuple[Any, Ledger] | None:
@@ -141,9 +143,9 @@ class Ledger:
         if self.pos is None or self.pos + 1 not in self.pending:
             return None
         pending = dict(self.pending)
-        key, item = pending.pop(self.pos + 1)
+        key, item, seq = pending.pop(self.pos + 1)
         moved = replace(self, pending=pending)._at(
-            DevicePosition(run=self.run, pos=self.pos + 1), key
+            DevicePosition(run=self.run, pos=self.pos + 1, seq=seq), key
         )
         return item, moved
 
@@ -155,8 +157,14 @@ class Ledger:
         """A void: every pending input is dropped and the count carries on after the furthest
         one, with no gap left; returns the dropped inputs in position order."""
         dropped = [self.pending[p][1] for p in sorted(self.pending)]
-        top = max([*self.pending, self.pos or 0]) if self.pending else self.pos
-        return dropped, replace(self, pos=top, pending={}, gap=None)
+        if not self.pending:
+            return dropped, replace(self, gap=None)
+        top = max(self.pending)
+        seq = self.pending[top][2]
+        pos = max(top, self.pos or 0)
+        return dropped, replace(
+            self, pos=pos, seq=self.seq if seq is None else seq, pending={}, gap=None
+        )
 
 
 def spans(positions: tuple[int, ...] | list[int]) -> str:

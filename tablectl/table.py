@@ -6,6 +6,7 @@ live, what a replay prints and what a restart rebuilds are the same bytes.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections import deque
@@ -98,7 +99,9 @@ class Table:
         self.held: str | None = None  # why the round in progress is held, until resolved
         # What came in while the round was held (devices and console): played at round.resume,
         # in arrival order, so a card read after the fault is neither lost nor dealt out of turn.
-        self.held_inputs: list[tuple[InputEvent, Record]] = []
+        # Each is ranked by when it happened (its record's seq; a card that fills a gap ranks
+        # just before what waited behind the gap), so a late fill is still played in its place.
+        self.held_inputs: list[tuple[float, InputEvent, Record]] = []
         # Each device's place in its own count (issue 9): rebuilt from the journal, so a driver
         # resumes from the journal's cursor after a restart. And where this round's inputs sat.
         self.ledgers: dict[str, Ledger] = {}
@@ -249,11 +252,12 @@ class Table:
             )
         return self._deal(event, rec)
 
-    def _deal(self, event: InputEvent, rec: Record) -> list[Output]:
-        """Kept while the round is held (devices and console alike, in arrival order, so a stand
-        typed during the hold still comes before the card the shoe reads after it), else played."""
+    def _deal(self, event: InputEvent, rec: Record, rank: float | None = None) -> list[Output]:
+        """Kept while the round is held (devices and console alike, in the order they happened,
+        so a stand typed during the hold still comes before the card the shoe reads after it),
+        else played."""
         if self.held is not None:
-            return self._keep(event, rec)
+            return self._keep(event, rec, rank)
         return self._play(event, rec)
 
     def _play(self, event: InputEvent, rec: Record) -> list[Output]:
@@ -310,8 +314,9 @@ class Table:
             return [*out, Output("state", self.state_payload(), retain=True)]
         self.ledgers[device] = placed
         out = self._new_run(device, ledger, placed)
-        out += self._deal(event, rec)
-        return out + self._drain(device)
+        rank = _fill_rank(ledger, rec) if placed.run == ledger.run else float(rec.seq)
+        out += self._deal(event, rec, rank)
+        return out + self._drain(device, rank)
 
     def _source_device(self, event: PositionedEvent, rec: Record) -> tuple[str, PositionedEvent]:
         """Which device's count `event` belongs to: its source, or for a card entered at the
@@ -377,14 +382,16 @@ class Table:
             )
         ]
 
-    def _drain(self, device: str) -> list[Output]:
-        """Deal what was waiting behind a gap that is now filled, in position order."""
+    def _drain(self, device: str, rank: float) -> list[Output]:
+        """Deal what was waiting behind a gap that is now filled, in position order (ranked
+        after the input that filled it, whatever order they came in)."""
         out: list[Output] = []
         ledger = self.ledgers[device]
         while (nxt := ledger.next_pending()) is not None:
             (event, rec), ledger = nxt
             self.ledgers[device] = ledger
-            out += self._deal_or_refuse(event, rec)
+            rank = max(float(rec.seq), rank + 0.001)
+            out += self._deal_or_refuse(event, rec, rank)
         gap = ledger.gap
         if gap is not None and gap.missing is not None and _filled(gap, ledger):
             self.ledgers[device] = ledger.with_gap(None)
@@ -398,10 +405,10 @@ class Table:
             )
         return out
 
-    def _deal_or_refuse(self, event: InputEvent, rec: Record) -> list[Output]:
+    def _deal_or_refuse(self, event: InputEvent, rec: Record, rank: float) -> list[Output]:
         """`_deal`, with a refusal turned into its alert (for inputs dealt late, in order)."""
         try:
-            return self._deal(event, rec)
+            return self._deal(event, rec, rank)
         except Rejected as rej:
             return [self._refusal(rej, rec)]
 
@@ -427,7 +434,7 @@ class Table:
             missing = tuple(sorted({p for p in ev.missing if p > dealt} - set(ledger.pending)))
             if not missing:
                 return []  # everything it names is in after all
-        gap = Gap(ev.run, ev.after, missing, ev.reason)
+        gap = Gap(ev.run, ev.after, missing, ev.reason, record=rec.seq)
         if ledger.gap is not None and (ledger.gap.run, ledger.gap.missing) == (gap.run, missing):
             return []  # told again after a reconnect: the gap already stands
         told = f"{gap.describe(device)}: {ev.reason}"
@@ -456,7 +463,8 @@ class Table:
             self.state, engine_out = self.engine.void(self.state, event.reason, rec.ts)
             outputs = self._annotate(engine_out)
         self.held = None
-        dropped, self.held_inputs = self.held_inputs, []
+        dropped = [(event, kept) for _, event, kept in self.held_inputs]
+        self.held_inputs = []
         for name in sorted(self.ledgers):
             skipped, self.ledgers[name] = self.ledgers[name].skip()
             dropped += skipped
@@ -466,10 +474,12 @@ class Table:
             Output("state", self.state_payload(), retain=True),
         ]
 
-    def _keep(self, event: InputEvent, rec: Record) -> list[Output]:
+    def _keep(self, event: InputEvent, rec: Record, rank: float | None = None) -> list[Output]:
         """An input while the round is held: kept, unplayed, until the operator resolves the
-        hold (it is in the journal already; the alert shows no card)."""
-        self.held_inputs.append((event, rec))
+        hold (it is in the journal already; the alert shows no card). `rank` places it among
+        what is kept (its record's seq unless it fills a gap)."""
+        item = (float(rec.seq) if rank is None else rank, event, rec)
+        bisect.insort(self.held_inputs, item, key=lambda kept: kept[0])
         return [
             alert(
                 f"kept until round.resume or round.void: the round is held ({self.held})",
@@ -524,7 +534,7 @@ class Table:
         self.held = None
         out = [Output("event", {"type": "round.resume", "ts": rec.ts})]
         kept, self.held_inputs = self.held_inputs, []
-        for event, original in kept:
+        for _, event, original in kept:
             try:
                 out += self._play(event, original)
             except Rejected as rej:
@@ -661,6 +671,15 @@ HAND_ENTERED = (ShoeCard, ShoeBurn, ShufflerStack, DiceRoll)
 def _input_key(body: dict[str, Any]) -> str:
     """What tells two reads at one position apart: the input without its position."""
     return json.dumps({k: v for k, v in body.items() if k != "at"}, sort_keys=True)
+
+
+def _fill_rank(before: Ledger, rec: Record) -> float:
+    """Where an input dealt in order ranks among kept inputs: its own record's, unless it fills
+    a hole, then just before whatever waited behind the hole or told of it (it happened first)."""
+    anchors = [item[1].seq for _, item, _ in before.pending.values()]
+    if before.gap is not None and before.gap.record is not None:
+        anchors.append(before.gap.record)
+    return min([*anchors, rec.seq]) - 0.5 if anchors else float(rec.seq)
 
 
 def _filled(gap: Gap, ledger: Ledger) -> bool:

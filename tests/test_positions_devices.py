@@ -220,16 +220,6 @@ def test_a_different_roll_at_a_used_number_holds_the_round(tmp_path: Path) -> No
     assert payloads(rows, "round/result") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tablectl/table.py: inputs of OTHER devices that arrive during a hold are kept in "
-    "arrival order (held_inputs) and the console's gap fill is appended after them, so on "
-    "round.resume the dispenser's stacks are played before the dice that came first and the "
-    "engine refuses them (R30: roll the dice first); the round is lost. Fix: remember, when a "
-    "device's gap holds the round, the index in held_inputs at that moment, and insert the "
-    "inputs that fill that gap (the console entry and the device's pending ones drained after "
-    "it) at that index, in order, instead of appending them",
-)
 def test_a_roll_the_cup_never_reported_is_entered_at_the_console_R39(tmp_path: Path) -> None:
     """The cup counted roll 41 but its report was lost inside it: the driver reports the gap,
     the table holds; the dispenser deals meanwhile (its stacks are kept); the dealer enters the
@@ -265,15 +255,6 @@ def test_a_roll_the_cup_never_reported_is_entered_at_the_console_R39(tmp_path: P
     assert without_positions(result) == without_positions(plain)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tablectl/positions.py: Ledger.next_pending deals a pending input with a "
-    "DevicePosition without its SEQ (and Ledger.skip keeps the old one), so the cursor names "
-    "the SEQ of an earlier frame than its position's; a driver restarted on that cursor counts "
-    "a SEQ gap that is not one (harmless: one resend more). Fix: keep the input's `at.seq` "
-    "with it in `pending` (e.g. hold(at, key, item) stores at) and use it in next_pending and "
-    "skip",
-)
 def test_the_cursor_names_the_seq_of_the_last_position_it_counts(tmp_path: Path) -> None:
     events = [*QUALIFY_BETS, TCP_STACKS[0], TCP_STACKS[2], TCP_STACKS[1]]  # 3 waits for 2
     table, _ = play(tcp_config(tmp_path), events)
