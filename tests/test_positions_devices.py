@@ -14,11 +14,10 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import pytest
-from helpers import feed, payloads, play
-from test_pai_gow_engine import config as pai_gow_config
-from test_pai_gow_rounds import ROUND_1
-from test_three_card_poker_engine import (
+from tests.helpers import feed, payloads, play
+from tests.test_pai_gow_engine import config as pai_gow_config
+from tests.test_pai_gow_rounds import ROUND_1
+from tests.test_three_card_poker_engine import (
     QUALIFY_BETS,
     QUALIFY_PLAYS,
     QUALIFY_STACKS,
