@@ -75,7 +75,9 @@ class PositionedDriver(FramedDriver[M]):
         self._run: str | None = None
         self._pos: int | None = None  # the last position passed on in order (None: none yet)
         self._ahead: dict[int, M] = {}  # positions past a gap, waiting for the ones before
-        self._early: list[M] = []  # heard before the first RSE of a driver with no count yet
+        self._early: list[M] = []  # heard while an RSN was wanted or out, before its RSB
+        self._hearing = False  # acting on what was heard early: it is no longer in flight
+        self._owed: set[int] = set()  # holes given up unanswered: still asked for, still taken
         self._wanted = False  # a resend should be asked for
         self._resending = False  # an RSN is out and its RSE has not come
         self._replaying = False  # between RSB and RSE: what comes is the history again
@@ -117,7 +119,7 @@ class PositionedDriver(FramedDriver[M]):
             seq = cursor.get("seq")
             if self._last_seq is None and isinstance(seq, int):
                 self._last_seq = seq  # a gap across the restart counts like any other
-        self._ahead, self._early = {}, []
+        self._ahead, self._early, self._owed = {}, [], set()
         self._resending = self._replaying = False
         self._wanted = True
         self._kick = asyncio.Event()
@@ -198,10 +200,13 @@ class PositionedDriver(FramedDriver[M]):
         return at
 
     def _in_flight(self) -> bool:
-        """Whether an RSN is out and its replay has not begun: what comes now the device sent
-        before it read the request, and the replay brings it again in its place (a live frame
-        let through here could be a run the replay has not reached yet)."""
-        return self._resending and not self._replaying
+        """Whether an RSN is wanted or out and its replay has not begun: what comes now the
+        device sent before it read the request, and the replay brings it again in its place (a
+        live frame let through here could be a run the replay has not reached yet: after a SEQ
+        gap that hid a NEW, the new shoe's first cards look like the old shoe's positions)."""
+        if self._hearing or self._replaying:
+            return False
+        return self._wanted or self._resending
 
     async def _place(self, frame: M, pos: int, sink: DriverSink) -> None:
         """One positioned frame: passed on if it is the next, kept if it is early, a repeat
@@ -218,6 +223,10 @@ class PositionedDriver(FramedDriver[M]):
                 self.request_resend()
             return
         if pos <= self._pos:
+            if pos in self._owed:  # a hole given up while the device did not answer: filled
+                self._owed.discard(pos)
+                await self.emit(frame, self._at(frame, pos), sink)
+                return
             if not self._replaying:
                 self.stats["repeats"] += 1
                 self._log.warning(f"{self.log_prefix}.repeated_position", pos=pos, seq=frame.seq)
@@ -243,13 +252,13 @@ class PositionedDriver(FramedDriver[M]):
             return  # a resend replaying the start of the run we are in, or a repeat of it
         if self._ahead and self._pos is not None:
             await self._give_up(sink, f"{run} began before the device resent them")
-        self._run, self._pos, self._ahead = run, 0, {}
+        self._run, self._pos, self._ahead, self._owed = run, 0, {}, set()
         await self.emit(frame, {"run": run, "pos": 0, "seq": frame.seq}, sink)
 
     # -- the resend exchange --------------------------------------------------------------------
 
     def _send_request(self, link: Link) -> None:
-        start = 0 if self._pos is None else self._pos + 1
+        start = 0 if self._pos is None else min([*self._owed, self._pos + 1])
         run = self._run if self.has_runs and self._pos is not None else None
         data = HOST_MESSAGES.encode(ResendRequest(self._host_seq, run, start))
         self._host_seq = (self._host_seq + 1) % SEQ_MODULO
@@ -278,7 +287,8 @@ class PositionedDriver(FramedDriver[M]):
         self._resending = self._replaying = False
         if self._kick is not None:
             self._kick.set()
-        if self._pos is None:  # first contact: the count starts with the first frame heard
+        first_contact = self._pos is None
+        if first_contact:  # the count starts with the first frame heard
             await self._hear_early(sink)
             if self._pos is None:  # nothing heard: it starts where the device says it stands
                 self._run = frame.run if self.has_runs else None
@@ -296,6 +306,9 @@ class PositionedDriver(FramedDriver[M]):
             return
         top = max([frame.last, *self._ahead]) if self._ahead else frame.last
         if self._pos is not None and top > self._pos:
+            if first_contact:  # holes in what was heard before anything was asked for: ask
+                self.request_resend()
+                return
             if self._lost_during_resend and self._attempts + 1 < self.options.resend_attempts:
                 self._attempts += 1
                 self.request_resend()
@@ -304,19 +317,25 @@ class PositionedDriver(FramedDriver[M]):
         self._done()
 
     def _done(self) -> None:
-        """Nothing the device sent can be missing any more: the resend came back whole."""
+        """Nothing the device sent can be missing any more: the resend came back whole (what
+        it did not bring of the holes given up unanswered, it cannot: they stay gaps)."""
         self._attempts = 0
+        self._owed = set()
         self.clear_frames_lost()
 
     async def _unanswered(self, sink: DriverSink) -> None:
-        """No RSE in time: FRAMES_LOST stands (the round waits) and the ask is repeated later."""
+        """No RSE in time: FRAMES_LOST stands (reported first: a round in deal is held for
+        it), what came past a hole is passed on with the hole as a gap (the table keeps it; the
+        dealer may enter the missing cards or void), and the ask is repeated later, still from
+        the hole: a later answer that brings it fills the gap."""
         self._resending = self._replaying = False
         self._frames_lost = True
         self._log.warning(f"{self.log_prefix}.resend_unanswered", after=self._pos)
+        await self.report_status(sink, force=True)
         await self._hear_early(sink)  # no replay will bring it: what was heard is all there is
         if self._ahead:
-            await self._give_up(sink, "the device did not answer a resend")
-        await self.report_status(sink, force=True)
+            await self._give_up(sink, "the device did not answer a resend", owed=True)
+        await self.report_status(sink)
 
     async def _hear_early(self, sink: DriverSink) -> None:
         """Act on what was heard while an RSN was out, when no replay brings it again (a first
@@ -328,17 +347,26 @@ class PositionedDriver(FramedDriver[M]):
         if self._pos is None:
             early += [self._ahead[p] for p in sorted(self._ahead)]
             self._ahead = {}
-        for heard in early:
-            await self.on_frame(heard, sink)
+        self._hearing = True  # a hole among them asks for a resend, but defers none of them
+        try:
+            for heard in early:
+                await self.on_frame(heard, sink)
+        finally:
+            self._hearing = False
 
-    async def _give_up(self, sink: DriverSink, reason: str, *, top: int | None = None) -> None:
+    async def _give_up(
+        self, sink: DriverSink, reason: str, *, top: int | None = None, owed: bool = False
+    ) -> None:
         """Report the holes before the furthest position known as a gap, and pass on what came
-        after them (the table keeps it until the holes are filled by hand, or a void)."""
+        after them (the table keeps it until the holes are filled by hand, or a void). With
+        `owed` (the device did not answer) the holes are still asked for."""
         assert self._pos is not None
         end = max([top or 0, *self._ahead])
         missing = [p for p in range(self._pos + 1, end + 1) if p not in self._ahead]
         if missing:
             await self._report_gap(sink, missing, reason)
+            if owed:
+                self._owed.update(missing)
         await self._pass_on_ahead(sink)
         self._pos = max(self._pos, end)
 

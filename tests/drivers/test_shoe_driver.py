@@ -219,12 +219,12 @@ async def test_sequence_gap_and_retransmission(make_sim: Callable[..., Simulated
         assert gap.detail["last_gap"] == {"expected": 5, "received": 6, "lost": 1}
         sim.draw()
         await sink.wait_for(lambda: len(sink.cards) == 4)
-    # RSB 7, then 2c (8) and 3d (9) resent, RSE 10, CLR 11; 4s is SEQ 12. The resent 3d is
-    # the overlap of a replay: dropped, 3d was passed on once.
+    # RSB 7, then 2c (8) and 3d (9) resent, RSE 10, CLR 11; 4s is SEQ 12. The 3d that came
+    # after the gap (6) waited for the replay, which brings it in its place: passed on once.
     assert [(e["card"], e["at"]) for e in sink.events if e["type"] == "shoe.card"] == [
         ("Ah", at(1, 4)),
         ("2c", at(2, 8)),
-        ("3d", at(3, 6)),
+        ("3d", at(3, 9)),
         ("4s", at(4, 12)),
     ]
     assert [s.fault for s in sink.statuses if s.fault is not None] == []  # never FRAMES_LOST

@@ -30,18 +30,22 @@ def make_sim() -> Iterator[Callable[..., SimulatedShoe]]:
 
 
 class DeafShoe(SimulatedShoe):
-    """A shoe that reads the host's RSN and does not answer it (firmware without the resend, or
-    one that hangs): instead it runs `on_request` once, so what it does then is on the line while
-    the driver waits for an answer; `begin()` there sends an RSB whose RSE never comes."""
+    """A shoe busy when the host's RSN comes: it first runs `on_request` once, so what it does
+    then is on the line while the driver waits for an answer, and answers only if `answers`
+    (else never: firmware without the resend, or one that hangs); `begin()` sends an RSB whose
+    RSE never comes."""
 
     def __init__(self, **kwargs: Any) -> None:
         self.on_request: Callable[[], object] | None = None
+        self.answers = False
         super().__init__(**kwargs)
 
     def resend(self, run: str | None, start: int) -> None:
         action, self.on_request = self.on_request, None
         if action is not None:
             action()
+        if self.answers:
+            super().resend(run, start)
 
     def begin(self) -> None:
         self.transmit(lambda seq: ResendBegin(seq, False))
@@ -257,7 +261,10 @@ async def test_a_shoe_that_does_not_answer_a_resend_stands_frames_lost(
     make_sim: Callable[..., SimulatedShoe],
 ) -> None:
     """No RSE in time: FRAMES_LOST stands (a round in play is held) and what came past the gap
-    is reported; the next resend that comes back whole clears it (no new shoe needed).
+    is reported; the next resend that comes back whole clears it (no new shoe needed), and it
+    brings the card the gap was missing (the later resends still ask for it), which fills the
+    gap at the table. (This test once ended with 2c never dealt: the resends after giving the
+    gap up asked only from after Kd.)
 
     The connect's resend must be over before the shoe stops answering. This once waited on the
     driver's `_resending` flag, which no sink call follows: when NEW overtook the RSN (the shoe
@@ -275,11 +282,18 @@ async def test_a_shoe_that_does_not_answer_a_resend_stands_frames_lost(
         sim.drop_next()
         sim.draw()
         sim.draw()
-        await sink.wait_for(lambda: last(sink).fault == FRAMES_LOST, TIMEOUT)
-        assert gaps(sink)[0]["missing"] == [2]
+        await sink.wait_for(
+            lambda: last(sink).fault == FRAMES_LOST and len(gaps(sink)) == 1, TIMEOUT
+        )
+        (gap,) = gaps(sink)
+        assert (gap["after"], gap["missing"]) == (1, [2])
+        lost = next(i for i, c in enumerate(sink.calls) if getattr(c, "fault", None))
+        assert lost < sink.calls.index(gap)  # the fault first: the round is held for it
         sim.answer_resends = True
         await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
-    assert dealt(sink) == [(1, "9h"), (3, "Kd")]
+    assert dealt(sink) == [(1, "9h"), (3, "Kd"), (2, "2c")]
+    cursor = sink.cursor()  # the journal's count: nothing missing any more
+    assert cursor is not None and (cursor["run"], cursor["pos"]) == ("1", 3)
 
 
 @pytest.mark.parametrize("journal", ["fresh", "cursor"])
@@ -368,3 +382,74 @@ async def test_asked_for_a_shoe_it_no_longer_holds_the_shoe_resends_every_shoe_i
         ("shoe.card", "3", 1),
     ]
     assert again.cards == ["Ad", "Kc", "5s"]
+
+
+async def test_a_lost_new_shoe_is_resent_before_the_cards_of_its_shoe(
+    make_sim: Callable[..., SimulatedShoe],
+) -> None:
+    """Bug: the NEW of shoe 2 is lost on the wire, so shoe 2's first cards come right after the
+    SEQ gap. The driver passed card 1 on as a repeat of shoe 1's position 1 (a conflict the
+    table holds the round on) and card 2 as shoe 1's position 2, before its resend was even
+    sent. What comes after a gap now waits for the resend, which brings the NEW first."""
+    sim = make_sim()
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        await until_answered(sink)
+        sim.load(["9h"])
+        sim.draw()
+        await until_cursor(sink, 1)
+        sim.drop_next()
+        sim.load(["Ad", "Kc", "5s"])  # NEW of shoe 2, lost on the wire
+        sim.draw()
+        sim.draw()
+        sim.draw()
+        await sink.wait_for(lambda: len(dealt(sink)) == 4, TIMEOUT)
+    assert [(e["type"], e["at"]["run"], e["at"]["pos"]) for e in sink.events] == [
+        ("shoe.new", "1", 0),
+        ("shoe.card", "1", 1),
+        ("shoe.new", "2", 0),
+        ("shoe.card", "2", 1),
+        ("shoe.card", "2", 2),
+        ("shoe.card", "2", 3),
+    ]
+    assert sink.cards == ["9h", "Ad", "Kc", "5s"]
+    assert driver.stats["repeats"] == 0 and gaps(sink) == []
+
+
+@pytest.mark.parametrize("hole", ["lost", "misread"])
+async def test_a_hole_in_what_came_before_the_first_answer_is_asked_for(
+    make_deaf: Callable[..., DeafShoe], hole: str
+) -> None:
+    """On a first contact, a hole among the cards heard before the shoe's first answer is
+    asked for before it is called a gap: 2c lost on the wire comes back; a misread 2c (never
+    sent) is the only gap, and the cards after it are all passed on (while the driver wanted
+    that resend it kept cards back for the replay; those heard early must not wait for it)."""
+    sim = make_deaf()
+    sim.answers = True
+
+    def deal() -> None:  # before its answer to "where are you"
+        sim.load(["9h", "2c", "Kd", "3s"])
+        sim.draw()
+        if hole == "lost":
+            sim.drop_next()
+            sim.draw()  # 2c, lost on the wire
+        else:
+            sim.misread()  # 2c left the shoe unread
+        sim.draw()
+        sim.draw()
+
+    sim.on_request = deal
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await sink.wait_for(lambda: len(dealt(sink)) == (4 if hole == "lost" else 3), TIMEOUT)
+        await until_answered(sink, resends=2)
+    if hole == "lost":
+        assert dealt(sink) == [(1, "9h"), (2, "2c"), (3, "Kd"), (4, "3s")]
+        assert gaps(sink) == []
+    else:
+        assert dealt(sink) == [(1, "9h"), (3, "Kd"), (4, "3s")]
+        assert [(g["after"], g["missing"]) for g in gaps(sink)] == [(1, [2])]
+    assert all(s.fault is None for s in sink.statuses)

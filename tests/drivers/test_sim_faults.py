@@ -197,12 +197,13 @@ async def test_garbled_card_frames_are_counted_bad_and_no_card_is_invented_issue
         "raw": "$CRD,6<10 bytes withheld>",  # ",9c,2*CS\r\n" is 10 bytes; a card stays hidden
     }
     # Neither garbled frame, nor anything made of their bytes (a card at the wrong position):
-    # RSB 8, Kd 9 and 9c 10 resent, 2h 11 (the replay's overlap, dropped), RSE 12, CLR 13.
+    # RSB 8, Kd 9, 9c 10 and 2h 11 resent (the 2h that came after the gap, 7, waited for the
+    # replay, which brings it in its place), RSE 12, CLR 13.
     assert [(e["card"], e["at"]["pos"], e["at"]["seq"]) for e in sink.events[1:]] == [
         ("As", 1, 4),
         ("Kd", 2, 9),
         ("9c", 3, 10),
-        ("2h", 4, 7),
+        ("2h", 4, 11),
     ]
     assert driver.stats["bad_frames"] == 2 and driver.stats["duplicates"] == 0
     assert all(s.fault is None for s in sink.statuses)
