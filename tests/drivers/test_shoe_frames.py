@@ -7,12 +7,14 @@ checksums below were recomputed by hand for those bodies."""
 from __future__ import annotations
 
 import itertools
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drivers.resend import MAX_POSITION, ResendBegin, ResendEnd
+from drivers.resend import HOST_MESSAGES, MAX_POSITION, ResendBegin, ResendEnd, ResendRequest
 from drivers.shoe.frames import (
     MAX_FRAME,
     BadFrame,
@@ -348,3 +350,48 @@ def test_frames_with_dollar_noise_inside_garbage_still_decode_after_resync(
     items, rest = decode_all([stream])
     assert rest == b""
     assert [i for i in items if not isinstance(i, BadFrame)] == fs
+
+
+# -- the protocol page -----------------------------------------------------------------------------
+
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "protocols" / "shoe.md"
+_PAGE_FRAME = re.compile(r"^(\$[^*]*\*[0-9A-F]{2})\\r\\n(?:\s+(.+))?$")
+
+
+def page_frames() -> list[tuple[bytes, str | None]]:
+    """Every frame in a code block of docs/protocols/shoe.md, with the reason written after it
+    (a bad frame) or None."""
+    found: list[tuple[bytes, str | None]] = []
+    block = False
+    for line in PAGE.read_text().splitlines():
+        if line.startswith("```"):
+            block = not block
+        elif block and (m := _PAGE_FRAME.match(line)):
+            found.append((m.group(1).encode() + b"\r\n", m.group(2)))
+    return found
+
+
+def test_every_frame_on_the_protocol_page_is_what_the_code_sends_or_refuses() -> None:
+    frames = page_frames()
+    assert len(frames) >= 30
+    for wire, reason in frames:
+        if reason is not None:
+            consumed, item = decode(wire)
+            assert consumed == len(wire) and isinstance(item, BadFrame), wire
+            assert reason in item.reason, (wire, item.reason)
+        elif wire.startswith(b"$RSN"):  # the driver's one message
+            _, request = HOST_MESSAGES.decode(wire)
+            assert isinstance(request, ResendRequest) and HOST_MESSAGES.encode(request) == wire
+        else:
+            _, frame = decode(wire)
+            assert not isinstance(frame, BadFrame) and frame is not None, wire
+            assert encode(frame) == wire  # the checksum too
+
+
+def test_the_longest_frames_on_the_protocol_page() -> None:
+    text = PAGE.read_text()
+    longest = encode(ResendEnd(9999, "ABCDEFGH", 999_999_999))
+    card = encode(CardBurned(9999, parse_card("JKR"), 999_999_999))
+    assert (len(longest), len(card)) == (33, 28)
+    assert longest.decode().replace("\r\n", "\\r\\n") in text
+    assert card.decode().replace("\r\n", "\\r\\n") in text
