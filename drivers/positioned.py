@@ -219,7 +219,7 @@ class PositionedDriver(FramedDriver[M]):
         if self._pos is None or pos > self._pos + 1:
             if pos not in self._ahead:
                 self._ahead[pos] = frame
-            if self._pos is not None:
+            if self._pos is not None and not self._replaying:  # a replay's hole: judged at RSE
                 self.request_resend()
             return
         if pos <= self._pos:

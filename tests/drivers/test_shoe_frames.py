@@ -395,3 +395,14 @@ def test_the_longest_frames_on_the_protocol_page() -> None:
     assert (len(longest), len(card)) == (33, 28)
     assert longest.decode().replace("\r\n", "\\r\\n") in text
     assert card.decode().replace("\r\n", "\\r\\n") in text
+
+
+@pytest.mark.parametrize("page", ["shoe.md", "envelope.md"])
+def test_every_frame_quoted_on_the_page_has_its_checksum(page: str) -> None:
+    """Frames in the text and tables too, not only in code blocks: each `$BODY*CS` is checked
+    with drivers.envelope.checksum (the XOR of BODY)."""
+    text = (PAGE.parent / page).read_text()
+    quoted = re.findall(r"\$([A-Z]{3},[^*`$\s]*(?: [^*`$]*)?)\*([0-9A-F]{2})", text)
+    assert len(quoted) >= 10
+    for body, cs in quoted:
+        assert f"{checksum(body.encode()):02X}" == cs, body
