@@ -299,8 +299,9 @@ async def test_a_tilt_stands_until_cleared_and_a_reconnecting_driver_learns_it_f
 async def test_a_cup_that_does_not_answer_a_resend_stands_frames_lost(
     make_sim: Callable[..., SimulatedDice],
 ) -> None:
-    """No RSE in time: FRAMES_LOST stands (a round in deal is held) and what came past the gap
-    is reported; the next resend that comes back whole clears it."""
+    """No RSE in time: FRAMES_LOST stands (a round in deal is held), the hole is a gap and what
+    came past it is passed on; the driver keeps asking from the hole, so when the cup answers
+    again roll 42 fills the gap, and that resend, back whole, clears FRAMES_LOST."""
     sim = make_sim(rolls_read=SERVED)
     sink = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, {**QUICK, "resend_retry": 0.3})
@@ -317,4 +318,7 @@ async def test_a_cup_that_does_not_answer_a_resend_stands_frames_lost(
         sim.answer_resends = True
         await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
         assert sim.resends_answered > answered
-    assert used(sink) == [(41, [1, 1, 1]), (43, [3, 3, 3])]
+        await until_cursor(sink, 43)
+    assert used(sink) == [(41, [1, 1, 1]), (43, [3, 3, 3]), (42, [2, 2, 2])]  # 42 filled late
+    assert len(gaps(sink)) == 1
+    assert sink.ledger.missing() == () and not sink.ledger.pending  # the count is whole

@@ -881,14 +881,6 @@ async def test_a_lost_stack_is_resent_and_nothing_stands(
     assert last(sink).detail["deck"] == "red"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="drivers/positioned.py: the first stack after a SEQ gap that hid an SHF has a "
-    "position at or before the last one passed on, and _place passes it on as a repeat of "
-    "the OLD shuffle (at.run '1', pos 1) before the resend is even sent; fix: in _place, drop "
-    "a position <= self._pos while a resend is wanted or out (self._wanted or self._resending) "
-    "instead of passing it on: the replay brings it back after its SHF",
-)
 async def test_a_lost_shuffle_is_resent_with_its_deck_colour(
     make_sim: Callable[..., SimulatedDispenser],
 ) -> None:

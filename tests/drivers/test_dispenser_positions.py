@@ -327,8 +327,10 @@ async def test_a_jam_stands_until_cleared_and_a_reconnecting_driver_learns_it_fr
 async def test_a_device_that_does_not_answer_a_resend_stands_frames_lost(
     make_sim: Callable[..., SimulatedDispenser],
 ) -> None:
-    """No RSE in time: FRAMES_LOST stands (a round in deal is held) and what came past the gap
-    is reported; the next resend that comes back whole clears it (no new shuffle needed)."""
+    """No RSE in time: FRAMES_LOST stands (a round in deal is held), the hole is a gap and what
+    came past it is passed on; the driver keeps asking from the hole, so when the device answers
+    again stack 2 fills the gap, and that resend, back whole, clears FRAMES_LOST (no new shuffle
+    needed)."""
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {**QUICK, "resend_retry": 0.3})
@@ -347,4 +349,7 @@ async def test_a_device_that_does_not_answer_a_resend_stands_frames_lost(
         sim.answer_resends = True
         await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
         assert sim.resends_answered > answered
-    assert dealt(sink) == [stack("1", 1), stack("1", 3)]
+        await until_cursor(sink, 3)
+    assert dealt(sink) == [stack("1", 1), stack("1", 3), stack("1", 2)]  # 2 filled late
+    assert len(gaps(sink)) == 1
+    assert sink.ledger.missing() == () and not sink.ledger.pending  # the count is whole
