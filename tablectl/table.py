@@ -306,7 +306,12 @@ class Table:
                 out.append(
                     alert(
                         f"device {device}: position(s) {missing}{where} not yet reported; "
-                        f"position {at.pos} waits for them (asking the device to resend)",
+                        f"position {at.pos} waits for them "
+                        + (
+                            "(the device cannot resend them)"
+                            if placed.gap
+                            else "(asking the device to resend)"
+                        ),
                         kind="gap",
                         device=device,
                     )
