@@ -22,6 +22,7 @@ usage: python -m hil.runner SCENARIO [--update] [--port NAME=PATH --daemon-port 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import os
@@ -173,6 +174,76 @@ class Floor:
         self.client.disconnect()
 
 
+_HEAD = re.compile(rb"\$([A-Z]{3}),([0-9]{1,4})((?:,[^*\r\n]*)?)\*")
+RUN_STARTS = (b"NEW", b"SHF")
+POSITIONS = {b"CRD": 1, b"BRN": 1, b"STK": 0, b"DIC": 0}
+"""Which field (after SEQ) of a frame type is its position in the device's count."""
+
+
+class ResendAnswer:
+    """What a positioned device says when the driver asks it to resend (drivers/resend.py),
+    for a recorded device: a recording holds what the device sent, not its answers, so the
+    runner answers "nothing to resend" from where the recorded frames put the device, under
+    the SEQs just before the next recorded frame's, so the recording's own SEQs run on."""
+
+    def __init__(self, master: int, upcoming: list[bytes]) -> None:
+        self.master = master
+        self.lock = threading.Lock()
+        self.run: str | None = None
+        self.last = 0
+        self.last_seq: int | None = None
+        self._upcoming = b"".join(upcoming)
+        threading.Thread(target=self._listen, name="hil-resend", daemon=True).start()
+
+    def write(self, data: bytes) -> None:
+        """A recorded write: put on the line, and where it leaves the device noted."""
+        with self.lock:
+            os.write(self.master, data)
+            self._upcoming = self._upcoming[len(data) :]
+            for kind, seq, fields in _HEAD.findall(data):
+                self.last_seq = int(seq)
+                values = fields.decode("ascii", "replace").split(",")[1:]
+                if kind in RUN_STARTS and values:
+                    self.run, self.last = values[0], 0
+                elif kind in POSITIONS and len(values) > POSITIONS[kind]:
+                    with contextlib.suppress(ValueError):
+                        self.last = int(values[POSITIONS[kind]])
+
+    def _listen(self) -> None:
+        from drivers.envelope import encode
+        from drivers.messages import FaultCleared
+        from drivers.resend import HOST_MESSAGES, ResendBegin, ResendEnd, ResendRequest
+
+        buf = bytearray()
+        while True:
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            buf += data
+            while (found := HOST_MESSAGES.decode(buf))[0]:
+                del buf[: found[0]]
+                if not isinstance(found[1], ResendRequest):
+                    continue
+                with self.lock:
+                    nxt = _HEAD.search(self._upcoming)
+                    if nxt is not None:
+                        first = int(nxt.group(2)) - 3
+                    else:
+                        first = 0 if self.last_seq is None else self.last_seq + 1
+                    answers = [
+                        ResendBegin(first % 10000, False),
+                        ResendEnd((first + 1) % 10000, self.run, self.last),
+                        FaultCleared((first + 2) % 10000),
+                    ]
+                    for message in answers:
+                        os.write(self.master, encode(message.to_envelope()))
+                    if nxt is None:
+                        self.last_seq = (first + 2) % 10000
+
+
 def run(
     scenario: Path,
     *,
@@ -188,6 +259,7 @@ def run(
     with ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="hil-")))
         writers: dict[str, int] = {}
+        answers: dict[str, ResendAnswer] = {}
         ports: dict[str, str] = {}
         for name in names:
             if name in write_ports:
@@ -200,6 +272,10 @@ def run(
                 stack.callback(os.close, master)
                 stack.callback(os.close, slave)
                 writers[name], ports[name] = master, os.ttyname(slave)
+                upcoming = [
+                    i.data for i in traffic if isinstance(i, DeviceWrite) and i.device == name
+                ]
+                answers[name] = ResendAnswer(master, upcoming)
         emulators: dict[str, Any] = {}
         for kind in sorted(set(_EMULATOR.findall(template))):
             if kind not in EMULATORS:
@@ -253,7 +329,10 @@ def run(
         for n, item in enumerate(traffic, start=1):
             sent_at = time.monotonic()
             if isinstance(item, DeviceWrite):
-                os.write(writers[item.device], item.data)
+                if item.device in answers:
+                    answers[item.device].write(item.data)
+                else:
+                    os.write(writers[item.device], item.data)
             else:
                 assert isinstance(item, Command)
                 floor.command(n, item.verb, item.payload)
