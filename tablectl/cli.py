@@ -250,6 +250,7 @@ def _open_journal(args: argparse.Namespace) -> tuple[Journal, LoadedConfig | Non
 # Inputs that carry a round's cards or decide how they are played: recall lists every one of them
 # from the journal, including what no topic showed (burns, folded hands, hole cards).
 ROUND_INPUTS = ("shoe.card", "shoe.burn", "shuffler.stack", "dice.roll", "decision")
+HAND_ENTERED_TYPES = ("shoe.card", "shoe.burn", "shuffler.stack", "dice.roll")
 _REFUSED = ("rejected", "invalid-input", "invalid")
 
 
@@ -267,7 +268,10 @@ def rounds_from_journal(
             for r in rows
         )
         if rec.body.get("type") in ROUND_INPUTS and not refused:
-            inputs.append({"seq": rec.seq, **rec.body})
+            entry: dict[str, Any] = {"seq": rec.seq, **rec.body}
+            if rec.source.startswith("cmd/") and rec.body.get("type") in HAND_ENTERED_TYPES:
+                entry["by_hand"] = True  # R39: a card no device read, entered at the console
+            inputs.append(entry)
         for row in rows:
             if row.topic.endswith("/round/result"):
                 yield rec.ts, json.loads(row.payload), inputs
@@ -318,7 +322,8 @@ def format_round(ts: str, r: dict[str, Any], inputs: Sequence[dict[str, Any]] = 
     elif o is not None:
         lines.append("  outcome: " + json.dumps(o, separators=(",", ":")))
     for i in inputs:
-        lines.append(f"  journal: #{i['seq']} {_describe_input(i)}")
+        hand = "  (entered by hand, R39)" if i.get("by_hand") else ""
+        lines.append(f"  journal: #{i['seq']} {_describe_input(i)}{hand}")
     b = r["bank"]
     lines.append(
         f"  bank:    seat {b['seat']} {b['start']} -> {b['end']} (turn {b.get('turn', '?')}), "
@@ -339,13 +344,17 @@ def format_round(ts: str, r: dict[str, Any], inputs: Sequence[dict[str, Any]] = 
 def _describe_input(body: dict[str, Any]) -> str:
     """One journaled round input in a line: `shoe.burn 7c`, `shuffler.stack Ah Kd 7c (red)`."""
     kind = body["type"]
+    at = body.get("at")
+    place = ""
+    if isinstance(at, dict) and "pos" in at:  # where in the device's own count (issue 9)
+        place = f" at {at['pos']}" + (f" of {at['run']}" if at.get("run") else "")
     if kind in ("shoe.card", "shoe.burn"):
-        return f"{kind} {body['card']}"
+        return f"{kind} {body['card']}{place}"
     if kind == "shuffler.stack":
         deck = f" ({body['deck']})" if body.get("deck") else ""
-        return f"{kind} {' '.join(body['cards'])}{deck}"
+        return f"{kind} {' '.join(body['cards'])}{deck}{place}"
     if kind == "dice.roll":
-        return f"{kind} {' '.join(map(str, body['dice']))}"
+        return f"{kind} {' '.join(map(str, body['dice']))}{place}"
     extra = {k: v for k, v in body.items() if k not in ("type", "seq", "ts", "seat", "action")}
     tail = " ".join(
         f"{k}={v if not isinstance(v, list) else ' '.join(map(str, v))}" for k, v in extra.items()

@@ -275,3 +275,29 @@ def test_a_count_begun_without_a_run_takes_the_runs_name_when_it_is_told(tmp_pat
     table, rows = play(make_config(tmp_path), events)
     assert table.cursor("shoe") == {"run": "S4", "pos": 9, "seq": None}
     assert [a["kind"] for a in payloads(rows, "alert")].count("gap") == 0
+
+
+def test_recall_shows_each_cards_position_and_those_entered_by_hand_R39(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """A regulator reading `recall` sees where each card sat in the shoe and which one the
+    dealer entered at the console (R39)."""
+    from tablectl.cli import main
+    from tablectl.journal import Journal
+    from tablectl.table import journal_body, now_ts
+    from tests.helpers import write_config
+
+    path = write_config(tmp_path)
+    journal = Journal(tmp_path / "journal.db", table="t1")
+    entry = {"type": "shoe.card", "card": "2c", "at": {"pos": 2}, "source": "cmd/shoe.card"}
+    events = [*betting(), card("9h", 1), gap(1, [2]), card("Kd", 3), card("3s", 4), entry]
+    events.append({"type": "round.resume", "source": "cmd/round.resume"})
+    for ev in events:
+        body = {k: v for k, v in ev.items() if k != "source"}
+        journal.append(now_ts(), ev.get("source", "test"), None, journal_body(body))
+    journal.close()
+    assert main(["recall", "--config", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "shoe.card 9h at 1 of S1" in out
+    assert "shoe.card 2c at 2  (entered by hand, R39)" in out
+    assert "shoe.card Kd at 3 of S1\n" in out
