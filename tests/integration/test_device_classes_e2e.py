@@ -15,7 +15,7 @@ over MQTT, and a separate floor subscriber on `<base>/#` records what the table 
   registered under the `tablectl.drivers` entry-point group (harness.SimUsbPlugin).
 
 Every emulator is loaded with known cards, so each settlement below is worked by hand from the
-rule documents (/work/shared/seeds) and the rulings, and compared with the `round/result` the
+rule documents (the shared seeds) and the rulings, and compared with the `round/result` the
 floor received. Each test also checks, by `seq`, that no card appeared on any topic before the
 table showed it, and that the cards nobody sees (folded and discarded hands, cards left in the
 device) never appeared at all. Every wait is for a condition, bounded by a timeout.
