@@ -1,7 +1,7 @@
 """Every shipped collection schedule file loads (R4), and hand-read rows of each are pinned.
 
 Each expectation below was read by hand from the rule document and line it cites
-(/work/shared/seeds/), never from the loaded data.
+(shared seeds/), never from the loaded data.
 """
 
 from __future__ import annotations
