@@ -12,6 +12,7 @@ import contextlib
 import json
 import signal
 import ssl
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,13 @@ from tablectl.relay import OutboxRow, Relay
 from tablectl.table import Table, journal_body, now_ts
 
 log = structlog.get_logger("tablectl.daemon")
+
+RECOVERY_NOTE_SECONDS = 2.0
+"""How often a long recovery tells systemd how far it got."""
+RECOVERY_EXTEND_SECONDS = 30.0
+"""How much more time each of those notes asks systemd for (EXTEND_TIMEOUT_USEC)."""
+STATUS_NOTE_SECONDS = 1.0
+"""How often the STATUS= line is checked for a change while running."""
 
 # Inbound command verbs (contract 3) and the input event type each becomes.
 COMMAND_VERBS = {
@@ -108,16 +116,28 @@ class Daemon:
 
     # -- start-up ----------------------------------------------------------------------------
 
-    def recover(self) -> int:
-        """Rebuild the table from the journal; store outputs of records not yet applied."""
+    def recover(self, *, progress_every: float = RECOVERY_NOTE_SECONDS) -> int:
+        """Rebuild the table from the journal; store outputs of records not yet applied.
+
+        Every `progress_every` seconds of it, systemd hears how far it got (STATUS=) and is
+        asked for RECOVERY_EXTEND_SECONDS more (EXTEND_TIMEOUT_USEC=), so a long journal makes a
+        slow start, never a start killed by `TimeoutStartSec=` and restarted for ever.
+        """
         applied = self.journal.applied()
+        total = self.journal.last_seq
         count = 0
+        noted = time.monotonic()
+        sdnotify.status(f"recovering {total} journal records")
         for rec in self.journal.records():
             rows = self.table.apply(rec)
             if rec.seq > applied:
                 self.journal.write_outputs(rec, rows)
             self._to_displays(rows)  # a display shows the latest view again after a restart
             count += 1
+            if time.monotonic() - noted >= progress_every:
+                noted = time.monotonic()
+                sdnotify.extend_timeout(RECOVERY_EXTEND_SECONDS)
+                sdnotify.status(f"recovering: record {rec.seq} of {total}")
         log.info("recovered", records=count, applied=applied, unsent=self.journal.unsent_count())
         self._journal_rules()
         return count
@@ -156,6 +176,8 @@ class Daemon:
         interval = sdnotify.watchdog_interval()
         if interval:
             self._spawn(self._watchdog(interval), "watchdog")
+        if sdnotify.notify_socket_set():
+            self._spawn(self._status_notes(STATUS_NOTE_SECONDS), "status")
         sdnotify.ready()
         log.info("running", table=self.cfg.table.table, game=self.cfg.table.game.id)
         try:
@@ -416,6 +438,30 @@ class Daemon:
     async def _watchdog(self, interval: float) -> None:
         while True:
             sdnotify.watchdog()
+            await asyncio.sleep(interval)
+
+    def status_line(self) -> str:
+        """What `systemctl status` shows: the round and its phase, any hold, the broker, and how
+        many messages wait to be published."""
+        st = self.table.state_payload()
+        parts = [f"round {st.get('round', '?')} {st.get('phase', '')}".strip()]
+        if self.table.held is not None:
+            parts.append(f"HELD: {self.table.held}")
+        if self.relay is not None:
+            parts.append(f"broker {self.relay.state.value}")
+        else:
+            parts.append("mqtt off")
+        parts.append(f"{self.journal.unsent_count()} unsent")
+        return "; ".join(parts)
+
+    async def _status_notes(self, interval: float) -> None:
+        """STATUS= to systemd whenever the status line changes (checked every `interval` s)."""
+        last = ""
+        while True:
+            line = self.status_line()
+            if line != last:
+                sdnotify.status(line)
+                last = line
             await asyncio.sleep(interval)
 
 

@@ -27,6 +27,11 @@ def _socket_address() -> str | None:
     return None  # unset, or a transport we do not speak (e.g. systemd's "vsock:")
 
 
+def notify_socket_set() -> bool:
+    """Whether systemd (or a test standing in for it) listens for notifications."""
+    return _socket_address() is not None
+
+
 def notify(message: str) -> bool:
     """Send one notification datagram; True if it was sent, False when not under systemd.
 
@@ -38,7 +43,8 @@ def notify(message: str) -> bool:
         return False
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
-            sock.sendto(message.encode("utf-8"), address)
+            # never wait on a manager that is not reading: a note must not stall the table
+            sock.sendto(message.encode("utf-8"), socket.MSG_DONTWAIT, address)
     except OSError as exc:
         log.warning("sdnotify.failed", message=message, error=str(exc))
         return False
@@ -63,6 +69,12 @@ def watchdog() -> bool:
 def status(text: str) -> bool:
     """Free-form status line shown by ``systemctl status`` (one line: newlines become spaces)."""
     return notify("STATUS=" + " ".join(text.splitlines()))
+
+
+def extend_timeout(seconds: float) -> bool:
+    """Ask for `seconds` more before the start (or stop) times out: sent during a long recovery,
+    so `TimeoutStartSec=` bounds each stretch of progress, not the journal's age."""
+    return notify(f"EXTEND_TIMEOUT_USEC={max(1, round(seconds * 1_000_000))}")
 
 
 def watchdog_interval() -> float | None:

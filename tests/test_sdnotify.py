@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import socket
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -100,3 +103,79 @@ def test_watchdog_interval(
     elif pid is not None:
         clean_env.setenv("WATCHDOG_PID", pid)
     assert sdnotify.watchdog_interval() == expected
+
+
+def test_extend_timeout_is_in_microseconds(notify_socket: socket.socket) -> None:
+    assert sdnotify.extend_timeout(30) is True
+    assert receive(notify_socket) == b"EXTEND_TIMEOUT_USEC=30000000"
+
+
+def test_a_recovery_tells_systemd_how_far_it_got_and_asks_for_more_time(
+    notify_socket: socket.socket, tmp_path: Path
+) -> None:
+    """Issue 10 item 4: a recovery longer than a note's interval sends STATUS= with the record
+    it reached and EXTEND_TIMEOUT_USEC=, so TimeoutStartSec bounds progress, not history."""
+    from tablectl.config import load_config
+    from tablectl.daemon import Daemon, Input
+    from tests.helpers import bank, cards, wager, write_config
+
+    path = write_config(tmp_path)
+    first = Daemon(load_config(path), mqtt=False)
+    first.recover()
+    for event in [bank(3, "500"), wager(4, "player", "20"), *cards("9h 2c Kd 3s")]:
+        first._ingest(Input("test", event))
+    first.journal.close()
+    notify_socket.settimeout(0.05)
+    with pytest.raises(TimeoutError):
+        while True:  # drop what the first daemon said
+            receive(notify_socket)
+    said: list[str] = []
+
+    def listen() -> None:  # systemd reads as the notes come
+        with contextlib.suppress(TimeoutError):
+            while True:
+                said.append(receive(notify_socket).decode())
+
+    notify_socket.settimeout(1.0)
+    reader = threading.Thread(target=listen)
+    reader.start()
+    again = Daemon(load_config(path), mqtt=False)
+    records = again.recover(progress_every=0.0)
+    again.journal.close()
+    reader.join()
+    assert said[0] == f"STATUS=recovering {records} journal records"
+    assert said.count("EXTEND_TIMEOUT_USEC=30000000") == records
+    assert f"STATUS=recovering: record {records} of {records}" in said
+
+
+async def test_a_running_table_keeps_systemds_status_line_current(
+    notify_socket: socket.socket, tmp_path: Path
+) -> None:
+    """`systemctl status` shows the round and its phase, a hold, the broker and the unsent
+    count; a new line is sent when any of it changes."""
+    import asyncio
+
+    from tablectl.config import load_config
+    from tablectl.daemon import Daemon
+    from tests.helpers import write_config
+
+    daemon = Daemon(load_config(write_config(tmp_path)), mqtt=False)
+    runner = asyncio.create_task(daemon.run(install_signals=False))
+    said: list[str] = []
+    notify_socket.setblocking(False)
+    loop = asyncio.get_running_loop()
+    try:
+        async with asyncio.timeout(5):
+            while not any(s.startswith("STATUS=round") for s in said):
+                said.append((await loop.sock_recv(notify_socket, 4096)).decode())
+        await daemon.submit("cmd/bank", {"type": "bank", "seat": 3, "amount": "500"})
+        async with asyncio.timeout(5):
+            while daemon.table.state_payload().get("player_dealer") is None:
+                await asyncio.sleep(0.01)
+    finally:
+        daemon.stop()
+        await runner
+    status = [s for s in said if s.startswith("STATUS=round")]
+    # mqtt off: the messages of the journal's config record wait unsent, and say so
+    assert re.fullmatch(r"STATUS=round 1 betting; mqtt off; [0-9]+ unsent", status[0])
+    assert "READY=1" in said
