@@ -9,7 +9,8 @@ import contextlib
 import dataclasses
 import json
 import sys
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -100,6 +101,13 @@ def _parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="the journal as JSON lines that `replay` accepts")
     _journal_args(export)
     export.set_defaults(func=cmd_export)
+
+    imp = sub.add_parser(
+        "import", help="a new journal from an export (a table restored onto a replacement PC)"
+    )
+    imp.add_argument("--config", required=True, type=Path)
+    imp.add_argument("events", type=Path, help="the `tablectl export` file")
+    imp.set_defaults(func=cmd_import)
 
     analyze = sub.add_parser("analyze", help="exact probability and house edge of a wager")
     analyze.add_argument("--game", required=True)
@@ -406,6 +414,34 @@ def cmd_export(args: argparse.Namespace) -> int:
     for rec in journal.records():
         sys.stdout.write(rec.jsonl() + "\n")
     return EXIT_OK
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Build the config's journal from an export, checking the export's own chain hashes."""
+    cfg = load_config(args.config)
+    path = cfg.journal_path
+    if path.exists() and path.stat().st_size > 0:
+        raise JournalError(f"{path} exists: import builds a new journal (move the old one away)")
+    key = load_key(cfg.key_path) if cfg.key_path is not None else None
+    started = time.monotonic()
+    journal = Journal(path, table=cfg.table.table, key=key)
+    try:
+        with args.events.open(encoding="utf-8", errors="replace") as stream:
+            count = journal.import_records(_export_lines(stream))
+    finally:
+        journal.close()
+    seconds = max(time.monotonic() - started, 1e-9)
+    print(f"{path}: {count} records imported ({count / seconds:,.0f} records/s)")
+    return EXIT_OK
+
+
+def _export_lines(
+    stream: Iterable[str],
+) -> Iterator[tuple[str, str, str | None, dict[str, Any], str | None]]:
+    """Each line of an export as (ts, source, ref, body, its chain hash if it shows one)."""
+    for rec in replay_records(iter(stream)):
+        claimed = rec.hash if rec.hash else None
+        yield rec.ts, rec.source, rec.ref, rec.body, claimed
 
 
 SHOE_GAMES = ("ez-baccarat-panda8", "pure-21.5-blackjack", "pure-spanish-21.5")
