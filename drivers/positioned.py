@@ -187,9 +187,14 @@ class PositionedDriver(FramedDriver[M]):
             detail["waiting"] = sorted(self._ahead)
         return detail
 
+    @property
+    def position(self) -> dict[str, Any]:
+        """Where the count stands now: the run and the last position passed on."""
+        return {"run": self._run, "pos": self._pos}
+
     def _detail(self, extra: dict[str, Any]) -> dict[str, Any]:
-        """Every report says where the count stands: the run and the last position passed on."""
-        return {**super()._detail(extra), "position": {"run": self._run, "pos": self._pos}}
+        """Every report says where the count stands (`position`)."""
+        return {**super()._detail(extra), "position": self.position}
 
     # -- the count ------------------------------------------------------------------------------
 
