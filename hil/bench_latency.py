@@ -34,9 +34,8 @@ import paho.mqtt.client as mqtt
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from drivers.messages import FaultCleared
-from drivers.resend import HOST_MESSAGES, ResendBegin, ResendEnd, ResendRequest
 from drivers.shoe.frames import CardDrawn, NewShoe, encode
+from drivers.sim.history import nothing_to_resend, resend_requests
 from hil.bench_floor import measure
 from tablectl.cards import DeckKind, deck_of, parse_card
 from tablectl.rules.baccarat import next_to_draw
@@ -102,6 +101,13 @@ class BenchShoe:
             os.write(self.master, encode(make(self.seq % 10000)))
             self.seq += 1
 
+    def _answer(self) -> None:
+        for _ in resend_requests(self.master):
+            with self.lock:
+                run = str(self.shoe) if self.shoe else None
+                os.write(self.master, nothing_to_resend(self.seq, run, self.pos))
+                self.seq += 3
+
     def new_shoe(self) -> None:
         with self.lock:
             self.shoe, self.pos = self.shoe + 1, 0
@@ -112,24 +118,6 @@ class BenchShoe:
             self.pos += 1
             pos = self.pos
         self._send(lambda seq: CardDrawn(seq, parse_card(card), pos))
-
-    def _answer(self) -> None:
-        buf = bytearray()
-        while True:
-            try:
-                data = os.read(self.master, 4096)
-            except OSError:
-                return
-            if not data:
-                return
-            buf += data
-            while (found := HOST_MESSAGES.decode(buf))[0]:
-                del buf[: found[0]]
-                if isinstance(found[1], ResendRequest):
-                    run = str(self.shoe) if self.shoe else None
-                    self._send(lambda seq: ResendBegin(seq, False))
-                    self._send(lambda seq, run=run: ResendEnd(seq, run, self.pos))
-                    self._send(FaultCleared)
 
 
 def percentile(values: list[float], q: float) -> float:

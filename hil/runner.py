@@ -210,38 +210,17 @@ class ResendAnswer:
                         self.last = int(values[POSITIONS[kind]])
 
     def _listen(self) -> None:
-        from drivers.envelope import encode
-        from drivers.messages import FaultCleared
-        from drivers.resend import HOST_MESSAGES, ResendBegin, ResendEnd, ResendRequest
+        from drivers.sim.history import nothing_to_resend, resend_requests
 
-        buf = bytearray()
-        while True:
-            try:
-                data = os.read(self.master, 4096)
-            except OSError:
-                return
-            if not data:
-                return
-            buf += data
-            while (found := HOST_MESSAGES.decode(buf))[0]:
-                del buf[: found[0]]
-                if not isinstance(found[1], ResendRequest):
-                    continue
-                with self.lock:
-                    nxt = _HEAD.search(self._upcoming)
-                    if nxt is not None:
-                        first = int(nxt.group(2)) - 3
-                    else:
-                        first = 0 if self.last_seq is None else self.last_seq + 1
-                    answers = [
-                        ResendBegin(first % 10000, False),
-                        ResendEnd((first + 1) % 10000, self.run, self.last),
-                        FaultCleared((first + 2) % 10000),
-                    ]
-                    for message in answers:
-                        os.write(self.master, encode(message.to_envelope()))
-                    if nxt is None:
-                        self.last_seq = (first + 2) % 10000
+        for _ in resend_requests(self.master):
+            with self.lock:
+                nxt = _HEAD.search(self._upcoming)
+                if nxt is not None:  # just before the next recorded frame's SEQ
+                    first = int(nxt.group(2)) - 3
+                else:
+                    first = 0 if self.last_seq is None else self.last_seq + 1
+                    self.last_seq = (first + 2) % 10000
+                os.write(self.master, nothing_to_resend(first, self.run, self.last))
 
 
 def run(

@@ -20,7 +20,7 @@ from tablectl.events import json_problem
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
 from tablectl.relay import OutboxRow
-from tablectl.table import Table, journal_body, replay_ts
+from tablectl.table import HAND_ENTERED_TYPES, Table, journal_body, replay_ts
 from tablectl.witness import HeadsError, read_heads
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -257,8 +257,7 @@ def _open_journal(args: argparse.Namespace) -> tuple[Journal, LoadedConfig | Non
 
 # Inputs that carry a round's cards or decide how they are played: recall lists every one of them
 # from the journal, including what no topic showed (burns, folded hands, hole cards).
-ROUND_INPUTS = ("shoe.card", "shoe.burn", "shuffler.stack", "dice.roll", "decision")
-HAND_ENTERED_TYPES = ("shoe.card", "shoe.burn", "shuffler.stack", "dice.roll")
+ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision")
 _REFUSED = ("rejected", "invalid-input", "invalid")
 
 

@@ -71,11 +71,6 @@ class Ledger:
     """Inputs behind a gap by position: (key, item, SEQ), the item being the caller's."""
     gap: Gap | None = None
 
-    @property
-    def started(self) -> bool:
-        """Whether any position of this device has been dealt yet."""
-        return self.pos is not None
-
     def cursor(self) -> dict[str, Any] | None:
         """What a driver resumes from: the run, the last position dealt in order, the SEQ."""
         if self.pos is None:

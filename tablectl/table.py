@@ -671,6 +671,8 @@ class Table:
 
 HAND_ENTERED = (ShoeCard, ShoeBurn, ShufflerStack, DiceRoll)
 """Inputs a device reports that the console may enter only into a gap, with a position (R39)."""
+HAND_ENTERED_TYPES = tuple(str(cls.model_fields["type"].default) for cls in HAND_ENTERED)
+"""Their event types, as journaled."""
 
 
 def _input_key(body: dict[str, Any]) -> str:

@@ -11,14 +11,15 @@ without reporting (a misread card) is simply absent from it, so a resend cannot 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 
-from drivers.envelope import BadFrame
+from drivers.envelope import SEQ_MODULO, BadFrame, encode
 from drivers.messages import Fault, FaultCleared, Message
 from drivers.resend import HOST_MESSAGES, ResendBegin, ResendEnd, ResendRequest
 from drivers.sim.device import DeviceModel
 
-__all__ = ["HistoryModel"]
+__all__ = ["HistoryModel", "nothing_to_resend", "resend_requests"]
 
 
 class HistoryModel(DeviceModel):
@@ -165,3 +166,32 @@ class HistoryModel(DeviceModel):
 def _again(message: Message) -> Callable[[int], Message]:
     """`message` as sent again under a fresh SEQ."""
     return lambda seq: dataclasses.replace(message, seq=seq)
+
+
+def nothing_to_resend(first_seq: int, run: str | None, last: int) -> bytes:
+    """A device's whole answer to an RSN when it has nothing to send again (RSB OK, RSE at
+    `run`/`last`, CLR), under SEQs `first_seq`, +1, +2: for stand-ins that play bytes rather
+    than keep a history (a benchmark's bare shoe, a recorded scenario)."""
+    answers: list[Message] = [
+        ResendBegin(first_seq % SEQ_MODULO, False),
+        ResendEnd((first_seq + 1) % SEQ_MODULO, run, last),
+        FaultCleared((first_seq + 2) % SEQ_MODULO),
+    ]
+    return b"".join(encode(m.to_envelope()) for m in answers)
+
+
+def resend_requests(fd: int) -> Iterator[ResendRequest]:
+    """Every RSN the host writes to the pty master `fd`, until it is closed."""
+    buf = bytearray()
+    while True:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            return
+        if not data:
+            return
+        buf += data
+        while (found := HOST_MESSAGES.decode(buf))[0]:
+            del buf[: found[0]]
+            if isinstance(found[1], ResendRequest):
+                yield found[1]
