@@ -298,30 +298,30 @@ class Table:
                 raise Rejected(f"position {at.pos}{where} of {device} is already in", rule="R39")
             return self._repeated(device, at.pos, where, verdict, rec)
         if verdict is Verdict.AHEAD:
-            first = not placed.pending
-            self.ledgers[device] = placed.hold(at, key, (event, rec))
-            out: list[Output] = []
-            if first:
-                missing = spans(self.ledgers[device].missing())
-                out.append(
-                    alert(
-                        f"device {device}: position(s) {missing}{where} not yet reported; "
-                        f"position {at.pos} waits for them "
-                        + (
-                            "(the device cannot resend them)"
-                            if placed.gap
-                            else "(asking the device to resend)"
-                        ),
-                        kind="gap",
-                        device=device,
-                    )
-                )
-            return [*out, Output("state", self.state_payload(), retain=True)]
+            return self._wait_for_gap(device, placed.hold(at, key, (event, rec)), at.pos, where)
         self.ledgers[device] = placed
         out = self._new_run(device, ledger, placed)
         rank = _fill_rank(ledger, rec) if placed.run == ledger.run else float(rec.seq)
         out += self._deal(event, rec, rank)
         return out + self._drain(device, rank)
+
+    def _wait_for_gap(self, device: str, ledger: Ledger, pos: int, where: str) -> list[Output]:
+        """An input past a gap is kept in `ledger` (not dealt); the first one to wait says which
+        positions it waits for."""
+        first = len(ledger.pending) == 1
+        self.ledgers[device] = ledger
+        out: list[Output] = []
+        if first:
+            why = "the device cannot resend them" if ledger.gap else "asking the device to resend"
+            out.append(
+                alert(
+                    f"device {device}: position(s) {spans(ledger.missing())}{where} not yet "
+                    f"reported; position {pos} waits for them ({why})",
+                    kind="gap",
+                    device=device,
+                )
+            )
+        return [*out, Output("state", self.state_payload(), retain=True)]
 
     def _source_device(self, event: PositionedEvent, rec: Record) -> tuple[str, PositionedEvent]:
         """Which device's count `event` belongs to: its source, or for a card entered at the
