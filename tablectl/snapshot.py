@@ -1,0 +1,222 @@
+"""Checkpoints: everything a `Table` holds, as canonical bytes, and a table rebuilt from them.
+
+A snapshot is derived data (issue 10 item 1): the journal alone decides the table, and a snapshot
+only spares a restart from replaying the records before it. So the encoding is canonical (the
+same table gives the same bytes however it was reached: replayed from the first record or
+restored from an earlier snapshot), which is what `verify-journal --deep` compares.
+
+The encoding is typed JSON, not pickle: a journal file someone edited must never be able to run
+code. Objects are tagged with their class and only tablectl's own dataclasses, enums and pydantic
+models are rebuilt (`_allowed`); anything else is refused as a corrupt snapshot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import json
+import zlib
+from collections import deque
+from collections.abc import Mapping
+from decimal import Decimal
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel
+
+from tablectl.cards import Card, parse_card
+from tablectl.config import LoadedConfig, Rules
+from tablectl.games.registry import make_engine
+from tablectl.journal import Record
+from tablectl.table import RECENT_REFS, Table
+
+FORMAT = 1
+"""The snapshot format. A tablectl that cannot read a stored format skips that snapshot and
+replays from an older one it can read, or from the first record."""
+
+_PACKAGE = "tablectl."
+
+
+class SnapshotError(ValueError):
+    """Bytes that are not a snapshot this tablectl can rebuild a table from."""
+
+
+def encode(table: Table) -> bytes:
+    """The table's whole state as canonical JSON bytes (not compressed)."""
+    doc = {
+        "format": FORMAT,
+        "table": table.table_id,
+        "position": table.position,
+        "seq": table.seq,
+        "rules": table.rules.to_json(),
+        "rules_journaled": table.rules_journaled,
+        "state": _enc(table.state),
+        "refs": list(table._refs),
+        "faults": _enc(table.faults),
+        "unavailable": sorted(table.unavailable),
+        "serials": _enc(table.serials),
+        "round_devices": sorted(table.round_devices),
+        "held": table.held,
+        "held_inputs": _enc(table.held_inputs),
+        "ledgers": _enc(table.ledgers),
+        "round_positions": _enc(table.round_positions),
+    }
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def pack(table: Table) -> tuple[bytes, str]:
+    """What is stored: the compressed encoding and the SHA-256 of the encoding."""
+    data = encode(table)
+    return zlib.compress(data, 6), hashlib.sha256(data).hexdigest()
+
+
+def unpack(blob: bytes, digest: str) -> bytes:
+    """The encoding back from what was stored, or SnapshotError if it is not what was stored."""
+    try:
+        data = zlib.decompress(blob)
+    except zlib.error as exc:
+        raise SnapshotError(f"not a compressed snapshot: {exc}") from None
+    if hashlib.sha256(data).hexdigest() != digest:
+        raise SnapshotError("its contents do not match their digest (damaged)")
+    return data
+
+
+def restore(cfg: LoadedConfig, data: bytes) -> Table:
+    """A table exactly as it was when `data` was encoded, for the config's table."""
+    try:
+        doc = json.loads(data)
+    except ValueError as exc:
+        raise SnapshotError(f"not JSON: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        found = doc.get("format") if isinstance(doc, dict) else None
+        raise SnapshotError(f"format {found!r}, this tablectl reads format {FORMAT}")
+    if doc.get("table") != cfg.table.table:
+        raise SnapshotError(f"a snapshot of table {doc.get('table')!r}")
+    try:
+        return _restore(cfg, doc)
+    except SnapshotError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SnapshotError(f"unreadable: {type(exc).__name__}: {exc}") from None
+
+
+def _restore(cfg: LoadedConfig, doc: dict[str, Any]) -> Table:
+    table = Table(cfg)
+    rules = Rules.model_validate(doc["rules"])
+    if rules != table.rules:
+        table.engine = make_engine(rules)
+    table.rules = rules
+    table.rules_journaled = bool(doc["rules_journaled"])
+    table.position = int(doc["position"])
+    table.seq = int(doc["seq"])
+    table.state = _dec(doc["state"])
+    table._refs = deque((str(r) for r in doc["refs"]), maxlen=RECENT_REFS)
+    table.faults = _dec(doc["faults"])
+    table.unavailable = set(doc["unavailable"])
+    table.serials = _dec(doc["serials"])
+    table.round_devices = set(doc["round_devices"])
+    table.held = doc["held"]
+    table.held_inputs = _dec(doc["held_inputs"])
+    table.ledgers = _dec(doc["ledgers"])
+    table.round_positions = _dec(doc["round_positions"])
+    return table
+
+
+# -- the typed JSON codec ------------------------------------------------------------------------
+# Plain JSON values stand for themselves; everything else is an object with one "$..." tag. A
+# mapping whose keys are not all plain strings (or that could be mistaken for a tag) is a list
+# of pairs, so no value can be read back as something else.
+
+
+def _name(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def _enc(v: Any) -> Any:
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, Card):
+        return {"$c": str(v)}
+    if isinstance(v, Decimal):
+        return {"$d": str(v)}
+    if isinstance(v, Enum):
+        return {"$e": _name(type(v)), "v": _enc(v.value)}
+    if isinstance(v, Record):
+        return {"$r": [v.seq, v.ts, v.source, v.ref, v.body, v.prev_hash, v.hash, v.key, v.witness]}
+    if isinstance(v, BaseModel):
+        return {"$m": _name(type(v)), "v": json.loads(v.model_dump_json())}
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        fields = {f.name: _enc(getattr(v, f.name)) for f in dataclasses.fields(v) if f.init}
+        return {"$o": _name(type(v)), "v": fields}
+    if isinstance(v, tuple):
+        return {"$t": [_enc(x) for x in v]}
+    if isinstance(v, list):
+        return [_enc(x) for x in v]
+    if isinstance(v, (set, frozenset)):
+        items = sorted((_enc(x) for x in v), key=_sort_key)
+        return {"$fs" if isinstance(v, frozenset) else "$s": items}
+    if isinstance(v, Mapping):
+        if all(isinstance(k, str) and not k.startswith("$") for k in v):
+            return {k: _enc(x) for k, x in v.items()}
+        return {"$map": [[_enc(k), _enc(x)] for k, x in v.items()]}
+    raise TypeError(f"a snapshot cannot hold a {type(v).__name__}")
+
+
+def _sort_key(encoded: Any) -> str:
+    return json.dumps(encoded, sort_keys=True)
+
+
+def _dec(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_dec(x) for x in v]
+    if not isinstance(v, dict):
+        return v
+    if len(v) == 1 or (len(v) == 2 and "v" in v):
+        tag = next((k for k in v if k.startswith("$")), None)
+        if tag is not None:
+            return _tagged(tag, v[tag], v.get("v"))
+    return {k: _dec(x) for k, x in v.items()}
+
+
+def _tagged(tag: str, arg: Any, value: Any) -> Any:
+    if tag == "$c":
+        return parse_card(arg)
+    if tag == "$d":
+        return Decimal(arg)
+    if tag == "$t":
+        return tuple(_dec(x) for x in arg)
+    if tag == "$s":
+        return {_dec(x) for x in arg}
+    if tag == "$fs":
+        return frozenset(_dec(x) for x in arg)
+    if tag == "$map":
+        return {_dec(k): _dec(x) for k, x in arg}
+    if tag == "$r":
+        return Record(*arg)
+    cls = _allowed(arg)
+    if tag == "$e" and issubclass(cls, Enum):
+        return cls(_dec(value))
+    if tag == "$m" and issubclass(cls, BaseModel):
+        return cls.model_validate_json(json.dumps(value))
+    if tag == "$o" and dataclasses.is_dataclass(cls):
+        return cls(**{k: _dec(x) for k, x in value.items()})
+    raise SnapshotError(f"unknown tag {tag} for {arg}")
+
+
+def _allowed(name: Any) -> type:
+    """One of tablectl's own classes, by the name `_name` gave it; nothing else is rebuilt."""
+    if not isinstance(name, str) or ":" not in name:
+        raise SnapshotError(f"not a class name: {name!r}")
+    module, _, qualname = name.partition(":")
+    if not module.startswith(_PACKAGE):
+        raise SnapshotError(f"{name} is not one of tablectl's classes")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError):
+        raise SnapshotError(f"no class {name} in this tablectl") from None
+    if not isinstance(obj, type):
+        raise SnapshotError(f"{name} is not a class")
+    return obj
