@@ -101,7 +101,7 @@ def test_appended_record_is_committed_before_append_returns(journal: Journal, pa
     rec = journal.append(ts(1), "driver/shoe", None, body(1))
     other = sqlite3.connect(path)
     try:
-        seen = other.execute("SELECT seq, hash FROM journal").fetchall()
+        seen = other.execute("SELECT seq, lower(hex(hash)) FROM journal").fetchall()
     finally:
         other.close()
     assert seen == [(1, rec.hash)]
@@ -216,11 +216,20 @@ def test_verify_is_empty_when_the_last_record_has_no_outputs_yet(journal: Journa
     assert journal.verify() == []
 
 
+def mismatch(seq: int) -> str:
+    """What `check` says of a record whose hash its contents and the record before it do not
+    give (schema 3 stores no prev_hash to tell a changed record from a misplaced one)."""
+    return (
+        f"record {seq}: contents altered, or it does not follow the record before it "
+        "(hash mismatch)"
+    )
+
+
 SWAP_2_AND_3 = [
     "CREATE TEMP TABLE keep AS SELECT * FROM journal WHERE seq IN (2, 3)",
     *(
         f"UPDATE journal SET ts = k.ts, source = k.source, ref = k.ref, body = k.body, "
-        f"prev_hash = k.prev_hash, hash = k.hash FROM keep AS k "
+        f"hash = k.hash, mac = k.mac FROM keep AS k "
         f"WHERE journal.seq = {a} AND k.seq = {b}"
         for a, b in ((2, 3), (3, 2))
     ),
@@ -230,32 +239,34 @@ TAMPERING: list[tuple[str, list[str], list[str]]] = [
     (
         "altered body",
         ["""UPDATE journal SET body = '{"type":"shoe.card","card":"9d"}' WHERE seq = 3"""],
-        ["record 3: contents altered (hash mismatch)"],
+        [mismatch(3)],
     ),
     (
         "altered ts",
         ["UPDATE journal SET ts = '2024-05-01T11:59:59.000000Z' WHERE seq = 2"],
-        ["record 2: contents altered (hash mismatch)"],
+        [mismatch(2)],
     ),
     (
         "altered source",
         ["UPDATE journal SET source = 'cmd/bank' WHERE seq = 4"],
-        ["record 4: contents altered (hash mismatch)"],
+        [mismatch(4)],
     ),
     (
         "altered ref",
         ["UPDATE journal SET ref = 'r-1' WHERE seq = 5"],
-        ["record 5: contents altered (hash mismatch)"],
+        [mismatch(5)],
     ),
     (
-        "altered prev_hash",
-        [f"UPDATE journal SET prev_hash = '{'1' * 64}' WHERE seq = 4"],
-        ["record 4: does not follow the record before it"],
+        # Schema 3 has no prev_hash column: the link is record 3's stored hash, which record 4
+        # is checked against. Replaced, record 3 no longer matches and record 4 no longer follows.
+        "replaced hash of record 3 (record 4 no longer follows it; was: altered prev_hash)",
+        [f"UPDATE journal SET hash = X'{'1' * 64}' WHERE seq = 3"],
+        [mismatch(3), mismatch(4)],
     ),
     (
         "deleted middle record",
         ["DELETE FROM journal WHERE seq = 3"],
-        ["record 4: records 3-3 are missing (removed)", "record 4: does not follow"],
+        ["record 4: records 3-3 are missing (removed)", mismatch(4)],
     ),
     (
         "deleted several middle records",
@@ -270,7 +281,7 @@ TAMPERING: list[tuple[str, list[str], list[str]]] = [
     (
         "swapped contents of records 2 and 3",
         SWAP_2_AND_3,
-        ["record 2: does not follow", "record 3: does not follow", "record 4: does not follow"],
+        [mismatch(2), mismatch(3), mismatch(4)],
     ),
     (
         "swapped numbers of records 2 and 3",
@@ -279,12 +290,12 @@ TAMPERING: list[tuple[str, list[str], list[str]]] = [
             "UPDATE journal SET seq = 2 WHERE seq = 3",
             "UPDATE journal SET seq = 3 WHERE seq = -2",
         ],
-        ["record 2: contents altered", "record 3: contents altered"],
+        [mismatch(2), mismatch(3)],
     ),
     (
         "renumbered last record",
         ["UPDATE journal SET seq = 9 WHERE seq = 6"],
-        ["record 9: records 6-8 are missing (removed)", "record 9: contents altered"],
+        ["record 9: records 6-8 are missing (removed)", mismatch(9)],
     ),
     (
         "renumbered middle record",
@@ -309,10 +320,10 @@ TAMPERING: list[tuple[str, list[str], list[str]]] = [
     (
         "inserted forged record at the end",
         [
-            "INSERT INTO journal (seq, ts, source, ref, body, prev_hash, hash) "
-            f"SELECT 7, ts, source, ref, body, hash, '{'a' * 64}' FROM journal WHERE seq = 6"
+            "INSERT INTO journal (seq, ts, source, ref, body, hash) "
+            f"SELECT 7, ts, source, ref, body, X'{'a' * 64}' FROM journal WHERE seq = 6"
         ],
-        ["record 7: contents altered (hash mismatch)"],
+        [mismatch(7)],
     ),
 ]
 
@@ -344,8 +355,23 @@ def test_rechained_alteration_of_the_last_record_is_betrayed_by_the_applied_hash
     forged = '{"type":"shoe.card","card":"9d"}'
     last = recs[-1]
     digest = record_hash(last.prev_hash, last.seq, last.ts, last.source, last.ref, forged)
-    raw(path, f"UPDATE journal SET body = '{forged}', hash = '{digest}' WHERE seq = 3")
+    raw(path, f"UPDATE journal SET body = '{forged}', hash = X'{digest}' WHERE seq = 3")
     assert verify_file(path) == ["record 3: differs from the record its outputs came from"]
+
+
+def test_rechained_alteration_of_a_middle_record_is_named_at_the_record_after_it(
+    path: Path,
+) -> None:
+    """Record 3 altered and its own hash recomputed (over the true hash of record 2) checks out
+    by itself; the record after it, whose hash covers record 3's old hash, no longer follows."""
+    j = Journal(path, table=TABLE)
+    recs = fill(j, 6)
+    j.close()
+    forged = '{"type":"shoe.card","card":"9d"}'
+    rec = recs[2]
+    digest = record_hash(rec.prev_hash, rec.seq, rec.ts, rec.source, rec.ref, forged)
+    raw(path, f"UPDATE journal SET body = '{forged}', hash = X'{digest}' WHERE seq = 3")
+    assert verify_file(path) == [mismatch(4)]
 
 
 def test_verify_notices_a_null_ref_changed_to_an_empty_string(path: Path) -> None:

@@ -126,16 +126,15 @@ def sql(path: Path, *statements: str, params: list[tuple[Any, ...]] | None = Non
 def rechain(path: Path) -> None:
     """Recompute every public hash from the first record on, and the outbox's applied mark, the
     way the chain prescribes (SHA-256 over the previous hash and the fields): what made the old
-    journal pass `verify-journal` after any edit."""
+    journal pass `verify-journal` after any edit. Schema 3 stores only each record's hash (32
+    bytes); the hash a record follows is the stored one of the record before it."""
     db = sqlite3.connect(path)
     try:
         rows = db.execute("SELECT seq, ts, source, ref, body FROM journal ORDER BY seq").fetchall()
         prev = GENESIS
         for seq, ts_, source, ref, body in rows:
             digest = record_hash(prev, seq, ts_, source, ref, body)
-            db.execute(
-                "UPDATE journal SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, digest, seq)
-            )
+            db.execute("UPDATE journal SET hash = ? WHERE seq = ?", (bytes.fromhex(digest), seq))
             prev = digest
         last = rows[-1][0] if rows else 0
         db.execute("UPDATE applied SET journal_seq = ?, hash = ?", (last, prev))
@@ -180,8 +179,8 @@ def insert(path: Path) -> None:
         path,
         "UPDATE journal SET seq = -seq WHERE seq > 4",
         "UPDATE journal SET seq = 1 - seq WHERE seq < 0",
-        "INSERT INTO journal (seq, ts, source, ref, body, prev_hash, hash) VALUES "
-        "(5, ?, 'test', NULL, ?, '', '')",
+        "INSERT INTO journal (seq, ts, source, ref, body, hash) VALUES "
+        "(5, ?, 'test', NULL, ?, zeroblob(32))",
         "UPDATE outbox SET journal_seq = journal_seq + 1 WHERE journal_seq > 4",
         params=[
             (),
@@ -276,17 +275,19 @@ def test_a_key_of_the_intruders_own_is_caught(session: Path, key: ChainKey, tmp_
     rechain(session)
     theirs = create_key(tmp_path / "theirs.key")
     db = sqlite3.connect(session)
-    rows = db.execute("SELECT seq, ts, source, ref, body, prev_hash FROM journal ORDER BY seq")
-    for seq, ts_, source, ref, body, prev in rows.fetchall():
+    rows = db.execute("SELECT seq, ts, source, ref, body, hash FROM journal ORDER BY seq")
+    prev = GENESIS  # the hash each record follows: the stored one of the record before it
+    for seq, ts_, source, ref, body, digest in rows.fetchall():
         if seq >= BANKER_CARD:
             mac = theirs.mac(record_bytes(prev, seq, ts_, source, ref, body))
-            db.execute("UPDATE journal SET mac = ? WHERE seq = ?", (mac, seq))
+            db.execute("UPDATE journal SET mac = ? WHERE seq = ?", (bytes.fromhex(mac), seq))
             if seq == BANKER_CARD:
                 start = KeyStart.data(seq, theirs.id, key.id, prev, ts_)
                 db.execute(
                     "INSERT INTO keys VALUES (?, ?, ?, ?, ?, ?)",
                     (seq, theirs.id, key.id, prev, ts_, theirs.mac(start)),
                 )
+        prev = bytes(digest).hex()
     db.commit()
     db.close()
     assert check(session, [theirs]).problems == []  # consistent in itself, under their key
@@ -677,16 +678,30 @@ def test_a_journal_from_before_heads_replays_its_old_records_without_any(
     cfg: LoadedConfig, tmp_path: Path
 ) -> None:
     """A schema-1 journal (no keyed hashes, no heads): reopened by this version, its old records
-    give exactly the messages they gave (no head, so no new seq), and new rounds have heads."""
+    give exactly the messages they gave (no head, so no new seq), and new rounds have heads.
+    Opened writable, it is upgraded to schema 3 (hashes as bytes, no stored prev_hash) with the
+    very same records and chain."""
     path = cfg.journal_path
     write_schema_1(path, cfg, [SHOE_NEW, *ROUND_1])
     old = Journal(path, table=None, readonly=True)
     assert not any(rec.witness for rec in old.records())
     assert old.verify() == []
     stored = old.outbox()
+    before = list(old.records())
     old.close()
     table = Table(cfg)
     journal = Journal(path, table="t1")
+    assert list(journal.records()) == before
+    assert journal.verify() == []
+    db = sqlite3.connect(path)
+    try:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
+        columns = [r[1] for r in db.execute("PRAGMA table_info(journal)")]
+        assert columns == ["seq", "ts", "source", "ref", "body", "hash", "mac"]
+        hashes = db.execute("SELECT seq, hash FROM journal ORDER BY seq").fetchall()
+    finally:
+        db.close()
+    assert [(s, bytes(h).hex()) for s, h in hashes] == [(r.seq, r.hash) for r in before]
     rows = [row for rec in journal.records() for row in table.apply(rec)]
     assert rows == stored  # what restart recovery compares, message for message
     for event in ROUND_2:
@@ -694,6 +709,7 @@ def test_a_journal_from_before_heads_replays_its_old_records_without_any(
         journal.write_outputs(rec, table.apply(rec))
     heads = journal.outbox(topic_suffix="journal/head")
     assert [json.loads(h.payload)["chain"]["seq"] for h in heads] == [19]
+    assert journal.verify() == []
     journal.close()
 
 

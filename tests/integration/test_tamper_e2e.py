@@ -68,9 +68,8 @@ def rewrite_and_rechain(path: Path, seq: int, body: str) -> None:
         rows = db.execute("SELECT seq, ts, source, ref, body FROM journal ORDER BY seq").fetchall()
         for s, ts, source, ref, text in rows:
             digest = record_hash(prev, s, ts, source, ref, text)
-            db.execute(
-                "UPDATE journal SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, digest, s)
-            )
+            # schema 3: only the hash is stored (32 bytes); the one it follows is derived
+            db.execute("UPDATE journal SET hash = ? WHERE seq = ?", (bytes.fromhex(digest), s))
             prev = digest
         db.execute("UPDATE applied SET hash = ?", (prev,))
         db.commit()
@@ -167,7 +166,8 @@ def test_heads_collected_off_mqtt_catch_a_rewritten_journal(
     db.execute("DELETE FROM journal WHERE seq > ?", (first_head,))
     db.execute("DELETE FROM outbox WHERE journal_seq > ?", (first_head,))
     db.execute(
-        "UPDATE applied SET journal_seq = ?, hash = (SELECT hash FROM journal WHERE seq = ?)",
+        "UPDATE applied SET journal_seq = ?, "
+        "hash = (SELECT lower(hex(hash)) FROM journal WHERE seq = ?)",
         (first_head, first_head),
     )
     db.commit()
