@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from tablectl import snapshot
 from tablectl.chainkey import ChainKey, KeyFileError, create_key, load_key
 from tablectl.config import BrokerSetupError, ConfigError, LoadedConfig, Problem, load_config
 from tablectl.events import json_problem
@@ -427,10 +428,19 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         with args.events.open(encoding="utf-8", errors="replace") as stream:
             count = journal.import_records(_export_lines(stream))
+        seconds = max(time.monotonic() - started, 1e-9)
+        print(f"{path}: {count} records imported ({count / seconds:,.0f} records/s)", flush=True)
+        if count:
+            # The table's state after them, so the daemon starts without replaying them all.
+            started = time.monotonic()
+            table = Table(cfg)
+            for rec in journal.records():
+                table.apply(rec)
+            snapshot.take(table, journal)
+            seconds = max(time.monotonic() - started, 1e-9)
+            print(f"{path}: snapshot after record {count} built by replay in {seconds:.1f} s")
     finally:
         journal.close()
-    seconds = max(time.monotonic() - started, 1e-9)
-    print(f"{path}: {count} records imported ({count / seconds:,.0f} records/s)")
     return EXIT_OK
 
 

@@ -354,6 +354,9 @@ class Journal(_Strict):
     path: PathText
     # The table's chain key (tablectl keygen), relative to this config; unset: an unkeyed journal.
     key_file: PathText | None = None
+    # How long published messages stay in the outbox (the newest retained one of each topic and
+    # anything unsent always stay): the journal keeps the inputs, which reproduce them all.
+    outbox_hours: int = Field(24, ge=1, le=24 * 366)
 
 
 class TableConfig(_Strict):

@@ -15,6 +15,7 @@ import ssl
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import structlog
@@ -22,11 +23,11 @@ import structlog
 from drivers.base import Backoff, DisplayDriver
 from drivers.connect import port_serial
 from drivers.registry import load_driver
-from tablectl import sdnotify
+from tablectl import sdnotify, snapshot
 from tablectl.chainkey import load_key
 from tablectl.config import BrokerSetupError, LoadedConfig, resolve
 from tablectl.events import json_problem
-from tablectl.journal import Journal, Record
+from tablectl.journal import Journal, JournalError, Record
 from tablectl.relay import OutboxRow, Relay
 from tablectl.table import Table, journal_body, now_ts
 
@@ -38,6 +39,11 @@ RECOVERY_EXTEND_SECONDS = 30.0
 """How much more time each of those notes asks systemd for (EXTEND_TIMEOUT_USEC)."""
 STATUS_NOTE_SECONDS = 1.0
 """How often the STATUS= line is checked for a change while running."""
+SNAPSHOT_EVERY_RECORDS = 1000
+"""Records applied between snapshots, taken at the next round boundary (about 70 baccarat
+rounds): a start replays at most this many records, plus the round in progress."""
+SNAPSHOT_MOST_RECORDS = 5000
+"""A snapshot in the middle of a round once this many records were applied since the last."""
 
 # Inbound command verbs (contract 3) and the input event type each becomes.
 COMMAND_VERBS = {
@@ -113,6 +119,7 @@ class Daemon:
         self._displays: dict[str, DisplayDriver] = {}  # device name -> display driver
         self._display_latest: dict[str, dict[str, Any]] = {}
         self._bet_timer_round: int | None = None
+        self._snapshot_at = 0  # the record the newest snapshot was taken after
 
     # -- start-up ----------------------------------------------------------------------------
 
@@ -128,7 +135,21 @@ class Daemon:
         count = 0
         noted = time.monotonic()
         sdnotify.status(f"recovering {total} journal records")
-        for rec in self.journal.records():
+        restored, notes = snapshot.newest_usable(self.cfg, self.journal, upto=applied)
+        for note in notes:  # damaged or unreadable: never a wrong state, only a longer replay
+            log.warning("snapshot.skipped", detail=note)
+        if restored is not None:
+            self.table = restored
+        elif self.journal.first_seq > 1:
+            raise JournalError(
+                f"{self.journal.path} starts at record {self.journal.first_seq} and holds no "
+                "usable snapshot: restore it from its closed segments (docs/operations.md)"
+            )
+        start = self.table.position
+        self._snapshot_at = start
+        # The displays' latest views (a view retained before the snapshot is not replayed).
+        self._to_displays(self.journal.latest_retained())
+        for rec in self.journal.records(after=start):
             rows = self.table.apply(rec)
             if rec.seq > applied:
                 self.journal.write_outputs(rec, rows)
@@ -138,9 +159,36 @@ class Daemon:
                 noted = time.monotonic()
                 sdnotify.extend_timeout(RECOVERY_EXTEND_SECONDS)
                 sdnotify.status(f"recovering: record {rec.seq} of {total}")
-        log.info("recovered", records=count, applied=applied, unsent=self.journal.unsent_count())
+        log.info(
+            "recovered",
+            records=count,
+            from_snapshot=start,
+            applied=applied,
+            unsent=self.journal.unsent_count(),
+        )
+        if count >= SNAPSHOT_EVERY_RECORDS:
+            self._checkpoint()  # the next start need not replay all that again
         self._journal_rules()
         return count
+
+    def _checkpoint(self) -> None:
+        """Store a snapshot of the table now, and drop sent messages older than the outbox
+        window (docs/operations.md "Storage")."""
+        snapshot.take(self.table, self.journal)
+        self._snapshot_at = self.table.position
+        window = timedelta(hours=self.cfg.table.journal.outbox_hours)
+        cut = (datetime.now(UTC) - window).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        dropped = self.journal.prune_outbox(cut)
+        log.debug("checkpoint", record=self._snapshot_at, outbox_dropped=dropped)
+
+    def _maybe_checkpoint(self) -> None:
+        """A snapshot at a round boundary once SNAPSHOT_EVERY_RECORDS were applied since the
+        last, or at SNAPSHOT_MOST_RECORDS whatever the round (a round held for hours)."""
+        since = self.table.position - self._snapshot_at
+        if since >= SNAPSHOT_MOST_RECORDS or (
+            since >= SNAPSHOT_EVERY_RECORDS and self.table.engine.between_rounds(self.table.state)
+        ):
+            self._checkpoint()
 
     def _journal_rules(self) -> None:
         """Journal the config file's rules when they are not yet the journal's, between rounds
@@ -207,6 +255,11 @@ class Daemon:
                     await self._drain_outbox()
             await self.relay.stop()
             await _cancel_and_wait([t for t in self._tasks if t.get_name() == "relay"])
+        if self.table.position > self._snapshot_at:
+            try:
+                self._checkpoint()  # the next start replays nothing
+            except Exception as exc:  # e.g. a full disk: the next start only replays longer
+                log.error("checkpoint failed", exc_info=exc)
         self.journal.close()
         log.info("stopped")
 
@@ -269,6 +322,7 @@ class Daemon:
         if item.source != "config":
             self._journal_rules()
         self._arm_bet_timer()
+        self._maybe_checkpoint()
         return rec
 
     # -- MQTT commands -----------------------------------------------------------------------

@@ -42,8 +42,9 @@ from tablectl.witness import Head
 GENESIS = "0" * 64
 SNAPSHOTS_KEPT = 3  # the newest checkpoints kept: a damaged one falls back to the one before
 SCHEMA_VERSION = "3"  # 3: hashes stored as bytes, no stored prev_hash, snapshots, segments
-SCHEMAS = ("1", "2", "3")  # older ones are read as they are, and upgraded when the daemon opens them
-# 2 added keyed hashes (`journal.mac`, `keys`) and published heads.
+# Older schemas are read as they are, and upgraded when the daemon opens them. 2 added keyed
+# hashes (`journal.mac`, `keys`) and published heads.
+SCHEMAS = ("1", "2", "3")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

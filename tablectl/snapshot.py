@@ -25,10 +25,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tablectl import __version__
 from tablectl.cards import Card, parse_card
 from tablectl.config import LoadedConfig, Rules
 from tablectl.games.registry import make_engine
-from tablectl.journal import Record
+from tablectl.journal import SNAPSHOTS_KEPT, Journal, Record, Snapshot
 from tablectl.table import RECENT_REFS, Table
 
 FORMAT = 1
@@ -220,3 +221,49 @@ def _allowed(name: Any) -> type:
     if not isinstance(obj, type):
         raise SnapshotError(f"{name} is not a class")
     return obj
+
+
+# -- stored checkpoints --------------------------------------------------------------------------
+
+
+def take(table: Table, journal: Journal, *, keep: int = SNAPSHOTS_KEPT) -> Snapshot:
+    """Store the table's state after its last applied record in `journal`."""
+    chain = journal.hash_at(table.position)
+    if chain is None:
+        raise SnapshotError(f"the journal has no record {table.position} to key a snapshot to")
+    body, digest = pack(table)
+    snap = Snapshot(table.position, chain, FORMAT, __version__, digest, body)
+    journal.store_snapshot(snap, keep=keep)
+    return snap
+
+
+def newest_usable(
+    cfg: LoadedConfig, journal: Journal, *, upto: int | None = None
+) -> tuple[Table | None, list[str]]:
+    """The table rebuilt from the newest snapshot that is sound (readable, undamaged, of a
+    format this tablectl reads, keyed to the record the journal still has at its place), at or
+    before record `upto`; None if there is none (replay from the first record). The notes say
+    which snapshots were passed over and why."""
+    notes: list[str] = []
+    for snap in journal.snapshots():
+        if upto is not None and snap.journal_seq > upto:
+            continue
+        why = _unusable(journal, snap)
+        if why is None:
+            try:
+                return restore(cfg, unpack(snap.body, snap.digest)), notes
+            except SnapshotError as exc:
+                why = str(exc)
+        notes.append(f"snapshot after record {snap.journal_seq} skipped: {why}")
+    return None, notes
+
+
+def _unusable(journal: Journal, snap: Snapshot) -> str | None:
+    if snap.format != FORMAT:
+        return f"format {snap.format} (made by tablectl {snap.made_by}), this one reads {FORMAT}"
+    have = journal.hash_at(snap.journal_seq)
+    if have is None:
+        return f"the journal has no record {snap.journal_seq}"
+    if have != snap.hash:
+        return f"record {snap.journal_seq} is not the record it was taken after (hash differs)"
+    return None
