@@ -14,13 +14,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from tablectl import snapshot
+from tablectl import segments, snapshot
 from tablectl.chainkey import ChainKey, KeyFileError, create_key, load_key
 from tablectl.config import BrokerSetupError, ConfigError, LoadedConfig, Problem, load_config
 from tablectl.events import json_problem
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
 from tablectl.relay import OutboxRow
+from tablectl.segments import History
+from tablectl.snapshot import SnapshotError
 from tablectl.table import HAND_ENTERED_TYPES, Table, journal_body, replay_ts
 from tablectl.witness import HeadsError, read_heads
 
@@ -36,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for p in exc.problems:
             print(str(p), file=sys.stderr)
         return EXIT_USAGE
-    except (JournalError, KeyFileError, HeadsError, BrokerSetupError) as exc:
+    except (JournalError, KeyFileError, HeadsError, BrokerSetupError, SnapshotError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `tablectl replay ... | head`
@@ -85,6 +87,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="HEADS",
         help="JSON lines of chain heads collected off MQTT (journal/head or round/result)",
     )
+    verify.add_argument(
+        "--deep",
+        action="store_true",
+        help="also replay every record and prove each stored snapshot equals the replayed state",
+    )
     verify.set_defaults(func=cmd_verify)
 
     keygen = sub.add_parser("keygen", help="create a journal chain key file (mode 0600)")
@@ -102,6 +109,13 @@ def _parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="the journal as JSON lines that `replay` accepts")
     _journal_args(export)
     export.set_defaults(func=cmd_export)
+
+    arch = sub.add_parser(
+        "archive", help="move closed monthly journal segments to the archive folder"
+    )
+    arch.add_argument("--config", required=True, type=Path)
+    arch.add_argument("--to", type=Path, help="the archive folder (default: [journal] archive_dir)")
+    arch.set_defaults(func=cmd_archive)
 
     imp = sub.add_parser(
         "import", help="a new journal from an export (a table restored onto a replacement PC)"
@@ -147,6 +161,13 @@ def _journal_args(p: argparse.ArgumentParser, *, config_required: bool = True) -
     g.add_argument("--config", type=Path, help="the table config (its journal is used)")
     if not config_required:
         g.add_argument("--journal", type=Path, help="a journal file")
+    p.add_argument(
+        "--archive",
+        type=Path,
+        metavar="DIR",
+        help="a folder of archived journal segments to read too (default: the config's "
+        "[journal] archive_dir; segments beside the journal are always read)",
+    )
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -244,16 +265,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _open_journal(args: argparse.Namespace) -> tuple[Journal, LoadedConfig | None]:
+def _open_history(args: argparse.Namespace) -> tuple[History, LoadedConfig | None]:
+    """The journal named on the command line with its closed segments (beside it, and in the
+    archive folder), read-only."""
+    archive = getattr(args, "archive", None)
     if getattr(args, "config", None):
         cfg = load_config(args.config)
         path = cfg.journal_path
         table: str | None = cfg.table.table
+        archive = archive or cfg.archive_path
     else:
         cfg, path, table = None, args.journal, None
-    if not path.exists():
-        raise JournalError(f"no journal at {path}")
-    return Journal(path, table=table, readonly=True), cfg
+    return History.open(path, table, archive), cfg
 
 
 # Inputs that carry a round's cards or decide how they are played: recall lists every one of them
@@ -262,12 +285,14 @@ ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision")
 _REFUSED = ("rejected", "invalid-input", "invalid")
 
 
-def rounds_from_journal(
-    journal: Journal, cfg: LoadedConfig
-) -> Iterator[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
-    """Every finished round, rebuilt from the journal: when it finished, its result payload, and
-    the accepted inputs that dealt and played it (each with its journal `seq`)."""
-    table = Table(cfg)
+Round = tuple[str, dict[str, Any], list[dict[str, Any]]]
+
+
+def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
+    """Every round finished in one journal file, rebuilt from its records with `table` as it
+    stood before them: when it finished, its result payload, and the accepted inputs that dealt
+    and played it (each with its journal `seq`). A segment closes only between rounds, so no
+    round spans two files."""
     inputs: list[dict[str, Any]] = []
     for rec in journal.records():
         rows = table.apply(rec)
@@ -286,17 +311,40 @@ def rounds_from_journal(
                 inputs = []
 
 
+def recall_rounds(
+    history: History, cfg: LoadedConfig, *, last: int, number: int | None
+) -> list[Round]:
+    """Round `number` (every round with that number), or the `last` rounds (0: all), replaying
+    only the files they are in: the newest first, each from the snapshot it opens with."""
+    found: list[Round] = []
+    files = history.files
+    for i in range(len(files) - 1, -1, -1):
+        f = files[i]
+        start = Table(cfg)
+        if f.first_seq > 1:  # from the snapshot it opens with (or an older file's, replayed on)
+            start, _ = snapshot.rebuild(cfg, files[: i + 1], upto=f.first_seq - 1)
+        rounds = list(rounds_from_journal(f, start))
+        if number is not None:
+            found = [r for r in rounds if r[1]["round"] == number] + found
+            if found:
+                return found
+        else:
+            found = rounds + found
+            if last > 0 and len(found) >= last:
+                return found[-last:]
+    return found
+
+
 def cmd_recall(args: argparse.Namespace) -> int:
-    journal, cfg = _open_journal(args)
+    history, cfg = _open_history(args)
     assert cfg is not None
-    rounds = list(rounds_from_journal(journal, cfg))
-    if args.round is not None:
-        rounds = [r for r in rounds if r[1]["round"] == args.round]
-        if not rounds:
-            print(f"tablectl: round {args.round} is not in the journal", file=sys.stderr)
-            return EXIT_FAIL
-    elif args.last > 0:
-        rounds = rounds[-args.last :]
+    try:
+        rounds = recall_rounds(history, cfg, last=args.last, number=args.round)
+    finally:
+        history.close()
+    if args.round is not None and not rounds:
+        print(f"tablectl: round {args.round} is not in the journal", file=sys.stderr)
+        return EXIT_FAIL
     for ts, payload, inputs in rounds:
         if args.json:
             print(json.dumps({**payload, "journal": inputs}, separators=(",", ":")))
@@ -371,20 +419,31 @@ def _describe_input(body: dict[str, Any]) -> str:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    journal, cfg = _open_journal(args)
-    keys: list[ChainKey] = []
-    if cfg is not None and cfg.key_path is not None:
-        keys.append(load_key(cfg.key_path))
-    keys += [load_key(path) for path in args.key]
-    heads = read_heads(args.against) if args.against is not None else []
-    result = journal.check(keys, heads)
+    history, cfg = _open_history(args)
+    path = history.live.path
+    try:
+        keys: list[ChainKey] = []
+        if cfg is not None and cfg.key_path is not None:
+            keys.append(load_key(cfg.key_path))
+        keys += [load_key(p) for p in args.key]
+        heads = read_heads(args.against) if args.against is not None else []
+        result = history.check(keys, heads)
+        if args.deep and not result.problems:
+            if cfg is None:
+                raise JournalError("--deep replays the journal under its rules: give --config")
+            deep = snapshot.deep_check(cfg, history.files)
+            result.problems += deep.problems
+            result.notes += deep.notes
+    finally:
+        history.close()
     for p in result.problems:
-        print(f"{journal.path}: {p}")
+        print(f"{path}: {p}")
     if result.problems:
         return EXIT_FAIL
-    print(f"{journal.path}: ok: {journal.last_seq} records, chain intact")
+    files = f" in {len(history.files)} files" if len(history.files) > 1 else ""
+    print(f"{path}: ok: {result.records} records{files}, chain intact")
     for note in result.notes:
-        print(f"{journal.path}: note: {note}")
+        print(f"{path}: note: {note}")
     return EXIT_OK
 
 
@@ -410,9 +469,36 @@ def cmd_collect_heads(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    journal, _ = _open_journal(args)
-    for rec in journal.records():
-        sys.stdout.write(rec.jsonl() + "\n")
+    history, _ = _open_history(args)
+    try:
+        if history.files[0].first_seq > 1:
+            raise JournalError(
+                f"records 1-{history.files[0].first_seq - 1} are in segments not found here: "
+                "give --archive DIR (an export starts at the first record)"
+            )
+        for rec in history.records():
+            sys.stdout.write(rec.jsonl() + "\n")
+    finally:
+        history.close()
+    return EXIT_OK
+
+
+def cmd_archive(args: argparse.Namespace) -> int:
+    """Closed segments to the archive folder; archived ones past retention deleted."""
+    cfg = load_config(args.config)
+    target = args.to or cfg.archive_path
+    if target is None:
+        raise JournalError("no archive folder: set [journal] archive_dir or give --to DIR")
+    jc = cfg.table.journal
+    done = segments.archive(
+        cfg.journal_path, target, keep_local=jc.keep_local_months, retain_months=jc.retain_months
+    )
+    for path in done.moved:
+        print(f"archived: {path}")
+    for path in done.expired:
+        print(f"deleted (older than retain_months = {jc.retain_months}): {path}")
+    if not done.moved and not done.expired:
+        print(f"nothing to archive (keeping the newest {jc.keep_local_months} segments here)")
     return EXIT_OK
 
 

@@ -357,6 +357,12 @@ class Journal(_Strict):
     # How long published messages stay in the outbox (the newest retained one of each topic and
     # anything unsent always stay): the journal keeps the inputs, which reproduce them all.
     outbox_hours: int = Field(24, ge=1, le=24 * 366)
+    # Closed monthly segments: `tablectl archive` moves all but the newest `keep_local_months`
+    # of them here (relative to this config; a mounted share off the table PC is best), and
+    # deletes archived ones older than `retain_months` (0: never). docs/operations.md "Storage".
+    archive_dir: PathText | None = None
+    keep_local_months: int = Field(2, ge=0, le=120)
+    retain_months: int = Field(0, ge=0, le=1200)
 
 
 class TableConfig(_Strict):
@@ -461,6 +467,12 @@ class LoadedConfig:
     @property
     def journal_path(self) -> Path:
         return resolve(self.path, self.table.journal.path)
+
+    @property
+    def archive_path(self) -> Path | None:
+        """Where closed journal segments are archived, if the config says."""
+        folder = self.table.journal.archive_dir
+        return None if folder is None else resolve(self.path, folder)
 
     @property
     def key_path(self) -> Path | None:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import structlog
@@ -23,12 +24,13 @@ import structlog
 from drivers.base import Backoff, DisplayDriver
 from drivers.connect import port_serial
 from drivers.registry import load_driver
-from tablectl import sdnotify, snapshot
+from tablectl import sdnotify, segments, snapshot
 from tablectl.chainkey import load_key
 from tablectl.config import BrokerSetupError, LoadedConfig, resolve
 from tablectl.events import json_problem
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.relay import OutboxRow, Relay
+from tablectl.segments import History
 from tablectl.table import Table, journal_body, now_ts
 
 log = structlog.get_logger("tablectl.daemon")
@@ -141,10 +143,7 @@ class Daemon:
         if restored is not None:
             self.table = restored
         elif self.journal.first_seq > 1:
-            raise JournalError(
-                f"{self.journal.path} starts at record {self.journal.first_seq} and holds no "
-                "usable snapshot: restore it from its closed segments (docs/operations.md)"
-            )
+            self.table = self._from_segments()
         start = self.table.position
         self._snapshot_at = start
         # The displays' latest views (a view retained before the snapshot is not replayed).
@@ -171,6 +170,28 @@ class Daemon:
         self._journal_rules()
         return count
 
+    def _from_segments(self) -> Table:
+        """The table before the live journal's first record, rebuilt from its closed segments
+        (their snapshots, else their records) when the live file has no sound snapshot."""
+        first = self.journal.first_seq
+        history = History.open(self.journal.path, self.cfg.table.table, self._archive_dir())
+        try:
+            table, notes = snapshot.rebuild(self.cfg, history.files[:-1], upto=first - 1)
+        except snapshot.SnapshotError as exc:
+            raise JournalError(
+                f"{self.journal.path} starts at record {first} and holds no sound snapshot; "
+                f"its closed segments cannot rebuild the table either ({exc}): put them back "
+                "beside it or in [journal] archive_dir (docs/operations.md)"
+            ) from None
+        finally:
+            history.close()
+        for note in notes:
+            log.warning("snapshot.skipped", detail=note)
+        return table
+
+    def _archive_dir(self) -> Path | None:
+        return self.cfg.archive_path
+
     def _checkpoint(self) -> None:
         """Store a snapshot of the table now, and drop sent messages older than the outbox
         window (docs/operations.md "Storage")."""
@@ -180,15 +201,22 @@ class Daemon:
         cut = (datetime.now(UTC) - window).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         dropped = self.journal.prune_outbox(cut)
         log.debug("checkpoint", record=self._snapshot_at, outbox_dropped=dropped)
+        now = now_ts()
+        if self.table.engine.between_rounds(self.table.state) and segments.due(self.journal, now):
+            closed = segments.close_month(self.journal, now)
+            log.info("journal.segment", closed=str(closed), next_record=self.journal.first_seq)
 
     def _maybe_checkpoint(self) -> None:
         """A snapshot at a round boundary once SNAPSHOT_EVERY_RECORDS were applied since the
-        last, or at SNAPSHOT_MOST_RECORDS whatever the round (a round held for hours)."""
+        last or a new month began, or at SNAPSHOT_MOST_RECORDS whatever the round (a round held
+        for hours)."""
         since = self.table.position - self._snapshot_at
-        if since >= SNAPSHOT_MOST_RECORDS or (
-            since >= SNAPSHOT_EVERY_RECORDS and self.table.engine.between_rounds(self.table.state)
-        ):
+        if since >= SNAPSHOT_MOST_RECORDS:
             self._checkpoint()
+        elif self.table.engine.between_rounds(self.table.state) and (
+            since >= SNAPSHOT_EVERY_RECORDS or (since and segments.due(self.journal, now_ts()))
+        ):
+            self._checkpoint()  # and a new month's first round boundary closes the last month
 
     def _journal_rules(self) -> None:
         """Journal the config file's rules when they are not yet the journal's, between rounds

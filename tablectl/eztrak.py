@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
-from tablectl.rules.roads import Letter, Mark, all_roads
+from tablectl.rules.roads import Letter, Mark, RoadBoard, all_roads
 
 Winner = Literal["player", "banker", "tie"]
 
@@ -141,4 +141,76 @@ def display_payload(
         "limits": dict(limits),
         "bet_timer": bet_timer_seconds,
         "roads": shoe_roads(current),
+    }
+
+
+class Scoreboard(NamedTuple):
+    """One shoe's statistics and roads kept as its coups come (`plus`), equal to `shoe_stats`
+    and `shoe_roads` over the same coups (tests/test_eztrak.py proves it): a round costs one
+    coup's work, not the whole shoe's. Immutable; `coups` says exactly what it was built from."""
+
+    coups: tuple[Coup, ...] = ()
+    counts: tuple[int, ...] = (0,) * len(_COUNTERS)  # by _COUNTERS
+    roads: RoadBoard = RoadBoard()
+
+    @classmethod
+    def of(cls, coups: Sequence[Coup]) -> Scoreboard:
+        board = cls()
+        for coup in coups:
+            board = board.plus(coup)
+        return board
+
+    def plus(self, coup: Coup) -> Scoreboard:
+        """The scoreboard with one more coup."""
+        counts = tuple(
+            n + counts_it(coup) for n, (_, counts_it) in zip(self.counts, _COUNTERS, strict=True)
+        )
+        mark = Mark(_LETTERS[coup.winner], coup.natural)
+        return Scoreboard((*self.coups, coup), counts, self.roads.plus(mark))
+
+    def stats(self) -> dict[str, Any]:
+        """`shoe_stats` of its coups (a fresh dict)."""
+        hands = len(self.coups)
+        stats: dict[str, Any] = {"hands": hands}
+        for (name, _), count in zip(_COUNTERS, self.counts, strict=True):
+            stats[name] = {"count": count, "pct": percent(count, hands)}
+        return stats
+
+
+KEPT_BOARDS = 3  # this shoe's, the one it grew from, and the previous shoe's
+
+
+class Scoreboards:
+    """The Scoreboard of a shoe's coups, built from the last ones asked for: a shoe grows by one
+    coup a round, so each is one `plus` away. Found by comparing the immutable coups tuples (the
+    same objects, so the comparison is cheap), never by position or round number."""
+
+    def __init__(self) -> None:
+        self._kept: tuple[Scoreboard, ...] = ()  # the last few asked for, newest first
+
+    def of(self, coups: tuple[Coup, ...]) -> Scoreboard:
+        board = next((b for b in self._kept if b.coups == coups), None)
+        if board is None:
+            grown = next((b for b in self._kept if coups[:-1] == b.coups), None) if coups else None
+            board = Scoreboard.of(coups) if grown is None else grown.plus(coups[-1])
+        self._kept = (board, *(b for b in self._kept if b is not board))[:KEPT_BOARDS]
+        return board
+
+
+def board_payload(
+    current: Scoreboard,
+    previous: Scoreboard | None,
+    limits: Mapping[str, str],
+    bet_timer_seconds: int | None,
+    shoe_number: int,
+) -> dict[str, Any]:
+    """`display_payload` from scoreboards kept as the shoe is dealt: the same dict."""
+    return {
+        "shoe": shoe_number,
+        "hands": len(current.coups),
+        "stats": current.stats(),
+        "previous": None if previous is None else previous.stats(),
+        "limits": dict(limits),
+        "bet_timer": bet_timer_seconds,
+        "roads": current.roads.roads(),
     }

@@ -282,6 +282,7 @@ class Journal:
         # hash is `prev_hash`; a journal from the beginning starts at 1 after the genesis hash.
         self.first_seq = int(meta.get("first_seq", "1"))
         self.start_hash: str = meta.get("prev_hash", GENESIS)
+        self._month: str | None = meta.get("month")  # the month the file's records began in
         last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
         self._last_seq: int = last[0] if last else self.first_seq - 1
         self._last_hash: str = _hex(last[1]) if last else self.start_hash  # type: ignore[assignment]
@@ -407,6 +408,37 @@ class Journal:
 
     def close(self) -> None:
         self.db.close()
+
+    # -- segments (tablectl/segments.py) -------------------------------------------------------
+
+    @property
+    def month(self) -> str | None:
+        """The month (YYYY-MM, UTC) this file's records began in: its segment's name once
+        closed; None while it holds no record and names none."""
+        if self._month is None:
+            ts = self.ts_at(self.first_seq)
+            self._month = None if ts is None else ts[:7]
+        return self._month
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def drop_closed(self, last: int, month: str) -> None:
+        """After records up to `last` went into a closed segment: they leave this file, which
+        carries on from record `last + 1` (after that record's hash) as `month`'s records. The
+        snapshot after `last` stays: it is where this file's replay starts."""
+        chain = self.hash_at(last)
+        if chain is None or last != self._last_seq:
+            raise JournalError(f"record {last} is not this journal's last record")
+        with self._tx():
+            self.db.execute("DELETE FROM journal WHERE seq <= ?", (last,))
+            self.db.execute("DELETE FROM snapshots WHERE journal_seq < ?", (last,))
+            self.db.executemany(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                [("first_seq", str(last + 1)), ("prev_hash", chain), ("month", month)],
+            )
+        self.first_seq, self.start_hash, self._month = last + 1, chain, month
 
     # -- the journal -------------------------------------------------------------------------
 

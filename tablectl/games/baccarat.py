@@ -24,7 +24,7 @@ from tablectl.events import (
     ShoeNew,
     Wager,
 )
-from tablectl.eztrak import Coup, display_payload
+from tablectl.eztrak import Coup, Scoreboards, board_payload
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
@@ -100,6 +100,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         self.bet_timer = game.bet_timer_seconds or None
         self.schedule = rules.schedule
         self.limits = rules.limits
+        self.boards = Scoreboards()  # EZTRAK figures kept as the shoe grows (a cache, R28)
 
     # -- the engine protocol -------------------------------------------------------------
 
@@ -367,7 +368,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
 
     def _display(self, state: BaccaratState) -> Output:
         limits = {"min": fmt(self.limits.min), "max": fmt(self.limits.max)}
-        payload = display_payload(
-            state.coups, state.previous_coups, limits, self.bet_timer, state.shoe_number
-        )
+        previous = None if state.previous_coups is None else self.boards.of(state.previous_coups)
+        current = self.boards.of(state.coups)
+        payload = board_payload(current, previous, limits, self.bet_timer, state.shoe_number)
         return Output("display/eztrak", payload, retain=True)

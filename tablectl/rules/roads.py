@@ -141,3 +141,86 @@ def all_roads(marks: Sequence[Mark]) -> Roads:
         "small_road": derived_road(big, SMALL_ROAD),
         "cockroach_pig": derived_road(big, COCKROACH_PIG),
     }
+
+
+DERIVED_OFFSETS = (BIG_EYE_BOY, SMALL_ROAD, COCKROACH_PIG)
+
+
+class BigRoadCell(NamedTuple):
+    """A big-road entry as `RoadBoard` keeps it (immutable): winner, ties on it, natural."""
+
+    winner: Side
+    ties: int
+    natural: bool
+
+
+class RoadBoard(NamedTuple):
+    """The five roads of a shoe so far, extended one coup at a time (`plus`): equal to
+    `all_roads` over the same marks (tests/test_roads.py proves it), without rebuilding the
+    whole shoe every round. Immutable: what it was built from cannot change under it.
+
+    A derived-road cell depends only on columns to the left of its own, which no later coup
+    changes, so each big-road cell's three colours are decided when it is placed."""
+
+    bead: tuple[tuple[Letter, ...], ...] = ()
+    big: tuple[tuple[BigRoadCell, ...], ...] = ()
+    pending_ties: int = 0  # ties before the first Player or Banker win
+    derived: tuple[tuple[tuple[Colour, ...], ...], ...] = ((), (), ())  # by DERIVED_OFFSETS
+
+    def plus(self, mark: Mark) -> RoadBoard:
+        """The roads with one more coup."""
+        letter, natural = mark
+        bead = self.bead
+        if bead and len(bead[-1]) < BEAD_ROWS:
+            bead = (*bead[:-1], (*bead[-1], letter))
+        else:
+            bead = (*bead, (letter,))
+        big = self.big
+        if letter == "T":
+            if not big:
+                return self._replace(bead=bead, pending_ties=self.pending_ties + 1)
+            last = big[-1][-1]
+            big = (*big[:-1], (*big[-1][:-1], last._replace(ties=last.ties + 1)))
+            return self._replace(bead=bead, big=big)
+        cell = BigRoadCell(letter, self.pending_ties, natural)
+        if big and big[-1][-1].winner == letter:
+            c, r = len(big) - 1, len(big[-1])
+            big = (*big[:-1], (*big[-1], cell))
+        else:
+            c, r = len(big), 0
+            big = (*big, (cell,))
+        derived = tuple(
+            _with_colour(road, _colour(big, c, r, k)) if c > k or (c == k and r >= 1) else road
+            for road, k in zip(self.derived, DERIVED_OFFSETS, strict=True)
+        )
+        return RoadBoard(bead, big, 0, derived)
+
+    def roads(self) -> Roads:
+        """The roads as `all_roads` returns them (fresh lists and dicts)."""
+        b, s, c = self.derived
+        return {
+            "bead_plate": [list(column) for column in self.bead],
+            "big_road": [
+                [{"winner": e.winner, "ties": e.ties, "natural": e.natural} for e in column]
+                for column in self.big
+            ],
+            "big_eye_boy": [list(column) for column in b],
+            "small_road": [list(column) for column in s],
+            "cockroach_pig": [list(column) for column in c],
+        }
+
+
+def _colour(big: Sequence[Sized], c: int, r: int, offset: int) -> Colour:
+    """The derived-road colour of big-road cell (c, r), as `derived_road` decides it."""
+    if r == 0:
+        return "R" if len(big[c - 1]) == len(big[c - 1 - offset]) else "B"
+    return "B" if len(big[c - offset]) == r else "R"
+
+
+def _with_colour(
+    road: tuple[tuple[Colour, ...], ...], colour: Colour
+) -> tuple[tuple[Colour, ...], ...]:
+    """A derived road with one more colour, grouped into runs as `group_runs` does."""
+    if road and road[-1][-1] == colour:
+        return (*road[:-1], (*road[-1], colour))
+    return (*road, (colour,))

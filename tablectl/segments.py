@@ -1,0 +1,289 @@
+"""Dated segments (issue 10 item 2): the journal closed month by month into files of their own.
+
+The live journal holds the current month's records; at the first checkpoint (a round boundary)
+of a new month, its records go into `<journal>-<YYYY-MM>.db` beside it and the live file carries
+on from the next record. The hash chain runs on across files unchanged: a segment records the
+hash its first record follows, so a missing, altered or reordered segment is as evident as an
+altered record. `tablectl archive` moves closed segments to an archive folder (docs/operations.md
+"Storage"); `History` reads the live journal and every segment it can find as one journal, for
+verify-journal, recall and export.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tablectl.chainkey import ChainKey
+from tablectl.journal import Journal, JournalError, Record, Verification
+from tablectl.witness import Head
+
+_MONTH = re.compile(r"^\d{4}-\d{2}$")
+
+
+def month_of(ts: str) -> str:
+    """The month of a journal timestamp, as segments are named: "2026-11"."""
+    return ts[:7]
+
+
+def segment_path(live: Path, month: str, folder: Path | None = None) -> Path:
+    """Where the segment of `month` lives: beside the live journal, or in `folder`."""
+    return (folder or live.parent) / f"{live.stem}-{month}{live.suffix}"
+
+
+def segment_files(live: Path, folder: Path | None = None) -> list[Path]:
+    """The closed segments of the journal at `live` found in `folder` (default: beside it)."""
+    where = folder or live.parent
+    found = []
+    for path in where.glob(f"{live.stem}-*{live.suffix}"):
+        month = path.name[len(live.stem) + 1 : len(path.name) - len(live.suffix)]
+        if _MONTH.match(month):
+            found.append(path)
+    return sorted(found)
+
+
+def due(journal: Journal, now: str) -> bool:
+    """Whether the live journal holds records of a month before `now`'s."""
+    month = journal.month
+    return month is not None and month < month_of(now) and journal.last_seq >= journal.first_seq
+
+
+def close_month(journal: Journal, now: str) -> Path:
+    """Move every record of the live `journal` into the segment of the month they began in;
+    the live file carries on after them as `now`'s month.
+
+    The caller has just stored a snapshot after the last record: it stays in the live file,
+    which replays from it. The segment is written whole (to a temporary name, fsync'd, renamed)
+    before anything leaves the live file; a crash in between leaves the records in both, and
+    `History` reads the live file's copy."""
+    last = journal.last_seq
+    if not any(s.journal_seq == last for s in journal.snapshots()):
+        raise JournalError(f"no snapshot after record {last}: a segment closes at a checkpoint")
+    month = journal.month
+    assert month is not None
+    final = segment_path(journal.path, month)
+    tmp = final.with_name(final.name + ".tmp")
+    for stale in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+        stale.unlink(missing_ok=True)
+    Journal(tmp, table=journal.table).close()  # the schema, created 0600
+    db = journal.db
+    db.execute("ATTACH DATABASE ? AS seg", (str(tmp),))
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            _fill_segment(db, journal, month, last)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    finally:
+        db.execute("DETACH DATABASE seg")
+    _seal(tmp)
+    os.replace(tmp, final)
+    _fsync(final.parent)
+    journal.drop_closed(last, month_of(now))
+    return final
+
+
+def _fill_segment(db: sqlite3.Connection, journal: Journal, month: str, last: int) -> None:
+    """The segment: its records, every key start, its own start and the snapshot it opens
+    with (a later recall replays it from there); no outbox, nothing applied."""
+    opening = journal.first_seq - 1
+    db.execute("DELETE FROM seg.meta")
+    db.execute(
+        "INSERT INTO seg.meta SELECT key, value FROM main.meta "
+        "WHERE key NOT IN ('first_seq', 'prev_hash', 'month')"
+    )
+    db.executemany(
+        "INSERT INTO seg.meta (key, value) VALUES (?, ?)",
+        [
+            ("first_seq", str(journal.first_seq)),
+            ("prev_hash", journal.start_hash),
+            ("month", month),
+            ("closed", str(last)),
+        ],
+    )
+    db.execute("INSERT INTO seg.keys SELECT * FROM main.keys")
+    db.execute("INSERT INTO seg.journal SELECT * FROM main.journal WHERE seq <= ?", (last,))
+    db.execute(
+        "INSERT INTO seg.snapshots SELECT * FROM main.snapshots WHERE journal_seq = ?", (opening,)
+    )
+
+
+def _seal(path: Path) -> None:
+    """A closed segment as one self-contained file (no WAL beside it), on disk."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=DELETE")
+    finally:
+        db.close()
+    _fsync(path)
+
+
+def _fsync(path: Path) -> None:
+    """A file's contents, or a folder's entries (a rename), on disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# -- reading across segments ---------------------------------------------------------------------
+
+
+@dataclass
+class History:
+    """The live journal and its closed segments (beside it and in `archive`), oldest first,
+    read as one journal. Opened read-only: nothing here changes a file."""
+
+    files: list[Journal]
+    notes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, live: Path, table: str | None, archive: Path | None = None) -> History:
+        if not live.exists():
+            raise JournalError(f"no journal at {live}")
+        head = Journal(live, table=table, readonly=True)
+        table = head.table
+        paths = segment_files(live) + (segment_files(live, archive) if archive else [])
+        by_start: dict[int, Journal] = {}
+        notes = []
+        for path in paths:
+            seg = Journal(path, table=table, readonly=True)
+            if seg.first_seq >= head.first_seq or seg.first_seq in by_start:
+                # A close the live file has not finished (it still holds these records), or
+                # the same segment both beside the journal and in the archive.
+                notes.append(f"{path}: also held by {by_start.get(seg.first_seq, head).path}")
+                seg.close()
+                continue
+            by_start[seg.first_seq] = seg
+        return cls([*(by_start[k] for k in sorted(by_start)), head], notes)
+
+    @property
+    def live(self) -> Journal:
+        return self.files[-1]
+
+    @property
+    def last_seq(self) -> int:
+        return self.live.last_seq
+
+    def close(self) -> None:
+        for f in self.files:
+            f.close()
+
+    def records(self, after: int = 0) -> Iterator[Record]:
+        """Records with seq > `after` across every file, in order."""
+        for f in self.files:
+            if f.last_seq > after:
+                yield from f.records(after=max(after, f.first_seq - 1))
+
+    def check(self, keys: Sequence[ChainKey] = (), heads: Sequence[Head] = ()) -> Verification:
+        """Each file's own check, and that each file follows the one before it: no records
+        missing between them, the first hash the one the previous file ended with."""
+        total = Verification(0, notes=list(self.notes))
+        first = self.files[0]
+        if first.first_seq > 1:
+            total.notes.append(
+                f"records 1-{first.first_seq - 1} are not here (segments archived elsewhere?): "
+                f"checked from record {first.first_seq}, after hash {first.start_hash[:16]}..."
+            )
+        before: Journal | None = None
+        for f in self.files:
+            mine = [
+                h
+                for h in heads
+                if f.first_seq <= h.seq <= f.last_seq or (f is self.live and h.seq > f.last_seq)
+            ]
+            result = f.check(keys, mine)
+            name = f.path.name
+            total.records += result.records
+            total.problems += [f"{name}: {p}" for p in result.problems]
+            total.notes += (
+                [f"{name}: {n}" for n in result.notes] if len(self.files) > 1 else (result.notes)
+            )
+            if before is not None:
+                total.problems += _joined(before, f)
+            before = f
+        return total
+
+
+def _joined(before: Journal, after: Journal) -> list[str]:
+    if after.first_seq != before.last_seq + 1:
+        return [
+            f"{after.path.name}: starts at record {after.first_seq}, but {before.path.name} ends "
+            f"at record {before.last_seq}: records or a segment missing between them"
+        ]
+    if after.start_hash != before.hash_at(before.last_seq):
+        return [
+            f"{after.path.name}: does not follow {before.path.name} (record {before.last_seq}'s "
+            "hash differs from the one it continues from): a segment replaced or rewritten"
+        ]
+    return []
+
+
+# -- archiving -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Archived:
+    moved: list[Path]
+    expired: list[Path]
+
+
+def archive(
+    live: Path,
+    target: Path,
+    *,
+    keep_local: int,
+    retain_months: int,
+    today: datetime | None = None,
+) -> Archived:
+    """Move closed segments but the newest `keep_local` from beside the journal to `target`
+    (copied, fsync'd, checked to read back whole, then removed here); with `retain_months`,
+    delete archived segments whose month ended more than that many months ago."""
+    target.mkdir(parents=True, exist_ok=True)
+    local = segment_files(live)
+    moving = local[: max(len(local) - keep_local, 0)]
+    moved = []
+    for path in moving:
+        dest = target / path.name
+        tmp = dest.with_name(dest.name + ".tmp")
+        shutil.copyfile(path, tmp)
+        _fsync(tmp)
+        _same_records(path, tmp)
+        os.replace(tmp, dest)
+        _fsync(target)
+        path.unlink()
+        moved.append(dest)
+    expired = []
+    if retain_months > 0:
+        now = today or datetime.now(UTC)
+        limit = now.year * 12 + now.month - 1 - retain_months
+        for path in segment_files(live, target):
+            month = path.name[len(live.stem) + 1 : len(path.name) - len(live.suffix)]
+            year, mon = (int(x) for x in month.split("-"))
+            if year * 12 + mon - 1 < limit:
+                path.unlink()
+                expired.append(path)
+    return Archived(moved, expired)
+
+
+def _same_records(original: Path, copy: Path) -> None:
+    """The copy reads back with the same last record and hash as the original."""
+    a = Journal(original, table=None, readonly=True)
+    try:
+        b = Journal(copy, table=None, readonly=True)
+        try:
+            if (a.last_seq, a.hash_at(a.last_seq)) != (b.last_seq, b.hash_at(b.last_seq)):
+                raise JournalError(f"{copy}: the copy of {original} does not read back whole")
+        finally:
+            b.close()
+    finally:
+        a.close()
