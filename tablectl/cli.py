@@ -107,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     heads.set_defaults(func=cmd_collect_heads)
 
     export = sub.add_parser("export", help="the journal as JSON lines that `replay` accepts")
-    _journal_args(export)
+    _journal_args(export, config_required=False)
     export.set_defaults(func=cmd_export)
 
     arch = sub.add_parser(

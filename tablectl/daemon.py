@@ -201,22 +201,27 @@ class Daemon:
         cut = (datetime.now(UTC) - window).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         dropped = self.journal.prune_outbox(cut)
         log.debug("checkpoint", record=self._snapshot_at, outbox_dropped=dropped)
-        now = now_ts()
-        if self.table.engine.between_rounds(self.table.state) and segments.due(self.journal, now):
-            closed = segments.close_month(self.journal, now)
-            log.info("journal.segment", closed=str(closed), next_record=self.journal.first_seq)
+
+    def _close_month(self, now: str) -> None:
+        """Before the first record of a new month, between rounds: the live journal's records
+        go into their month's segment (after a snapshot, which the live file replays from)."""
+        if not segments.due(self.journal, now):
+            return
+        if not self.table.engine.between_rounds(self.table.state) or self.table.held is not None:
+            return  # a round is never split between two files
+        if self._snapshot_at != self.table.position:
+            self._checkpoint()
+        closed = segments.close_month(self.journal, now)
+        log.info("journal.segment", closed=str(closed), next_record=self.journal.first_seq)
 
     def _maybe_checkpoint(self) -> None:
         """A snapshot at a round boundary once SNAPSHOT_EVERY_RECORDS were applied since the
-        last or a new month began, or at SNAPSHOT_MOST_RECORDS whatever the round (a round held
-        for hours)."""
+        last, or at SNAPSHOT_MOST_RECORDS whatever the round (a round held for hours)."""
         since = self.table.position - self._snapshot_at
-        if since >= SNAPSHOT_MOST_RECORDS:
-            self._checkpoint()
-        elif self.table.engine.between_rounds(self.table.state) and (
-            since >= SNAPSHOT_EVERY_RECORDS or (since and segments.due(self.journal, now_ts()))
+        if since >= SNAPSHOT_MOST_RECORDS or (
+            since >= SNAPSHOT_EVERY_RECORDS and self.table.engine.between_rounds(self.table.state)
         ):
-            self._checkpoint()  # and a new month's first round boundary closes the last month
+            self._checkpoint()
 
     def _journal_rules(self) -> None:
         """Journal the config file's rules when they are not yet the journal's, between rounds
@@ -339,7 +344,9 @@ class Daemon:
 
     def _ingest(self, item: Input) -> Record:
         body = journal_body(item.data, item.error)
-        rec = self.journal.append(now_ts(), item.source, item.ref, body)
+        ts = now_ts()
+        self._close_month(ts)
+        rec = self.journal.append(ts, item.source, item.ref, body)
         rows = self.table.apply(rec)
         self.journal.write_outputs(rec, rows)
         if self.relay is not None:

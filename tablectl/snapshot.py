@@ -287,6 +287,8 @@ def rebuild(cfg: LoadedConfig, files: Sequence[Journal], upto: int) -> tuple[Tab
             )
         table = Table(cfg)
     for f in files:
+        if f.last_seq <= table.position:
+            continue
         for rec in f.records(after=max(table.position, f.first_seq - 1)):
             if rec.seq > upto:
                 break
@@ -315,6 +317,8 @@ def deep_check(cfg: LoadedConfig, files: Sequence[Journal]) -> Verification:
         table = Table(cfg)
     checked = 0
     for f in files:
+        if f.last_seq <= table.position:
+            continue
         for rec in f.records(after=max(table.position, f.first_seq - 1)):
             table.apply(rec)
             result.records += 1

@@ -1,0 +1,300 @@
+"""Dated segments and the archive (issue 10 item 2): a journal closed month by month keeps one
+chain, and verify-journal, recall, export and a restart work across the live file, the segments
+beside it and the archived ones.
+
+The daemon's clock is set by the test (`tablectl.daemon.now_ts`), so a month passes at once.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablectl import segments, snapshot
+from tablectl.cli import main
+from tablectl.config import load_config
+from tablectl.daemon import Daemon, Input
+from tablectl.journal import Journal, JournalError
+from tablectl.segments import History
+from tablectl.table import Table
+from tests.helpers import bank, cards, wager, write_config
+
+OCTOBER, NOVEMBER, DECEMBER = "2026-10", "2026-11", "2026-12"
+# Four coups with a natural (EZ Baccarat, R25: no third card): each round is 7 records (bank,
+# wager, close, four cards). P 9 v B 5; P 8 v B 7; P 0 v B 9; P 9 v B 8.
+COUPS = ["9h 2c Kd 3s", "8d 2h Jc 5s", "Td 9c Jd Ks", "7c 8h 2d Qs"]
+
+
+class Clock:
+    """The daemon's clock: records get timestamps in the month the test says."""
+
+    def __init__(self) -> None:
+        self.month = OCTOBER
+        self.n = 0
+
+    def __call__(self) -> str:
+        self.n += 1
+        return f"{self.month}-15T12:{self.n // 60 % 60:02d}:{self.n % 60:02d}.000000Z"
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    c = Clock()
+    monkeypatch.setattr("tablectl.daemon.now_ts", c)
+    return c
+
+
+@pytest.fixture
+def cfg_path(tmp_path: Path) -> Path:
+    return write_config(tmp_path, journal={"archive_dir": "archive", "keep_local_months": 1})
+
+
+def rounds(n: int, start: int = 0) -> Iterator[dict[str, Any]]:
+    for i in range(start, start + n):
+        yield bank(1 + (i // 2) % 7, "1000")
+        yield wager(2 + (i // 2) % 5, "player", "20")
+        yield {"type": "bets.close"}
+        yield from cards(COUPS[i % len(COUPS)])
+
+
+def play(path: Path, events: Iterator[dict[str, Any]]) -> Daemon:
+    daemon = Daemon(load_config(path), mqtt=False)
+    daemon.recover()
+    for event in events:
+        daemon._ingest(Input("console", event))
+    return daemon
+
+
+def months(path: Path, clock: Clock, per_month: dict[str, int]) -> list[str]:
+    """Play `per_month` rounds in each month, one daemon run; the full export before any
+    segment closed is what every later export must equal."""
+    daemon = Daemon(load_config(path), mqtt=False)
+    daemon.recover()
+    start = 0
+    for month, n in per_month.items():
+        clock.month = month
+        for event in rounds(n, start):
+            daemon._ingest(Input("console", event))
+        start += n
+    lines = [rec.jsonl() for rec in History.open(daemon.journal.path, None).records()]
+    daemon.journal.close()
+    return lines
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    capsys.readouterr()
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def test_the_first_record_of_a_new_month_closes_the_last_months_segment(
+    cfg_path: Path, clock: Clock
+) -> None:
+    months(cfg_path, clock, {OCTOBER: 3, NOVEMBER: 2})
+    journal_path = cfg_path.parent / "journal.db"
+    seg = cfg_path.parent / "journal-2026-10.db"
+    assert seg.exists()
+    closed = Journal(seg, table=None, readonly=True)
+    live = Journal(journal_path, table=None, readonly=True)
+    try:
+        # 3 October rounds of 7 or 9 records (+ the config record) are all in the segment,
+        # every record in it is October's, and the live file starts right after it.
+        assert closed.first_seq == 1
+        assert {r.ts[:7] for r in closed.records()} == {OCTOBER}
+        assert live.first_seq == closed.last_seq + 1
+        assert {r.ts[:7] for r in live.records()} == {NOVEMBER}
+        assert live.start_hash == closed.hash_at(closed.last_seq)
+        # The live file keeps the snapshot it replays from; the segment keeps no outbox.
+        assert any(s.journal_seq == closed.last_seq for s in live.snapshots())
+        assert closed.db.execute("SELECT count(*) FROM outbox").fetchone()[0] == 0
+    finally:
+        closed.close()
+        live.close()
+
+
+def test_verify_recall_and_export_read_across_segments(
+    cfg_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = months(cfg_path, clock, {OCTOBER: 2, NOVEMBER: 2, DECEMBER: 1})
+    assert len(segments.segment_files(cfg_path.parent / "journal.db")) == 2
+    code, out = cli(capsys, "verify-journal", "--config", str(cfg_path), "--deep")
+    assert code == 0, out
+    assert f"ok: {len(before)} records in 3 files, chain intact" in out
+    code, out = cli(capsys, "export", "--config", str(cfg_path))
+    assert code == 0 and out.splitlines() == before
+    # Round 1 was dealt in October: recall finds it in the oldest segment.
+    code, out = cli(capsys, "recall", "--config", str(cfg_path), "--round", "1")
+    assert code == 0 and "player wins 9-5" in out
+    code, out = cli(capsys, "recall", "--config", str(cfg_path), "--last", "5", "--json")
+    assert code == 0
+    assert [json.loads(line)["round"] for line in out.splitlines()] == [1, 2, 3, 4, 5]
+
+
+def test_a_restart_after_a_close_starts_from_the_live_files_snapshot(
+    cfg_path: Path, clock: Clock
+) -> None:
+    months(cfg_path, clock, {OCTOBER: 2, NOVEMBER: 1})
+    daemon = Daemon(load_config(cfg_path), mqtt=False)
+    replayed = daemon.recover()
+    history = History.open(daemon.journal.path, None)
+    full = Table(load_config(cfg_path))
+    for rec in history.records():
+        full.apply(rec)
+    history.close()
+    # Only November's records are replayed: the live file starts from the snapshot after
+    # the last October record.
+    assert replayed == history.last_seq - history.live.first_seq + 1 == 7
+    assert snapshot.encode(daemon.table) == snapshot.encode(full)
+    history.close()
+    daemon.journal.close()
+
+
+def test_without_a_live_snapshot_the_table_is_rebuilt_from_the_segments(
+    cfg_path: Path, clock: Clock
+) -> None:
+    months(cfg_path, clock, {OCTOBER: 2, NOVEMBER: 1})
+    raw = sqlite3.connect(cfg_path.parent / "journal.db")
+    raw.execute("DELETE FROM snapshots")
+    raw.commit()
+    raw.close()
+    daemon = Daemon(load_config(cfg_path), mqtt=False)
+    daemon.recover()
+    history = History.open(daemon.journal.path, None)
+    full = Table(load_config(cfg_path))
+    for rec in history.records():
+        full.apply(rec)
+    history.close()
+    assert snapshot.encode(daemon.table) == snapshot.encode(full)
+    daemon.journal.close()
+
+
+def test_a_live_file_whose_segments_are_gone_and_has_no_snapshot_is_refused_naming_them(
+    cfg_path: Path, clock: Clock
+) -> None:
+    months(cfg_path, clock, {OCTOBER: 2, NOVEMBER: 1})
+    (cfg_path.parent / "journal-2026-10.db").unlink()
+    raw = sqlite3.connect(cfg_path.parent / "journal.db")
+    raw.execute("DELETE FROM snapshots")
+    raw.commit()
+    raw.close()
+    daemon = Daemon(load_config(cfg_path), mqtt=False)
+    with pytest.raises(JournalError, match="closed segments cannot rebuild the table"):
+        daemon.recover()
+    daemon.journal.close()
+
+
+def test_archive_moves_closed_segments_and_everything_still_reads_across_them(
+    cfg_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = months(cfg_path, clock, {OCTOBER: 2, NOVEMBER: 2, DECEMBER: 1})
+    code, out = cli(capsys, "archive", "--config", str(cfg_path))
+    assert code == 0
+    # keep_local_months = 1: October goes to the archive, November stays beside the journal.
+    assert (cfg_path.parent / "archive" / "journal-2026-10.db").exists()
+    assert not (cfg_path.parent / "journal-2026-10.db").exists()
+    assert (cfg_path.parent / "journal-2026-11.db").exists()
+    code, out = cli(capsys, "verify-journal", "--config", str(cfg_path))
+    assert code == 0, out
+    code, out = cli(capsys, "export", "--config", str(cfg_path))
+    assert out.splitlines() == before
+    code, out = cli(capsys, "recall", "--config", str(cfg_path), "--round", "1")
+    assert code == 0 and "player wins 9-5" in out
+
+
+def test_without_the_archive_verify_says_which_records_it_could_not_see(
+    cfg_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    months(cfg_path, clock, {OCTOBER: 2, NOVEMBER: 1})
+    seg = cfg_path.parent / "journal-2026-10.db"
+    last = Journal(seg, table=None, readonly=True).last_seq
+    seg.rename(cfg_path.parent / "elsewhere.db")
+    code, out = cli(capsys, "verify-journal", "--journal", str(cfg_path.parent / "journal.db"))
+    assert code == 0
+    assert f"records 1-{last} are not here" in out
+    code, out = cli(capsys, "export", "--journal", str(cfg_path.parent / "journal.db"))
+    assert code == 2 and f"records 1-{last} are in segments not found here" in out
+
+
+def test_an_altered_segment_is_named_with_its_record(
+    cfg_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    months(cfg_path, clock, {OCTOBER: 2, NOVEMBER: 1})
+    seg = cfg_path.parent / "journal-2026-10.db"
+    raw = sqlite3.connect(seg)
+    raw.execute("""UPDATE journal SET body = '{"type":"shoe.card","card":"9c"}' WHERE seq = 5""")
+    raw.commit()
+    raw.close()
+    code, out = cli(capsys, "verify-journal", "--config", str(cfg_path))
+    assert code == 1
+    assert "journal-2026-10.db: record 5: contents altered" in out
+
+
+def test_a_segment_swapped_for_another_chain_is_caught_at_the_join(
+    cfg_path: Path, clock: Clock, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A whole segment rewritten with a recomputed chain of its own still has to end with the
+    hash the next file continues from."""
+    months(cfg_path, clock, {OCTOBER: 2, NOVEMBER: 1})
+    seg = cfg_path.parent / "journal-2026-10.db"
+    raw = sqlite3.connect(seg)
+    last = raw.execute("SELECT max(seq) FROM journal").fetchone()[0]
+    raw.execute("DELETE FROM journal WHERE seq = ?", (last,))
+    raw.commit()
+    raw.close()
+    code, out = cli(capsys, "verify-journal", "--config", str(cfg_path))
+    assert code == 1
+    assert f"journal.db: starts at record {last + 1}, but journal-2026-10.db ends at record" in out
+
+
+def test_a_crash_between_writing_the_segment_and_leaving_the_live_file_loses_nothing(
+    cfg_path: Path,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    daemon = play(cfg_path, rounds(2))
+    clock.month = NOVEMBER
+
+    def crash(*_: Any) -> None:
+        raise OSError("power cut")
+
+    monkeypatch.setattr(Journal, "drop_closed", crash)
+    with pytest.raises(OSError, match="power cut"):
+        daemon._ingest(Input("console", bank(3, "1000")))
+    daemon.journal.close()
+    monkeypatch.undo()
+    monkeypatch.setattr("tablectl.daemon.now_ts", clock)
+    # The segment is there, and so are its records in the live file: read once, from the live.
+    code, out = cli(capsys, "verify-journal", "--config", str(cfg_path))
+    assert code == 0, out
+    again = play(cfg_path, rounds(1, 2))
+    journal_path = again.journal.path
+    again.journal.close()
+    history = History.open(journal_path, None)
+    try:
+        assert [f.path.name for f in history.files] == ["journal-2026-10.db", "journal.db"]
+        assert [r.seq for r in history.records()] == list(range(1, history.last_seq + 1))
+    finally:
+        history.close()
+
+
+def test_retention_deletes_archived_segments_older_than_retain_months(tmp_path: Path) -> None:
+    live = tmp_path / "journal.db"
+    Journal(live, table="t1").close()
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    for month in ("2025-09", "2025-10", "2025-11", "2026-10"):
+        Journal(segments.segment_path(live, month, archive), table="t1").close()
+    done = segments.archive(
+        live, archive, keep_local=0, retain_months=12, today=datetime(2026, 11, 2, tzinfo=UTC)
+    )
+    # November 2026 less 12 months is November 2025: September and October 2025 are older.
+    assert sorted(p.name for p in done.expired) == ["journal-2025-09.db", "journal-2025-10.db"]
+    assert sorted(p.name for p in archive.iterdir()) == ["journal-2025-11.db", "journal-2026-10.db"]
