@@ -202,12 +202,11 @@ class History:
                 if f.first_seq <= h.seq <= f.last_seq or (f is self.live and h.seq > f.last_seq)
             ]
             result = f.check(keys, mine)
-            name = f.path.name
+            # One file: its findings as they are; several: each named by its file.
+            named = f"{f.path.name}: " if len(self.files) > 1 else ""
             total.records += result.records
-            total.problems += [f"{name}: {p}" for p in result.problems]
-            total.notes += (
-                [f"{name}: {n}" for n in result.notes] if len(self.files) > 1 else (result.notes)
-            )
+            total.problems += [named + p for p in result.problems]
+            total.notes += [named + n for n in result.notes]
             if before is not None:
                 total.problems += _joined(before, f)
             before = f
