@@ -8,7 +8,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablectl.eztrak import Coup, Winner, display_payload, percent, shoe_roads, shoe_stats
+from tablectl.eztrak import (
+    Coup,
+    Scoreboard,
+    Scoreboards,
+    Winner,
+    board_payload,
+    display_payload,
+    percent,
+    shoe_roads,
+    shoe_stats,
+)
 
 
 def coup(
@@ -237,3 +247,38 @@ def test_stats_and_roads_consistent_for_any_shoe_R28(
     assert sum(len(column) for column in roads["bead_plate"]) == len(current)
     assert roads == shoe_roads(current)
     assert json.loads(json.dumps(payload)) == payload
+
+
+@given(st.lists(coups(), max_size=90), st.one_of(st.none(), st.lists(coups(), max_size=20)))
+def test_scoreboard_kept_coup_by_coup_equals_full_recomputation_R28(
+    current: list[Coup], previous: list[Coup] | None
+) -> None:
+    """What the engine publishes round by round (a Scoreboard grown one coup at a time) is,
+    after every coup, the statistics, roads and payload recomputed over the whole shoe."""
+    before = None if previous is None else Scoreboard.of(previous)
+    board = Scoreboard()
+    for n, coup in enumerate(current, start=1):
+        board = board.plus(coup)
+        assert board.coups == tuple(current[:n])
+        assert board.stats() == shoe_stats(current[:n])
+        assert board.roads.roads() == shoe_roads(current[:n])
+    full = display_payload(current, previous, LIMITS, 25, 4)
+    assert board_payload(board, before, LIMITS, 25, 4) == full
+    assert json.dumps(board_payload(board, before, LIMITS, 25, 4)) == json.dumps(full)
+
+
+@given(st.lists(st.tuples(st.lists(coups(), max_size=12), st.integers(0, 12)), max_size=12))
+def test_scoreboards_cache_gives_the_board_of_exactly_the_coups_asked_R28(
+    asks: list[tuple[list[Coup], int]],
+) -> None:
+    """Whatever order shoes are asked for in (growing, restarted, an older state restored after
+    an engine error, a previous shoe), the cached board is the one of exactly those coups."""
+    boards = Scoreboards()
+    shoe: tuple[Coup, ...] = ()
+    for more, cut in asks:
+        shoe = (*shoe[: max(len(shoe) - cut, 0)], *more)
+        for n in range(len(shoe) + 1):
+            board = boards.of(shoe[:n])
+            assert board.coups == shoe[:n]
+            assert board.stats() == shoe_stats(shoe[:n])
+            assert board.roads.roads() == shoe_roads(shoe[:n])

@@ -15,6 +15,7 @@ from tablectl.rules.roads import (
     Colour,
     Letter,
     Mark,
+    RoadBoard,
     all_roads,
     bead_plate,
     big_road,
@@ -324,3 +325,26 @@ def test_derived_road_columns_are_true_colour_runs_R28(text: str, k: int) -> Non
     assert all(column and len(set(column)) == 1 for column in road)
     for left, right in pairwise(road):
         assert left[0] != right[0]
+
+
+@given(st.lists(st.tuples(st.sampled_from(["P", "B", "T"]), st.booleans()), max_size=90))
+def test_road_board_kept_coup_by_coup_equals_all_roads_recomputed_R28(
+    coups: list[tuple[Letter, bool]],
+) -> None:
+    """The incremental roads the engine publishes are, after every coup, exactly the roads
+    recomputed from the whole shoe (naturals included)."""
+    board = RoadBoard()
+    seen: list[Mark] = []
+    assert board.roads() == all_roads(seen)
+    for letter, natural in coups:
+        seen.append(Mark(letter, natural))
+        board = board.plus(seen[-1])
+        assert board.roads() == all_roads(seen)
+
+
+@given(streaky)
+def test_road_board_equals_all_roads_on_long_streaks_R28(text: str) -> None:
+    board = RoadBoard()
+    for mark in marks(text):
+        board = board.plus(mark)
+    assert board.roads() == all_roads(marks(text))
