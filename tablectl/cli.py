@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import dataclasses
 import json
 import sys
 import time
@@ -208,9 +207,9 @@ def cmd_check_config(args: argparse.Namespace) -> int:
 
 def replay_records(lines: Iterator[str]) -> Iterator[Record]:
     """JSON lines as journal records, the way the daemon would have journaled them."""
-    chain: Any = None
     for seq, line in enumerate((ln for ln in lines if ln.strip()), start=1):
-        ts, source, ref = replay_ts(seq), "replay", None
+        ts: str | None = None
+        source, ref, chain = "replay", None, None
         try:
             data: Any = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -221,31 +220,52 @@ def replay_records(lines: Iterator[str]) -> Iterator[Record]:
             body = journal_body(line[:512], f"not JSON: {json_problem(exc)}")
         else:
             if isinstance(data, dict):
-                ts = str(data.pop("ts", None) or ts)
+                given = data.pop("ts", None)
+                ts = str(given) if given else None
                 source = str(data.pop("source", source))
                 raw_ref = data.pop("ref", None)
                 ref = None if raw_ref is None else str(raw_ref)
                 chain = data.pop("chain", None)
             body = journal_body(data)
-        yield _with_chain(Record(seq, ts, source, ref, body, "", ""), chain)
-        chain = None
+        digest, key = _chain_head(chain, seq)
+        yield Record(
+            seq,
+            replay_ts(seq) if ts is None else ts,
+            source,
+            ref,
+            body,
+            "",
+            "" if digest is None else digest,
+            key,
+            witness=digest is not None,
+        )
 
 
-def _with_chain(rec: Record, chain: Any) -> Record:
-    """An exported record's chain head carried through, so that replay publishes the same
-    witness the daemon did; a line without one (or with one for another seq) publishes none."""
-    if not isinstance(chain, dict) or chain.get("seq") != rec.seq:
-        return rec
+def _chain_head(chain: Any, seq: int) -> tuple[str | None, str | None]:
+    """An exported record's chain head (hash, key id) carried through, so that replay publishes
+    the same witness the daemon did; a line without one (or with one for another seq) publishes
+    none (None, None)."""
+    if not isinstance(chain, dict) or chain.get("seq") != seq:
+        return None, None
     digest, key = chain.get("hash"), chain.get("key")
     if not isinstance(digest, str) or not (key is None or isinstance(key, str)):
-        return rec
-    return dataclasses.replace(rec, hash=digest, key=key, witness=True)
+        return None, None
+    return digest, key
 
 
 def print_rows(rows: Sequence[OutboxRow], out: TextIO) -> None:
+    """Each row as a JSON line: topic, payload, qos, retain. The payload goes out as the row's
+    own bytes, not decoded and encoded again: they are compact JSON written with these same
+    separators and ensure_ascii=False from a dict with string keys, so the round trip gave back
+    exactly those bytes."""
     for r in rows:
-        msg = {"topic": r.topic, "payload": json.loads(r.payload), "qos": r.qos, "retain": r.retain}
-        out.write(json.dumps(msg, separators=(",", ":"), ensure_ascii=False) + "\n")
+        topic, qos, retain = _compact(r.topic), _compact(r.qos), _compact(r.retain)
+        payload = r.payload.decode("utf-8")
+        out.write(f'{{"topic":{topic},"payload":{payload},"qos":{qos},"retain":{retain}}}\n')
+
+
+_compact = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""json.dumps(x, separators=(",", ":"), ensure_ascii=False), without a new encoder per call."""
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
