@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
 from typing import Annotated
 
 from pydantic import BeforeValidator, PlainSerializer
@@ -129,8 +130,12 @@ def _show(value: object) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 4] + "...'"
 
 
+@lru_cache(maxsize=4096, typed=True)
 def fmt(amount: Decimal) -> str:
-    """Canonical text of an amount: always two places, no exponent, "-0.00" never."""
+    """Canonical text of an amount: always two places, no exponent, "-0.00" never.
+
+    Remembered by value: equal Decimals ("5", "5.00", "-0") have the same text, and a table
+    formats the same few amounts in every message."""
     q = amount.quantize(CENT, rounding=ROUND_HALF_UP)
     if q == 0:
         q = ZERO

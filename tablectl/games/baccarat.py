@@ -9,7 +9,7 @@ Every transition has a `verify_*` that raises Rejected and leaves the state alon
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -128,7 +128,8 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         return state.phase == "betting" and state.bank_seat is None and not state.wagers
 
     def state_payload(self, state: BaccaratState) -> dict[str, Any]:
-        nxt = rules.next_to_draw(state.hand("player"), state.hand("banker"))
+        player, banker = state.hand("player"), state.hand("banker")
+        nxt = rules.next_to_draw(player, banker)
         return {
             "game": GAME_ID,
             "round": state.round,
@@ -138,10 +139,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
             "bank_offer_seat": state.rotation.offer_seat(self.seats),
             "wagers": [w.payload() for w in state.wagers],
             "total_action": fmt(total_table_action(w.amount for w in state.wagers)),
-            "cards": {
-                "player": [str(c) for c in state.hand("player")],
-                "banker": [str(c) for c in state.hand("banker")],
-            },
+            "cards": {"player": [str(c) for c in player], "banker": [str(c) for c in banker]},
             "next_card": nxt if state.phase == "dealing" else None,
         }
 
@@ -309,7 +307,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
             rotation=state.rotation.after_round(state.bank_seat),
             shoe_number=state.shoe_number,
             shoe_seen=state.shoe_seen,
-            coups=(*state.coups, Coup(**asdict(o))),
+            coups=(*state.coups, Coup(**vars(o))),  # its fields are plain values
             previous_coups=state.previous_coups,
         )
         return new, [Output("round/result", payload), self._display(new)]

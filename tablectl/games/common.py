@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from functools import cached_property
+from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from tablectl.config import Limits
@@ -318,14 +320,14 @@ class PlayerDealerEngine(Generic[T]):
         """Whether `verify_bets_close` accepts."""
         return can(lambda s, _e: self.verify_bets_close(s), state, None)
 
+    @cached_property
+    def _steps(self) -> Mapping[type[Any], Transition[T]]:
+        """Each input type's transition: built once, as it depends on nothing but the engine."""
+        return MappingProxyType({Bank: self.bank, Wager: self.wager, **self.transitions()})
+
     def apply(self, state: T, event: InputEvent, ts: str) -> tuple[T, list[Output]]:
         """Dispatch one input to its transition; an input this game has not is refused."""
-        steps: dict[type[Any], Transition[T]] = {
-            Bank: self.bank,
-            Wager: self.wager,
-            **self.transitions(),
-        }
-        step = steps.get(type(event))
+        step = self._steps.get(type(event))
         if step is None:
             raise self.no_such_input(event)
         return step(state, event, ts)
