@@ -17,7 +17,6 @@ import hashlib
 import importlib
 import json
 import zlib
-from collections import deque
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from enum import Enum
@@ -30,7 +29,7 @@ from tablectl.cards import Card, parse_card
 from tablectl.config import LoadedConfig, Rules
 from tablectl.games.registry import make_engine
 from tablectl.journal import SNAPSHOTS_KEPT, Journal, Record, Snapshot, Verification
-from tablectl.table import RECENT_REFS, Table
+from tablectl.table import RecentRefs, Table
 
 FORMAT = 1
 """The snapshot format. A tablectl that cannot read a stored format skips that snapshot and
@@ -112,7 +111,7 @@ def _restore(cfg: LoadedConfig, doc: dict[str, Any]) -> Table:
     table.position = int(doc["position"])
     table.seq = int(doc["seq"])
     table.state = _dec(doc["state"])
-    table._refs = deque((str(r) for r in doc["refs"]), maxlen=RECENT_REFS)
+    table._refs = RecentRefs(str(r) for r in doc["refs"])
     table.faults = _dec(doc["faults"])
     table.unavailable = set(doc["unavailable"])
     table.serials = _dec(doc["serials"])

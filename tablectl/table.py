@@ -10,6 +10,7 @@ import bisect
 import json
 import re
 from collections import deque
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -78,6 +79,33 @@ def public_input(body: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+class RecentRefs:
+    """The newest RECENT_REFS command ids (verb/id), oldest first: a redelivered command is
+    refused. A set beside the order, so a lookup does not scan thousands of ids per command."""
+
+    def __init__(self, refs: Iterable[str] = ()) -> None:
+        self._order: deque[str] = deque()
+        self._known: set[str] = set()
+        for ref in refs:
+            self.add(ref)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._known
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def add(self, key: str) -> None:
+        """Remember `key` (not already known), forgetting the oldest beyond RECENT_REFS."""
+        if len(self._order) >= RECENT_REFS:
+            self._known.discard(self._order.popleft())
+        self._order.append(key)
+        self._known.add(key)
+
+
 class Table:
     """One table's engine state and outgoing sequence number."""
 
@@ -90,7 +118,7 @@ class Table:
         self.state: Any = self.engine.initial()
         self.seq = 0
         self.position = 0  # the last journal record applied
-        self._refs: deque[str] = deque(maxlen=RECENT_REFS)
+        self._refs = RecentRefs()
         # Devices: what each reports now, and which ones fed the round in progress.
         self.faults: dict[str, str] = {}
         self.unavailable: set[str] = set()
@@ -135,7 +163,7 @@ class Table:
             key = f"{verb}/{rec.ref}"
             if key in self._refs:
                 return [_reply(verb, rec.ref, False, "duplicate request id: already handled")]
-            self._refs.append(key)
+            self._refs.add(key)
         saved = self._save()
         try:
             return self._judge(rec, verb)
