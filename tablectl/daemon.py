@@ -3,17 +3,24 @@
 One asyncio task owns the journal and the table; every input goes through its queue, so the
 order inputs are journaled in is the order the engine sees them. A restart replays the journal,
 writes the outputs of any record whose outputs were not yet stored, and carries on.
+
+A journal that cannot be written (a full disk, an I/O error: `JournalUnwritable`) stops the
+table, not the daemon: the input that met it is tried again every JOURNAL_RETRY_SECONDS, those
+behind it wait in the queue, commands are refused from memory, and the floor hears of it from
+memory too (`alert`, retained `journal/status`; docs/operations.md "Disk full").
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import signal
+import sqlite3
 import ssl
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -46,6 +53,10 @@ SNAPSHOT_EVERY_RECORDS = 1000
 rounds): a start replays at most this many records, plus the round in progress."""
 SNAPSHOT_MOST_RECORDS = 5000
 """A snapshot in the middle of a round once this many records were applied since the last."""
+SNAPSHOT_RETRY_RECORDS = 100
+"""Records applied after a snapshot that found no room before the next is tried."""
+JOURNAL_RETRY_SECONDS = 5.0
+"""How often an input the journal could not take is tried again (`Daemon.journal_retry_seconds`)."""
 
 # Inbound command verbs (contract 3) and the input event type each becomes.
 COMMAND_VERBS = {
@@ -73,6 +84,50 @@ MAX_REF_CHARS = 128  # a longer `id` is refused
 MAX_VERB_CHARS = 64  # a longer topic level is no verb: journaled under "cmd", no reply
 
 Listener = Callable[[Record, list[OutboxRow]], None]
+
+
+class JournalUnwritable(Exception):
+    """The journal file cannot be written now: a full disk, an I/O error, a read-only file
+    system. Nothing recorded was touched, and the write that met it can be tried again."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# What says the file cannot be written, as opposed to a journal that is wrong (JournalError) or
+# a defect: SQLite's result codes (Python 3.11+ names them), its messages for them, and what the
+# operating system says when the segment close (tablectl/segments.py) writes a file of its own.
+_UNWRITABLE_CODES = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_READONLY")
+_UNWRITABLE_MESSAGES = (
+    "database or disk is full",
+    "disk i/o error",
+    "unable to open",
+    "readonly database",
+)
+_UNWRITABLE_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EROFS})
+
+
+def unwritable_reason(exc: BaseException) -> str | None:
+    """Why `exc` means the journal cannot be written (SQLite's or the system's own words), or
+    None when it means something else, which stays fatal. The error and those it was raised
+    from, or while handling, are looked at: a ROLLBACK that fails after a full disk, or a
+    JournalError wrapping SQLite's error, is the full disk."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, sqlite3.Error):
+            code = getattr(current, "sqlite_errorname", None) or ""
+            text = str(current)
+            if code.startswith(_UNWRITABLE_CODES) or any(
+                m in text.lower() for m in _UNWRITABLE_MESSAGES
+            ):
+                return text or code
+        elif isinstance(current, OSError) and current.errno in _UNWRITABLE_ERRNOS:
+            return str(current)
+        current = current.__cause__ or current.__context__
+    return None
 
 
 @dataclass(frozen=True)
@@ -122,6 +177,18 @@ class Daemon:
         self._display_latest: dict[str, dict[str, Any]] = {}
         self._bet_timer_round: int | None = None
         self._snapshot_at = 0  # the record the newest snapshot was taken after
+        self._snapshot_tried = 0  # the record a snapshot found no room after (0: none did)
+        # The journal cannot be written (why, and since when): see _ingest_until_journaled.
+        self.journal_trouble: str | None = None
+        self.journal_retry_seconds = JOURNAL_RETRY_SECONDS
+        self._trouble_since: str | None = None
+        self._trouble_began = asyncio.Event()  # set while journal_trouble is
+        # A record journaled and applied whose outputs could not be stored yet: _ingest stores
+        # them when the same input is tried again (never appending or applying it twice).
+        self._unstored: tuple[Record, list[OutboxRow]] | None = None
+        # The config's rules, due to be journaled when the journal could not take them: they
+        # go in before the next input.
+        self._rules_pending: Input | None = None
 
     # -- start-up ----------------------------------------------------------------------------
 
@@ -166,7 +233,7 @@ class Daemon:
             unsent=self.journal.unsent_count(),
         )
         if count >= SNAPSHOT_EVERY_RECORDS:
-            self._checkpoint()  # the next start need not replay all that again
+            self._checkpoint_if_room()  # the next start need not replay all that again
         self._journal_rules()
         return count
 
@@ -210,18 +277,48 @@ class Daemon:
         if not self.table.engine.between_rounds(self.table.state) or self.table.held is not None:
             return  # a round is never split between two files
         if self._snapshot_at != self.table.position:
-            self._checkpoint()
-        closed = segments.close_month(self.journal, now)
+            self._checkpoint()  # the segment needs it: no room for it is no room for the record
+        month = self.journal.month
+        try:
+            closed = segments.close_month(self.journal, now)
+        except Exception as exc:
+            if month is not None and unwritable_reason(exc) is not None:
+                # The half-written segment gives its room back; the next try writes it whole.
+                tmp = segments.segment_path(self.journal.path, month)
+                for part in ("", "-wal", "-shm"):
+                    with contextlib.suppress(OSError):
+                        Path(f"{tmp}.tmp{part}").unlink(missing_ok=True)
+            raise
         log.info("journal.segment", closed=str(closed), next_record=self.journal.first_seq)
 
     def _maybe_checkpoint(self) -> None:
         """A snapshot at a round boundary once SNAPSHOT_EVERY_RECORDS were applied since the
-        last, or at SNAPSHOT_MOST_RECORDS whatever the round (a round held for hours)."""
+        last, or at SNAPSHOT_MOST_RECORDS whatever the round (a round held for hours); after
+        one that found no room, not before SNAPSHOT_RETRY_RECORDS more."""
         since = self.table.position - self._snapshot_at
+        if self._snapshot_tried and self.table.position - self._snapshot_tried < (
+            SNAPSHOT_RETRY_RECORDS
+        ):
+            return
         if since >= SNAPSHOT_MOST_RECORDS or (
             since >= SNAPSHOT_EVERY_RECORDS and self.table.engine.between_rounds(self.table.state)
         ):
+            self._checkpoint_if_room()
+
+    def _checkpoint_if_room(self) -> None:
+        """A checkpoint, or a warning when the journal cannot take it: a snapshot is optional
+        (the next start replays longer), so a full disk does not stop the table here."""
+        try:
             self._checkpoint()
+        except Exception as exc:
+            reason = unwritable_reason(exc)
+            if reason is None:
+                raise
+            self._end_failed_write()
+            self._snapshot_tried = self.table.position
+            log.warning("checkpoint.skipped", record=self.table.position, reason=reason)
+        else:
+            self._snapshot_tried = 0
 
     def _journal_rules(self) -> None:
         """Journal the config file's rules when they are not yet the journal's, between rounds
@@ -232,7 +329,12 @@ class Daemon:
         if not self.table.engine.between_rounds(self.table.state):
             log.warning("rules change waits for the end of the round")
             return
-        self._ingest(Input("config", {"type": "config", "rules": wanted.to_json()}))
+        item = Input("config", {"type": "config", "rules": wanted.to_json()})
+        try:
+            self._ingest(item)
+        except JournalUnwritable as exc:  # journaled before the next input (_ingest)
+            self._rules_pending = item
+            log.warning("rules change waits for the journal", reason=exc.reason)
 
     async def run(self, *, install_signals: bool = True) -> None:
         """Recover, start everything, run until `stop()` (or SIGTERM/SIGINT), shut down cleanly."""
@@ -244,10 +346,15 @@ class Daemon:
         for warning in self.cfg.warnings:  # e.g. a vendor plugin that cannot load (issue 5)
             log.warning("config warning", warning=warning)
         self.recover()
+        if self._rules_pending is not None:  # the journal could not take them: the first input
+            self.queue.put_nowait((self._rules_pending, None))
+            self._rules_pending = None
         self._arm_bet_timer()  # a restart during betting keeps the bet timer running (R28)
         self._spawn(self._consume(), "journal")
         if relay is not None:
             self.relay = relay
+            # This start's word, in place of any the broker still holds from before it.
+            self._notice("journal/status", {"writable": True, "since": now_ts()}, retain=True)
             self._spawn(relay.run(), "relay")
         for dev in self.cfg.table.devices:
             self._spawn(
@@ -277,9 +384,17 @@ class Daemon:
         consumer, *others = self._tasks
         await _cancel_and_wait([t for t in others if t.get_name() != "relay"])
         if not consumer.done():
-            await self.queue.join()  # everything already received is journaled before we go
-        elif not self.queue.empty():  # the journal failed: these inputs were never recorded
-            log.error("inputs not journaled", count=self.queue.qsize())
+            # Everything already received is journaled before we go, unless the journal
+            # cannot be written: then waiting would only hold up the stop.
+            await self._drained_or_unwritable()
+        if consumer.done() or self.journal_trouble is not None:
+            # The journal failed: these inputs were never recorded (the one being tried again
+            # too, unless only its outputs were missing: the next start writes those).
+            count = self.queue.qsize()
+            if self.journal_trouble is not None and self._unstored is None:
+                count += 1
+            if count:
+                log.error("inputs not journaled", count=count, reason=self.journal_trouble)
         consumer.cancel()
         await asyncio.gather(consumer, return_exceptions=True)
         if self.relay is not None:
@@ -295,6 +410,17 @@ class Daemon:
                 log.error("checkpoint failed", exc_info=exc)
         self.journal.close()
         log.info("stopped")
+
+    async def _drained_or_unwritable(self) -> None:
+        """Until every queued input is journaled, or the journal cannot be written."""
+        drained = asyncio.ensure_future(self.queue.join())
+        trouble = asyncio.ensure_future(self._trouble_began.wait())
+        try:
+            await asyncio.wait({drained, trouble}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (drained, trouble):
+                task.cancel()
+            await asyncio.gather(drained, trouble, return_exceptions=True)
 
     async def _drain_outbox(self) -> None:
         while self.journal.unsent_count():
@@ -332,8 +458,8 @@ class Daemon:
         while True:
             item, fut = await self.queue.get()
             try:
-                rec = self._ingest(item)
-            except Exception as exc:  # a journal that cannot be written is fatal
+                rec = await self._ingest_until_journaled(item)
+            except Exception as exc:  # a journal that is wrong (not just full) is fatal
                 if fut is not None and not fut.done():
                     fut.set_exception(exc)
                 self.queue.task_done()
@@ -342,13 +468,45 @@ class Daemon:
                 fut.set_result(rec)
             self.queue.task_done()
 
+    async def _ingest_until_journaled(self, item: Input) -> Record:
+        """`_ingest`, tried again every `journal_retry_seconds` while the journal cannot be
+        written (the inputs behind it wait in the queue, in order), the floor told when it
+        cannot and when it can again."""
+        while True:
+            try:
+                rec = self._ingest(item)
+            except JournalUnwritable as exc:
+                self._journal_unwritable(exc.reason)
+                await asyncio.sleep(self.journal_retry_seconds)
+                continue
+            if self.journal_trouble is not None:
+                self._journal_writable()
+            return rec
+
     def _ingest(self, item: Input) -> Record:
-        body = journal_body(item.data, item.error)
-        ts = now_ts()
-        self._close_month(ts)
-        rec = self.journal.append(ts, item.source, item.ref, body)
-        rows = self.table.apply(rec)
-        self.journal.write_outputs(rec, rows)
+        """Journal an input, apply it, store its outputs; then what follows a record (rules
+        that waited for the end of a round, the bet timer, a checkpoint).
+
+        JournalUnwritable when the journal cannot be written: call again with the same input,
+        and it goes on from where it stopped. A failed append recorded nothing (its transaction
+        rolled back), so the record is appended then; once the append succeeded the record is
+        journaled and applied (`_unstored`), and only its outputs are written again: an input
+        is never journaled or applied twice.
+        """
+        if self._rules_pending is not None and self._rules_pending is not item:
+            self._ingest(self._rules_pending)  # the rules the journal could not take, first
+            self._rules_pending = None
+        if self._unstored is None:
+            body = journal_body(item.data, item.error)
+            ts = now_ts()
+            with self._writing():
+                self._close_month(ts)
+                rec = self.journal.append(ts, item.source, item.ref, body)
+            self._unstored = (rec, self.table.apply(rec))
+        rec, rows = self._unstored
+        with self._writing():
+            self.journal.write_outputs(rec, rows)
+        self._unstored = None
         if self.relay is not None:
             self.relay.wake()
         for listener in self.listeners:
@@ -359,6 +517,103 @@ class Daemon:
         self._arm_bet_timer()
         self._maybe_checkpoint()
         return rec
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Journal writes: an error that says the file cannot be written becomes
+        JournalUnwritable (the connection made ready for the next try); any other propagates."""
+        try:
+            yield
+        except Exception as exc:
+            reason = unwritable_reason(exc)
+            if reason is None:
+                raise
+            self._end_failed_write()
+            raise JournalUnwritable(reason) from exc
+
+    def _end_failed_write(self) -> None:
+        """Leave the journal's connection as it was before a write that failed: SQLite rolls a
+        transaction back by itself after some errors only (a failed COMMIT may leave it open),
+        a segment close may leave its file attached, and a non-durable write its
+        synchronous=NORMAL."""
+        db = self.journal.db
+        with contextlib.suppress(sqlite3.Error):
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+        with contextlib.suppress(sqlite3.Error):
+            for _, name, _ in db.execute("PRAGMA database_list").fetchall():
+                if name not in ("main", "temp"):
+                    db.execute(f'DETACH DATABASE "{name}"')
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("PRAGMA synchronous=FULL")
+
+    # -- a journal that cannot be written ----------------------------------------------------
+
+    def _journal_unwritable(self, reason: str) -> None:
+        """The journal could not take an input: logged once, and the floor told from memory
+        (the outbox is in the journal): an `alert` and the retained `journal/status`."""
+        if self.journal_trouble is not None:
+            self.journal_trouble = reason  # the latest word, for the status line
+            return
+        self.journal_trouble = reason
+        self._trouble_since = since = now_ts()
+        self._trouble_began.set()
+        log.error(
+            "journal.unwritable",
+            reason=reason,
+            journal=str(self.journal.path),
+            retry_seconds=self.journal_retry_seconds,
+            detail="no input is journaled or applied until the journal can be written: inputs "
+            "wait in order, commands are refused; free space (docs/operations.md, Disk full)",
+        )
+        self._notice(
+            "alert",
+            {"kind": "journal-unwritable", "reason": reason, "journaled": False, "ts": since},
+        )
+        self._notice(
+            "journal/status", {"writable": False, "reason": reason, "since": since}, retain=True
+        )
+
+    def _journal_writable(self) -> None:
+        """The input the journal could not take is in: the floor hears so, and the queue runs."""
+        since = now_ts()
+        log.info(
+            "journal.writable",
+            was=self.journal_trouble,
+            unwritable_since=self._trouble_since,
+            waiting=self.queue.qsize(),
+        )
+        reason = f"the journal can be written again (unwritable since {self._trouble_since})"
+        self.journal_trouble = self._trouble_since = None
+        self._trouble_began.clear()
+        self._notice("journal/status", {"writable": True, "since": since}, retain=True)
+        self._notice(
+            "alert",
+            {"kind": "journal-writable", "reason": reason, "journaled": False, "ts": since},
+        )
+
+    def _notice(self, suffix: str, fields: dict[str, Any], *, retain: bool = False) -> None:
+        """Publish from memory, not through the outbox (Relay.notice): no `seq`."""
+        if self.relay is None:
+            return  # MQTT off: the log says it
+        payload = {"table": self.cfg.table.table, **fields}
+        text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+        self.relay.notice(suffix, text.encode("utf-8"), retain=retain)
+
+    def _refuse_unjournaled(self, verb: str, payload: bytes) -> None:
+        """A command while the journal cannot be written: answered at once from memory, not
+        queued (a dealer must not believe a wager was taken), not journaled."""
+        ref = _command_id(payload)
+        log.warning("command.not_journaled", verb=verb[:MAX_VERB_CHARS], id=ref)
+        if _verb_problem(verb) is not None:
+            return  # no reply topic can carry it
+        reason = (
+            f"the journal cannot be written ({self.journal_trouble}): not recorded; "
+            "try again when it is"
+        )
+        self._notice(
+            f"cmd/{verb}/reply", {"id": ref, "ok": False, "reason": reason, "journaled": False}
+        )
 
     # -- MQTT commands -----------------------------------------------------------------------
 
@@ -372,20 +627,26 @@ class Daemon:
         a lone surrogate escape ("\\ud800", which no UTF-8 journal can hold), an `id` over
         MAX_REF_CHARS, an unknown verb or a type that is not the verb's. A topic level that no
         reply topic can carry is journaled under source "cmd" and not answered.
+
+        While the journal cannot be written, a command is answered at once from memory, with
+        `"journaled": false`, and neither queued nor journaled (`_refuse_unjournaled`).
         """
+        if self.journal_trouble is not None:
+            self._refuse_unjournaled(verb, payload)
+            return
         bad_verb = _verb_problem(verb)
         if bad_verb is not None:
-            await self.submit("cmd", _head(payload), error=bad_verb)
+            await self._submit_command("cmd", _head(payload), error=bad_verb)
             return
         source = f"cmd/{verb}"
         if len(payload) > MAX_COMMAND_BYTES:
             size = f"payload is {len(payload)} bytes; a command is at most {MAX_COMMAND_BYTES}"
-            await self.submit(source, _head(payload), error=size)
+            await self._submit_command(source, _head(payload), error=size)
             return
         try:
             text = payload.decode("utf-8")
         except UnicodeDecodeError as exc:
-            await self.submit(
+            await self._submit_command(
                 source,
                 payload.decode("utf-8", "replace"),
                 error=f"payload is not UTF-8 text: {exc.reason} at byte {exc.start}",
@@ -394,23 +655,25 @@ class Daemon:
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as exc:  # not only JSONDecodeError: see json_problem
-            await self.submit(source, text, error=f"payload is not JSON: {json_problem(exc)}")
+            await self._submit_command(
+                source, text, error=f"payload is not JSON: {json_problem(exc)}"
+            )
             return
         bad_shape = _shape_problem(data)
         if bad_shape is not None:
-            await self.submit(source, text, error=bad_shape)
+            await self._submit_command(source, text, error=bad_shape)
             return
         ref = None
         if isinstance(data, dict):
             raw_id = data.pop("id", None)
             ref = None if raw_id is None else str(raw_id)
             if ref is not None and len(ref) > MAX_REF_CHARS:
-                await self.submit(
+                await self._submit_command(
                     source, data, error=f"id is {len(ref)} characters; at most {MAX_REF_CHARS}"
                 )
                 return
         if verb not in COMMAND_VERBS:
-            await self.submit(
+            await self._submit_command(
                 source,
                 data,
                 ref=ref,
@@ -418,13 +681,35 @@ class Daemon:
             )
             return
         if not isinstance(data, dict):
-            await self.submit(source, data, ref=ref, error="payload must be a JSON object")
+            await self._submit_command(source, data, ref=ref, error="payload must be a JSON object")
             return
         typ = data.setdefault("type", COMMAND_VERBS[verb])
         if typ != COMMAND_VERBS[verb]:
-            await self.submit(source, data, ref=ref, error=f"cmd/{verb} carries type {typ!r}")
+            await self._submit_command(
+                source, data, ref=ref, error=f"cmd/{verb} carries type {typ!r}"
+            )
             return
-        await self.submit(source, data, ref=ref)
+        await self._submit_command(source, data, ref=ref)
+
+    async def _submit_command(
+        self, source: str, data: Any, *, ref: str | None = None, error: str | None = None
+    ) -> None:
+        """`submit` for a command, whose wait also ends when the journal turns out unwritable:
+        the command stays queued (journaled, and answered through the outbox, once it can be),
+        and the relay hands on the commands behind it, answered from memory meanwhile, rather
+        than holding them until the disk has room."""
+        fut: asyncio.Future[Record] = asyncio.get_running_loop().create_future()
+        await self.queue.put((Input(source, data, ref, error), fut))
+        trouble = asyncio.ensure_future(self._trouble_began.wait())
+        waiting: set[asyncio.Future[Any]] = {fut, trouble}
+        try:
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            trouble.cancel()
+        if fut.done():
+            fut.result()  # a journal that is wrong fails the command, as it fails the daemon
+        else:
+            fut.add_done_callback(_retrieve)
 
     def _make_relay(self) -> Relay:
         """The MQTT relay with the config's credentials; BrokerSetupError naming the key and the
@@ -530,10 +815,13 @@ class Daemon:
             await asyncio.sleep(interval)
 
     def status_line(self) -> str:
-        """What `systemctl status` shows: the round and its phase, any hold, the broker, and how
-        many messages wait to be published."""
+        """What `systemctl status` shows: a journal that cannot be written first, the round and
+        its phase, any hold, the broker, and how many messages wait to be published."""
         st = self.table.state_payload()
-        parts = [f"round {st.get('round', '?')} {st.get('phase', '')}".strip()]
+        parts = []
+        if self.journal_trouble is not None:
+            parts.append(f"JOURNAL UNWRITABLE: {self.journal_trouble}")
+        parts.append(f"round {st.get('round', '?')} {st.get('phase', '')}".strip())
         if self.table.held is not None:
             parts.append(f"HELD: {self.table.held}")
         if self.relay is not None:
@@ -588,6 +876,26 @@ def _verb_problem(verb: str) -> str | None:
     if any(ch in verb for ch in "/+#\0") or not _is_unicode(verb):
         return f"command verb {shown} is not a topic level a reply can be published on"
     return None
+
+
+def _retrieve(fut: asyncio.Future[Record]) -> None:
+    """Done-callback of a future nobody awaits any more: its failure was logged elsewhere."""
+    if not fut.cancelled():
+        fut.exception()
+
+
+def _command_id(payload: bytes) -> str | None:
+    """A command's `id` as its reply gives it, read without journaling anything; None when
+    none can be read (the reply's `id` is then null, as for any refused payload)."""
+    if len(payload) > MAX_COMMAND_BYTES:
+        return None
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None
+    raw = data.get("id") if isinstance(data, dict) else None
+    ref = None if raw is None else str(raw)
+    return ref if ref is not None and len(ref) <= MAX_REF_CHARS and _is_unicode(ref) else None
 
 
 def _head(payload: bytes) -> str:

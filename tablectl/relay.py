@@ -18,6 +18,10 @@ Availability (``<base>/status``, retained, QoS 1): ``"online"`` is published aft
 connect. ``stop()`` publishes ``"offline"`` and disconnects cleanly. Any other end of a
 connection (network loss, a failed publish, the ``run()`` task being cancelled) drops the TCP
 connection *without* an MQTT DISCONNECT, so the broker publishes the Last Will ``"offline"``.
+
+Notices (`Relay.notice`) are the few messages that cannot go through the outbox because they
+say the outbox cannot be written (a full disk): published from memory on the same connection,
+best effort, the retained ones again after every connect.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import contextlib
 import enum
 import socket
 import ssl
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -40,6 +45,8 @@ log = structlog.get_logger(__name__)
 
 STATUS_ONLINE = b'"online"'
 STATUS_OFFLINE = b'"offline"'
+MAX_NOTICES = 100
+"""Notices kept for the next connection while there is none; beyond that the oldest are dropped."""
 
 CommandHandler = Callable[[str, bytes], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
@@ -54,6 +61,15 @@ class OutboxRow:
     topic: str
     payload: bytes
     qos: int
+    retain: bool
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message from memory (`Relay.notice`): not in the outbox, no ``seq``."""
+
+    topic: str
+    payload: bytes
     retain: bool
 
 
@@ -81,8 +97,9 @@ class RelayState(enum.Enum):
 class Relay:
     """Publishes an `Outbox` over MQTT and hands ``<base>/cmd/<verb>`` messages to ``on_command``.
 
-    ``run()`` runs until cancelled or stopped; ``wake()`` says new rows are waiting; ``stop()``
-    publishes the retained ``"offline"`` status, disconnects cleanly and waits for ``run()``.
+    ``run()`` runs until cancelled or stopped; ``wake()`` says new rows are waiting; ``notice()``
+    publishes a message from memory; ``stop()`` publishes the retained ``"offline"`` status,
+    disconnects cleanly and waits for ``run()``.
     """
 
     def __init__(
@@ -129,6 +146,9 @@ class Relay:
         self._finished = asyncio.Event()
         self._running = False
         self._commands: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._notices: deque[Notice] = deque(maxlen=MAX_NOTICES)  # not yet handed to a client
+        self._retained: dict[str, Notice] = {}  # topic -> the latest retained notice
+        self._mark_failing = False  # the outbox would not take the last marks (logged once)
         self._log = log.bind(client_id=client_id, broker=f"{host}:{port}")
 
     # -- public --------------------------------------------------------------------------------
@@ -150,6 +170,24 @@ class Relay:
 
     def wake(self) -> None:
         """Tell the relay that new rows are in the outbox (cheap; callable from any task)."""
+        self._wake.set()
+
+    def notice(self, topic_suffix: str, payload: bytes, *, retain: bool = False) -> None:
+        """Publish ``<base>/<topic_suffix>`` from memory, not through the outbox: for what the
+        outbox cannot hold, such as the word that the journal cannot be written.
+
+        QoS 1, on the current connection as soon as the publisher wakes, ahead of outbox rows
+        not yet handed to the client. The latest retained notice of each topic is published
+        again after ``"online"`` on every (re)connect, so the broker holds it whatever became of
+        the connection it was first sent on. A notice is best effort otherwise: one made while
+        disconnected waits for the next connection (at most MAX_NOTICES wait; the oldest are
+        dropped), one on the wire when the connection drops is not sent again, and none
+        survives the process. Nothing marks a notice sent, and it carries no ``seq``.
+        """
+        note = Notice(f"{self._base}/{topic_suffix}", payload, retain)
+        if retain:
+            self._retained[note.topic] = note
+        self._notices.append(note)
         self._wake.set()
 
     async def run(self) -> None:
@@ -282,21 +320,28 @@ class Relay:
     # -- outbound ------------------------------------------------------------------------------
 
     async def _publisher(self, client: aiomqtt.Client) -> None:
-        """Everything this connection sends: subscribe, "online", the outbox until `stop()`,
-        then "offline". Rows still pending at `stop()` stay in the outbox for the next start."""
+        """Everything this connection sends: subscribe, "online", the retained notices, then
+        notices and the outbox until `stop()`, then "offline". Rows still pending at `stop()`
+        stay in the outbox for the next start."""
         if not self._stop_requested.is_set():  # else stop() came while connecting: just go
             if self._on_command is not None:
                 await _checked(client.subscribe(self.command_filter, qos=1))
             await _checked(client.publish(self.status_topic, STATUS_ONLINE, qos=1, retain=True))
+            # The latest retained notices again, then the others still waiting.
+            waiting_notices = [n for n in self._notices if not n.retain]
+            self._notices.clear()
+            self._notices.extend([*self._retained.values(), *waiting_notices])
         in_flight: dict[asyncio.Future[None], OutboxRow] = {}
+        notes: dict[asyncio.Future[None], Notice] = {}
         try:
             last = 0  # the highest seq handed to paho on this connection
             while not self._stop_requested.is_set():
                 self._wake.clear()  # before reading the outbox, so no wake() can be missed
+                self._issue_notices(client, notes)
                 last = self._issue(client, in_flight, last)
                 waker = asyncio.ensure_future(self._wake.wait())
                 try:
-                    waiting: set[asyncio.Future[Any]] = {*in_flight, waker}
+                    waiting: set[asyncio.Future[Any]] = {*in_flight, *notes, waker}
                     await asyncio.wait(
                         waiting,
                         timeout=self._poll_interval,
@@ -304,12 +349,39 @@ class Relay:
                     )
                 finally:
                     waker.cancel()
+                self._settle_notices(notes)
                 self._settle(in_flight, only_done=True)
-            if in_flight:  # stop(): let what is on the wire be acknowledged first
-                await asyncio.wait(set(in_flight), timeout=self._timeout)
+            self._issue_notices(client, notes)  # made just before stop(): before "offline"
+            if in_flight or notes:  # stop(): let what is on the wire be acknowledged first
+                await asyncio.wait({*in_flight, *notes}, timeout=self._timeout)
         finally:
+            for task in notes:  # what was not acknowledged is not sent again (the docstring)
+                if not task.done():
+                    task.cancel()
+                elif not task.cancelled():
+                    task.exception()  # retrieved (unreported): the connection ends anyway
             self._settle(in_flight, only_done=False)
         await _checked(client.publish(self.status_topic, STATUS_OFFLINE, qos=1, retain=True))
+
+    def _issue_notices(
+        self, client: aiomqtt.Client, notes: dict[asyncio.Future[None], Notice]
+    ) -> None:
+        """Hand every waiting notice to paho, oldest first (before any outbox row of this turn)."""
+        while self._notices:
+            note = self._notices.popleft()
+            task = asyncio.ensure_future(
+                client.publish(note.topic, note.payload, qos=1, retain=note.retain)
+            )
+            notes[task] = note
+
+    def _settle_notices(self, notes: dict[asyncio.Future[None], Notice]) -> None:
+        """Forget acknowledged notices; a failed one fails the connection, like a failed row
+        (a retained notice is published again on the next; another is lost)."""
+        for task in [t for t in notes if t.done()]:
+            note = notes.pop(task)
+            if not task.cancelled() and (exc := task.exception()) is not None:
+                self._log.warning("relay.notice_failed", topic=note.topic, retain=note.retain)
+                raise exc
 
     def _issue(
         self,
@@ -355,8 +427,17 @@ class Relay:
             else:
                 acked.append(row.seq)
         if acked:
-            self._outbox.mark_sent(acked)
-            self._log.debug("relay.published", count=len(acked), last_seq=max(acked))
+            try:
+                self._outbox.mark_sent(acked)
+            except Exception as error:
+                # E.g. a full disk: the rows stay unsent in the outbox and are published again,
+                # under the same seqs, on the next connection or start. Publishing goes on.
+                if not self._mark_failing:
+                    self._log.warning("relay.mark_sent_failed", error=str(error) or repr(error))
+                self._mark_failing = True
+            else:
+                self._mark_failing = False
+                self._log.debug("relay.published", count=len(acked), last_seq=max(acked))
         if failed is not None and only_done:
             row, exc = failed
             self._log.warning("relay.publish_failed", seq=row.seq, topic=row.topic)
