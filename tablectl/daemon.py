@@ -314,7 +314,7 @@ class Daemon:
             reason = unwritable_reason(exc)
             if reason is None:
                 raise
-            self._end_failed_write()
+            self.journal.reset_after_failure()
             self._snapshot_tried = self.table.position
             log.warning("checkpoint.skipped", record=self.table.position, reason=reason)
         else:
@@ -528,24 +528,8 @@ class Daemon:
             reason = unwritable_reason(exc)
             if reason is None:
                 raise
-            self._end_failed_write()
+            self.journal.reset_after_failure()
             raise JournalUnwritable(reason) from exc
-
-    def _end_failed_write(self) -> None:
-        """Leave the journal's connection as it was before a write that failed: SQLite rolls a
-        transaction back by itself after some errors only (a failed COMMIT may leave it open),
-        a segment close may leave its file attached, and a non-durable write its
-        synchronous=NORMAL."""
-        db = self.journal.db
-        with contextlib.suppress(sqlite3.Error):
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-        with contextlib.suppress(sqlite3.Error):
-            for _, name, _ in db.execute("PRAGMA database_list").fetchall():
-                if name not in ("main", "temp"):
-                    db.execute(f'DETACH DATABASE "{name}"')
-        with contextlib.suppress(sqlite3.Error):
-            db.execute("PRAGMA synchronous=FULL")
 
     # -- a journal that cannot be written ----------------------------------------------------
 

@@ -271,6 +271,11 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             with contextlib.suppress(AttributeError):
                 self.db.close()
+            if getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_IOERR", "SQLITE_FULL")):
+                raise JournalError(
+                    f"{path} cannot be opened: {exc} (is its disk full? docs/operations.md "
+                    "'Disk full')"
+                ) from None
             raise JournalError(f"{path} is not a tablectl journal: {exc}") from None
         # First record whose head is published; None: none (a journal from before heads).
         self._witness_from: int | None = None
@@ -415,6 +420,20 @@ class Journal:
 
     def close(self) -> None:
         self.db.close()
+
+    def reset_after_failure(self) -> None:
+        """The connection as it was before a write that failed (a full disk): no transaction
+        left open, no segment left attached, synchronous=FULL."""
+        db = self.db
+        with contextlib.suppress(sqlite3.Error):
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+        with contextlib.suppress(sqlite3.Error):
+            for _, name, _ in db.execute("PRAGMA database_list").fetchall():
+                if name not in ("main", "temp"):
+                    db.execute(f'DETACH DATABASE "{name}"')
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("PRAGMA synchronous=FULL")
 
     # -- segments (tablectl/segments.py) -------------------------------------------------------
 
@@ -944,11 +963,25 @@ class _Transaction:
     def __enter__(self) -> None:
         if not self.durable:
             self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self._full()
+            raise
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         try:
-            self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+            if exc_type is None:
+                self.db.execute("COMMIT")  # a failed COMMIT (a full disk) may leave it open
+            else:
+                self.db.execute("ROLLBACK")
         finally:
-            if not self.durable:
+            if self.db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+            self._full()
+
+    def _full(self) -> None:
+        if not self.durable:
+            with contextlib.suppress(sqlite3.Error):
                 self.db.execute("PRAGMA synchronous=FULL")
