@@ -19,7 +19,7 @@ from tablectl.config import BrokerSetupError, ConfigError, LoadedConfig, Problem
 from tablectl.events import json_problem
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 from tablectl.segments import History
 from tablectl.snapshot import SnapshotError
 from tablectl.table import HAND_ENTERED_TYPES, Table, journal_body, replay_ts

@@ -36,7 +36,8 @@ from tablectl.chainkey import load_key
 from tablectl.config import BrokerSetupError, LoadedConfig, resolve
 from tablectl.events import json_problem
 from tablectl.journal import Journal, JournalError, Record
-from tablectl.relay import OutboxRow, Relay
+from tablectl.outputs import OutboxRow
+from tablectl.relay import Relay
 from tablectl.segments import History
 from tablectl.table import Table, journal_body, now_ts
 

@@ -22,7 +22,7 @@ from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl.journal import Record
 from tablectl.logs import configure_logging
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 
 SCHEDULES = (
     Path(__file__).resolve().parent.parent / "config" / "schedules" / "ez-baccarat-panda8.toml"

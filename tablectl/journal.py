@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from tablectl.chainkey import ChainKey
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 from tablectl.witness import Head
 
 GENESIS = "0" * 64

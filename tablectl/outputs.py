@@ -1,4 +1,6 @@
-"""What engines emit: messages for a topic under the table's base, before `table` and `seq`."""
+"""What engines emit (`Output`: a message for a topic under the table's base, before `table`
+and `seq`) and what the table makes of it (`OutboxRow`: numbered and rendered, for the journal's
+outbox and the relay). A leaf module: the pure core imports no MQTT, SQLite or asyncio."""
 
 from __future__ import annotations
 
@@ -23,3 +25,14 @@ def alert(reason: str, *, rule: str | None = None, kind: str = "rejected", **ext
         payload["rule"] = rule
     payload.update(extra)
     return Output("alert", payload)
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """One outgoing message, already rendered; ``payload`` carries ``table`` and ``seq``."""
+
+    seq: int
+    topic: str
+    payload: bytes
+    qos: int
+    retain: bool

@@ -40,6 +40,7 @@ import aiomqtt
 import structlog
 
 from tablectl.backoff import Backoff
+from tablectl.outputs import OutboxRow
 
 log = structlog.get_logger(__name__)
 
@@ -51,17 +52,6 @@ MAX_NOTICES = 100
 CommandHandler = Callable[[str, bytes], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class OutboxRow:
-    """One outgoing message, already rendered; ``payload`` carries ``table`` and ``seq``."""
-
-    seq: int
-    topic: str
-    payload: bytes
-    qos: int
-    retain: bool
 
 
 @dataclass(frozen=True)

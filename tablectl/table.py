@@ -38,9 +38,8 @@ from tablectl.events import (
 from tablectl.games.base import Rejected
 from tablectl.games.registry import make_engine
 from tablectl.journal import Record
-from tablectl.outputs import Output, alert
+from tablectl.outputs import OutboxRow, Output, alert
 from tablectl.positions import Gap, Ledger, Verdict, spans
-from tablectl.relay import OutboxRow
 
 RECENT_REFS = 4096  # command ids remembered to refuse a redelivered command
 REPLAY_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -17,7 +17,7 @@ from typing import Any
 
 from tablectl.config import LoadedConfig, parse_config
 from tablectl.journal import Record
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 from tablectl.table import Table, journal_body, replay_ts
 
 REPO = Path(__file__).resolve().parent.parent

@@ -18,7 +18,7 @@ import pytest
 from tablectl.cli import main
 from tablectl.config import load_config
 from tablectl.journal import Journal
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 from tablectl.table import Table, journal_body, now_ts, replay_ts
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -30,7 +30,7 @@ from tablectl.daemon import (
 )
 from tablectl.events import EventError, parse_event
 from tablectl.journal import Record
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 from tests.helpers import BASE, write_config
 
 VERBS = sorted(COMMAND_VERBS)

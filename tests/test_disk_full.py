@@ -36,7 +36,8 @@ from tablectl import segments
 from tablectl.config import load_config
 from tablectl.daemon import Daemon, Input, JournalUnwritable, unwritable_reason
 from tablectl.journal import Journal, JournalError, Record
-from tablectl.relay import OutboxRow, Relay
+from tablectl.outputs import OutboxRow
+from tablectl.relay import Relay
 from tablectl.table import Table
 from tests.conftest import MosquittoBroker, TcpProxy
 from tests.helpers import BASE, SHOE_NEW, bank, cards, wager, write_config

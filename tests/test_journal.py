@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tablectl.journal import GENESIS, Journal, JournalError, Record, record_hash
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 
 TABLE = "bac-01"
 

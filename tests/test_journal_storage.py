@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from tablectl.chainkey import ChainKey, create_key
 from tablectl.journal import GENESIS, Journal, JournalError, KeyStart, Snapshot, record_bytes
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 
 TABLE = "bac-01"
 T0 = datetime(2026, 11, 26, 10, 0, 0, tzinfo=UTC)

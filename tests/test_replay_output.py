@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tablectl.cli import print_rows
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),

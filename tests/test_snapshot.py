@@ -59,7 +59,7 @@ from tablectl.cli import main
 from tablectl.config import LoadedConfig, load_config
 from tablectl.daemon import Daemon, Input
 from tablectl.journal import Journal, Record, Snapshot
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 from tablectl.table import Table
 
 Row = tuple[int, str, bytes, int, bool]

@@ -35,7 +35,7 @@ from helpers import (
 )
 
 from tablectl.config import LoadedConfig
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 from tablectl.table import Table
 
 D = Decimal

@@ -38,7 +38,7 @@ from treys import Card as TCard
 from treys import Evaluator
 
 from tablectl.config import LoadedConfig
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 from tablectl.table import Table
 
 D = Decimal

@@ -36,7 +36,7 @@ from drivers.sim.device import garble
 from drivers.sim.dice import DiceModel, SimulatedDice
 from drivers.sim.dispenser import SimulatedDispenser
 from drivers.sim.shoe import SimulatedShoe
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 from tablectl.table import Table
 from tests.drivers.resend_support import until_answered
 from tests.drivers.support import last, running, simulators, until_open

@@ -17,7 +17,7 @@ from drivers.sim.shoe import SimulatedShoe
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl.journal import Journal
-from tablectl.relay import OutboxRow
+from tablectl.outputs import OutboxRow
 from tablectl.table import Table
 from tests.integration.harness import write_config
 

@@ -1,0 +1,42 @@
+"""The layers (issue 11 item 4): the pure core loads no MQTT, serial or USB module, and the game
+rules no SQLite or asyncio either, checked in a fresh interpreter so nothing else already
+imported hides a leak."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+IO = ("aiomqtt", "paho", "serial", "serial_asyncio_fast", "usb", "drivers")
+STORAGE_AND_LOOP = ("sqlite3", "_sqlite3", "asyncio")
+
+_LOADED = """
+import importlib, json, pkgutil, sys
+for name in sys.argv[1:]:
+    module = importlib.import_module(name)
+    for found in pkgutil.walk_packages(getattr(module, "__path__", []), name + "."):
+        importlib.import_module(found.name)
+print(json.dumps(sorted({m.split(".")[0] for m in sys.modules})))
+"""
+
+
+def top_level_modules_after_importing(*names: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", _LOADED, *names], capture_output=True, text=True, check=True
+    )
+    return set(json.loads(out.stdout))
+
+
+def test_the_table_core_loads_no_mqtt_serial_or_usb_module() -> None:
+    loaded = top_level_modules_after_importing("tablectl.table", "tablectl.snapshot")
+    assert loaded.isdisjoint(IO), sorted(loaded & set(IO))
+
+
+@pytest.mark.parametrize("package", ["tablectl.games", "tablectl.rules"])
+def test_the_game_rules_load_no_io_storage_or_event_loop(package: str) -> None:
+    loaded = top_level_modules_after_importing(package)
+    forbidden = set(IO) | set(STORAGE_AND_LOOP)
+    assert loaded.isdisjoint(forbidden), sorted(loaded & forbidden)
