@@ -9,7 +9,7 @@ Every transition has a `verify_*` that raises Rejected and leaves the state alon
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -36,6 +36,7 @@ from tablectl.games.common import (
     has_wager,
     player_dealer_view,
     player_of,
+    replace,
     verify_bank_offer,
     verify_limits,
     verify_not_player_dealer,

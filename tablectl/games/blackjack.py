@@ -20,7 +20,7 @@ rejection quotes it. docs/games/blackjack.md describes the rules as implemented.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 from typing import Any, Literal, cast
@@ -49,6 +49,7 @@ from tablectl.games.common import (
     has_wager,
     player_dealer_view,
     player_of,
+    replace,
     verify_bank_before_deal,
     verify_bets_open,
     verify_limits,
@@ -154,6 +155,18 @@ class BlackjackState:
         return self.dealer[0] if self.dealer else None
 
 
+def hand_numbers(hands: Sequence[Hand]) -> list[int]:
+    """Each hand's number at its seat, in one pass: what `BlackjackState.index_of` gives each
+    (the first of its seat's hands that is the same object)."""
+    numbers: list[int] = []
+    counted: dict[int, int] = {}
+    first: dict[int, int] = {}  # id of a hand: its number where it first came
+    for h in hands:
+        counted[h.seat] = counted.get(h.seat, 0) + 1
+        numbers.append(first.setdefault(id(h), counted[h.seat]))
+    return numbers
+
+
 def _half_down(amount: Decimal) -> Decimal:
     """Half an amount to the cent below: the most insurance a wager allows (R17), the half a
     surrender forfeits (R16). The documents print no rounding rule; the player is never charged
@@ -240,6 +253,8 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         """What the dealer console needs and the table shows: never the hole card before it is
         turned (000 line 53), whose turn it is, which hand and its legal actions."""
         current = state.current
+        legal = self.legal_actions(state)
+        numbers = hand_numbers(state.hands)
         return {
             "game": self.game_id,
             "round": state.round,
@@ -249,12 +264,12 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             "bank_offer_seat": state.rotation.offer_seat(self.seats),
             "wagers": [w.payload() for w in (*state.wagers, *state.insurance)],
             "total_action": fmt(total_table_action(w.amount for w in state.wagers)),
-            "hands": [self._hand_view(state, h) for h in state.hands],
+            "hands": [self._hand_view(h, n) for h, n in zip(state.hands, numbers, strict=True)],
             "turn": (
                 None if current is None else {"seat": current.seat, "hand": state.index_of(current)}
             ),
-            "legal": list(self.legal_actions(state)),
-            "next_card": self._next_card_view(state),
+            "legal": list(legal),
+            "next_card": self._next_card_view(state, current, legal),
             "insurance": self._insurance_view(state),
             "peeked": state.peeked,
         }
@@ -1188,11 +1203,12 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             view.update(self._rank(state.dealer, pure=False))
         return view
 
-    def _hand_view(self, state: BlackjackState, h: Hand) -> dict[str, Any]:
-        """A player hand as `state` shows it: every player card is face up (000 line 53)."""
+    def _hand_view(self, h: Hand, number: int) -> dict[str, Any]:
+        """A player hand as `state` shows it (`number`: its index_of): every player card is face
+        up (000 line 53)."""
         view: dict[str, Any] = {
             "seat": h.seat,
-            "hand": state.index_of(h),
+            "hand": number,
             "player": h.player,
             "cards": [str(c) for c in h.cards],
             "stake": fmt(h.stake),
@@ -1204,8 +1220,11 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             view.update(self._rank(h.cards, pure=h.end == "pure"))
         return view
 
-    def _next_card_view(self, state: BlackjackState) -> Any:
-        """Where the next `shoe.card` goes, for the dealer console; None when no card may come."""
+    def _next_card_view(
+        self, state: BlackjackState, hand: Hand | None, legal: Sequence[str]
+    ) -> Any:
+        """Where the next `shoe.card` goes, for the dealer console; None when no card may come.
+        (`hand` and `legal`: the state's current hand and legal actions.)"""
         if state.phase == "dealing":
             n = len(state.order) + 1
             position = state.dealt % n
@@ -1214,8 +1233,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             return {"seat": state.order[position], "hand": 1}
         if state.phase == "player-dealer":
             return "player-dealer"
-        hand = state.current
-        if hand is not None and "hit" in self.legal_actions(state):
+        if hand is not None and "hit" in legal:
             return {"seat": hand.seat, "hand": state.index_of(hand)}
         return None
 
