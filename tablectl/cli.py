@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import sys
 import time
@@ -264,8 +265,11 @@ def print_rows(rows: Sequence[OutboxRow], out: TextIO) -> None:
         out.write(f'{{"topic":{topic},"payload":{payload},"qos":{qos},"retain":{retain}}}\n')
 
 
-_compact = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-"""json.dumps(x, separators=(",", ":"), ensure_ascii=False), without a new encoder per call."""
+@functools.lru_cache(maxsize=1024, typed=True)
+def _compact(value: str | int | bool) -> str:
+    """json.dumps(value, separators=(",", ":"), ensure_ascii=False), remembered: a replay
+    writes the same few topics, qos and retain flags on every line."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -302,11 +302,7 @@ class Limits(SpotLimit):
     spots: dict[str, SpotLimit] = Field(default_factory=dict)
 
     def for_spot(self, spot: str) -> SpotLimit:
-        limit = self.spots.get(spot)
-        if limit is not None:
-            return limit
-        # The table's own min and max, validated (and ordered) when these limits were.
-        return SpotLimit.model_construct(min=self.min, max=self.max)
+        return self.spots.get(spot, SpotLimit(min=self.min, max=self.max))
 
 
 class Seats(_Strict):

@@ -189,7 +189,7 @@ class Scoreboards:
         self._kept: tuple[Scoreboard, ...] = ()  # the last few asked for, newest first
 
     def of(self, coups: tuple[Coup, ...]) -> Scoreboard:
-        board = next((b for b in self._kept if b.coups == coups), None)
+        board = next((b for b in self._kept if b.coups is coups or b.coups == coups), None)
         if board is None:
             grown = next((b for b in self._kept if coups[:-1] == b.coups), None) if coups else None
             board = Scoreboard.of(coups) if grown is None else grown.plus(coups[-1])

@@ -167,7 +167,7 @@ def verify_not_player_dealer(ev: Wager, bank_seat: int | None) -> None:
 def verify_limits(limits: Limits, wagers: Sequence[PlacedWager], ev: Wager) -> None:
     """The table limits for the spot, counting what this player already has on it."""
     player = player_of(ev)
-    limit = limits.for_spot(ev.spot)
+    limit = limits.spots.get(ev.spot, limits)  # the spot's own limits, else the table's
     total = ev.amount + sum(
         (w.amount for w in wagers if (w.seat, w.player, w.spot) == (ev.seat, player, ev.spot)),
         ZERO,
