@@ -545,7 +545,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             started = time.monotonic()
             table = Table(cfg)
             for rec in journal.records():
-                table.apply(rec)
+                table.advance(rec)
             snapshot.take(table, journal)
             seconds = max(time.monotonic() - started, 1e-9)
             print(f"{path}: snapshot after record {count} built by replay in {seconds:.1f} s")

@@ -217,10 +217,12 @@ class Daemon:
         # The displays' latest views (a view retained before the snapshot is not replayed).
         self._to_displays(self.journal.latest_retained())
         for rec in self.journal.records(after=start):
-            rows = self.table.apply(rec)
-            if rec.seq > applied:
+            if rec.seq <= applied:  # its messages are in the outbox (or were, and were sent)
+                self.table.advance(rec)
+            else:
+                rows = self.table.apply(rec)
                 self.journal.write_outputs(rec, rows)
-            self._to_displays(rows)  # a display shows the latest view again after a restart
+                self._to_displays(rows)  # a display shows the latest view after a restart
             count += 1
             if time.monotonic() - noted >= progress_every:
                 noted = time.monotonic()

@@ -294,7 +294,7 @@ def rebuild(cfg: LoadedConfig, files: Sequence[Journal], upto: int) -> tuple[Tab
         for rec in f.records(after=max(table.position, f.first_seq - 1)):
             if rec.seq > upto:
                 break
-            table.apply(rec)
+            table.advance(rec)
     if table.position != upto:
         raise SnapshotError(f"the records end at {table.position}, not at {upto}")
     return table, notes
@@ -322,7 +322,7 @@ def deep_check(cfg: LoadedConfig, files: Sequence[Journal]) -> Verification:
         if f.last_seq <= table.position:
             continue
         for rec in f.records(after=max(table.position, f.first_seq - 1)):
-            table.apply(rec)
+            table.advance(rec)
             result.records += 1
             for where, snap in stored.pop(rec.seq, []):
                 if snap.format != FORMAT:  # the daemon skips it too: not a finding

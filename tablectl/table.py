@@ -141,6 +141,15 @@ class Table:
         self.position = rec.seq
         return [self._number(o) for o in self._witnessed(rec, self._outputs(rec))]
 
+    def advance(self, rec: Record) -> None:
+        """Apply one journal record whose messages are not wanted (they are in the outbox
+        already, or were published by the table an import came from): the state and the
+        message count move on exactly as `apply` moves them, without rendering a message."""
+        if rec.seq != self.position + 1:
+            raise ValueError(f"record {rec.seq} applied after record {self.position}")
+        self.position = rec.seq
+        self.seq += len(self._witnessed(rec, self._outputs(rec)))
+
     def _witnessed(self, rec: Record, outputs: list[Output]) -> list[Output]:
         """A record that finishes a round publishes the journal's chain head with it: in each
         `round/result` (`chain`) and on the retained `journal/head`, so the floor keeps a witness
