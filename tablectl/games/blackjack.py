@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal, cast
 
 from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
@@ -165,6 +166,22 @@ def hand_numbers(hands: Sequence[Hand]) -> list[int]:
         counted[h.seat] = counted.get(h.seat, 0) + 1
         numbers.append(first.setdefault(id(h), counted[h.seat]))
     return numbers
+
+
+@lru_cache(maxsize=4096)
+def _ranked(cards: tuple[Card, ...], pure: bool) -> tuple[int, bool, str]:
+    """A hand's total, softness and rank name; remembered, as every `state` message shows every
+    hand and most hands have not changed since the last one (cards are immutable)."""
+    total = bj.hand_total(cards)
+    if pure:
+        rank = "pure-21.5"
+    elif bj.is_888(cards):
+        rank = "888"
+    elif total.value > 21:
+        rank = "bust"
+    else:
+        rank = f"{'soft' if total.soft else 'hard'} {total.value}"
+    return total.value, total.soft, rank
 
 
 def _half_down(amount: Decimal) -> Decimal:
@@ -1074,16 +1091,8 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _rank(self, cards: Sequence[Card], *, pure: bool) -> dict[str, Any]:
         """A hand's total and rank name: "pure-21.5", "888", "bust", or e.g. "soft 18"."""
-        total = bj.hand_total(cards)
-        if pure:
-            rank = "pure-21.5"
-        elif bj.is_888(cards):
-            rank = "888"
-        elif total.value > 21:
-            rank = "bust"
-        else:
-            rank = f"{'soft' if total.soft else 'hard'} {total.value}"
-        return {"total": total.value, "soft": total.soft, "rank": rank}
+        total, soft, rank = _ranked(tuple(cards), pure)
+        return {"total": total, "soft": soft, "rank": rank}
 
     def _exposed(self, state: BlackjackState) -> list[dict[str, Any]]:
         """The cards the table shows, by hand: every player card is dealt face up (000 line 53);
