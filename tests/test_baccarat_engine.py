@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import (
+
+from tablectl.journal import Record
+from tablectl.table import Table, replay_ts
+from tests.helpers import (
     BASE,
     CLOSE,
     SHOE_NEW,
@@ -30,9 +33,6 @@ from helpers import (
     topics,
     wager,
 )
-
-from tablectl.journal import Record
-from tablectl.table import Table, replay_ts
 
 D = Decimal
 

@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import (
+from hypothesis import HealthCheck, given, settings
+from hypothesis import event as note
+from hypothesis import strategies as st
+
+from tablectl.cli import main, print_rows, replay_records
+from tablectl.table import Table
+from tests.helpers import (
     BASE,
     CLOSE,
     SHOE_NEW,
@@ -29,12 +35,6 @@ from helpers import (
     records,
     write_config,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import event as note
-from hypothesis import strategies as st
-
-from tablectl.cli import main, print_rows, replay_records
-from tablectl.table import Table
 
 D = Decimal
 RANKS = "A23456789TJQK"

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import REPO, make_config
 
 from tablectl.cli import main
 from tablectl.config import ConfigError, Pure215Game, PureSpanish215Game, load_config
 from tablectl.rules.fees import load_schedules
+from tests.helpers import REPO, make_config
 
 CONFIGS = {
     "pure-21.5-blackjack-000.toml": ("6 to 5", "RFB-02", "option-5", "action-button"),

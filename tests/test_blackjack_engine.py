@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import (
+
+from tablectl.config import LoadedConfig
+from tablectl.table import Table
+from tests.helpers import (
     BASE,
     CLOSE,
     SHOE_NEW,
@@ -31,9 +34,6 @@ from helpers import (
     topics,
     wager,
 )
-
-from tablectl.config import LoadedConfig
-from tablectl.table import Table
 
 D = Decimal
 

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import BASE, CLOSE, SHOE_NEW, bank, feed, make_config, payload, records, wager
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablectl.config import LoadedConfig
 from tablectl.table import Table
+from tests.helpers import BASE, CLOSE, SHOE_NEW, bank, feed, make_config, payload, records, wager
 
 D = Decimal
 SEATS = 7

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import CLOSE, bank, feed, make_config, payload, payloads, play, topics, wager
 
 from tablectl.config import LoadedConfig
 from tablectl.table import Table
+from tests.helpers import CLOSE, bank, feed, make_config, payload, payloads, play, topics, wager
 
 D = Decimal
 GAME: dict[str, Any] = {

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import BASE, CLOSE, bank, feed, payload, records
 from hypothesis import event as note
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_pai_gow_engine import FULL_DECK, config
 
 from tablectl.table import Table
+from tests.helpers import BASE, CLOSE, bank, feed, payload, records
+from tests.test_pai_gow_engine import FULL_DECK, config
 
 D = Decimal
 SEATS = 7

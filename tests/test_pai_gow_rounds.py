@@ -15,10 +15,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from helpers import BASE, bank, payloads, play, wager
-from test_pai_gow_engine import config, house, only_result, roll, set_low, settled, stacks
-
 from tablectl.config import LoadedConfig
+from tests.helpers import BASE, bank, payloads, play, wager
+from tests.test_pai_gow_engine import config, house, only_result, roll, set_low, settled, stacks
 
 D = Decimal
 ROOT = Path(__file__).resolve().parents[1]

@@ -30,7 +30,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import (
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from structlog.testing import capture_logs
+
+from tablectl import __version__, daemon, snapshot
+from tablectl.cli import main
+from tablectl.config import LoadedConfig, load_config
+from tablectl.daemon import Daemon, Input
+from tablectl.journal import Journal, Record, Snapshot
+from tablectl.outputs import OutboxRow
+from tablectl.table import Table
+from tests.helpers import (
     SHOE_NEW,
     bank,
     burn,
@@ -41,26 +52,15 @@ from helpers import (
     wager,
     write_config,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from structlog.testing import capture_logs
-from test_baccarat_properties import mixed_inputs as baccarat_inputs
-from test_blackjack_properties import cfg as blackjack_config
-from test_blackjack_properties import console_session
-from test_pai_gow_engine import config as pai_gow_config
-from test_pai_gow_properties import mixed_inputs as pai_gow_inputs
-from test_three_card_poker_engine import tcp_config
-from test_three_card_poker_properties import mixed_inputs as three_card_inputs
-from test_ultimate_properties import mixed_inputs as ultimate_inputs
-from test_ultimate_properties import ut_config
-
-from tablectl import __version__, daemon, snapshot
-from tablectl.cli import main
-from tablectl.config import LoadedConfig, load_config
-from tablectl.daemon import Daemon, Input
-from tablectl.journal import Journal, Record, Snapshot
-from tablectl.outputs import OutboxRow
-from tablectl.table import Table
+from tests.test_baccarat_properties import mixed_inputs as baccarat_inputs
+from tests.test_blackjack_properties import cfg as blackjack_config
+from tests.test_blackjack_properties import console_session
+from tests.test_pai_gow_engine import config as pai_gow_config
+from tests.test_pai_gow_properties import mixed_inputs as pai_gow_inputs
+from tests.test_three_card_poker_engine import tcp_config
+from tests.test_three_card_poker_properties import mixed_inputs as three_card_inputs
+from tests.test_ultimate_properties import mixed_inputs as ultimate_inputs
+from tests.test_ultimate_properties import ut_config
 
 Row = tuple[int, str, bytes, int, bool]
 

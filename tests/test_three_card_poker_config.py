@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import bank, feed, make_config, payload, wager
 
 from tablectl.cli import main
 from tablectl.config import ConfigError, ThreeCardPokerGame, load_config, parse_config
 from tablectl.table import Table
+from tests.helpers import bank, feed, make_config, payload, wager
 
 ROOT = Path(__file__).resolve().parents[1]
 

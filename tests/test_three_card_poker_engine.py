@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import (
+
+from tablectl.cards import parse_card
+from tablectl.config import LoadedConfig
+from tablectl.games.seating import action_button_seat
+from tablectl.games.three_card_poker import ThreeCardPokerEngine
+from tablectl.table import Table
+from tests.helpers import (
     BASE,
     CLOSE,
     REPO,
@@ -30,12 +36,6 @@ from helpers import (
     topics,
     wager,
 )
-
-from tablectl.cards import parse_card
-from tablectl.config import LoadedConfig
-from tablectl.games.seating import action_button_seat
-from tablectl.games.three_card_poker import ThreeCardPokerEngine
-from tablectl.table import Table
 
 D = Decimal
 

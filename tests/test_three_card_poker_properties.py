@@ -18,7 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import (
+from hypothesis import event as note
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tablectl.table import Table
+from tests.helpers import (
     BASE,
     CLOSE,
     assert_balanced,
@@ -29,12 +34,7 @@ from helpers import (
     interleave,
     payload,
 )
-from hypothesis import event as note
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from test_three_card_poker_engine import tcp_config
-
-from tablectl.table import Table
+from tests.test_three_card_poker_engine import tcp_config
 
 D = Decimal
 RANKS = "A23456789TJQK"

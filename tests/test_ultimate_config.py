@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import REPO, bank, feed, payload, wager
 
 from tablectl.cli import main
 from tablectl.config import ConfigError, load_config, parse_config
 from tablectl.table import Table
+from tests.helpers import REPO, bank, feed, payload, wager
 
 CONFIGS = [REPO / "config" / "ultimate-texas-holdem-003.toml"]
 CONFIGS += [REPO / "config" / "ultimate-texas-holdem-004.toml"]

@@ -21,7 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import (
+
+from tablectl.config import LoadedConfig
+from tablectl.outputs import OutboxRow
+from tablectl.table import Table
+from tests.helpers import (
     BASE,
     CLOSE,
     bank,
@@ -33,10 +37,6 @@ from helpers import (
     topics,
     wager,
 )
-
-from tablectl.config import LoadedConfig
-from tablectl.outputs import OutboxRow
-from tablectl.table import Table
 
 D = Decimal
 

@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import (
+from hypothesis import event as note
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from treys import Card as TCard
+from treys import Evaluator
+
+from tablectl.config import LoadedConfig
+from tablectl.outputs import OutboxRow
+from tablectl.table import Table
+from tests.helpers import (
     BASE,
     CLOSE,
     assert_balanced,
@@ -31,15 +40,6 @@ from helpers import (
     payload,
     wager,
 )
-from hypothesis import event as note
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from treys import Card as TCard
-from treys import Evaluator
-
-from tablectl.config import LoadedConfig
-from tablectl.outputs import OutboxRow
-from tablectl.table import Table
 
 D = Decimal
 SEATS = 6  # 003 line 3455
