@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -52,12 +53,12 @@ def measure(n: int, gap: float, durable: bool) -> dict[str, Any]:
             if len(lat) >= n:
                 done.set()
 
-        sub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        sub = mqtt.Client(CallbackAPIVersion.VERSION2)
         sub.on_message = on_msg
         sub.connect("127.0.0.1", port)
         sub.subscribe("floor/card", 1)
         sub.loop_start()
-        pub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        pub = mqtt.Client(CallbackAPIVersion.VERSION2)
         pub.connect("127.0.0.1", port)
         pub.loop_start()
         db = None

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -179,12 +180,12 @@ path = "journal.db"
 
     # The floor subscriber and the dealer console are different systems on different
     # connections, as at a real table; the subscriber hears only what the floor listens to.
-    sub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    sub = mqtt.Client(CallbackAPIVersion.VERSION2)
     sub.on_message = on_msg
     sub.connect("127.0.0.1", broker_port)
     sub.subscribe([(f"{BASE}/event", 1), (f"{BASE}/device/shoe/status", 1)])
     sub.loop_start()
-    console = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    console = mqtt.Client(CallbackAPIVersion.VERSION2)
     console.on_message = on_msg
     console.connect("127.0.0.1", broker_port)
     console.subscribe(f"{BASE}/cmd/+/reply", 1)

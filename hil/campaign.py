@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from drivers.sim.shoe import SimulatedShoe
 from hil.runner import REPO, SCHEDULES, find_mosquitto, free_port
@@ -103,7 +104,7 @@ class Broker:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
-                probe = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+                probe = mqtt.Client(CallbackAPIVersion.VERSION2)
                 probe.connect("127.0.0.1", self.port)
                 probe.disconnect()
                 return
@@ -127,7 +128,7 @@ class Floor:
         self.replies: dict[str, dict[str, Any]] = {}
         self._cond = threading.Condition()
         self.client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2, client_id="campaign-floor", clean_session=False
+            CallbackAPIVersion.VERSION2, client_id="campaign-floor", clean_session=False
         )
         self.client.on_message = self._on_message
         self.client.on_connect = lambda c, *_: c.subscribe(f"{BASE}/#", qos=1)

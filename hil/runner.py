@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from hil.traffic import Command, DeviceWrite, read
 
@@ -124,7 +125,7 @@ class Floor:
         self.messages: list[dict[str, Any]] = []
         self.last_at = time.monotonic()
         self._cond = threading.Condition()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="hil-floor")
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="hil-floor")
         self.client.on_message = self._on_message
         self.client.connect("127.0.0.1", port)
         self.client.subscribe(f"{base}/#", qos=1)

@@ -15,17 +15,19 @@ import random
 import statistics
 from collections.abc import Iterator
 from decimal import Decimal
+from typing import TypedDict
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tablectl.analysis import blackjack_base as bj
+from tablectl.analysis.blackjack import PURE_GAME, SPANISH_GAME, shoe
 from tablectl.cards import Card, parse_card
 from tablectl.cli import main
 from tablectl.rules.blackjack import hand_total
 
-PURE, SPANISH = bj.PURE_GAME, bj.SPANISH_GAME
+PURE, SPANISH = PURE_GAME, SPANISH_GAME
 D = Decimal
 STAKE = D(5)  # the table minimum of both shipped configs (000 and 003 "$5-$500" schedules)
 
@@ -411,6 +413,13 @@ def test_figures_are_the_mean_and_normal_interval_of_the_rounds() -> None:
     assert "Chart 1A" in result["assumes"] and result["strategy"] in result["assumes"]
 
 
+class Terms(TypedDict, total=False):
+    """The keyword arguments of `analyze_base` that name the terms of the game."""
+
+    pure_pays: str
+    paytable: str
+
+
 @pytest.mark.parametrize(
     ("game", "decks", "extra", "match"),
     [
@@ -423,7 +432,7 @@ def test_figures_are_the_mean_and_normal_interval_of_the_rounds() -> None:
     ],
 )
 def test_analyze_base_refuses_what_the_documents_do_not_have(
-    game: str, decks: int, extra: dict[str, str], match: str
+    game: str, decks: int, extra: Terms, match: str
 ) -> None:
     with pytest.raises(ValueError, match=match):
         bj.analyze_base(game, decks, hands=10, workers=1, **extra)
@@ -446,10 +455,10 @@ def test_cli_analyze_base(
 
 
 def test_fresh_shoe_deals_each_card_at_most_once_per_round() -> None:
-    fresh = bj.FreshShoe(bj.shoe(PURE, 1), random.Random(1))
+    fresh = bj.FreshShoe(shoe(PURE, 1), random.Random(1))
     for _ in range(3):
         fresh.shuffle()
         drawn = [fresh.draw() for _ in range(52)]
-        assert sorted(drawn) == sorted(bj.shoe(PURE, 1))
+        assert sorted(drawn) == sorted(shoe(PURE, 1))
         with pytest.raises(RuntimeError, match="ran out"):
             fresh.draw()

@@ -53,10 +53,14 @@ def test_each_pure_config_carries_its_approval_options_R2_R11_R18_R19(
     assert (game.pure_pays, game.red_flex_table, game.buster_table, game.action_start) == expected
 
 
+def blackjack_game(name: str) -> Pure215Game | PureSpanish215Game:
+    game = load_config(REPO / "config" / name).table.game
+    assert isinstance(game, Pure215Game | PureSpanish215Game)
+    return game
+
+
 def test_backline_per_approval_000_003_004() -> None:
-    spots = {
-        name: load_config(REPO / "config" / name).table.game.backline_spots for name in CONFIGS
-    }
+    spots = {name: blackjack_game(name).backline_spots for name in CONFIGS}
     # 000 line 109 all three wagers; 003 line 461 the base wager only; 004 line 408 base, Buster
     assert spots == {
         "pure-21.5-blackjack-000.toml": ("base", "red-flex", "buster"),

@@ -66,8 +66,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
         "settlement_order": "by-seat",
     },
 }
-SIDES = {"pure": ("red-flex", "buster"), "pure-003": ("red-flex", "buster")}
-SIDES |= {"spanish": ("match-dealer",), "spanish-no-dd": ("match-dealer",)}
+SIDES: dict[str, tuple[str, ...]] = {
+    "pure": ("red-flex", "buster"),
+    "pure-003": ("red-flex", "buster"),
+    "spanish": ("match-dealer",),
+    "spanish-no-dd": ("match-dealer",),
+}
 AMOUNTS = ("5", "10", "25", "40", "100")
 BANKS = ("5", "20", "50", "200", "1000")
 RANKS = "A23456789TJQK"

@@ -19,7 +19,7 @@ from tablectl.journal import Journal
 from tests.helpers import bank, cards, feed, make_config, payloads, play, wager
 from tests.test_rules_change import config
 
-ROUND = [
+ROUND: list[dict[str, Any]] = [
     {"type": "bank", "seat": 1, "amount": "1000"},
     {"type": "wager", "seat": 2, "spot": "player", "amount": "400"},
     {"type": "bets.close"},

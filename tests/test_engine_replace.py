@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,11 @@ VALUES = st.one_of(st.none(), st.integers(), st.text(max_size=5), st.tuples(st.i
 def states() -> list[Any]:
     """Every game's initial state (one per shipped config), a blackjack hand, a placed wager."""
     found = [make_engine(load_config(path).rules).initial() for path in CONFIGS]
-    return [*found, Hand(seat=1, player="p1", stake=5), PlacedWager(1, "p1", "base", 5)]
+    return [
+        *found,
+        Hand(seat=1, player="p1", stake=Decimal(5)),
+        PlacedWager(1, "p1", "base", Decimal(5)),
+    ]
 
 
 @pytest.mark.parametrize("state", states(), ids=lambda s: type(s).__name__)
@@ -55,4 +60,4 @@ def test_replace_of_a_dataclass_with_post_init_runs_it() -> None:
 
 def test_replace_of_an_unknown_field_is_refused_as_dataclasses_replace_refuses_it() -> None:
     with pytest.raises(TypeError):
-        replace(PlacedWager(1, "p1", "base", 5), colour="red")
+        replace(PlacedWager(1, "p1", "base", Decimal(5)), colour="red")

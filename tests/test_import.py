@@ -20,7 +20,7 @@ from tablectl.daemon import Daemon
 from tablectl.journal import Journal
 from tests.test_rules_change import config
 
-ROUND = [
+ROUND: list[dict[str, Any]] = [
     {"type": "bank", "seat": 1, "amount": "1000"},
     {"type": "wager", "seat": 2, "spot": "player", "amount": "400"},
     {"type": "bets.close"},

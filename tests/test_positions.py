@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -242,13 +243,13 @@ TRUTH = ["Ah", "2d", "3c", "4s", "5h", "6d", "7c", "8s", "9h", "Td", "Jc", "Qs"]
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(1, len(TRUTH)), max_size=40))
 def test_whatever_arrives_only_the_next_position_is_ever_dealt(
-    tmp_path_factory: Any, arrivals: list[int]
+    tmp_path_factory: pytest.TempPathFactory, arrivals: list[int]
 ) -> None:
     """Any order, loss and repetition of a shoe's cards on the wire: the game is dealt exactly
     the true cards 1..k in order, where k is the longest run of positions from 1 that arrived."""
     table = Table(make_config(tmp_path_factory.mktemp("p")))
     engine = _Recorder()
-    table.engine = engine  # type: ignore[assignment]
+    table.engine = engine
     table.state = engine.initial()
     feed(table, _strip(new_shoe()), source=SHOE)
     for pos in arrivals:
@@ -278,7 +279,7 @@ def test_a_count_begun_without_a_run_takes_the_runs_name_when_it_is_told(tmp_pat
 
 
 def test_recall_shows_each_cards_position_and_those_entered_by_hand_R39(
-    tmp_path: Path, capsys: Any
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A regulator reading `recall` sees where each card sat in the shoe and which one the
     dealer entered at the console (R39)."""

@@ -19,11 +19,11 @@ import pytest
 import structlog
 from structlog.testing import capture_logs
 
+from tablectl.backoff import Backoff
+from tablectl.outputs import OutboxRow
 from tablectl.relay import (
     STATUS_OFFLINE,
     STATUS_ONLINE,
-    Backoff,
-    OutboxRow,
     Relay,
     RelayState,
 )

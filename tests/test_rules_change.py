@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ def config(tmp_path: Path, max_limit: str) -> Path:
     return path
 
 
-async def run_inputs(path: Path, inputs: list[dict]) -> list[str]:  # type: ignore[type-arg]
+async def run_inputs(path: Path, inputs: list[dict[str, Any]]) -> list[str]:
     daemon = Daemon(load_config(path))
     runner = asyncio.create_task(daemon.run(install_signals=False))
     alerts: list[str] = []
@@ -47,7 +48,7 @@ async def run_inputs(path: Path, inputs: list[dict]) -> list[str]:  # type: igno
     return alerts
 
 
-ROUND = [
+ROUND: list[dict[str, Any]] = [
     {"type": "bank", "seat": 1, "amount": "1000"},
     {"type": "wager", "seat": 2, "spot": "player", "amount": "400"},
     {"type": "bets.close"},
@@ -56,7 +57,7 @@ ROUND = [
 
 
 async def test_new_rules_apply_to_new_rounds_and_old_rounds_replay_as_played(
-    tmp_path: Path, capsys: object
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = config(tmp_path, "500")
     assert await run_inputs(path, ROUND) == []

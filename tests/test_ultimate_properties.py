@@ -292,8 +292,8 @@ def test_random_rounds_settle_by_the_document_and_balance_R1_R4_R35(
         if plan["close"]:
             rows += no_alert(feed(table, CLOSE))
         # 003 line 3483: from the house dealer's left (seat 1 up), or the configured option
-        start = 1 if deal_from == "house-dealer-left" else pd % SEATS + 1
-        order = [(start + k - 1) % SEATS + 1 for k in range(SEATS)]
+        first = 1 if deal_from == "house-dealer-left" else pd % SEATS + 1
+        order = [(first + k - 1) % SEATS + 1 for k in range(SEATS)]
         order = [s for s in order if s in players]
         hole = {s: [deck.pop(), deck.pop()] for s in order}
         dealer = [deck.pop(), deck.pop()]

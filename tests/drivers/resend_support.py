@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Generic, TypeVar
 
 from drivers.sim import RecordingSink
 from drivers.sim.history import HistoryModel
 from drivers.sim.nullmodem import Fragmenter, NullModem
 from tests.drivers.support import TIMEOUT
 
+M = TypeVar("M", bound=HistoryModel)
 
-class AnsweringModem(NullModem):
+
+class AnsweringModem(NullModem, Generic[M]):
     """A NullModem with a simulated device at its far end that hears what the host writes (the
     driver's RSN) and answers, as a device on a real cable does.
 
@@ -23,7 +26,7 @@ class AnsweringModem(NullModem):
 
     def __init__(
         self,
-        make: Callable[[Callable[[bytes], None]], HistoryModel],
+        make: Callable[[Callable[[bytes], None]], M],
         *,
         fragment: Fragmenter | None = None,
     ) -> None:

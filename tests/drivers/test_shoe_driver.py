@@ -43,7 +43,7 @@ def at(pos: int, seq: int, run: str = "1") -> dict[str, Any]:
     return {"run": run, "pos": pos, "seq": seq}
 
 
-def shoe_modem(fragment: Fragmenter | None = None) -> AnsweringModem:
+def shoe_modem(fragment: Fragmenter | None = None) -> AnsweringModem[ShoeModel]:
     """A null modem with a shoe at its far end that answers the driver's RSN."""
     return AnsweringModem(ShoeModel, fragment=fragment)
 

@@ -9,6 +9,7 @@ driver started on it resumes from that count as the daemon's would after a resta
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -147,7 +148,7 @@ async def test_a_retransmitted_frame_is_dropped(make_sim: Callable[..., Simulate
 
 
 async def test_cards_dealt_while_unplugged_are_resent_on_replug(
-    make_sim: Callable[..., SimulatedShoe], tmp_path: Any
+    make_sim: Callable[..., SimulatedShoe], tmp_path: Path
 ) -> None:
     """The cable comes out after 9h; the shoe deals 2c and Kd meanwhile (into its history, the
     line is down); on replug the driver asks for everything after position 1."""
@@ -333,9 +334,15 @@ async def test_a_resend_begun_and_never_ended_passes_on_what_it_heard(
     cards = ["9h", "2c", "Kd"]
     if new == "discarded":
         sim.load(cards)  # NEW, SEQ 0 (the driver's open discards it)
-        sim.on_request = lambda: (sim.begin(), sim.draw(), sim.draw())
-    else:
-        sim.on_request = lambda: (sim.load(cards), sim.begin(), sim.draw(), sim.draw())
+
+    def busy() -> None:
+        if new != "discarded":
+            sim.load(cards)
+        sim.begin()
+        sim.draw()
+        sim.draw()
+
+    sim.on_request = busy
     sink = RecordingSink()
     driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
     async with running(driver, sink):

@@ -107,10 +107,10 @@ class _StubbornTalker(ShoeDriver):
     (a vendor driver doing cleanup), to see the connection never outlives it."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         self.talker_ended = asyncio.Event()
 
-    async def while_connected(self, link: object, sink: object) -> None:  # type: ignore[override]
+    async def while_connected(self, link: object, sink: object) -> None:
         try:
             await asyncio.Event().wait()
         except asyncio.CancelledError:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from drivers.connect import connect
 from drivers.link import ProtocolFactory
@@ -156,7 +157,7 @@ class Console:
         self._cond = threading.Condition()
         self._ids = 0
         self.client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=not persistent
+            CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=not persistent
         )
         broker = broker_on(port)
         credentials = broker.credentials(role, base) if broker is not None else None
@@ -165,7 +166,9 @@ class Console:
         self.client.on_message = self._on_message
         self.client.on_connect = self._on_connect
         self.client.on_subscribe = self._on_subscribe
-        self.client.reconnect_delay_set(0.1, 0.5)
+        # paho annotates the delays as int, but they are seconds it adds to time.monotonic():
+        # fractions work, and the tests need a reconnect well under a second.
+        self.client.reconnect_delay_set(0.1, 0.5)  # type: ignore[arg-type]
         self.client.connect("127.0.0.1", port, keepalive=10)
         self.client.loop_start()
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from drivers.sim.shoe import SimulatedShoe
@@ -47,13 +48,13 @@ class Client:
         credentials: tuple[str, str] | None,
         client_id: str,
         *,
-        protocol: mqtt.MQTTProtocolVersion = mqtt.MQTTv5,
+        protocol: MQTTProtocolVersion = mqtt.MQTTv5,
     ) -> None:
         self.connack: ReasonCode | None = None
         self.pubacks: dict[int, ReasonCode] = {}
         self._cond = threading.Condition()
         self.client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol
+            CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol
         )
         if credentials is not None:
             self.client.username_pw_set(*credentials)
@@ -262,10 +263,11 @@ def test_the_floor_gets_every_message_of_a_round_and_a_display_page_only_its_own
     while not room.floor.on("round/result"):
         last = max(seqs(room.floor))
         room.shoe.draw()
-        room.floor.wait_for(  # a card's last message is the table's `state`
-            "the state after the card",
-            lambda n=last: any(p["seq"] > n for p in room.floor.on("state")),
-        )
+
+        def stated(n: int = last) -> bool:  # a card's last message is the table's `state`
+            return any(p["seq"] > n for p in room.floor.on("state"))
+
+        room.floor.wait_for("the state after the card", stated)
     (result,) = room.floor.on("round/result")
 
     with contextlib.closing(sqlite3.connect(f"file:{room.journal}?mode=ro", uri=True)) as db:
@@ -384,7 +386,7 @@ def anonymous_refused(port: int, ca: Path | None) -> bool:
     """An anonymous client (verifying the broker with `ca` on TLS) gets a refusing CONNACK."""
     got: list[ReasonCode] = []
     done = threading.Event()
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="it-anonymous")
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="it-anonymous")
     if ca is not None:
         client.tls_set(ca_certs=str(ca))
 
