@@ -100,6 +100,7 @@ def _fill_segment(db: sqlite3.Connection, journal: Journal, month: str, last: in
         "INSERT INTO seg.meta SELECT key, value FROM main.meta "
         "WHERE key NOT IN ('first_seq', 'prev_hash', 'month')"
     )
+    last_ts = journal.ts_at(last)
     db.executemany(
         "INSERT INTO seg.meta (key, value) VALUES (?, ?)",
         [
@@ -107,6 +108,9 @@ def _fill_segment(db: sqlite3.Connection, journal: Journal, month: str, last: in
             ("prev_hash", journal.start_hash),
             ("month", month),
             ("closed", str(last)),
+            # Its newest record's month: retention counts from there, not from the name (a
+            # segment closed after an import may hold many months).
+            ("last_month", month_of(last_ts) if last_ts is not None else month),
         ],
     )
     db.execute("INSERT INTO seg.keys SELECT * FROM main.keys")
@@ -201,7 +205,7 @@ class History:
                 for h in heads
                 if f.first_seq <= h.seq <= f.last_seq or (f is self.live and h.seq > f.last_seq)
             ]
-            result = f.check(keys, mine)
+            result = f.check(keys, mine, last=f is self.live)
             # One file: its findings as they are; several: each named by its file.
             named = f"{f.path.name}: " if len(self.files) > 1 else ""
             total.records += result.records
@@ -266,12 +270,22 @@ def archive(
         now = today or datetime.now(UTC)
         limit = now.year * 12 + now.month - 1 - retain_months
         for path in segment_files(live, target):
-            month = path.name[len(live.stem) + 1 : len(path.name) - len(live.suffix)]
-            year, mon = (int(x) for x in month.split("-"))
+            year, mon = (int(x) for x in _last_month(live, path).split("-"))
             if year * 12 + mon - 1 < limit:
                 path.unlink()
                 expired.append(path)
     return Archived(moved, expired)
+
+
+def _last_month(live: Path, path: Path) -> str:
+    """The month of a segment's newest record (its meta), or the month it is named after."""
+    named = path.name[len(live.stem) + 1 : len(path.name) - len(live.suffix)]
+    seg = Journal(path, table=None, readonly=True)
+    try:
+        found = seg.meta("last_month")
+    finally:
+        seg.close()
+    return found if found is not None and _MONTH.match(found) else named
 
 
 def _same_records(original: Path, copy: Path) -> None:

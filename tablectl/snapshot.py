@@ -306,10 +306,12 @@ def deep_check(cfg: LoadedConfig, files: Sequence[Journal]) -> Verification:
     wrong one must never be trusted at a restart."""
     stored: dict[int, list[tuple[str, Snapshot]]] = {}
     for f in files:
+        named = f"{f.path.name}: " if len(files) > 1 else ""
         for snap in f.snapshots():
-            stored.setdefault(snap.journal_seq, []).append((f.path.name, snap))
+            stored.setdefault(snap.journal_seq, []).append((named, snap))
     result = Verification(0)
     if files[0].first_seq > 1:
+        stored.pop(files[0].first_seq - 1, None)  # where the replay starts: nothing to prove
         table, _ = rebuild(cfg, files[:1], upto=files[0].first_seq - 1)
         result.notes.append(
             f"replayed from the snapshot after record {files[0].first_seq - 1} (the records "
@@ -327,19 +329,19 @@ def deep_check(cfg: LoadedConfig, files: Sequence[Journal]) -> Verification:
             for where, snap in stored.pop(rec.seq, []):
                 if snap.format != FORMAT:  # the daemon skips it too: not a finding
                     result.notes.append(
-                        f"{where}: snapshot after record {rec.seq} is format {snap.format} "
+                        f"{where}snapshot after record {rec.seq} is format {snap.format} "
                         f"(tablectl {snap.made_by}); this one reads {FORMAT}: not checked"
                     )
                     continue
                 checked += 1
                 problem = _differs(table, snap)
                 if problem is not None:
-                    result.problems.append(f"{where}: snapshot after record {rec.seq}: {problem}")
+                    result.problems.append(f"{where}snapshot after record {rec.seq}: {problem}")
     for seq, found in sorted(stored.items()):
         for where, _ in found:
             if seq >= table.position:
                 result.problems.append(
-                    f"{where}: snapshot after record {seq}, but the records end at "
+                    f"{where}snapshot after record {seq}, but the records end at "
                     f"{table.position}: records removed"
                 )
     result.notes.append(f"{checked} snapshots equal the state replayed from the records")

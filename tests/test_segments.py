@@ -285,16 +285,66 @@ def test_a_crash_between_writing_the_segment_and_leaving_the_live_file_loses_not
         history.close()
 
 
-def test_retention_deletes_archived_segments_older_than_retain_months(tmp_path: Path) -> None:
+def test_retention_counts_from_a_segments_newest_record_not_its_name(tmp_path: Path) -> None:
     live = tmp_path / "journal.db"
     Journal(live, table="t1").close()
     archive = tmp_path / "archive"
     archive.mkdir()
-    for month in ("2025-09", "2025-10", "2025-11", "2026-10"):
-        Journal(segments.segment_path(live, month, archive), table="t1").close()
+    # (name, month of its newest record): the one named 2025-08 holds records up to 2026-09,
+    # as the first close after importing a year does.
+    for month, last in [("2025-08", "2026-09"), ("2025-09", None), ("2025-10", "2025-10")]:
+        path = segments.segment_path(live, month, archive)
+        Journal(path, table="t1").close()
+        if last is not None:
+            db = sqlite3.connect(path)
+            db.execute("INSERT INTO meta (key, value) VALUES ('last_month', ?)", (last,))
+            db.commit()
+            db.close()
+        segments._seal(path)  # as a closed segment is: one file, no WAL
+    for month in ("2025-11", "2026-10"):
+        path = segments.segment_path(live, month, archive)
+        Journal(path, table="t1").close()
+        segments._seal(path)
     done = segments.archive(
         live, archive, keep_local=0, retain_months=12, today=datetime(2026, 11, 2, tzinfo=UTC)
     )
-    # November 2026 less 12 months is November 2025: September and October 2025 are older.
+    # November 2026 less 12 months is November 2025: what ended in September and October 2025
+    # is older; the segment named 2025-08 ended in September 2026 and stays.
     assert sorted(p.name for p in done.expired) == ["journal-2025-09.db", "journal-2025-10.db"]
-    assert sorted(p.name for p in archive.iterdir()) == ["journal-2025-11.db", "journal-2026-10.db"]
+    assert sorted(p.name for p in archive.iterdir()) == [
+        "journal-2025-08.db",
+        "journal-2025-11.db",
+        "journal-2026-10.db",
+    ]
+
+
+def test_a_key_taken_up_after_a_month_closed_does_not_fail_the_closed_segment(
+    tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The rule "the journal must end under a given key" is the history's, not each file's:
+    October closed unkeyed, the table was keyed in November, and verify with the key passes."""
+    path = write_config(tmp_path)
+    months(path, clock, {OCTOBER: 2})
+    assert main(["keygen", str(tmp_path / "journal.key")]) == 0
+    path = write_config(tmp_path, journal={"key_file": "journal.key"})
+    clock.month = NOVEMBER
+    play(path, rounds(1, 2)).journal.close()
+    assert (tmp_path / "journal-2026-10.db").exists()
+    code, out = cli(capsys, "verify-journal", "--config", str(path))
+    assert code == 0, out
+    assert "keyed hashes checked with key" in out
+
+
+def test_deep_verify_of_a_live_file_that_only_holds_its_opening_snapshot(
+    cfg_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Just after a close (a crash before the next record), without the segments at hand: the
+    replay starts from the opening snapshot, which is not a finding."""
+    daemon = play(cfg_path, rounds(2))
+    daemon._checkpoint()
+    segments.close_month(daemon.journal, f"{NOVEMBER}-01T00:00:00.000000Z")
+    daemon.journal.close()
+    (cfg_path.parent / "journal-2026-10.db").rename(cfg_path.parent / "away.db")
+    code, out = cli(capsys, "verify-journal", "--config", str(cfg_path), "--deep")
+    assert code == 0, out
+    assert "are not here" in out
