@@ -324,12 +324,11 @@ def test_a_key_taken_up_after_a_month_closed_does_not_fail_the_closed_segment(
     """The rule "the journal must end under a given key" is the history's, not each file's:
     October closed unkeyed, the table was keyed in November, and verify with the key passes."""
     path = write_config(tmp_path)
-    months(path, clock, {OCTOBER: 2})
+    months(path, clock, {OCTOBER: 2, NOVEMBER: 1})  # October closes, unkeyed
+    assert (tmp_path / "journal-2026-10.db").exists()
     assert main(["keygen", str(tmp_path / "journal.key")]) == 0
     path = write_config(tmp_path, journal={"key_file": "journal.key"})
-    clock.month = NOVEMBER
-    play(path, rounds(1, 2)).journal.close()
-    assert (tmp_path / "journal-2026-10.db").exists()
+    play(path, rounds(1, 3)).journal.close()  # keyed from the next record on
     code, out = cli(capsys, "verify-journal", "--config", str(path))
     assert code == 0, out
     assert "keyed hashes checked with key" in out
