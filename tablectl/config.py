@@ -75,25 +75,34 @@ class ThreeCardPokerGame(_Strict):
     # "two alternating decks" (000, 001, 003, 004): the deck colours the shuffler reports.
     deck_colours: tuple[str, str] = ("red", "blue")
     settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
-    # R2: where settlement starts. 000 line 324 and 001 line 97: the action button counted from
-    # the player-dealer's face-up card; 003 line 935: "always begin with the player to the left of
-    # the player-dealer position"; 004 says neither, so the default is R2's action button.
+    # R2: where settlement starts. 000 "Three Card Poker 6 Card Bonus: Description of Table Used and
+    # Total Number of Seated Positions" and 001 "Round of Play": the action button counted from the
+    # player-dealer's face-up card; 003 "Three Card Poker 6 Card Bonus: Round of Play": "always
+    # begin with the player to the left of the player-dealer position"; 004 says neither, so the
+    # default is R2's action button.
     action_start: Literal["action-button", "player-dealer-left"] = "action-button"
-    # R3: each seat's wagers in order. 003 line 935 and 004 line 526: Ante, Play, Pair Plus,
-    # 6 Card Bonus (the default: two documents against one); 000 line 324: the Play first.
+    # R3: each seat's wagers in order. 003 "Three Card Poker 6 Card Bonus: Round of Play" and 004
+    # "Three Card Poker 6 Card Bonus: Method Used to Determine Action and Distribution of Cards":
+    # Ante, Play, Pair Plus, 6 Card Bonus (the default: two documents against one); 000 "Three Card
+    # Poker 6 Card Bonus: Description of Table Used and Total Number of Seated Positions": the Play
+    # first.
     wager_order: Literal["ante-first", "play-first"] = "ante-first"
 
     @model_validator(mode="after")
     def _two_deck_colours(self) -> ThreeCardPokerGame:
-        """The two alternating decks have backs of different colours (004 line 488), each named
-        as the shuffler reports it: 1-16 lowercase letters (docs/protocols/dispenser.md, SHF)."""
+        """The two alternating decks have backs of different colours (004 "Three Card Poker 6 Card
+        Bonus: Description of the Deck and Number of Decks Used"), each named as the shuffler
+        reports it: 1-16 lowercase letters (docs/protocols/dispenser.md, SHF)."""
         for colour in self.deck_colours:
             if not (1 <= len(colour) <= 16 and colour.isascii() and colour.isalpha()):
                 raise ValueError(f"deck colour {colour!r} is not 1-16 lowercase letters")
             if colour != colour.lower():
                 raise ValueError(f"deck colour {colour!r} is not 1-16 lowercase letters")
         if self.deck_colours[0] == self.deck_colours[1]:
-            raise ValueError("the two alternating decks must have different colours (004 line 488)")
+            raise ValueError(
+                'the two alternating decks must have different colours (004 "Three Card Poker '
+                '6 Card Bonus: Description of the Deck and Number of Decks Used")'
+            )
         return self
 
 
@@ -107,18 +116,21 @@ class FortunePaiGowGame(_Strict):
     id: Literal["fortune-pai-gow"]
     fortune_table: str
     envy_minimum: Money = Decimal(5)  # R32: an Envy button per Fortune wager of $5 or more
-    # R31: the player-dealer's house way: 003 lines 1429-1447 (golden rule) or 004 lines 793-811.
+    # R31: the player-dealer's house way: 003 "Fortune Pai Gow Poker House Way" (golden rule) or
+    # 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'".
     house_way: Literal["003", "004"] = "003"
     settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
 
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
-        """R30, 003 line 1401: seven hands go to seven positions, so the table has seven seats."""
+        """R30, 003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated
+        Players": seven hands go to seven positions, so the table has seven seats."""
         if table.seats.count != 7:
             return [
                 (
                     "seats.count",
-                    "Fortune Pai Gow Poker deals seven hands to seven positions (R30, 003 line "
-                    "1401): seats.count must be 7",
+                    "Fortune Pai Gow Poker deals seven hands to seven positions (R30, 003 "
+                    '"Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated '
+                    'Players"): seats.count must be 7',
                 )
             ]
         return []
@@ -133,27 +145,35 @@ class UltimateTexasHoldemGame(_Strict):
         "bad_beat_table": ("ultimate-texas-holdem.toml", "bad-beat"),
     }
 
-    MAX_SEATS: ClassVar[int] = 7  # 004 line 983: six players plus the player-dealer, seven in all
+    # 004 "Ultimate Texas Hold'em: Description of Table Used and Total Number of Seated Positions":
+    # six players plus the player-dealer, seven in all
+    MAX_SEATS: ClassVar[int] = 7
 
     id: Literal["ultimate-texas-holdem"]
     blind_table: str
     trips_table: str
     bad_beat_table: str | None = None  # None: no Bad Beat wager at this table (004)
-    # 003 line 3511: "settled from seat to seat" in the order Ante, Play, Blind, Trips, Bad Beat.
+    # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "settled from seat to
+    # seat" in the order Ante, Play, Blind, Trips, Bad Beat.
     settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
-    # Where the house dealer starts handing out the stacks and asking for decisions: 003 line
-    # 3483 / 004 "Dealing Procedures" 4b "Starting on their left and continuing clockwise"
-    # (seat 1 up, contract 2), or from the player-dealer's left as R29 does for Three Card Poker.
+    # Where the house dealer starts handing out the stacks and asking for decisions:
+    # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play" /
+    # 004 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play" 4b "Starting on their left
+    # and continuing clockwise" (seat 1 up, contract 2), or from the player-dealer's left as R29
+    # does for Three Card Poker.
     deal_from: Literal["house-dealer-left", "player-dealer-left"] = "house-dealer-left"
 
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
-        """Checks against the other sections: a table has at most seven places (004 line 983)."""
+        """Checks against the other sections: a table has at most seven places (004 "Ultimate Texas
+        Hold'em: Description of Table Used and Total Number of Seated Positions")."""
         if table.seats.count > self.MAX_SEATS:
             return [
                 (
                     "seats.count",
                     f"Ultimate Texas Hold'em has at most {self.MAX_SEATS} places, the "
-                    "player-dealer's included (004 line 983; 003 line 3455 has six)",
+                    "player-dealer's included (004 \"Ultimate Texas Hold'em: Description of Table "
+                    'Used and Total Number of Seated Positions"; 003 "Ultimate Texas Hold\'em: '
+                    'Description of Table Used and Total Number of Seated Positions" has six)',
                 )
             ]
         return []
@@ -179,28 +199,46 @@ class Pure215Game(_Strict):
         "red_flex_table": ("blackjack.toml", "red-flex"),
         "buster_table": ("blackjack.toml", "buster"),
     }
-    MAX_SEATS: ClassVar[int] = 8  # 000 line 49 / 004 line 344: "The table seats eight players"
+    # 000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play" /
+    # 004 "Pure 21.5 Blackjack: Description of Table Used and Total Number of Seated Positions":
+    # "The table seats eight players"
+    MAX_SEATS: ClassVar[int] = 8
 
     id: Literal["pure-21.5-blackjack"]
-    decks: int = Field(6, ge=1, le=8)  # 000 line 29: "a single deck to a maximum of eight decks"
-    # R11: 000 line 33 and 003 line 630 pay 6 to 5; 003 line 393 (the 3 to 2 approval) pays 3 to 2.
+    # 000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used": "a single deck to
+    # a maximum of eight decks"
+    decks: int = Field(6, ge=1, le=8)
+    # R11: 000 "Pure 21.5 Blackjack: Card Values and Hand Rankings" and
+    # 003 "Pure 21.5 Blackjack 6 to 5: Value of the Cards" pay 6 to 5;
+    # 003 "Pure 21.5 Blackjack 3 to 2: Value of the Cards" (the 3 to 2 approval) pays 3 to 2.
     pure_pays: Literal["6 to 5", "3 to 2"] = "6 to 5"
-    # R18: RFB-02 (000 line 183), RFB-12 (003 line 504); left out: no Red Flex wager (004).
+    # R18: RFB-02 (000 "Pure 21.5 Blackjack: Red Flex Bet Pay Table Options"), RFB-12
+    # (003 "Pure 21.5 Blackjack 3 to 2: Red Flex Bet"); left out: no Red Flex wager (004).
     red_flex_table: str | None = None
-    # R19: option-5 (000 line 143), option-1 (003 line 535, 004 line 450); left out: no Buster.
+    # R19: option-5 (000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet Pay Table"), option-1
+    # (003 "Pure 21.5 Blackjack 3 to 2: Buster Blackjack Bonus Bet Pay Table",
+    # 004 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet Pay Table"); left out: no Buster.
     buster_table: str | None = None
-    # R17: 000 line 95, 003 line 475, 004 line 394 offer insurance with an ace up; even money
-    # (a pure hand's insurance of exactly half) is written in 003 line 476 and 004 line 420 only.
+    # R17: 000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes", 003 "Pure 21.5
+    # Blackjack 3 to 2: Insurance and Even Money", 004 "Pure 21.5 Blackjack: How Winners are
+    # Determined and Paid" offer insurance with an ace up; even money (a pure hand's insurance of
+    # exactly half) is written in 003 "Pure 21.5 Blackjack 3 to 2: Insurance and Even Money" and 004
+    # "Pure 21.5 Blackjack: Double-Down, Split, Surrender, Insurance, and Even Money" only.
     insurance: bool = True
     even_money: bool = False
-    # R2: 000 line 60 counts the action button from the hole card; 003 line 419 "The action on
-    # payouts will always begin with the player to the left of the player-dealer position".
+    # R2: 000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play" counts the action button
+    # from the hole card; 003 "Pure 21.5 Blackjack 3 to 2: Round of Play" "The action on payouts
+    # will always begin with the player to the left of the player-dealer position".
     action_start: Literal["action-button", "player-dealer-left"] = "action-button"
-    # R3: 000 line 118 "from seat to seat: game wager, Red Flex Bet, Buster Bet" (by-seat);
-    # 003 line 419 "all game wagers followed by all Red Flex wagers and then all Buster" (by-spot).
+    # R3: 000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender" "from seat to seat: game
+    # wager, Red Flex Bet, Buster Bet" (by-seat);
+    # 003 "Pure 21.5 Blackjack 3 to 2: Round of Play" "all game wagers followed by all Red Flex
+    # wagers and then all Buster" (by-spot).
     settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
-    # Which wagers a backline bettor may place: 000 line 109 base, Red Flex and Buster; 003 line
-    # 461 "on the base game wager only"; 004 line 408 base and Buster.
+    # Which wagers a backline bettor may place:
+    # 000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes" base, Red Flex and Buster;
+    # 003 "Pure 21.5 Blackjack 3 to 2: Game Rules" "on the base game wager only";
+    # 004 "Pure 21.5 Blackjack: How Winners are Determined and Paid" base and Buster.
     backline_spots: tuple[str, ...] = ("base", "red-flex", "buster")
 
     @model_validator(mode="after")
@@ -212,13 +250,17 @@ class Pure215Game(_Strict):
         return self
 
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
-        """At most eight places, the player-dealer's included (000 line 49, 004 line 344)."""
+        """At most eight places, the player-dealer's included (000 "Pure 21.5 Blackjack: Dealing
+        Procedures and Round of Play", 004 "Pure 21.5 Blackjack: Description of Table Used and Total
+        Number of Seated Positions")."""
         if table.seats.count > self.MAX_SEATS:
             return [
                 (
                     "seats.count",
                     f"Pure 21.5 Blackjack seats at most {self.MAX_SEATS} players, the "
-                    "player-dealer included (000 line 49, 004 line 344)",
+                    'player-dealer included (000 "Pure 21.5 Blackjack: Dealing Procedures and '
+                    'Round of Play", 004 "Pure 21.5 Blackjack: Description of Table Used and '
+                    'Total Number of Seated Positions")',
                 )
             ]
         return []
@@ -230,21 +272,30 @@ class PureSpanish215Game(_Strict):
     PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
         "match_dealer_table": ("blackjack.toml", "match-dealer"),
     }
-    MAX_SEATS: ClassVar[int] = 7  # 003 line 1861: "The table seats up to seven players"
+    # 003 "Pure Spanish 21.5: Description of the Table Used and Total Number of Seated Positions":
+    # "The table seats up to seven players"
+    MAX_SEATS: ClassVar[int] = 7
 
     id: Literal["pure-spanish-21.5"]
-    decks: int = Field(6, ge=4, le=8)  # 003 line 1841: "a minimum of four decks ... eight decks"
-    # R20 / 003 line 1927: double-double down "If the player-dealer hits on a soft 17, the casino
-    # may allow"; tablectl's player-dealer always hits soft 17 (Chart 1B, R14), so it may be on.
+    # 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used": "a minimum of four
+    # decks ... eight decks"
+    decks: int = Field(6, ge=4, le=8)
+    # R20 / 003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender":
+    # double-double down "If the player-dealer hits on a soft 17, the casino may allow"; tablectl's
+    # player-dealer always hits soft 17 (Chart 1B, R14), so it may be on.
     double_double: bool = False
-    # R21: the Match the Dealer pay table (003 line 1960: "MATCH-003" in blackjack.toml); left
-    # out: no Match the Dealer wager (003 line 1942: "casinos may offer").
+    # R21: the Match the Dealer pay table (003 "Pure Spanish 21.5: Match the Dealer Card Bonus Bet
+    # Pay Tables": "MATCH-003" in blackjack.toml); left out: no Match the Dealer wager (003 "Pure
+    # Spanish 21.5: Match the Dealer Up Card Bonus Bet": "casinos may offer").
     match_dealer_table: str | None = None
-    # R2: 003 line 1874 "the payoff ... will begin to the left of the player-dealer".
+    # R2: 003 "Pure Spanish 21.5: Dealing Procedures and Round of Play" "the payoff ... will begin
+    # to the left of the player-dealer".
     action_start: Literal["action-button", "player-dealer-left"] = "player-dealer-left"
-    # R3: 003 line 1952 "from seat to seat: base game wager, Match the Dealer Bonus Bet Wager".
+    # R3: 003 "Pure Spanish 21.5: Match the Dealer Up Card Bonus Bet" "from seat to seat: base game
+    # wager, Match the Dealer Bonus Bet Wager".
     settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
-    # 003 line 1918: "Backline betting is permitted on all wagers."
+    # 003 "Pure Spanish 21.5: How Winners Are Determined and Paid": "Backline betting is permitted
+    # on all wagers."
     backline_spots: tuple[str, ...] = ("base", "match-dealer")
 
     @model_validator(mode="after")
@@ -254,13 +305,15 @@ class PureSpanish215Game(_Strict):
         return self
 
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
-        """At most seven places, the player-dealer's included (003 line 1861)."""
+        """At most seven places, the player-dealer's included (003 "Pure Spanish 21.5: Description
+        of the Table Used and Total Number of Seated Positions")."""
         if table.seats.count > self.MAX_SEATS:
             return [
                 (
                     "seats.count",
                     f"Pure Spanish 21.5 seats up to {self.MAX_SEATS} players, the player-dealer "
-                    "included (003 line 1861)",
+                    'included (003 "Pure Spanish 21.5: Description of the Table Used and Total '
+                    'Number of Seated Positions")',
                 )
             ]
         return []

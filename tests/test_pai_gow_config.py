@@ -1,5 +1,6 @@
 """The shipped Fortune Pai Gow Poker configs pass `tablectl check-config` (contract 4), and a table
-that is not seven seats is refused (R30, 003 line 1401)."""
+that is not seven seats is refused (R30,
+003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated Players")."""
 
 from __future__ import annotations
 
@@ -55,7 +56,8 @@ def test_seat_count_other_than_seven_is_refused_R30(
     out, err = capsys.readouterr()
     assert (
         f"{path}: seats.count: Fortune Pai Gow Poker deals seven hands to seven positions "
-        "(R30, 003 line 1401): seats.count must be 7"
+        '(R30, 003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated '
+        'Players"): seats.count must be 7'
     ) in out + err
     with pytest.raises(ConfigError):
         load_config(path)

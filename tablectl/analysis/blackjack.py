@@ -59,8 +59,10 @@ from tablectl.rules.paytables import PayTable, payout
 PURE_GAME = "pure-21.5-blackjack"
 SPANISH_GAME = "pure-spanish-21.5"
 
-# Decks: Pure 21.5 "a minimum of a single deck to a maximum of eight decks" (000 line 29, 003
-# line 391); Pure Spanish 21.5 "a minimum of four decks ... to a maximum of eight" (003 line 1841).
+# Decks: Pure 21.5 "a minimum of a single deck to a maximum of eight decks" (000 "Pure 21.5
+# Blackjack: Description of the Deck and Number of Decks Used", 003 "Pure 21.5 Blackjack 3 to 2:
+# Value of the Cards"); Pure Spanish 21.5 "a minimum of four decks ... to a maximum of eight" (003
+# "Pure Spanish 21.5: Description of the Deck and Number of Decks Used").
 DECK_RANGE: Mapping[str, tuple[int, int]] = MappingProxyType(
     {PURE_GAME: (1, 8), SPANISH_GAME: (4, 8)}
 )
@@ -78,25 +80,29 @@ BASE_WAGER = "base"
 ANALYZED: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {game: (BASE_WAGER, *side) for game, side in WAGERS.items()}
 )
-# Default tables: 000's (the Bureau's Pure 21.5 approval with both side bets: RFB-02 at line
-# 183, Buster "Payout Option 5" at line 143); 003's Match the Dealer table (line 1960).
+# Default tables: 000's (the Bureau's Pure 21.5 approval with both side bets: RFB-02 in
+# 000 "Pure 21.5 Blackjack: Red Flex Bet Pay Table Options", Buster "Payout Option 5" in
+# 000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet Pay Table"); 003's Match the Dealer table
+# (003 "Pure Spanish 21.5: Match the Dealer Card Bonus Bet Pay Tables").
 DEFAULT_PAYTABLES: Mapping[str, str] = MappingProxyType(
     {"red-flex": "RFB-02", "buster": "option-5", "match-dealer": "MATCH-003"}
 )
 
 SIM_HANDS = 1_000_000
 SIM_SEED = 215
-SIM_PLAYERS = 7  # 004 line 344: eight seats, "seven for the players and one for the player-dealer"
+# 004 "Pure 21.5 Blackjack: Description of Table Used and Total Number of Seated Positions": eight
+# seats, "seven for the players and one for the player-dealer"
+SIM_PLAYERS = 7
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 
 SIM_ASSUMES = (
     "each round is dealt from a freshly shuffled shoe of the configured decks to {players} "
     "players and the player-dealer in the documents' order (one card each clockwise, the "
-    "player-dealer's up card last, then a second round with its hole card last; 000 lines 53-54); "
-    "a player-dealer Pure 21.5 ends the round before anyone draws (R12); otherwise each player, "
-    "in seat order, hits by Chart 1B (the same rule as the player-dealer, which keeps within "
-    "Chart 1A) and never doubles, splits or surrenders; then the player-dealer completes the "
-    "hand by Chart 1B (R14)"
+    "player-dealer's up card last, then a second round with its hole card last; 000 \"Pure "
+    '21.5 Blackjack: Dealing Procedures and Round of Play"); a player-dealer Pure 21.5 ends '
+    "the round before anyone draws (R12); otherwise each player, in seat order, hits by Chart "
+    "1B (the same rule as the player-dealer, which keeps within Chart 1A) and never doubles, "
+    "splits or surrenders; then the player-dealer completes the hand by Chart 1B (R14)"
 )
 EXACT_ASSUMES = (
     "the player-dealer's cards are the first cards of a freshly shuffled full shoe of the "
@@ -217,7 +223,8 @@ def match_dealer_figures(game: str, decks: int, table: PayTable) -> dict[str, An
 
 
 def insurance_figures(game: str, decks: int) -> dict[str, Any]:
-    """Exact insurance figures: the hole card is a bonus card given an ace up (R17, 000 line 95)."""
+    """Exact insurance figures: the hole card is a bonus card given an ace up (R17,
+    000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes")."""
     cards = shoe(game, decks)
     bonus = sum(is_bonus(c) for c in cards)
     hit = Fraction(bonus, len(cards) - 1)
@@ -567,7 +574,10 @@ def analyze(
     result: dict[str, Any] = {"game": game, "wager": wager, "decks": decks}
     if wager == "insurance":
         if paytable is not None:
-            raise ValueError("insurance has no pay table: it pays 2 to 1 (000 line 95, R17)")
+            raise ValueError(
+                'insurance has no pay table: it pays 2 to 1 (000 "Pure 21.5 Blackjack: How Each '
+                'Wager Wins, Loses, or Pushes", R17)'
+            )
         return result | {"pays": "2 to 1"} | insurance_figures(game, decks)
     table = named_paytable(paytable or DEFAULT_PAYTABLES[wager])
     if table.wager != wager:

@@ -44,7 +44,8 @@ BASE_CONFIGS: Mapping[str, str] = MappingProxyType(
 BASE_HANDS = 80_000  # rounds by default: about 45 s on two cores (docs/games/blackjack.md)
 BASE_CHUNK = 5_000  # rounds per independently seeded chunk (the result is the same on any CPUs)
 # The one player: seat 1 (contract 2 numbers seats from the house dealer's left), so with the
-# player-dealer at the last seat it is the first seat dealt and to act (000 line 53).
+# player-dealer at the last seat it is the first seat dealt and to act
+# (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play").
 BASE_SEAT = 1
 # The bank in base wagers. A round can cost the bank at most 4 hands (R16) x 8 times the wager
 # (Spanish double-double, R20) = 32 wagers, so R1 never limits a payment or a collection.
@@ -58,9 +59,12 @@ TS = "2026-01-01T00:00:00.000000Z"  # the engines need a timestamp; no figure de
 # else hit, Ds double if allowed else stand, P split; after a Spanish double (R20): S stand,
 # R rescue, DD double again if allowed else stand. Pure 21.5 is the published multi-deck chart
 # for a dealer hitting soft 17 with double after split and no surrender (docs/games/blackjack.md
-# "Base game analysis"), whose rules 000 has (lines 76, 86, 114-116; R12, R14, R16); Spanish 21.5
-# is derived from 003's own rules (lines 1841, 1845, 1892, 1900, 1925-1933; R20) by the
-# infinite-deck expected value of each move. Surrender, insurance and doubling for less: never.
+# "Base game analysis"), whose rules 000 has (000 "Pure 21.5 Blackjack: Chart 1A", "Chart 1B",
+# "Double-Down, Split, and Surrender"; R12, R14, R16); Spanish 21.5 is derived from 003's own rules
+# (003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used", "Card Values and Hand
+# Rankings", "Chart 1A", "Chart 1B", "Double-Down, Rescue, Double-Double Down, Split, and
+# Surrender"; R20) by the infinite-deck expected value of each move. Surrender, insurance and
+# doubling for less: never.
 PURE_TABLE = """
          2  3  4  5  6  7  8  9  T  A
 hard 4   H  H  H  H  H  H  H  H  H  H
@@ -179,7 +183,7 @@ soft 21  S  S  S  S  S  S  S  S  S  S
 UP_COLUMNS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 # Every hand class a decision can meet: two cards make hard 4 (2-2) to hard 20 and soft 12
 # (A-A) to soft 21, more cards hard 5 to 21 and soft 13 to 21 (R10); a busted or pure hand
-# never decides (000 line 132).
+# never decides (000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet").
 HARD_ROWS = tuple(f"hard {t}" for t in range(4, 22))
 SOFT_ROWS = tuple(f"soft {t}" for t in range(12, 22))
 PAIR_ROWS = tuple(f"pair {c}" for c in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T"))
@@ -234,20 +238,22 @@ BASE_STRATEGY: Mapping[str, str] = MappingProxyType(
         PURE_GAME: (
             "basic strategy by the table STRATEGY_TABLES[pure-21.5-blackjack] (the published "
             "multi-deck chart for a dealer hitting soft 17, double after split, no surrender; "
-            "docs/games/blackjack.md), within Chart 1A (000 line 76: stand on hard 19 or more, "
-            "hit hard 11 or less) and the engine's legal actions: double for the full wager "
-            "on any first two cards, split hands included (000 lines 114-115), split pairs "
-            "and two bonus cards by the table (up to four hands, split aces one card each, "
-            "R16); never surrender, never take insurance or even money"
+            'docs/games/blackjack.md), within Chart 1A (000 "Pure 21.5 Blackjack: Chart 1A": '
+            "stand on hard 19 or more, hit hard 11 or less) and the engine's legal actions: "
+            "double for the full wager on any first two cards, split hands included (000 "
+            '"Pure 21.5 Blackjack: Double-Down, Split, and Surrender"), split pairs and two '
+            "bonus cards by the table (up to four hands, split aces one card each, R16); never "
+            "surrender, never take insurance or even money"
         ),
         SPANISH_GAME: (
             "basic strategy by the table STRATEGY_TABLES[pure-spanish-21.5] (derived from "
             "003's rules by the infinite-deck expected value of each move; "
-            "docs/games/blackjack.md), within Chart 1A (003 line 1892: stand on hard 17 or "
-            "more) and the engine's legal actions: double for the full wager on any first two "
-            "cards, split hands included (003 lines 1925 and 1933), split any two cards of "
-            "equal value by the table (R20, up to four hands); after a double, stand, rescue "
-            "or double again (double-double down, R20) by the table AFTER_DOUBLE; never "
+            'docs/games/blackjack.md), within Chart 1A (003 "Pure Spanish 21.5: Chart 1A": '
+            "stand on hard 17 or more) and the engine's legal actions: double for the full "
+            'wager on any first two cards, split hands included (003 "Pure Spanish 21.5: '
+            'Double-Down, Rescue, Double-Double Down, Split, and Surrender"), split any two '
+            "cards of equal value by the table (R20, up to four hands); after a double, stand, "
+            "rescue or double again (double-double down, R20) by the table AFTER_DOUBLE; never "
             "surrender (the Spanish approval offers no insurance)"
         ),
     }
@@ -276,10 +282,11 @@ def base_strategy(
 
     "hit" means: draw the next card. A hand owed its card after a split or a double has only
     "hit" legal and takes it. A hand offered "rescue" is a Spanish hand that has doubled
-    (R20, 003 line 1926) and plays by AFTER_DOUBLE. A two-card hand that may split plays by
-    its pair row, any other by its hard or soft total. The table's code gives its moves best
-    first (MOVES_OF) and the first the engine offers is taken: that is how Chart 1A (R15)
-    always overrides the table, and how D and Ds fall back when a double is not offered.
+    (R20, 003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender")
+    and plays by AFTER_DOUBLE. A two-card hand that may split plays by its pair row, any other by
+    its hard or soft total. The table's code gives its moves best first (MOVES_OF) and the first the
+    engine offers is taken: that is how Chart 1A (R15) always overrides the table, and how D and Ds
+    fall back when a double is not offered.
     """
     if len(legal) == 1:
         return legal[0]
@@ -562,21 +569,26 @@ def analyze_base(
     """The base game's house edge under the stated strategy, simulated through the engine.
 
     `pure_pays`: "6 to 5" (default, R11) or "3 to 2" for Pure 21.5; Spanish pays 6 to 5 only
-    (003 line 1845). `hands` rounds (default BASE_HANDS), seeded.
+    (003 "Pure Spanish 21.5: Card Values and Hand Rankings"). `hands` rounds (default BASE_HANDS),
+    seeded.
     """
     if game not in WAGERS:
         raise ValueError(f"{game!r} is not a 21.5 game: expected one of {', '.join(WAGERS)}")
     check_decks(game, decks)
     if paytable is not None:
         raise ValueError(
-            "the base wager has no pay table: the hands decide it (000 lines 98-107) and a "
-            "Pure 21.5 is paid by --pure-pays (R11)"
+            'the base wager has no pay table: the hands decide it (000 "Pure 21.5 Blackjack: '
+            'How Each Wager Wins, Loses, or Pushes") and a Pure 21.5 is paid by --pure-pays '
+            "(R11)"
         )
     pays = pure_pays or DEFAULT_PURE_ODDS
     if pays not in PURE_ODDS:
         raise ValueError(f"a Pure 21.5 pays {' or '.join(PURE_ODDS)} (R11), not {pays!r}")
     if game == SPANISH_GAME and pays != "6 to 5":
-        raise ValueError("a Pure Spanish 21.5 pays 6 to 5 (003 line 1845)")
+        raise ValueError(
+            'a Pure Spanish 21.5 pays 6 to 5 (003 "Pure Spanish 21.5: Card Values and Hand '
+            'Rankings")'
+        )
     rounds = BASE_HANDS if hands is None else hands
     engine = base_engine(game, decks, pays)
     stake = base_stake(engine)

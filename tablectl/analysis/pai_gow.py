@@ -1,15 +1,16 @@
 """Exact Fortune Bonus analysis over all C(53,7) = 154,143,080 seven-card hands of the joker deck.
 
-The Fortune Bonus is settled on the player's first seven cards (003 line 1495), so every seven
-cards of the 53-card deck (003 line 1369) are counted, in two parts: without the joker (seven of
-the 52 cards) and with it (the joker and six of the 52). Each part is grouped into classes the
-rules cannot tell apart, as `tablectl.analysis.three_card_poker` does: a rank multiset, plus, when
-one suit can make a flush (five cards of it, or four and the joker), which ranks hold a card of
-that suit, plus, for the Royal Match (003 line 1379), whether the king and queen outside that suit
-share a suit. At most one suit can be the flush suit (5 + 5 > 7 and 4 + 4 > 6), so the classes
-are disjoint. Each class is weighted by its exact number of suit assignments and ranked once by
-`tablectl.rules.pai_gow.fortune_category` on a representative hand, so the analysis and the
-engine share one evaluator.
+The Fortune Bonus is settled on the player's first seven cards (003 "Fortune Pai Gow Poker: Fortune
+Bonus Bet"), so every seven cards of the 53-card deck (003 "Fortune Pai Gow Poker: Description of
+the Deck and Number of Decks Used") are counted, in two parts: without the joker (seven of the 52
+cards) and with it (the joker and six of the 52). Each part is grouped into classes the rules cannot
+tell apart, as `tablectl.analysis.three_card_poker` does: a rank multiset, plus, when one suit can
+make a flush (five cards of it, or four and the joker), which ranks hold a card of that suit, plus,
+for the Royal Match (003 "Fortune Pai Gow Poker: Card Values and Hand Rankings"), whether the king
+and queen outside that suit share a suit. At most one suit can be the flush suit (5 + 5 > 7 and 4 +
+4 > 6), so the classes are disjoint. Each class is weighted by its exact number of suit assignments
+and ranked once by `tablectl.rules.pai_gow.fortune_category` on a representative hand, so the
+analysis and the engine share one evaluator.
 """
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ def _royal_match_split(
     ranks: str, offs: dict[int, int]
 ) -> Iterator[tuple[bool | None, dict[int, str], int, int]]:
     """Ways the off-suit king and queen can be placed, as (matched, suits for them, ways, of all
-    ways): sharing a suit (a Royal Match, 003 line 1379) or not; one part, matched None, when
-    either is missing."""
+    ways): sharing a suit (a Royal Match, 003 "Fortune Pai Gow Poker: Card Values and Hand
+    Rankings") or not; one part, matched None, when either is missing."""
     k, q = ranks.find("K"), ranks.find("Q")
     a, b = offs.get(k, 0), offs.get(q, 0)
     if k < 0 or q < 0 or not a or not b:

@@ -22,7 +22,7 @@ C(52,5) * C(47,2) * C(45,2) deals. Both assume the player never folds (see ASSUM
 
 Swapping the two hole pairs of a deal is a bijection of the deals, so "the player-dealer's hand of
 category c loses" happens exactly as often as "the player's hand of category c loses": the Bad
-Beat's total is twice the player-side count (003 lines 3603-3605, R35).
+Beat's total is twice the player-side count (003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet", R35).
 """
 
 from __future__ import annotations
@@ -56,9 +56,10 @@ FULL_DECK_VALUES = tuple(range(2, 15))  # 2..A, poker values
 CATEGORIES = (*FIVE_CARD_CATEGORIES, ROYAL_FLUSH)  # lowest first; index 9 is the royal flush
 
 ASSUMES = (
-    "the player never folds and plays every hand to the showdown (a fold loses the Blind and the "
-    "Bad Beat whatever the cards, 003 line 3505); every deal of one 52-card deck (board 5, "
-    "player 2, player-dealer 2) is equally likely"
+    "the player never folds and plays every hand to the showdown (a fold loses the Blind and "
+    "the Bad Beat whatever the cards, 003 \"Ultimate Texas Hold'em: Dealing Procedures and "
+    'Round of Play"); every deal of one 52-card deck (board 5, player 2, player-dealer 2) is '
+    "equally likely"
 )
 
 _FLUSH_SUIT = "s"
@@ -335,7 +336,8 @@ def _table(wager: str, paytable: PayTable | str) -> PayTable:
 
 
 def trips_figures(table: PayTable) -> tuple[Fraction, Fraction]:
-    """Exact hit frequency and house edge of the Trips: the player's seven cards only (003 3576)."""
+    """Exact hit frequency and house edge of the Trips: the player's seven cards only
+    (003 "Ultimate Texas Hold'em: Trips Bonus Bet")."""
     counts = best_five_category_counts(7)
     hands = sum(counts.values())
     hits = sum(k for c, k in counts.items() if payout(table, c))
@@ -344,7 +346,8 @@ def trips_figures(table: PayTable) -> tuple[Fraction, Fraction]:
 
 
 def blind_figures(table: PayTable, counts: ShowdownCounts) -> dict[str, Fraction]:
-    """Exact Blind win (paid), push and loss frequencies and house edge, no fold (003 3541, R35)."""
+    """Exact Blind win (paid), push and loss frequencies and house edge, no fold
+    (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid", R35)."""
     deals = counts.deals
     paid = sum((k * payout(table, c) for c, k in counts.win.items()), Fraction(0))
     hits = sum(k for c, k in counts.win.items() if payout(table, c))
@@ -358,7 +361,8 @@ def blind_figures(table: PayTable, counts: ShowdownCounts) -> dict[str, Fraction
 
 
 def bad_beat_figures(table: PayTable, counts: ShowdownCounts) -> dict[str, Fraction]:
-    """Exact Bad Beat hit frequency and house edge, paying by the beaten hand (003 3603, R35).
+    """Exact Bad Beat hit frequency and house edge, paying by the beaten hand
+    (003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet", R35).
 
     A beaten hand of category c is the player's in `counts.lose[c]` deals and, by swapping the two
     hole pairs, the player-dealer's in as many others.

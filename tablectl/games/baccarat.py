@@ -151,7 +151,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
             raise Rejected("the bank is posted before the deal, not during it", rule="R1")
         verify_bank_offer(state.rotation, ev, self.seats, state.wagers)
 
-    # -- wagers (003 "Dealing Procedures", limits) --------------------------------------------
+    # -- wagers (003 "EZ Baccarat Panda 8: Dealing Procedures and Round of Play", limits) -------
 
     def verify_wager(self, state: BaccaratState, ev: Wager) -> None:
         self._verify_seat(ev.seat)

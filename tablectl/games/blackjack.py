@@ -4,7 +4,8 @@ one pure engine dealt from the card-reading shoe.
 A round: the player-dealer posts a bank (R1, R5), players place the base wager and the side bets
 (Red Flex, Buster; Spanish: Match the Dealer), betting closes (`bets.close` or the first card),
 `shoe.card` deals one card to each seat with a base wager clockwise from the player-dealer's left
-and the player-dealer last, twice, the player-dealer's second card face down (000 lines 53-54).
+and the player-dealer last, twice, the player-dealer's second card face down
+(000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play").
 With an ace up, insurance and even money are offered until `bets.close` (R17); with an ace or a
 bonus card up the hole card is checked (R12) and a Pure 21.5 ends the round. Otherwise each hand
 acts in turn: a `shoe.card` while a hand acts is its hit, and `decision`s stand, double, split,
@@ -76,13 +77,16 @@ from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import Verdict, WagerVerdict, settle
 
 Phase = Literal["betting", "dealing", "insurance", "playing", "player-dealer"]
-# Why a hand stopped acting: its own decision, a bust, a Pure 21.5 (paid and put away, 000 line
-# 131), or the one card R16 allows after a double (21.5) or on a split ace (21.5).
+# Why a hand stopped acting: its own decision, a bust, a Pure 21.5 (paid and put away,
+# 000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet"), or the one card R16 allows after a double
+# (21.5) or on a split ace (21.5).
 End = Literal["stand", "bust", "surrender", "rescue", "pure", "doubled", "split-aces"]
 Action = Literal["hit", "stand", "double", "split", "surrender", "rescue"]
 DECISIONS = ("stand", "double", "split", "surrender", "insurance", "even-money", "rescue")
 MAX_HANDS = 4  # "A maximum of three splits is allowed per hand, giving a player up to 4 hands"
-MAX_DOUBLES = 3  # Spanish: "double the total wager up to three times" (003 line 1927, R20)
+# Spanish: "double the total wager up to three times"
+# (003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender", R20)
+MAX_DOUBLES = 3
 HALF = Decimal("0.5")
 # R15: "A decision against the chart is rejected with an alert (it is a dealer error)".
 CHART_1A = "R15"
@@ -204,7 +208,9 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         self.variant: bj.Variant = "spanish-21.5" if self.spanish else "pure-21.5"
         self.seats = rules.seats.count
         kind = DeckKind.SPANISH_48 if self.spanish else DeckKind.PURE_21_5
-        self.shoe = ShoeComposition(kind, game.decks)  # contract 1, 000 line 29, 003 line 1841
+        # contract 1, 000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used",
+        # 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used"
+        self.shoe = ShoeComposition(kind, game.decks)
         self.limits = rules.limits
         self.schedule = rules.schedule
         self.red_flex: PayTable | None = None
@@ -220,14 +226,16 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             if game.buster_table is not None:
                 self.buster = rules.paytable(game.buster_table)
         else:
-            self.pure_odds = Fraction(6, 5)  # 003 line 1845: "pays 6 to 5"
+            # 003 "Pure Spanish 21.5: Card Values and Hand Rankings": "pays 6 to 5"
+            self.pure_odds = Fraction(6, 5)
             self.insurance_offered = False  # the Spanish approval offers no insurance
             self.even_money_offered = False
             self.double_double = game.double_double  # R20
             if game.match_dealer_table is not None:
                 self.match = rules.paytable(game.match_dealer_table)
-        # The pre-deal spots this table takes, in R3's seat-by-seat order (000 line 118: "game
-        # wager, Red Flex Bet, Buster Bet"; 003 line 1952: "base game wager, Match the Dealer").
+        # The pre-deal spots this table takes, in R3's seat-by-seat order (000 "Pure 21.5 Blackjack:
+        # Double-Down, Split, and Surrender": "game wager, Red Flex Bet, Buster Bet"; 003 "Pure
+        # Spanish 21.5: Match the Dealer Up Card Bonus Bet": "base game wager, Match the Dealer").
         side = (
             ("red-flex", self.red_flex),
             ("buster", self.buster),
@@ -268,7 +276,8 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def state_payload(self, state: BlackjackState) -> dict[str, Any]:
         """What the dealer console needs and the table shows: never the hole card before it is
-        turned (000 line 53), whose turn it is, which hand and its legal actions."""
+        turned (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"), whose turn it is,
+        which hand and its legal actions."""
         current = state.current
         legal = self.legal_actions(state)
         numbers = hand_numbers(state.hands)
@@ -299,7 +308,9 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             state.phase == "betting", state.rotation, ev, self.seats, state.wagers
         )
 
-    # -- wagers (000 lines 52, 128-130, 162-163; 003 lines 1942-1944) -------------------------
+    # -- wagers ------------------------------------------------------------------------------------
+    # 000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play", "Buster Blackjack Bonus Bet",
+    # "Red Flex Bet"; 003 "Pure Spanish 21.5: Match the Dealer Up Card Bonus Bet"
 
     def verify_wager(self, state: BlackjackState, ev: Wager) -> None:
         """A base wager or a side bet before the deal; a side bet needs a base wager by the same
@@ -364,10 +375,13 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _closed(self, state: BlackjackState) -> BlackjackState:
         """Betting closed: a hand for each seat with a base wager, clockwise from the
-        player-dealer's left (000 line 53), played by the seated player when that player has a
-        base wager there: a backline wager rides behind the seated player's (000 line 109, 004
-        line 408), whichever was placed first. A circle with only other players' wagers (000
-        line 52: "other unoccupied betting circles") is played by its first base bettor."""
+        player-dealer's left (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"),
+        played by the seated player when that player has a base wager there: a backline wager rides
+        behind the seated player's (000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or
+        Pushes", 004 "Pure 21.5 Blackjack: How Winners are Determined and Paid"), whichever was
+        placed first. A circle with only other players' wagers (000 "Pure 21.5 Blackjack: Dealing
+        Procedures and Round of Play": "other unoccupied betting circles") is played by its first
+        base bettor."""
         assert state.bank_seat is not None
         hands: list[Hand] = []
         for seat in seats_from_left(state.bank_seat, self.seats)[:-1]:
@@ -382,7 +396,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             state, phase="dealing", order=tuple(h.seat for h in hands), hands=tuple(hands)
         )
 
-    # -- cards (000 lines 53-54; R12, R14, R16) ----------------------------------------------
+    # -- cards (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"; R12, R14, R16) ----
 
     def verify_card(self, state: BlackjackState, card: Card) -> str:
         """Where `card` goes ("deal", "hand" or "player-dealer"), or why it cannot be drawn now.
@@ -417,8 +431,8 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _verify_first_card(self, state: BlackjackState) -> None:
         """A card before betting has closed closes it (contract 2), so it needs what
-        `bets.close` needs (a bank, a base wager: 000 line 53); without them no hand may draw
-        it, a dealer error."""
+        `bets.close` needs (a bank, a base wager: 000 "Pure 21.5 Blackjack: Dealing Procedures and
+        Round of Play"); without them no hand may draw it, a dealer error."""
         try:
             self.verify_bets_close(state)
         except Rejected as rej:
@@ -463,8 +477,9 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
     def _deal(
         self, state: BlackjackState, ev: ShoeCard, card: Card, ts: str
     ) -> tuple[BlackjackState, list[Output]]:
-        """One card of the initial deal: each seat, then the player-dealer, twice (000 lines
-        53-54); the player-dealer's second card face down and not shown (hidden in the echo)."""
+        """One card of the initial deal: each seat, then the player-dealer, twice
+        (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"); the player-dealer's
+        second card face down and not shown (hidden in the echo)."""
         n = len(state.order) + 1
         position = state.dealt % n
         extra: dict[str, Any] = {"round": state.round}
@@ -492,8 +507,9 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         return new, [event_msg(ev, ts, hide=hide, **extra), *out, self._state(new)]
 
     def _after_deal(self, state: BlackjackState) -> tuple[BlackjackState, list[Output]]:
-        """Both rounds are out: pure hands are put away (000 line 132), insurance is offered with
-        an ace up (R17), else the hole card is checked (R12)."""
+        """Both rounds are out: pure hands are put away
+        (000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet"), insurance is offered with an ace up
+        (R17), else the hole card is checked (R12)."""
         hands = tuple(
             replace(h, end="pure") if bj.is_pure(h.cards, split=False) else h for h in state.hands
         )
@@ -507,7 +523,8 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _peek(self, state: BlackjackState) -> tuple[BlackjackState, list[Output]]:
         """R12: with an ace or a bonus card up the hole card is checked before any player draws;
-        a Pure 21.5 ends the round (000 line 96). Then the hands play, or the player-dealer."""
+        a Pure 21.5 ends the round (000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or
+        Pushes"). Then the hands play, or the player-dealer."""
         up = state.up_card
         assert up is not None
         if up.rank == "A" or bj.is_bonus(up):
@@ -518,7 +535,8 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _advance(self, state: BlackjackState) -> tuple[BlackjackState, list[Output]]:
         """After a hand's input: the next open hand acts, or (none left) the hole card is turned
-        and the player-dealer completes its hand by Chart 1B (R14; 000 lines 59-61)."""
+        and the player-dealer completes its hand by Chart 1B (R14;
+        000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play")."""
         if state.phase == "playing" and state.current is not None:
             return state, []
         state = replace(state, phase="player-dealer", hole_shown=True)
@@ -533,9 +551,12 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         if bj.is_bust(cards):
             return replace(new, end="bust")
         if hand.owed and hand.doubles and not self.spanish:
-            return replace(new, end="doubled")  # "only one additional card" (000 line 114)
+            # "only one additional card"
+            # (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender")
+            return replace(new, end="doubled")
         if hand.owed and hand.split and hand.cards[0].rank == "A" and not self.spanish:
-            return replace(new, end="split-aces")  # one card per split ace (000 line 115)
+            # one card per split ace (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender")
+            return replace(new, end="split-aces")
         return new
 
     def verify_burn(self, state: BlackjackState, card: Card) -> None:
@@ -584,7 +605,9 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         new = replace(state, shoe_number=state.shoe_number + 1, shoe_seen={})
         return new, [event_msg(ev, ts, round=state.round), self._state(new)]
 
-    # -- decisions (000 lines 113-116, 003 lines 1924-1934; R15-R17, R20) -----------------------
+    # -- decisions ---------------------------------------------------------------------------------
+    # 000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender", 003 "Pure Spanish 21.5:
+    # Double-Down, Rescue, Double-Double Down, Split, and Surrender"; R15-R17, R20
 
     def verify_decision(self, state: BlackjackState, ev: Decision) -> Hand | None:
         """A decision by the seat whose turn it is, for its hand in turn, that the rules allow
@@ -610,8 +633,9 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _hand_in_turn(self, state: BlackjackState, ev: Decision) -> Hand:
         """The hand a play decision acts on: the hand in turn, clockwise from the player-dealer's
-        left (000 line 54), while the hands act and before the down card is turned (000 line
-        59); one owed its card after a split or a double takes that card first (R16)."""
+        left (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"), while the hands act
+        and before the down card is turned (000 "Pure 21.5 Blackjack: Dealing Procedures and Round
+        of Play"); one owed its card after a split or a double takes that card first (R16)."""
         if state.phase == "insurance":
             raise Rejected(
                 "insurance is being offered: close it with bets.close before the hands act",
@@ -739,7 +763,8 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _may_split(self, state: BlackjackState, hand: Hand) -> bool:
         """R16: up to three splits, four hands at the seat; split aces take one card each in
-        Pure 21.5 and are not split again (000 line 115)."""
+        Pure 21.5 and are not split again
+        (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender")."""
         if len(state.hands_of(hand.seat)) >= MAX_HANDS:
             return False
         return self.spanish or not (hand.split and hand.cards[0].rank == "A")
@@ -752,8 +777,10 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         return self.double_double and len(hand.doubles) < MAX_DOUBLES
 
     def _pair(self, hand: Hand) -> bool:
-        """R16: 21.5 splits "any pair or two ... bonus cards" (000 line 115); Spanish "any pair
-        or two cards of the equal value, including aces and Bonus cards" (003 line 1929)."""
+        """R16: 21.5 splits "any pair or two ... bonus cards"
+        (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender"); Spanish "any pair or two
+        cards of the equal value, including aces and Bonus cards"
+        (003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender")."""
         a, b = hand.cards
         if self.spanish:
             return bj.card_value(a) == bj.card_value(b)
@@ -761,12 +788,14 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _double_default(self, hand: Hand) -> Decimal:
         """A double without an amount: the full original wager; a double-double doubles the total
-        wager again (003 line 1927)."""
+        wager again
+        (003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender")."""
         return hand.staked if hand.doubles else hand.stake
 
     def _verify_double_amount(self, hand: Hand, amount: Decimal) -> None:
-        """R16: "equal to or less than the player's original wager" (000 line 114); Spanish with
-        double-double: no doubling for less, and a double-double doubles the total (R20)."""
+        """R16: "equal to or less than the player's original wager"
+        (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender"); Spanish with double-double:
+        no doubling for less, and a double-double doubles the total (R20)."""
         if amount <= 0:
             raise Rejected("a double places a wager above zero", rule="R16")
         if self.double_double:
@@ -924,8 +953,9 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
                 {**s.payload(), **extra}
                 for s, extra in zip(result.settlements, extras, strict=True)
             ],
-            # R4 (000 line 242, 003 line 545): the wagers placed before the deal only, never a
-            # double, a split or insurance
+            # R4 (000 "Pure 21.5 Blackjack: Wagering Limits and Collection Fees",
+            # 003 "Pure 21.5 Blackjack 3 to 2: Wagering Limits and Collection Fees"): the wagers
+            # placed before the deal only, never a double, a split or insurance
             "fees": fee_rows(self.schedule, state.bank_seat, state.wagers),
         }
         new = BlackjackState(
@@ -995,10 +1025,15 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         if dealer_pure:  # R12: the round ended at the peek; only a pure hand is spared
             if not pure:
                 return "lose", staked, ZERO, "lose"
-            if self.spanish:  # 003 line 1879: "both ... Pure Spanish 21.5 ... the player wins"
+            # 003 "Pure Spanish 21.5: Dealing Procedures and Round of Play": "both ... Pure Spanish
+            # 21.5 ... the player wins"
+            if self.spanish:
                 return "win", staked, winnings(staked, self.pure_odds), "pure"
-            return "push", staked, ZERO, "push"  # 000 line 94, R11
-        if pure:  # paid at once (000 line 132): 6 to 5 or 3 to 2 (R11)
+            # 000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes", R11
+            return "push", staked, ZERO, "push"
+        # paid at once (000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet"): 6 to 5 or 3 to 2
+        # (R11)
+        if pure:
             return "win", staked, winnings(staked, self.pure_odds), "pure"
         if hand.end == "surrender":  # R16, R13: half is forfeited, even against 888
             return "lose", _half_down(staked), ZERO, "surrender"
@@ -1095,7 +1130,8 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         return {"total": total, "soft": soft, "rank": rank}
 
     def _exposed(self, state: BlackjackState) -> list[dict[str, Any]]:
-        """The cards the table shows, by hand: every player card is dealt face up (000 line 53);
+        """The cards the table shows, by hand: every player card is dealt face up
+        (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play");
         the player-dealer's hole card only once it is turned."""
         out: list[dict[str, Any]] = [
             {"seat": h.seat, "hand": state.index_of(h), "cards": [str(c) for c in h.cards]}
@@ -1149,8 +1185,9 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
     # -- action order (R2, R3) ---------------------------------------------------------------
 
     def action_seat(self, state: BlackjackState) -> int | None:
-        """Where settlement starts (R2): the action button the hole card places (000 line 60)
-        or the player-dealer's left (003 line 419), then the first seat clockwise with a wager.
+        """Where settlement starts (R2): the action button the hole card places (000 "Pure 21.5
+        Blackjack: Dealing Procedures and Round of Play") or the player-dealer's left (003 "Pure
+        21.5 Blackjack 3 to 2: Round of Play"), then the first seat clockwise with a wager.
         None until the hole card is turned."""
         if state.bank_seat is None or not state.hole_shown:
             return None
@@ -1163,8 +1200,9 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _ordered(self, state: BlackjackState, wagers: Sequence[PlacedWager]) -> list[PlacedWager]:
         """`wagers` in settlement order: insurance first (it is decided when the hole card is
-        checked, before any hand plays: 003 line 476), then by seat or by spot as configured
-        (R3) from the action seat (R2); a seat's hands in order, backline after the seat's."""
+        checked, before any hand plays: 003 "Pure 21.5 Blackjack 3 to 2: Insurance and Even Money"),
+        then by seat or by spot as configured (R3) from the action seat (R2); a seat's hands in
+        order, backline after the seat's."""
         assert state.bank_seat is not None
         first = self.action_seat(state)
         seat_order = (
@@ -1198,7 +1236,8 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _dealer_view(self, state: BlackjackState) -> dict[str, Any] | None:
         """The player-dealer as `state` shows it: the up card only until the hole card is
-        turned (000 line 53), its total only after."""
+        turned (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"), its total only
+        after."""
         seat = player_dealer_view(state.bank_seat, state.bank, state.rotation)
         if seat is None:
             return None
@@ -1214,7 +1253,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _hand_view(self, h: Hand, number: int) -> dict[str, Any]:
         """A player hand as `state` shows it (`number`: its index_of): every player card is face
-        up (000 line 53)."""
+        up (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play")."""
         view: dict[str, Any] = {
             "seat": h.seat,
             "hand": number,

@@ -1,5 +1,7 @@
 """What a round's cards may be: a single deck dealt once (contract 1), two alternating decks of
-different colours (004 lines 487-491, 003 line 3428), and the cards a shoe has given."""
+different colours (004 "Three Card Poker 6 Card Bonus: Description of the Deck and Number of Decks
+Used", 003 "Ultimate Texas Hold'em: Description of the Deck and Number of Decks Used"), and the
+cards a shoe has given."""
 
 from __future__ import annotations
 
@@ -54,10 +56,12 @@ def verify_deck_colour(
     colours: Sequence[str] = (),
     colours_rule: str = "config deck_colours",
 ) -> None:
-    """Two alternating decks of different colours, each used every other round (004 lines
-    487-491, 003 line 3428, 003 line 1485): a stack's colour (`deck`, None when the shuffler
-    cannot tell, and then nothing is checked) must be one of `colours` when the table names
-    them, this round's colour once a stack has named it, and not the last dealt round's."""
+    """Two alternating decks of different colours, each used every other round (004 "Three Card
+    Poker 6 Card Bonus: Description of the Deck and Number of Decks Used", 003 "Ultimate Texas
+    Hold'em: Description of the Deck and Number of Decks Used", 003 "Fortune Pai Gow Poker: How
+    Winners are Determined and Paid"): a stack's colour (`deck`, None when the shuffler cannot tell,
+    and then nothing is checked) must be one of `colours` when the table names them, this round's
+    colour once a stack has named it, and not the last dealt round's."""
     if deck is None:
         return
     if colours and deck not in colours:
@@ -78,7 +82,9 @@ def verify_deck_colour(
 
 
 def deck_after_round(round_deck: str | None, dealt: bool, last_deck: str | None) -> str | None:
-    """The colour the next round may not use (004 line 490, 003 line 3428): a round that dealt
-    used its deck, even when the shuffler never named it (then the next colour is unknown, not
+    """The colour the next round may not use
+    (004 "Three Card Poker 6 Card Bonus: Description of the Deck and Number of Decks Used",
+    003 "Ultimate Texas Hold'em: Description of the Deck and Number of Decks Used"): a round that
+    dealt used its deck, even when the shuffler never named it (then the next colour is unknown, not
     the colour of two rounds ago); a round that dealt nothing leaves the last colour as it was."""
     return round_deck if dealt else last_deck

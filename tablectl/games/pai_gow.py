@@ -1,17 +1,20 @@
-"""Fortune Pai Gow Poker (003 lines 1355-1540, 004 lines 729-930; R1-R5, R30-R32) as a pure engine.
+"""Fortune Pai Gow Poker (003 "Fortune Pai Gow Poker", 004 "Fortune Pai Gow Poker"; R1-R5, R30-R32)
+as a pure engine.
 
 A round: the player-dealer posts a bank, players place game (`base`) and Fortune Bonus wagers,
 betting closes, the dice name the position that receives the first 7-card hand (R30), the hand
 dispenser delivers seven stacks of seven cards clockwise from there, every seat with a game wager
 sets its hand (or asks for the house way), and once all have set the player-dealer's hand is
 exposed, set by the house way (R31) and every wager is settled against the bank (R1): seat by
-seat from the Action button, game wager, Fortune, Envy (003 line 1417). The hands' rules (ranks,
-fouls, the house way, the Fortune categories) are `tablectl.rules.pai_gow`'s; this module keeps
-the round. Every transition has a `verify_*` that raises Rejected and leaves the state alone.
+seat from the Action button, game wager, Fortune, Envy
+(003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"). The hands' rules (ranks, fouls,
+the house way, the Fortune categories) are `tablectl.rules.pai_gow`'s; this module keeps the round.
+Every transition has a `verify_*` that raises Rejected and leaves the state alone.
 
 Nothing of any hand is published before the showdown (DESIGN contract 3): stacks are echoed
 without their cards, a player's chosen low hand is echoed without its cards, and hands that went
-to seats without a game wager are discarded unseen (003 line 1419) and never published at all.
+to seats without a game wager are discarded unseen
+(003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play") and never published at all.
 """
 
 from __future__ import annotations
@@ -64,13 +67,20 @@ from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import Verdict, WagerVerdict, settle
 
 GAME_ID = "fortune-pai-gow"
-POSITIONS = 7  # 003 line 1401: "a maximum of seven players including the player-dealer position"
-STACK_SIZE = 7  # 003 line 1409: "seven piles of seven cards"
-DICE = 3  # 003 line 1417: "a dice cup containing three standard dice"
-# 003 line 1369: "one standard 52 card deck including a Joker for a total of 53 cards".
+# 003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated Players": "a
+# maximum of seven players including the player-dealer position"
+POSITIONS = 7
+# 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play": "seven piles of seven cards"
+STACK_SIZE = 7
+# 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play": "a dice cup containing three
+# standard dice"
+DICE = 3
+# 003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used": "one standard 52
+# card deck including a Joker for a total of 53 cards".
 DECK = ShoeComposition(DeckKind.JOKER_53, 1)
-# 003 line 1417: "settled from seat to seat in the following order: the Fortune Pai Gow Poker game
-# wager, then the Fortune Bonus Bet wager, and then the Envy Bonus".
+# 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play": "settled from seat to seat in
+# the following order: the Fortune Pai Gow Poker game wager, then the Fortune Bonus Bet wager, and
+# then the Envy Bonus".
 SETTLEMENT_SPOTS = ("base", "fortune", "envy")
 WAGER_SPOTS = ("base", "fortune")  # R32: the Envy is a button a Fortune wager earns, not a wager
 ACTIONS = ("set", "house-way")  # DESIGN contract 2: Pai Gow decisions
@@ -117,13 +127,14 @@ class PaiGowState:
 
 def position_seat(total: int, bank_seat: int, seats: int = POSITIONS) -> int:
     """R30: the seat at dice position `total`; the player-dealer is 1, 8 and 15, the other seats
-    count on clockwise (003 line 1417)."""
+    count on clockwise (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")."""
     return (bank_seat - 1 + total - 1) % seats + 1
 
 
 def button_seat(first_seat: int, bank_seat: int, seats: int = POSITIONS) -> int:
     """R30: the Action button is on the first hand's seat, or the player-dealer's left when the
-    player-dealer receives the first hand (003 line 1417)."""
+    player-dealer receives the first hand
+    (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")."""
     return bank_seat % seats + 1 if first_seat == bank_seat else first_seat
 
 
@@ -137,8 +148,9 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         assert isinstance(game, FortunePaiGowGame)
         if rules.seats.count != POSITIONS:
             raise ValueError(
-                "Fortune Pai Gow Poker deals seven hands to seven positions (R30, 003 line "
-                f"1401): seats.count must be {POSITIONS}, not {rules.seats.count}"
+                "Fortune Pai Gow Poker deals seven hands to seven positions (R30, 003 "
+                '"Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated '
+                f'Players"): seats.count must be {POSITIONS}, not {rules.seats.count}'
             )
         self.rules = rules
         self.seats = POSITIONS
@@ -223,12 +235,15 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
             state.phase == "betting", state.rotation, ev, self.seats, state.wagers
         )
 
-    # -- wagers (003 lines 1399, 1421, 1491, 1507) -------------------------------------------
+    # -- wagers ------------------------------------------------------------------------------------
+    # 003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated Players",
+    # "Dealing Procedures and Round of Play", "Fortune Bonus Bet", "Envy Bonus"
 
     def verify_wager(self, state: PaiGowState, ev: Wager) -> None:
         """A game or Fortune wager before the deal, within the limits; a Fortune needs the same
-        player's game wager at the seat (003 line 1491); backline betting is allowed (003 line
-        1399); the Envy is no wager (R32)."""
+        player's game wager at the seat (003 "Fortune Pai Gow Poker: Fortune Bonus Bet"); backline
+        betting is allowed (003 "Fortune Pai Gow Poker: Description of Table Used and Total Number
+        of Seated Players"); the Envy is no wager (R32)."""
         verify_seat(ev.seat, self.seats)
         if state.phase != "betting":
             raise Rejected(
@@ -257,7 +272,7 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
 
     def wager(self, state: PaiGowState, ev: Wager, ts: str) -> tuple[PaiGowState, list[Output]]:
         """Place a wager; more on a spot the player already holds adds to that one wager (one
-        designated area per seat and wager, 003 line 1491)."""
+        designated area per seat and wager, 003 "Fortune Pai Gow Poker: Fortune Bonus Bet")."""
         self.verify_wager(state, ev)
         player = player_of(ev)
         key = (ev.seat, player, ev.spot)
@@ -274,8 +289,8 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
     # -- closing bets, the dice (R30) ----------------------------------------------------------
 
     def verify_bets_close(self, state: PaiGowState) -> None:
-        """Betting closes once (003 line 1421: bets are put up before the hand), after a bank
-        is posted (R1)."""
+        """Betting closes once (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play":
+        bets are put up before the hand), after a bank is posted (R1)."""
         verify_bets_open(state.phase == "betting", state.bank_seat, "003 line 1421")
 
     def bets_close(
@@ -288,7 +303,8 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
 
     def verify_dice(self, state: PaiGowState, dice: Sequence[int]) -> int:
         """The seat receiving the first hand, or why this reading cannot be used (R30: three
-        standard dice, 003 line 1417); the roll closes betting if it is still open."""
+        standard dice, 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"); the roll
+        closes betting if it is still open."""
         if state.phase == "betting":
             self.verify_bets_close(state)
         elif state.phase != "closed":
@@ -325,12 +341,13 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         )
         return new, [echo, self._state(new)]
 
-    # -- the hands (003 lines 1409-1419) --------------------------------------------------------
+    # -- the hands (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play") -------------
 
     def verify_stack(self, state: PaiGowState, ev: ShufflerStack) -> tuple[int, list[Card]]:
         """The seat the stack goes to and its cards, or why it cannot be dealt now: seven cards
-        of the one 53-card deck (003 lines 1369, 1409), none seen before this round, all of the
-        round from that one deck (the same colour every round: it is reshuffled, line 1485)."""
+        of the one 53-card deck (003 "Fortune Pai Gow Poker: Description of the Deck and Number of
+        Decks Used", "Dealing Procedures and Round of Play"), none seen before this round, all of
+        the round from that one deck (the same colour every round: it is reshuffled, line 1485)."""
         if state.phase in ("betting", "closed"):
             raise Rejected(
                 "roll the dice first: they name the position that receives the first hand (R30)",
@@ -371,8 +388,8 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
     def stack(
         self, state: PaiGowState, ev: ShufflerStack, ts: str
     ) -> tuple[PaiGowState, list[Output]]:
-        """One hand, to the next position clockwise from the dice's (003 line 1419); the echo
-        says where it went, never what it holds."""
+        """One hand, to the next position clockwise from the dice's (003 "Fortune Pai Gow Poker:
+        Dealing Procedures and Round of Play"); the echo says where it went, never what it holds."""
         seat, cards = self.verify_stack(state, ev)
         hands_now = (*state.hands, (seat, tuple(cards)))
         new = replace(
@@ -398,11 +415,14 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         out.append(self._state(new))
         return new, out
 
-    # -- setting the hands (R31, 003 lines 1425-1449) --------------------------------------------
+    # -- setting the hands -------------------------------------------------------------------------
+    # R31, 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"
+    # to "Fortune Pai Gow Poker House Way"
 
     def verify_decision(self, state: PaiGowState, ev: Decision) -> Setting:
         """The seat's setting, or why it is refused: only once every hand is dealt, only by a
-        seat with a game wager, once, and never foul (R31, 003 line 1425)."""
+        seat with a game wager, once, and never foul (R31,
+        003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")."""
         verify_seat(ev.seat, self.seats)
         if state.phase != "setting":
             raise Rejected(
@@ -468,8 +488,9 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
     def decision(
         self, state: PaiGowState, ev: Decision, ts: str
     ) -> tuple[PaiGowState, list[Output]]:
-        """A seat's setting; the last one brings the showdown (003 line 1427). The echo never
-        shows the low hand's cards: the hands are face down until then."""
+        """A seat's setting; the last one brings the showdown
+        (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"). The echo never shows
+        the low hand's cards: the hands are face down until then."""
         setting = self.verify_decision(state, ev)
         new = replace(state, settings=(*state.settings, setting))
         out = [event_msg(ev, ts, hide={"low"}, round=state.round)]
@@ -479,7 +500,9 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         out.append(self._state(new))
         return new, out
 
-    # -- the showdown and settlement (003 lines 1427-1485; R1, R4, R31, R32) --------------------
+    # -- the showdown and settlement ---------------------------------------------------------------
+    # 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"
+    # to "How Winners are Determined and Paid"; R1, R4, R31, R32
 
     def _finish(self, state: PaiGowState) -> tuple[PaiGowState, list[Output]]:
         assert state.bank_seat is not None and state.bank is not None
@@ -631,7 +654,8 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         new = PaiGowState(
             round=state.round + 1,
             rotation=state.rotation,
-            # the last round's deck, for the record: one deck, reshuffled (003 line 1485)
+            # the last round's deck, for the record: one deck, reshuffled
+            # (003 "Fortune Pai Gow Poker: How Winners are Determined and Paid")
             last_deck=deck_after_round(state.deck, bool(state.hands), state.last_deck),
         )
         return new, [result, self._state(new)]
@@ -640,12 +664,13 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
 
     def in_play(self, state: PaiGowState) -> list[int]:
         """Seats with a game wager (anyone's, backline included), in seat order: their hands are
-        played; the others are discarded unseen (003 line 1419)."""
+        played; the others are discarded unseen
+        (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")."""
         return sorted({w.seat for w in state.wagers if w.spot == "base"})
 
     def envy_buttons(self, wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
         """R32: one Envy button per Fortune wager of at least `envy_minimum` placed by the seat's
-        own (seated) player; backline players get none (003 lines 1507-1509)."""
+        own (seated) player; backline players get none (003 "Fortune Pai Gow Poker: Envy Bonus")."""
         return [
             w
             for w in wagers
@@ -657,8 +682,9 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
     # -- helpers -----------------------------------------------------------------------------
 
     def _shown(self, setting: Setting, seven: Sequence[Card]) -> dict[str, Any]:
-        """A hand as the showdown exposes it (003 lines 1427, 1449): its seven cards, how it was
-        set, and the rank names; a house-way setting names the chart row that set it (R31)."""
+        """A hand as the showdown exposes it (003 "Fortune Pai Gow Poker: Dealing Procedures and
+        Round of Play", "Fortune Pai Gow Poker House Way"): its seven cards, how it was set, and the
+        rank names; a house-way setting names the chart row that set it (R31)."""
         shown: dict[str, Any] = {
             "cards": [str(c) for c in seven],
             "high": {

@@ -23,9 +23,10 @@ def seats_from(first: int, seats: int) -> list[int]:
 
 
 def action_button_seat(face_up: Card, bank_seat: int, seats: int) -> int | None:
-    """R2 (000 lines 60 and 324, 001 line 97): a card's value (A=1 ... K=13) counts the seats
-    clockwise from seat 1, the one on the house dealer's left, skipping the player-dealer's seat
-    and wrapping around the table."""
+    """R2 (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play", "Three Card Poker 6 Card
+    Bonus: Description of Table Used and Total Number of Seated Positions", 001 "Round of Play"): a
+    card's value (A=1 ... K=13) counts the seats clockwise from seat 1, the one on the house
+    dealer's left, skipping the player-dealer's seat and wrapping around the table."""
     counted = [s for s in range(1, seats + 1) if s != bank_seat]
     if not counted:
         return None

@@ -73,8 +73,11 @@ STACK_SIZE = 3  # "the device shall dispense cards in stacks of three" (line 542
 ONE_DECK = ShoeComposition(DeckKind.STANDARD_52, 1)
 PRE_DEAL_SPOTS = ("ante", "pair-plus", "six-card-bonus")  # placed before the deal (lines 536-537)
 BONUS_SPOTS = ("pair-plus", "six-card-bonus")  # each needs an Ante by the same player (line 537)
-# R3: each seat's wagers in settlement order. 004 line 526 and 003 line 935 settle the Ante first;
-# 000 line 324 the Play first (config `wager_order`).
+# R3: each seat's wagers in settlement order.
+# 004 "Three Card Poker 6 Card Bonus: Method Used to Determine Action and Distribution of Cards" and
+# 003 "Three Card Poker 6 Card Bonus: Round of Play" settle the Ante first;
+# 000 "Three Card Poker 6 Card Bonus: Description of Table Used and Total Number of Seated
+# Positions" the Play first (config `wager_order`).
 WAGER_ORDERS: dict[str, tuple[str, ...]] = {
     "ante-first": ("ante", "play", "pair-plus", "six-card-bonus"),
     "play-first": ("play", "ante", "pair-plus", "six-card-bonus"),
@@ -483,9 +486,10 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
             },
             "action_seat": self.action_seat(state),
             "settlements": [s.payload() for s in result.settlements],
-            # R4 (003 line 1015): "the Ante, Pair Plus, and 6 card bonus wagers only", never
-            # Play; a player's chips in one circle are one wager, so a fee "per hand" or "based
-            # on each individual player's ante" is charged once, on the whole Ante.
+            # R4 (003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13"): "the Ante, Pair Plus,
+            # and 6 card bonus wagers only", never Play; a player's chips in one circle are one
+            # wager, so a fee "per hand" or "based on each individual player's ante" is charged
+            # once, on the whole Ante.
             "fees": fee_rows(self.schedule, state.bank_seat, merged(state.wagers)),
         }
         new = ThreeCardPokerState(
@@ -581,8 +585,10 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
 
     def action_seat(self, state: ThreeCardPokerState) -> int | None:
         """Where settlement starts (R2): from the action button the face-up card places
-        (000 line 324), or the player-dealer's left (003 line 935) as configured; then the
-        first seat clockwise with a wager. None while the face-up card is not out yet."""
+        (000 "Three Card Poker 6 Card Bonus: Description of Table Used and Total Number of Seated
+        Positions"), or the player-dealer's left
+        (003 "Three Card Poker 6 Card Bonus: Round of Play") as configured; then the first seat
+        clockwise with a wager. None while the face-up card is not out yet."""
         if state.bank_seat is None:
             return None
         wagers = (*state.wagers, *state.plays)

@@ -1,14 +1,16 @@
-"""Ultimate Texas Hold'em (document 003 lines 3403-3622 with the Bad Beat, document 004 lines
-931-1135 with the Trips only; rulings R1-R5, R35) as a pure engine.
+"""Ultimate Texas Hold'em (document 003 "Ultimate Texas Hold'em" with the Bad Beat, document
+004 "Ultimate Texas Hold'em" with the Trips only; rulings R1-R5, R35) as a pure engine.
 
 A round: the player-dealer posts a bank, players place equal Ante and Blind wagers and any Trips
 or Bad Beat, betting closes, the hand dispenser hands out two cards to each seat with an Ante and
-Blind, two to the player-dealer and the five community cards, all face down (003 line 3489). The
-players then decide street by street (pre-flop bet 3x/4x or check; flop 2x or check; river 1x or
-fold, 003 lines 3496-3500) while the board is turned over, and after the river the player-dealer's
-two cards are turned over and every wager is settled against the bank (R1, R35) seat by seat from
-the player-dealer's left (003 lines 3510-3511). Every transition has a `verify_*` that raises
-Rejected and leaves the state alone. No card is published before the table shows it.
+Blind, two to the player-dealer and the five community cards, all face down (003 "Ultimate Texas
+Hold'em: Dealing Procedures and Round of Play"). The players then decide street by street (pre-flop
+bet 3x/4x or check; flop 2x or check; river 1x or fold, 003 "Ultimate Texas Hold'em: Dealing
+Procedures and Round of Play") while the board is turned over, and after the river the
+player-dealer's two cards are turned over and every wager is settled against the bank (R1, R35) seat
+by seat from the player-dealer's left (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of
+Play"). Every transition has a `verify_*` that raises Rejected and leaves the state alone. No card
+is published before the table shows it.
 """
 
 from __future__ import annotations
@@ -63,20 +65,29 @@ from tablectl.rules.ultimate import (
 )
 
 GAME_ID = "ultimate-texas-holdem"
-# 003 line 3511: "Ante wager, Play wager, Blind wager, Trips Bonus Bet, and then the Bad Beat".
+# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "Ante wager, Play wager, Blind
+# wager, Trips Bonus Bet, and then the Bad Beat".
 SETTLEMENT_SPOTS = ("ante", "play", "blind", "trips", "bad-beat")
-PRE_DEAL_SPOTS = ("ante", "blind", "trips", "bad-beat")  # 003 lines 3477-3480
-BONUS_SPOTS = ("trips", "bad-beat")  # need the Ante and Blind first (003 lines 3581, 3602)
-HAND_SIZE = 2  # 003 line 3490: "Two cards at a time to each wagering area"
-BOARD_SIZE = 5  # 003 line 3492: "Five community cards"
-FLOP_SIZE = 3  # 003 line 3497: "the first three community cards"
+# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play"
+PRE_DEAL_SPOTS = ("ante", "blind", "trips", "bad-beat")
+# need the Ante and Blind first
+# (003 "Ultimate Texas Hold'em: Trips Bonus Bet", "Bad Beat Bonus Bet")
+BONUS_SPOTS = ("trips", "bad-beat")
+# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "Two cards at a time to each
+# wagering area"
+HAND_SIZE = 2
+# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "Five community cards"
+BOARD_SIZE = 5
+# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "the first three community
+# cards"
+FLOP_SIZE = 3
 
 Street = Literal["preflop", "flop", "river"]
 Phase = Literal["betting", "dealing", "preflop", "flop", "river"]
 To = Literal["seat", "player-dealer", "board"]
 STREETS: tuple[Street, ...] = ("preflop", "flop", "river")
-# The Play wager's size, as multiples of the Ante, on each street (003 lines 3415-3417, 3496,
-# 3498, 3500).
+# The Play wager's size, as multiples of the Ante, on each street
+# (003 "Ultimate Texas Hold'em: Object of the Game", "Dealing Procedures and Round of Play").
 MULTIPLES: Mapping[Street, tuple[int, ...]] = MappingProxyType(
     {"preflop": (3, 4), "flop": (2,), "river": (1,)}
 )
@@ -90,7 +101,9 @@ STREET_LINE: Mapping[Street, str] = MappingProxyType(
 BOARD_SHOWN: Mapping[Phase, int] = MappingProxyType(
     {"betting": 0, "dealing": 0, "preflop": 0, "flop": FLOP_SIZE, "river": BOARD_SIZE}
 )
-ONE_DECK = ShoeComposition(DeckKind.STANDARD_52, 1)  # 003 line 3424: one 52-card deck a round
+# 003 "Ultimate Texas Hold'em: Description of the Deck and Number of Decks Used": one 52-card deck a
+# round
+ONE_DECK = ShoeComposition(DeckKind.STANDARD_52, 1)
 
 
 @dataclass(frozen=True)
@@ -112,7 +125,8 @@ class Stack:
 
 @dataclass(frozen=True)
 class Play:
-    """A Play wager made by a `bet` decision: its street and multiple of the Ante (003 3496)."""
+    """A Play wager made by a `bet` decision: its street and multiple of the Ante
+    (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")."""
 
     seat: int
     player: str
@@ -187,7 +201,9 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
     """The rules of Ultimate Texas Hold'em for one configured table."""
 
     game_id = GAME_ID
-    shows_every_card = False  # hole cards and the board are dealt face down (003 line 3484)
+    # hole cards and the board are dealt face down
+    # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")
+    shows_every_card = False
 
     def __init__(self, rules: Rules) -> None:
         game = rules.game
@@ -245,7 +261,9 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             "plays": [p.payload() for p in state.plays],
             "total_action": fmt(total_table_action(w.amount for w in state.wagers)),
             "deck": state.deck,
-            "last_deck": state.last_deck,  # the next round must not use it (003 line 3428)
+            # the next round must not use it
+            # (003 "Ultimate Texas Hold'em: Description of the Deck and Number of Decks Used")
+            "last_deck": state.last_deck,
             "hands": [s.seat for s in state.stacks if s.to == "seat"],
             "folded": list(state.folded),
             "board": [str(c) for c in state.board()[: BOARD_SHOWN[state.phase]]],
@@ -261,7 +279,9 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             state.phase == "betting", state.rotation, ev, self.seats, state.wagers
         )
 
-    # -- wagers (003 lines 3476-3480, 3581, 3602; limits) ------------------------------------------
+    # -- wagers ------------------------------------------------------------------------------------
+    # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play", "Trips Bonus Bet",
+    # "Bad Beat Bonus Bet"; limits
 
     def verify_wager(self, state: UltimateState, ev: Wager) -> None:
         """A pre-deal wager: Ante, an equal Blind, then Trips and (where offered) Bad Beat."""
@@ -313,10 +333,11 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             return tuple(s for s in PRE_DEAL_SPOTS if s != "bad-beat")
         return PRE_DEAL_SPOTS
 
-    # -- closing bets (003 line 3482) --------------------------------------------------------------
+    # -- closing bets (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play") ---------
 
     def verify_bets_close(self, state: UltimateState) -> None:
-        """No more bets: a bank is posted and every seat's Ante equals its Blind (003 3478)."""
+        """No more bets: a bank is posted and every seat's Ante equals its Blind
+        (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")."""
         verify_bets_open(state.phase == "betting", state.bank_seat, "003 line 3482")
         for seat in sorted({w.seat for w in state.wagers}):
             ante = staked(state.wagers, seat, "ante")
@@ -342,11 +363,12 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         hands_for = tuple(s for s in self.deal_order(state.bank_seat) if s in wagered)
         return replace(state, phase="dealing", hands_for=hands_for)
 
-    # -- stacks (003 lines 3489-3492) --------------------------------------------------------------
+    # -- stacks (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play") ---------------
 
     def next_stack(self, state: UltimateState) -> tuple[To, int | None, int] | None:
         """Where the next stack goes and its size: each dealt seat's two cards in deal order,
-        then the player-dealer's two, then the five community cards (003 lines 3490-3492)."""
+        then the player-dealer's two, then the five community cards
+        (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")."""
         if state.phase == "betting":
             if state.bank_seat is None:
                 return None
@@ -381,8 +403,8 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
                 f"a stack of {len(ev.cards)} cards cannot be dealt: {where} takes {size}",
                 rule="003 line 3490" if to != "board" else "003 line 3492",
             )
-        # One deck a round, the two decks alternating (003 lines 3424-3428); a stack without a
-        # colour is not checked.
+        # One deck a round, the two decks alternating (003 "Ultimate Texas Hold'em: Description of
+        # the Deck and Number of Decks Used"); a stack without a colour is not checked.
         verify_deck_colour(
             ev.deck,
             state.deck,
@@ -421,11 +443,12 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             new, revealed, finished = self._advance(replace(new, phase="preflop"))
         if revealed:
             extra["revealed"] = revealed
-        # Every card is dealt face down (003 line 3484): the echo names where the stack went.
+        # Every card is dealt face down (003 "Ultimate Texas Hold'em: Dealing Procedures and Round
+        # of Play"): the echo names where the stack went.
         echo = event_msg(ev, ts, hide={"cards"}, round=state.round, size=len(cards), **extra)
         return new, [echo, *finished, self._state(new)]
 
-    # -- decisions (003 lines 3496-3501) -----------------------------------------------------------
+    # -- decisions (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play") ------------
 
     def to_act(self, state: UltimateState) -> int | None:
         """The seat whose decision is due on this street, in deal order, or None."""
@@ -512,8 +535,8 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
     def decision(
         self, state: UltimateState, ev: Decision, ts: str
     ) -> tuple[UltimateState, list[Output]]:
-        """Bet, check or fold; when the street is done the board is turned over (003 3497-3499)
-        and after the river the round settles."""
+        """Bet, check or fold; when the street is done the board is turned over (003 "Ultimate Texas
+        Hold'em: Dealing Procedures and Round of Play") and after the river the round settles."""
         amount = self.verify_decision(state, ev)
         extra: dict[str, Any] = {"round": state.round, "street": state.phase}
         if ev.action == "bet":
@@ -533,8 +556,9 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         return new, [event_msg(ev, ts, **extra), *finished, self._state(new)]
 
     def _advance(self, state: UltimateState) -> tuple[UltimateState, dict[str, Any], list[Output]]:
-        """Move on while nobody is due to decide: turn the flop (003 line 3497), then the turn
-        and river (line 3499), then settle (line 3508). Returns what was turned over."""
+        """Move on while nobody is due to decide: turn the flop
+        (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play"), then the turn and
+        river (line 3499), then settle (line 3508). Returns what was turned over."""
         revealed: dict[str, Any] = {}
         board = state.board()
         while state.phase in STREETS and self.to_act(state) is None:
@@ -550,10 +574,13 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
                 return settled, revealed, finished
         return state, revealed, []
 
-    # -- the end of a round (R1, R4, R35; 003 lines 3505-3622) -------------------------------------
+    # -- the end of a round ------------------------------------------------------------------------
+    # R1, R4, R35; 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play"
+    # to "Bad Beat Bonus Bet Payout Table"
 
     def seat_hands(self, state: UltimateState) -> list[SeatHand]:
-        """Every dealt seat's seven cards ranked (best five of seven, 003 line 3509)."""
+        """Every dealt seat's seven cards ranked (best five of seven,
+        003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")."""
         board = state.board()
         out = []
         for seat in state.hands_for:
@@ -568,18 +595,25 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
     def verdict(
         self, w: PlacedWager, hand: SeatHand, dealer_rank: Rank, board: Sequence[Card]
     ) -> tuple[Verdict, Decimal]:
-        """What one (merged) wager did and what it is owed on a win (R35, 003 3505-3559)."""
-        if w.spot == "trips":  # wins on three of a kind or better, even folded (003 line 3559)
+        """What one (merged) wager did and what it is owed on a win (R35, 003 "Ultimate Texas
+        Hold'em: Dealing Procedures and Round of Play" to "How Winners are Determined and Paid")."""
+        # wins on three of a kind or better, even folded
+        # (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid")
+        if w.spot == "trips":
             category = trips_category((*hand.hole, *board))
             return self._by_table(w.amount, self.trips_table, category)
-        if hand.folded:  # a fold loses the Ante, Blind and Bad Beat (003 line 3505)
+        # a fold loses the Ante, Blind and Bad Beat
+        # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")
+        if hand.folded:
             return "lose", ZERO
-        result = showdown(hand.rank, dealer_rank)  # 003 lines 3535-3537
+        # 003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"
+        result = showdown(hand.rank, dealer_rank)
         if w.spot == "ante" and not dealer_qualifies(dealer_rank):
-            return "push", ZERO  # 003 line 3523
-        if w.spot in ("ante", "play"):  # 1 to 1 (003 line 3556)
+            return "push", ZERO  # 003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"
+        # 1 to 1 (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid")
+        if w.spot in ("ante", "play"):
             return result, (w.amount if result == "win" else ZERO)
-        if w.spot == "blind":  # 003 lines 3541, 3549
+        if w.spot == "blind":  # 003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"
             outcome, category = blind_result(hand.rank, dealer_rank)
             if outcome != "win":
                 return outcome, ZERO
@@ -587,7 +621,8 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             # A win with a hand the table does not list pushes (config/paytables header).
             return (verdict, owed) if verdict == "win" else ("push", ZERO)
         assert w.spot == "bad-beat" and self.bad_beat_table is not None
-        category = bad_beat_category(hand.rank, dealer_rank)  # 003 lines 3603-3605
+        # 003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet"
+        category = bad_beat_category(hand.rank, dealer_rank)
         return self._by_table(w.amount, self.bad_beat_table, category)
 
     @staticmethod
@@ -614,7 +649,8 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             verdict, owed = self.verdict(w, hands[w.seat], dealer_rank, board)
             verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed))
         result = settle(state.bank, verdicts)
-        # 003 line 3508: the player-dealer's cards are turned over for the players who remain.
+        # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": the player-dealer's
+        # cards are turned over for the players who remain.
         dealer_shown = any(not h.folded for h in hands.values())
         shown_hands = [hands[s] for s in seat_order if s in hands]
         outcome: dict[str, Any] = {
@@ -664,7 +700,8 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         return new, [Output("round/result", payload)]
 
     def _hand_payload(self, state: UltimateState, h: SeatHand, dealer_rank: Rank) -> dict[str, Any]:
-        """A seat's hand in the result: a folded hand shows no card (003 line 3506)."""
+        """A seat's hand in the result: a folded hand shows no card
+        (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")."""
         play = state.play_of(h.seat)
         if h.folded:
             return {"seat": h.seat, "player": h.player, "folded": True, "result": "fold"}
@@ -684,7 +721,8 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
     ) -> tuple[UltimateState, list[Output]]:
         """A misdeal: the round ends unplayed, every wager (Play included) comes back, no fee,
         and the hand does not count toward the player-dealer's two (R5). Only cards already
-        turned over are shown; the deck used stays the last deck (003 line 3428)."""
+        turned over are shown; the deck used stays the last deck
+        (003 "Ultimate Texas Hold'em: Description of the Deck and Number of Decks Used")."""
         verify_round_in_progress(self.between_rounds(state))
         everything = [*merged(state.wagers), *(p.wager() for p in state.plays)]
         ordered = (
@@ -706,16 +744,18 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         new = UltimateState(
             round=state.round + 1,
             rotation=state.rotation,
-            # a round that dealt used its deck, named or not (003 line 3428)
+            # a round that dealt used its deck, named or not
+            # (003 "Ultimate Texas Hold'em: Description of the Deck and Number of Decks Used")
             last_deck=deck_after_round(state.deck, bool(state.stacks), state.last_deck),
         )
         return new, [result, self._state(new)]
 
-    # -- order (R2, R3; 003 lines 3483, 3510, 3511) ------------------------------------------------
+    # -- order (R2, R3; 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play") --------
 
     def deal_order(self, bank_seat: int) -> list[int]:
         """Seats in the order stacks are handed out and decisions asked, the player-dealer's
-        left out: from the house dealer's left (003 line 3483) or the player-dealer's (config)."""
+        left out: from the house dealer's left (003 "Ultimate Texas Hold'em: Dealing Procedures and
+        Round of Play") or the player-dealer's (config)."""
         if self.deal_from == "house-dealer-left":
             order = seats_from(1, self.seats)
         else:
@@ -723,9 +763,10 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         return [s for s in order if s != bank_seat]
 
     def action_order(self, bank_seat: int, wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
-        """Wagers in settlement order: from the player-dealer's left (003 line 3510, R2), seat
-        by seat in the order Ante, Play, Blind, Trips, Bad Beat (003 line 3511) unless the
-        config settles spot by spot (R3)."""
+        """Wagers in settlement order: from the player-dealer's left (003 "Ultimate Texas Hold'em:
+        Dealing Procedures and Round of Play", R2), seat by seat in the order Ante, Play, Blind,
+        Trips, Bad Beat (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play") unless
+        the config settles spot by spot (R3)."""
         return action_order(
             wagers,
             seats_from_left(bank_seat, self.seats),

@@ -7,9 +7,10 @@ Red Flex runs, Buster card counts and Match the Dealer matches. The engine
 I/O, no state. The side bets' odds are data in config/paytables/blackjack.toml; these functions
 only name the category a hand is paid on.
 
-Documents: 000 lines 1-270 (Pure 21.5 6 to 5, RFB-02, Buster option 5; 002 is a near copy), 003
-lines 363-840 (Pure 21.5 3 to 2 and 6 to 5, RFB-12, Buster option 1), 003 lines 1814-1980 (Pure
-Spanish 21.5, Match the Dealer), 004 lines 302-470 (Pure 21.5, Buster option 1).
+Documents: 000 "Pure 21.5 Blackjack" (Pure 21.5 6 to 5, RFB-02, Buster option 5; 002 is a near
+copy), 003 "Pure 21.5 Blackjack 3 to 2", "Pure 21.5 Blackjack 6 to 5" (Pure 21.5 3 to 2 and 6 to 5,
+RFB-12, Buster option 1), 003 "Pure Spanish 21.5" (Pure Spanish 21.5, Match the Dealer),
+004 "Pure 21.5 Blackjack" (Pure 21.5, Buster option 1).
 """
 
 from __future__ import annotations
@@ -29,17 +30,22 @@ ChartForce = Literal["must-hit", "must-stand"]
 VARIANTS: tuple[Variant, ...] = ("pure-21.5", "spanish-21.5")
 PAYTABLE_PATH = PAYTABLE_DIR / "blackjack.toml"
 
-# "King, queen, jack or ten bonus card" (000 line 33); Spanish decks hold no tens (003 line 1841),
-# so there a bonus card is K, Q or J, which this set covers as well.
+# "King, queen, jack or ten bonus card" (000 "Pure 21.5 Blackjack: Card Values and Hand Rankings");
+# Spanish decks hold no tens (003 "Pure Spanish 21.5: Description of the Deck and Number of Decks
+# Used"), so there a bonus card is K, Q or J, which this set covers as well.
 BONUS_RANKS = frozenset("TJQK")
 
-# The Pure 21.5 pays 6 to 5 (000 line 33, 003 line 630, 004 line 328; Spanish: 003 line 1845) or
-# 3 to 2 (003 line 393); R11: a config option, default 6 to 5.
+# The Pure 21.5 pays 6 to 5 (000 "Pure 21.5 Blackjack: Card Values and Hand Rankings", 003 "Pure
+# 21.5 Blackjack 6 to 5: Value of the Cards", 004 "Pure 21.5 Blackjack: Card Values and Hand
+# Rankings"; Spanish: 003 "Pure Spanish 21.5: Card Values and Hand Rankings") or 3 to 2 (003 "Pure
+# 21.5 Blackjack 3 to 2: Value of the Cards"); R11: a config option, default 6 to 5.
 PURE_ODDS: Mapping[str, Fraction] = MappingProxyType(
     {"6 to 5": Fraction(6, 5), "3 to 2": Fraction(3, 2)}
 )
 DEFAULT_PURE_ODDS = "6 to 5"  # R11
-INSURANCE_ODDS = Fraction(2)  # "Winning insurance wagers will pay 2 to 1" (000 line 95, R17)
+# "Winning insurance wagers will pay 2 to 1"
+# (000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes", R17)
+INSURANCE_ODDS = Fraction(2)
 
 _VALUES: Mapping[str, int] = MappingProxyType(
     {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9}
@@ -49,17 +55,20 @@ _VALUES: Mapping[str, int] = MappingProxyType(
 
 @dataclass(frozen=True)
 class Total:
-    """A hand's blackjack total; `soft` when an ace in it is counted as 11 (000 line 78)."""
+    """A hand's blackjack total; `soft` when an ace in it is counted as 11
+    (000 "Pure 21.5 Blackjack: Chart 1A")."""
 
     value: int
     soft: bool
 
 
 def card_value(card: Card) -> int:
-    """A card's value 1..10: ace 1, 2-9 face, bonus cards 10 (000 lines 35-37, R10).
+    """A card's value 1..10: ace 1, 2-9 face, bonus cards 10
+    (000 "Pure 21.5 Blackjack: Card Values and Hand Rankings", R10).
 
     The value an ace takes as 11 is `hand_total`'s; this is the "equal value" of a Spanish split
-    (003 line 1929, R20) and the count the totals add up.
+    (003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender", R20)
+    and the count the totals add up.
     """
     try:
         return _VALUES[card.rank]
@@ -68,15 +77,18 @@ def card_value(card: Card) -> int:
 
 
 def is_bonus(card: Card) -> bool:
-    """A king, queen, jack or ten "Bonus" card (000 line 29, 003 line 1841)."""
+    """A king, queen, jack or ten "Bonus" card
+    (000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used",
+    003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used")."""
     return card.rank in BONUS_RANKS
 
 
 def hand_total(cards: Sequence[Card]) -> Total:
     """The best total of the cards: one ace counts 11 when that keeps the hand at 21 or less.
 
-    R10: A 1 or 11, 2-9 face value, T J Q K 10 (000 lines 35-37). A hand worth more than 21 with
-    every ace at 1 is bust and hard. A Pure 21.5 is soft 21 here; `is_pure` says it is the 21.5.
+    R10: A 1 or 11, 2-9 face value, T J Q K 10
+    (000 "Pure 21.5 Blackjack: Card Values and Hand Rankings"). A hand worth more than 21 with every
+    ace at 1 is bust and hard. A Pure 21.5 is soft 21 here; `is_pure` says it is the 21.5.
     """
     hard = sum(card_value(c) for c in cards)
     if hard <= 11 and any(c.rank == "A" for c in cards):
@@ -87,8 +99,10 @@ def hand_total(cards: Sequence[Card]) -> Total:
 def is_pure(cards: Sequence[Card], *, split: bool) -> bool:
     """Exactly an ace and a bonus card as the hand's two initial cards, never after a split (R10).
 
-    "A king, queen, jack or ten bonus card and an ace, on the initial deal" (000 line 33, 003
-    lines 393 and 630, Spanish: 003 line 1845): a split hand's ace and bonus card are 21.
+    "A king, queen, jack or ten bonus card and an ace, on the initial deal" (000 "Pure 21.5
+    Blackjack: Card Values and Hand Rankings", 003 "Pure 21.5 Blackjack 3 to 2: Value of the Cards",
+    "Pure 21.5 Blackjack 6 to 5: Value of the Cards", Spanish: 003 "Pure Spanish 21.5: Card Values
+    and Hand Rankings"): a split hand's ace and bonus card are 21.
     """
     if split or len(cards) != 2:
         return False
@@ -97,17 +111,20 @@ def is_pure(cards: Sequence[Card], *, split: bool) -> bool:
 
 
 def is_bust(cards: Sequence[Card]) -> bool:
-    """Over 21 with every ace at 1 (R10; "more than a Pure 21.5", 000 lines 98-107)."""
+    """Over 21 with every ace at 1 (R10; "more than a Pure 21.5",
+    000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes")."""
     return hand_total(cards).value > 21
 
 
 def is_888(cards: Sequence[Card]) -> bool:
-    """The hand is exactly three eights (000 line 106, 003 line 458, R13); always a bust (24)."""
+    """The hand is exactly three eights (000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or
+    Pushes", 003 "Pure 21.5 Blackjack 3 to 2: Game Rules", R13); always a bust (24)."""
     return len(cards) == 3 and all(c.rank == "8" for c in cards)
 
 
 def dealer_must_hit(cards: Sequence[Card]) -> bool:
-    """Chart 1B (000 line 82, 003 line 437, Spanish 003 line 1896; R14) for the player-dealer.
+    """Chart 1B (000 "Pure 21.5 Blackjack: Chart 1B", 003 "Pure 21.5 Blackjack 3 to 2: Chart 1B",
+    Spanish 003 "Pure Spanish 21.5: Chart 1B"; R14) for the player-dealer.
 
     "Must Stand on Hard 17 or more / Must Hit on Soft 17 or less / No Options": hit every total
     of 16 or less and soft 17; stand on hard 17 or more (two cards included, R14) and on soft 18
@@ -123,13 +140,14 @@ def dealer_must_hit(cards: Sequence[Card]) -> bool:
 def chart_1a(cards: Sequence[Card], variant: Variant) -> ChartForce | None:
     """What Chart 1A forces a player's hand to do, or None where the player has the option (R15).
 
-    Pure 21.5 (000 lines 72-76, 003 lines 427-431 and 664-668, 004 Chart 1A): "Must Stand on
+    Pure 21.5 (000 "Pure 21.5 Blackjack: Chart 1A", 003 "Pure 21.5 Blackjack 3 to 2: Chart 1A",
+    "Pure 21.5 Blackjack 6 to 5: Chart 1A", 004 "Pure 21.5 Blackjack: Chart 1A"): "Must Stand on
     Hard 19 or more / Must Hit on Hard 11 or less / Have Option on All other counts".
-    Spanish 21.5 (003 lines 1888-1892): "Must Stand on Hard 17 or more / Must Hit on Players
-    Option / Have Option on All other counts". The charts force nothing on a soft hand (an ace
-    counted as 11, 000 line 78): every soft total is one of "all other counts". A hard hand is
-    one whose aces all count 1 (000 line 80), which is `hand_total`'s `soft=False`; so a busted
-    hand is a hard 22 or more: must stand.
+    Spanish 21.5 (003 "Pure Spanish 21.5: Chart 1A"): "Must Stand on Hard 17 or more / Must Hit on
+    Players Option / Have Option on All other counts". The charts force nothing on a soft hand (an
+    ace counted as 11, 000 "Pure 21.5 Blackjack: Chart 1A"): every soft total is one of "all other
+    counts". A hard hand is one whose aces all count 1 (000 "Pure 21.5 Blackjack: Chart 1A"), which
+    is `hand_total`'s `soft=False`; so a busted hand is a hard 22 or more: must stand.
     """
     total = hand_total(cards)
     if total.soft:
@@ -148,9 +166,10 @@ def chart_1a(cards: Sequence[Card], variant: Variant) -> ChartForce | None:
 def red_flex_count(dealer_cards_in_order: Sequence[Card]) -> int:
     """The Red Flex count: 0 unless the first two cards are both red, else the red run (R18).
 
-    The player-dealer's cards in the order received (up card, hole card, then each hit: 000
-    lines 167-172); red is hearts or diamonds (000 line 166). The run of consecutive red cards
-    from the first card; the first black card ends it (000 line 174 "once the player-dealer's
+    The player-dealer's cards in the order received (up card, hole card, then each hit:
+    000 "Pure 21.5 Blackjack: Red Flex Bet"); red is hearts or diamonds
+    (000 "Pure 21.5 Blackjack: Red Flex Bet"). The run of consecutive red cards from the first card;
+    the first black card ends it (000 "Pure 21.5 Blackjack: Red Flex Bet" "once the player-dealer's
     hand is complete or a black card is drawn"). Fewer than two cards: 0 (not a winner yet).
     """
     cards = dealer_cards_in_order
@@ -167,8 +186,9 @@ def red_flex_count(dealer_cards_in_order: Sequence[Card]) -> int:
 def buster_cards(dealer_cards: Sequence[Card]) -> int | None:
     """The number of cards of a busted player-dealer hand, else None (R19).
 
-    "The payoff odds vary with the number of cards in the player-dealer's busted hand" (000
-    line 122, 003 line 516); 888 counts as a bust for this bet (R19; it is 24).
+    "The payoff odds vary with the number of cards in the player-dealer's busted hand" (000 "Pure
+    21.5 Blackjack: Buster Blackjack Bonus Bet", 003 "Pure 21.5 Blackjack 3 to 2: Buster Blackjack
+    Bonus Bet"); 888 counts as a bust for this bet (R19; it is 24).
     """
     if is_bust(dealer_cards) or is_888(dealer_cards):
         return len(dealer_cards)
@@ -181,9 +201,10 @@ MatchCategory = Literal["2-suited", "1-suited-1-unsuited", "1-suited", "2-unsuit
 def match_dealer(player_two: Sequence[Card], dealer_up: Card) -> MatchCategory | None:
     """The Match the Dealer category of the player's two initial cards against the up card (R21).
 
-    A match is the same rank (003 line 1943); a suited match the same rank and suit, an unsuited
-    one the same rank in another suit (003 line 1958). Categories as printed at 003 lines
-    1975-1979 (pays 18, 13, 9, 8, 4); no match loses (line 1980): None.
+    A match is the same rank (003 "Pure Spanish 21.5: Match the Dealer Up Card Bonus Bet"); a suited
+    match the same rank and suit, an unsuited one the same rank in another suit
+    (003 "Pure Spanish 21.5: Match the Dealer Up Card Bonus Bet"). Categories as printed at
+    003 "Pure Spanish 21.5: Table Layout" (pays 18, 13, 9, 8, 4); no match loses (line 1980): None.
     """
     if len(player_two) != 2:
         raise ValueError(
@@ -235,8 +256,9 @@ def _require(table: PayTable, wager: str) -> None:
 def red_flex_category(count: int, table: PayTable) -> str | None:
     """The row of a Red Flex table (RFB-02, RFB-12) paying a `red_flex_count`, None: loses (R18).
 
-    RFB-02 tops out at "Seven Red Cards or more" (000 line 185); RFB-12 at "Eight Red Cards"
-    (003 line 506), which R18 reads as 8 or more. A count under 2 never wins.
+    RFB-02 tops out at "Seven Red Cards or more" (000 "Pure 21.5 Blackjack: Red Flex Bet Pay Table
+    Options"); RFB-12 at "Eight Red Cards" (003 "Pure 21.5 Blackjack 3 to 2: Red Flex Bet"), which
+    R18 reads as 8 or more. A count under 2 never wins.
     """
     _require(table, "red-flex")
     return _run_category(count, table, "red") if count >= 2 else None
@@ -245,7 +267,8 @@ def red_flex_category(count: int, table: PayTable) -> str | None:
 def buster_category(cards: int | None, table: PayTable) -> str | None:
     """The row of a Buster table (option-1, option-5) paying a `buster_cards`, None: loses (R19).
 
-    Both tables run 3 to 7 cards and "8 or more" (000 lines 143-152, 003 lines 535-541).
+    Both tables run 3 to 7 cards and "8 or more" (000 "Pure 21.5 Blackjack: Buster Blackjack Bonus
+    Bet Pay Table", 003 "Pure 21.5 Blackjack 3 to 2: Buster Blackjack Bonus Bet Pay Table").
     """
     _require(table, "buster")
     return None if cards is None else _run_category(cards, table, "cards")

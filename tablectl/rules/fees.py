@@ -5,11 +5,14 @@ player-dealer fee, and a flat player fee per wager (or per player). The document
 five collection rates per table limit and any rate given as a percentage; validation refuses both.
 
 Some schedules charge the player by the size of the wager instead ("Player Wager | Player
-Collection Fee", 003 lines 1034-1042 and 1721-1777, 004 line 910): those are `player_fee_brackets`,
+Collection Fee", 003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13", "Fortune Pai Gow Poker:
+Collection Fees", 004 "Fortune Pai Gow Poker: Collection Rates"): those are `player_fee_brackets`,
 matched against the one wager's amount by the same rule as below, at most five of them (R4). Some
-charge the player on some spots only ("based on each individual player's ante", 003 line 1015):
+charge the player on some spots only ("based on each individual player's ante", 003 "Three Card
+Poker 6 Card Bonus: Schedule Options 1-13"):
 those spots are `player_fee_spots` (empty: every spot, "per spot, including controlled game and
-bonus bet spots", 003 line 1719); engines keep only the wagers whose spot `player_fee_applies`.
+bonus bet spots", 003 "Fortune Pai Gow Poker: Collection Fees"); engines keep only the wagers whose
+spot `player_fee_applies`.
 
 Bracket matching: brackets are matched by their lower bound. The bracket with the highest lower
 bound not above the total action applies, so where the documents' ranges overlap (EZ Baccarat
@@ -44,7 +47,8 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 from tablectl.money import ZERO, MoneyError, fmt, parse_money
 
 MAX_RATES = 5
-"""R4: no more than five collection rates per table limit (003 line 234 and every schedule)."""
+"""R4: no more than five collection rates per table limit (003 "Chinese Poker: Collection Procedure"
+and every schedule)."""
 
 KeyPath = tuple[str | int, ...]
 

@@ -1,15 +1,17 @@
 """Fortune Pai Gow Poker rules: hands with the joker, fouls, the house way, copies, Fortune, Envy.
 
-The game is document 003 lines 1355-1540 (and 004 lines 729-896); rulings R30-R32. Ranks are
-tuples that compare with `<`, built on `tablectl.rules.poker` (categories 0..8) with one category
-above them: five aces (003 line 1381, ranked above the royal flush at line 1382). A two-card rank
-uses the same category numbers (pair or high card), so a low hand compares directly against a high
-hand: the foul test of 003 line 1425 is one tuple comparison.
+The game is document 003 "Fortune Pai Gow Poker" (and 004 "Fortune Pai Gow Poker"); rulings R30-R32.
+Ranks are tuples that compare with `<`, built on `tablectl.rules.poker` (categories 0..8) with one
+category above them: five aces (003 "Fortune Pai Gow Poker: Card Values and Hand Rankings", ranked
+above the royal flush at line 1382). A two-card rank uses the same category numbers (pair or high
+card), so a low hand compares directly against a high hand: the foul test of
+003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play" is one tuple comparison.
 
-The joker (003 line 1369, R31) is an ace, or stands for a card the hand lacks to complete a
-straight, a flush or a straight flush. It is never a second copy of a card in the hand, except as
-the fifth ace of five aces, which the documents name (003 line 1381). In a flush that already holds
-the ace it therefore becomes the highest card of the suit the hand lacks (the documents are silent;
+The joker (003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used", R31) is an
+ace, or stands for a card the hand lacks to complete a straight, a flush or a straight flush. It is
+never a second copy of a card in the hand, except as the fifth ace of five aces, which the documents
+name (003 "Fortune Pai Gow Poker: Card Values and Hand Rankings"). In a flush that already holds the
+ace it therefore becomes the highest card of the suit the hand lacks (the documents are silent;
 a single deck has one ace of each suit).
 """
 
@@ -42,18 +44,21 @@ Rank = tuple[int, ...]
 HouseWay = Literal["003", "004"]
 HOUSE_WAYS: tuple[HouseWay, ...] = ("003", "004")
 
-# 003 line 1381: four aces and the joker, the best five-card hand (listed above the royal flush).
+# 003 "Fortune Pai Gow Poker: Card Values and Hand Rankings": four aces and the joker, the best
+# five-card hand (listed above the royal flush).
 FIVE_ACES = STRAIGHT_FLUSH + 1
 FIVE_ACES_RANK: Rank = (FIVE_ACES, ACE, ACE, ACE, ACE, ACE)
 
 _ACES = {suit: Card("A", suit) for suit in SUITS}
 # Each rank's poker value, as `tablectl.rules.poker.card_value` gives it, looked up without a call.
 _RANK_VALUE = {rank: card_value(Card(rank, SUITS[0])) for rank in RANKS}
-_COMPLETE = STRAIGHT  # 003 line 1447: "A complete hand is considered a straight or better."
+# 003 "Fortune Pai Gow Poker House Way": "A complete hand is considered a straight or better."
+_COMPLETE = STRAIGHT
 _STRAIGHT_OR_FLUSH = (STRAIGHT, FLUSH, STRAIGHT_FLUSH)
 
 
-# The Fortune Bonus pay tables (003 line 1521, 004 line 883); the documents name none, so the
+# The Fortune Bonus pay tables (003 "Fortune Pai Gow Poker: Bonus Bet Paytable",
+# 004 "Fortune Pai Gow Poker: Fortune and Envy Bonus Bet Paytable"); the documents name none, so the
 # one table they print is "FORTUNE-003" (config/paytables/fortune-pai-gow.toml).
 PAYTABLE_PATH = PAYTABLE_DIR / "fortune-pai-gow.toml"
 DEFAULT_PAYTABLE = "FORTUNE-003"
@@ -72,12 +77,14 @@ class SettingError(ValueError):
 
 
 def _value(card: Card) -> int:
-    """Value for pairs and high cards: the joker counts as an ace (003 line 1369, R31)."""
+    """Value for pairs and high cards: the joker counts as an ace
+    (003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used", R31)."""
     return ACE if card.is_joker else card_value(card)
 
 
 def _check(cards: Sequence[Card], low: int, high: int | None = None) -> None:
-    """Refuse a hand of the wrong size or with a card twice (one 53-card deck, 003 line 1369)."""
+    """Refuse a hand of the wrong size or with a card twice (one 53-card deck,
+    003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used")."""
     high = low if high is None else high
     if not low <= len(cards) <= high:
         want = str(low) if low == high else f"{low} to {high}"
@@ -96,7 +103,8 @@ def _text(cards: Sequence[Card]) -> str:
 def _window_high(values: set[int], length: int, need: int) -> int | None:
     """Top of the highest run of `length` consecutive values holding at least `need` of `values`.
 
-    The ace counts high and low (A-2-3-4-5 is the lowest straight, 003 line 1391).
+    The ace counts high and low (A-2-3-4-5 is the lowest straight,
+    003 "Fortune Pai Gow Poker: Card Values and Hand Rankings").
     """
     mask = 0
     for v in values:
@@ -126,10 +134,11 @@ def _run(top: int) -> tuple[int, ...]:
 
 def _joker_rank(reals: Sequence[Card]) -> Rank:
     """Best five-card rank of 4 to 6 real cards and the joker (R31: an ace, or completes a
-    straight or flush; 003 lines 1369 and 1497)."""
+    straight or flush; 003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks
+    Used", "Fortune Bonus Bet")."""
     values = [_RANK_VALUE[c.rank] for c in reals]
     if values.count(ACE) == 4:
-        return FIVE_ACES_RANK  # 003 line 1381
+        return FIVE_ACES_RANK  # 003 "Fortune Pai Gow Poker: Card Values and Hand Rankings"
     by_suit: dict[str, set[int]] = {suit: set() for suit in SUITS}
     for card, value in zip(reals, values, strict=True):
         by_suit[card.suit].add(value)
@@ -160,11 +169,12 @@ def best_high_rank(cards: Sequence[Card]) -> Rank:
 
 
 def high_hand_rank(cards: Sequence[Card]) -> Rank:
-    """Comparable rank of a five-card (high) hand, joker allowed (003 lines 1377-1395, R31).
+    """Comparable rank of a five-card (high) hand, joker allowed
+    (003 "Fortune Pai Gow Poker: Card Values and Hand Rankings", R31).
 
-    Five aces > royal flush > straight flush (K-high down to A-2-3-4-5, 003 line 1387) > four of
-    a kind > full house > flush > straight (A-K-Q-J-T down to A-2-3-4-5, line 1391) > three of a
-    kind > two pairs > one pair > high card.
+    Five aces > royal flush > straight flush (K-high down to A-2-3-4-5, 003 "Fortune Pai Gow Poker:
+    Card Values and Hand Rankings") > four of a kind > full house > flush > straight (A-K-Q-J-T down
+    to A-2-3-4-5, line 1391) > three of a kind > two pairs > one pair > high card.
     """
     _check(cards, 5)
     return best_high_rank(cards)
@@ -183,13 +193,15 @@ def high_hand_name(cards: Sequence[Card]) -> str:
 
 
 def low_hand_name(cards: Sequence[Card]) -> str:
-    """Category name of a two-card (low) hand: "pair" or "high-card" (003 lines 1394-1395)."""
+    """Category name of a two-card (low) hand: "pair" or "high-card"
+    (003 "Fortune Pai Gow Poker: Card Values and Hand Rankings")."""
     return FIVE_CARD_CATEGORIES[low_hand_rank(cards)[0]]
 
 
 def low_hand_rank(cards: Sequence[Card]) -> Rank:
     """Comparable rank of the two-card (low) hand: a pair, else high cards; the joker is an ace
-    (003 lines 1369 and 1394). Uses the five-card category numbers, so it compares with them."""
+    (003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used", "Card Values and
+    Hand Rankings"). Uses the five-card category numbers, so it compares with them."""
     _check(cards, 2)
     a, b = sorted((_value(c) for c in cards), reverse=True)
     return (PAIR, a, b) if a == b else (HIGH_CARD, a, b)
@@ -204,12 +216,14 @@ def _check_seven(seven: Sequence[Card]) -> tuple[Card, ...]:
 
 
 def _fouls(high_rank: Rank, low_rank: Rank) -> bool:
-    """003 line 1425: "The five-card hand must rank higher than the two-card hand."
+    """003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play": "The five-card hand must
+    rank higher than the two-card hand."
 
     The two-card rank is compared as the first cards of a five-card rank: a pair in front needs a
     higher hand behind, or the same pair with kickers; high cards in front need higher cards
     behind, or the same two with more cards after them. So a split four of a kind (A-A in front,
-    A-A-x-y-z behind) is legal, as the house way's own "otherwise split" (003 line 1444) requires.
+    A-A-x-y-z behind) is legal, as the house way's own "otherwise split"
+    (003 "Fortune Pai Gow Poker House Way") requires.
     """
     return not high_rank > low_rank
 
@@ -218,7 +232,8 @@ def verify_setting(
     seven: Sequence[Card], low: Sequence[Card]
 ) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """(high five, low two) of a player's setting; SettingError unless `low` is two of the seven
-    cards and the five-card hand outranks the two-card hand (003 line 1425, R31)."""
+    cards and the five-card hand outranks the two-card hand
+    (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play", R31)."""
     try:
         cards = _check_seven(seven)
     except HandError as exc:
@@ -236,7 +251,8 @@ def verify_setting(
     if _fouls(high_rank, low_rank):
         raise SettingError(
             f"foul: the two-card hand {_text(front)} outranks the five-card hand {_text(back)} "
-            "(003 line 1425: the five-card hand must rank higher)"
+            '(003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play": the five-card '
+            "hand must rank higher)"
         )
     return back, front
 
@@ -263,7 +279,8 @@ class _Setting:
 
     @property
     def golden(self) -> bool:
-        """003 line 1447: a pair in front with a complete hand (a straight or better) behind."""
+        """003 "Fortune Pai Gow Poker House Way": a pair in front with a complete hand (a straight
+        or better) behind."""
         return self.low_rank[0] == PAIR and self.complete_behind
 
 
@@ -314,10 +331,11 @@ def _front(settings: list[_Setting], values: tuple[int, ...]) -> _Setting:
 def _two_pairs(
     big: int, small: int, singles: list[int], settings: list[_Setting]
 ) -> tuple[str, _Setting]:
-    """003 line 1435 (004 line 798): small pair in front for a big pair of A/K/Q; for smaller big
-    pairs both pairs stay behind when the best single reaches the row's card (an ace or joker for
-    J/10/9; a king or higher for 8/7/6; a queen or higher for 5/4/3), with the two highest singles
-    in front; otherwise split: small pair in front, big pair behind."""
+    """003 "Fortune Pai Gow Poker House Way"
+    (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'"): small pair in front for a big pair of
+    A/K/Q; for smaller big pairs both pairs stay behind when the best single reaches the row's card
+    (an ace or joker for J/10/9; a king or higher for 8/7/6; a queen or higher for 5/4/3), with the
+    two highest singles in front; otherwise split: small pair in front, big pair behind."""
     need = 0 if big >= 12 else ACE if big >= 9 else 13 if big >= 6 else 12
     if need and singles[0] >= need:
         return "two-pairs", _front(settings, (singles[0], singles[1]))
@@ -327,11 +345,13 @@ def _two_pairs(
 def _four_of_a_kind(
     quad: int, values: list[int], settings: list[_Setting], way: HouseWay
 ) -> tuple[str, _Setting]:
-    """003 line 1444 (004 line 803, `way="004"`): four of a kind behind when the three other
-    cards give the front the row's minimum, otherwise split it two and two.
+    """003 "Fortune Pai Gow Poker House Way"
+    (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'", `way="004"`): four of a kind behind
+    when the three other cards give the front the row's minimum, otherwise split it two and two.
 
     "At least a king up front" is met by a king-high front or better; a pair counts, as a pair
-    outranks every unpaired two-card hand (003 line 1394).
+    outranks every unpaired two-card hand
+    (003 "Fortune Pai Gow Poker: Card Values and Hand Rankings").
     """
     others = list(values)
     for _ in range(4):
@@ -367,28 +387,31 @@ def _by_table(values: list[int], settings: list[_Setting], way: HouseWay) -> tup
         return sorted((v for v, k in counts.items() if k == n), reverse=True)
 
     quads, trips, pairs, singles = having(4), having(3), having(2), having(1)
-    if counts[ACE] == 5:  # 003 line 1445: "Put pair of aces in front"
+    if counts[ACE] == 5:  # 003 "Fortune Pai Gow Poker House Way": "Put pair of aces in front"
         return "five-aces", _front(settings, (ACE, ACE))
     if quads:
         return _four_of_a_kind(quads[0], values, settings, way)
-    if len(trips) == 2:  # 003 line 1438: "Put pair from higher set in front."
+    # 003 "Fortune Pai Gow Poker House Way": "Put pair from higher set in front."
+    if len(trips) == 2:
         return "three-of-a-kind-x2", _front(settings, (trips[0], trips[0]))
     if trips and pairs:
-        # 003 line 1443 "Highest possible pair in front" (004 line 802: "Put the pair in front
-        # and the three of a kind in back"): of the pairs beside the three of a kind, the highest.
+        # 003 "Fortune Pai Gow Poker House Way" "Highest possible pair in front"
+        # (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'": "Put the pair in front and the
+        # three of a kind in back"): of the pairs beside the three of a kind, the highest.
         return "full-house", _front(settings, (pairs[0], pairs[0]))
     straight_or_flush = any(s.high_rank[0] in _STRAIGHT_OR_FLUSH for s in settings)
     if straight_or_flush and len(pairs) <= 1:
         completes = [s for s in settings if s.complete_behind]
         if trips:
-            # 003 line 1442: "Pair in front with complete hand behind."
+            # 003 "Fortune Pai Gow Poker House Way": "Pair in front with complete hand behind."
             s = _pick(completes, lambda s: s.low_rank[0] == PAIR, _best_in_front)
             if s is not None:
                 return "straight-flush-trips", s
             # Only a joker-made three aces can fail it; the rows above it (lines 1439-1440) are
             # then what is left: the complete hand behind, the best two cards in front.
-        # 003 lines 1439-1440: "Two highest possible cards in front that leaves any complete(d)
-        # hand behind": the best two-card hand over every setting with a straight or better behind.
+        # 003 "Fortune Pai Gow Poker House Way": "Two highest possible cards in front that leaves
+        # any complete(d) hand behind": the best two-card hand over every setting with a straight or
+        # better behind.
         row = (
             "straight-flush-trips"
             if trips
@@ -398,19 +421,21 @@ def _by_table(values: list[int], settings: list[_Setting], way: HouseWay) -> tup
         if s is None:
             raise AssertionError("house way: a straight or flush without a setting keeping it")
         return row, s
-    if len(pairs) >= 3:  # 003 line 1436: "Put the highest pair in front with 2 pair behind."
+    # 003 "Fortune Pai Gow Poker House Way": "Put the highest pair in front with 2 pair behind."
+    if len(pairs) >= 3:
         return "three-pairs", _front(settings, (pairs[0], pairs[0]))
     if trips:
-        # 003 line 1437: "1. A's: A+ next highest card in front. 2. K's and below: Put three of a
-        # kind in back and the two other highest cards in front"
+        # 003 "Fortune Pai Gow Poker House Way": "1. A's: A+ next highest card in front. 2. K's and
+        # below: Put three of a kind in back and the two other highest cards in front"
         if trips[0] == ACE:
             return "three-of-a-kind", _front(settings, (ACE, singles[0]))
         return "three-of-a-kind", _front(settings, (singles[0], singles[1]))
     if len(pairs) == 2:  # also line 1441: with a straight or flush, "the 2 pair strategy"
         return _two_pairs(pairs[0], pairs[1], singles, settings)
-    if pairs:  # 003 line 1431: "Pair behind. 2 highest unpaired cards in front."
+    # 003 "Fortune Pai Gow Poker House Way": "Pair behind. 2 highest unpaired cards in front."
+    if pairs:
         return "one-pair", _front(settings, (singles[0], singles[1]))
-    # 003 line 1430: "Put the 2nd and 3rd highest cards in front."
+    # 003 "Fortune Pai Gow Poker House Way": "Put the 2nd and 3rd highest cards in front."
     return "no-pair", _front(settings, (values[1], values[2]))
 
 
@@ -422,8 +447,8 @@ def _house_way(seven: Sequence[Card], way: HouseWay) -> tuple[str, _Setting]:
     values = sorted((_value(c) for c in cards), reverse=True)
     row, chosen = _by_table(values, settings, way)
     if way == "003" and not chosen.golden:
-        # 003 line 1447, the golden rule, over every row: "Always play a pair in front with a
-        # complete hand behind when possible." (004 has no golden rule.)
+        # 003 "Fortune Pai Gow Poker House Way", the golden rule, over every row: "Always play a
+        # pair in front with a complete hand behind when possible." (004 has no golden rule.)
         golden = _pick(settings, lambda s: s.golden, _best_in_front)
         if golden is not None:
             return "golden-rule", golden
@@ -433,8 +458,9 @@ def _house_way(seven: Sequence[Card], way: HouseWay) -> tuple[str, _Setting]:
 def house_way(
     seven: Sequence[Card], *, way: HouseWay = "003"
 ) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    """(high five, low two) set by the house way of 003 lines 1429-1447 (R31), golden rule
-    included; `way="004"` uses 004 lines 793-811 (four of a kind differs, no golden rule).
+    """(high five, low two) set by the house way of 003 "Fortune Pai Gow Poker House Way" (R31),
+    golden rule included; `way="004"` uses 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'"
+    (four of a kind differs, no golden rule).
 
     Never fouls. Each hand keeps the order the cards have in `seven`.
     """
@@ -458,9 +484,10 @@ def compare(
     player: tuple[Sequence[Card], Sequence[Card]],
     dealer: tuple[Sequence[Card], Sequence[Card]],
 ) -> Literal["win", "lose", "push"]:
-    """The player's game wager against the player-dealer, both as (high, low) (003 lines
-    1457-1463, R31): win when both hands outrank the player-dealer's, lose when neither does,
-    push when one does; a copy (equal hand) goes to the player-dealer."""
+    """The player's game wager against the player-dealer, both as (high, low)
+    (003 "Fortune Pai Gow Poker: How Winners are Determined and Paid", R31): win when both hands
+    outrank the player-dealer's, lose when neither does, push when one does; a copy (equal hand)
+    goes to the player-dealer."""
     (p_high, p_low), (d_high, d_low) = player, dealer
     high_won = high_hand_rank(p_high) > high_hand_rank(d_high)
     low_won = low_hand_rank(p_low) > low_hand_rank(d_low)
@@ -480,8 +507,8 @@ _TRIPS = FIVE_CARD_CATEGORIES.index("three-of-a-kind")
 
 def _seven_card_straight_flush(reals: Sequence[Card]) -> bool:
     """All the real cards of one suit and, with the joker standing for the one missing if there
-    are six, seven in consecutive ranking: A-K-Q-J-10-9-8 down to 7-6-5-4-3-2-A (003 lines 1378
-    and 1380)."""
+    are six, seven in consecutive ranking: A-K-Q-J-10-9-8 down to 7-6-5-4-3-2-A
+    (003 "Fortune Pai Gow Poker: Card Values and Hand Rankings")."""
     suit = reals[0].suit
     if any(c.suit != suit for c in reals):
         return False
@@ -489,9 +516,9 @@ def _seven_card_straight_flush(reals: Sequence[Card]) -> bool:
 
 
 def _royal_match(reals: Sequence[Card], joker: bool) -> bool:
-    """003 line 1379: A-K-Q-J-10 of one suit (the joker may stand for one of them, line 1497)
-    and a king and queen of another suit. The joker is no king or queen for the match: two
-    suited cards are not a flush."""
+    """003 "Fortune Pai Gow Poker: Card Values and Hand Rankings": A-K-Q-J-10 of one suit (the joker
+    may stand for one of them, line 1497) and a king and queen of another suit. The joker is no king
+    or queen for the match: two suited cards are not a flush."""
     kings = {c.suit for c in reals if c.rank == "K"}
     matches = kings & {c.suit for c in reals if c.rank == "Q"}
     if not matches:
@@ -504,12 +531,14 @@ def _royal_match(reals: Sequence[Card], joker: bool) -> bool:
 
 
 def fortune_category(seven: Sequence[Card]) -> str | None:
-    """The Fortune Bonus hand of the seven cards (003 lines 1495-1535, R31), a
+    """The Fortune Bonus hand of the seven cards
+    (003 "Fortune Pai Gow Poker: Fortune Bonus Bet" to "Bonus Bet Paytable", R31), a
     `FORTUNE_CATEGORIES` name, or None when they make less than a straight.
 
-    The hands are ranked as the pay table lists them (003 lines 1525-1535), so seven cards that
-    hold both three of a kind and a straight are paid as three of a kind (3 to 1, above the
-    straight's 2 to 1), although a straight outranks three of a kind in the pai gow hands.
+    The hands are ranked as the pay table lists them
+    (003 "Fortune Pai Gow Poker: Bonus Bet Paytable"), so seven cards that hold both three of a kind
+    and a straight are paid as three of a kind (3 to 1, above the straight's 2 to 1), although a
+    straight outranks three of a kind in the pai gow hands.
     """
     return fortune_category_unchecked(_check_seven(seven))
 
@@ -535,8 +564,9 @@ def fortune_category_unchecked(seven: Sequence[Card]) -> str | None:
 
 
 def envy_qualifies(category: str | None, table: PayTable) -> bool:
-    """Whether a Fortune hand of `category` pays every other Envy button (R32; 003 lines 1479
-    and 1525-1531: four of a kind or better, the categories with an Envy amount)."""
+    """Whether a Fortune hand of `category` pays every other Envy button (R32;
+    003 "Fortune Pai Gow Poker: How Winners are Determined and Paid", "Bonus Bet Paytable": four of
+    a kind or better, the categories with an Envy amount)."""
     if table.wager != "fortune":
         raise ValueError(f"pay table {table.name} settles {table.wager}, not fortune")
     return category is not None and category in table.envy

@@ -5,7 +5,7 @@ change. Pays are odds to one, written as a whole number (`25` for 25 to 1) or as
 for the fractional pays some tables print (the Ultimate Texas Hold'em Blind pays a flush 3 to 2).
 Validation refuses unknown keys, categories the wager cannot produce and non-positive pays, naming
 the table and key at fault. Fortune Pai Gow tables also carry the Envy Bonus's fixed dollar
-amounts (003 line 1519, R32).
+amounts (003 "Fortune Pai Gow Poker: Bonus Bet Paytable", R32).
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ Wager = Literal[
     "match-dealer",
 ]
 
-# The Fortune Bonus's seven-card hands (003 lines 1377-1395 and the pay table at line 1519), best
-# first; the five-card names are tablectl.rules.poker's.
+# The Fortune Bonus's seven-card hands (003 "Fortune Pai Gow Poker: Card Values and Hand Rankings"
+# and the pay table at line 1519), best first; the five-card names are tablectl.rules.poker's.
 FORTUNE_CATEGORIES = (
     "seven-card-straight-flush",  # no joker
     "royal-flush-royal-match",  # A-K-Q-J-T suited plus a suited K-Q
@@ -82,18 +82,23 @@ CATEGORIES: Mapping[str, frozenset[str]] = MappingProxyType(
         "fortune": frozenset(FORTUNE_CATEGORIES),
         "trips": _FIVE,
         "blind": _FIVE,
-        "bad-beat": _FIVE,  # the rank of the beaten hand (003 line 3612)
+        # the rank of the beaten hand
+        # (003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet Payout Table")
+        "bad-beat": _FIVE,
         # Pure 21.5 and Spanish 21.5 (tablectl.rules.blackjack): "red-N" is a run of exactly N
-        # consecutive red cards (R18, 000 line 183, 003 line 504); "cards-N" a busted
-        # player-dealer hand of exactly N cards (R19, 000 line 143, 003 line 535); "-or-more"
-        # the tables' top rows ("Seven Red Cards or more", "8 or more").
+        # consecutive red cards (R18, 000 "Pure 21.5 Blackjack: Red Flex Bet Pay Table Options",
+        # 003 "Pure 21.5 Blackjack 3 to 2: Red Flex Bet"); "cards-N" a busted player-dealer hand of
+        # exactly N cards (R19, 000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet Pay Table",
+        # 003 "Pure 21.5 Blackjack 3 to 2: Buster Blackjack Bonus Bet Pay Table"); "-or-more" the
+        # tables' top rows ("Seven Red Cards or more", "8 or more").
         "red-flex": frozenset(
             (*(f"red-{n}" for n in range(2, 9)), "red-7-or-more", "red-8-or-more")
         ),
         "buster": frozenset(
             (*(f"cards-{n}" for n in range(3, 9)), "cards-7-or-more", "cards-8-or-more")
         ),
-        # the player's two initial cards against the up card (R21, 003 lines 1975-1979)
+        # the player's two initial cards against the up card (R21,
+        # 003 "Pure Spanish 21.5: Table Layout")
         "match-dealer": frozenset(
             ("2-suited", "1-suited-1-unsuited", "1-suited", "2-unsuited", "1-unsuited")
         ),

@@ -105,8 +105,10 @@ def _straight_high(distinct_desc: Sequence[int], length: int) -> int | None:
 
 def showdown(player: Rank, dealer: Rank) -> Showdown:
     """A player's hand against the player-dealer's, both ranked by the same evaluator: the
-    higher rank wins, an equal rank ("equal in rank and value", 004 line 569; "a poker value
-    equal to", 003 line 3537) pushes. Three Card Poker and Ultimate Texas Hold'em both use it."""
+    higher rank wins, an equal rank ("equal in rank and value",
+    004 "Three Card Poker 6 Card Bonus: How Each Wager Wins, Loses or Pushes"; "a poker value equal
+    to", 003 "Ultimate Texas Hold'em: How Winners are Determined and Paid") pushes. Three Card Poker
+    and Ultimate Texas Hold'em both use it."""
     if player > dealer:
         return "win"
     if player < dealer:

@@ -1,10 +1,12 @@
 """Ultimate Texas Hold'em hand rules: the qualifier, the showdown, the Blind, Trips and Bad Beat.
 
 Pure functions over `tablectl.rules.poker` ranks (the best five of seven cards: two hole cards and
-the five community cards, 003 line 3510 item 14). They decide which pay-table category, if any, a
-wager is paid on; the odds are data in config/paytables/ultimate-texas-holdem.toml and the money
-is `tablectl.rules.paytables.winnings`. Folds are the engine's: a fold loses the Ante, Blind and
-Bad Beat, and the Trips still pays on three of a kind or better (003 line 3505, 3559; R35).
+the five community cards, 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play" item
+14). They decide which pay-table category, if any, a wager is paid on; the odds are data in
+config/paytables/ultimate-texas-holdem.toml and the money is `tablectl.rules.paytables.winnings`.
+Folds are the engine's: a fold loses the Ante, Blind and Bad Beat, and the Trips still pays on three
+of a kind or better (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play",
+"How Winners are Determined and Paid"; R35).
 """
 
 from __future__ import annotations
@@ -45,19 +47,22 @@ def paytable(name: str) -> PayTable:
 
 
 def dealer_qualifies(rank: Rank) -> bool:
-    """The player-dealer qualifies with a pair or better (003 lines 3518, 3528; R35)."""
+    """The player-dealer qualifies with a pair or better
+    (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"; R35)."""
     return rank[0] >= PAIR
 
 
 def three_or_better(rank: Rank) -> str | None:
-    """The hand's category if it is three of a kind or better, else None (003 3576, 3603)."""
+    """The hand's category if it is three of a kind or better, else None
+    (003 "Ultimate Texas Hold'em: Trips Bonus Bet", "Bad Beat Bonus Bet")."""
     return rank_category(rank) if rank[0] >= TRIPS else None
 
 
 def trips_category(seven: Sequence[Card]) -> str | None:
     """The category the Trips pays on for the player's seven cards, or None when it loses.
 
-    Three of a kind or better wins whatever the showdown, even after a fold (003 line 3559, R35).
+    Three of a kind or better wins whatever the showdown, even after a fold
+    (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid", R35).
     """
     if len(seven) != 7:
         raise HandError(f"the Trips is settled on 7 cards (2 hole, 5 board), got {len(seven)}")
@@ -68,8 +73,9 @@ def blind_result(player_rank: Rank, dealer_rank: Rank) -> tuple[BlindResult, str
     """The Blind of a player who did not fold, and the category it is paid on when it wins.
 
     It pays by its table when the player wins with a straight or better, pushes on any other win
-    and on a tie, and loses when the player loses (003 lines 3541, 3549; R35). It does not care
-    whether the player-dealer qualifies: 003 line 3524 resolves it "normally" either way.
+    and on a tie, and loses when the player loses (003 "Ultimate Texas Hold'em: How Winners are
+    Determined and Paid"; R35). It does not care whether the player-dealer qualifies: 003 "Ultimate
+    Texas Hold'em: How Winners are Determined and Paid" resolves it "normally" either way.
     """
     outcome = showdown(player_rank, dealer_rank)
     if outcome == "win":
@@ -82,8 +88,10 @@ def bad_beat_category(player_rank: Rank, dealer_rank: Rank) -> str | None:
 
     It wins when the losing hand, the player's or the player-dealer's, is three of a kind or
     better and the other hand beats it; ties never pay ("There is no opportunity for the Bad Beat
-    Bonus Bet to push") (003 lines 3603-3605, 3616 "Hand Beaten"; R35). A player-dealer who does
-    not qualify holds less than a pair, so its Bad Beat collection (003 line 3525) agrees.
+    Bonus Bet to push")
+    (003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet", "Bad Beat Bonus Bet Payout Table" "Hand
+    Beaten"; R35). A player-dealer who does not qualify holds less than a pair, so its Bad Beat
+    collection (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid") agrees.
     """
     if player_rank == dealer_rank:
         return None
