@@ -109,15 +109,18 @@ def test_fortune_pai_gow_scenario_settles_as_worked_by_hand_R30_R31_R32() -> Non
     """003 rules. Dice 2+3+4 = 9; the player-dealer (seat 3) is position 1 and 8, so 9 is seat 4
     (R30): it gets the first hand and, though it has no wager, the Action button; settlement
     starts at the first wagering seat from it, seat 5.
-    Player-dealer, house way (one pair, joker as an ace, 003 line 1431): Q-Q-6-5-3 behind,
-    A(joker)-9 in front.
-    Seat 5, house way (four kings split, 003 line 1444): K-K-9-4-2 beats Q-Q, K-K beats A-9:
+    Player-dealer, house way (one pair, joker as an ace, 003 "Fortune Pai Gow Poker House Way"):
+    Q-Q-6-5-3 behind, A(joker)-9 in front.
+    Seat 5, house way (four kings split, 003 "Fortune Pai Gow Poker House Way"): K-K-9-4-2 beats
+    Q-Q, K-K beats A-9:
     base +50; Fortune four of a kind 25 to 1 on $10: +250.
     Seat 6 sets 7-7 in front: A-A-Q-5-3 beats Q-Q, 7-7 beats A-9: +20; Fortune (two pair) -5;
     its Envy button pays $5 for seat 5's four of a kind (R32).
-    Seat 1, house way (full house: the pair in front, 003 line 1443): T-T-T-8-4 and J-J both win:
+    Seat 1, house way (full house: the pair in front, 003 "Fortune Pai Gow Poker House Way"):
+    T-T-T-8-4 and J-J both win:
     +30. Bank 1000 - 350 = 650.
-    Fee: total action 50+10+20+5+30 = 115, schedule 7's "$101-$200" row (003 line 1580): $2."""
+    Fee: total action 50+10+20+5+30 = 115, schedule 7's "$101-$200" row
+    (003 "Fortune Pai Gow Poker: Collection Fees"): $2."""
     messages = _expected("fortune-pai-gow-one-round")
     (result,) = [m["payload"] for m in messages if m["topic"].endswith("/round/result")]
     outcome = result["outcome"]

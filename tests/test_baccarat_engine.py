@@ -1,6 +1,6 @@
 """EZ Baccarat Panda 8 through `Table.apply`: deal order, settlement, bank, wagers, fees, EZTRAK.
 
-Every expected figure is worked by hand from seed 003 ("EZ BACCARAT PANDA 8", lines 1092-1352),
+Every expected figure is worked by hand from 003 "EZ Baccarat Panda 8",
 RULINGS.md (R1-R5, R25-R28) and DESIGN.md contracts 1-3, never read back from the code. Coups are
 written as the cards in shoe order: Player, Banker, Player, Banker, then third cards (R25).
 """

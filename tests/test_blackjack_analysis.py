@@ -22,12 +22,13 @@ PURE, SPANISH = bj.PURE_GAME, bj.SPANISH_GAME
 
 
 def test_match_the_dealer_six_decks_exact_by_hand_R21() -> None:
-    """Six 48-card decks (the table's own heading, 003 line 1962): N = 288 cards.
+    """Six 48-card decks (the table's own heading,
+    003 "Pure Spanish 21.5: Match the Dealer Card Bonus Bet Pay Tables"): N = 288 cards.
 
     Whatever the up card u, the other 287 cards hold 5 more copies of u (suited matches), 18
     cards of u's rank in the three other suits (unsuited matches) and 287 - 5 - 18 = 264 others.
     The player's two cards are one of C(287, 2) = 41041 pairs:
-      2 suited              C(5, 2)  =   10   pays 18   (003 line 1975)
+      2 suited              C(5, 2)  =   10   pays 18   (003 "Pure Spanish 21.5: Table Layout")
       1 suited + 1 unsuited 5 * 18   =   90   pays 13   (line 1976)
       1 suited              5 * 264  = 1320   pays  9   (line 1977)
       2 unsuited            C(18, 2) =  153   pays  8   (line 1978)
@@ -75,8 +76,9 @@ def test_match_the_dealer_counts_equal_brute_force_on_one_deck_R21() -> None:
 
 def test_insurance_eight_decks_exact_by_hand_R17() -> None:
     """Ace up: the hole card is one of the 415 other cards of eight decks, 8 * 16 = 128 of them
-    bonus cards (000 line 29). Insurance pays 2 to 1 (000 line 95): expectation
-    (128 * 2 - 287) / 415 = -31 / 415, a house edge of 7.470%."""
+    bonus cards (000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used").
+    Insurance pays 2 to 1 (000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes"):
+    expectation (128 * 2 - 287) / 415 = -31 / 415, a house edge of 7.470%."""
     result = bj.analyze(PURE, "insurance", None, 8)
     assert result["method"] == "exact"
     assert Fraction(result["exact"]["hit_frequency"]) == Fraction(128, 415)
@@ -168,7 +170,8 @@ def test_pure_chance_from_the_top_of_one_deck_R10() -> None:
 def test_red_flex_edge_is_the_pay_table_over_the_runs_R18() -> None:
     """RFB-12 over the exact runs: sum of p(n) * pay(n) minus the losing chance."""
     dist = bj.dealer_distribution(PURE, 6)
-    pays = {2: 2, 3: 3, 4: 8, 5: 50, 6: 100, 7: 200}  # 003 lines 506-512
+    # 003 "Pure 21.5 Blackjack 3 to 2: Red Flex Bet"
+    pays = {2: 2, 3: 3, 4: 8, 5: 50, 6: 100, 7: 200}
     p8 = sum((p for n, p in dist.red_run.items() if n >= 8), Fraction(0))
     hit = sum(dist.red_run.values(), Fraction(0))
     ev = sum(p * pays[n] for n, p in dist.red_run.items() if n < 8) + p8 * 300 - (1 - hit)
@@ -213,8 +216,10 @@ def test_simulation_is_seeded_and_the_same_on_any_cpus(monkeypatch: pytest.Monke
         (PURE, "base", None, 8, "not an analyzed"),
         (PURE, "match-dealer", None, 8, "not an analyzed"),
         (SPANISH, "red-flex", None, 8, "not an analyzed"),
-        (SPANISH, "match-dealer", None, 3, "4 to 8 decks"),  # 003 line 1841
-        (PURE, "buster", None, 9, "1 to 8 decks"),  # 000 line 29
+        # 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used"
+        (SPANISH, "match-dealer", None, 3, "4 to 8 decks"),
+        # 000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used"
+        (PURE, "buster", None, 9, "1 to 8 decks"),
         (PURE, "buster", "RFB-02", 8, "not a buster table"),
         (PURE, "insurance", "RFB-02", 8, "no pay table"),
         ("blackjack", "buster", None, 8, "not a 21.5 game"),

@@ -1,10 +1,12 @@
 """The 21.5 base game simulated through the engine under the stated strategy (issue 3 item 5).
 
-Stacked shoes give rounds whose moves and money are worked out by hand from the documents (000
-lines 76, 86, 95-107, 114-116; 003 lines 1845, 1892, 1925-1929; R1, R11-R17, R20); random
-shoes check that the strategy only ever makes a move the engine offers (it would raise Rejected
-otherwise), that each round's money is its settlements', and that the simulation is seeded and
-the same on any number of processes.
+Stacked shoes give rounds whose moves and money are worked out by hand from the documents
+(000 "Pure 21.5 Blackjack: Chart 1A", "Chart 1B", "How Each Wager Wins, Loses, or Pushes",
+"Double-Down, Split, and Surrender"; 003 "Pure Spanish 21.5: Card Values and Hand Rankings",
+"Chart 1A", "Double-Down, Rescue, Double-Double Down, Split, and Surrender"; R1, R11-R17, R20);
+random shoes check that the strategy only ever makes a move the engine offers (it would raise
+Rejected otherwise), that each round's money is its settlements', and that the simulation is seeded
+and the same on any number of processes.
 """
 
 from __future__ import annotations
@@ -64,8 +66,9 @@ def test_stake_is_the_shipped_table_minimum_and_the_bank_covers_R1() -> None:
 
 
 def test_hard_11_doubles_against_9_and_wins_when_the_player_dealer_busts_R14_R16() -> None:
-    """Player 5+6 = hard 11 against a 9: double (000 line 114, one card): T makes 21. The
-    player-dealer's 9+7 = hard 16 must hit (Chart 1B, 000 line 86): the 8 busts it at 24.
+    """Player 5+6 = hard 11 against a 9: double (000 "Pure 21.5 Blackjack: Double-Down, Split, and
+    Surrender", one card): T makes 21. The player-dealer's 9+7 = hard 16 must hit (Chart 1B, 000
+    "Pure 21.5 Blackjack: Chart 1B"): the 8 busts it at 24.
     The doubled hand wins 2 units: +10 on a $5 wager, the bank pays 10."""
     played = play(PURE, "5h 9c 6d 7s Ts 8d")
     assert chosen(played) == ["double", "hit"]  # the hit is the double's one card
@@ -75,10 +78,10 @@ def test_hard_11_doubles_against_9_and_wins_when_the_player_dealer_busts_R14_R16
 
 
 def test_eights_split_a_split_hand_doubles_both_lose_to_21_R16() -> None:
-    """8-8 against a 6: split (000 line 115). Hand 1: 8+3 = hard 11 against 6, double after the
-    split (line 115 "Doubling-down is permitted after splitting"): 9 makes 20. Hand 2: 8+K =
-    hard 18, stand. Player-dealer 6+K = 16 hits: 5 makes 21. Hand 1 loses 2 units, hand 2
-    loses 1: -3 units = -15."""
+    """8-8 against a 6: split (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender"). Hand
+    1: 8+3 = hard 11 against 6, double after the split (line 115 "Doubling-down is permitted after
+    splitting"): 9 makes 20. Hand 2: 8+K = hard 18, stand. Player-dealer 6+K = 16 hits: 5 makes 21.
+    Hand 1 loses 2 units, hand 2 loses 1: -3 units = -15."""
     played = play(PURE, "8s 6d 8h Kc 3c 9d Ks 5s")
     assert chosen(played) == ["split", "hit", "double", "hit", "hit", "stand"]
     assert played.net == D(-15)
@@ -86,9 +89,10 @@ def test_eights_split_a_split_hand_doubles_both_lose_to_21_R16() -> None:
 
 
 def test_ace_up_insurance_is_declined_and_hard_16_hits_R12_R15_R17() -> None:
-    """T+6 = hard 16 against an ace: no insurance (000 line 95; the offer is closed), the hole
-    card 7 is no Pure 21.5 (R12), so the hand hits: 4 makes hard 20, which must stand (Chart
-    1A, 000 line 76). Player-dealer A+7 = soft 18 stands (R14). 20 beats 18: +1 unit."""
+    """T+6 = hard 16 against an ace: no insurance (000 "Pure 21.5 Blackjack: How Each Wager Wins,
+    Loses, or Pushes"; the offer is closed), the hole card 7 is no Pure 21.5 (R12), so the hand
+    hits: 4 makes hard 20, which must stand (Chart 1A, 000 "Pure 21.5 Blackjack: Chart 1A").
+    Player-dealer A+7 = soft 18 stands (R14). 20 beats 18: +1 unit."""
     played = play(PURE, "Ts Ad 6h 7c 4s")
     assert chosen(played) == ["hit", "stand"]
     assert played.moves[1][0] == ("stand",)
@@ -98,16 +102,17 @@ def test_ace_up_insurance_is_declined_and_hard_16_hits_R12_R15_R17() -> None:
 
 @pytest.mark.parametrize(("pays", "net"), [("6 to 5", D(6)), ("3 to 2", D("7.5"))])
 def test_player_pure_is_paid_at_the_configured_odds_R11(pays: str, net: Decimal) -> None:
-    """A+K is a Pure 21.5 (R10): 6 to 5 on $5 is $6, 3 to 2 is $7.50 (000 line 33, 003 line
-    393). The player-dealer still completes its hand (5+9 = 14, T busts it; R14)."""
+    """A+K is a Pure 21.5 (R10): 6 to 5 on $5 is $6, 3 to 2 is $7.50 (000 "Pure 21.5 Blackjack: Card
+    Values and Hand Rankings", 003 "Pure 21.5 Blackjack 3 to 2: Value of the Cards"). The
+    player-dealer still completes its hand (5+9 = 14, T busts it; R14)."""
     played = play(PURE, "As 5c Kd 9h Ts", pays)
     assert played.moves == ()
     assert played.net == net
 
 
 def test_player_dealer_pure_at_the_peek_ends_the_round_R12() -> None:
-    """K up, hole A: the peek finds a Pure 21.5 before anyone draws (000 line 96); the player's
-    18 loses its wager: -5."""
+    """K up, hole A: the peek finds a Pure 21.5 before anyone draws (000 "Pure 21.5 Blackjack: How
+    Each Wager Wins, Loses, or Pushes"); the player's 18 loses its wager: -5."""
     played = play(PURE, "9s Kd 9h Ac")
     assert played.moves == ()
     assert played.net == D(-5)
@@ -116,8 +121,8 @@ def test_player_dealer_pure_at_the_peek_ends_the_round_R12() -> None:
 def test_spanish_doubled_12_against_5_stands_R16_R20() -> None:
     """Spanish (003's config: double-double offered). 6+4 = hard 10 against a 5: double (table:
     hard 10 doubles against 2-8); the 2 makes hard 12 and the engine offers stand, double and
-    rescue (003 line 1927): a doubled 12 against 2-6 stands. Player-dealer 5+9 = 14 hits, K
-    busts it: +2 units = +10."""
+    rescue (003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender"):
+    a doubled 12 against 2-6 stands. Player-dealer 5+9 = 14 hits, K busts it: +2 units = +10."""
     played = play(SPANISH, "6s 5d 4h 9c 2c Kh")
     assert chosen(played) == ["double", "hit", "stand"]
     assert played.moves[2][0] == ("stand", "double", "rescue")
@@ -126,9 +131,10 @@ def test_spanish_doubled_12_against_5_stands_R16_R20() -> None:
 
 def test_spanish_doubled_12_against_7_doubles_again_and_wins_R20() -> None:
     """6+4 = hard 10 against a 7: double; the 2 makes hard 12, which doubles again against 7-8
-    (double-double down, 003 line 1927: the wager is now 4 units); the 8 makes hard 20, which
-    must stand (Chart 1A, 003 line 1892: no third double is offered). Player-dealer 7+K = 17
-    stands (R14). 20 beats 17: +4 units = +20."""
+    (double-double down, 003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and
+    Surrender": the wager is now 4 units); the 8 makes hard 20, which must stand (Chart 1A, 003
+    "Pure Spanish 21.5: Chart 1A": no third double is offered). Player-dealer 7+K = 17 stands (R14).
+    20 beats 17: +4 units = +20."""
     played = play(SPANISH, "6s 7d 4h Kc 2c 8s")
     assert chosen(played) == ["double", "hit", "double", "hit", "stand"]
     assert played.moves[4][0] == ("stand", "rescue")
@@ -252,8 +258,9 @@ VALUES = "A23456789T"
 
 
 def chart_legal(cards: list[Card], game: str) -> tuple[str, ...]:
-    """The actions Chart 1A leaves a hand's first two cards, worked from R15 (000 line 76,
-    003 line 1892): no hit when it must stand, no stand when it must hit."""
+    """The actions Chart 1A leaves a hand's first two cards, worked from R15
+    (000 "Pure 21.5 Blackjack: Chart 1A", 003 "Pure Spanish 21.5: Chart 1A"): no hit when it must
+    stand, no stand when it must hit."""
     hard_total = sum(
         1 if c.rank == "A" else min(10, "A23456789TJQK".index(c.rank) + 1) for c in cards
     )
@@ -423,9 +430,12 @@ class Terms(TypedDict, total=False):
 @pytest.mark.parametrize(
     ("game", "decks", "extra", "match"),
     [
-        (SPANISH, 3, {}, "4 to 8 decks"),  # 003 line 1841
-        (PURE, 9, {}, "1 to 8 decks"),  # 000 line 29
-        (SPANISH, 6, {"pure_pays": "3 to 2"}, "6 to 5"),  # 003 line 1845
+        # 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used"
+        (SPANISH, 3, {}, "4 to 8 decks"),
+        # 000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used"
+        (PURE, 9, {}, "1 to 8 decks"),
+        # 003 "Pure Spanish 21.5: Card Values and Hand Rankings"
+        (SPANISH, 6, {"pure_pays": "3 to 2"}, "6 to 5"),
         (PURE, 6, {"pure_pays": "2 to 1"}, "R11"),
         (PURE, 6, {"paytable": "RFB-02"}, "no pay table"),
         ("blackjack", 6, {}, "not a 21.5 game"),

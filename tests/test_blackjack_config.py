@@ -61,7 +61,9 @@ def blackjack_game(name: str) -> Pure215Game | PureSpanish215Game:
 
 def test_backline_per_approval_000_003_004() -> None:
     spots = {name: blackjack_game(name).backline_spots for name in CONFIGS}
-    # 000 line 109 all three wagers; 003 line 461 the base wager only; 004 line 408 base, Buster
+    # 000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes" all three wagers;
+    # 003 "Pure 21.5 Blackjack 3 to 2: Game Rules" the base wager only;
+    # 004 "Pure 21.5 Blackjack: How Winners are Determined and Paid" base, Buster
     assert spots == {
         "pure-21.5-blackjack-000.toml": ("base", "red-flex", "buster"),
         "pure-21.5-blackjack-003-3to2.toml": ("base",),
@@ -75,7 +77,9 @@ def test_spanish_config_match_the_dealer_and_double_double_R20_R21() -> None:
     game = loaded.table.game
     assert isinstance(game, PureSpanish215Game)
     assert (game.match_dealer_table, game.double_double, game.decks) == ("MATCH-003", True, 6)
-    assert loaded.table.seats.count == 7  # 003 line 1861: up to seven players
+    # 003 "Pure Spanish 21.5: Description of the Table Used and Total Number of Seated Positions":
+    # up to seven players
+    assert loaded.table.seats.count == 7
 
 
 def test_003_side_bet_maximum_is_100_per_spot_003_line_545() -> None:
@@ -86,7 +90,8 @@ def test_003_side_bet_maximum_is_100_per_spot_003_line_545() -> None:
 
 
 def test_003_3to2_option_2_charges_the_player_per_base_wager_only_R4() -> None:
-    # 003 line 545: a player fee "per bet when placing a game wager", none on a bonus bet;
+    # 003 "Pure 21.5 Blackjack 3 to 2: Wagering Limits and Collection Fees": a player fee "per bet
+    # when placing a game wager", none on a bonus bet;
     # line 556: option 2 prints $1
     path = REPO / "config" / "schedules" / "pure-21.5-blackjack-003-3to2.toml"
     schedule = load_schedules(path)[2]
@@ -95,7 +100,8 @@ def test_003_3to2_option_2_charges_the_player_per_base_wager_only_R4() -> None:
 
 
 def test_004_schedule_option_1_rows_R4() -> None:
-    # 004 lines 465-469: $10-$45 $0.50, $50-$95 $1, $100-$295 $3, $300-$495 $5, $495+ $8
+    # 004 "Pure 21.5 Blackjack: Collection Rates Schedule": $10-$45 $0.50, $50-$95 $1, $100-$295 $3,
+    # $300-$495 $5, $495+ $8
     schedule = load_schedules(REPO / "config" / "schedules" / "pure-21.5-blackjack-004.toml")[1]
     assert [(b.min_action, b.fee) for b in schedule.brackets] == [
         (Decimal(10), Decimal("0.50")),
@@ -109,7 +115,8 @@ def test_004_schedule_option_1_rows_R4() -> None:
 def test_spanish_schedules_1_to_52_with_player_fee_brackets_from_option_42_R4() -> None:
     schedules = load_schedules(REPO / "config" / "schedules" / "pure-spanish-21.5-003.toml")
     assert sorted(schedules) == list(range(1, 53))
-    # 003 lines 2220-2224: option 45 charges $1 to $5 per spot by the wager's size
+    # 003 "Pure Spanish 21.5: Collection Fees": option 45 charges $1 to $5 per spot by the wager's
+    # size
     assert [b.fee for b in schedules[45].player_fee_brackets] == [Decimal(n) for n in range(1, 6)]
     assert not schedules[41].player_fee_brackets and schedules[41].player_fee == 0
 
@@ -154,10 +161,12 @@ def test_spanish_decks_4_to_8_003_line_1841(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "decks"),
     [
-        # 000 line 29: "a minimum of a single deck to a maximum of eight decks"
+        # 000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used": "a minimum of
+        # a single deck to a maximum of eight decks"
         ("pure-21.5-blackjack-000.toml", 0),
         ("pure-21.5-blackjack-000.toml", 9),
-        # 003 line 1841: "a minimum of four decks ... to a maximum of eight decks"
+        # 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used": "a minimum of
+        # four decks ... to a maximum of eight decks"
         ("pure-spanish-21.5-003.toml", 3),
         ("pure-spanish-21.5-003.toml", 9),
     ],

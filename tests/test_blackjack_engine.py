@@ -1,12 +1,13 @@
 """Pure 21.5 Blackjack and Pure Spanish 21.5 through `Table.apply`: deal, peek, play, settlement.
 
-Every expected figure is worked by hand from the documents (000 lines 1-300 for Pure 21.5 6 to 5,
-003 lines 364-840 and 1814-1980 for the 3 to 2 / 6 to 5 approvals and Pure Spanish 21.5, 004 lines
-302-470) and RULINGS.md R1-R5, R10-R21, never read back from the code; the arithmetic is in the
-comments. Rounds are written as the cards in shoe order. The initial deal goes to each seat with a
-base wager clockwise from the player-dealer's left, the player-dealer last, twice (000 lines 53-54),
-so with the bank at seat 1 and hands at seats 2 and 3 the first six cards are: s2, s3, up, s2, s3,
-hole.
+Every expected figure is worked by hand from the documents (000 "Pure 21.5 Blackjack" for Pure 21.5
+6 to 5, 003 "Pure 21.5 Blackjack 3 to 2", "Pure 21.5 Blackjack 6 to 5", "Pure Spanish 21.5" for the
+3 to 2 / 6 to 5 approvals and Pure Spanish 21.5, 004 "Pure 21.5 Blackjack") and RULINGS.md R1-R5,
+R10-R21, never read back from the code; the arithmetic is in the comments. Rounds are written as the
+cards in shoe order. The initial deal goes to each seat with a base wager clockwise from the
+player-dealer's left, the player-dealer last, twice
+(000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"), so with the bank at seat 1 and
+hands at seats 2 and 3 the first six cards are: s2, s3, up, s2, s3, hole.
 """
 
 from __future__ import annotations
@@ -130,7 +131,8 @@ def assert_rejected(
 OPENING = [bank(1, "500"), wager(2, "base", "10"), wager(3, "base", "20"), wager(3, "buster", "5")]
 
 
-# -- the deal (000 lines 53-54) and what is shown (contract 3) -------------------------------------
+# -- the deal and what is shown (contract 3) -------------------------------------------------------
+# 000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"
 
 
 def test_deal_goes_clockwise_from_player_dealer_left_hole_card_never_shown_000_line_53(
@@ -162,7 +164,8 @@ def test_deal_goes_clockwise_from_player_dealer_left_hole_card_never_shown_000_l
     state = state_of(table)
     assert state["phase"] == "playing"
     assert state["player_dealer"]["cards"] == ["5c"] and state["player_dealer"]["hole_card_down"]
-    # the first hand to act is the first seat from the player-dealer's left (000 line 54)
+    # the first hand to act is the first seat from the player-dealer's left
+    # (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play")
     assert state["turn"] == {"seat": 5, "hand": 1}
     # hard 19 must stand (R15): no hit, no double; surrender is open on the first two cards
     assert state["legal"] == ["stand", "surrender"]
@@ -311,8 +314,9 @@ def test_pure_against_pure_pushes_and_other_hands_lose_base_only_R11_R12(tmp_pat
 
 
 def test_pure_against_pure_pushes_at_3_to_2_too_R11(tmp_path: Path) -> None:
-    # 003 line 449 (the 3 to 2 approval): both pure "is a push or tie"; s3 Ts 8s = 18 loses its
-    # base only at the peek (R12). s2 Ah Kd pure; up Qh (peek), hole Ac: a Pure 21.5.
+    # 003 "Pure 21.5 Blackjack 3 to 2: Game Rules" (the 3 to 2 approval): both pure "is a push or
+    # tie"; s3 Ts 8s = 18 loses its base only at the peek (R12). s2 Ah Kd pure; up Qh (peek), hole
+    # Ac: a Pure 21.5.
     events = [bank(1, "500"), wager(2, "base", "20"), wager(3, "base", "10")]
     cfg = pure_cfg(tmp_path, pure_pays="3 to 2", action_start="player-dealer-left")
     _table, rows = play(cfg, [*events, *cards("Ah Ts Qh Kd 8s Ac")])
@@ -324,7 +328,8 @@ def test_pure_against_pure_pushes_at_3_to_2_too_R11(tmp_path: Path) -> None:
 
 def test_spanish_pure_against_pure_player_wins_6_to_5_R11(tmp_path: Path) -> None:
     events = [bank(1, "500"), wager(2, "base", "10")]
-    # s2 Ac Jc pure; up Qd (peek), hole Ah: both pure, the player wins (003 line 1879) 6 to 5
+    # s2 Ac Jc pure; up Qd (peek), hole Ah: both pure, the player wins
+    # (003 "Pure Spanish 21.5: Dealing Procedures and Round of Play") 6 to 5
     _table, rows = play(spanish_cfg(tmp_path), [*events, *cards("Ac Qd Jc Ah")])
     assert nets(result_of(rows)) == [(2, "p2", "base", "win", D(12))]
 
@@ -393,7 +398,8 @@ def test_splits_into_four_hands_and_no_fourth_split_R16(tmp_path: Path) -> None:
 
 def test_four_hands_with_a_double_after_split_against_888_R13_R16_R19(tmp_path: Path) -> None:
     """A worked hand: one seat splits 8s into four hands, doubles one after the split, and the
-    player-dealer makes 888 (000 lines 106 and 115; R13, R16, R19)."""
+    player-dealer makes 888 (000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes",
+    "Double-Down, Split, and Surrender"; R13, R16, R19)."""
     events = [bank(1, "500"), wager(2, "base", "10"), wager(2, "buster", "5"), CLOSE]
     # s2 8s 8h; up 8d, hole 8c = 16 (no peek on an 8)
     events += cards("8s 8d 8h 8c")
@@ -501,8 +507,10 @@ def test_surrender_loses_half_and_is_refused_once_the_hole_card_is_up_R16(
 def test_split_for_a_different_amount_is_refused_equal_wager_R16(
     tmp_path: Path, variant: str
 ) -> None:
-    # R16 "equal wager": 000 line 115 "a second wager equal to the original wager"; 003 line
-    # 1929 "There is no splitting for less". s2 8s 8h on 10; up 6c, hole 9s = 15 (no peek)
+    # R16 "equal wager": 000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender" "a second
+    # wager equal to the original wager";
+    # 003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender" "There
+    # is no splitting for less". s2 8s 8h on 10; up 6c, hole 9s = 15 (no peek)
     cfg = pure_cfg(tmp_path) if variant == "pure" else spanish_cfg(tmp_path)
     events = [bank(1, "500"), wager(2, "base", "10"), CLOSE, *cards("8s 6c 8h 9s")]
     table, _ = play(cfg, events)
@@ -519,7 +527,8 @@ def test_split_for_a_different_amount_is_refused_equal_wager_R16(
 
 def test_double_of_zero_or_less_is_refused_R16(tmp_path: Path) -> None:
     # R16: a double is "a second wager ... equal to or less than the player's original wager"
-    # (000 line 114): a wager of something. s2 5h 6s = 11 on 20; up 7d, hole Th = 17
+    # (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender"): a wager of something. s2 5h 6s
+    # = 11 on 20; up 7d, hole Th = 17
     events = [bank(1, "500"), wager(2, "base", "20"), CLOSE, *cards("5h 7d 6s Th")]
     table, _ = play(pure_cfg(tmp_path), events)
     assert_rejected(table, decide(2, "double", amount="0"), rule="R16", reason_has="above zero")
@@ -554,7 +563,7 @@ def test_chart_1a_is_enforced_as_a_dealer_error_R15(tmp_path: Path) -> None:
 
 def test_spanish_chart_1a_must_stand_on_hard_17_R15(tmp_path: Path) -> None:
     events = [bank(1, "500"), wager(2, "base", "10"), CLOSE]
-    # s2 Kc 7c = hard 17: Spanish must stand (003 line 1892); up 6h, hole 5h
+    # s2 Kc 7c = hard 17: Spanish must stand (003 "Pure Spanish 21.5: Chart 1A"); up 6h, hole 5h
     table, _ = play(spanish_cfg(tmp_path), [*events, *cards("Kc 6h 7c 5h")])
     assert_rejected(table, cards("2d")[0], rule="R15", kind="dealer-error")
     assert state_of(table)["legal"] == ["stand", "surrender"]
@@ -585,8 +594,9 @@ def test_chart_1a_alert_is_kind_dealer_error_with_state_unchanged_R15(tmp_path: 
 
 
 def test_a_card_to_a_doubled_hand_is_a_dealer_error_R16(tmp_path: Path) -> None:
-    # Spanish without double-double: a double takes one card (003 line 1924), then the player
-    # stands or rescues (R20): a second card for it is drawn when no hand may draw.
+    # Spanish without double-double: a double takes one card
+    # (003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender"), then
+    # the player stands or rescues (R20): a second card for it is drawn when no hand may draw.
     # s2 5h 6s = 11 doubles for 5, takes 2c: 13; up 7d, hole 9c
     events = [bank(1, "500"), wager(2, "base", "20"), CLOSE, *cards("5h 7d 6s 9c")]
     events += [decide(2, "double", amount="5"), *cards("2c")]
@@ -655,8 +665,10 @@ def test_even_money_at_3_to_2_nets_the_wager_either_way_R17(
 
 
 def test_even_money_refused_where_the_approval_offers_none_R17_000(tmp_path: Path) -> None:
-    """Document 000 offers insurance (line 95) but prints no even money (003 line 476 and 004
-    line 420 do), so its table has `even_money = false` (config/pure-21.5-blackjack-000.toml)."""
+    """Document 000 offers insurance (line 95) but prints no even money
+    (003 "Pure 21.5 Blackjack 3 to 2: Insurance and Even Money" and
+    004 "Pure 21.5 Blackjack: Double-Down, Split, Surrender, Insurance, and Even Money" do), so its
+    table has `even_money = false` (config/pure-21.5-blackjack-000.toml)."""
     events = [bank(1, "500"), wager(3, "base", "10"), CLOSE]
     # s3 Ac Kc: a Pure 21.5; up Ah: insurance is offered (R17); hole 7d
     table, _ = play(pure_cfg(tmp_path, even_money=False), [*events, *cards("Ac Ah Kc 7d")])
@@ -705,7 +717,8 @@ def test_insurance_refusals_R17(tmp_path: Path) -> None:
 # -- Red Flex (R18) and Buster (R19) ---------------------------------------------------------------
 
 # The player-dealer's cards in order (up, hole, hits), each hand completed by Chart 1B (R14), and
-# the RFB-02 pay on 5 (000 lines 183-190): 2 reds 1 to 1, 3: 5, 4: 10, 5: 50, 6: 100, 7+: 200.
+# the RFB-02 pay on 5 (000 "Pure 21.5 Blackjack: Red Flex Bet Pay Table Options"): 2 reds 1 to 1, 3:
+# 5, 4: 10, 5: 50, 6: 100, 7+: 200.
 RED_FLEX = [
     ("2c 2h 2d 2s 9h", 0),  # black first: 2,4,6,8,17
     ("2h 2c 2d 2s 9h", 0),  # broken at the second card: loses
@@ -730,7 +743,8 @@ def test_red_flex_run_broken_at_each_position_R18(tmp_path: Path, dealer: str, n
     assert D(red["net"]) == (D(net) if net else D(-5))
 
 
-# Busted player-dealer hands of 3 to 9 cards, Buster option-5 on 5 (000 lines 143-152):
+# Busted player-dealer hands of 3 to 9 cards, Buster option-5 on 5
+# (000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet Pay Table"):
 # 3: 1 to 1, 4: 3, 5: 6, 6: 25, 7: 100, 8 or more: 250.
 BUSTER = [
     ("Ts 6h Kd", 5),  # 10, 16, 26
@@ -804,14 +818,16 @@ def test_pure_21_5_player_21_against_21_pushes_R20_is_spanish_only(tmp_path: Pat
 
 
 def test_spanish_surrender_against_888_still_loses_half_R13(tmp_path: Path) -> None:
-    # R13 is shared by Pure Spanish 21.5 (003 line 1916: 888 pushes every busted hand)
+    # R13 is shared by Pure Spanish 21.5
+    # (003 "Pure Spanish 21.5: How Winners Are Determined and Paid": 888 pushes every busted hand)
     events = [bank(1, "500"), wager(2, "base", "20"), wager(3, "base", "10"), CLOSE]
     # s2 Kh 6c = 16 surrenders; s3 Qs 5d = 15 hits Jc: 25, bust; up 8d, hole 8c; dealer hits 8h
     events += [*cards("Kh Qs 8d 6c 5d 8c"), decide(2, "surrender"), *cards("Jc 8h")]
     _table, rows = play(spanish_cfg(tmp_path), events)
     result = result_of(rows)
     assert result["outcome"]["player_dealer"]["rank"] == "888"
-    # from the player-dealer's left (003 line 1874): s2 loses half of 20, s3's bust pushes
+    # from the player-dealer's left (003 "Pure Spanish 21.5: Dealing Procedures and Round of Play"):
+    # s2 loses half of 20, s3's bust pushes
     assert nets(result) == [
         (2, "p2", "base", "lose", D(-10)),
         (3, "p3", "base", "push", D(0)),
@@ -860,7 +876,8 @@ def test_match_the_dealer_settles_on_the_initial_two_cards_R21(tmp_path: Path) -
     match = {s["seat"]: D(s["net"]) for s in result["settlements"] if s["spot"] == "match-dealer"}
     # MATCH-003: 2 suited 18 to 1 = 90; 1 suited + 1 unsuited 13 to 1 = 65; no match loses 5
     assert match == {2: D(90), 3: D(65), 4: D(-5)}
-    # seat by seat (003 line 1952): base, then Match the Dealer, from the player-dealer's left
+    # seat by seat (003 "Pure Spanish 21.5: Match the Dealer Up Card Bonus Bet"): base, then Match
+    # the Dealer, from the player-dealer's left
     assert [(s["seat"], s["spot"]) for s in result["settlements"]] == [
         (2, "base"),
         (2, "match-dealer"),
@@ -883,8 +900,9 @@ def test_match_the_dealer_after_a_split_settles_on_the_initial_two_cards_R21(
     _table, rows = play(spanish_cfg(tmp_path), events)
     result = result_of(rows)
     # R21 on the initial 7h 7c against the up 7h: 7h is a suited match, 7c an unsuited one:
-    # "1 suited + 1 unsuited" 13 to 1 on 5 = 65 (MATCH-003, 003 line 1964). (Hand 1 alone would
-    # be 1 suited, 9 to 1; hand 2 alone 1 unsuited, 4 to 1.) Both 17s beat the bust: +10 each.
+    # "1 suited + 1 unsuited" 13 to 1 on 5 = 65 (MATCH-003,
+    # 003 "Pure Spanish 21.5: Match the Dealer Card Bonus Bet Pay Tables"). (Hand 1 alone would be 1
+    # suited, 9 to 1; hand 2 alone 1 unsuited, 4 to 1.) Both 17s beat the bust: +10 each.
     assert result["outcome"]["match_dealer"] == [
         {"seat": 2, "cards": ["7h", "7c"], "category": "1-suited-1-unsuited"}
     ]
@@ -944,7 +962,8 @@ def test_settlement_by_spot_from_player_dealer_left_R2_R3_003(tmp_path: Path) ->
     events += [*cards("Th Tc 9d 8h 9c 8d"), stand(5), stand(1)]
     _table, rows = play(cfg, events)
     result = result_of(rows)
-    # 003 line 419: all game wagers, then all Red Flex, then all Buster, from seat 4 clockwise.
+    # 003 "Pure 21.5 Blackjack 3 to 2: Round of Play": all game wagers, then all Red Flex, then all
+    # Buster, from seat 4 clockwise.
     # s5 18 vs 17 wins 10; s1 19 wins 10; Red Flex 9d 8d both red, run of 2: RFB-12 pays 2 to 1
     # = 10; Buster: 17 is no bust, loses 5
     assert nets(result) == [
@@ -978,8 +997,9 @@ def test_seated_player_plays_the_hand_whatever_the_wager_order_backline_000_line
     tmp_path: Path,
 ) -> None:
     """A backline wager (contract 2: a `player` other than the seat's own) rides behind the seated
-    player's hand (004 line 408: "to the right of the seated players' wagers"); the seated player
-    makes the decisions and puts up the double, even when the backline bettor bet first."""
+    player's hand (004 "Pure 21.5 Blackjack: How Winners are Determined and Paid": "to the right of
+    the seated players' wagers"); the seated player makes the decisions and puts up the double, even
+    when the backline bettor bet first."""
     events = [
         bank(1, "500"),
         wager(2, "base", "25", player="p9"),  # the backline bettor is quicker than the seat
@@ -990,7 +1010,8 @@ def test_seated_player_plays_the_hand_whatever_the_wager_order_backline_000_line
     table, _ = play(pure_cfg(tmp_path), [*events, *cards("5h 7d 6s Th")])
     hand = state_of(table)["hands"][0]
     assert (hand["player"], hand["stake"]) == ("p2", "10.00")
-    # a double without an amount is the seated player's original wager, 10 (000 line 114)
+    # a double without an amount is the seated player's original wager, 10
+    # (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender")
     rows = feed(table, decide(2, "double"))
     assert payload(rows[0])["amount"] == "10.00"
     rows = feed(table, cards("9c")[0])  # 20 against 17
@@ -1005,7 +1026,8 @@ def test_backline_rides_only_the_first_hand_when_the_seat_splits_000_line_109(
     tmp_path: Path,
 ) -> None:
     """docs/games/blackjack.md: a backline base wager "rides the seat's first hand at its own
-    amount, without its doubles or splits" (000 line 109, 004 line 408: behind the seated
+    amount, without its doubles or splits" (000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or
+    Pushes", 004 "Pure 21.5 Blackjack: How Winners are Determined and Paid": behind the seated
     player's wager)."""
     events = [
         bank(1, "500"),

@@ -4,9 +4,10 @@ A session is a shuffled six-deck shoe and rounds with random banks and wagers; e
 picked at random among the legal actions the engine publishes in `state` (contract 3: what the
 dealer console is offered), and random illegal inputs are thrown in between. The oracles come from
 the documents, not from the code: the base wager's verdict is recomputed from the hands in the
-result by the documents' "How each wager wins, loses, or pushes" (000 lines 93-107, 003 lines
-1907-1916; R10-R13, R16, R20), the settlement walk by R1's text, and the deal order by 000 lines
-53-54.
+result by the documents' "How each wager wins, loses, or pushes" (000 "Pure 21.5 Blackjack: How Each
+Wager Wins, Loses, or Pushes", 003 "Pure Spanish 21.5: How Winners Are Determined and Paid";
+R10-R13, R16, R20), the settlement walk by R1's text, and the deal order by 000 "Pure 21.5
+Blackjack: Dealing Procedures and Round of Play".
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ def cfg(tmp_path: Path, variant: str) -> LoadedConfig:
 
 
 def shoe(rng: random.Random, spanish: bool) -> list[str]:
-    """Six shuffled decks (a Spanish deck has no tens: 003 line 1841), drawn from the end."""
+    """Six shuffled decks (a Spanish deck has no tens: 003 "Pure Spanish 21.5: Description of the
+    Deck and Number of Decks Used"), drawn from the end."""
     ranks = RANKS.replace("T", "") if spanish else RANKS
     cards = [r + s for r in ranks for s in "shdc"] * 6
     rng.shuffle(cards)
@@ -95,7 +97,8 @@ def shoe(rng: random.Random, spanish: bool) -> list[str]:
 
 
 def value(card: str) -> int:
-    """A 1 (or 11), 2-9 face value, bonus cards 10 (000 lines 33-37, R10)."""
+    """A 1 (or 11), 2-9 face value, bonus cards 10
+    (000 "Pure 21.5 Blackjack: Card Values and Hand Rankings", R10)."""
     r = card[0]
     return 1 if r == "A" else 10 if r in "TJQK" else int(r)
 
@@ -305,7 +308,8 @@ def test_any_input_is_accepted_or_refused_with_state_unchanged_contract2(
                 assert alert.get("rule") and alert["reason"].startswith("dealer error"), alert
             assert table.state == before  # refused: nothing changed
         state = table.state_payload()
-        # the hole card is never in `state` while it is face down (000 line 53)
+        # the hole card is never in `state` while it is face down
+        # (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play")
         dealer = state["player_dealer"]
         if dealer is not None and dealer["hole_card_down"]:
             assert len(dealer["cards"]) == 1
@@ -346,9 +350,12 @@ def illegal(state: dict[str, Any], spanish: bool) -> list[str]:
         per_seat[h["seat"]] = per_seat.get(h["seat"], 0) + 1
         cards, doubles, stake = h["cards"], [D(d) for d in h["doubles"]], D(h["stake"])
         if h["end"] is None and cards and total(cards) > 21:
-            out.append(f"an open hand is bust: {h}")  # a bust ends the hand (000 line 107)
+            # a bust ends the hand
+            # (000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes")
+            out.append(f"an open hand is bust: {h}")
         if h["end"] == "surrender" and (len(cards) != 2 or h["split"] or doubles):
-            out.append(f"surrender off the first two cards: {h}")  # 000 line 116, R16
+            # 000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender", R16
+            out.append(f"surrender off the first two cards: {h}")
         if h["end"] == "pure" and (h["split"] or len(cards) != 2):
             out.append(f"a pure that is not the initial two cards: {h}")  # R10
         if spanish:  # R20: one card per doubling, at most three, 8x in all
@@ -386,8 +393,8 @@ def test_no_illegal_state_and_no_face_down_card_on_any_topic_R16_R17_R20_contrac
 ) -> None:
     """After every input, legal or not: the published state breaks no rule, and while the hole
     card is face down no message on any topic names it more often than the face-up cards on the
-    table do (000 line 53; contract 3: "a subscriber must not be able to learn what a player
-    cannot see")."""
+    table do (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"; contract 3: "a
+    subscriber must not be able to learn what a player cannot see")."""
     spanish = variant.startswith("spanish")
     table = Table(cfg(tmp_path_factory.mktemp("bj"), variant))
     real_feed = table.apply
@@ -399,7 +406,8 @@ def test_no_illegal_state_and_no_face_down_card_on_any_topic_R16_R17_R20_contrac
         engine_state = table.state
         if len(engine_state.dealer) >= 2 and not engine_state.hole_shown:
             hole = str(engine_state.dealer[1])
-            # face up: every player card (000 line 53) and the up card, from the table itself
+            # face up: every player card (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of
+            # Play") and the up card, from the table itself
             face_up = [str(c) for h in engine_state.hands for c in h.cards]
             face_up.append(str(engine_state.dealer[0]))
             for row in out:

@@ -41,7 +41,8 @@ def h(text: str) -> list[Card]:
 
 
 def test_card_values_R10() -> None:
-    """000 lines 35-37: ace 1 (or 11 in a total), 2-9 face value, bonus cards 10."""
+    """000 "Pure 21.5 Blackjack: Card Values and Hand Rankings": ace 1 (or 11 in a total), 2-9 face
+    value, bonus cards 10."""
     assert [card_value(c) for c in h("As 2h 5d 9c Ts Jh Qd Kc")] == [1, 2, 5, 9, 10, 10, 10, 10]
     with pytest.raises(ValueError, match="joker"):
         card_value(Card(JOKER, ""))
@@ -91,7 +92,8 @@ def test_ace_and_bonus_card_on_the_initial_deal_is_pure_R10(cards: str) -> None:
 
 @pytest.mark.parametrize("cards", ["Ah 9d", "Kd Qh", "Ah Ad", "Ah 5d 5c", "Ah", "5h 6d Kc"])
 def test_other_hands_are_not_pure_R10(cards: str) -> None:
-    """Only exactly two cards, one ace and one bonus card (000 line 33)."""
+    """Only exactly two cards, one ace and one bonus card
+    (000 "Pure 21.5 Blackjack: Card Values and Hand Rankings")."""
     assert not is_pure(h(cards), split=False)
 
 
@@ -102,7 +104,9 @@ def test_ace_and_bonus_card_after_a_split_is_not_pure_R10() -> None:
 
 
 def test_pure_pays_6_to_5_or_3_to_2_and_insurance_2_to_1_R11_R17() -> None:
-    """000 line 33 "pays 6 to 5", 003 line 393 "pays 3 to 2"; 000 line 95 insurance 2 to 1."""
+    """000 "Pure 21.5 Blackjack: Card Values and Hand Rankings" "pays 6 to 5",
+    003 "Pure 21.5 Blackjack 3 to 2: Value of the Cards" "pays 3 to 2";
+    000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes" insurance 2 to 1."""
     assert dict(PURE_ODDS) == {"6 to 5": Fraction(6, 5), "3 to 2": Fraction(3, 2)}
     assert INSURANCE_ODDS == 2
 
@@ -169,7 +173,8 @@ def test_chart_1b_hits_soft_17_stands_hard_17_and_soft_18_R14(cards: str, hit: b
     ],
 )
 def test_chart_1a_pure_stands_hard_19_hits_hard_11_R15(cards: str, force: str | None) -> None:
-    """000 line 76: "Hard 19 or more | Hard 11 or less | All other counts"."""
+    """000 "Pure 21.5 Blackjack: Chart 1A": "Hard 19 or more | Hard 11 or less | All other
+    counts"."""
     assert chart_1a(h(cards), "pure-21.5") == force
 
 
@@ -185,7 +190,7 @@ def test_chart_1a_pure_stands_hard_19_hits_hard_11_R15(cards: str, force: str | 
     ],
 )
 def test_chart_1a_spanish_stands_hard_17_forces_no_hit_R15(cards: str, force: str | None) -> None:
-    """003 line 1892: "Hard 17 or more | Players Option | All other counts"."""
+    """003 "Pure Spanish 21.5: Chart 1A": "Hard 17 or more | Players Option | All other counts"."""
     assert chart_1a(h(cards), "spanish-21.5") == force
 
 
@@ -226,21 +231,25 @@ def test_red_flex_run_from_the_first_card_R18(cards: str, count: int) -> None:
     [
         ("RFB-02", 0, None, 0),
         ("RFB-02", 1, None, 0),
-        ("RFB-02", 2, "red-2", 1),  # 000 line 190 "Two Red Cards 1 to 1"
-        ("RFB-02", 3, "red-3", 5),  # 000 line 189
+        # 000 "Pure 21.5 Blackjack: Red Flex Bet Pay Table Options" "Two Red Cards 1 to 1"
+        ("RFB-02", 2, "red-2", 1),
+        ("RFB-02", 3, "red-3", 5),  # 000 "Pure 21.5 Blackjack: Red Flex Bet Pay Table Options"
         ("RFB-02", 4, "red-4", 10),
         ("RFB-02", 5, "red-5", 50),
         ("RFB-02", 6, "red-6", 100),
-        ("RFB-02", 7, "red-7-or-more", 200),  # 000 line 185 "Seven Red Cards or more"
+        # 000 "Pure 21.5 Blackjack: Red Flex Bet Pay Table Options" "Seven Red Cards or more"
+        ("RFB-02", 7, "red-7-or-more", 200),
         ("RFB-02", 11, "red-7-or-more", 200),
         ("RFB-12", 1, None, 0),
-        ("RFB-12", 2, "red-2", 2),  # 003 line 512 "Two Red Cards 2 to 1"
+        # 003 "Pure 21.5 Blackjack 3 to 2: Red Flex Bet" "Two Red Cards 2 to 1"
+        ("RFB-12", 2, "red-2", 2),
         ("RFB-12", 3, "red-3", 3),
         ("RFB-12", 4, "red-4", 8),
         ("RFB-12", 5, "red-5", 50),
         ("RFB-12", 6, "red-6", 100),
-        ("RFB-12", 7, "red-7", 200),  # 003 line 507
-        ("RFB-12", 8, "red-8-or-more", 300),  # 003 line 506 "Eight Red Cards"; R18 "8 or more"
+        ("RFB-12", 7, "red-7", 200),  # 003 "Pure 21.5 Blackjack 3 to 2: Red Flex Bet"
+        # 003 "Pure 21.5 Blackjack 3 to 2: Red Flex Bet" "Eight Red Cards"; R18 "8 or more"
+        ("RFB-12", 8, "red-8-or-more", 300),
         ("RFB-12", 10, "red-8-or-more", 300),
     ],
 )
@@ -279,19 +288,24 @@ def test_buster_counts_the_cards_of_a_busted_hand_R19(cards: str, n: int | None)
     ("table", "n", "row", "pays"),
     [
         ("option-1", None, None, 0),
-        ("option-1", 3, "cards-3", 1),  # 003 line 536
+        # 003 "Pure 21.5 Blackjack 3 to 2: Buster Blackjack Bonus Bet Pay Table"
+        ("option-1", 3, "cards-3", 1),
         ("option-1", 4, "cards-4", 3),
         ("option-1", 5, "cards-5", 8),
         ("option-1", 6, "cards-6", 20),
         ("option-1", 7, "cards-7", 50),
-        ("option-1", 8, "cards-8-or-more", 200),  # 003 line 541 "8 or more 200 to 1"
+        # 003 "Pure 21.5 Blackjack 3 to 2: Buster Blackjack Bonus Bet Pay Table" "8 or more 200 to
+        # 1"
+        ("option-1", 8, "cards-8-or-more", 200),
         ("option-1", 12, "cards-8-or-more", 200),
-        ("option-5", 3, "cards-3", 1),  # 000 line 144
+        # 000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet Pay Table"
+        ("option-5", 3, "cards-3", 1),
         ("option-5", 4, "cards-4", 3),
         ("option-5", 5, "cards-5", 6),
         ("option-5", 6, "cards-6", 25),
         ("option-5", 7, "cards-7", 100),
-        ("option-5", 8, "cards-8-or-more", 250),  # 000 line 152
+        # 000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet Pay Table"
+        ("option-5", 8, "cards-8-or-more", 250),
         ("option-5", 9, "cards-8-or-more", 250),
     ],
 )
@@ -330,7 +344,7 @@ def test_overlapping_count_rows_are_refused_R18() -> None:
 @pytest.mark.parametrize(
     ("player", "up", "row", "pays"),
     [
-        ("7h 7h", "7h", "2-suited", 18),  # 003 line 1975
+        ("7h 7h", "7h", "2-suited", 18),  # 003 "Pure Spanish 21.5: Table Layout"
         ("7h 7d", "7h", "1-suited-1-unsuited", 13),  # 1976
         ("7d 7h", "7h", "1-suited-1-unsuited", 13),
         ("2c 7h", "7h", "1-suited", 9),  # 1977

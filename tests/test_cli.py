@@ -654,8 +654,11 @@ def test_analyze_refuses_an_unknown_game_with_exit_2(capsys: pytest.CaptureFixtu
 def test_analyze_refuses_decks_for_a_one_deck_game_with_exit_2(
     capsys: pytest.CaptureFixture[str], game: str
 ) -> None:
-    # Three Card Poker and Ultimate deal each round from one 52-card deck (004 lines 487, 953),
-    # Fortune Pai Gow from one 53-card deck (003 line 1369): a deck count would be ignored.
+    # Three Card Poker and Ultimate deal each round from one 52-card deck (004 "Three Card Poker 6
+    # Card Bonus: Description of the Deck and Number of Decks Used", "Ultimate Texas Hold'em:
+    # Description of the Deck and Number of Decks Used"), Fortune Pai Gow from one 53-card deck (003
+    # "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used"): a deck count would
+    # be ignored.
     code, out, err = run(["analyze", "--game", game, "--wager", "x", "--decks", "6"], capsys)
     assert (code, out) == (2, "")
     assert "--decks does not apply" in err

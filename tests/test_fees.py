@@ -1,6 +1,8 @@
-"""Collection fees (R4), hand-checked against 003 lines 1224-1351 (EZ Baccarat Panda 8).
+"""Collection fees (R4), hand-checked against 003 "EZ Baccarat Panda 8: Collection Fee Schedule" (EZ
+Baccarat Panda 8).
 
-Player fees by wager size and by spot are checked against 003 lines 1015-1042 and 1719-1736.
+Player fees by wager size and by spot are checked against 003 "Three Card Poker 6 Card Bonus:
+Schedule Options 1-13", "Fortune Pai Gow Poker: Collection Fees".
 """
 
 from __future__ import annotations
@@ -433,7 +435,9 @@ def test_fee_monotone_and_one_of_the_schedule_fees_R4(
         assert charged in allowed if action > 0 else charged == 0
 
 
-# --- player fees by wager size and by spot (003 lines 1015-1042, 1719-1736) -------------------
+# --- player fees by wager size and by spot --------------------------------------------------------
+# 003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13",
+# "Fortune Pai Gow Poker: Collection Fees"
 
 
 def ante_sized(**extra: object) -> CollectionSchedule:
@@ -461,7 +465,8 @@ def ante_sized(**extra: object) -> CollectionSchedule:
 
 
 def test_player_fee_brackets_match_each_wager_by_amount_R4() -> None:
-    # 003 lines 1035-1038: Player Wager $3-$99 $0.50, $100-$300 $1, $301-$500 $2, $501+ $4
+    # 003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13": Player Wager $3-$99 $0.50,
+    # $100-$300 $1, $301-$500 $2, $501+ $4
     wagers = [
         (1, "ann", D("3")),
         (2, "bob", D("99")),
@@ -494,12 +499,14 @@ def test_player_fee_brackets_between_below_and_zero_R4() -> None:
 
 
 def test_player_fee_brackets_do_not_change_the_player_dealer_fee_R4() -> None:
-    # 003 line 1038: total action $501+ pays the player-dealer $3 while a $501 Ante pays $4.
+    # 003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13": total action $501+ pays the
+    # player-dealer $3 while a $501 Ante pays $4.
     assert player_dealer_fee(ante_sized(), D("501")) == D("3")
 
 
 def test_player_fee_spots_named_R4() -> None:
-    # 003 line 1015: "based on each individual player's ante"; no fee on Pair Plus or 6 Card Bonus.
+    # 003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13": "based on each individual player's
+    # ante"; no fee on Pair Plus or 6 Card Bonus.
     schedule = ante_sized()
     assert schedule.player_fee_applies("ante")
     assert not schedule.player_fee_applies("pair-plus")
@@ -510,8 +517,9 @@ def test_player_fee_spots_named_R4() -> None:
 
 
 def test_player_fee_spots_empty_means_every_spot_R4() -> None:
-    # 003 line 1719 (Fortune Pai Gow options 33-36): "per spot, including controlled game and
-    # bonus bet spots"; line 1726 (option 35): $10-$100 $1, $105-$200 $2, $205-$300 $3.
+    # 003 "Fortune Pai Gow Poker: Collection Fees" (Fortune Pai Gow options 33-36): "per spot,
+    # including controlled game and bonus bet spots"; line 1726 (option 35): $10-$100 $1, $105-$200
+    # $2, $205-$300 $3.
     schedule = CollectionSchedule.model_validate(
         {
             "option": 35,
@@ -537,7 +545,8 @@ def test_player_fee_spots_empty_means_every_spot_R4() -> None:
 
 
 def test_flat_player_fee_on_named_spots_R4() -> None:
-    # 003 lines 1015 and 1023: option 2's $1.00 player fee "taken per hand" on the base wager.
+    # 003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13": option 2's $1.00 player fee "taken
+    # per hand" on the base wager.
     schedule = made_up("wager").model_copy(update={"player_fee_spots": ("ante",)})
     assert schedule.player_fee_applies("ante")
     assert not schedule.player_fee_applies("pair-plus")

@@ -1,12 +1,13 @@
 """Exact Fortune Bonus figures over all C(53,7) seven-card hands, against hand counts, published
 counts, and a hand-by-hand pass over reduced decks.
 
-The documents print no house advantage or hit frequency for the Fortune Bonus (003 lines
-1521-1535, 004 lines 883-896), so the figures are pinned through counts: the ones worked by hand
-below, the joker-free part against the published 7-card poker frequencies, and the whole deck
-against the Wizard of Odds' published seven-card counts for the same 154,143,080 hands (its "Pai
-Gow Mania - Seven Card Hand" table, wizardofodds.com/games/pai-gow-poker/appendix/5/). The full
-pass takes about ten seconds and is cached per process.
+The documents print no house advantage or hit frequency for the Fortune Bonus (003 "Fortune Pai Gow
+Poker: Bonus Bet Paytable", 004 "Fortune Pai Gow Poker: Fortune and Envy Bonus Bet Paytable"), so
+the figures are pinned through counts: the ones worked by hand below, the joker-free part against
+the published 7-card poker frequencies, and the whole deck against the Wizard of Odds' published
+seven-card counts for the same 154,143,080 hands (its "Pai Gow Mania - Seven Card Hand" table,
+wizardofodds.com/games/pai-gow-poker/appendix/5/). The full pass takes about ten seconds and is
+cached per process.
 """
 
 from __future__ import annotations
@@ -36,12 +37,14 @@ HANDS = comb(53, 7)
 JKR = Card(JOKER, "")
 
 
-# ---------------------------------------------------------------- the pay table (003 line 1521)
+# ---------------------------------------------------------------- the pay table
+# (003 "Fortune Pai Gow Poker: Bonus Bet Paytable")
 
 
 def test_fortune_table_is_the_one_the_documents_print_003_1521_004_883() -> None:
-    """003 lines 1525-1535, 003 lines 1802-1812 and 004 lines 886-896 print the same pays and
-    Envy amounts; the documents give the table no name, "FORTUNE-003" is ours."""
+    """003 "Fortune Pai Gow Poker: Bonus Bet Paytable", 003 "Fortune Pai Gow Poker: Table
+    Dimensions" and 004 "Fortune Pai Gow Poker: Fortune and Envy Bonus Bet Paytable" print the same
+    pays and Envy amounts; the documents give the table no name, "FORTUNE-003" is ours."""
     tables = load_paytables(PAYTABLE_PATH)
     assert list(tables) == ["FORTUNE-003"]
     table = tables["FORTUNE-003"]
@@ -168,9 +171,9 @@ def test_whole_deck_matches_the_published_seven_card_counts() -> None:
 
 
 def test_fortune_003_hit_frequency_and_house_edge_exact() -> None:
-    """From the published counts and the table of 003 lines 1525-1535, worked here: the wager
-    wins on every hand but the 124,556,196 below a straight; the player's expected loss is what
-    those lose less what the others are paid."""
+    """From the published counts and the table of 003 "Fortune Pai Gow Poker: Bonus Bet Paytable",
+    worked here: the wager wins on every hand but the 124,556,196 below a straight; the player's
+    expected loss is what those lose less what the others are paid."""
     pays = {
         "seven-card-straight-flush": (32, 5000),
         "royal-flush-royal-match": (72, 2000),
@@ -193,8 +196,9 @@ def test_fortune_003_hit_frequency_and_house_edge_exact() -> None:
 
 
 def test_envy_per_other_hand_R32() -> None:
-    """One Envy button's average win from one other Fortune hand: the Envy dollars (003 lines
-    1525-1531) weighted by the chance of each hand; about $0.0463, 0.93% of a $5 wager."""
+    """One Envy button's average win from one other Fortune hand: the Envy dollars
+    (003 "Fortune Pai Gow Poker: Bonus Bet Paytable") weighted by the chance of each hand; about
+    $0.0463, 0.93% of a $5 wager."""
     dollars = (
         32 * 5000 + 72 * 1000 + 196 * 500 + 1_128 * 250 + 26_020 * 50 + 184_644 * 20 + 307_472 * 5
     )

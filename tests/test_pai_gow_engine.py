@@ -2,8 +2,8 @@
 
 Every expected figure is worked by hand from seed 003 ("Fortune Pai Gow Poker", lines 1355-1540),
 RULINGS.md (R1-R5, R30-R32) and DESIGN.md contracts 1-3, never read back from the code. Hands are
-written as seven cards; the player-dealer's hand is set by the house way chart of 003 lines
-1429-1447, worked by hand in each comment.
+written as seven cards; the player-dealer's hand is set by the house way chart of
+003 "Fortune Pai Gow Poker House Way", worked by hand in each comment.
 """
 
 from __future__ import annotations
@@ -126,11 +126,12 @@ def assert_rejected(table: Table, event: Any, rule: str, reason_has: str = "") -
     return alert
 
 
-# -- scenario 1: win, lose, push (003 lines 1457-1461) ------------------------------------------
+# -- scenario 1: win, lose, push -------------------------------------------------------------------
+# 003 "Fortune Pai Gow Poker: How Winners are Determined and Paid"
 
 # Player-dealer at seat 1. No pair, no straight (5-4-3-2 lacks an A or a 6), no flush: house way
-# "No Pair: Put the 2nd and 3rd highest cards in front" (003 line 1430): low 9d 7h, high
-# Kc 5s 4c 3d 2h (king high).
+# "No Pair: Put the 2nd and 3rd highest cards in front" (003 "Fortune Pai Gow Poker House Way"): low
+# 9d 7h, high Kc 5s 4c 3d 2h (king high).
 DEALER_NO_PAIR = "Kc 9d 7h 5s 4c 3d 2h"
 SCENARIO_1 = {
     1: DEALER_NO_PAIR,
@@ -159,11 +160,13 @@ def test_win_lose_push_settled_from_the_action_button_003_1457_R30(tmp_path: Pat
     assert result["game"] == "fortune-pai-gow"
     assert result["action_seat"] == 3
     assert result["outcome"]["button_seat"] == 3 and result["outcome"]["first_seat"] == 3
-    # from the button clockwise: seat 3, 4, then 2 (003 line 1417)
+    # from the button clockwise: seat 3, 4, then 2
+    # (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")
     assert settled(result) == [
         (3, "p3", "base", "lose", D(-20)),
         (4, "p4", "base", "push", D(0)),
-        (2, "p2", "base", "win", D(10)),  # paid 1 to 1 (003 line 1457)
+        # paid 1 to 1 (003 "Fortune Pai Gow Poker: How Winners are Determined and Paid")
+        (2, "p2", "base", "win", D(10)),
     ]
     assert result["bank"] == {"seat": 1, "start": "500.00", "end": "510.00", "turn": 1}
     # R4: total action 10 + 20 + 30 = 60 is in $5-$100: the player-dealer pays $1
@@ -190,7 +193,7 @@ def test_showdown_shows_each_setting_and_the_house_way_of_the_player_dealer_R31(
     assert by_seat[3]["result"] == "lose" and by_seat[4]["result"] == "push"
 
 
-# -- copies (R31, 003 line 1463) ------------------------------------------------------------------
+# -- copies (R31, 003 "Fortune Pai Gow Poker: How Winners are Determined and Paid") ----------------
 
 COPIES = {
     1: DEALER_NO_PAIR,  # high Kc 5s 4c 3d 2h, low 9d 7h
@@ -223,7 +226,7 @@ def test_copies_go_to_the_player_dealer_R31(tmp_path: Path) -> None:
     assert result["bank"]["end"] == "510.00"
 
 
-# -- the dice (R30, 003 line 1417) ----------------------------------------------------------------
+# -- the dice (R30, 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play") -------------
 
 # Player-dealer at seat 4: positions 1, 8, 15 are seat 4; 2, 9, 16 seat 5; 3, 10, 17 seat 6;
 # 4, 11, 18 seat 7; 5, 12 seat 1; 6, 13 seat 2; 7, 14 seat 3.
@@ -246,7 +249,8 @@ def test_dice_sum_names_the_first_position_player_dealer_1_8_15_R30(
     tos = []
     for ev in stacks(4, total, {}):
         tos.append(payloads(feed(table, ev), "event")[0]["to"])
-    # then clockwise to all seven positions (R30, 003 line 1419)
+    # then clockwise to all seven positions (R30,
+    # 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")
     assert tos == [(first - 1 + i) % 7 + 1 for i in range(7)]
 
 
@@ -278,11 +282,11 @@ def test_action_button_left_of_player_dealer_when_it_gets_the_first_hand_R30(
     ]
 
 
-# -- the Fortune Bonus (003 lines 1491-1503) ------------------------------------------------------
+# -- the Fortune Bonus (003 "Fortune Pai Gow Poker: Fortune Bonus Bet") ----------------------------
 
-# Two pairs, aces and kings: "A's, K's or Q's: Put the small pair in front" (003 line 1435); no
-# straight or flush is possible, so the golden rule (line 1447) does not apply: low Kc Kd, high
-# Ac Ad Qs 9h 5c (pair of aces).
+# Two pairs, aces and kings: "A's, K's or Q's: Put the small pair in front"
+# (003 "Fortune Pai Gow Poker House Way"); no straight or flush is possible, so the golden rule
+# (line 1447) does not apply: low Kc Kd, high Ac Ad Qs 9h 5c (pair of aces).
 DEALER_ACES_KINGS = "Ac Ad Kc Kd Qs 9h 5c"
 
 
@@ -312,7 +316,8 @@ def test_fortune_pays_on_a_losing_base_wager_003_1499(tmp_path: Path) -> None:
     assert result["outcome"]["button_seat"] == 7
     assert settled(result) == [
         (2, "p2", "base", "lose", D(-10)),
-        (2, "p2", "fortune", "win", D(30)),  # three of a kind: 3 to 1 (003 line 1534)
+        # three of a kind: 3 to 1 (003 "Fortune Pai Gow Poker: Bonus Bet Paytable")
+        (2, "p2", "fortune", "win", D(30)),
         (3, "p3", "base", "lose", D(-20)),
         (3, "p3", "fortune", "lose", D(-5)),  # a pair is no Fortune hand
     ]
@@ -338,22 +343,23 @@ def test_five_aces_pays_400_to_1_and_is_set_aces_in_front_R31(tmp_path: Path) ->
     result = only_result(play(config(tmp_path), events)[1])
     (hand,) = result["outcome"]["hands"]
     assert hand["fortune"] == "five-aces"
-    # "Five Aces: Put pair of aces in front" (003 line 1445): a pair of aces (the joker is an ace)
-    # in front, three aces behind: both beat K-high and 9-7.
+    # "Five Aces: Put pair of aces in front" (003 "Fortune Pai Gow Poker House Way"): a pair of aces
+    # (the joker is an ace) in front, three aces behind: both beat K-high and 9-7.
     assert hand["low"]["rank"] == "pair" and hand["high"]["rank"] == "three-of-a-kind"
     assert settled(result) == [
         (2, "p2", "base", "win", D(5)),
-        (2, "p2", "fortune", "win", D(2000)),  # 5 x 400 (003 line 1528)
+        # 5 x 400 (003 "Fortune Pai Gow Poker: Bonus Bet Paytable")
+        (2, "p2", "fortune", "win", D(2000)),
     ]
     assert result["bank"]["end"] == "2995.00"
 
 
-# -- the Envy Bonus (R32, 003 lines 1505-1517) ----------------------------------------------------
+# -- the Envy Bonus (R32, 003 "Fortune Pai Gow Poker: Envy Bonus") ---------------------------------
 
 # Player-dealer at seat 1 with four 9s and K, 6, 2: "J's, 10's or 9's: Play four of a kind in back
-# if you can put at least a king up front" (003 line 1444): low Kc 6c, high 9-9-9-9-2h. Its
-# four of a kind earns no Envy: "A player cannot win an Envy Bonus ... for the player-dealer's
-# hand" (line 1481).
+# if you can put at least a king up front" (003 "Fortune Pai Gow Poker House Way"): low Kc 6c, high
+# 9-9-9-9-2h. Its four of a kind earns no Envy: "A player cannot win an Envy Bonus ... for the
+# player-dealer's hand" (line 1481).
 ENVY_HANDS = {
     1: "9c 9d 9h 9s Kc 6c 2h",
     2: "7c 7d 7h 7s Qd 4c 2c",  # four 7s (Fortune 25 to 1, Envy $5); set Q-4: both lose
@@ -371,8 +377,11 @@ ENVY_ROUND = [
     wager(4, "fortune", "5"),  # an Envy button
     wager(5, "base", "10"),
     wager(6, "base", "10"),
-    wager(6, "base", "10", player="b6"),  # backline (003 line 1399)
-    wager(6, "fortune", "25", player="b6"),  # backline: no Envy button (003 line 1509)
+    # backline
+    # (003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated Players")
+    wager(6, "base", "10", player="b6"),
+    # backline: no Envy button (003 "Fortune Pai Gow Poker: Envy Bonus")
+    wager(6, "fortune", "25", player="b6"),
     CLOSE,
     roll(3),  # button and first hand at seat 3: settlement 3, 4, 5, 6, 7, then 2
     *stacks(1, 3, ENVY_HANDS),
@@ -473,7 +482,9 @@ def test_envy_button_needs_the_envy_minimum_R32(tmp_path: Path) -> None:
     ] == [(4, 2, "5.00")]
 
 
-# -- betting (003 lines 1399, 1491; R1, R32) -------------------------------------------------------
+# -- betting ---------------------------------------------------------------------------------------
+# 003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated Players",
+# "Fortune Bonus Bet"; R1, R32
 
 
 def test_fortune_needs_the_same_players_base_wager_003_1491(tmp_path: Path) -> None:
@@ -481,7 +492,9 @@ def test_fortune_needs_the_same_players_base_wager_003_1491(tmp_path: Path) -> N
     assert_rejected(table, wager(2, "fortune", "5"), "003 line 1491")
     # the backline player's base wager is not the seated player's
     assert_rejected(table, wager(3, "fortune", "5"), "003 line 1491")
-    feed(table, wager(3, "fortune", "5", player="b3"))  # backline betting (003 line 1399)
+    # backline betting
+    # (003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated Players")
+    feed(table, wager(3, "fortune", "5", player="b3"))
     assert [w["player"] for w in table.state_payload()["wagers"]] == ["b3", "b3"]
 
 
@@ -509,7 +522,9 @@ def test_more_on_the_same_spot_adds_to_one_wager_003_1491(tmp_path: Path) -> Non
     assert_rejected(table, wager(2, "base", "480"), "limits")  # 25 + 480 > 500
 
 
-# -- refused dice and stacks (R30; 003 lines 1369, 1409, 1485) -------------------------------------
+# -- refused dice and stacks -----------------------------------------------------------------------
+# R30; 003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used",
+# "Dealing Procedures and Round of Play", "How Winners are Determined and Paid"
 
 
 @pytest.mark.parametrize("dice", [[3, 4], [1, 2, 3, 4], [0, 3, 3], [7, 1, 1], []])
@@ -557,9 +572,10 @@ def test_eighth_stack_is_refused_003_1409(tmp_path: Path) -> None:
 
 
 def test_one_deck_every_round_the_same_colour_is_dealt_again_003_1369(tmp_path: Path) -> None:
-    """Fortune Pai Gow is played with one 53-card deck (003 line 1369), reshuffled every round
-    (line 1485): unlike Three Card Poker and Ultimate Texas Hold'em, whose two decks alternate,
-    the same colour comes back every round; within a round every stack is of that one deck."""
+    """Fortune Pai Gow is played with one 53-card deck (003 "Fortune Pai Gow Poker: Description of
+    the Deck and Number of Decks Used"), reshuffled every round (line 1485): unlike Three Card Poker
+    and Ultimate Texas Hold'em, whose two decks alternate, the same colour comes back every round;
+    within a round every stack is of that one deck."""
     round_red = [
         bank(1, "500"),
         wager(2, "base", "10"),
@@ -574,12 +590,13 @@ def test_one_deck_every_round_the_same_colour_is_dealt_again_003_1369(tmp_path: 
     red_again = stacks(1, 3, SCENARIO_1, deck="red")
     assert payloads(feed(table, red_again[0]), "event")[0]["deck"] == "red"
     blue = stacks(1, 3, SCENARIO_1, deck="blue")
-    # one round, one deck (003 line 1369)
+    # one round, one deck
+    # (003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used")
     assert_rejected(table, blue[1], "003 line 1369")
     assert payloads(feed(table, red_again[1]), "event")[0]["deck"] == "red"
 
 
-# -- refused settings (R31; 003 lines 1419, 1425, 1427) --------------------------------------------
+# -- refused settings (R31; 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play") -----
 
 
 def dealt_round(tmp_path: Path) -> Table:
@@ -591,7 +608,7 @@ def dealt_round(tmp_path: Path) -> Table:
 def test_foul_setting_is_refused_R31(tmp_path: Path) -> None:
     table = dealt_round(tmp_path)
     # seat 2: A-A in front leaves Q-J-8-6-2 (queen high) behind: the two-card hand outranks
-    # the five-card hand (003 line 1425)
+    # the five-card hand (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")
     alert = assert_rejected(table, set_low(2, "As Ah"), "R31", "fouls")
     assert "As" not in json.dumps(alert) and "Ah" not in json.dumps(alert)
 
@@ -633,7 +650,8 @@ def test_shoe_inputs_are_refused_003_1407(tmp_path: Path) -> None:
     assert_rejected(table, {"type": "shoe.card", "card": "As"}, "003 line 1407")
 
 
-# -- nothing is published before the showdown (contract 3; 003 lines 1419, 1427) ---------------
+# -- nothing is published before the showdown ------------------------------------------------------
+# contract 3; 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"
 
 
 def quoted(card: str) -> bytes:
@@ -657,7 +675,8 @@ def test_hands_are_never_published_before_the_showdown_contract3(tmp_path: Path)
     last = feed(table, ROUND_1[-1])
     result = only_result(last)
     # the showdown shows the hands in play and the player-dealer's; the three discarded hands
-    # (seats 5, 6, 7: no wager, 003 line 1419) never appear on any topic
+    # (seats 5, 6, 7: no wager, 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")
+    # never appear on any topic
     assert [d["to"] for d in result["dealt"]] == [3, 4, 1, 2]
     discarded = dealt - {c for h in SCENARIO_1.values() for c in h.split()}
     assert len(discarded) == 21
@@ -715,9 +734,10 @@ def test_in_deal_from_bets_close_to_the_last_stack(tmp_path: Path) -> None:
 
 # -- the house way of the configured document (R31) -----------------------------------------------
 
-# Four kings with 7-7-2. 003 line 1444: "A's, K's or Q's: Play four of a kind in back if you can
-# put at least a pair in front": low 7c 7d, high K-K-K-K-2h. 004 line 803: "Four aces, kings, or
-# queens are always split": low K-K, high K-K-7-7-2h (two pairs).
+# Four kings with 7-7-2. 003 "Fortune Pai Gow Poker House Way": "A's, K's or Q's: Play four of a
+# kind in back if you can put at least a pair in front": low 7c 7d, high K-K-K-K-2h.
+# 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'": "Four aces, kings, or queens are always
+# split": low K-K, high K-K-7-7-2h (two pairs).
 DEALER_FOUR_KINGS = "Kc Kd Kh Ks 7c 7d 2h"
 
 

@@ -1,9 +1,10 @@
 """Properties of the Fortune Pai Gow Poker table over random decks, wagers, dice and settings.
 
 The oracles are written from the documents, not from the engine: the positions from R30's text,
-the settlement order from 003 line 1417 (seat by seat from the Action button: game wager, Fortune,
-Envy), the Fortune pays and Envy amounts from the pay table printed at 003 lines 1521-1535, the
-Envy rules from R32 and 003 lines 1505-1517, the walk from R1's text and the fee from 003 schedule
+the settlement order from 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play" (seat by
+seat from the Action button: game wager, Fortune, Envy), the Fortune pays and Envy amounts from the
+pay table printed at 003 "Fortune Pai Gow Poker: Bonus Bet Paytable", the Envy rules from R32 and
+003 "Fortune Pai Gow Poker: Envy Bonus", the walk from R1's text and the fee from 003 schedule
 option 7 (lines 1579-1583). Which hand won and which Fortune hand seven cards make is the rules
 module's (tests/test_pai_gow_rules.py pins it); the round around it is checked here.
 """
@@ -27,7 +28,7 @@ from tests.test_pai_gow_engine import FULL_DECK, config
 
 D = Decimal
 SEATS = 7
-# 003 line 1521-1535, "Pays" (odds to 1) and "Envy" (dollars)
+# 003 "Fortune Pai Gow Poker: Bonus Bet Paytable": "Pays" (odds to 1) and "Envy" (dollars)
 PAYS = {
     "seven-card-straight-flush": 5000,
     "royal-flush-royal-match": 2000,
@@ -97,7 +98,8 @@ def doc_settlements(
                     (s, player, spot, amount, "win" if won else "lose", amount * PAYS.get(cat, 0))
                 )
         for (s, player, spot), amount in mine:
-            # one Envy button per seated player's Fortune wager of $5 or more (003 line 1507)
+            # one Envy button per seated player's Fortune wager of $5 or more
+            # (003 "Fortune Pai Gow Poker: Envy Bonus")
             if spot == "fortune" and amount >= 5 and player == f"p{s}":
                 for other in envy_hands:
                     if other != s:
@@ -217,7 +219,7 @@ def test_random_rounds_balance_and_settle_as_the_documents_say_R1_R30_R32(
         assert all(spot != "envy" for (_, _, spot) in wagers)  # R32: never a wager
         assert all(
             (s, p, "base") in wagers for (s, p, spot) in wagers if spot == "fortune"
-        )  # 003 line 1491
+        )  # 003 "Fortune Pai Gow Poker: Fortune Bonus Bet"
         if plan["close"]:
             step(CLOSE)
         step({"type": "dice.roll", "dice": plan["dice"]})
@@ -261,7 +263,8 @@ def test_random_rounds_balance_and_settle_as_the_documents_say_R1_R30_R32(
             assert h["cards"] == sevens[s]
             assert sorted(h["high"]["cards"] + h["low"]["cards"]) == sorted(sevens[s])
         assert out["player_dealer"]["cards"] == sevens[seat]
-        # only the hands in play and the player-dealer's are exposed (003 line 1419)
+        # only the hands in play and the player-dealer's are exposed
+        # (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")
         assert sorted(d["to"] for d in result["dealt"]) == sorted([*in_play, seat])
         start, end = D(result["bank"]["start"]), D(result["bank"]["end"])
         assert start == D(plan["bank"]) and end >= 0

@@ -1,11 +1,12 @@
 """Three whole Fortune Pai Gow Poker rounds worked by hand from the documents, through the table.
 
 Each round is played through `Table.apply` (tests/helpers.play) the way the console and the
-devices feed it, and every figure below is worked in the comments from 003 lines 1355-1540,
-004 lines 729-930, RULINGS.md (R1, R4, R30-R32) and DESIGN.md contract 3, never read back from
-the code: the house way from the chart's printed row, the game wager from 003 lines 1457-1463,
-the Fortune from the pay table (003 lines 1525-1535), the Envy from R32, the walk from R1's text
-and the fees from the schedule's rows.
+devices feed it, and every figure below is worked in the comments from 003 "Fortune Pai Gow Poker",
+004 "Fortune Pai Gow Poker", RULINGS.md (R1, R4, R30-R32) and DESIGN.md contract 3, never read back
+from the code: the house way from the chart's printed row, the game wager from
+003 "Fortune Pai Gow Poker: How Winners are Determined and Paid", the Fortune from the pay table
+(003 "Fortune Pai Gow Poker: Bonus Bet Paytable"), the Envy from R32, the walk from R1's text and
+the fees from the schedule's rows.
 """
 
 from __future__ import annotations
@@ -36,26 +37,28 @@ def device(event: dict[str, Any], name: str) -> dict[str, Any]:
 # -- round 1: 003, bank seat 6, dice 15, the bank runs out at the last seat ---------------------
 #
 # Dice 6+6+3 = 15: the player-dealer's position (1, 8, 15; R30), so seat 6 receives the first
-# hand and the Action button goes to its left, seat 7 (003 line 1417). Hands 6, 7, 1, 2, 3, 4, 5;
+# hand and the Action button goes to its left, seat 7
+# (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"). Hands 6, 7, 1, 2, 3, 4, 5;
 # settlement from seat 7 clockwise: 7, 1, 2, (3), 4, (5).
 #
 # Player-dealer (seat 6) Qc Qd 9s 6h 5d 4c 2h: one pair, no straight (2-4-5-6 lacks the 3), no
-# flush. "One Pair: Pair behind. 2 highest unpaired cards in front" (003 line 1431): low 9s 6h,
-# high Qc Qd 5d 4c 2h.
+# flush. "One Pair: Pair behind. 2 highest unpaired cards in front"
+# (003 "Fortune Pai Gow Poker House Way"): low 9s 6h, high Qc Qd 5d 4c 2h.
 ROUND_1_HANDS = {
     6: "Qc Qd 9s 6h 5d 4c 2h",
     # a straight 4-5-6-7-8; set badly, 5-4 in front: K-high behind loses to queens, 5-4 loses to
-    # 9-6: the game wager loses; the Fortune straight pays 2 to 1 all the same (003 line 1499)
+    # 9-6: the game wager loses; the Fortune straight pays 2 to 1 all the same
+    # (003 "Fortune Pai Gow Poker: Fortune Bonus Bet")
     7: "8c 7d 6s 5h 4s Kd Qh",
-    # 9-6 in front copies the player-dealer's 9-6 (003 line 1463: the copy is the player-
-    # dealer's); aces behind beat queens: a push
+    # 9-6 in front copies the player-dealer's 9-6 (003 "Fortune Pai Gow Poker: How Winners are
+    # Determined and Paid": the copy is the player- dealer's); aces behind beat queens: a push
     1: "9c 6c Ah Ad Kh Tc 3s",
-    # house way, two pairs with kings big: "Put the small pair in front" (003 line 1435): low
-    # 8s 8h beats 9-6, high Ks Kc Ts 7c 3h beats queens: a win
+    # house way, two pairs with kings big: "Put the small pair in front" (003 "Fortune Pai Gow Poker
+    # House Way"): low 8s 8h beats 9-6, high Ks Kc Ts 7c 3h beats queens: a win
     2: "Ks Kc 8s 8h Ts 7c 3h",
     # house way, four jacks: "Play four of a kind in back if you can put at least a king up
-    # front" (003 line 1444): Ac 9h in front, four jacks behind: a win; four of a kind for the
-    # Fortune (25 to 1) and for every other Envy button ($5, R32)
+    # front" (003 "Fortune Pai Gow Poker House Way"): Ac 9h in front, four jacks behind: a win; four
+    # of a kind for the Fortune (25 to 1) and for every other Envy button ($5, R32)
     4: "Js Jh Jd Jc Ac 9h 2s",
 }
 ROUND_1 = [
@@ -66,7 +69,9 @@ ROUND_1 = [
     cmd(wager(2, "base", "20"), "wager", "w4"),
     cmd(wager(2, "fortune", "10"), "wager", "w5"),  # an Envy button
     cmd(wager(4, "base", "100"), "wager", "w6"),
-    cmd(wager(4, "base", "10", player="b4"), "wager", "w7"),  # backline (003 line 1399)
+    # backline
+    # (003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated Players")
+    cmd(wager(4, "base", "10", player="b4"), "wager", "w7"),
     cmd(wager(4, "fortune", "25", player="b4"), "wager", "w8"),  # backline: no button
     device(roll(15), "dice"),
     *(device(ev, "dispenser") for ev in stacks(6, 15, ROUND_1_HANDS)),
@@ -119,9 +124,10 @@ def test_round_1_copy_push_win_fortune_on_a_loss_and_the_bank_running_out_R1_R30
 
 def test_round_1_shows_no_card_on_any_topic_before_the_showdown_contract3(tmp_path: Path) -> None:
     """State, events, alerts and command replies carry no card until the result (contract 3),
-    and the hands dealt to seats 3 and 5, which have no wager, never appear (003 line 1419). A
-    foul setting refused on the way adds an alert and a reply that show none either: seat 7's
-    K-8 in front of Q-7-6-5-4 (queen high) fouls (003 line 1425)."""
+    and the hands dealt to seats 3 and 5, which have no wager, never appear
+    (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"). A foul setting refused on
+    the way adds an alert and a reply that show none either: seat 7's K-8 in front of Q-7-6-5-4
+    (queen high) fouls (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")."""
     foul = cmd(set_low(7, "Kd 8c"), "decision", "foul")
     _, rows = play(config(tmp_path), [*ROUND_1[:-4], foul, *ROUND_1[-4:]])
     (last,) = [i for i, r in enumerate(rows) if r.topic == f"{BASE}/round/result"]
@@ -147,27 +153,30 @@ def test_round_1_shows_no_card_on_any_topic_before_the_showdown_contract3(tmp_pa
 # -- round 2: 004's house way and collection schedule ------------------------------------------
 #
 # Bank seat 2, dice 15: seat 2 (the player-dealer) gets the first hand, seat 3 the button.
-# Player-dealer 8s 8h 8d 8c Qh 5d 2c: four 8s. 004 line 803: "Four 8's, 7's, or 6's are put in
-# back if the player-dealer can put a king or higher in front, otherwise, split": the best of
-# Q-5-2 is queen-high, so split: low two 8s, high 8-8-Q-5-2 (a pair of 8s). (003 line 1444 would
-# keep them behind: "8's, 7's or 6's: ... at least a queen up front".)
+# Player-dealer 8s 8h 8d 8c Qh 5d 2c: four 8s. 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House
+# Way'": "Four 8's, 7's, or 6's are put in back if the player-dealer can put a king or higher in
+# front, otherwise, split": the best of Q-5-2 is queen-high, so split: low two 8s, high 8-8-Q-5-2 (a
+# pair of 8s). (003 "Fortune Pai Gow Poker House Way" would keep them behind: "8's, 7's or 6's: ...
+# at least a queen up front".)
 ROUND_2_HANDS = {
     2: "8s 8h 8d 8c Qh 5d 2c",
     # set 9-9 in front: trips kings behind beat the 8s, 9-9 beats 8-8: a win; a full house for
-    # the Fortune, 5 to 1 (004 line 893)
+    # the Fortune, 5 to 1 (004 "Fortune Pai Gow Poker: Fortune and Envy Bonus Bet Paytable")
     3: "Ks Kd Kc 9h 9s 4d 3c",
-    # house way, no pairs: "Put 2nd and 3rd highest cards in front" (004 line 795): T-7 in
-    # front (< 8-8), J-6-4-3-2 behind (< 8-8-Q): a loss
+    # house way, no pairs: "Put 2nd and 3rd highest cards in front" (004 "Fortune Pai Gow Poker: Pai
+    # Gow Poker 'House Way'"): T-7 in front (< 8-8), J-6-4-3-2 behind (< 8-8-Q): a loss
     5: "Jh Td 7s 6c 4h 3s 2d",
     # house way, two pairs with aces big: "puts the small pair in front and the higher pair in
-    # back" (004 line 798): 7-7 in front loses to 8-8, aces behind beat the 8s: a push
+    # back" (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'"): 7-7 in front loses to 8-8,
+    # aces behind beat the 8s: a push
     6: "Ac Ad 7h 7c 5s 4c 3h",
 }
 
 
 def config_004(tmp_path: Path, house_way: str = "004") -> LoadedConfig:
-    """The 004 table: its house way, limits $10-$500 and its one collection schedule (004 lines
-    904-915: player-dealer by total action, each player by the wager's size)."""
+    """The 004 table: its house way, limits $10-$500 and its one collection schedule
+    (004 "Fortune Pai Gow Poker: Collection Rates": player-dealer by total action, each player by
+    the wager's size)."""
     schedules = ROOT / "config" / "schedules" / "fortune-pai-gow-004.toml"
     return config(
         tmp_path,
@@ -210,8 +219,9 @@ def test_round_2_under_004_splits_four_eights_and_charges_004s_fees_R1_R4_R31(
         (6, "b6", "base", "push", D(0)),
     ]
     assert result["bank"]["end"] == "1000.00"  # -50 - 50 + 100
-    # 004 lines 911-915: total action 50+10+100+20 = 180 is in "$150 - $400": $1.00; each wager
-    # by its size: $50 "$50 - $100" $1.00, $10 and $20 "$10 - $49" $0.50, $100 $1.00
+    # 004 "Fortune Pai Gow Poker: Collection Rates": total action 50+10+100+20 = 180 is in "$150 -
+    # $400": $1.00; each wager by its size: $50 "$50 - $100" $1.00, $10 and $20 "$10 - $49" $0.50,
+    # $100 $1.00
     assert [(f["payer"], f["seat"], f["amount"]) for f in result["fees"]] == [
         ("player-dealer", 2, "1.00"),
         ("player", 3, "1.00"),
@@ -222,10 +232,11 @@ def test_round_2_under_004_splits_four_eights_and_charges_004s_fees_R1_R4_R31(
 
 
 def test_round_2_under_003_keeps_the_four_eights_behind_R31(tmp_path: Path) -> None:
-    """The same cards with 003's chart (line 1444, "at least a queen up front"): Q-5 in front,
-    four 8s behind. Seat 3: trips < four 8s, 9-9 > Q-5: push. Seat 5: J-high < four 8s, T-7 <
-    Q-5: lose. Seat 6: 7-7 in front (its own chart row is the same in 003, line 1435) > Q-5,
-    aces < four 8s: push. The Fortune is the seven cards' whatever the setting: +50."""
+    """The same cards with 003's chart (003 "Fortune Pai Gow Poker House Way": "at least a queen up
+    front"): Q-5 in front, four 8s behind. Seat 3: trips < four 8s, 9-9 > Q-5: push. Seat 5: J-high
+    < four 8s, T-7 < Q-5: lose. Seat 6: 7-7 in front (its own chart row is the same in
+    003 "Fortune Pai Gow Poker House Way") > Q-5, aces < four 8s: push. The Fortune is the seven
+    cards' whatever the setting: +50."""
     result = only_result(play(config_004(tmp_path, house_way="003"), ROUND_2)[1])
     dealer = result["outcome"]["player_dealer"]
     assert sorted(dealer["low"]["cards"]) == sorted(["Qh", "5d"])
@@ -246,18 +257,19 @@ def test_round_2_under_003_keeps_the_four_eights_behind_R31(tmp_path: Path) -> N
 # then every Fortune, then every Envy.
 #
 # Player-dealer Kc 9h 8h 5s 4c 3d 2h: no pair, no straight (2-3-4-5 lacks the A and the 6), no
-# flush. "No Pair: Put the 2nd and 3rd highest cards in front" (003 line 1430): low 9h 8h,
-# high K-5-4-3-2.
+# flush. "No Pair: Put the 2nd and 3rd highest cards in front"
+# (003 "Fortune Pai Gow Poker House Way"): low 9h 8h, high K-5-4-3-2.
 ROUND_3_HANDS = {
     1: "Kc 9h 8h 5s 4c 3d 2h",
-    # five aces, house way "Put pair of aces in front" (003 line 1445): A-A beats 9-8, three
-    # aces beat king-high: win; Fortune 400 to 1; Envy $250 to every other button
+    # five aces, house way "Put pair of aces in front" (003 "Fortune Pai Gow Poker House Way"): A-A
+    # beats 9-8, three aces beat king-high: win; Fortune 400 to 1; Envy $250 to every other button
     3: "As Ah Ad Ac JKR 8s 6d",
-    # four 7s, "8's, 7's or 6's: ... at least a queen up front" (003 line 1444): Q-J in front
-    # (> 9-8), four 7s behind: win; Fortune 25 to 1; Envy $5
+    # four 7s, "8's, 7's or 6's: ... at least a queen up front" (003 "Fortune Pai Gow Poker House
+    # Way"): Q-J in front (> 9-8), four 7s behind: win; Fortune 25 to 1; Envy $5
     5: "7c 7d 7s 7h Qh Jh 2c",
     # queen-high straight flush, no pair: the only complete hand is the five diamonds, so 4-3
-    # goes in front (003 line 1439): 4-3 < 9-8, the straight flush > king-high: push;
+    # goes in front (003 "Fortune Pai Gow Poker House Way"): 4-3 < 9-8, the straight flush >
+    # king-high: push;
     # Fortune 50 to 1; Envy $20
     6: "Qd Jd Td 9d 8d 4s 3h",
     # no pair: Q-J in front (> 9-8), K-9-6-4-2 behind (> K-5-4-3-2): win
@@ -315,5 +327,5 @@ def test_round_3_three_envy_hands_at_once_by_spot_R3_R32(tmp_path: Path) -> None
     envy = [(s["seat"], s["for_seat"]) for s in result["settlements"] if s["spot"] == "envy"]
     assert envy == [(3, 5), (3, 6), (5, 3), (5, 6), (6, 3), (6, 5), (2, 3), (2, 5), (2, 6)]
     assert result["bank"]["end"] == "0.00"
-    # R4: base 60 + Fortune 30 = 90, "$5-$100 $1" (003 line 1579)
+    # R4: base 60 + Fortune 30 = 90, "$5-$100 $1" (003 "Fortune Pai Gow Poker: Collection Fees")
     assert [f["amount"] for f in result["fees"]] == ["1.00"]

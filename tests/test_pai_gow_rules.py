@@ -1,10 +1,13 @@
 """Fortune Pai Gow Poker rules: hand ranks with the joker, fouls, every house-way row, copies,
-the Fortune categories and the Envy (003 lines 1355-1540, 004 lines 729-896, R30-R32).
+the Fortune categories and the Envy (003 "Fortune Pai Gow Poker", 004 "Fortune Pai Gow Poker",
+R30-R32).
 
-Every expected setting below is worked by hand from the house-way table (003 lines 1429-1447);
+Every expected setting below is worked by hand from the house-way table
+(003 "Fortune Pai Gow Poker House Way");
 the property tests compare the joker evaluator with a brute-force reference written here from
-the document's words ("may be used as an ace or to complete a straight or flush", 003 line 1369)
-on top of the joker-free evaluator `tablectl.rules.poker.best_rank`.
+the document's words ("may be used as an ace or to complete a straight or flush",
+003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used") on top of the
+joker-free evaluator `tablectl.rules.poker.best_rank`.
 """
 
 from __future__ import annotations
@@ -50,11 +53,14 @@ def setting_of(text: str, way: str = "003") -> tuple[set[str], set[str]]:
     return names(high), names(low)
 
 
-# ---------------------------------------------------------------- hand ranking (003 1377-1395)
+# ---------------------------------------------------------------- hand ranking
+# (003 "Fortune Pai Gow Poker: Card Values and Hand Rankings")
 
 
 def test_five_aces_is_the_best_five_card_hand_above_the_royal_flush_003_1381() -> None:
-    """003 lists Five Aces (line 1381) above the Royal Flush (line 1382); 004 line 754 too."""
+    """003 lists Five Aces above the Royal Flush
+    (003 "Fortune Pai Gow Poker: Card Values and Hand Rankings");
+    004 "Fortune Pai Gow Poker Hand Rankings" too."""
     five_aces = high_hand_rank(hand("As Ah Ad Ac JKR"))
     assert five_aces == FIVE_ACES_RANK
     assert five_aces > high_hand_rank(hand("As Ks Qs Js Ts"))
@@ -67,8 +73,9 @@ def test_royal_flush_above_every_straight_flush_003_1382() -> None:
 
 
 def test_wheel_is_the_lowest_straight_and_straight_flush_003_1391() -> None:
-    """003 line 1391: "5, 4, 3, 2 and ace is the lowest ranked Straight"; line 1387 for the
-    straight flush. (Many pai gow rules rank it second; the document does not.)"""
+    """003 "Fortune Pai Gow Poker: Card Values and Hand Rankings": "5, 4, 3, 2 and ace is the lowest
+    ranked Straight"; line 1387 for the straight flush. (Many pai gow rules rank it second; the
+    document does not.)"""
     assert high_hand_rank(hand("Ah 2d 3c 4s 5h")) < high_hand_rank(hand("2d 3c 4s 5h 6c"))
     assert high_hand_rank(hand("Ah 2h 3h 4h 5h")) < high_hand_rank(hand("2c 3c 4c 5c 6c"))
     assert high_hand_name(hand("Ah 2d 3c 4s 5h")) == "straight"
@@ -93,7 +100,8 @@ def test_category_ladder_003_1377() -> None:
     assert len(set(ranks)) == len(ranks)
 
 
-# ---------------------------------------------------------------- the joker (R31, 003 line 1369)
+# ---------------------------------------------------------------- the joker (R31,
+# 003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used")
 
 
 def test_joker_is_an_ace_R31() -> None:
@@ -159,7 +167,8 @@ def test_hands_of_the_wrong_size_or_with_a_card_twice_are_refused() -> None:
         low_hand_rank(hand("JKR JKR"))
 
 
-# ---------------------------------------------------------------- fouls (003 line 1425, R31)
+# ---------------------------------------------------------------- fouls
+# (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play", R31)
 
 
 def test_setting_returns_high_five_and_low_two_003_1425() -> None:
@@ -203,7 +212,8 @@ def test_setting_must_use_two_of_the_seven_cards() -> None:
         verify_setting(hand("As Ah Ks Kh 7c 5d"), hand("7c 5d"))
 
 
-# ---------------------------------------------------------------- house way, 003 lines 1429-1447
+# ---------------------------------------------------------------- house way,
+# 003 "Fortune Pai Gow Poker House Way"
 
 
 def test_house_way_no_pair_puts_2nd_and_3rd_highest_in_front_003_1430() -> None:
@@ -414,7 +424,8 @@ def test_house_way_golden_rule_overrides_the_full_house_row_003_1447() -> None:
 
 
 def test_house_way_004_four_kings_always_split_004_803() -> None:
-    """004 line 803 splits four kings even with a pair; 003 line 1444 keeps them behind."""
+    """004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'" splits four kings even with a pair;
+    003 "Fortune Pai Gow Poker House Way" keeps them behind."""
     assert setting_of("Ks Kh Kd Kc 5h 5s 2c", "004")[1] <= {"Ks", "Kh", "Kd", "Kc"}
     assert setting_of("Ks Kh Kd Kc 5h 5s 2c", "003")[1] == {"5h", "5s"}
 
@@ -446,7 +457,8 @@ def test_house_way_straight_flush_and_one_pair_keeps_the_straight_flush_003_1440
 
 def test_house_way_straight_flush_and_a_free_pair_pair_in_front_003_1440_1447() -> None:
     assert setting_of("9h 8h 7h 6h 5h Kc Kd") == ({"9h", "8h", "7h", "6h", "5h"}, {"Kc", "Kd"})
-    assert setting_of("9h 8h 7h 6h 5h Kc Kd", "004")[1] == {"Kc", "Kd"}  # 004 line 810
+    # 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'"
+    assert setting_of("9h 8h 7h 6h 5h Kc Kd", "004")[1] == {"Kc", "Kd"}
 
 
 def test_house_way_flush_with_two_pairs_set_by_the_two_pair_strategy_003_1441() -> None:
@@ -458,9 +470,10 @@ def test_house_way_flush_with_two_pairs_set_by_the_two_pair_strategy_003_1441() 
 
 def test_house_way_straight_flush_with_two_pairs_split_by_two_pair_rule_003_1441() -> None:
     """5-6-7-8-9 of hearts with the 5 and 9 of clubs: "Set according to the 2 pair strategy"
-    (003 line 1441, 004 line 811). Big pair 9s, no ace or joker for the front: "otherwise
-    split", the small pair (5-5) in front, 9-9-8-7-6 behind. No pair can go in front of the
-    straight flush (it needs one 5 and one 9), so the golden rule does not apply."""
+    (003 "Fortune Pai Gow Poker House Way", 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'").
+    Big pair 9s, no ace or joker for the front: "otherwise split", the small pair (5-5) in front,
+    9-9-8-7-6 behind. No pair can go in front of the straight flush (it needs one 5 and one 9), so
+    the golden rule does not apply."""
     for way in ("003", "004"):
         assert setting_of("5h 6h 7h 8h 9h 5c 9c", way) == (
             {"9h", "9c", "8h", "7h", "6h"},
@@ -479,7 +492,8 @@ def test_house_way_straight_flush_with_trips_pair_in_front_003_1442() -> None:
 
 def test_house_way_two_pairs_eights_with_the_joker_keeps_both_behind_003_1435() -> None:
     """8s and 3s: "Put both pairs in back if you can put a king or higher in front"; the joker is
-    an ace (003 line 1369), so it goes in front with the 5."""
+    an ace (003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used"), so it
+    goes in front with the 5."""
     assert setting_of("8s 8h 3c 3d JKR 5s 2c") == ({"8s", "8h", "3c", "3d", "2c"}, {"JKR", "5s"})
 
 
@@ -552,45 +566,55 @@ def test_house_way_four_of_a_kind_rows_of_003_and_004_003_1444_004_803(
 @pytest.mark.parametrize(
     ("seven", "low"),
     [
-        ("Kh Jd 9c 7s 5h 3d 2c", {"Jd", "9c"}),  # no pairs (004 line 795)
-        ("8h 8d Kc Qs 5h 3d 2c", {"Kc", "Qs"}),  # one pair (004 line 796)
-        ("Ks Kh 4c 4d Ah 9s 2c", {"4c", "4d"}),  # two pairs, kings big (004 line 798)
+        # no pairs (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'")
+        ("Kh Jd 9c 7s 5h 3d 2c", {"Jd", "9c"}),
+        # one pair (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'")
+        ("8h 8d Kc Qs 5h 3d 2c", {"Kc", "Qs"}),
+        # two pairs, kings big (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'")
+        ("Ks Kh 4c 4d Ah 9s 2c", {"4c", "4d"}),
         ("Js Jh 4c 4d Ah 9s 2c", {"Ah", "9s"}),  # jacks, an ace to put in front
         ("9s 9h 4c 4d Kh Qs 2c", {"4c", "4d"}),  # nines, no ace or joker: split
         ("8s 8h 3c 3d Kh 5s 2c", {"Kh", "5s"}),  # eights, a king
         ("6s 6h 3c 3d Qh 5s 2c", {"3c", "3d"}),  # sixes, only a queen: split
         ("5s 5h 3c 3d Qh 9s 2c", {"Qh", "9s"}),  # fives, a queen
-        ("Qs Qh 7c 7d 4h 4s Ac", {"Qs", "Qh"}),  # three pairs (004 line 799)
-        ("7s 7h 7d Kc 9s 5h 2d", {"Kc", "9s"}),  # three 7s: behind (004 line 800)
-        ("Ks Kh Kd 4c 4d 9s 2h", {"4c", "4d"}),  # full house (004 line 802)
-        ("As Ks 9s 7s 4s 2s Qh", {"As", "Qh"}),  # a flush, no pair (004 line 806)
+        # three pairs (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'")
+        ("Qs Qh 7c 7d 4h 4s Ac", {"Qs", "Qh"}),
+        # three 7s: behind (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'")
+        ("7s 7h 7d Kc 9s 5h 2d", {"Kc", "9s"}),
+        # full house (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'")
+        ("Ks Kh Kd 4c 4d 9s 2h", {"4c", "4d"}),
+        # a flush, no pair (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'")
+        ("As Ks 9s 7s 4s 2s Qh", {"As", "Qh"}),
     ],
 )
 def test_house_way_004_rows_set_as_004_prints_them_004_793(seven: str, low: set[str]) -> None:
-    """004's chart (lines 793-811) words these rows as 003's does; each worked from 004's row."""
+    """004's chart (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'") words these rows as
+    003's does; each worked from 004's row."""
     assert setting_of(seven, "004")[1] == low
 
 
 @pytest.mark.parametrize(
     ("seven", "front_ranks"),
     [
-        # 004 line 800: "If three aces, put one ace and the highest card in front and the pair
-        # of aces in the back."
+        # 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'": "If three aces, put one ace and
+        # the highest card in front and the pair of aces in the back."
         ("As Ah Ad Kc 9s 5h 2d", ["A", "K"]),
-        # 004 line 801: "Three of a Kind - Two Sets: Put the highest pair in front and put the
-        # lower three of a kind in the back."
+        # 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'": "Three of a Kind - Two Sets: Put
+        # the highest pair in front and put the lower three of a kind in the back."
         ("Ks Kh Kd 7c 7d 7h 2s", ["K", "K"]),
-        # 004 line 804: "Five Aces: Put a pair of aces in front and three aces in back." (the
-        # joker is the fifth ace)
+        # 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'": "Five Aces: Put a pair of aces in
+        # front and three aces in back." (the joker is the fifth ace)
         ("As Ah Ad Ac JKR 9s 2d", ["A", "A"]),
-        # 004 line 809: a straight with one pair: the straight 9-8-7-6-5 behind and "the two
-        # highest remaining cards (pair or no pair) in front": K and the other 5
+        # 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'": a straight with one pair: the
+        # straight 9-8-7-6-5 behind and "the two highest remaining cards (pair or no pair) in
+        # front": K and the other 5
         ("9s 8h 7d 6c 5s 5h Kd", ["K", "5"]),
-        # 004 line 810: a straight with two pairs (9-9, 5-5) is set by the Two Pairs row: nines,
-        # no ace or joker for the front, so "the small pair in front" (004 line 798)
+        # 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'": a straight with two pairs (9-9,
+        # 5-5) is set by the Two Pairs row: nines, no ace or joker for the front, so "the small pair
+        # in front" (004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'")
         ("9s 9h 8d 7c 6s 5h 5d", ["5", "5"]),
-        # 004 line 811: a straight with three of a kind: "a pair in the front and a complete
-        # hand in the back" (8-8 in front, 8-7-6-5-4 behind)
+        # 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'": a straight with three of a kind:
+        # "a pair in the front and a complete hand in the back" (8-8 in front, 8-7-6-5-4 behind)
         ("8s 8h 8d 7c 6s 5h 4d", ["8", "8"]),
     ],
 )
@@ -607,7 +631,8 @@ def test_house_way_refuses_an_unknown_way() -> None:
         house_way(hand("Kh Jd 9c 7s 5h 3d 2c"), way="005")  # type: ignore[arg-type]
 
 
-# ---------------------------------------------------------------- copies (003 line 1463, R31)
+# ---------------------------------------------------------------- copies
+# (003 "Fortune Pai Gow Poker: How Winners are Determined and Paid", R31)
 
 
 P_HIGH, P_LOW = hand("Ks Kh 9c 7d 2s"), hand("Qd Jc")
@@ -624,7 +649,8 @@ def test_one_won_one_lost_is_a_push_003_1461() -> None:
 
 
 def test_copies_go_to_the_player_dealer_R31() -> None:
-    """003 line 1463: "The player-dealer wins all copy hands." Suits do not break ties."""
+    """003 "Fortune Pai Gow Poker: How Winners are Determined and Paid": "The player-dealer wins all
+    copy hands." Suits do not break ties."""
     copy_high, copy_low = hand("Kc Kd 9h 7s 2d"), hand("Qh Jd")
     assert compare((P_HIGH, P_LOW), (copy_high, copy_low)) == "lose"
     assert compare((P_HIGH, P_LOW), (copy_high, hand("Td 8c"))) == "push"
@@ -635,20 +661,24 @@ def test_joker_ace_copies_a_real_ace_R31() -> None:
     assert compare((P_HIGH, hand("JKR Kd")), (hand("Qs Qh 9d 7c 2c"), hand("Ah Kc"))) == "push"
 
 
-# ---------------------------------------------------------------- Fortune Bonus (003 1495-1535)
+# ---------------------------------------------------------------- Fortune Bonus
+# (003 "Fortune Pai Gow Poker: Fortune Bonus Bet" to "Bonus Bet Paytable")
 
 
 @pytest.mark.parametrize(
     ("seven", "category"),
     [
-        ("7s 6s 5s 4s 3s 2s As", "seven-card-straight-flush"),  # the lowest, 003 line 1378
+        # the lowest, 003 "Fortune Pai Gow Poker: Card Values and Hand Rankings"
+        ("7s 6s 5s 4s 3s 2s As", "seven-card-straight-flush"),
         ("As Ks Qs Js Ts 9s 8s", "seven-card-straight-flush"),  # the highest
-        ("As Ks Qs Js Ts Kh Qh", "royal-flush-royal-match"),  # 003 line 1379
+        # 003 "Fortune Pai Gow Poker: Card Values and Hand Rankings"
+        ("As Ks Qs Js Ts Kh Qh", "royal-flush-royal-match"),
         ("JKR Ks Qs Js Ts Kh Qh", "royal-flush-royal-match"),  # joker as the ace, line 1497
         ("As JKR Qs Js Ts Kd Qd", "royal-flush-royal-match"),  # joker as the king
         ("Ah Kh Qh Jh Th 9h JKR", "seven-card-straight-flush-joker"),  # joker as the 8
         ("7d 6d 4d 3d 2d Ad JKR", "seven-card-straight-flush-joker"),  # joker as the 5
-        ("As Ad Ah Ac JKR 2c 3d", "five-aces"),  # 003 line 1381
+        # 003 "Fortune Pai Gow Poker: Card Values and Hand Rankings"
+        ("As Ad Ah Ac JKR 2c 3d", "five-aces"),
         ("As Ks Qs Js Ts 2c 3d", "royal-flush"),
         ("As Ks Qs Js Ts Kh JKR", "royal-flush"),  # the joker is no king for the match
         ("As Ks Qs Js Ts Kh Qd", "royal-flush"),  # K-Q not suited
@@ -672,8 +702,9 @@ def test_fortune_categories_003_1525(seven: str, category: str | None) -> None:
 
 
 def test_fortune_trips_with_a_straight_is_paid_as_three_of_a_kind_003_1534() -> None:
-    """Our reading: the pay table (003 lines 1525-1535) lists 3 of a Kind (3 to 1) above the
-    Straight (2 to 1), so seven cards holding both are the better-paid three of a kind."""
+    """Our reading: the pay table (003 "Fortune Pai Gow Poker: Bonus Bet Paytable") lists 3 of a
+    Kind (3 to 1) above the Straight (2 to 1), so seven cards holding both are the better-paid three
+    of a kind."""
     assert fortune_category(hand("5c 6d 7h 8s 9c 9d 9h")) == "three-of-a-kind"
     # but a flush with three of a kind is a flush, as both the ranking and the table order it
     assert fortune_category(hand("9s 9d 9h 7s 5s 3s 2s")) == "flush"
@@ -686,15 +717,17 @@ def test_envy_pays_for_four_of_a_kind_or_better_R32() -> None:
     assert envy_qualifies("seven-card-straight-flush", table)
     assert not envy_qualifies("full-house", table)
     assert not envy_qualifies(None, table)
-    assert str(table.envy["five-aces"]) == "250.00"  # 003 line 1528 "$250"
+    # 003 "Fortune Pai Gow Poker: Bonus Bet Paytable" "$250"
+    assert str(table.envy["five-aces"]) == "250.00"
 
 
 # ---------------------------------------------------------------- properties
 
 
 def _reference_joker_rank(reals: list[Card]) -> tuple[int, ...]:
-    """Brute force from 003 line 1369: the joker as an ace, or as any card that completes a
-    straight or a flush; four aces and the joker are five aces (line 1381)."""
+    """Brute force from 003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks
+    Used": the joker as an ace, or as any card that completes a straight or a flush; four aces and
+    the joker are five aces (line 1381)."""
     if sum(1 for c in reals if c.rank == "A") == 4:
         return FIVE_ACES_RANK
     best: tuple[int, ...] = ()

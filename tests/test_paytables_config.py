@@ -26,7 +26,8 @@ def tcp_config(folder: Path, extra: str = "") -> Path:
 
 def test_shipped_pay_tables_by_default_R29(tmp_path: Path) -> None:
     rules = load_config(tcp_config(tmp_path)).rules
-    # 004 lines 619-625: TCB-6B2 pays a royal flush 1,000 to 1 and three of a kind 5 to 1
+    # 004 "Three Card Poker 6 Card Bonus: 6 Card Bonus": TCB-6B2 pays a royal flush 1,000 to 1 and
+    # three of a kind 5 to 1
     assert rules.paytable("TCB-6B2").pays["royal-flush"] == 1000
     assert rules.paytable("TCB-6B2").pays["three-of-a-kind"] == 5
     assert (PAYTABLE_DIR / "three-card-poker.toml").is_file()

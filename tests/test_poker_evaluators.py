@@ -1,8 +1,9 @@
 """Poker evaluators: R29 three-card order, five-card high poker, best five of 5-7 cards.
 
-Expected orders come from the documents' hand-ranking prose (000 lines 297-307, 001 lines 46-55,
-004 lines 495-505) and R29; the property test compares `best_five` with a brute-force reference
-written here from the same prose, not from the module under test.
+Expected orders come from the documents' hand-ranking prose (000 "Three Card Poker 6 Card Bonus:
+Card Values and Hand Rankings", 001 "Ranking of Hands", 004 "Three Card Poker 6 Card Bonus: Card
+Values and Hand Rankings") and R29; the property test compares `best_five` with a brute-force
+reference written here from the same prose, not from the module under test.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ def test_r29_order_of_categories() -> None:
 
 
 def test_r29_a23_is_the_lowest_straight_and_straight_flush() -> None:
-    """R29 (000 line 301, 004): A-2-3 lowest; 001's "4-3-2 lowest" yields."""
+    """R29 (000 "Three Card Poker 6 Card Bonus: Card Values and Hand Rankings", 004): A-2-3 lowest;
+    001's "4-3-2 lowest" yields."""
     assert three_card_rank(hand("Ah 2h 3h")) < three_card_rank(hand("2c 3c 4c"))
     assert three_card_rank(hand("Ah 2d 3c")) < three_card_rank(hand("2c 3d 4s"))
     # but A-2-3 is still a straight, above every flush and pair

@@ -2,10 +2,11 @@
 their shuffle and stack number, the dice cup's rolls their roll number (the cup has no runs).
 
 The rounds are the hand-worked ones of tests/test_three_card_poker_engine.py (the qualifying
-round: 004 lines 566-569, R29, R2, R4) and tests/test_pai_gow_rounds.py (round 1: 003, R1,
-R30-R32); each is played here as the devices report it with positions, through a fault, and must
-come out exactly as worked there: a stack the shuffler could not report holds the round until
-the dealer enters it at the console (R39), and a roll the cup reported twice is used once.
+round: 004 "Three Card Poker 6 Card Bonus: How Each Wager Wins, Loses or Pushes", R29, R2, R4) and
+tests/test_pai_gow_rounds.py (round 1: 003, R1, R30-R32); each is played here as the devices report
+it with positions, through a fault, and must come out exactly as worked there: a stack the shuffler
+could not report holds the round until the dealer enters it at the console (R39), and a roll the cup
+reported twice is used once.
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ def test_a_stack_the_shuffler_could_not_report_holds_the_round_until_entered_by_
         rows += feed(table, decision)
     (result,) = payloads(rows, "round/result")
     # As worked in test_qualifying_player_dealer_settles_ante_and_play_by_rank_R29: Qh = 12
-    # counts to seat 7 (R2); K-9-4 and a pair of aces beat Q-5-2, Q-5-2 pushes (004 567-569).
+    # counts to seat 7 (R2); K-9-4 and a pair of aces beat Q-5-2, Q-5-2 pushes
+    # (004 "Three Card Poker 6 Card Bonus: How Each Wager Wins, Loses or Pushes").
     assert result["action_seat"] == 7
     assert settled(result) == [
         (7, "ante", "win", D(20)),

@@ -119,9 +119,9 @@ def test_journaled_rules_no_engine_can_play_are_an_alert_not_a_crash_R30(tmp_pat
 def test_pay_tables_are_journaled_with_the_rules_so_old_rounds_replay_as_paid(
     tmp_path: Path,
 ) -> None:
-    """The rules carry the pay tables they name (here TCB-6B2, 004 lines 616-627, and PP-MR200),
-    round-trip through the journal's JSON unchanged, and an engine built from journaled rules
-    pays by them even if the data file no longer holds the table."""
+    """The rules carry the pay tables they name (here TCB-6B2, 004 "Three Card Poker 6 Card Bonus: 6
+    Card Bonus", and PP-MR200), round-trip through the journal's JSON unchanged, and an engine built
+    from journaled rules pays by them even if the data file no longer holds the table."""
     from tablectl.config import Rules
     from tablectl.games.registry import make_engine
     from tests.helpers import make_config

@@ -347,3 +347,50 @@ def test_deep_verify_of_a_live_file_that_only_holds_its_opening_snapshot(
     code, out = cli(capsys, "verify-journal", "--config", str(cfg_path), "--deep")
     assert code == 0, out
     assert "are not here" in out
+
+
+def keyed(tmp_path: Path) -> Path:
+    assert main(["keygen", str(tmp_path / "journal.key")]) == 0
+    return write_config(tmp_path, journal={"key_file": "journal.key"})
+
+
+def test_records_cut_off_the_front_of_a_keyed_journal_are_evident_with_the_key(
+    tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Someone deletes the first records and makes the file say it starts later (the hash it
+    continues from recomputed): without the key that looks like archived segments; with it, the
+    start is not signed and verify fails."""
+    path = keyed(tmp_path)
+    months(path, clock, {OCTOBER: 3})
+    raw = sqlite3.connect(tmp_path / "journal.db")
+    (prev,) = raw.execute("SELECT lower(hex(hash)) FROM journal WHERE seq = 10").fetchone()
+    raw.execute("DELETE FROM journal WHERE seq <= 10")
+    raw.executemany(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+        [("first_seq", "11"), ("prev_hash", prev)],
+    )
+    raw.commit()
+    raw.close()
+    code, out = cli(capsys, "verify-journal", "--journal", str(tmp_path / "journal.db"))
+    assert code == 0 and "records 1-10 are not here" in out  # no key: only a note
+    code, out = cli(capsys, "verify-journal", "--config", str(path))
+    assert code == 1
+    assert "the journal's start (record 11" in out and "is not signed, in a keyed journal" in out
+
+
+def test_a_closed_months_start_is_signed_and_verifies_with_the_key(
+    tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = keyed(tmp_path)
+    months(path, clock, {OCTOBER: 2, NOVEMBER: 1})
+    (tmp_path / "journal-2026-10.db").rename(tmp_path / "away.db")
+    code, out = cli(capsys, "verify-journal", "--config", str(path))
+    assert code == 0, out
+    raw = sqlite3.connect(tmp_path / "journal.db")
+    (mac,) = raw.execute("SELECT value FROM meta WHERE key = 'start_mac'").fetchone()
+    forged = ("1" if mac[0] == "0" else "0") + mac[1:]
+    raw.execute("UPDATE meta SET value = ? WHERE key = 'start_mac'", (forged,))
+    raw.commit()
+    raw.close()
+    code, out = cli(capsys, "verify-journal", "--config", str(path))
+    assert code == 1 and "its keyed hash does not match: rewritten" in out

@@ -42,6 +42,7 @@ from tablectl.journal import Journal, Record, Snapshot
 from tablectl.outputs import OutboxRow
 from tablectl.table import Table
 from tests.helpers import (
+    CLOSE,
     SHOE_NEW,
     bank,
     burn,
@@ -969,3 +970,42 @@ def test_verify_journal_deep_names_a_damaged_snapshot(
     code, out = verify_deep(cfg_path, capsys)
     assert code == 1, out
     assert f"snapshot after record {newest.journal_seq}: " in out
+
+
+def test_a_snapshot_forged_without_the_chain_key_is_not_trusted_and_verify_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review finding: a snapshot's digest anyone can recompute. In a keyed journal each is
+    signed; one rewritten without the key (round + 100, digest recomputed) is skipped at a
+    restart, which replays instead, and verify-journal with the key fails naming it."""
+    assert main(["keygen", str(tmp_path / "journal.key")]) == 0
+    path = write_config(tmp_path, journal={"key_file": "journal.key"})
+    first = Daemon(load_config(path), mqtt=False)
+    first.recover()
+    for event in [bank(1, "500"), wager(2, "player", "20"), CLOSE, *cards("9h 2c Kd 3s")]:
+        first._ingest(Input("console", event))
+    first._checkpoint()
+    expected = snapshot.encode(first.table)
+    first.journal.close()
+    raw = sqlite3.connect(tmp_path / "journal.db")
+    seq, body = raw.execute("SELECT journal_seq, body FROM snapshots").fetchone()
+    doc = json.loads(zlib.decompress(body))
+    doc["state"]["v"]["round"] += 100
+    data = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()
+    raw.execute(
+        "UPDATE snapshots SET body = ?, digest = ? WHERE journal_seq = ?",
+        (zlib.compress(data), hashlib.sha256(data).hexdigest(), seq),
+    )
+    raw.commit()
+    raw.close()
+    again = Daemon(load_config(path), mqtt=False)
+    with capture_logs() as logs:
+        replayed = again.recover()
+    assert replayed == seq  # from the first record: the forged snapshot was not used
+    assert snapshot.encode(again.table) == expected
+    assert any(e["event"] == "snapshot.skipped" and "key" in e["detail"] for e in logs)
+    again.journal.close()
+    capsys.readouterr()
+    assert main(["verify-journal", "--config", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"snapshot after record {seq}: its keyed hash does not match" in out

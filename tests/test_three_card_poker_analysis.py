@@ -28,7 +28,8 @@ from tablectl.rules.paytables import (
 
 
 def test_r29_tcb_6b2_reproduces_the_approved_figures_of_004() -> None:
-    """004 lines 626-627 print "House Advantage 15.28%" and "Hit Frequency 7.2798%"."""
+    """004 "Three Card Poker 6 Card Bonus: 6 Card Bonus" print "House Advantage 15.28%" and "Hit
+    Frequency 7.2798%"."""
     table = get_paytable("TCB-6B2")
     assert table.stated_house_advantage == "15.28%"
     assert table.stated_hit_frequency == "7.2798%"
@@ -131,10 +132,11 @@ def test_pair_plus_documents_table() -> None:
 def test_paytables_load_by_document_name() -> None:
     tables = load_paytables()
     assert set(tables) == {"TCB-6B2", "TCB-6B4", "TCB-001", "PP-MR200"}
-    # 000 line 420: "Four of a Kind 100:1"; 004 line 621: "Four of a Kind 50:1"
+    # 000 "Three Card Poker 6 Card Bonus: 6 Card Bonus": "Four of a Kind 100:1";
+    # 004 "Three Card Poker 6 Card Bonus: 6 Card Bonus": "Four of a Kind 50:1"
     assert payout(tables["TCB-6B4"], "four-of-a-kind") == 100
     assert payout(tables["TCB-6B2"], "four-of-a-kind") == 50
-    # 001 lines 149-150: straight 9:1, trips 8:1 (R29)
+    # 001 "6 Card Bonus": straight 9:1, trips 8:1 (R29)
     assert payout(tables["TCB-001"], "straight") == 9
     assert payout(tables["TCB-001"], "three-of-a-kind") == 8
     assert payout(tables["TCB-6B2"], "two-pair") == 0

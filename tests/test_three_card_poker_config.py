@@ -1,7 +1,8 @@
 """The shipped Three Card Poker 6 Card Bonus configs pass `tablectl check-config` (contract 4) and
 say what their documents say: seats, 6 Card Bonus table, action start and wager order (R2, R3,
-R29). The config's own deck-colour check (004 line 488) is pinned here too, and whole rounds
-through the shipped 004 table, worked by hand from the document."""
+R29). The config's own deck-colour check
+(004 "Three Card Poker 6 Card Bonus: Description of the Deck and Number of Decks Used") is pinned
+here too, and whole rounds through the shipped 004 table, worked by hand from the document."""
 
 from __future__ import annotations
 
@@ -22,13 +23,17 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize(
     ("doc", "seats", "six_card", "action_start", "wager_order"),
     [
-        # 000 line 313 seven places; lines 417-424 TCB-6B4; line 324 action button, Play first
+        # 000 "Three Card Poker 6 Card Bonus: Description of Table Used and Total Number of Seated
+        # Positions" seven places; lines 417-424 TCB-6B4; line 324 action button, Play first
         ("000", 7, "TCB-6B4", "action-button", "play-first"),
-        # 001 line 13 eight places; lines 142-150 the 001 table; line 97 action button
+        # 001 "Type of gaming table utilized for this game" eight places; lines 142-150 the 001
+        # table; line 97 action button
         ("001", 8, "TCB-001", "action-button", "ante-first"),
-        # 003 line 851 eight places; lines 982-989 TCB-6B4; line 935 left of the player-dealer
+        # 003 "Three Card Poker 6 Card Bonus: Type of gaming table utilized for this game" eight
+        # places; lines 982-989 TCB-6B4; line 935 left of the player-dealer
         ("003", 8, "TCB-6B4", "player-dealer-left", "ante-first"),
-        # 004 line 511 seven places; lines 618-627 TCB-6B2; line 526 Ante first
+        # 004 "Three Card Poker 6 Card Bonus: Description of Table Used and Total Number of Seated
+        # Positions" seven places; lines 618-627 TCB-6B2; line 526 Ante first
         ("004", 7, "TCB-6B2", "action-button", "ante-first"),
     ],
 )
@@ -126,7 +131,9 @@ def test_004_table_round_by_hand_fold_backline_and_an_exhausted_bank_R1_R2_R29(
             wager(6, "ante", "20"),
             wager(6, "six-card-bonus", "10"),
             wager(7, "ante", "5"),
-            wager(7, "ante", "10", player="bob"),  # back-line betting (004 line 535)
+            # back-line betting
+            # (004 "Three Card Poker 6 Card Bonus: Dealing Procedures and Round of Play")
+            wager(7, "ante", "10", player="bob"),
             wager(7, "pair-plus", "5", player="bob"),
             {"type": "bets.close"},
             # stacks from the player-dealer's left: seats 3, 6, 7, then seat 2 (line 524, R29)
@@ -142,9 +149,10 @@ def test_004_table_round_by_hand_fold_backline_and_an_exhausted_bank_R1_R2_R29(
     # Qs = 12 counts seats 1, 3, 4, 5, 6, 7 (seat 2 skipped): (12 - 1) mod 6 = 5 -> seat 7 (R2)
     assert result["action_seat"] == 7
     # the player-dealer's straight flush qualifies and beats trips and the 6-high straight
-    # flush (004 lines 498-503); TCB-6B2 (004 lines 619-625): seat 3's six cards make three
-    # eights (5:1 = 25), seat 6's six spades a Q-J-T-6-5 flush (15:1 = 150); Pair Plus
-    # (lines 593-598): three of a kind 30:1 = 150; bob's Pair Plus is forfeited by the fold.
+    # flush (004 "Three Card Poker 6 Card Bonus: Card Values and Hand Rankings"); TCB-6B2
+    # (004 "Three Card Poker 6 Card Bonus: 6 Card Bonus"): seat 3's six cards make three eights (5:1
+    # = 25), seat 6's six spades a Q-J-T-6-5 flush (15:1 = 150); Pair Plus (lines 593-598): three of
+    # a kind 30:1 = 150; bob's Pair Plus is forfeited by the fold.
     # R1 with B = 200: collected 5 + 10 + 5 + 10 + 10 = 40 (funds 240), paid 150 and 25
     # (funds 65), collected 20 + 20 (funds 105), so seat 6's 150 is paid 105: partial.
     assert settled(result) == [
@@ -199,5 +207,6 @@ def test_004_table_round_by_hand_player_dealer_not_qualifying_R29(tmp_path: Path
         (1, "p1", "pair-plus", "win", "30.00"),
     ]
     assert result["bank"]["end"] == "30.00"  # 100 - 10 - 10 + 5 - 25 - 30
-    # total action 10 + 10 + 5 + 25 + 10 = 60 -> "$50-$95 $1" (004 line 639)
+    # total action 10 + 10 + 5 + 25 + 10 = 60 -> "$50-$95 $1"
+    # (004 "Three Card Poker 6 Card Bonus: Wagering Limits and Collection Fees")
     assert [f["amount"] for f in result["fees"]] == ["1.00"]

@@ -3,10 +3,12 @@
 Every expected figure is worked by hand from the documents (line numbers are document 004's,
 `004_dad8fc1ada8336f9.txt`, unless another is named), RULINGS.md (R1-R5, R29) and DESIGN.md
 contracts 1-3, never read back from the code. Unless a test says otherwise the table is document
-000's: seven seats, 6 Card Bonus table TCB-6B4 (000 lines 417-424: royal 1000, straight flush 200,
-quads 100, full house 20, flush 15, straight 10, trips 7), Pair Plus (000 lines 389-395: Mini Royal
-200, straight flush 40, trips 30, straight 6, flush 3, pair 1), collection schedule option 1 of 000
-(lines 435-439: $5-$50 $.50, $51-$100 $1, $101-$300 $2, $301-$500 $4, $501+ $5).
+000's: seven seats, 6 Card Bonus table TCB-6B4 (000 "Three Card Poker 6 Card Bonus: 6 Card Bonus":
+royal 1000, straight flush 200, quads 100, full house 20, flush 15, straight 10, trips 7), Pair Plus
+(000 "Three Card Poker 6 Card Bonus: Pair Plus Wager": Mini Royal 200, straight flush 40, trips 30,
+straight 6, flush 3, pair 1), collection schedule option 1 of 000
+(000 "Three Card Poker 6 Card Bonus: Wagering Limits and Collection Fees": $5-$50 $.50, $51-$100 $1,
+$101-$300 $2, $301-$500 $4, $501+ $5).
 """
 
 from __future__ import annotations
@@ -156,7 +158,8 @@ def test_qualifying_player_dealer_settles_ante_and_play_by_rank_R29(tmp_path: Pa
         (2, "play", "push", D(0)),
         (5, "ante", "win", D(10)),  # a pair beats queen-high
         (5, "play", "win", D(10)),
-        (5, "pair-plus", "win", D(5)),  # a pair pays 1:1 (000 line 395)
+        # a pair pays 1:1 (000 "Three Card Poker 6 Card Bonus: Pair Plus Wager")
+        (5, "pair-plus", "win", D(5)),
     ]
     # the bank pays 20 + 20 + 10 + 10 + 5 and collects 5: 1000 - 60 = 940
     assert result["bank"] == {"seat": 4, "start": "1000.00", "end": "940.00", "turn": 1}
@@ -181,7 +184,8 @@ def test_qualifying_player_dealer_settles_ante_and_play_by_rank_R29(tmp_path: Pa
         {"seat": 2, "hand": "player", "cards": ["Qs", "5d", "2h"]},
         {"seat": 4, "hand": "player-dealer", "cards": ["Qh", "5c", "2d"]},
     ]
-    # R4: total table action 10 + 5 + 20 + 5 + 15 = 55 -> "$51-$100 $1.00" (000 line 436)
+    # R4: total table action 10 + 5 + 20 + 5 + 15 = 55 -> "$51-$100 $1.00"
+    # (000 "Three Card Poker 6 Card Bonus: Wagering Limits and Collection Fees")
     assert result["fees"] == [
         {
             "payer": "player-dealer",
@@ -311,7 +315,9 @@ def test_a23_is_the_lowest_straight_and_loses_to_234_R29(tmp_path: Path) -> None
         bank(4, "1000"),
         wager(5, "ante", "10"),
         CLOSE,
-        stack("As 2d 3c"),  # A-2-3, the lowest straight (004 line 504, R29)
+        # A-2-3, the lowest straight
+        # (004 "Three Card Poker 6 Card Bonus: Card Values and Hand Rankings", R29)
+        stack("As 2d 3c"),
         stack("2h 3s 4d"),  # player-dealer: 2-3-4 straight, qualifies
         decide(5, "play"),
     ]
@@ -368,9 +374,9 @@ def test_six_card_bonus_uses_best_five_of_six_royal_flush_R29(tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("table_name", "net"),
     [
-        ("TCB-6B4", "50.00"),  # straight 10:1 (000 line 423)
-        ("TCB-001", "45.00"),  # straight 9:1 (001 line 149)
-        ("TCB-6B2", "50.00"),  # straight 10:1 (004 line 624)
+        ("TCB-6B4", "50.00"),  # straight 10:1 (000 "Three Card Poker 6 Card Bonus: 6 Card Bonus")
+        ("TCB-001", "45.00"),  # straight 9:1 (001 "6 Card Bonus")
+        ("TCB-6B2", "50.00"),  # straight 10:1 (004 "Three Card Poker 6 Card Bonus: 6 Card Bonus")
     ],
 )
 def test_six_card_bonus_pays_by_the_configured_table_R29(
@@ -391,7 +397,9 @@ def test_six_card_bonus_pays_by_the_configured_table_R29(
     assert result["settlements"][-1]["net"] == net
 
 
-# -- the action button (R2; 000 line 324, 001 line 97) and settlement order (R3) ------------------
+# -- the action button and settlement order (R3) ---------------------------------------------------
+# R2; 000 "Three Card Poker 6 Card Bonus: Description of Table Used and Total Number of Seated
+# Positions", 001 "Round of Play"
 
 
 @pytest.mark.parametrize(
@@ -442,7 +450,8 @@ def test_player_dealer_left_action_start_003(tmp_path: Path) -> None:
     events = [*QUALIFY_BETS, *QUALIFY_STACKS, *QUALIFY_PLAYS]
     _, rows = run(tmp_path, events, action_start="player-dealer-left")
     result = only_result(rows)
-    # 003 line 935: "always begin with the player to the left of the player-dealer": seat 5
+    # 003 "Three Card Poker 6 Card Bonus: Round of Play": "always begin with the player to the left
+    # of the player-dealer": seat 5
     assert result["action_seat"] == 5
     assert [s["seat"] for s in result["settlements"]] == [5, 5, 5, 7, 7, 7, 2, 2]
 
@@ -450,8 +459,9 @@ def test_player_dealer_left_action_start_003(tmp_path: Path) -> None:
 def test_play_settles_before_ante_when_configured_000(tmp_path: Path) -> None:
     _, rows = run(tmp_path, QUALIFY_BETS + QUALIFY_STACKS + QUALIFY_PLAYS, wager_order="play-first")
     result = only_result(rows)
-    # 000 line 324: "the Play wager, then the Ante wager, then the Pair Plus wager ..., and then
-    # the 6 Card Bonus wager"
+    # 000 "Three Card Poker 6 Card Bonus: Description of Table Used and Total Number of Seated
+    # Positions": "the Play wager, then the Ante wager, then the Pair Plus wager ..., and then the 6
+    # Card Bonus wager"
     assert [(s["seat"], s["spot"]) for s in result["settlements"]] == [
         (7, "play"),
         (7, "ante"),
@@ -554,14 +564,16 @@ def test_fee_counts_ante_and_bonuses_never_play_R4(tmp_path: Path) -> None:
     ]
     _, rows = run(tmp_path, events)
     fees = only_result(rows)["fees"]
-    # 30 + 10 + 5 = 45 -> "$5-$50 $.50" (000 line 435); with the Play's 30 it would be $1.00
+    # 30 + 10 + 5 = 45 -> "$5-$50 $.50" (000 "Three Card Poker 6 Card Bonus: Wagering Limits and
+    # Collection Fees"); with the Play's 30 it would be $1.00
     assert [(f["amount"], f["total_action"]) for f in fees] == [("0.50", "45.00")]
 
 
-# 003 lines 1015-1042, options 2 and 5 of the game's own schedule list (config/schedules): option 2
-# "$5-$200", player-dealer "$5-$50 $0.50 / $51-$100 $1 / ...", player "$1.00" "taken per hand"
-# on the Ante only; option 5 "$5-$1,000", player-dealer "$5-$100 $1 / $101-$300 $2 / ...",
-# player fee "based on each individual player's ante": "$5-$100 $1 / $101-$300 $1 / ...".
+# 003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13", options 2 and 5 of the game's own
+# schedule list (config/schedules): option 2 "$5-$200", player-dealer "$5-$50 $0.50 / $51-$100 $1 /
+# ...", player "$1.00" "taken per hand" on the Ante only; option 5 "$5-$1,000", player-dealer
+# "$5-$100 $1 / $101-$300 $2 / ...", player fee "based on each individual player's ante": "$5-$100
+# $1 / $101-$300 $1 / ...".
 SCHEDULES_003 = REPO / "config" / "schedules" / "three-card-poker-6cb-003.toml"
 
 
@@ -603,9 +615,9 @@ def test_player_fee_per_hand_charges_an_ante_placed_in_two_parts_once_R4_003_101
     tmp_path: Path,
 ) -> None:
     _, rows = play(tcp_003_config(tmp_path, 2, "200"), ANTE_IN_TWO_PARTS)
-    # total action 10 + 10 + 5 + 15 = 45 -> "$5-$50 $0.50" (003 line 1023); "the player
-    # collection fee is taken per hand" on the Ante (line 1015): $1.00 for seat 1's one hand,
-    # however many chips made its Ante, and $1.00 for seat 3's.
+    # total action 10 + 10 + 5 + 15 = 45 -> "$5-$50 $0.50" (003 "Three Card Poker 6 Card Bonus:
+    # Schedule Options 1-13"); "the player collection fee is taken per hand" on the Ante (line
+    # 1015): $1.00 for seat 1's one hand, however many chips made its Ante, and $1.00 for seat 3's.
     assert [(f["payer"], f.get("player"), f["amount"]) for f in only_result(rows)["fees"]] == [
         ("player-dealer", None, "0.50"),
         ("player", "p1", "1.00"),
@@ -624,9 +636,10 @@ def test_player_fee_by_ante_size_prices_the_whole_ante_R4_003_1040(tmp_path: Pat
         decide(1, "fold"),
     ]
     _, rows = play(tcp_003_config(tmp_path, 5, "1000"), events)
-    # option 5: total action 120 -> "$101-$300 $2" for the player-dealer (003 line 1040); the
-    # player's fee is "based on each individual player's ante" (line 1015): an Ante of 120 is in
-    # "$101-$300 $1" (line 1040), one dollar, not "$5-$100 $1" twice.
+    # option 5: total action 120 -> "$101-$300 $2" for the player-dealer
+    # (003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13"); the player's fee is "based on
+    # each individual player's ante" (line 1015): an Ante of 120 is in "$101-$300 $1" (line 1040),
+    # one dollar, not "$5-$100 $1" twice.
     assert [(f["payer"], f["amount"]) for f in only_result(rows)["fees"]] == [
         ("player-dealer", "2.00"),
         ("player", "1.00"),
@@ -880,7 +893,8 @@ def test_bonus_limits_apply_per_spot_000(tmp_path: Path) -> None:
             "settlement_order": "by-seat",
         },
         collection={"file": None, "option": None, "schedule": SCHEDULE_000_1},
-        # 000 line 432: Pair Plus at most $50, 6 Card Bonus at most $25
+        # 000 "Three Card Poker 6 Card Bonus: Wagering Limits and Collection Fees": Pair Plus at
+        # most $50, 6 Card Bonus at most $25
         limits={"spots": {"six-card-bonus": {"min": "5", "max": "25"}}},
     )
     table, _ = play(cfg, [bank(4, "100"), wager(5, "ante", "10")])

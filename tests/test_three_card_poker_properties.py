@@ -1,10 +1,13 @@
 """Properties of the Three Card Poker 6 Card Bonus table over random decks, wagers and decisions.
 
 The oracles here are written from the documents, not from the code: the three-card ranking from
-004 lines 497-507 with R29 (A-2-3 the lowest straight, A-K-Q suited the Mini Royal), the five-card
-6 Card Bonus hands from 000 lines 403-424 (best five of the six, TCB-6B4), the wager results from
-004 lines 559-613, the action button from 000 line 324 (R2), the settlement order from 004 line
-526 (R3), the bank walk from R1's text, and the fee from 000 schedule option 1 (lines 435-439).
+004 "Three Card Poker 6 Card Bonus: Card Values and Hand Rankings" with R29 (A-2-3 the lowest
+straight, A-K-Q suited the Mini Royal), the five-card 6 Card Bonus hands from 000 "Three Card Poker
+6 Card Bonus: 6 Card Bonus" (best five of the six, TCB-6B4), the wager results from 004 "Three Card
+Poker 6 Card Bonus: Round of Play" to "6 Card Bonus", the action button from 000 "Three Card Poker 6
+Card Bonus: Description of Table Used and Total Number of Seated Positions" (R2), the settlement
+order from 004 "Three Card Poker 6 Card Bonus: Method Used to Determine Action and Distribution of
+Cards" (R3), the bank walk from R1's text, and the fee from 000 schedule option 1 (lines 435-439).
 """
 
 from __future__ import annotations
@@ -43,14 +46,16 @@ DECK = [r + s for r in RANKS for s in SUITS]
 SEATS = 7
 COLOURS = ("red", "blue")
 
-# "ace, king, queen, jack, 10, 9, 8, 7, 6, 5, 4, 3, 2" (004 line 495)
+# "ace, king, queen, jack, 10, 9, 8, 7, 6, 5, 4, 3, 2"
+# (004 "Three Card Poker 6 Card Bonus: Card Values and Hand Rankings")
 VALUE = {"A": 14, "K": 13, "Q": 12, "J": 11, "T": 10, **{str(n): n for n in range(2, 10)}}
 # the action button: "ace, is one, 2 through 9 have their face value, jack is eleven, queen is
-# twelve, and king is thirteen" (000 line 324; R2 gives the ten 10)
+# twelve, and king is thirteen" (000 "Three Card Poker 6 Card Bonus: Description of Table Used and
+# Total Number of Seated Positions"; R2 gives the ten 10)
 BUTTON = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 10)}}
-# Pair Plus, 000 lines 390-395, by three-card category (below)
+# Pair Plus, 000 "Three Card Poker 6 Card Bonus: Pair Plus Wager", by three-card category (below)
 PAIR_PLUS = {6: 200, 5: 40, 4: 30, 3: 6, 2: 3, 1: 1, 0: 0}
-# TCB-6B4, 000 lines 418-424
+# TCB-6B4, 000 "Three Card Poker 6 Card Bonus: 6 Card Bonus"
 SIX_CARD = {
     "royal-flush": 1000,
     "straight-flush": 200,
@@ -61,7 +66,8 @@ SIX_CARD = {
     "three-of-a-kind": 7,
 }
 FIVE_ORDER = [None, *reversed(list(SIX_CARD))]  # losing hands first, the royal flush last
-SPOT_ORDER = ("ante", "play", "pair-plus", "six-card-bonus")  # 004 line 526
+# 004 "Three Card Poker 6 Card Bonus: Method Used to Determine Action and Distribution of Cards"
+SPOT_ORDER = ("ante", "play", "pair-plus", "six-card-bonus")
 
 
 # -- the document's rules, recomputed --------------------------------------------------------------
@@ -69,7 +75,8 @@ SPOT_ORDER = ("ante", "play", "pair-plus", "six-card-bonus")  # 004 line 526
 
 def three_key(cards: Sequence[str]) -> tuple[int, ...]:
     """A comparable key: Mini Royal 6, straight flush 5, three of a kind 4, straight 3, flush 2,
-    pair 1, high card 0 (004 lines 497-507), then the values that order hands of one kind."""
+    pair 1, high card 0 (004 "Three Card Poker 6 Card Bonus: Card Values and Hand Rankings"), then
+    the values that order hands of one kind."""
     vals = sorted((VALUE[c[0]] for c in cards), reverse=True)
     suited = len({c[1] for c in cards}) == 1
     high: int | None = None
@@ -127,7 +134,8 @@ def six_card_category(six: Sequence[str]) -> str | None:
 def doc_verdict(
     spot: str, hand: Sequence[str], dealer: Sequence[str], folded: bool
 ) -> tuple[str, Decimal]:
-    """(verdict, odds) of one wager by 004 lines 550-613."""
+    """(verdict, odds) of one wager by
+    004 "Three Card Poker 6 Card Bonus: Round of Play" to "6 Card Bonus"."""
     if spot in ("ante", "play"):
         if folded:
             return "lose", D(0)
@@ -146,8 +154,9 @@ def doc_verdict(
 
 
 def doc_action_seat(face_up: str, bank_seat: int, wagered: set[int]) -> int | None:
-    """000 line 324 with R2: count the seats from seat 1 skipping the player-dealer, wrap, then
-    the next seat clockwise with a wager."""
+    """000 "Three Card Poker 6 Card Bonus: Description of Table Used and Total Number of Seated
+    Positions" with R2: count the seats from seat 1 skipping the player-dealer, wrap, then the next
+    seat clockwise with a wager."""
     counted = [s for s in range(1, SEATS + 1) if s != bank_seat]
     button = counted[(BUTTON[face_up[0]] - 1) % len(counted)]
     for i in range(SEATS):

@@ -73,7 +73,8 @@ def as_dicts(counts: ShowdownCounts) -> tuple[dict[str, int], ...]:
     return dict(counts.win), dict(counts.tie), dict(counts.lose)
 
 
-# ---------------------------------------------------------------- Trips (003 line 3588, 004 1091)
+# ---------------------------------------------------------------- Trips (003 "Ultimate Texas
+# Hold'em: Trips Bonus Bet Payout Table", 004 "Ultimate Texas Hold'em Paytable")
 
 # Best-five categories of the C(52,7) = 133,784,560 seven-card sets (the published counts).
 SEVEN = {
@@ -90,10 +91,10 @@ HANDS = 133_784_560
 
 def test_trips_003_figures_by_hand_R35() -> None:
     """Hits 4,324 + 37,260 + 224,848 + 3,473,184 + 4,047,644 + 6,180,020 + 6,461,620 =
-    20,428,900. Paid at 50/40/30/8/6/5/3 (003 lines 3591-3597): 216,200 + 1,490,400 +
-    6,745,440 + 27,785,472 + 24,285,864 + 30,900,100 + 19,384,860 = 110,808,336. The player
-    loses 133,784,560 - 20,428,900 = 113,355,660 stakes, so the house edge is
-    (113,355,660 - 110,808,336) / 133,784,560 = 2,547,324 / 133,784,560 (1.904%)."""
+    20,428,900. Paid at 50/40/30/8/6/5/3 (003 "Ultimate Texas Hold'em: Trips Bonus Bet Payout
+    Table"): 216,200 + 1,490,400 + 6,745,440 + 27,785,472 + 24,285,864 + 30,900,100 + 19,384,860 =
+    110,808,336. The player loses 133,784,560 - 20,428,900 = 113,355,660 stakes, so the house edge
+    is (113,355,660 - 110,808,336) / 133,784,560 = 2,547,324 / 133,784,560 (1.904%)."""
     assert sum(SEVEN.values()) == 20_428_900
     hit, edge = trips_figures(paytable("TRIPS-003"))
     assert hit == Fraction(20_428_900, HANDS)
@@ -102,8 +103,8 @@ def test_trips_003_figures_by_hand_R35() -> None:
 
 
 def test_trips_004_figures_by_hand() -> None:
-    """004 lines 1092-1098 pay 50/40/30/9/7/4/3: 216,200 + 1,490,400 + 6,745,440 + 31,258,656 +
-    28,333,508 + 24,720,080 + 19,384,860 = 112,149,144 paid, so the edge is
+    """004 "Ultimate Texas Hold'em Paytable" pay 50/40/30/9/7/4/3: 216,200 + 1,490,400 + 6,745,440 +
+    31,258,656 + 28,333,508 + 24,720,080 + 19,384,860 = 112,149,144 paid, so the edge is
     (113,355,660 - 112,149,144) / 133,784,560 = 1,206,516 / 133,784,560 (0.902%)."""
     hit, edge = trips_figures(paytable("TRIPS-004"))
     assert hit == Fraction(20_428_900, HANDS)
@@ -160,7 +161,8 @@ def test_four_aces_board_by_hand() -> None:
         {"four-of-a-kind": 1081 * 990 - 2 * 153_510},
         {"four-of-a-kind": 153_510},
     )
-    # Every loss is a beaten four of a kind: the Bad Beat's 500 to 1 (003 line 3618), both sides.
+    # Every loss is a beaten four of a kind: the Bad Beat's 500 to 1
+    # (003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet Payout Table"), both sides.
     figures = bad_beat_figures(paytable("BADBEAT-003"), counts)
     assert figures["hit_frequency"] == Fraction(2 * 153_510, 1081 * 990)
 

@@ -1,9 +1,11 @@
 """The shipped Ultimate Texas Hold'em configs pass `tablectl check-config` (contract 4) and play
 whole rounds worked by hand from the documents.
 
-config/ultimate-texas-holdem-003.toml is document 003's table (six places, line 3455; Blind, Trips
-and Bad Beat); config/ultimate-texas-holdem-004.toml is document 004's (seven places, line 983;
-Trips only, line 947).
+config/ultimate-texas-holdem-003.toml is document 003's table (six places,
+003 "Ultimate Texas Hold'em: Description of Table Used and Total Number of Seated Positions"; Blind,
+Trips and Bad Beat); config/ultimate-texas-holdem-004.toml is document 004's (seven places,
+004 "Ultimate Texas Hold'em: Description of Table Used and Total Number of Seated Positions"; Trips
+only, 004 "Ultimate Texas Hold'em: Object of the Game").
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ def test_shipped_config_plays_a_round_R35(path: Path, tmp_path: Path) -> None:
     data["collection"]["file"] = str(path.parent / data["collection"]["file"])
     table = Table(parse_config(data, tmp_path / "table.toml"))
     # seat 1 As Ad = pair of aces beats the player-dealer's Qh Qs (pair of queens) on
-    # Kc 7h 4d 9s 2c: Ante 10 and Play 40 win 1 to 1, the Blind pushes (003 line 3541).
+    # Kc 7h 4d 9s 2c: Ante 10 and Play 40 win 1 to 1, the Blind pushes
+    # (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid").
     events: list[dict[str, Any]] = [
         bank(4, "1000"),
         wager(1, "ante", "10"),
@@ -138,7 +141,9 @@ def test_003_table_round_by_hand_blind_trips_and_bad_beat_R35(tmp_path: Path) ->
             wager(1, "trips", "5"),
             wager(1, "bad-beat", "5"),
             *[wager(5, spot, "10") for spot in ("ante", "blind", "trips")],
-            stack("Ah Kh"),  # seat 1 (from the house dealer's left, 003 line 3483)
+            # seat 1 (from the house dealer's left,
+            # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")
+            stack("Ah Kh"),
             stack("9c 9d"),  # seat 5
             stack("5s 5c"),  # the player-dealer
             stack("Qh Jh 9h 5d 2s"),
@@ -148,7 +153,8 @@ def test_003_table_round_by_hand_blind_trips_and_bad_beat_R35(tmp_path: Path) ->
         ],
     )
     # seat 1: Ah Kh Qh Jh 9h, an ace-high flush; seat 5: three nines (9 9 9 Q J); the
-    # player-dealer: three fives (5 5 5 Q J), qualifies. Both win (003 lines 3547-3551):
+    # player-dealer: three fives (5 5 5 Q J), qualifies. Both win
+    # (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"):
     # seat 1 Ante 10, Play 40, Blind flush 3 to 2 = 15 (line 3568), Trips flush 6 to 1 = 30
     # (line 3595), Bad Beat on the beaten three of a kind 9 to 1 = 45 (line 3622); seat 5 Ante
     # 10, Play 20, Blind pushes below a straight (line 3541), Trips 3 to 1 = 30 (line 3597).
@@ -188,9 +194,10 @@ def test_003_table_round_by_hand_not_qualifying_and_a_folded_trips_R35(tmp_path:
             decide(6, "bet", 1),  # 20 at the river
         ],
     )
-    # the player-dealer: J-T-8-7-4, no pair, does not qualify (003 line 3518). Seat 6 A-K-J-T-7
-    # wins: Ante pushes (line 3523), Play 1 to 1, Blind pushes (a win below a straight, line
-    # 3541), Bad Beat collected (line 3525). Seat 2 folded: Ante and Blind lose (line 3505);
+    # the player-dealer: J-T-8-7-4, no pair, does not qualify
+    # (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"). Seat 6 A-K-J-T-7 wins:
+    # Ante pushes (line 3523), Play 1 to 1, Blind pushes (a win below a straight, line 3541), Bad
+    # Beat collected (line 3525). Seat 2 folded: Ante and Blind lose (line 3505);
     # its three sevens still win the Trips 3 to 1 = 15 (line 3559).
     assert settled(result) == [
         (6, "ante", "push", "0.00"),
@@ -205,7 +212,9 @@ def test_003_table_round_by_hand_not_qualifying_and_a_folded_trips_R35(tmp_path:
     assert result["action_seat"] == 6
     # pre-deal action 10 + 10 + 5 + 20 + 20 + 5 = 70 -> "$51-$100 $2" (003 option 1)
     assert [f["amount"] for f in result["fees"]] == ["2.00"]
-    for card in ("7c", "7d"):  # the folded hand is on no topic (003 line 3506)
+    # the folded hand is on no topic
+    # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")
+    for card in ("7c", "7d"):
         assert not any(f'"{card}"' in t for t in texts), card
 
 
@@ -229,9 +238,9 @@ def test_004_table_round_by_hand_the_bank_runs_out_R1_R35(tmp_path: Path) -> Non
     )
     # seat 1: 3h-7h, a straight flush; seat 2: three kings (four hearts only: no flush); the
     # player-dealer: a pair of queens, qualifies. Owed to seat 1: Ante 10, Play 40, Blind 50 to 1
-    # = 500, Trips 40 to 1 = 200 (004 line 1093); to seat 2: Ante 10, Play 30, Blind push,
-    # Trips 3 to 1 = 15. R1 with B = 50 from seat 1 (left of seat 7): 10 and 40 empty the bank,
-    # every later winner is returned.
+    # = 500, Trips 40 to 1 = 200 (004 "Ultimate Texas Hold'em Paytable"); to seat 2: Ante 10, Play
+    # 30, Blind push, Trips 3 to 1 = 15. R1 with B = 50 from seat 1 (left of seat 7): 10 and 40
+    # empty the bank, every later winner is returned.
     assert settled(result) == [
         (1, "ante", "win", "10.00"),
         (1, "play", "win", "40.00"),

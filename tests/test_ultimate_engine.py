@@ -1,15 +1,18 @@
 """Ultimate Texas Hold'em through `Table.apply`: wagers, the deal, the streets, settlement, reveal.
 
-Every expected figure is worked by hand from seed 003 ("Ultimate Texas Hold'em", lines 3403-3622),
-seed 004 (lines 931-1135, Trips only), RULINGS.md (R1-R5, R35) and DESIGN.md contracts 1-3, never
-read back from the code. Hands are written as the two hole cards and the five community cards;
+Every expected figure is worked by hand from 003 "Ultimate Texas Hold'em",
+004 "Ultimate Texas Hold'em" (Trips only), RULINGS.md (R1-R5, R35) and DESIGN.md contracts 1-3,
+never read back from the code. Hands are written as the two hole cards and the five community cards;
 each hand's best five is worked out in the comment beside it.
 
-The table: six places (003 line 3455), the player-dealer at seat 4 unless said otherwise. Stacks go
-to the seats with an Ante and Blind from the house dealer's left (seat 1 up, 003 line 3483), then
-to the player-dealer, then the board (003 lines 3490-3492). Payouts go seat by seat from the
-player-dealer's left, 5, 6, 1, 2, 3 (003 lines 3510-3511). Fees: 003 schedule option 1 (lines
-3635-3639): action $5-$50 $1, $51-$100 $2, $101-$200 $3, $201-$300 $6, $301+ $9.
+The table: six places (003 "Ultimate Texas Hold'em: Description of Table Used and Total Number of
+Seated Positions"), the player-dealer at seat 4 unless said otherwise. Stacks go to the seats with
+an Ante and Blind from the house dealer's left (seat 1 up, 003 "Ultimate Texas Hold'em: Dealing
+Procedures and Round of Play"), then to the player-dealer, then the board (003 "Ultimate Texas
+Hold'em: Dealing Procedures and Round of Play"). Payouts go seat by seat from the player-dealer's
+left, 5, 6, 1, 2, 3 (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play"). Fees: 003
+schedule option 1 (lines 3635-3639): action $5-$50 $1, $51-$100 $2, $101-$200 $3, $201-$300 $6,
+$301+ $9.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ from tests.helpers import (
 
 D = Decimal
 
-# 003 lines 3634-3639, schedule option 1: limit per spot $5-$300, player collection $0.
+# 003 "Ultimate Texas Hold'em: Collection Rates Schedule", schedule option 1: limit per spot
+# $5-$300, player collection $0.
 OPTION_1 = {
     "option": 1,
     "table_min": "5",
@@ -152,7 +156,8 @@ def last_state(rows: Iterable[OutboxRow]) -> dict[str, Any]:
     return payloads(rows, "state")[-1]
 
 
-# -- R35, 003 lines 3541, 3549, 3564-3569: the Blind -----------------------------------------------
+# -- R35: the Blind --------------------------------------------------------------------------------
+# 003 "Ultimate Texas Hold'em: How Winners are Determined and Paid", "Blind Wager Payout Table"
 
 
 def test_blind_pushes_on_a_win_below_a_straight_R35(tmp_path: Path) -> None:
@@ -169,9 +174,11 @@ def test_blind_pushes_on_a_win_below_a_straight_R35(tmp_path: Path) -> None:
     )
     result = only_result(rows)
     assert settled(result) == [
-        (1, "ante", "win", D(10)),  # 1 to 1 (003 line 3556)
+        # 1 to 1 (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid")
+        (1, "ante", "win", D(10)),
         (1, "play", "win", D(40)),
-        (1, "blind", "push", D(0)),  # 003 line 3541
+        # 003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"
+        (1, "blind", "push", D(0)),
     ]
     assert result["bank"]["end"] == "950.00"  # 1000 - 10 - 40
     balanced(result)
@@ -179,7 +186,8 @@ def test_blind_pushes_on_a_win_below_a_straight_R35(tmp_path: Path) -> None:
 
 def test_blind_pays_a_straight_1_to_1_R35(tmp_path: Path) -> None:
     # seat 1 8h 9c + Tc Jd Qs 2h 3c = straight 8-9-T-J-Q; the player-dealer Kh Kd = pair of kings
-    # (no 9 or ace for a straight). Straight wins: Blind 1 to 1 (003 line 3569).
+    # (no 9 or ace for a straight). Straight wins: Blind 1 to 1
+    # (003 "Ultimate Texas Hold'em: Blind Wager Payout Table").
     _, rows = run(
         tmp_path,
         [
@@ -203,8 +211,9 @@ def test_blind_pays_a_straight_1_to_1_R35(tmp_path: Path) -> None:
 
 def test_blind_pays_a_flush_3_to_2_rounded_down_to_the_cent_R35(tmp_path: Path) -> None:
     # seat 1 2h 7h + Ah Kh 4h 9c Jd = flush A-K-7-4-2 of hearts; the player-dealer Qs Qc = pair of
-    # queens (A K Q J without a ten: no straight). Blind 5.25 at 3 to 2 (003 line 3568) = 7.875,
-    # paid 7.87 (tablectl.rules.paytables.winnings: to the cent below).
+    # queens (A K Q J without a ten: no straight). Blind 5.25 at 3 to 2
+    # (003 "Ultimate Texas Hold'em: Blind Wager Payout Table") = 7.875, paid 7.87
+    # (tablectl.rules.paytables.winnings: to the cent below).
     _, rows = run(
         tmp_path,
         [
@@ -230,8 +239,10 @@ def test_blind_pays_a_flush_3_to_2_rounded_down_to_the_cent_R35(tmp_path: Path) 
 
 def test_tie_pushes_ante_play_blind_and_loses_the_bad_beat_R35(tmp_path: Path) -> None:
     # The board Ah Kd Qc Js Th is a straight to the ace; seat 1 2c 3d and the player-dealer 4h 5s
-    # both play it: equal hands push (003 line 3537), the Blind pushes on a tie (R35), the Trips
-    # pays the straight 5 to 1 (003 line 3596) and the Bad Beat loses (003 line 3605).
+    # both play it: equal hands push (003 "Ultimate Texas Hold'em: How Winners are Determined and
+    # Paid"), the Blind pushes on a tie (R35), the Trips pays the straight 5 to 1 (003 "Ultimate
+    # Texas Hold'em: Trips Bonus Bet Payout Table") and the Bad Beat loses (003 "Ultimate Texas
+    # Hold'em: Bad Beat Bonus Bet").
     _, rows = run(
         tmp_path,
         [
@@ -256,13 +267,16 @@ def test_tie_pushes_ante_play_blind_and_loses_the_bad_beat_R35(tmp_path: Path) -
     balanced(result)
 
 
-# -- R35, 003 lines 3505, 3559: the Trips, folded or not -------------------------------------------
+# -- R35: the Trips, folded or not -----------------------------------------------------------------
+# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play",
+# "How Winners are Determined and Paid"
 
 
 def test_trips_pays_a_folded_hand_and_the_fold_loses_the_rest_R35(tmp_path: Path) -> None:
     # seat 1 5c 5d + 5h Ks 9d 2c 7s = three fives; the player folds at the river anyway. The
-    # fold loses the Ante, the Blind and the Bad Beat (003 line 3505); the Trips pays three of a
-    # kind 3 to 1 "even if the player folds" (003 line 3559): 5 x 3 = 15.
+    # fold loses the Ante, the Blind and the Bad Beat (003 "Ultimate Texas Hold'em: Dealing
+    # Procedures and Round of Play"); the Trips pays three of a kind 3 to 1 "even if the player
+    # folds" (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"): 5 x 3 = 15.
     _, rows = run(
         tmp_path,
         [
@@ -285,8 +299,9 @@ def test_trips_pays_a_folded_hand_and_the_fold_loses_the_rest_R35(tmp_path: Path
     ]
     assert result["bank"]["end"] == "110.00"  # 100 + 10 + 10 - 15 + 5
     balanced(result)
-    # a folded hand is never exposed (003 line 3506: spread "face down"), and with nobody left
-    # the player-dealer's cards are not turned over (003 line 3508)
+    # a folded hand is never exposed (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of
+    # Play": spread "face down"), and with nobody left the player-dealer's cards are not turned over
+    # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")
     for card in ("5c", "5d", "Ah", "Kh"):
         assert shown(rows, card) == [], card
     assert result["outcome"]["hands"] == [
@@ -300,7 +315,8 @@ def test_trips_loses_without_three_of_a_kind_even_on_a_winning_hand_003_3583(
     tmp_path: Path,
 ) -> None:
     # seat 1 As Ad + Kc 7h 4d 9s 2c = pair of aces beats the player-dealer's Qh Qs pair: the
-    # Trips needs three of a kind or better (003 line 3576) and is collected (line 3583).
+    # Trips needs three of a kind or better (003 "Ultimate Texas Hold'em: Trips Bonus Bet") and is
+    # collected (line 3583).
     _, rows = run(
         tmp_path,
         [
@@ -314,14 +330,16 @@ def test_trips_loses_without_three_of_a_kind_even_on_a_winning_hand_003_3583(
     assert settled(only_result(rows))[-1] == (1, "trips", "lose", D(-5))
 
 
-# -- R35, 003 lines 3603-3622: the Bad Beat, both sides --------------------------------------------
+# -- R35: the Bad Beat, both sides -----------------------------------------------------------------
+# 003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet" to "Bad Beat Bonus Bet Payout Table"
 
 
 def test_bad_beat_pays_the_players_beaten_three_of_a_kind_9_to_1_R35(tmp_path: Path) -> None:
     # seat 1 9s 9h + 9d 4d 7d Kc 2s = three nines (9 9 9 K 7; three diamonds only, no flush);
     # the player-dealer Ad Jd = flush A-J-9-7-4 of diamonds. The player loses with three of a
     # kind: Ante, Play, Blind lose; Trips 3 to 1 = 15; Bad Beat by the hand beaten, three of a
-    # kind, 9 to 1 = 45 (003 lines 3603, 3622).
+    # kind, 9 to 1 = 45
+    # (003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet", "Bad Beat Bonus Bet Payout Table").
     _, rows = run(
         tmp_path,
         [
@@ -352,7 +370,8 @@ def test_bad_beat_pays_when_the_player_dealers_three_of_a_kind_is_beaten_R35(
 ) -> None:
     # the player-dealer 7h Kd + 7c 7d 8s 9h 2c = three sevens (7 7 7 K 9); seat 1 Ts Jc =
     # straight 7-8-9-T-J. The straight wins: Ante 10, Play 40, Blind 1 to 1 = 10, Trips straight
-    # 5 to 1 = 25, Bad Beat by the beaten three of a kind 9 to 1 = 45 (003 line 3603).
+    # 5 to 1 = 25, Bad Beat by the beaten three of a kind 9 to 1 = 45
+    # (003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet").
     _, rows = run(
         tmp_path,
         [
@@ -394,14 +413,16 @@ def test_bad_beat_loses_when_the_beaten_hand_is_below_three_of_a_kind_003_3604(
     assert settled(only_result(rows))[-1] == (1, "bad-beat", "lose", D(-5))
 
 
-# -- R35, 003 lines 3518-3526: the player-dealer does not qualify ----------------------------------
+# -- R35: the player-dealer does not qualify -------------------------------------------------------
+# 003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"
 
 
 def test_dealer_not_qualifying_pushes_the_ante_and_plays_the_rest_R35(tmp_path: Path) -> None:
     # board 2c 5d 9h Js 3s; the player-dealer Kc 8d = K-J-9-8-5, no pair: does not qualify.
-    # seat 1 Ah Qc = A-Q-J-9-5 beats it: Ante pushes (003 line 3523), Play 1 to 1, Blind pushes
-    # (a win below a straight). seat 2 Tc 7d = J-T-9-7-5 loses to K-high: Ante still pushes,
-    # Play and Blind lose (line 3524 "normally"). No straight anywhere (2 3 5 9 J + A/Q/K/8/T/7).
+    # seat 1 Ah Qc = A-Q-J-9-5 beats it: Ante pushes
+    # (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"), Play 1 to 1, Blind pushes
+    # (a win below a straight). seat 2 Tc 7d = J-T-9-7-5 loses to K-high: Ante still pushes, Play
+    # and Blind lose (line 3524 "normally"). No straight anywhere (2 3 5 9 J + A/Q/K/8/T/7).
     _, rows = run(
         tmp_path,
         [
@@ -432,7 +453,8 @@ def test_dealer_not_qualifying_pushes_the_ante_and_plays_the_rest_R35(tmp_path: 
     balanced(result)
 
 
-# -- the streets: bet sizes and refusals (003 lines 3415-3417, 3496-3500) --------------------------
+# -- the streets: bet sizes and refusals -----------------------------------------------------------
+# 003 "Ultimate Texas Hold'em: Object of the Game", "Dealing Procedures and Round of Play"
 
 TWO_PLAYERS = [
     bank(4, "1000"),
@@ -485,7 +507,8 @@ def test_each_street_refuses_the_wrong_size_and_the_wrong_action_003_3496_3498_3
     rows = feed(table, decide(2, "fold"))
     result = only_result(rows)
     # seat 1 As Ad + Ah = three aces beats the player-dealer's pair of twos (7h 2d + 2c): Blind
-    # pushes (below a straight); seat 2 folded: Ante and Blind lose (003 line 3505).
+    # pushes (below a straight); seat 2 folded: Ante and Blind lose
+    # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play").
     assert settled(result) == [
         (1, "ante", "win", D(10)),
         (1, "play", "win", D(10)),
@@ -552,7 +575,9 @@ def test_the_board_is_turned_street_by_street_and_never_before_003_3497_3499(
     table, rows = run(tmp_path, TWO_PLAYERS)
     board = ["Ah", "Kh", "4d", "9s", "2c"]
     hidden = ["As", "Ad", "Kc", "Qc", "7h", "2d"]
-    for card in board + hidden:  # every stack went face down (003 line 3484)
+    # every stack went face down
+    # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")
+    for card in board + hidden:
         assert shown(rows, card) == [], card
     echoes = [p for p in payloads(rows, "event") if p["type"] == "shuffler.stack"]
     assert all("cards" not in e for e in echoes)
@@ -648,7 +673,9 @@ def test_a_folded_hand_is_never_exposed_003_3506(tmp_path: Path) -> None:
     assert [d.get("seat") for d in result["dealt"]] == [2, 4, None]
 
 
-# -- wagers (003 lines 3476-3482, 3581, 3602; 004 line 947) ----------------------------------------
+# -- wagers ----------------------------------------------------------------------------------------
+# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play", "Trips Bonus Bet",
+# "Bad Beat Bonus Bet"; 004 "Ultimate Texas Hold'em: Object of the Game"
 
 
 def test_blind_must_equal_the_ante_003_3478(tmp_path: Path) -> None:
@@ -714,7 +741,9 @@ def test_no_more_bets_after_the_first_stack_003_3482(tmp_path: Path) -> None:
     assert_rejected(table, CLOSE, rule="003 line 3482")
 
 
-# -- stacks (003 lines 3423-3428, 3489-3492) -------------------------------------------------------
+# -- stacks ----------------------------------------------------------------------------------------
+# 003 "Ultimate Texas Hold'em: Description of the Deck and Number of Decks Used",
+# "Dealing Procedures and Round of Play"
 
 
 def test_stacks_go_to_each_seat_then_the_player_dealer_then_the_board_003_3490(
@@ -774,8 +803,9 @@ def test_a_round_of_unknown_deck_colour_does_not_carry_the_older_colour_forward_
     tmp_path: Path,
 ) -> None:
     # Round 1 is dealt from red; the dispenser names no colour in round 2. The two decks alternate,
-    # "each deck being used for every other round of play" (003 line 3428), so round 2 was dealt
-    # from blue and round 3 comes from red again: it must be accepted.
+    # "each deck being used for every other round of play"
+    # (003 "Ultimate Texas Hold'em: Description of the Deck and Number of Decks Used"), so round 2
+    # was dealt from blue and round 3 comes from red again: it must be accepted.
     one_round = [
         *ante_blind(1, "10"),
         *deal("As Ad", "Qh Qs", "Kc 7h 4d 9s 2c", deck="red"),
@@ -893,7 +923,9 @@ def test_a_round_without_players_deals_and_settles_nothing_R1_R4(tmp_path: Path)
     result = only_result(rows)
     assert result["settlements"] == [] and result["fees"] == []
     assert result["bank"]["end"] == "100.00"
-    assert result["outcome"]["player_dealer"] is None  # nobody remains: not turned (003 3508)
+    # nobody remains: not turned
+    # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")
+    assert result["outcome"]["player_dealer"] is None
     assert shown(rows, "7h") == []
 
 

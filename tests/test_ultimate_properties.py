@@ -1,10 +1,12 @@
 """Properties of the Ultimate Texas Hold'em table over random decks, wagers and decisions.
 
 The oracles are written from the documents, not from the code: hands are ranked by treys (an
-independent evaluator from PyPI) under the ranking of 003 lines 3439-3451; the wagers settle by
-003 lines 3505-3559 and R35, paid from the pay tables as printed at 003 lines 3561-3622; the
-settlement walk is R1's text in the order of 003 lines 3510-3511; the fee is 003 schedule option 1
-(lines 3635-3639) on the pre-deal action only (R4).
+independent evaluator from PyPI) under the ranking of 003 "Ultimate Texas Hold'em Hand Rankings";
+the wagers settle by 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play" to "How
+Winners are Determined and Paid" and R35, paid from the pay tables as printed at 003 "Ultimate Texas
+Hold'em: Blind Wager Payout Table" to "Bad Beat Bonus Bet Payout Table"; the settlement walk is R1's
+text in the order of 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play"; the fee is
+003 schedule option 1 (lines 3635-3639) on the pre-deal action only (R4).
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ from tests.helpers import (
 )
 
 D = Decimal
-SEATS = 6  # 003 line 3455
+# 003 "Ultimate Texas Hold'em: Description of Table Used and Total Number of Seated Positions"
+SEATS = 6
 DECK = [r + s for r in "A23456789TJQK" for s in "shdc"]
 OPTION_1 = {
     "option": 1,
@@ -57,7 +60,7 @@ OPTION_1 = {
     ],
 }
 
-# 003 lines 3564-3569 "Blind Wager Payout Table"
+# 003 "Ultimate Texas Hold'em: Blind Wager Payout Table" "Blind Wager Payout Table"
 BLIND = {
     "royal-flush": Fraction(500),
     "straight-flush": Fraction(50),
@@ -66,7 +69,7 @@ BLIND = {
     "flush": Fraction(3, 2),
     "straight": Fraction(1),
 }
-# 003 lines 3591-3597 "Trips Bonus Bet Payout Table"
+# 003 "Ultimate Texas Hold'em: Trips Bonus Bet Payout Table" "Trips Bonus Bet Payout Table"
 TRIPS = {
     "royal-flush": Fraction(50),
     "straight-flush": Fraction(40),
@@ -76,7 +79,8 @@ TRIPS = {
     "straight": Fraction(5),
     "three-of-a-kind": Fraction(3),
 }
-# 003 lines 3617-3622 "Bad Beat Bonus Bet Payout Table", by the hand beaten
+# 003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet Payout Table" "Bad Beat Bonus Bet Payout Table",
+# by the hand beaten
 BAD_BEAT = {
     "straight-flush": Fraction(7500),
     "four-of-a-kind": Fraction(500),
@@ -85,7 +89,8 @@ BAD_BEAT = {
     "straight": Fraction(20),
     "three-of-a-kind": Fraction(9),
 }
-SPOT_ORDER = ("ante", "play", "blind", "trips", "bad-beat")  # 003 line 3511
+# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play"
+SPOT_ORDER = ("ante", "play", "blind", "trips", "bad-beat")
 NAMES = {
     "Royal Flush": "royal-flush",
     "Straight Flush": "straight-flush",
@@ -132,7 +137,8 @@ class Hand:
 
 
 def doc_hand(hole: Sequence[str], board: Sequence[str]) -> Hand:
-    """The best five of seven (003 line 3509), ranked by 003 lines 3439-3451 (via treys)."""
+    """The best five of seven (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play"),
+    ranked by 003 "Ultimate Texas Hold'em Hand Rankings" (via treys)."""
     score = TREYS.evaluate([TCard.new(c) for c in hole], [TCard.new(c) for c in board])
     return Hand(score, NAMES[TREYS.class_to_string(TREYS.get_rank_class(score))])
 
@@ -143,7 +149,8 @@ def pays(amount: Decimal, odds: Fraction) -> Decimal:
 
 
 def doc_verdict(spot: str, amount: Decimal, player: Hand, dealer: Hand, folded: bool) -> Any:
-    """(verdict, owed) of one wager by 003 lines 3505-3559 and R35."""
+    """(verdict, owed) of one wager by 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of
+    Play" to "How Winners are Determined and Paid" and R35."""
     if spot == "trips":  # "the Trips Bonus Bet always wins - even if the player folds"
         odds = TRIPS.get(player.name)
         return ("win", pays(amount, odds)) if odds else ("lose", D(0))
@@ -291,7 +298,8 @@ def test_random_rounds_settle_by_the_document_and_balance_R1_R4_R35(
                     rows += no_alert(feed(table, wager(seat, spot, p[spot])))
         if plan["close"]:
             rows += no_alert(feed(table, CLOSE))
-        # 003 line 3483: from the house dealer's left (seat 1 up), or the configured option
+        # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": from the house
+        # dealer's left (seat 1 up), or the configured option
         first = 1 if deal_from == "house-dealer-left" else pd % SEATS + 1
         order = [(first + k - 1) % SEATS + 1 for k in range(SEATS)]
         order = [s for s in order if s in players]
@@ -303,7 +311,8 @@ def test_random_rounds_settle_by_the_document_and_balance_R1_R4_R35(
             if colour:
                 ev["deck"] = colour
             rows += no_alert(feed(table, ev))
-        # the streets, each in deal order (003 lines 3496-3500)
+        # the streets, each in deal order
+        # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")
         plays: dict[int, Decimal] = {}
         folded: set[int] = set()
         for street in ("preflop", "flop", "river"):
@@ -327,7 +336,8 @@ def test_random_rounds_settle_by_the_document_and_balance_R1_R4_R35(
         # the document's settlement
         dealer_hand = doc_hand(dealer, board)
         hands = {s: doc_hand(hole[s], board) for s in order}
-        seat_order = [(pd + k - 1) % SEATS + 1 for k in range(1, SEATS)]  # 003 line 3510
+        # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play"
+        seat_order = [(pd + k - 1) % SEATS + 1 for k in range(1, SEATS)]
         verdicts = []
         for seat in seat_order:
             if seat not in players:
@@ -360,7 +370,8 @@ def test_random_rounds_settle_by_the_document_and_balance_R1_R4_R35(
         assert [f["amount"] for f in result["fees"]] == ([] if fee is None else [fee])
 
         # what was shown: a folded hand never; the player-dealer's cards and the other hands only
-        # in the result, and only when someone remains (003 lines 3506, 3508)
+        # in the result, and only when someone remains
+        # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")
         remaining = [s for s in order if s not in folded]
         for seat in order:
             for card in hole[seat]:
@@ -476,7 +487,9 @@ def test_any_input_is_accepted_or_alerts_with_state_unchanged_contract2(
             continue
         note("accepted")
         for p in [payload(r) for r in rows if r.topic.endswith("/event")]:
-            assert "cards" not in p  # a stack is echoed face down (003 line 3484)
+            # a stack is echoed face down
+            # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")
+            assert "cards" not in p
         for result in [payload(r) for r in rows if r.topic.endswith("/round/result")]:
             note("void" if result.get("void") else "a round completed")
             assert_balanced(result)

@@ -43,7 +43,8 @@ def rank(board: str, hole: str) -> Rank:
 
 
 def test_paytables_load_with_003_pays() -> None:
-    """003 lines 3561-3569 (Blind), 3588-3597 (Trips), 3614-3622 (Bad Beat, by hand beaten)."""
+    """003 "Ultimate Texas Hold'em: Blind Wager Payout Table" (Blind), 3588-3597 (Trips), 3614-3622
+    (Bad Beat, by hand beaten)."""
     tables = load_paytables(PAYTABLE_PATH)
     assert dict(tables["BLIND-003"].pays) == {
         "royal-flush": 500,
@@ -74,7 +75,8 @@ def test_paytables_load_with_003_pays() -> None:
 
 
 def test_paytables_load_with_004_pays() -> None:
-    """004 lines 1091-1098: Trips Bonus 50/40/30/9/7/4/3, Blind 500/50/10/3/"3 : 2"/1."""
+    """004 "Ultimate Texas Hold'em Paytable": Trips Bonus 50/40/30/9/7/4/3, Blind 500/50/10/3/"3 :
+    2"/1."""
     trips = paytable("TRIPS-004")
     assert dict(trips.pays) == {
         "royal-flush": 50,
@@ -97,7 +99,8 @@ def test_blind_flush_pays_3_to_2_003_line_3568() -> None:
 
 
 def test_blind_004_flush_is_the_pay_table_3_to_2_not_the_layout_2_to_2() -> None:
-    """004 line 1096 prints "3 : 2"; the layout at line 1126 "2 to 2" is read as a misprint."""
+    """004 "Ultimate Texas Hold'em Paytable" prints "3 : 2"; the layout at line 1126 "2 to 2" is
+    read as a misprint."""
     assert payout(paytable("BLIND-004"), "flush") == Fraction(3, 2)
 
 
@@ -119,12 +122,14 @@ def test_default_tables_are_003s() -> None:
 
 
 def test_dealer_qualifies_with_a_pair_R35() -> None:
-    """003 line 3528: "a poker value of a pair or higher"; 2h 7d with 2c on board: pair of 2s."""
+    """003 "Ultimate Texas Hold'em: How Winners are Determined and Paid": "a poker value of a pair
+    or higher"; 2h 7d with 2c on board: pair of 2s."""
     assert dealer_qualifies(rank("2c 5d 9h Jc Ks", "2h 7d"))
 
 
 def test_dealer_with_ace_high_does_not_qualify_R35() -> None:
-    """A K J 9 5 with no pair (003 line 3518): the Ante pushes, the rest settles normally."""
+    """A K J 9 5 with no pair (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"):
+    the Ante pushes, the rest settles normally."""
     assert not dealer_qualifies(rank("2c 5d 9h Jc Ks", "3h Ad"))
 
 
@@ -144,7 +149,8 @@ def test_showdown_higher_wins_equal_pushes_003_line_3534() -> None:
 
 
 def test_blind_pays_a_winning_straight_R35() -> None:
-    """Jh 8c makes 7-8-9-T-J, beating three 7s (7s Kd): the Blind is paid 1 to 1 (003 3569)."""
+    """Jh 8c makes 7-8-9-T-J, beating three 7s (7s Kd): the Blind is paid 1 to 1
+    (003 "Ultimate Texas Hold'em: Blind Wager Payout Table")."""
     board = "7h 7d 2c 9s Tc"
     assert blind_result(rank(board, "Jh 8c"), rank(board, "7s Kd")) == ("win", "straight")
     assert payout(paytable("BLIND-003"), "straight") == 1
@@ -174,7 +180,8 @@ def test_blind_loses_when_the_player_loses_003_line_3543() -> None:
 
 
 def test_blind_pays_when_the_dealer_does_not_qualify_R35() -> None:
-    """003 line 3524: the Blind resolves "normally"; Qh Td makes 9-T-J-Q-K over K-J-9-7-5."""
+    """003 "Ultimate Texas Hold'em: How Winners are Determined and Paid": the Blind resolves
+    "normally"; Qh Td makes 9-T-J-Q-K over K-J-9-7-5."""
     board = "2c 5d 9h Jc Ks"
     dealer = rank(board, "3h 7d")
     assert not dealer_qualifies(dealer)
@@ -212,7 +219,8 @@ def test_trips_needs_the_players_seven_cards() -> None:
 
 def test_bad_beat_player_trips_beaten_by_a_straight_R35() -> None:
     """Player 7s Kd (three 7s) loses to Jh 8c (7-8-9-T-J): the beaten hand is the player's
-    three of a kind, 9 to 1 (003 lines 3603, 3622)."""
+    three of a kind, 9 to 1
+    (003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet", "Bad Beat Bonus Bet Payout Table")."""
     board = "7h 7d 2c 9s Tc"
     category = bad_beat_category(rank(board, "7s Kd"), rank(board, "Jh 8c"))
     assert category == "three-of-a-kind"
@@ -220,7 +228,8 @@ def test_bad_beat_player_trips_beaten_by_a_straight_R35() -> None:
 
 
 def test_bad_beat_player_straight_flush_beaten_R35() -> None:
-    """Player 4h Ac (4-8 of hearts) loses to 9h Kd (5-9 of hearts): 7,500 to 1 (003 3617)."""
+    """Player 4h Ac (4-8 of hearts) loses to 9h Kd (5-9 of hearts): 7,500 to 1
+    (003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet Payout Table")."""
     board = "5h 6h 7h 8h 2c"
     category = bad_beat_category(rank(board, "4h Ac"), rank(board, "9h Kd"))
     assert category == "straight-flush"
@@ -229,7 +238,8 @@ def test_bad_beat_player_straight_flush_beaten_R35() -> None:
 
 def test_bad_beat_dealer_quads_beaten_by_the_player_R35() -> None:
     """Player Kc Ks (four kings) beats 5h 5d (four fives): the beaten hand is the
-    player-dealer's four of a kind, 500 to 1 (003 line 3618)."""
+    player-dealer's four of a kind, 500 to 1
+    (003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet Payout Table")."""
     board = "Kh Kd 5c 5s 2h"
     category = bad_beat_category(rank(board, "Kc Ks"), rank(board, "5h 5d"))
     assert category == "four-of-a-kind"

@@ -63,12 +63,14 @@ class Configuration:
 
 
 SHIPPED: dict[str, Configuration] = {
-    # config/three-card-poker-6cb-004.toml: stacks of three (004 line 542), no joker (line 486)
+    # config/three-card-poker-6cb-004.toml: stacks of three
+    # (004 "Three Card Poker 6 Card Bonus: Dealing procedures"), no joker (line 486)
     "shuffler": Configuration("shuffler", {}),
-    # config/fortune-pai-gow-003.toml: seven piles of seven (003 line 1409), 53 cards (line 1369)
+    # config/fortune-pai-gow-003.toml: seven piles of seven
+    # (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"), 53 cards (line 1369)
     "pai-gow-7-joker": Configuration("hand-dispenser", {}),
-    # config/ultimate-texas-holdem-003.toml: 2 to each hand, 5 community (003 lines 3490-3492),
-    # standard decks of fifty-two (line 3423)
+    # config/ultimate-texas-holdem-003.toml: 2 to each hand, 5 community (003 "Ultimate Texas
+    # Hold'em: Dealing Procedures and Round of Play"), standard decks of fifty-two (line 3423)
     "uth-2-5": Configuration("hand-dispenser", {"stack_size": [2, 5], "joker": False}),
 }
 """The configurations the shipped configs use; the emulator run covers every one."""

@@ -277,12 +277,12 @@ async def test_a_garbled_stack_is_logged_raw_at_debug_but_its_cards_stay_off_sta
 async def test_a_card_read_twice_is_not_dealt_twice_and_a_ninth_as_is_refused_contract1(
     make_shoe: Callable[..., SimulatedShoe], tmp_path: Path
 ) -> None:
-    # An 8-deck shoe (003 line 1108: "a maximum of eight decks"; helpers' config: decks = 8)
-    # holds eight As. Seven are burned, the eighth is the Player's first card; the shoe then
-    # reads it again under a new SEQ. Since issue 9 the repeat carries the same position (8),
-    # so the table refuses it as a position read twice before the engine sees it. The shoe
-    # then reads a ninth As at its own position (9), which DESIGN contract 1 says the engine
-    # rejects ("a ninth `As` in an 8-deck shoe").
+    # An 8-deck shoe (003 "EZ Baccarat Panda 8: Description of the Deck and Number of Decks Used":
+    # "a maximum of eight decks"; helpers' config: decks = 8) holds eight As. Seven are burned, the
+    # eighth is the Player's first card; the shoe then reads it again under a new SEQ. Since issue 9
+    # the repeat carries the same position (8), so the table refuses it as a position read twice
+    # before the engine sees it. The shoe then reads a ninth As at its own position (9), which
+    # DESIGN contract 1 says the engine rejects ("a ninth `As` in an 8-deck shoe").
     sim = make_shoe()
     sink = RecordingSink()
     driver = ShoeDriver("shoe1", sim.port, 9600, {})
@@ -335,15 +335,16 @@ async def test_a_card_read_twice_is_not_dealt_twice_and_a_ninth_as_is_refused_co
     for event in card_events[3:]:
         rows += feed(table, event)
     [result] = payloads(rows, "round/result")
-    # R25 deal order P B P B: Player As 5c, Banker Kd 7s. Values (003 line 1112): A=1, K=0, so
-    # Player 6 stands (line 1144), Banker 7 stands (line 1145: hits on 5 or less only); the
-    # hand closest to nine wins (line 1142): Banker 7-6, with two cards, so no Dragon 7.
+    # R25 deal order P B P B: Player As 5c, Banker Kd 7s. Values
+    # (003 "EZ Baccarat Panda 8: Card Values and Hand Rankings"): A=1, K=0, so Player 6 stands (line
+    # 1144), Banker 7 stands (line 1145: hits on 5 or less only); the hand closest to nine wins
+    # (line 1142): Banker 7-6, with two cards, so no Dragon 7.
     outcome = result["outcome"]
     assert outcome["winner"] == "banker"
     assert outcome["player"]["cards"] == ["As", "5c"] and outcome["player"]["total"] == 6
     assert outcome["banker"]["cards"] == ["Kd", "7s"] and outcome["banker"]["total"] == 7
-    # The player line loses its 25 (003 line 1136: the player line pays 1 to 1; R1: the bank
-    # of 100 collects it whole).
+    # The player line loses its 25 (003 "EZ Baccarat Panda 8: Dealing Procedures and Round of Play":
+    # the player line pays 1 to 1; R1: the bank of 100 collects it whole).
     [settlement] = result["settlements"]
     assert (settlement["spot"], settlement["status"], settlement["net"]) == (
         "player",

@@ -2,14 +2,14 @@
 
 issue 3: the player's decisions are "entered at the dealer console (`decision` events and
 `cmd/decision`)". The table is config/pure-21.5-blackjack-003-6to5.toml as shipped (document
-003 lines 600-840: 6 to 5, Red Flex RFB-12, Buster option 1, insurance, the action from the
-player-dealer's left, settled by wager type; collection schedule option 5), with only the shoe's
-port, the broker's port, the journal path and the schedule file's folder changed, as
-tests/integration/test_device_classes_e2e.py does. The simulated shoe (SimulatedShoe, a real
-pty) is loaded with known cards; the daemon runs in-process with MQTT on; a dealer console sends
-`cmd/bank`, `cmd/wager`, `cmd/bets.close` and `cmd/decision` and a floor subscriber records
-everything under the base topic. Two rounds are played, each worked by hand in its docstring
-from the documents and RULINGS.md, and the hole card is checked against every topic by `seq`.
+003 "Pure 21.5 Blackjack 6 to 5": 6 to 5, Red Flex RFB-12, Buster option 1, insurance, the action
+from the player-dealer's left, settled by wager type; collection schedule option 5), with only the
+shoe's port, the broker's port, the journal path and the schedule file's folder changed, as
+tests/integration/test_device_classes_e2e.py does. The simulated shoe (SimulatedShoe, a real pty) is
+loaded with known cards; the daemon runs in-process with MQTT on; a dealer console sends `cmd/bank`,
+`cmd/wager`, `cmd/bets.close` and `cmd/decision` and a floor subscriber records everything under the
+base topic. Two rounds are played, each worked by hand in its docstring from the documents and
+RULINGS.md, and the hole card is checked against every topic by `seq`.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ Payload = dict[str, Any]
 
 # Seat 4 is the player-dealer both rounds (R5: two hands per turn). Seats 5 and 1 play; the deal
 # goes clockwise from the player-dealer's left, seat 5 then seat 1, the player-dealer last, twice,
-# its second card face down (003 lines 652-653).
+# its second card face down (003 "Pure 21.5 Blackjack 6 to 5: Round of Play").
 R1_DEAL = ["8h", "Tc", "Ah", "8c", "7d", "6c"]
 R1_HOLE = "6c"
 R2_DEAL = ["Js", "7c", "8h", "6s", "4d", "8d"]
@@ -62,49 +62,58 @@ def test_blackjack_split_double_chart_1b_round_then_888_round_R13_R14_R15_R16_R1
 
     Round 1, seat 4 banks $500 (turn 1). Seat 5: base 40, Red Flex 5, Buster 5; seat 1: base 10.
     Deal: seat 5 8h, seat 1 Tc, player-dealer Ah up, seat 5 8c, seat 1 7d, hole card 6c.
-      Ace up: insurance is offered (003 line 712, R17); seat 1 insures for 5 (half its 10), seat
-      5 declines and bets.close ends the offer. The hole card is checked (003 line 687, R12):
+      Ace up: insurance is offered (003 "Pure 21.5 Blackjack 6 to 5: Insurance and Even Money",
+      R17); seat 1 insures for 5 (half its 10), seat 5 declines and bets.close ends the offer. The
+      hole card is checked (003 "Pure 21.5 Blackjack 6 to 5: Game Rules", R12):
       Ah 6c is no Pure 21.5, so the hands play and the hole card stays down.
-      Seat 5 splits its eights for an equal 40 (003 line 704, R16): hand 1 8h gets 3d, hard 11,
-      and doubles for the full 40 after the split (003 lines 703, 705): one card, 9s, 20.
+      Seat 5 splits its eights for an equal 40 (003 "Pure 21.5 Blackjack 6 to 5: Double-Down, Split,
+      and Surrender", R16): hand 1 8h gets 3d, hard 11, and doubles for the full 40 after the split
+      (003 "Pure 21.5 Blackjack 6 to 5: Double-Down, Split, and Surrender"): one card, 9s, 20.
       Hand 2 8c gets 2h, hard 10: a stand here is against Chart 1A ("Must Hit on Hard 11 or
-      less", 003 line 668, R15) and is refused as a dealer error, nothing changed; it hits Kd, 20,
-      and stands. Seat 1 stands on hard 17 (an option, 003 line 668); that was the last hand, so
-      the hole card is turned up (003 line 655) in the stand's echo.
-      Player-dealer by Chart 1B (003 line 678, R14): Ah 6c is soft 17, must hit: 5d makes
-      A+6+5 = hard 12 (the ace at 11 would be 22), hit: 5s, hard 17, stand.
-      Seat 5: 20 and 20 beat 17 (003 line 693); seat 1: 17 = 17, push (003 line 691).
-      Red Flex: Ah red, 6c black: the first two are not both red, it loses (003 line 728, R18).
-      Buster: 17 is no bust, it loses (003 line 765, R19). Insurance: the hole card is no
-      bonus card, it loses (R17).
+      less", 003 "Pure 21.5 Blackjack 6 to 5: Chart 1A", R15) and is refused as a dealer error,
+      nothing changed; it hits Kd, 20, and stands. Seat 1 stands on hard 17 (an option,
+      003 "Pure 21.5 Blackjack 6 to 5: Chart 1A"); that was the last hand, so the hole card is
+      turned up (003 "Pure 21.5 Blackjack 6 to 5: Round of Play") in the stand's echo.
+      Player-dealer by Chart 1B (003 "Pure 21.5 Blackjack 6 to 5: Chart 1B", R14): Ah 6c is soft 17,
+      must hit: 5d makes A+6+5 = hard 12 (the ace at 11 would be 22), hit: 5s, hard 17, stand.
+      Seat 5: 20 and 20 beat 17 (003 "Pure 21.5 Blackjack 6 to 5: Game Rules"); seat 1: 17 = 17,
+      push (003 "Pure 21.5 Blackjack 6 to 5: Game Rules").
+      Red Flex: Ah red, 6c black: the first two are not both red, it loses
+      (003 "Pure 21.5 Blackjack 6 to 5: Red Flex Bet", R18).
+      Buster: 17 is no bust, it loses (003 "Pure 21.5 Blackjack 6 to 5: Buster Blackjack Bonus Bet",
+      R19). Insurance: the hole card is no bonus card, it loses (R17).
       Bank walk (R1): insurance first, then by wager type from the player-dealer's left, seat 5
-      then seat 1 (003 line 656, R2, R3):
+      then seat 1 (003 "Pure 21.5 Blackjack 6 to 5: Round of Play", R2, R3):
         seat 1 insurance 5: lose                          -5   funds 505
         seat 5 base hand 1, 40 + 40 doubled: win 1 to 1   +80   funds 425
         seat 5 base hand 2, 40 (the split): win           +40   funds 385
         seat 1 base 10: push                               0   funds 385
         seat 5 Red Flex 5: lose                           -5   funds 390
         seat 5 Buster 5: lose                             -5   funds 395
-      Bank 500.00 -> 395.00. Fee (R4, 003 line 782): total table action counts the wagers before
-      the deal only, 40+5+5+10 = 60 (not the split, the double or insurance), in the $51-$100
-      bracket of option 5: the player-dealer pays $1 (003 line 811); players pay $0 (line 810).
+      Bank 500.00 -> 395.00. Fee (R4, 003 "Pure 21.5 Blackjack 6 to 5: Wagering Limits and
+      Collection Fees"): total table action counts the wagers before the deal only, 40+5+5+10 = 60
+      (not the split, the double or insurance), in the $51-$100 bracket of option 5: the
+      player-dealer pays $1 (003 "Pure 21.5 Blackjack 6 to 5: Wagering Limits and Collection Fees");
+      players pay $0 (line 810).
 
     Round 2, seat 4 banks $500 again (turn 2). Seat 5: base 20, Red Flex 5, Buster 5; seat 1:
     base 10. Deal: seat 5 Js, seat 1 7c, player-dealer 8h up, seat 5 6s, seat 1 4d, hole 8d.
       8 up: no insurance, no peek (R12, R17). Seat 5 holds hard 16 (an option) and hits 9c: 25,
-      bust. Seat 1 holds hard 11 and doubles for less, 5 (003 line 703: "equal to or less than
+      bust. Seat 1 holds hard 11 and doubles for less, 5
+      (003 "Pure 21.5 Blackjack 6 to 5: Double-Down, Split, and Surrender": "equal to or less than
       the player's original wager"): one card, 2c, 13. The last hand is done: the hole card is
       turned in the echo of 2c. Player-dealer: 8h 8d is hard 16, must hit (R14): 8s, 888.
-      888 (003 line 695, R13): seat 5's busted hand pushes. 888 is a bust (24): seat 1's 13 wins
-      1 to 1 on 10 + 5 (003 line 689). Red Flex: 8h 8d red, 8s black ends the run: two red
-      cards, 2 to 1 (003 line 749, R18). Buster: a three-card bust, 888 included, 1 to 1 (003
-      line 773, R19).
+      888 (003 "Pure 21.5 Blackjack 6 to 5: Game Rules", R13): seat 5's busted hand pushes. 888 is a
+      bust (24): seat 1's 13 wins 1 to 1 on 10 + 5 (003 "Pure 21.5 Blackjack 6 to 5: Game Rules").
+      Red Flex: 8h 8d red, 8s black ends the run: two red cards, 2 to 1 (003 "Pure 21.5 Blackjack 6
+      to 5: Red Flex Bet", R18). Buster: a three-card bust, 888 included, 1 to 1 (003 "Pure 21.5
+      Blackjack 6 to 5: Buster Blackjack Bonus Bet Pay Table", R19).
         seat 5 base 20: push                               0   funds 500
         seat 1 base 10 + 5 doubled: win                   +15   funds 485
         seat 5 Red Flex 5: 2 to 1                         +10   funds 475
         seat 5 Buster 5: 1 to 1                            +5   funds 470
       Bank 500.00 -> 470.00. Fee: total action 20+5+5+10 = 40, in the $5-$50 bracket: $0.50
-      (003 line 810)."""
+      (003 "Pure 21.5 Blackjack 6 to 5: Wagering Limits and Collection Fees")."""
     with SimulatedShoe() as shoe:
         cfg = shipped_config(
             tmp_path, CONFIG_NAME, ports={SHOE_PORT: shoe.port}, mqtt_port=mosquitto.port
@@ -214,7 +223,8 @@ def play_round_1(shoe: SimulatedShoe, console: Console, floor: Console) -> Paylo
     draw(shoe, floor, "Kd")
     assert [e["to"] for e in events(floor, "shoe.card")][-1] == {"seat": 5, "hand": 2}
     ok(console, floor, "decision", {"seat": 5, "hand": 2, "action": "stand"})
-    # seat 1's is the last hand: its stand turns the hole card over (003 line 655)
+    # seat 1's is the last hand: its stand turns the hole card over
+    # (003 "Pure 21.5 Blackjack 6 to 5: Round of Play")
     ok(console, floor, "decision", {"seat": 1, "action": "stand"})
     state = latest_state(floor)
     assert state["player_dealer"]["cards"] == ["Ah", R1_HOLE]
@@ -304,9 +314,10 @@ def assert_round_2(result: Payload) -> None:
 
 
 def assert_chart_1a_dealer_error(floor: Console, rejected: Payload) -> None:
-    """R15: a stand on hard 10 against Chart 1A ("Must Hit on Hard 11 or less", 003 line 668) is
-    answered ok:false, raises a `dealer-error` alert naming no card, and changes nothing: no
-    `state` is published for it and the newest `state` is the one before it."""
+    """R15: a stand on hard 10 against Chart 1A ("Must Hit on Hard 11 or less",
+    003 "Pure 21.5 Blackjack 6 to 5: Chart 1A") is answered ok:false, raises a `dealer-error` alert
+    naming no card, and changes nothing: no `state` is published for it and the newest `state` is
+    the one before it."""
     assert rejected["ok"] is False
     assert rejected["rule"] == "R15"
     (alert,) = [a for a in floor.on("alert") if a["kind"] == "dealer-error"]
@@ -320,10 +331,10 @@ def assert_chart_1a_dealer_error(floor: Console, rejected: Payload) -> None:
 
 
 def assert_hole_cards_hidden(floor: Console, first: Payload, second: Payload) -> None:
-    """DESIGN contract 3, 003 lines 652-655: each hole card is echoed face down without its card
-    and first named by the echo of the input that turns it over (round 1 the last hand's stand,
-    round 2 the last hand's double card); no message with a lower seq on any topic (echoes,
-    `state`, replies, alerts) names it. The cards left in the shoe never appear."""
+    """DESIGN contract 3, 003 "Pure 21.5 Blackjack 6 to 5: Round of Play": each hole card is echoed
+    face down without its card and first named by the echo of the input that turns it over (round 1
+    the last hand's stand, round 2 the last hand's double card); no message with a lower seq on any
+    topic (echoes, `state`, replies, alerts) names it. The cards left in the shoe never appear."""
     down = [e for e in events(floor, "shoe.card") if e.get("face_down")]
     assert [("card" in e, e["round"], e["to"]) for e in down] == [
         (False, 1, "player-dealer"),

@@ -71,20 +71,27 @@ def test_three_card_poker_shuffler_round_one_plays_one_folds_R29_R1_R2_R4(
 
     Stacks go to the Ante seats clockwise from the player-dealer's left, its own last (R29):
     seat 1 7s 7d 3c, seat 2 Kh Jd Ts, seat 4 Ac Qc 5d. The first card out, Ac, is the face-up
-    bottom card (004 line 543, R29). Ac = 1 counts one seat from seat 1 (R2): action at seat 1.
-    The player-dealer's A-Q-5 is ace-high, above queen-high: it qualifies (004 line 559).
+    bottom card (004 "Three Card Poker 6 Card Bonus: Dealing procedures", R29). Ac = 1 counts one
+    seat from seat 1 (R2): action at seat 1.
+    The player-dealer's A-Q-5 is ace-high, above queen-high: it qualifies
+    (004 "Three Card Poker 6 Card Bonus: Round of Play").
 
-    Seat 1 (by seat, Ante, Play, Pair Plus, 6CB: 004 line 526), the bank walk of R1 from $500:
-      Ante 10: a pair beats ace-high, 1:1 (004 line 567)          +10  funds 490
+    Seat 1 (by seat, Ante, Play, Pair Plus, 6CB: 004 "Three Card Poker 6 Card Bonus: Method Used to
+    Determine Action and Distribution of Cards"), the bank walk of R1 from $500:
+      Ante 10: a pair beats ace-high, 1:1                          +10  funds 490
+        (004 "Three Card Poker 6 Card Bonus: How Each Wager Wins, Loses or Pushes")
       Play 10: the same                                            +10  funds 480
-      Pair Plus 5: one pair 1:1 (004 line 598)                      +5  funds 475
-    Seat 2 folded (004 lines 550-557):
+      Pair Plus 5: one pair 1:1                                     +5  funds 475
+        (004 "Three Card Poker 6 Card Bonus: Pair Plus Wager")
+    Seat 2 folded (004 "Three Card Poker 6 Card Bonus: Round of Play"):
       Ante 20: forfeited by the fold                               -20  funds 495
-      6 Card Bonus 5: stays in action (004 line 557); best five of Kh Jd Ts + Ac Qc 5d
-        (004 line 609) is A-K-Q-J-T, a straight, 10:1 on TCB-6B2 (004 line 624)   +50  funds 445
+      6 Card Bonus 5: stays in action (004 "Three Card Poker 6 Card Bonus: Round of Play"); best
+        five of Kh Jd Ts + Ac Qc 5d is A-K-Q-J-T, a straight, 10:1 on TCB-6B2
+        (004 "Three Card Poker 6 Card Bonus: 6 Card Bonus")        +50  funds 445
     Bank 500.00 -> 445.00: the nets 10+10+5-20+50 = +55 and the bank's change -55 sum to zero.
     Fee (R4): total action = antes and bonus bets before the deal = 10+5+20+5 = 40, in the
-    $5-$45 bracket: the player-dealer pays $0.50 (004 line 638); players pay $0."""
+    $5-$45 bracket: the player-dealer pays $0.50
+    (004 "Three Card Poker 6 Card Bonus: Wagering Limits and Collection Fees"); players pay $0."""
     base = "tablectl/cardroom-1/tcp-04"
     with SimulatedDispenser(stack_size=3) as shuffler:
         cfg = shipped_config(
@@ -144,8 +151,9 @@ PGP_DEALER = ["Kc", "Kd", "9s", "7h", "5c", "3h", "2s"]  # one pair of kings
 
 def pai_gow_deal() -> tuple[list[list[str]], list[str]]:
     """The seven hands in dispense order from the dice's position (seats 5 6 7 1 2 3 4) and the
-    four cards left in the dispenser (003 line 1413). Seats 6, 7, 1, 3 have no wager: their hands
-    are the rest of the 53-card deck in its canonical order."""
+    four cards left in the dispenser
+    (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"). Seats 6, 7, 1, 3 have no
+    wager: their hands are the rest of the 53-card deck in its canonical order."""
     used = set(PGP_SEAT_5 + PGP_SEAT_2 + PGP_DEALER)
     rest = [str(c) for c in deck_of(DeckKind.JOKER_53) if str(c) not in used]
     assert len(rest) == 53 - 21
@@ -160,28 +168,31 @@ def test_fortune_pai_gow_dice_cup_and_hand_dispenser_round_R30_R31_R1_R4(
     """config/fortune-pai-gow-003.toml (003 house way, FORTUNE-003, schedule 7). Seat 4 banks
     $500; seat 5: base 10; seat 2: base 10, Fortune 5. The cup reads 2+3+4 = 9.
 
-    R30 (003 line 1417): the player-dealer (seat 4) is position 1, 8 and 15; 9 is the seat after
-    it, seat 5, which gets the first hand and the Action button; the hands go on clockwise to all
-    seven positions (003 line 1419): seats 5 6 7 1 2 3 4. Seat 5 asks for the house way, seat 2
-    sets its own hand: A-9 in front, JKR-A-8-6-4 (a pair of aces) behind (003 line 1425).
+    R30 (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"): the player-dealer (seat
+    4) is position 1, 8 and 15; 9 is the seat after it, seat 5, which gets the first hand and the
+    Action button; the hands go on clockwise to all seven positions
+    (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"): seats 5 6 7 1 2 3 4. Seat 5
+    asks for the house way, seat 2 sets its own hand: A-9 in front, JKR-A-8-6-4 (a pair of aces)
+    behind (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play").
 
-    House way (003 lines 1429-1447, docs/games/fortune-pai-gow.md; no straight or flush can be
-    made, so the golden rule, line 1447, changes nothing):
+    House way (003 "Fortune Pai Gow Poker House Way", docs/games/fortune-pai-gow.md; no straight or
+    flush can be made, so the golden rule, line 1447, changes nothing):
       player-dealer, one pair (line 1431): the pair behind, the two highest others in front:
         K-K-5-3-2 behind, 9-7 in front;
       seat 5, no pair (line 1430): the 2nd and 3rd highest in front: Q-T; A-8-6-4-3 behind.
-    Game wagers (003 lines 1457-1461):
+    Game wagers (003 "Fortune Pai Gow Poker: How Winners are Determined and Paid"):
       seat 5: ace-high behind < a pair of kings; Q-T > 9-7 in front: push;
       seat 2: aces > kings behind; A-9 > 9-7 in front: win, 1 to 1.
-    Fortune (003 lines 1495-1499, 1534): seat 2's seven cards make three aces, 3 to 1. Seat 2's
-    Fortune of $5 earns an Envy button (R32), but no other hand with a Fortune wager has four of
-    a kind or better, so it pays nothing.
-    Bank walk from the button clockwise, each seat: base, Fortune, Envy (003 line 1417, R1):
+    Fortune (003 "Fortune Pai Gow Poker: Fortune Bonus Bet", "Bonus Bet Paytable"): seat 2's seven
+    cards make three aces, 3 to 1. Seat 2's Fortune of $5 earns an Envy button (R32), but no other
+    hand with a Fortune wager has four of a kind or better, so it pays nothing.
+    Bank walk from the button clockwise, each seat: base, Fortune, Envy
+    (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play", R1):
       seat 5 base 10: push                           0   funds 500
       seat 2 base 10: win                          +10   funds 490
       seat 2 Fortune 5: three of a kind 3 to 1     +15   funds 475
     Bank 500.00 -> 475.00. Fee (R4): total action 10+10+5 = 25, in the $5-$100 bracket: the
-    player-dealer pays $1 (003 line 1579); players pay $0."""
+    player-dealer pays $1 (003 "Fortune Pai Gow Poker: Collection Fees"); players pay $0."""
     base = "tablectl/cardroom-1/pgp-01"
     hands, left_in_dispenser = pai_gow_deal()
     with SimulatedDice() as cup, SimulatedDispenser(stack_size=7, joker=True) as dispenser:
@@ -246,8 +257,9 @@ def test_fortune_pai_gow_dice_cup_and_hand_dispenser_round_R30_R31_R1_R4(
     ]
     assert_no_refusals(floor)
 
-    # No card at all before the showdown (003 line 1409: the piles are face down); the hands of
-    # the seats without a wager (003 line 1419) and the four cards left never appear.
+    # No card at all before the showdown (003 "Fortune Pai Gow Poker: Dealing Procedures and Round
+    # of Play": the piles are face down); the hands of the seats without a wager (003 "Fortune Pai
+    # Gow Poker: Dealing Procedures and Round of Play") and the four cards left never appear.
     shown = {card: result["seq"] for card in PGP_SEAT_5 + PGP_SEAT_2 + PGP_DEALER}
     unplayed = [card for hand in [*hands[1:4], hands[5]] for card in hand]
     assert_cards_hidden_until_shown(floor, shown, never=unplayed + left_in_dispenser)
@@ -268,20 +280,27 @@ def test_ultimate_texas_holdem_hand_dispenser_round_bet_4x_preflop_R35_R1_R4(
     Seat 4 banks $500; seat 1: Ante 10, Blind 10, Trips 5, Bad Beat 5; seat 1 bets 4x pre-flop.
 
     The automatic shuffler deals two cards to each Ante-and-Blind seat, two to the
-    player-dealer, then the five community cards (003 lines 3490-3492): seat 1 Ah Qh, seat 4
-    Kc Kd, board Kh 9h 4h 7s 2c. The 4x Play (003 line 3496) is 40; nobody is left to decide,
+    player-dealer, then the five community cards (003 "Ultimate Texas Hold'em: Dealing Procedures
+    and Round of Play"): seat 1 Ah Qh, seat 4 Kc Kd, board Kh 9h 4h 7s 2c. The 4x Play (003
+    "Ultimate Texas Hold'em: Dealing Procedures and Round of Play") is 40; nobody is left to decide,
     so the whole board is turned over and the round settles.
     Seat 1: Ah Qh Kh 9h 4h, an ace-high flush. The player-dealer: Kc Kd Kh, three kings, which
-    qualifies (pair or better: 003 line 3528, R35) and loses to the flush.
+    qualifies (pair or better: 003 "Ultimate Texas Hold'em: How Winners are Determined and Paid",
+    R35) and loses to the flush.
     Bank walk, seat by seat from the player-dealer's left, Ante, Play, Blind, Trips, Bad Beat
-    (003 lines 3510-3511, R1):
-      Ante 10: win 1 to 1 (003 line 3556)                                 +10  funds 490
+    (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play", R1):
+      Ante 10: win 1 to 1                                                  +10  funds 490
+        (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid")
       Play 40: win 1 to 1                                                  +40  funds 450
-      Blind 10: a win with a flush, 3 to 2 (003 line 3568)                 +15  funds 435
-      Trips 5: flush 6 to 1 (003 line 3595)                                +30  funds 405
-      Bad Beat 5: the beaten hand, three kings, 9 to 1 (003 lines 3603, 3622)  +45  funds 360
+      Blind 10: a win with a flush, 3 to 2                                 +15  funds 435
+        (003 "Ultimate Texas Hold'em: Blind Wager Payout Table")
+      Trips 5: flush 6 to 1                                                +30  funds 405
+        (003 "Ultimate Texas Hold'em: Trips Bonus Bet Payout Table")
+      Bad Beat 5: the beaten hand, three kings, 9 to 1                     +45  funds 360
+        (003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet", "Bad Beat Bonus Bet Payout Table")
     Bank 500.00 -> 360.00. Fee (R4): total action before the deal = 10+10+5+5 = 30 (never the
-    Play, 003 line 3632), in the $5-$50 bracket: the player-dealer pays $1 (003 line 3635)."""
+    Play, 003 "Ultimate Texas Hold'em: Collection Rates Schedule"), in the $5-$50 bracket: the
+    player-dealer pays $1 (003 "Ultimate Texas Hold'em: Collection Rates Schedule")."""
     base = "tablectl/cardroom-1/uth-01"
     with SimulatedDispenser(stack_size=2) as dispenser:
         cfg = shipped_config(
@@ -328,7 +347,8 @@ def test_ultimate_texas_holdem_hand_dispenser_round_bet_4x_preflop_R35_R1_R4(
     assert_no_refusals(floor)
 
     # The board shows when the last pre-flop decision turns it over (its echo's `revealed`); the
-    # hole cards only in the result (003 lines 3484, 3508).
+    # hole cards only in the result
+    # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play").
     (bet,) = events(floor, "decision")
     revealed = bet["revealed"]
     assert [*revealed["flop"], revealed["turn"], revealed["river"]] == UTH_BOARD
@@ -350,15 +370,21 @@ def test_usb_shoe_baccarat_round_through_the_simulated_pyusb_backend_R25_R1_R4(
     """EZ Baccarat Panda 8 (harness.write_config: 8 decks, schedule option 3) with the shoe on
     `usb:16c0:05dc:SHOE0001`. Seat 4 banks $500; seat 1: Player 25; seat 3: Banker 50.
 
-    Cards P, B, P, B (003 line 1142, R25): Player 4h 2c = 6, Banker Kd 3s = 3. The Player stands
-    on 6 (003 line 1144); the Banker, with the Player standing, hits on 5 or less (line 1145):
+    Cards P, B, P, B (003 "EZ Baccarat Panda 8: Dealing Procedures and Round of Play", R25): Player
+    4h 2c = 6, Banker Kd 3s = 3. The Player stands on 6
+    (003 "EZ Baccarat Panda 8: Dealing Procedures and Round of Play"); the Banker, with the Player
+    standing, hits on 5 or less (line 1145):
     5s, Banker 3 + 5 = 8. Banker 8 beats Player 6.
     Bank walk from the player-dealer's left, all player-line wagers, then all banker-line
-    wagers (003 line 1126, R1-R3):
-      seat 1 Player 25: loses (003 line 1173)                 -25  funds 525
-      seat 3 Banker 50: wins 1 to 1 (003 lines 1137, 1172)    +50  funds 475
+    wagers (003 "EZ Baccarat Panda 8: Method used to Determine Action and Distribution of Cards",
+    R1-R3):
+      seat 1 Player 25: loses                                 -25  funds 525
+        (003 "EZ Baccarat Panda 8: How Each Wager Wins, Loses, or Pushes")
+      seat 3 Banker 50: wins 1 to 1                           +50  funds 475
+        (003 "EZ Baccarat Panda 8: Dealing Procedures and Round of Play", "How Each Wager
+        Wins, Loses, or Pushes")
     Bank 500.00 -> 475.00. Fee (R4): total action 25+50 = 75, in the $5-$200 bracket: the
-    player-dealer pays $1 (003 line 1241)."""
+    player-dealer pays $1 (003 "EZ Baccarat Panda 8: Collection Fee Schedule")."""
     base = "tablectl/it/t1"
     port = f"usb:16c0:05dc:{USB_SHOE_SERIAL}"
     device = SimUsbDevice(
@@ -398,8 +424,9 @@ def test_usb_shoe_baccarat_round_through_the_simulated_pyusb_backend_R25_R1_R4(
     assert result["devices"] == [{"name": "shoe", "serial": USB_SHOE_SERIAL}]  # the usb: serial
     assert_no_refusals(floor)
 
-    # Baccarat deals face up (003 line 1142): each card shows with its own `shoe.card` echo, and
-    # no sooner; the cards still in the shoe never show.
+    # Baccarat deals face up (003 "EZ Baccarat Panda 8: Dealing Procedures and Round of Play"): each
+    # card shows with its own `shoe.card` echo, and no sooner; the cards still in the shoe never
+    # show.
     cards = events(floor, "shoe.card")
     assert [e["card"] for e in cards] == BAC_DEALT
     shown = {e["card"]: e["seq"] for e in cards}
