@@ -342,11 +342,13 @@ def recall_rounds(
     only the files they are in: the newest first, each from the snapshot it opens with."""
     found: list[Round] = []
     files = history.files
+    # A snapshot is trusted only when signed with the table's key (when the config names one).
+    keys = [load_key(cfg.key_path)] if cfg.key_path is not None else []
     for i in range(len(files) - 1, -1, -1):
         f = files[i]
         start = Table(cfg)
         if f.first_seq > 1:  # from the snapshot it opens with (or an older file's, replayed on)
-            start, _ = snapshot.rebuild(cfg, files[: i + 1], upto=f.first_seq - 1)
+            start, _ = snapshot.rebuild(cfg, files[: i + 1], upto=f.first_seq - 1, keys=keys)
         rounds = list(rounds_from_journal(f, start))
         if number is not None:
             found = [r for r in rounds if r[1]["round"] == number] + found

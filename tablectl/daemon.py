@@ -32,7 +32,7 @@ from drivers.base import Backoff, DisplayDriver
 from drivers.connect import port_serial
 from drivers.registry import load_driver
 from tablectl import sdnotify, segments, snapshot
-from tablectl.chainkey import load_key
+from tablectl.chainkey import ChainKey, load_key
 from tablectl.config import BrokerSetupError, LoadedConfig, resolve
 from tablectl.events import json_problem
 from tablectl.journal import Journal, JournalError, Record
@@ -205,7 +205,9 @@ class Daemon:
         count = 0
         noted = time.monotonic()
         sdnotify.status(f"recovering {total} journal records")
-        restored, notes = snapshot.newest_usable(self.cfg, self.journal, upto=applied)
+        restored, notes = snapshot.newest_usable(
+            self.cfg, self.journal, upto=applied, keys=self._keys()
+        )
         for note in notes:  # damaged or unreadable: never a wrong state, only a longer replay
             log.warning("snapshot.skipped", detail=note)
         if restored is not None:
@@ -246,7 +248,9 @@ class Daemon:
         first = self.journal.first_seq
         history = History.open(self.journal.path, self.cfg.table.table, self._archive_dir())
         try:
-            table, notes = snapshot.rebuild(self.cfg, history.files[:-1], upto=first - 1)
+            table, notes = snapshot.rebuild(
+                self.cfg, history.files[:-1], upto=first - 1, keys=self._keys()
+            )
         except snapshot.SnapshotError as exc:
             raise JournalError(
                 f"{self.journal.path} starts at record {first} and holds no sound snapshot; "
@@ -258,6 +262,11 @@ class Daemon:
         for note in notes:
             log.warning("snapshot.skipped", detail=note)
         return table
+
+    def _keys(self) -> list[ChainKey]:
+        """The key a snapshot must be signed with to be trusted (none: an unkeyed journal)."""
+        key = self.journal.signing_key
+        return [] if key is None else [key]
 
     def _archive_dir(self) -> Path | None:
         return self.cfg.archive_path

@@ -30,7 +30,7 @@ import os
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -77,7 +77,9 @@ CREATE TABLE IF NOT EXISTS snapshots (
     format INTEGER NOT NULL,
     made_by TEXT NOT NULL,
     digest TEXT NOT NULL,
-    body BLOB NOT NULL
+    body BLOB NOT NULL,
+    key TEXT,
+    mac TEXT
 );
 """
 # The records themselves (schema 3): each hash is 32 bytes, not 64 hex digits, and the hash a
@@ -114,6 +116,29 @@ class Snapshot:
     made_by: str
     digest: str
     body: bytes
+    key: str | None = None
+    """The chain key that signed it (`mac`); None in an unkeyed journal."""
+    mac: str | None = None
+
+    def signed_data(self) -> bytes:
+        """What a snapshot's keyed hash covers: where it belongs and the digest of its contents
+        (so a snapshot cannot be forged or moved without the chain key, issue 10 review)."""
+        parts = (
+            "tablectl snapshot",
+            str(self.journal_seq),
+            self.hash,
+            str(self.format),
+            self.digest,
+            self.key or "\x00",
+        )
+        return b"".join(part.encode("utf-8") + b"\x1f" for part in parts)
+
+    def made_with(self, key: ChainKey) -> bool:
+        return (
+            self.mac is not None
+            and self.key == key.id
+            and hmac.compare_digest(self.mac, key.mac(self.signed_data()))
+        )
 
 
 @dataclass(frozen=True)
@@ -203,6 +228,12 @@ def _bytes(value: str | None) -> bytes | None:
     return None if value is None else bytes.fromhex(value)
 
 
+def _start_data(first_seq: int, prev_hash: str, key_id: str) -> bytes:
+    """What a file's signed start covers: where it begins and the hash it continues from."""
+    parts = ("tablectl journal start", str(first_seq), prev_hash, key_id)
+    return b"".join(part.encode("utf-8") + b"\x1f" for part in parts)
+
+
 def _span(seqs: Sequence[int]) -> str:
     return f"record {seqs[0]}" if len(seqs) == 1 else f"records {seqs[0]}-{seqs[-1]}"
 
@@ -268,6 +299,10 @@ class Journal:
                 self.db.executescript(_SCHEMA)
                 if not self._columns():
                     self.db.executescript(_JOURNAL)
+                snap_columns = {row[1] for row in self.db.execute("PRAGMA table_info(snapshots)")}
+                for column in ("key", "mac"):  # a schema-3 file from before signed snapshots
+                    if column not in snap_columns:
+                        self.db.execute(f"ALTER TABLE snapshots ADD COLUMN {column} TEXT")
         except sqlite3.DatabaseError as exc:
             with contextlib.suppress(AttributeError):
                 self.db.close()
@@ -457,13 +492,15 @@ class Journal:
         chain = self.hash_at(last)
         if chain is None or last != self._last_seq:
             raise JournalError(f"record {last} is not this journal's last record")
+        start = [("first_seq", str(last + 1)), ("prev_hash", chain), ("month", month)]
+        if self._key is not None:  # signed: records cannot be cut off the front without the key
+            data = _start_data(last + 1, chain, self._key.id)
+            start += [("start_key", self._key.id), ("start_mac", self._key.mac(data))]
         with self._tx():
             self.db.execute("DELETE FROM journal WHERE seq <= ?", (last,))
             self.db.execute("DELETE FROM snapshots WHERE journal_seq < ?", (last,))
-            self.db.executemany(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                [("first_seq", str(last + 1)), ("prev_hash", chain), ("month", month)],
-            )
+            self.db.execute("DELETE FROM meta WHERE key IN ('start_key', 'start_mac')")
+            self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", start)
         self.first_seq, self.start_hash, self._month = last + 1, chain, month
 
     # -- the journal -------------------------------------------------------------------------
@@ -604,11 +641,23 @@ class Journal:
     def store_snapshot(self, snap: Snapshot, *, keep: int = SNAPSHOTS_KEPT) -> None:
         """Store a checkpoint and drop all but the newest `keep` (the one a segment opens with
         is kept too). Not fsync'd: a snapshot lost in a power cut only means a longer replay."""
+        if self._key is not None:  # signed with the table's chain key
+            snap = replace(snap, key=self._key.id, mac=None)
+            snap = replace(snap, mac=self._key.mac(snap.signed_data()))
         with self._tx(durable=False):
             self.db.execute(
-                "INSERT OR REPLACE INTO snapshots "
-                "(journal_seq, hash, format, made_by, digest, body) VALUES (?, ?, ?, ?, ?, ?)",
-                (snap.journal_seq, snap.hash, snap.format, snap.made_by, snap.digest, snap.body),
+                "INSERT OR REPLACE INTO snapshots (journal_seq, hash, format, made_by, digest, "
+                "body, key, mac) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    snap.journal_seq,
+                    snap.hash,
+                    snap.format,
+                    snap.made_by,
+                    snap.digest,
+                    snap.body,
+                    snap.key,
+                    snap.mac,
+                ),
             )
             self.db.execute(
                 "DELETE FROM snapshots WHERE journal_seq NOT IN (SELECT journal_seq FROM "
@@ -620,11 +669,18 @@ class Journal:
         """Every stored checkpoint, newest first."""
         if not self._has_table("snapshots"):
             return []
+        signed = {row[1] for row in self.db.execute("PRAGMA table_info(snapshots)")} >= {"mac"}
+        extra = "key, mac" if signed else "NULL, NULL"
         cur = self.db.execute(
-            "SELECT journal_seq, hash, format, made_by, digest, body FROM snapshots "
+            f"SELECT journal_seq, hash, format, made_by, digest, body, {extra} FROM snapshots "
             "ORDER BY journal_seq DESC"
         )
-        return [Snapshot(s, h, f, m, d, bytes(b)) for s, h, f, m, d, b in cur]
+        return [Snapshot(s, h, f, m, d, bytes(b), k, x) for s, h, f, m, d, b, k, x in cur]
+
+    @property
+    def signing_key(self) -> ChainKey | None:
+        """The chain key this (writable) journal signs with; None when unkeyed or read-only."""
+        return self._key
 
     def _has_table(self, name: str) -> bool:
         found = self.db.execute(
@@ -819,6 +875,8 @@ class Journal:
             problems.append(f"records after {last_seq} were removed: outputs refer to record {top}")
         result = Verification(len(hashes), problems)
         self._check_key_starts(result, ring, hashes, last_seq, ends=last)
+        self._check_snapshots(result, ring)
+        self._check_start(result, ring)
         self._check_heads(result, heads, hashes, last_seq)
         top = max((h.seq for h in heads), default=0)
         self._notes(result, ring, checked, unchecked, unkeyed, (min(top, last_seq), last_seq))
@@ -876,6 +934,52 @@ class Journal:
                 f"key {end.key_id}, in force from record {end.first_seq}, was not given "
                 f"(keys given: {given}): {span} cannot be checked"
             )
+
+    def _check_start(self, result: Verification, ring: dict[str, ChainKey]) -> None:
+        """A file that starts after record 1 (records went into a closed segment) says where,
+        signed with the key in force then: with the key, a front cut off and the start
+        rewritten to match is evident."""
+        if self.first_seq == 1 or not ring:
+            return
+        where = f"the journal's start (record {self.first_seq}, after hash {self.start_hash[:16]})"
+        key_id, mac = self.meta("start_key"), self.meta("start_mac")
+        if key_id is None or mac is None:
+            keyed = self.key_at(self.first_seq) is not None
+            if keyed:
+                result.problems.append(
+                    f"{where} is not signed, in a keyed journal: records before it may have been "
+                    "cut off without the key"
+                )
+            return
+        key = ring.get(key_id)
+        if key is None:
+            result.notes.append(f"{where}: signed with key {key_id}, which was not given")
+        elif not hmac.compare_digest(
+            mac, key.mac(_start_data(self.first_seq, self.start_hash, key_id))
+        ):
+            result.problems.append(f"{where}: its keyed hash does not match: rewritten")
+
+    def _check_snapshots(self, result: Verification, ring: dict[str, ChainKey]) -> None:
+        """With keys: every stored snapshot signed with the table's key, where it belongs. A
+        snapshot is what a restart trusts, so one forged or moved without the key is tampering
+        even though the records are intact."""
+        if not ring:
+            return
+        keyed_from = self.key_starts[0].first_seq if self.key_starts else None
+        for snap in self.snapshots():
+            where = f"snapshot after record {snap.journal_seq}"
+            if snap.key is None:
+                if keyed_from is not None and snap.journal_seq + 1 >= keyed_from:
+                    result.problems.append(
+                        f"{where}: not signed, in a keyed journal (added without the key)"
+                    )
+            elif (key := ring.get(snap.key)) is None:
+                result.notes.append(f"{where}: signed with key {snap.key}, which was not given")
+            elif not snap.made_with(key):
+                result.problems.append(
+                    f"{where}: its keyed hash does not match (key {snap.key}): forged or moved "
+                    "without the key"
+                )
 
     def _check_heads(
         self, result: Verification, heads: Sequence[Head], hashes: dict[int, str], last: int

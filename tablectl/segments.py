@@ -198,6 +198,12 @@ class History:
                 f"records 1-{first.first_seq - 1} are not here (segments archived elsewhere?): "
                 f"checked from record {first.first_seq}, after hash {first.start_hash[:16]}..."
             )
+        early = [h for h in heads if h.seq < first.first_seq]
+        if early:
+            total.notes.append(
+                f"{len(early)} published heads are for records before {first.first_seq}, which "
+                "are not here: not checked (give the archive)"
+            )
         before: Journal | None = None
         for f in self.files:
             mine = [

@@ -26,6 +26,7 @@ from pydantic import BaseModel
 
 from tablectl import __version__
 from tablectl.cards import Card, parse_card
+from tablectl.chainkey import ChainKey
 from tablectl.config import LoadedConfig, Rules
 from tablectl.games.registry import make_engine
 from tablectl.journal import SNAPSHOTS_KEPT, Journal, Record, Snapshot, Verification
@@ -240,27 +241,39 @@ def take(table: Table, journal: Journal, *, keep: int = SNAPSHOTS_KEPT) -> Snaps
 
 
 def newest_usable(
-    cfg: LoadedConfig, journal: Journal, *, upto: int | None = None
+    cfg: LoadedConfig,
+    journal: Journal,
+    *,
+    upto: int | None = None,
+    keys: Sequence[ChainKey] = (),
 ) -> tuple[Table | None, list[str]]:
     """The table rebuilt from the newest snapshot that is sound (readable, undamaged, of a
     format this tablectl reads, keyed to the record the journal still has at its place), at or
     before record `upto`; None if there is none (replay from the first record). The notes say
-    which snapshots were passed over and why."""
+    which snapshots were passed over and why. With `keys` (the table's chain key), only a
+    snapshot signed with one of them is trusted: a snapshot forged without the key is skipped."""
     notes: list[str] = []
     for snap in journal.snapshots():
         if upto is not None and snap.journal_seq > upto:
             continue
-        why = _unusable(journal, snap)
+        why = _unusable(journal, snap, keys)
         if why is None:
             try:
-                return restore(cfg, unpack(snap.body, snap.digest)), notes
+                table = restore(cfg, unpack(snap.body, snap.digest))
             except SnapshotError as exc:
                 why = str(exc)
+            else:
+                if table.position == snap.journal_seq:
+                    return table, notes
+                why = f"it holds the state after record {table.position}, not {snap.journal_seq}"
         notes.append(f"snapshot after record {snap.journal_seq} skipped: {why}")
     return None, notes
 
 
-def _unusable(journal: Journal, snap: Snapshot) -> str | None:
+def _unusable(journal: Journal, snap: Snapshot, keys: Sequence[ChainKey]) -> str | None:
+    if keys and not any(snap.made_with(k) for k in keys):
+        signed = f"signed with key {snap.key}" if snap.key else "not signed"
+        return f"{signed}, not with the table's key (forged, or from before a key rotation)"
     if snap.format != FORMAT:
         return f"format {snap.format} (made by tablectl {snap.made_by}), this one reads {FORMAT}"
     have = journal.hash_at(snap.journal_seq)
@@ -271,14 +284,16 @@ def _unusable(journal: Journal, snap: Snapshot) -> str | None:
     return None
 
 
-def rebuild(cfg: LoadedConfig, files: Sequence[Journal], upto: int) -> tuple[Table, list[str]]:
+def rebuild(
+    cfg: LoadedConfig, files: Sequence[Journal], upto: int, *, keys: Sequence[ChainKey] = ()
+) -> tuple[Table, list[str]]:
     """The table after record `upto`, from the newest sound snapshot at or before it in any of
     `files` (a journal's segments, oldest first) and the records after it; from the first
     record when there is none (SnapshotError if the first record is not among `files`)."""
     notes: list[str] = []
     table: Table | None = None
     for f in reversed(files):
-        table, skipped = newest_usable(cfg, f, upto=upto)
+        table, skipped = newest_usable(cfg, f, upto=upto, keys=keys)
         notes += skipped
         if table is not None:
             break
