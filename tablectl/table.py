@@ -10,7 +10,7 @@ import bisect
 import json
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -596,8 +596,7 @@ class Table:
                 self.round_devices = set()
                 self.round_positions = []
             elif o.topic == "state":
-                hold = self._hold_view()  # as the table is now, whenever the view is built
-                o = Output(o.topic, retain=o.retain, qos=o.qos, build=_merged(o, hold))
+                o = Output(o.topic, {**o.payload, **self._hold_view()}, o.retain, o.qos)
             out.append(o)
         return out
 
@@ -721,11 +720,6 @@ and no search for reference cycles (a payload is a fresh tree of JSON values, ne
 
 _encode_key = json.JSONEncoder(sort_keys=True).encode
 """json.dumps(x, sort_keys=True) with one encoder for every call."""
-
-
-def _merged(out: Output, extra: dict[str, Any]) -> Callable[[], dict[str, Any]]:
-    """A builder of `out`'s payload with `extra` added, for a view built only when read."""
-    return lambda: {**out.payload, **extra}
 
 
 def _input_key(body: dict[str, Any]) -> str:

@@ -11,12 +11,14 @@ from typing import Any
 
 import pytest
 
+from tablectl import snapshot
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl.events import ShoeCard
 from tablectl.games.baccarat import BaccaratEngine
 from tablectl.journal import Journal
-from tests.helpers import bank, cards, feed, make_config, payloads, play, wager
+from tablectl.table import Table
+from tests.helpers import bank, cards, feed, make_config, payloads, play, records, wager
 from tests.test_rules_change import config
 
 ROUND: list[dict[str, Any]] = [
@@ -60,6 +62,49 @@ def test_an_engine_exception_is_an_alert_and_a_held_round_with_the_state_unchang
     assert [a["kind"] for a in payloads(out, "alert")] == ["input-held"]
     out = feed(table, {"type": "round.void"}, source="cmd/round.void", ref="v1")
     assert payloads(out, "round/result")[0]["void"] is True
+
+
+def test_a_state_view_that_cannot_be_built_is_an_engine_error_and_advance_ends_where_apply_does_R40(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure while building the `state` view is the input's failure like any other: `apply`
+    answers it with the R40 alert (it does not raise out of the daemon's consumer), and a table
+    advanced over the same records without rendering a message ends in the same snapshot."""
+    real = BaccaratEngine.state_payload
+
+    def broken(self: BaccaratEngine, state: Any) -> dict[str, Any]:
+        if any(w.seat == 5 for w in state.wagers):
+            raise KeyError("injected by the test")
+        return real(self, state)
+
+    monkeypatch.setattr(BaccaratEngine, "state_payload", broken)
+    cfg = make_config(tmp_path)
+    recs = records(
+        [
+            bank(3, "500"),
+            wager(4, "player", "20"),
+            wager(5, "banker", "10"),
+            wager(6, "player", "10"),
+            {"type": "round.void", "source": "cmd/round.void", "ref": "v1"},
+            bank(3, "500"),
+        ]
+    )
+    table = Table(cfg)
+    for rec in recs[:2]:
+        table.apply(rec)
+    before = table.state
+    out = table.apply(recs[2])
+    alerts = payloads(out, "alert")
+    assert [a["kind"] for a in alerts] == ["engine-error", "round-held"]
+    assert alerts[0]["rule"] == "R40" and "KeyError" in alerts[0]["reason"]
+    assert table.state is before
+    assert table.held is not None and "engine error" in table.held
+    for rec in recs[3:]:
+        table.apply(rec)
+    quiet = Table(cfg)
+    for rec in recs:
+        quiet.advance(rec)
+    assert snapshot.encode(quiet) == snapshot.encode(table)
 
 
 def test_a_command_that_breaks_the_engine_is_answered_R40(

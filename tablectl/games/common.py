@@ -397,4 +397,4 @@ class PlayerDealerEngine(Generic[T]):
 
     def _state(self, state: T) -> Output:
         """The retained `state` message (contract 3)."""
-        return Output("state", retain=True, build=lambda: self.state_payload(state))
+        return Output("state", self.state_payload(state), retain=True)
