@@ -143,9 +143,15 @@ class Input:
 
 def _open_journal(cfg: LoadedConfig) -> Journal:
     """The table's journal, with its chain key when the config names one (a key file that is
-    missing, or that others could read, stops the daemon: KeyFileError)."""
+    missing, or that others could read, stops the daemon: KeyFileError). A journal an import
+    left part way is refused: run on, the daemon would publish its history again and fork it."""
     key = load_key(cfg.key_path) if cfg.key_path is not None else None
     journal = Journal(cfg.journal_path, table=cfg.table.table, key=key)
+    if journal.meta("importing") is not None:
+        journal.close()
+        raise JournalError(
+            f"{cfg.journal_path}: an import did not finish: move it away and import again"
+        )
     if key is None:
         log.warning(
             "journal.unkeyed",

@@ -546,11 +546,16 @@ class Journal:
         (when it says one): a file that does not reproduce its own chain is refused. The
         records are marked applied with an empty outbox: their messages were published by the
         table they come from, and the next message carries on their count. Heads are published
-        from the first record the export shows one for. Returns the records imported."""
+        from the first record the export shows one for. Returns the records imported.
+
+        Meta `importing` marks the file from before the first batch until the last transaction:
+        an import that stops part way leaves a journal the daemon refuses to run on."""
         if self._last_seq:
             raise JournalError(
                 f"{self.path} already holds {self._last_seq} records: import into a new journal"
             )
+        with self._tx():
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('importing', '1')")
         prev, seq, first_head = self._last_hash, 0, None
         rows: list[tuple[Any, ...]] = []
 
@@ -588,6 +593,7 @@ class Journal:
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('witness_from', ?)",
                 (str(witness_from),),
             )
+            self.db.execute("DELETE FROM meta WHERE key = 'importing'")
             if seq:
                 self.db.execute(
                     "INSERT INTO applied (id, journal_seq, hash) VALUES (1, ?, ?) "
@@ -873,6 +879,8 @@ class Journal:
         top = self.db.execute("SELECT max(journal_seq) FROM outbox").fetchone()[0]
         if top is not None and top > last_seq and not (applied and applied[0] > last_seq):
             problems.append(f"records after {last_seq} were removed: outputs refer to record {top}")
+        if self.meta("importing") is not None:  # Journal.import_records stopped part way
+            problems.append("an import did not finish: move it away and import again")
         result = Verification(len(hashes), problems)
         self._check_key_starts(result, ring, hashes, last_seq, ends=last)
         self._check_snapshots(result, ring)

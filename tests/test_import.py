@@ -17,7 +17,7 @@ import pytest
 from tablectl.cli import main
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
-from tablectl.journal import Journal
+from tablectl.journal import Journal, JournalError
 from tests.test_rules_change import config
 
 ROUND: list[dict[str, Any]] = [
@@ -97,6 +97,52 @@ def test_an_export_that_does_not_reproduce_its_own_chain_is_refused(
     assert main(["import", "--config", str(new), str(path)]) == 2
     err = capsys.readouterr().err
     assert f"record {headed + 1}" in err and "altered" in err
+
+
+def test_an_import_that_fails_after_a_batch_leaves_a_journal_the_daemon_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Import commits in batches: one that stops after a batch (a damaged line, a kill) leaves
+    a partial journal marked as importing, which neither the daemon nor verify-journal accepts
+    (the daemon would publish the history again and fork the chain)."""
+    real = Journal.import_records
+
+    def small_batches(self: Journal, lines: Any, *, batch: int = 5000) -> int:
+        return real(self, lines, batch=3)
+
+    monkeypatch.setattr(Journal, "import_records", small_batches)
+    old = config(tmp_path, "500")
+    asyncio.run(play(old, [*ROUND, *ROUND]))
+    text = export(old, capsys)
+    lines = text.splitlines()
+    headed = max(i for i, line in enumerate(lines) if '"chain"' in line)
+    edited = [json.loads(line) for line in lines]
+    card = next(i for i in range(headed, -1, -1) if edited[i]["type"] == "shoe.card")
+    assert card >= 3  # after the first batch
+    edited[card]["card"] = "Ah"
+    path = tmp_path / "ev.jsonl"
+    path.write_text("".join(json.dumps(e, separators=(",", ":")) + "\n" for e in edited))
+    new = moved(old, tmp_path)
+    assert main(["import", "--config", str(new), str(path)]) == 2
+    assert "altered" in capsys.readouterr().err
+    partial = Journal(tmp_path / "new" / "j.db", table="t1", readonly=True)
+    assert partial.last_seq >= 3 and partial.meta("importing") == "1"
+    partial.close()
+    with pytest.raises(JournalError, match="an import did not finish: move it away"):
+        Daemon(load_config(new))
+    assert main(["run", "--config", str(new)]) == 2
+    assert "j.db" in capsys.readouterr().err
+    assert main(["verify-journal", "--config", str(new)]) == 1
+    assert "an import did not finish" in capsys.readouterr().out
+    # The whole export imports into a new folder and carries no marker.
+    (tmp_path / "new").rename(tmp_path / "partial")
+    (tmp_path / "ev.jsonl").write_text(text)
+    new = moved(old, tmp_path)
+    assert main(["import", "--config", str(new), str(tmp_path / "ev.jsonl")]) == 0
+    done = Journal(tmp_path / "new" / "j.db", table="t1", readonly=True)
+    assert done.last_seq == len(lines) and done.meta("importing") is None
+    done.close()
+    assert main(["verify-journal", "--config", str(new)]) == 0
 
 
 def test_import_never_writes_into_a_journal_that_holds_records(
