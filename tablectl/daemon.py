@@ -56,6 +56,9 @@ SNAPSHOT_MOST_RECORDS = 5000
 """A snapshot in the middle of a round once this many records were applied since the last."""
 SNAPSHOT_RETRY_RECORDS = 100
 """Records applied after a snapshot that found no room before the next is tried."""
+SEGMENT_RETRY_RECORDS = 100
+"""Records applied after a month's close that found no room before it is tried again (at the
+next round boundary after them)."""
 JOURNAL_RETRY_SECONDS = 5.0
 """How often an input the journal could not take is tried again (`Daemon.journal_retry_seconds`)."""
 
@@ -185,6 +188,7 @@ class Daemon:
         self._bet_timer_round: int | None = None
         self._snapshot_at = 0  # the record the newest snapshot was taken after
         self._snapshot_tried = 0  # the record a snapshot found no room after (0: none did)
+        self._close_tried = 0  # the record a month's close found no room after (0: none did)
         # The journal cannot be written (why, and since when): see _ingest_until_journaled.
         self.journal_trouble: str | None = None
         self.journal_retry_seconds = JOURNAL_RETRY_SECONDS
@@ -289,24 +293,45 @@ class Daemon:
 
     def _close_month(self, now: str) -> None:
         """Before the first record of a new month, between rounds: the live journal's records
-        go into their month's segment (after a snapshot, which the live file replays from)."""
+        go into their month's segment (after a snapshot, which the live file replays from).
+
+        A close the disk cannot take (a copy of the month, where a record needs a few hundred
+        bytes) does not stop the table: it is logged and put off, the input is journaled as
+        usual, and the close is tried again at a round boundary SEGMENT_RETRY_RECORDS later."""
         if not segments.due(self.journal, now):
             return
         if not self.table.engine.between_rounds(self.table.state) or self.table.held is not None:
             return  # a round is never split between two files
-        if self._snapshot_at != self.table.position:
-            self._checkpoint()  # the segment needs it: no room for it is no room for the record
+        if self._close_tried and self.table.position - self._close_tried < SEGMENT_RETRY_RECORDS:
+            return
         month = self.journal.month
         try:
+            if self._snapshot_at != self.table.position:
+                self._checkpoint()  # the segment opens with it
             closed = segments.close_month(self.journal, now)
         except Exception as exc:
-            if month is not None and unwritable_reason(exc) is not None:
+            reason = unwritable_reason(exc)
+            if reason is None:
+                raise
+            self.journal.reset_after_failure()
+            if month is not None:
                 # The half-written segment gives its room back; the next try writes it whole.
                 tmp = segments.segment_path(self.journal.path, month)
                 for part in ("", "-wal", "-shm"):
                     with contextlib.suppress(OSError):
                         Path(f"{tmp}.tmp{part}").unlink(missing_ok=True)
-            raise
+            self._close_tried = self.table.position
+            log.warning(
+                "journal.segment.failed",
+                reason=reason,
+                month=month,
+                record=self.table.position,
+                retry_after_records=SEGMENT_RETRY_RECORDS,
+                detail="the month stays in the live file, which takes records as before; "
+                "free space (docs/operations.md, Disk full)",
+            )
+            return
+        self._close_tried = 0
         log.info("journal.segment", closed=str(closed), next_record=self.journal.first_seq)
 
     def _maybe_checkpoint(self) -> None:

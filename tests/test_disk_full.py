@@ -34,7 +34,7 @@ from structlog.testing import capture_logs
 
 from tablectl import segments
 from tablectl.config import load_config
-from tablectl.daemon import Daemon, Input, JournalUnwritable, unwritable_reason
+from tablectl.daemon import SEGMENT_RETRY_RECORDS, Daemon, Input, unwritable_reason
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.outputs import OutboxRow
 from tablectl.relay import Relay
@@ -557,12 +557,13 @@ def test_a_checkpoint_the_disk_cannot_take_is_skipped_and_the_record_stands(
     assert problems == [] and stored == replay
 
 
-def test_a_months_close_the_disk_cannot_take_waits_and_leaves_no_half_segment(
+def test_a_months_close_the_disk_cannot_take_is_put_off_and_the_input_journaled_no_half_segment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The segment file (written by tablectl/segments.py, not SQLite's journal) meets ENOSPC:
-    the input waits (no record in a month whose segment is not closed), the half-written file
-    gives its room back, and the same input tried again closes the month and is journaled."""
+    """The segment file (written by tablectl/segments.py, not SQLite's journal) meets ENOSPC
+    while the journal itself still takes records: the close is logged and put off, the input is
+    journaled as usual (the table does not stop), the half-written file gives its room back, and
+    the month is closed at a round boundary once SEGMENT_RETRY_RECORDS more records are in."""
     month = {"now": "2026-10"}
     tick = itertools.count()
     monkeypatch.setattr(
@@ -583,21 +584,31 @@ def test_a_months_close_the_disk_cannot_take_waits_and_leaves_no_half_segment(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", no_room)
-    item = Input(*next(inputs))
-    with pytest.raises(JournalUnwritable, match="No space left on device"):
-        daemon._ingest(item)
+    with capture_logs() as logs:
+        rec = daemon._ingest(Input(*next(inputs)))
+    assert rec.seq == before[-1][0] + 1 and rec.ts.startswith("2026-11")
+    failed = [e for e in logs if e["event"] == "journal.segment.failed"]
+    assert len(failed) == 1 and "No space left on device" in failed[0]["reason"]
+    assert daemon.journal_trouble is None  # the table did not stop
     live = path.parent / "journal.db"
     assert sorted(p.name for p in path.parent.glob("journal-*")) == []  # nothing half-written
-    assert snapshot_of(daemon.journal) == before
+    assert snapshot_of(daemon.journal)[: len(before)] == before
+    assert daemon.journal.first_seq == 1  # the month's records are still in the live file
     monkeypatch.setattr(os, "fsync", real_fsync)
-    rec = daemon._ingest(item)  # the same input, tried again
-    assert rec.seq == before[-1][0] + 1 and rec.ts.startswith("2026-11")
+    # Room again: the close waits for SEGMENT_RETRY_RECORDS more records and a round boundary.
+    failed_at = rec.seq - 1
+    while not segments.segment_files(live):
+        assert daemon.table.position < failed_at + SEGMENT_RETRY_RECORDS + 20
+        last = daemon._ingest(Input(*next(inputs)))
+    closed = daemon.journal.first_seq - 1  # the segment's last record
+    assert closed >= failed_at + SEGMENT_RETRY_RECORDS and closed == last.seq - 1
     assert [p.name for p in segments.segment_files(live)] == ["journal-2026-10.db"]
+    assert sorted(p.name for p in path.parent.glob("journal-*")) == ["journal-2026-10.db"]
     daemon.journal.close()
     history = segments.History.open(live, None)
     try:
         assert history.check().problems == []
-        assert [r.seq for r in history.records()] == list(range(1, rec.seq + 1))
+        assert [r.seq for r in history.records()] == list(range(1, last.seq + 1))
     finally:
         history.close()
 
