@@ -595,7 +595,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         elif args.game == "fortune-pai-gow":
             from tablectl.analysis import pai_gow
 
-            # exact over C(53,7); --paytable defaults to FORTUNE-003 (003 line 1521, our name)
+            # exact over C(53,7); --paytable defaults to FORTUNE-003
+            # (003 "Fortune Pai Gow Poker: Bonus Bet Paytable", our name)
             table = args.paytable or pai_gow.DEFAULT_PAYTABLE
             result = pai_gow.analyze(args.wager, table)
             what = f"{args.game} {args.wager} ({table})"

@@ -1,11 +1,15 @@
 """docs/rulings.md states every ruling the repository cites, and stands on its own (issue 11
 item 5): each ruling number cited in the code, the drivers, the tests, the bench and the docs has a
 `### Rn Title` section; the page points at nothing outside the repository and cites the rule
-documents by id, title and section, never by line; its own links resolve."""
+documents by id, title and section, never by line; its own links resolve. Nothing else under
+tablectl/, drivers/, tests/, hil/ or docs/ cites a rule document by line number either."""
 
 from __future__ import annotations
 
+import ast
+import io
 import re
+import tokenize
 from collections import defaultdict
 from pathlib import Path
 
@@ -137,3 +141,94 @@ def test_links_resolve() -> None:
         if anchor:
             assert path.is_file(), f"link to {target!r}: an anchor in a directory"
             assert anchor in anchors(path), f"link to {target!r}: no such heading"
+
+
+# A rule document cited by line number: a document id, then "line" or "lines" and a number, or the
+# number alone, or "line", a number, "of" and the id. The documents are not in the repository, so
+# the code cites the section instead (docs/rulings.md, "The documents").
+LINE_CITATION = re.compile(
+    r"\b00[0-4],?\s+(?:#\s*)?lines?\s*(?:#\s*)?\d+"
+    r"|\b00[0-4],? [1-9]\d{1,3}\b(?!\s*(?:to\b|:\d|%))"
+    r"|\blines? \d+ of 00[0-4]\b"
+)
+
+
+def cited(text: str) -> str:
+    return " ".join(text.split())
+
+
+def docstrings(tree: ast.AST) -> set[tuple[int, int]]:
+    """Where each docstring of a module starts, as (line, column)."""
+    out: set[tuple[int, int]] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                out.add((first.value.lineno, first.value.col_offset))
+    return out
+
+
+def strings(path: Path) -> list[tokenize.TokenInfo]:
+    """A Python file's string literals, docstrings left out."""
+    text = path.read_text(encoding="utf-8")
+    skip = docstrings(ast.parse(text))
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    return [t for t in tokens if t.type == tokenize.STRING and t.start not in skip]
+
+
+def published() -> set[str]:
+    """The citations in the engines' strings: an alert's `reason` and `rule`, published over MQTT.
+    Consoles match on the rule, so these keep their old form; tests and docs quote them."""
+    return {
+        cited(m.group(0))
+        for path in sorted((ROOT / "tablectl" / "games").glob("*.py"))
+        for token in strings(path)
+        for m in LINE_CITATION.finditer(token.string)
+    }
+
+
+def line_citations(path: Path, keep: set[str]) -> list[str]:
+    """The line citations in a file, but for a published one in a string literal, a code span or
+    a JSON example."""
+    text = path.read_text(encoding="utf-8")
+    quoted: list[tuple[int, int]] = []
+    if path.suffix == ".py":
+        starts = [0]
+        for line in text.splitlines(keepends=True):
+            starts.append(starts[-1] + len(line))
+        quoted = [
+            (starts[t.start[0] - 1] + t.start[1], starts[t.end[0] - 1] + t.end[1])
+            for t in strings(path)
+        ]
+    out = []
+    for m in LINE_CITATION.finditer(text):
+        if cited(m.group(0)) in keep:
+            if path.suffix == ".py" and any(a <= m.start() < b for a, b in quoted):
+                continue
+            if path.suffix != ".py" and text[m.start() - 1 : m.start()] in ("`", '"'):
+                continue
+        number = text.count("\n", 0, m.start()) + 1
+        out.append(f"{path.relative_to(ROOT)}:{number}: {cited(m.group(0))}")
+    return out
+
+
+def test_no_rule_document_is_cited_by_line_number() -> None:
+    keep = published()
+    found: list[str] = []
+    for top in CITING:
+        for path in sorted((ROOT / top).rglob("*")):
+            if not path.is_file() or "__pycache__" in path.parts or path.suffix == ".pyc":
+                continue
+            try:
+                path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue  # not a text file
+            found += line_citations(path, keep)
+    assert not found, (
+        "rule documents cited by line number; cite the section (docs/rulings.md):\n"
+        + ("\n".join(found))
+    )

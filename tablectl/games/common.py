@@ -197,9 +197,11 @@ def staked(wagers: Iterable[PlacedWager], seat: int, spot: str) -> Decimal:
 
 def merged(wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
     """One wager per seat, player and spot, in the order each was first placed: chips a player
-    adds to a circle make one wager (003 line 3478 "an equal wager in the Ante and Blind
-    circles"; 004 line 536 "an Ante wager"), charged as one (R4). Ultimate Texas Hold'em also
-    settles them as one; Three Card Poker lists each placed wager (the money is the same)."""
+    adds to a circle make one wager (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of
+    Play": "an equal wager in the Ante and Blind circles"; 004 "Three Card Poker 6 Card Bonus:
+    Dealing Procedures and Round of Play": "an Ante wager"), charged as one (R4). Ultimate Texas
+    Hold'em also settles them as one; Three Card Poker lists each placed wager (the money is the
+    same)."""
     totals: dict[tuple[int, str, str], Decimal] = {}
     for w in wagers:
         key = (w.seat, w.player, w.spot)
