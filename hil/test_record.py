@@ -184,6 +184,10 @@ def _next(lines: queue.Queue[str | None], what: str) -> str:
     return line
 
 
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_the_record_command_writes_each_console_command_as_a_traffic_line(broker: int) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "hil.record", "--mqtt", f"127.0.0.1:{broker}", "--base", BASE],
@@ -191,6 +195,9 @@ def test_the_record_command_writes_each_console_command_as_a_traffic_line(broker
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C as at a terminal even when the tests run in the background, where the shell
+        # starts them with SIGINT ignored (and Python then installs no KeyboardInterrupt).
+        preexec_fn=_sigint_default,
     )
     assert proc.stdout is not None and proc.stderr is not None
     console: Console | None = None
