@@ -67,6 +67,12 @@ def _parser() -> argparse.ArgumentParser:
     _journal_args(recall)
     recall.add_argument("--last", type=int, default=10, help="the last N rounds (default 10)")
     recall.add_argument("--round", type=int, help="only this round")
+    recall.add_argument(
+        "--every-file",
+        action="store_true",
+        help="with --round: search every monthly file, not only up to the newest holding it "
+        "(round numbers start again when the game changes)",
+    )
     recall.add_argument("--json", action="store_true", help="round/result payloads as JSON lines")
     recall.set_defaults(func=cmd_recall)
 
@@ -336,10 +342,17 @@ def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
 
 
 def recall_rounds(
-    history: History, cfg: LoadedConfig, *, last: int, number: int | None
+    history: History,
+    cfg: LoadedConfig,
+    *,
+    last: int,
+    number: int | None,
+    every_file: bool = False,
 ) -> list[Round]:
     """Round `number` (every round with that number), or the `last` rounds (0: all), replaying
-    only the files they are in: the newest first, each from the snapshot it opens with."""
+    only the files they are in: the newest first, each from the snapshot it opens with. A round
+    number is looked for back to the newest file that holds it, or in every file with
+    `every_file` (round numbers start again when the game changes)."""
     found: list[Round] = []
     files = history.files
     # A snapshot is trusted only when signed with the table's key (when the config names one).
@@ -352,7 +365,13 @@ def recall_rounds(
         rounds = list(rounds_from_journal(f, start))
         if number is not None:
             found = [r for r in rounds if r[1]["round"] == number] + found
-            if found:
+            if found and not every_file:
+                if i > 0:
+                    print(
+                        f"tablectl: round {number} found in {f.path.name}; {i} older file(s) not "
+                        "searched (--every-file searches them too)",
+                        file=sys.stderr,
+                    )
                 return found
         else:
             found = rounds + found
@@ -365,7 +384,9 @@ def cmd_recall(args: argparse.Namespace) -> int:
     history, cfg = _open_history(args)
     assert cfg is not None
     try:
-        rounds = recall_rounds(history, cfg, last=args.last, number=args.round)
+        rounds = recall_rounds(
+            history, cfg, last=args.last, number=args.round, every_file=args.every_file
+        )
     finally:
         history.close()
     if args.round is not None and not rounds:

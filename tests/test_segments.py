@@ -394,3 +394,33 @@ def test_a_closed_months_start_is_signed_and_verifies_with_the_key(
     raw.close()
     code, out = cli(capsys, "verify-journal", "--config", str(path))
     assert code == 1 and "its keyed hash does not match: rewritten" in out
+
+
+def test_recall_of_a_round_number_says_what_it_did_not_search_and_every_file_searches_all(
+    cfg_path: Path,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Round numbers start again when the game changes, so the same number may be in several
+    monthly files: `--round` stops at the newest file holding it and says so; `--every-file`
+    lists it from every file, oldest first."""
+    from tablectl import cli as cli_module
+
+    months(cfg_path, clock, {OCTOBER: 1, NOVEMBER: 1, DECEMBER: 1})
+
+    def every_file_has_round_1(journal: Journal, table: Table) -> Iterator[Any]:
+        yield journal.path.name, {"round": 1}, []
+
+    monkeypatch.setattr(cli_module, "rounds_from_journal", every_file_has_round_1)
+    history = History.open(cfg_path.parent / "journal.db", None)
+    try:
+        newest = cli_module.recall_rounds(history, load_config(cfg_path), last=0, number=1)
+        assert "2 older file(s) not searched" in capsys.readouterr().err
+        every = cli_module.recall_rounds(
+            history, load_config(cfg_path), last=0, number=1, every_file=True
+        )
+    finally:
+        history.close()
+    assert [r[0] for r in newest] == ["journal.db"]
+    assert [r[0] for r in every] == ["journal-2026-10.db", "journal-2026-11.db", "journal.db"]
