@@ -35,7 +35,7 @@ from tablectl import sdnotify, segments, snapshot
 from tablectl.chainkey import ChainKey, load_key
 from tablectl.config import BrokerSetupError, LoadedConfig, resolve
 from tablectl.events import json_problem
-from tablectl.journal import Journal, JournalError, Record
+from tablectl.journal import Journal, JournalError, Record, format_ts
 from tablectl.outputs import OutboxRow
 from tablectl.relay import Relay
 from tablectl.segments import History
@@ -287,7 +287,7 @@ class Daemon:
         snapshot.take(self.table, self.journal)
         self._snapshot_at = self.table.position
         window = timedelta(hours=self.cfg.table.journal.outbox_hours)
-        cut = (datetime.now(UTC) - window).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        cut = format_ts(datetime.now(UTC) - window)
         dropped = self.journal.prune_outbox(cut)
         log.debug("checkpoint", record=self._snapshot_at, outbox_dropped=dropped)
 

@@ -401,10 +401,7 @@ class Journal:
             self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", upgrades)
 
     def _key_starts(self) -> list[KeyStart]:
-        found = self.db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'keys'"
-        ).fetchone()
-        if found is None:  # a schema-1 journal opened read-only
+        if not self._has_table("keys"):  # a schema-1 journal opened read-only
             return []
         rows = self.db.execute(
             "SELECT first_seq, key_id, prev_key, prev_hash, ts, mac FROM keys ORDER BY first_seq"
@@ -1066,8 +1063,13 @@ class Journal:
         return _Transaction(self.db, durable)
 
 
+def format_ts(moment: datetime) -> str:
+    """The journal's timestamp form: ISO-8601 UTC with microseconds and a Z."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
 def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return format_ts(datetime.now(UTC))
 
 
 class _Transaction:

@@ -42,10 +42,14 @@ def segment_files(live: Path, folder: Path | None = None) -> list[Path]:
     where = folder or live.parent
     found = []
     for path in where.glob(f"{live.stem}-*{live.suffix}"):
-        month = path.name[len(live.stem) + 1 : len(path.name) - len(live.suffix)]
-        if _MONTH.match(month):
+        if _MONTH.match(_named_month(live, path)):
             found.append(path)
     return sorted(found)
+
+
+def _named_month(live: Path, path: Path) -> str:
+    """The month in a segment's file name (`journal-2026-10.db` -> "2026-10")."""
+    return path.name[len(live.stem) + 1 : len(path.name) - len(live.suffix)]
 
 
 def due(journal: Journal, now: str) -> bool:
@@ -285,7 +289,7 @@ def archive(
 
 def _last_month(live: Path, path: Path) -> str:
     """The month of a segment's newest record (its meta), or the month it is named after."""
-    named = path.name[len(live.stem) + 1 : len(path.name) - len(live.suffix)]
+    named = _named_month(live, path)
     seg = Journal(path, table=None, readonly=True)
     try:
         found = seg.meta("last_month")

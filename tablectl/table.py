@@ -37,7 +37,7 @@ from tablectl.events import (
 )
 from tablectl.games.base import Rejected
 from tablectl.games.registry import make_engine
-from tablectl.journal import Record
+from tablectl.journal import Record, format_ts
 from tablectl.outputs import OutboxRow, Output, alert
 from tablectl.positions import Gap, Ledger, Verdict, spans
 
@@ -46,13 +46,13 @@ REPLAY_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def now_ts() -> str:
-    """The journal's timestamp form: ISO-8601 UTC with microseconds and a Z."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """Now, in the journal's timestamp form (journal.format_ts)."""
+    return format_ts(datetime.now(UTC))
 
 
 def replay_ts(seq: int) -> str:
     """Timestamp of a replayed event that has none: a fixed epoch plus its sequence number."""
-    return (REPLAY_EPOCH + timedelta(seconds=seq)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return format_ts(REPLAY_EPOCH + timedelta(seconds=seq))
 
 
 CARD_FIELDS = ("card", "cards", "low")
