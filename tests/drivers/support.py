@@ -56,3 +56,18 @@ async def until_open(driver: Any, sink: RecordingSink, opens: int = 1) -> None:
         return driver.stats["opens"] >= opens and status is not None and status.available
 
     await sink.wait_for(ready, TIMEOUT)
+
+
+async def until_synced(driver: Any, sink: RecordingSink) -> None:
+    """Open, and the resend asked on connect answered: the driver knows where the device's
+    count stands (issue 9)."""
+    await until_open(driver, sink)
+    await sink.wait_for(lambda: last(sink).detail["position"]["pos"] is not None, TIMEOUT)
+
+
+@contextlib.asynccontextmanager
+async def synced(driver: Any, sink: RecordingSink) -> AsyncIterator[asyncio.Task[None]]:
+    """`running`, once the driver is synced with its device."""
+    async with running(driver, sink) as task:
+        await until_synced(driver, sink)
+        yield task

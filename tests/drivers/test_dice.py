@@ -33,7 +33,7 @@ from drivers.resend import HOST_MESSAGES, MAX_POSITION, ResendBegin, ResendEnd, 
 from drivers.sim import RecordingSink
 from drivers.sim.dice import DiceModel, SimulatedDice
 from drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
-from tests.drivers.support import last, running, simulators, until_open
+from tests.drivers.support import last, running, simulators, synced, until_open, until_synced
 
 TIMEOUT = 5.0
 QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
@@ -79,12 +79,6 @@ def without_seq(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def changes(values: list[Any]) -> list[Any]:
     """`values` with consecutive repeats dropped: what a status detail went through."""
     return [v for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
-
-
-async def until_synced(driver: DiceCupDriver, sink: RecordingSink) -> None:
-    """Open, and the resend asked on connect answered: the driver knows the cup's count."""
-    await until_open(driver, sink)
-    await sink.wait_for(lambda: last(sink).detail["position"]["pos"] is not None, TIMEOUT)
 
 
 async def until_cup(sink: RecordingSink, cup: str) -> None:
@@ -321,8 +315,7 @@ async def test_each_shake_becomes_one_roll_in_order_with_its_number(
     sim = make_sim(roll_seed=1)
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         first = sink.statuses[0]
         assert (first.available, first.fault) == (True, None)
         assert first.detail["port"] == sim.port
@@ -346,8 +339,7 @@ async def test_the_cup_lifted_and_closed_shows_in_status_detail(
     sim = make_sim()
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.close_cup()
         await until_cup(sink, "closed")
         sim.shake([2, 3, 4])
@@ -367,8 +359,7 @@ async def test_an_unreadable_die_withholds_the_roll_until_the_one_that_takes_its
     sim = make_sim(roll_seed=3)
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.close_cup()
         sim.unreadable([4, None, 1])  # carries roll number 1
         await sink.wait_for(lambda: last(sink).fault == UNREADABLE, TIMEOUT)
@@ -400,8 +391,7 @@ async def test_a_wrong_number_of_dice_is_passed_on_as_read_and_counted(
     sim = make_sim()
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {"dice": 3})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shake([1, 2])
         sim.shake([3, 4, 5])
         sim.shake([6, 6, 6, 6])
@@ -418,8 +408,7 @@ async def test_a_cup_of_two_counts_three_dice_as_wrong(
     sim = make_sim(dice=2, roll_seed=0)
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {"dice": 2})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         two = sim.shake()
         sim.shake([1, 2, 3])
         await sink.wait_for(lambda: last(sink).detail["wrong_count"] == 1, TIMEOUT)
@@ -452,8 +441,7 @@ async def test_garbage_between_frames_is_survived_and_counted(
     sim = make_sim(roll_seed=5)
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {"status_interval": 0})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         shaken = [sim.shake()]
         sim.write_raw(b"\x00\xff line noise \r\n")  # 1: garbage before $
         shaken.append(sim.shake())
@@ -494,8 +482,7 @@ async def test_a_retransmission_is_ignored(make_sim: Callable[..., SimulatedDice
     sim = make_sim()
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shake([3, 1, 4])
         sim.duplicate_last()
         sim.lift()
@@ -515,8 +502,7 @@ async def test_a_lost_roll_is_resent_and_nothing_stands_but_a_lost_cup_move_is_s
     sim = make_sim()
     sink = RecordingSink()
     driver = DiceCupDriver("cup1", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.close_cup()
         sim.shake([1, 2, 3])  # roll 1
         sim.drop_next()
@@ -545,8 +531,7 @@ async def test_unplug_reports_loss_and_replug_through_a_symlink_carries_on(
     sink = RecordingSink()
     options = {"backoff_initial": 0.01, "backoff_max": 0.05}
     driver = DiceCupDriver("cup1", str(link), 9600, options)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         first = sim.shake()
         await sink.wait_for(lambda: len(sink.events) == 1, TIMEOUT)
 

@@ -20,7 +20,7 @@ from drivers.dice.device import FRAMES_LOST, UNREADABLE, DiceCupDriver
 from drivers.framed import DISCONNECTED
 from drivers.sim import RecordingSink
 from drivers.sim.dice import SimulatedDice
-from tests.drivers.support import last, running, simulators, until_open
+from tests.drivers.support import last, running, simulators, synced, until_open
 
 TIMEOUT = 5.0
 QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
@@ -48,20 +48,13 @@ async def until_cursor(sink: RecordingSink, pos: int) -> None:
     assert cursor is not None and cursor["run"] is None
 
 
-async def until_synced(driver: DiceCupDriver, sink: RecordingSink) -> None:
-    """Open, and the resend asked on connect answered."""
-    await until_open(driver, sink)
-    await sink.wait_for(lambda: last(sink).detail["position"]["pos"] is not None, TIMEOUT)
-
-
 async def test_each_roll_carries_its_number_and_no_run(
     make_sim: Callable[..., SimulatedDice],
 ) -> None:
     sim = make_sim(rolls_read=SERVED)
     sink = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         assert last(sink).detail["position"] == {"run": None, "pos": 40}  # the resend's RSE
         sim.shake([3, 5, 6])
         sim.shake([1, 1, 2])
@@ -78,8 +71,7 @@ async def test_a_lost_or_garbled_roll_is_resent_and_nothing_is_held(
     sim = make_sim(rolls_read=SERVED)
     sink = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shake([1, 2, 3])
         getattr(sim, f"{fault}_next")()
         sim.shake([4, 5, 6])  # roll 42, lost or garbled on the wire
@@ -100,8 +92,7 @@ async def test_a_roll_reported_twice_is_passed_on_with_the_same_number(
     sim = make_sim(rolls_read=SERVED)
     sink = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shake([2, 2, 3])
         sim.shake([5, 1, 1])
         sim.repeat_last()
@@ -116,8 +107,7 @@ async def test_a_retransmitted_frame_is_dropped(make_sim: Callable[..., Simulate
     sim = make_sim(rolls_read=SERVED)
     sink = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shake([6, 5, 4])
         sim.duplicate_last()
         sim.shake([1, 2, 3])
@@ -139,8 +129,7 @@ async def test_rolls_read_while_the_driver_was_cut_off_are_resent_on_replug(
     driver = DiceCupDriver(
         "dice", str(link), 9600, {**QUICK, "backoff_initial": 1.0, "backoff_max": 1.0}
     )
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shake([1, 1, 1])
         await until_cursor(sink, 41)
         sim.unplug()
@@ -172,8 +161,7 @@ async def test_a_new_driver_resumes_from_the_journals_cursor(
     sim = make_sim(rolls_read=SERVED)
     first = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
-    async with running(driver, first):
-        await until_synced(driver, first)
+    async with synced(driver, first):
         sim.shake([5, 5, 5])
         await until_cursor(first, 41)
     cursor = first.cursor()
@@ -196,8 +184,7 @@ async def test_a_roll_the_cup_never_reported_is_a_gap_it_cannot_fill(
     sim = make_sim(rolls_read=SERVED)
     sink = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shake([1, 2, 3])
         assert sim.misread([6, 6, 6]) == (6, 6, 6)  # roll 42: counted, never reported
         sim.shake([4, 5, 6])
@@ -218,8 +205,7 @@ async def test_a_cup_that_lost_its_history_says_so_and_the_count_names_what_is_m
     sim = make_sim(rolls_read=SERVED)
     first = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
-    async with running(driver, first):
-        await until_synced(driver, first)
+    async with synced(driver, first):
         sim.shake([1, 1, 1])
         await until_cursor(first, 41)
     sim.shake([2, 2, 2])
@@ -243,8 +229,7 @@ async def test_an_unreadable_reading_holds_no_number_and_the_reshake_takes_it(
     sim = make_sim(rolls_read=SERVED)
     sink = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.unreadable([3, None, 4])  # carries 41
         await sink.wait_for(lambda: last(sink).fault == UNREADABLE, TIMEOUT)
         sim.shake([3, 2, 4])  # the re-shake: roll 41
@@ -260,8 +245,7 @@ async def test_a_wrong_number_of_dice_keeps_its_number(
     sim = make_sim(rolls_read=SERVED)
     sink = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shake([1, 2])  # a die missed: emitted as read, the engine refuses it
         sim.shake([1, 2, 5])
         await until_cursor(sink, 42)
@@ -276,8 +260,7 @@ async def test_a_tilt_stands_until_cleared_and_a_reconnecting_driver_learns_it_f
     sim = make_sim(rolls_read=SERVED)
     sink = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shake([1, 5, 6])
         sim.fault("TILT", "cup base not level")
         await sink.wait_for(lambda: last(sink).fault == "TILT", TIMEOUT)
@@ -305,8 +288,7 @@ async def test_a_cup_that_does_not_answer_a_resend_stands_frames_lost(
     sim = make_sim(rolls_read=SERVED)
     sink = RecordingSink()
     driver = DiceCupDriver("dice", sim.port, 9600, {**QUICK, "resend_retry": 0.3})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.answer_resends = False
         sim.shake([1, 1, 1])
         sim.drop_next()

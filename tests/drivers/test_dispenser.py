@@ -48,7 +48,7 @@ from drivers.sim.dispenser import DispenserModel, HopperEmpty, SimulatedDispense
 from drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
 from tablectl.cards import Card, parse_card, standard_deck
 from tablectl.cli import main as tablectl_main
-from tests.drivers.support import last, running, simulators, until_open
+from tests.drivers.support import last, running, simulators, synced, until_open, until_synced
 
 TIMEOUT = 5.0
 QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
@@ -112,12 +112,6 @@ def without_seq(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 async def until_stacks(sink: RecordingSink, n: int) -> None:
     await sink.wait_for(lambda: len(stacks(sink)) >= n, TIMEOUT)
-
-
-async def until_synced(driver: DispenserDriver, sink: RecordingSink) -> None:
-    """Open, and the resend asked on connect answered: the driver knows where the device is."""
-    await until_open(driver, sink)
-    await sink.wait_for(lambda: last(sink).detail["position"]["pos"] is not None, TIMEOUT)
 
 
 def changes(values: list[Any]) -> list[Any]:
@@ -455,8 +449,7 @@ async def test_stacks_become_events_in_dispense_order_with_the_deck_and_their_pl
     sim = make_sim(stack_size=3, shuffle_seed=1)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         first = sink.statuses[0]
         assert (first.available, first.fault) == (True, None)
         assert first.detail["port"] == sim.port
@@ -485,8 +478,7 @@ async def test_the_deck_colour_is_carried_from_each_shuffle_to_the_stacks_after_
     sim.load(DECK[:15], announce=False)  # shuffle 1, of which no SHF tells
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         assert last(sink).detail["position"] == {"run": "1", "pos": 0}  # the resend's RSE
         sim.dispense()  # the colour of shuffle 1 is unknown
         sim.shuffle_done("red")  # shuffle 2
@@ -511,8 +503,7 @@ async def test_a_stack_of_the_wrong_size_is_emitted_as_read_and_reported(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK[:20], "red")
         short = sim.dispense(2)
         await sink.wait_for(lambda: last(sink).fault == WRONG_COUNT, TIMEOUT)
@@ -545,8 +536,7 @@ async def test_the_device_own_wrong_count_fault_stands_until_clr(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK[:6])
         sim.fault("WRONG_COUNT", "counted 4, expected 3")
         await sink.wait_for(lambda: last(sink).fault == WRONG_COUNT, TIMEOUT)
@@ -568,8 +558,7 @@ async def test_a_first_card_index_that_does_not_follow_on_is_reported_as_card_in
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK[:20], "red")
         first = sim.dispense()
         assert sim.lose_cards(2) == DECK[3:5]
@@ -613,8 +602,7 @@ async def test_the_hand_dispenser_forms_seven_card_hands_and_takes_the_joker(
     sim = make_sim(stack_size=7, joker=True, shuffle_seed=8)
     sink = RecordingSink()
     driver = HandDispenserDriver("pg1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(["JKR", *DECK[:6], *DECK[6:13]], "blue")
         hands = [sim.dispense(), sim.dispense()]
         sim.shuffle("red")
@@ -637,8 +625,7 @@ async def test_a_joker_is_refused_when_the_deck_has_none_and_its_place_is_a_gap(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(["As", "JKR", "Kh", *DECK[:6]], "red")
         sim.dispense()  # holds the joker: withheld
         await sink.wait_for(lambda: last(sink).fault == UNEXPECTED_JOKER, TIMEOUT)
@@ -686,8 +673,7 @@ async def test_the_joker_option_decides(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = cls("d1", sim.port, 9600, options)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(["JKR", "2c", "3c", "4c", "5c", "6c"])
         sim.dispense()
         marker = sim.dispense()
@@ -709,8 +695,7 @@ async def test_ultimate_texas_holdem_takes_hands_of_two_and_a_board_of_five(
     sim = make_sim(stack_size=2, shuffle_seed=3)
     sink = RecordingSink()
     driver = HandDispenserDriver("uth1", sim.port, 9600, {"stack_size": [5, 2], "joker": False})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shuffle("red")
         dealt = [sim.dispense() for _ in range(7)] + [sim.dispense(5)]
         await until_stacks(sink, 8)
@@ -729,8 +714,7 @@ async def test_device_faults_reach_status_until_cleared(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK[:6], "red")
         sim.fault(code, "see the manual, page 4")
         await sink.wait_for(lambda: last(sink).fault == code, TIMEOUT)
@@ -753,8 +737,7 @@ async def test_the_card_count_shows_in_status_until_the_next_shuffle(
     sim = make_sim(stack_size=3, shuffle_seed=2)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shuffle("red")
         assert sim.count() == 52
         await sink.wait_for(lambda: last(sink).detail["remaining"] == 52, TIMEOUT)
@@ -773,8 +756,7 @@ async def test_garbage_between_frames_is_survived_and_shows_no_card(
     sim = make_sim(stack_size=3, shuffle_seed=5)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {"status_interval": 0})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.shuffle("red")
         dealt = [sim.dispense()]
         sim.write_raw(b"\x00\xff line noise \r\n")  # 1: garbage before $
@@ -837,8 +819,7 @@ async def test_a_retransmitted_stack_is_ignored(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK[:6], "red")
         sim.dispense()
         sim.duplicate_last()  # the same frame, same SEQ
@@ -862,8 +843,7 @@ async def test_a_lost_stack_is_resent_and_nothing_stands(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK[:18], "red")
         sim.dispense()
         sim.drop_next()
@@ -889,8 +869,7 @@ async def test_a_lost_shuffle_is_resent_with_its_deck_colour(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK[:18], "red")
         sim.dispense()
         sim.dispense()
@@ -917,8 +896,7 @@ async def test_unplug_reports_loss_and_replug_through_a_symlink_carries_on(
     sink = RecordingSink()
     options = {"backoff_initial": 0.01, "backoff_max": 0.05}
     driver = ShufflerDriver("tcp1", str(link), 9600, options)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK[:6], "red")
         first = sim.dispense()
         await until_stacks(sink, 1)

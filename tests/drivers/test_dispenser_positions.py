@@ -21,7 +21,7 @@ from drivers.framed import DISCONNECTED
 from drivers.sim import RecordingSink
 from drivers.sim.dispenser import SimulatedDispenser
 from tablectl.cards import standard_deck
-from tests.drivers.support import last, running, simulators, until_open
+from tests.drivers.support import last, running, simulators, synced, until_open
 
 TIMEOUT = 5.0
 QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
@@ -58,20 +58,13 @@ async def until_cursor(sink: RecordingSink, pos: int, run: str = "1") -> None:
     assert cursor is not None and cursor["run"] == run
 
 
-async def until_synced(driver: ShufflerDriver, sink: RecordingSink) -> None:
-    """Open, and the resend asked on connect answered."""
-    await until_open(driver, sink)
-    await sink.wait_for(lambda: last(sink).detail["position"]["pos"] is not None, TIMEOUT)
-
-
 async def test_each_stack_carries_its_shuffle_number_and_first_card(
     make_sim: Callable[..., SimulatedDispenser],
 ) -> None:
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK, "red")
         for _ in range(4):
             sim.dispense()
@@ -92,8 +85,7 @@ async def test_a_lost_or_garbled_stack_frame_is_resent_and_nothing_is_held(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK, "red")
         sim.dispense()
         getattr(sim, f"{fault}_next")()
@@ -117,8 +109,7 @@ async def test_a_stack_read_twice_is_passed_on_with_the_same_number(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK, "red")
         sim.dispense()
         sim.dispense()
@@ -137,8 +128,7 @@ async def test_a_retransmitted_frame_is_dropped(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK, "red")
         sim.dispense()
         sim.duplicate_last()
@@ -162,8 +152,7 @@ async def test_stacks_dispensed_while_the_driver_was_cut_off_are_resent_on_replu
     driver = ShufflerDriver(
         "tcp1", str(link), 9600, {**QUICK, "backoff_initial": 1.0, "backoff_max": 1.0}
     )
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK, "red")
         sim.dispense()
         await until_cursor(sink, 1)
@@ -197,8 +186,7 @@ async def test_a_new_driver_resumes_from_the_journals_cursor(
     sim = make_sim(stack_size=3)
     first = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
-    async with running(driver, first):
-        await until_synced(driver, first)
+    async with synced(driver, first):
         sim.load(DECK, "red")
         sim.dispense()
         sim.dispense()
@@ -224,8 +212,7 @@ async def test_a_stack_the_device_never_reported_is_a_gap_it_cannot_fill(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK, "red")
         sim.dispense()
         assert sim.misread(announce=True) == DECK[3:6]  # FLT MISREAD, and no STK for stack 2
@@ -253,8 +240,7 @@ async def test_a_device_that_lost_its_history_says_so(
     sim = make_sim(stack_size=3)
     first = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
-    async with running(driver, first):
-        await until_synced(driver, first)
+    async with synced(driver, first):
         sim.load(DECK, "red")
         sim.dispense()
         await until_cursor(first, 1)
@@ -281,8 +267,7 @@ async def test_a_stack_of_the_wrong_size_keeps_its_place_and_the_count_follows_t
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK, "red")
         sim.dispense()
         sim.dispense(4)  # two hands stuck together, one card short: cards 4-7
@@ -303,8 +288,7 @@ async def test_a_jam_stands_until_cleared_and_a_reconnecting_driver_learns_it_fr
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK, "red")
         sim.dispense()
         sim.fault("JAM", "card stuck at exit")
@@ -334,8 +318,7 @@ async def test_a_device_that_does_not_answer_a_resend_stands_frames_lost(
     sim = make_sim(stack_size=3)
     sink = RecordingSink()
     driver = ShufflerDriver("tcp1", sim.port, 9600, {**QUICK, "resend_retry": 0.3})
-    async with running(driver, sink):
-        await until_synced(driver, sink)
+    async with synced(driver, sink):
         sim.load(DECK, "red")
         await sink.wait_for(lambda: last(sink).detail["position"] == {"run": "1", "pos": 0})
         sim.answer_resends = False
