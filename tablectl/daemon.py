@@ -234,7 +234,7 @@ class Daemon:
             else:
                 rows = self.table.apply(rec)
                 self.journal.write_outputs(rec, rows)
-                self._to_displays(rows)  # a display shows the latest view after a restart
+                self._show(self.table.take_displayed())  # the latest view after a restart
             count += 1
             if time.monotonic() - noted >= progress_every:
                 noted = time.monotonic()
@@ -554,7 +554,7 @@ class Daemon:
             self.relay.wake()
         for listener in self.listeners:
             listener(rec, rows)
-        self._to_displays(rows)
+        self._show(self.table.take_displayed())
         if item.source != "config":
             self._journal_rules()
         self._arm_bet_timer()
@@ -801,16 +801,24 @@ class Daemon:
                 self._displays.pop(name, None)
 
     def _to_displays(self, rows: list[OutboxRow]) -> None:
-        """Hand `display/<view>` messages (EZTRAK, R28) to the display devices: each keeps only
-        the latest view and draws it when it can, so a slow display never holds up the table."""
+        """The display views retained in the outbox (what the displays showed before a
+        restart), handed to the display devices."""
         prefix = f"{self.cfg.table.base_topic}/display/"
-        for row in rows:
-            if row.topic.startswith(prefix):
-                view = row.topic.removeprefix(prefix)
-                payload = json.loads(row.payload)
-                self._display_latest[view] = payload
-                for display in self._displays.values():
-                    display.update(view, payload)
+        self._show(
+            {
+                row.topic.removeprefix(prefix): json.loads(row.payload)
+                for row in rows
+                if row.topic.startswith(prefix)
+            }
+        )
+
+    def _show(self, views: dict[str, dict[str, Any]]) -> None:
+        """Hand `display/<view>` views (EZTRAK, R28) to the display devices: each keeps only
+        the latest view and draws it when it can, so a slow display never holds up the table."""
+        for view, payload in views.items():
+            self._display_latest[view] = payload
+            for display in self._displays.values():
+                display.update(view, payload)
 
     # -- timers ------------------------------------------------------------------------------
 
@@ -819,18 +827,18 @@ class Daemon:
         seconds = getattr(self.cfg.table.game, "bet_timer_seconds", 0)
         if not seconds:
             return
-        st = self.table.state_payload()
-        if st.get("phase") != "betting" or not st.get("wagers"):
+        st = self.table.state_view()
+        if st.phase != "betting" or not st.wagers:
             return
-        if self._bet_timer is not None and self._bet_timer_round == st.get("round"):
+        if self._bet_timer is not None and self._bet_timer_round == st.round:
             return
-        rnd = st.get("round")
+        rnd = st.round
         loop = asyncio.get_running_loop()
 
         def fire() -> None:
             self._bet_timer = None
-            now = self.table.state_payload()
-            if now.get("round") == rnd and now.get("phase") == "betting":
+            now = self.table.state_view()
+            if now.round == rnd and now.phase == "betting":
                 self.submit_nowait("timer", {"type": "bets.close"})
 
         self._bet_timer = loop.call_later(seconds, fire)
@@ -844,11 +852,11 @@ class Daemon:
     def status_line(self) -> str:
         """What `systemctl status` shows: a journal that cannot be written first, the round and
         its phase, any hold, the broker, and how many messages wait to be published."""
-        st = self.table.state_payload()
+        st = self.table.state_view()
         parts = []
         if self.journal_trouble is not None:
             parts.append(f"JOURNAL UNWRITABLE: {self.journal_trouble}")
-        parts.append(f"round {st.get('round', '?')} {st.get('phase', '')}".strip())
+        parts.append(f"round {st.round} {st.phase}")
         if self.table.held is not None:
             parts.append(f"HELD: {self.table.held}")
         if self.relay is not None:

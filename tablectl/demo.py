@@ -143,8 +143,8 @@ async def _demo(folder: Path, rounds: int, mqtt_port: int, seed: int, delay: flo
                     side = rng.choice(["tie", "dragon7", "panda8"])
                     await daemon.submit("console", _wager(seat, side, rng.choice([5, 10])))
             await daemon.submit("console", {"type": "bets.close"})
-            start = daemon.table.state_payload()["round"]
-            while daemon.table.state_payload()["round"] == start and not runner.done():
+            start = daemon.table.state_view().round
+            while daemon.table.state_view().round == start and not runner.done():
                 await asyncio.sleep(delay)
                 await _feed(shoe, progress, daemon, shoe.draw)
             played += 1

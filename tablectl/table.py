@@ -7,6 +7,7 @@ live, what a replay prints and what a restart rebuilds are the same bytes.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import re
 from collections import deque
@@ -35,11 +36,13 @@ from tablectl.events import (
     event_dict,
     parse_event,
 )
+from tablectl.game_records import DeviceUsed, DisplayChanged, GameRecord, RoundSettled, StateChanged
 from tablectl.games.base import Rejected
 from tablectl.games.registry import make_engine
 from tablectl.journal import Record, format_ts
 from tablectl.outputs import OutboxRow, Output, alert
 from tablectl.positions import Gap, Ledger, Verdict, spans
+from tablectl.render import render, topic_of
 
 RECENT_REFS = 4096  # command ids remembered to refuse a redelivered command
 REPLAY_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -133,6 +136,8 @@ class Table:
         # resumes from the journal's cursor after a restart. And where this round's inputs sat.
         self.ledgers: dict[str, Ledger] = {}
         self.round_positions: list[dict[str, Any]] = []
+        # Display views published by the records applied since `take_displayed` last ran.
+        self.displayed: dict[str, dict[str, Any]] = {}
 
     def apply(self, rec: Record) -> list[OutboxRow]:
         """Apply one journal record; return its messages, numbered."""
@@ -150,22 +155,24 @@ class Table:
         self.position = rec.seq
         self.seq += len(self._witnessed(rec, self._outputs(rec)))
 
-    def _witnessed(self, rec: Record, outputs: list[Output]) -> list[Output]:
+    def _witnessed(self, rec: Record, outputs: list[Message]) -> list[Message]:
         """A record that finishes a round publishes the journal's chain head with it: in each
         `round/result` (`chain`) and on the retained `journal/head`, so the floor keeps a witness
         of the journal that no later edit of the file can change (docs/mqtt.md). A record that
         carries no head (a replayed line without one) publishes none."""
-        if not rec.witness or not any(o.topic == "round/result" for o in outputs):
+        if not rec.witness or not any(topic_of(o) == "round/result" for o in outputs):
             return outputs
-        out = [
-            Output(o.topic, {**o.payload, "chain": rec.chain}, o.retain, o.qos)
-            if o.topic == "round/result"
+        out: list[Message] = [
+            dataclasses.replace(o, chain=rec.chain)
+            if isinstance(o, RoundSettled)
+            else Output(o.topic, {**o.payload, "chain": rec.chain}, o.retain, o.qos)
+            if isinstance(o, Output) and o.topic == "round/result"  # TRANSITION
             else o
             for o in outputs
         ]
         return [*out, Output("journal/head", {"chain": rec.chain}, retain=True)]
 
-    def _outputs(self, rec: Record) -> list[Output]:
+    def _outputs(self, rec: Record) -> list[Message]:
         verb = rec.source.removeprefix("cmd/") if rec.source.startswith("cmd/") else None
         if verb is not None and rec.ref is not None:
             key = f"{verb}/{rec.ref}"
@@ -207,12 +214,12 @@ class Table:
             self.serials,
         ) = saved
 
-    def _engine_error(self, exc: Exception, rec: Record, verb: str | None) -> list[Output]:
+    def _engine_error(self, exc: Exception, rec: Record, verb: str | None) -> list[Message]:
         """R40: an input that makes the code fail (not a refusal) leaves the state as it was and
         holds the round; the journal keeps the input, and a replay fails the same way."""
         what = self._public_text(f"{type(exc).__name__}: {exc}")[:300]
         reason = f"record {rec.seq} could not be applied ({what}); the state is unchanged"
-        out = [
+        out: list[Message] = [
             alert(
                 reason,
                 kind="engine-error",
@@ -224,10 +231,10 @@ class Table:
         if self.held is None:
             self.held = f"engine error on record {rec.seq}"
             out.append(alert(f"round held: {self.held}", kind="round-held", rule="R40"))
-        out.append(Output("state", self.state_payload(), retain=True))
+        out.append(self.state_view())
         return out + _maybe_reply(verb, rec.ref, False, reason, rule="R40")
 
-    def _judge(self, rec: Record, verb: str | None) -> list[Output]:
+    def _judge(self, rec: Record, verb: str | None) -> list[Message]:
         """One record's messages: an alert for anything refused, a reply to every command."""
         try:
             event = parse_event(rec.body)
@@ -271,7 +278,7 @@ class Table:
         card face up (baccarat), since a refused card may be a hole card nobody has seen."""
         return text if getattr(self.engine, "shows_every_card", False) else mask_cards(text)
 
-    def _game(self, event: InputEvent, rec: Record) -> list[Output]:
+    def _game(self, event: InputEvent, rec: Record) -> list[Message]:
         """A game input: placed in its device's count, kept while the round is held, otherwise
         the engine's to judge."""
         if isinstance(event, RoundResume):
@@ -288,7 +295,7 @@ class Table:
             )
         return self._deal(event, rec)
 
-    def _deal(self, event: InputEvent, rec: Record, rank: float | None = None) -> list[Output]:
+    def _deal(self, event: InputEvent, rec: Record, rank: float | None = None) -> list[Message]:
         """Kept while the round is held (devices and console alike, in the order they happened,
         so a stand typed during the hold still comes before the card the shoe reads after it),
         else played."""
@@ -296,7 +303,7 @@ class Table:
             return self._keep(event, rec, rank)
         return self._play(event, rec)
 
-    def _play(self, event: InputEvent, rec: Record) -> list[Output]:
+    def _play(self, event: InputEvent, rec: Record) -> list[Message]:
         """The engine's judgement of one game input; the device (and position) that fed it is
         noted for the round's result."""
         self.state, outputs = self.engine.apply(self.state, event, rec.ts)
@@ -316,7 +323,7 @@ class Table:
 
     # -- positions (issue 9) -------------------------------------------------------------------
 
-    def _positioned(self, event: PositionedEvent, rec: Record) -> list[Output]:
+    def _positioned(self, event: PositionedEvent, rec: Record) -> list[Message]:
         """An input with its place in the device's count: dealt only when it is the next one;
         read twice, it is refused; past a gap, it waits for the positions before it."""
         device, event = self._source_device(event, rec)
@@ -341,12 +348,12 @@ class Table:
         out += self._deal(event, rec, rank)
         return out + self._drain(device, rank)
 
-    def _wait_for_gap(self, device: str, ledger: Ledger, pos: int, where: str) -> list[Output]:
+    def _wait_for_gap(self, device: str, ledger: Ledger, pos: int, where: str) -> list[Message]:
         """An input past a gap is kept in `ledger` (not dealt); the first one to wait says which
         positions it waits for."""
         first = len(ledger.pending) == 1
         self.ledgers[device] = ledger
-        out: list[Output] = []
+        out: list[Message] = []
         if first:
             why = "the device cannot resend them" if ledger.gap else "asking the device to resend"
             out.append(
@@ -357,7 +364,7 @@ class Table:
                     device=device,
                 )
             )
-        return [*out, Output("state", self.state_payload(), retain=True)]
+        return [*out, self.state_view()]
 
     def _source_device(self, event: PositionedEvent, rec: Record) -> tuple[str, PositionedEvent]:
         """Which device's count `event` belongs to: its source, or for a card entered at the
@@ -384,7 +391,7 @@ class Table:
 
     def _repeated(
         self, device: str, pos: int, where: str, verdict: Verdict, rec: Record
-    ) -> list[Output]:
+    ) -> list[Message]:
         """A position read again: never dealt twice. The same card read twice is only told;
         a different card at a dealt position means one read was wrong, so the round is held."""
         if verdict is Verdict.REPEAT:
@@ -400,14 +407,16 @@ class Table:
             f"device {device}: position {pos}{where} read again as a different input; one of "
             "the two reads is wrong"
         )
-        out = [alert(reason, kind="position-conflict", device=device, source=rec.source)]
+        out: list[Message] = [
+            alert(reason, kind="position-conflict", device=device, source=rec.source)
+        ]
         if self.held is None and not self.engine.between_rounds(self.state):
             self.held = reason
             out.append(alert(f"round held: {reason}", kind="round-held", device=device))
-            out.append(Output("state", self.state_payload(), retain=True))
+            out.append(self.state_view())
         return out
 
-    def _new_run(self, device: str, old: Ledger, new: Ledger) -> list[Output]:
+    def _new_run(self, device: str, old: Ledger, new: Ledger) -> list[Message]:
         """A new shoe or shuffle while positions of the old one were still pending: those can
         never be dealt in order now; they stay in the journal, a gap stands until a void."""
         if not old.pending or new.run == old.run:
@@ -423,10 +432,10 @@ class Table:
             )
         ]
 
-    def _drain(self, device: str, rank: float) -> list[Output]:
+    def _drain(self, device: str, rank: float) -> list[Message]:
         """Deal what was waiting behind a gap that is now filled, in position order (ranked
         after the input that filled it, whatever order they came in)."""
-        out: list[Output] = []
+        out: list[Message] = []
         ledger = self.ledgers[device]
         while (nxt := ledger.next_pending()) is not None:
             (event, rec), ledger = nxt
@@ -446,7 +455,7 @@ class Table:
             )
         return out
 
-    def _deal_or_refuse(self, event: InputEvent, rec: Record, rank: float) -> list[Output]:
+    def _deal_or_refuse(self, event: InputEvent, rec: Record, rank: float) -> list[Message]:
         """`_deal`, with a refusal turned into its alert (for inputs dealt late, in order)."""
         try:
             return self._deal(event, rec, rank)
@@ -462,7 +471,7 @@ class Table:
             input=public_input(rec.body),
         )
 
-    def _gap(self, ev: DeviceGap, rec: Record) -> list[Output]:
+    def _gap(self, ev: DeviceGap, rec: Record) -> list[Message]:
         """The device cannot fill a gap (R39): the round is held until the dealer enters the
         missing cards at the console with their positions, or voids it."""
         device = (
@@ -488,18 +497,18 @@ class Table:
             if missing is None
             else "enter the missing cards at the console with their positions, or void the round"
         )
-        out = [alert(f"{told}; {remedy}", kind="gap", rule="R39", device=device)]
+        out: list[Message] = [alert(f"{told}; {remedy}", kind="gap", rule="R39", device=device)]
         if self.held is None:
             self.held = gap.describe(device)
             out.append(alert(f"round held: {self.held}", kind="round-held", device=device))
-        return [*out, Output("state", self.state_payload(), retain=True)]
+        return [*out, self.state_view()]
 
-    def _void(self, event: RoundVoid, rec: Record) -> list[Output]:
+    def _void(self, event: RoundVoid, rec: Record) -> list[Message]:
         """A misdeal: the engine voids the round; gaps are given up (their pending inputs are
         never dealt and stay in the journal). With no round in progress, a void only clears
         what held the table."""
         blocked = any(led.blocked() for led in self.ledgers.values())
-        outputs: list[Output] = []
+        outputs: list[Message] = []
         if not (self.engine.between_rounds(self.state) and (blocked or self.held is not None)):
             self.state, engine_out = self.engine.void(self.state, event.reason, rec.ts)
             outputs = self._annotate(engine_out)
@@ -512,10 +521,10 @@ class Table:
         return [
             *outputs,
             *self._discarded(dropped),
-            Output("state", self.state_payload(), retain=True),
+            self.state_view(),
         ]
 
-    def _keep(self, event: InputEvent, rec: Record, rank: float | None = None) -> list[Output]:
+    def _keep(self, event: InputEvent, rec: Record, rank: float | None = None) -> list[Message]:
         """An input while the round is held: kept, unplayed, until the operator resolves the
         hold (it is in the journal already; the alert shows no card). `rank` places it among
         what is kept (its record's seq unless it fills a gap)."""
@@ -528,10 +537,10 @@ class Table:
                 source=rec.source,
                 input=public_input(rec.body),
             ),
-            Output("state", self.state_payload(), retain=True),
+            self.state_view(),
         ]
 
-    def _discarded(self, dropped: list[tuple[InputEvent, Record]]) -> list[Output]:
+    def _discarded(self, dropped: list[tuple[InputEvent, Record]]) -> list[Message]:
         """A void ends the round with what was kept during the hold unplayed: say so (the
         journal keeps those inputs)."""
         if not dropped:
@@ -545,7 +554,7 @@ class Table:
             )
         ]
 
-    def _resume(self, rec: Record) -> list[Output]:
+    def _resume(self, rec: Record) -> list[Message]:
         """Play on after a hold: every device back and clear of faults, then what was kept during
         the hold is played in the order it arrived."""
         if self.held is None:
@@ -573,30 +582,40 @@ class Table:
                 rule="round.resume",
             )
         self.held = None
-        out = [Output("event", {"type": "round.resume", "ts": rec.ts})]
+        out: list[Message] = [Output("event", {"type": "round.resume", "ts": rec.ts})]
         kept, self.held_inputs = self.held_inputs, []
         for _, event, original in kept:
             try:
                 out += self._play(event, original)
             except Rejected as rej:
                 out.append(self._refusal(rej, original))
-        return [*out, Output("state", self.state_payload(), retain=True)]
+        return [*out, self.state_view()]
 
-    def _annotate(self, outputs: list[Output]) -> list[Output]:
+    def _annotate(self, outputs: Iterable[Message]) -> list[Message]:
         """Say in every result which devices (and serials) fed the round; show holds in state."""
-        out = []
+        out: list[Message] = []
         for o in outputs:
-            if o.topic == "round/result":
-                devices = [
+            if isinstance(o, RoundSettled):
+                devices = tuple(
+                    DeviceUsed(n, self.serials.get(n)) for n in sorted(self.round_devices)
+                )
+                o = dataclasses.replace(o, devices=devices, positions=self._positions())
+                self.round_devices = set()
+                self.round_positions = []
+            elif isinstance(o, StateChanged):
+                o = dataclasses.replace(o, view={**o.view, **self._hold_view()})
+            elif isinstance(o, Output) and o.topic == "round/result":  # TRANSITION: untyped engines
+                devices_ = [
                     {"name": n, "serial": self.serials.get(n)} for n in sorted(self.round_devices)
                 ]
                 o = Output(
-                    o.topic, {**o.payload, "devices": devices, **self._positions()}, o.retain, o.qos
+                    o.topic,
+                    {**o.payload, "devices": devices_, **self._positions()},
+                    o.retain,
+                    o.qos,
                 )
                 self.round_devices = set()
                 self.round_positions = []
-            elif o.topic == "state":
-                o = Output(o.topic, {**o.payload, **self._hold_view()}, o.retain, o.qos)
             out.append(o)
         return out
 
@@ -632,7 +651,7 @@ class Table:
             view["gaps"] = gaps
         return view
 
-    def _rules(self, ev: RulesLoaded, rec: Record) -> list[Output]:
+    def _rules(self, ev: RulesLoaded, rec: Record) -> list[Message]:
         """New rules from the config file take over, between rounds only."""
         try:
             rules = Rules.model_validate(ev.rules)
@@ -658,9 +677,9 @@ class Table:
             self.engine = engine
         self.rules, self.rules_journaled = rules, True
         payload = {"type": "config", "rules": rules.to_json(), "ts": rec.ts}
-        return [Output("event", payload), Output("state", self.state_payload(), retain=True)]
+        return [Output("event", payload), self.state_view()]
 
-    def _device(self, ev: DeviceStatus, rec: Record) -> list[Output]:
+    def _device(self, ev: DeviceStatus, rec: Record) -> list[Message]:
         payload: dict[str, Any] = {
             "device": ev.device,
             "available": ev.available,
@@ -668,7 +687,7 @@ class Table:
             "detail": ev.detail,
             "ts": rec.ts,
         }
-        out = [Output(f"device/{ev.device}/status", payload, retain=True)]
+        out: list[Message] = [Output(f"device/{ev.device}/status", payload, retain=True)]
         serial = ev.detail.get("serial")
         self.serials[ev.device] = serial if isinstance(serial, str) else None
         fault = ev.fault or (None if ev.available else "UNAVAILABLE")
@@ -686,17 +705,32 @@ class Table:
             # No result from a half-read hand: the round waits for the operator.
             self.held = f"device {ev.device}: {fault}"
             out.append(alert(f"round held: {self.held}", kind="round-held", device=ev.device))
-            out.append(Output("state", self.state_payload(), retain=True))
+            out.append(self.state_view())
         return out
 
-    def _number(self, out: Output) -> OutboxRow:
+    def _number(self, message: Message) -> OutboxRow:
         self.seq += 1
+        out = render(message)
         payload = {"table": self.table_id, "seq": self.seq, **out.payload}
+        if isinstance(message, DisplayChanged):
+            self.displayed[message.name] = payload
         data = _encode_payload(payload).encode("utf-8")
         return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
 
+    def take_displayed(self) -> dict[str, dict[str, Any]]:
+        """Each display's newest view (as published) since the last call, for the display
+        devices (R28)."""
+        taken, self.displayed = self.displayed, {}
+        return taken
+
+    def state_view(self) -> StateChanged:
+        """The retained `state`: the game's view with any hold shown."""
+        view = self.engine.state_view(self.state)
+        return dataclasses.replace(view, view={**view.view, **self._hold_view()})
+
     def state_payload(self) -> dict[str, Any]:
-        return {**self.engine.state_payload(self.state), **self._hold_view()}
+        """The `state` payload as published (less `table` and `seq`)."""
+        return dict(self.state_view().view)
 
     def cursor(self, device: str) -> dict[str, Any] | None:
         """Where `device`'s count stands in the journal (run, last position dealt in order,
@@ -704,6 +738,9 @@ class Table:
         ledger = self.ledgers.get(device)
         return None if ledger is None else ledger.cursor()
 
+
+Message = GameRecord | Output
+"""What the table numbers and publishes: a game's record, or a message of the table's own."""
 
 HAND_ENTERED = (ShoeCard, ShoeBurn, ShufflerStack, DiceRoll)
 """Inputs a device reports that the console may enter only into a gap, with a position (R39)."""
@@ -758,7 +795,7 @@ def _reply(verb: str, ref: str | None, ok: bool, reason: str | None, **extra: An
 
 def _maybe_reply(
     verb: str | None, ref: str | None, ok: bool, reason: str | None, **extra: Any
-) -> list[Output]:
+) -> list[Message]:
     return [] if verb is None else [_reply(verb, ref, ok, reason, **extra)]
 
 

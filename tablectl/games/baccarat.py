@@ -25,6 +25,7 @@ from tablectl.events import (
     Wager,
 )
 from tablectl.eztrak import Coup, Scoreboards, board_payload
+from tablectl.game_records import DisplayChanged, GameRecord, JsonObject
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
@@ -32,7 +33,6 @@ from tablectl.games.common import (
     Transition,
     can,
     event_msg,
-    fee_rows,
     has_wager,
     player_dealer_view,
     player_of,
@@ -42,16 +42,14 @@ from tablectl.games.common import (
     verify_not_player_dealer,
     verify_round_in_progress,
     verify_seat,
-    void_result,
 )
 from tablectl.games.decks import seen_plus
 from tablectl.games.seating import action_order, first_wagered, seats_from_left
 from tablectl.money import fmt
-from tablectl.outputs import Output
 from tablectl.rules import baccarat as rules
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import WagerVerdict, settle
+from tablectl.rules.settlement import WagerVerdict, settle_round, void_round
 
 GAME_ID = "ez-baccarat-panda8"
 # R3 / document 003: "all player line wagers, all banker line wagers, all Tie Bet wagers, all
@@ -59,6 +57,7 @@ GAME_ID = "ez-baccarat-panda8"
 SETTLEMENT_SPOTS = ("player", "banker", "tie", "panda8", "dragon7")
 LINE_SPOTS = ("player", "banker")
 NEEDS_LINE = ("dragon7", "panda8")  # 003: only with a player-line or banker-line wager
+BURN_HIDDEN = frozenset(ShoeBurn.model_fields) - {"type"}  # a burn is echoed by type alone
 
 Phase = Literal["betting", "dealing"]
 Hand = Literal["player", "banker", "burn"]
@@ -183,7 +182,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
 
     def bets_close(
         self, state: BaccaratState, ev: BetsClose, ts: str
-    ) -> tuple[BaccaratState, list[Output]]:
+    ) -> tuple[BaccaratState, list[GameRecord]]:
         self.verify_bets_close(state)
         new = replace(state, phase="dealing")
         return new, [event_msg(ev, ts, round=state.round), self._state(new)]
@@ -207,7 +206,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
 
     def card(
         self, state: BaccaratState, ev: ShoeCard, ts: str
-    ) -> tuple[BaccaratState, list[Output]]:
+    ) -> tuple[BaccaratState, list[GameRecord]]:
         card = parse_card(ev.card)
         to = self.verify_card(state, card)
         new = replace(
@@ -216,7 +215,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
             dealt=(*state.dealt, (to, card)),
             shoe_seen=seen_plus(state.shoe_seen, [card]),
         )
-        out = [event_msg(ev, ts, round=state.round, to=to)]
+        out: list[GameRecord] = [event_msg(ev, ts, round=state.round, to=to)]
         if rules.next_to_draw(new.hand("player"), new.hand("banker")) is None:
             new, finished = self._finish(new)
             out += finished
@@ -232,12 +231,12 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
 
     def burn(
         self, state: BaccaratState, ev: ShoeBurn, ts: str
-    ) -> tuple[BaccaratState, list[Output]]:
+    ) -> tuple[BaccaratState, list[GameRecord]]:
         card = parse_card(ev.card)
         self.verify_burn(state, card)
         new = replace(state, shoe_seen=seen_plus(state.shoe_seen, [card]))
         # Burned cards go face down: the journal keeps the card, no topic ever shows it.
-        return new, [Output("event", {"type": ev.type, "round": state.round, "ts": ts})]
+        return new, [event_msg(ev, ts, hide=BURN_HIDDEN, round=state.round)]
 
     def verify_shoe_new(self, state: BaccaratState) -> None:
         if state.phase != "betting":
@@ -245,7 +244,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
 
     def shoe_new(
         self, state: BaccaratState, ev: ShoeNew, ts: str
-    ) -> tuple[BaccaratState, list[Output]]:
+    ) -> tuple[BaccaratState, list[GameRecord]]:
         self.verify_shoe_new(state)
         new = replace(
             state,
@@ -260,49 +259,29 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
 
     # -- the end of a round (R1-R4, R26, R27) --------------------------------------------------
 
-    def _finish(self, state: BaccaratState) -> tuple[BaccaratState, list[Output]]:
+    def _finish(self, state: BaccaratState) -> tuple[BaccaratState, list[GameRecord]]:
         assert state.bank_seat is not None and state.bank is not None
         player, banker = state.hand("player"), state.hand("banker")
         o = rules.outcome(player, banker)
-        ordered = self.action_order(state.bank_seat, state.wagers)
         verdicts = []
-        for w in ordered:
+        for w in self.action_order(state.bank_seat, state.wagers):
             v = rules.wager_result(w.spot, o, banker_push_on_dragon7=self.banker_push_on_dragon7)
             owed = w.amount * rules.PAYOUTS[w.spot] if v == "win" else Decimal(0)
             verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, v, owed))
-        result = settle(state.bank, verdicts)
-        fees = fee_rows(self.schedule, state.bank_seat, state.wagers)
-        payload: dict[str, Any] = {
-            "round": state.round,
-            "game": GAME_ID,
-            "shoe": state.shoe_number,
-            "outcome": {
-                "winner": o.winner,
-                "player": {
-                    "cards": [str(c) for c in player],
-                    "total": o.player_total,
-                    "natural": o.player_natural,
-                },
-                "banker": {
-                    "cards": [str(c) for c in banker],
-                    "total": o.banker_total,
-                    "natural": o.banker_natural,
-                },
-                "natural": o.player_natural or o.banker_natural,
-                "dragon7": o.dragon7,
-                "panda8": o.panda8,
-            },
-            "dealt": [{"to": h, "card": str(c)} for h, c in state.dealt],
-            "bank": {
-                "seat": state.bank_seat,
-                "start": fmt(result.start),
-                "end": fmt(result.end),
-                "turn": state.rotation.turn_of(state.bank_seat),
-            },
-            "action_seat": self.action_seat(state.bank_seat, state.wagers),
-            "settlements": [s.payload() for s in result.settlements],
-            "fees": fees,
-        }
+        result = settle_round(
+            round_=state.round,
+            game=GAME_ID,
+            bank_seat=state.bank_seat,
+            bank=state.bank,
+            turn=state.rotation.turn_of(state.bank_seat),
+            verdicts=verdicts,
+            fee_wagers=state.wagers,
+            schedule=self.schedule,
+            outcome=BaccaratOutcome(player, banker, o),
+            dealt=_dealt(state),
+            action_seat=self.action_seat(state.bank_seat, state.wagers),
+            shoe=state.shoe_number,
+        )
         new = BaccaratState(
             round=state.round + 1,
             rotation=state.rotation.after_round(state.bank_seat),
@@ -311,11 +290,11 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
             coups=(*state.coups, Coup(**vars(o))),  # its fields are plain values
             previous_coups=state.previous_coups,
         )
-        return new, [Output("round/result", payload), self._display(new)]
+        return new, [result, self._display(new)]
 
     def void(
         self, state: BaccaratState, reason: str, ts: str
-    ) -> tuple[BaccaratState, list[Output]]:
+    ) -> tuple[BaccaratState, list[GameRecord]]:
         """A misdeal: the round ends unplayed, every wager comes back, no fee is charged and the
         hand does not count toward the player-dealer's two (R5) or the scoreboard (R28). Cards
         already drawn stay out of the shoe."""
@@ -325,14 +304,14 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
             if state.bank_seat is not None
             else list(state.wagers)
         )
-        result = void_result(
-            GAME_ID,
-            state.round,
-            reason,
-            state.bank_seat,
-            state.bank,
-            ordered,
-            [{"to": h, "card": str(c)} for h, c in state.dealt],
+        result = void_round(
+            round_=state.round,
+            game=GAME_ID,
+            reason=reason,
+            bank_seat=state.bank_seat,
+            bank=state.bank,
+            ordered=ordered,
+            dealt=_dealt(state),
             shoe=state.shoe_number,
         )
         new = BaccaratState(
@@ -365,9 +344,42 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
     def _verify_seat(self, seat: int) -> None:
         verify_seat(seat, self.seats)
 
-    def _display(self, state: BaccaratState) -> Output:
+    def _display(self, state: BaccaratState) -> DisplayChanged:
         limits = {"min": fmt(self.limits.min), "max": fmt(self.limits.max)}
         previous = None if state.previous_coups is None else self.boards.of(state.previous_coups)
         current = self.boards.of(state.coups)
         payload = board_payload(current, previous, limits, self.bet_timer, state.shoe_number)
-        return Output("display/eztrak", payload, retain=True)
+        return DisplayChanged("eztrak", payload)
+
+
+@dataclass(frozen=True)
+class BaccaratOutcome:
+    """The coup: both hands, their totals and naturals, the winner and the bonus hands (003)."""
+
+    player: tuple[Card, ...]
+    banker: tuple[Card, ...]
+    coup: rules.CoupOutcome
+
+    def payload(self) -> JsonObject:
+        o = self.coup
+        return {
+            "winner": o.winner,
+            "player": {
+                "cards": [str(c) for c in self.player],
+                "total": o.player_total,
+                "natural": o.player_natural,
+            },
+            "banker": {
+                "cards": [str(c) for c in self.banker],
+                "total": o.banker_total,
+                "natural": o.banker_natural,
+            },
+            "natural": o.player_natural or o.banker_natural,
+            "dragon7": o.dragon7,
+            "panda8": o.panda8,
+        }
+
+
+def _dealt(state: BaccaratState) -> list[JsonObject]:
+    """Every card of the coup in draw order, with the hand it went to (all face up, 003)."""
+    return [{"to": h, "card": str(c)} for h, c in state.dealt]

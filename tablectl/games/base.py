@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from tablectl.events import InputEvent
-from tablectl.outputs import Output
+from tablectl.game_records import GameRecord, StateChanged
 
 S = TypeVar("S")
 
@@ -35,11 +35,11 @@ class Engine(Protocol[S]):
         """The state of a table that has just been set up: a fresh shoe, round 1, no bank."""
         ...
 
-    def apply(self, state: S, event: InputEvent, ts: str) -> tuple[S, list[Output]]:
+    def apply(self, state: S, event: InputEvent, ts: str) -> tuple[S, list[GameRecord]]:
         """Apply one input; raise Rejected to refuse it without changing anything."""
         ...
 
-    def void(self, state: S, reason: str, ts: str) -> tuple[S, list[Output]]:
+    def void(self, state: S, reason: str, ts: str) -> tuple[S, list[GameRecord]]:
         """End the round in progress without playing it: every wager returned (a misdeal)."""
         ...
 
@@ -52,6 +52,6 @@ class Engine(Protocol[S]):
         """Whether new rules may take over in this state (nothing of a round is on the table)."""
         ...
 
-    def state_payload(self, state: S) -> dict[str, Any]:
+    def state_view(self, state: S) -> StateChanged:
         """What the retained `state` topic shows: only what the table shows."""
         ...

@@ -16,15 +16,9 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from tablectl.config import Limits
 from tablectl.events import Bank, InputEvent, Wager
+from tablectl.game_records import GameRecord, InputAccepted, JsonValue, StateChanged
 from tablectl.games.base import Rejected
 from tablectl.money import ZERO, fmt
-from tablectl.outputs import Output
-from tablectl.rules.fees import (
-    CollectionSchedule,
-    player_dealer_fee,
-    player_fees,
-    total_table_action,
-)
 from tablectl.rules.rotation import Rotation
 
 VOID_RULE = "round.void"  # docs/events.md: "the floor voids the round in progress"
@@ -211,44 +205,6 @@ def merged(wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
     ]
 
 
-def fee_rows(
-    schedule: CollectionSchedule, bank_seat: int | None, wagers: Sequence[PlacedWager]
-) -> list[dict[str, Any]]:
-    """R4: the player-dealer's flat fee from total table action, then the players' fees, one per
-    wager however many times chips were added to it (`merged`).
-
-    `wagers` are the pre-deal wagers only (never Play, double or split money).
-    """
-    wagers = merged(wagers)
-    total = total_table_action(w.amount for w in wagers)
-    rows: list[dict[str, Any]] = []
-    fee = player_dealer_fee(schedule, total)
-    if fee > 0:
-        rows.append(
-            {
-                "payer": "player-dealer",
-                "seat": bank_seat,
-                "amount": fmt(fee),
-                "schedule": schedule.option,
-                "total_action": fmt(total),
-            }
-        )
-    charged = [w for w in wagers if schedule.player_fee_applies(w.spot)]
-    for seat, player, amount in player_fees(
-        schedule, [(w.seat, w.player, w.amount) for w in charged]
-    ):
-        rows.append(
-            {
-                "payer": "player",
-                "seat": seat,
-                "player": player,
-                "amount": fmt(amount),
-                "schedule": schedule.option,
-            }
-        )
-    return rows
-
-
 def player_dealer_view(
     bank_seat: int | None, bank: Decimal | None, rotation: Rotation
 ) -> dict[str, Any] | None:
@@ -258,7 +214,16 @@ def player_dealer_view(
     return {"seat": bank_seat, "bank": fmt(bank), "turn": rotation.turn_of(bank_seat)}
 
 
-def void_result(
+def fee_rows(  # TRANSITION: until every engine settles through settle_round
+    schedule: Any, bank_seat: int | None, wagers: Sequence[PlacedWager]
+) -> list[dict[str, Any]]:
+    from tablectl.render import fee_payload
+    from tablectl.rules.settlement import collection_fees
+
+    return [fee_payload(f) for f in collection_fees(schedule, bank_seat, wagers)]
+
+
+def void_result(  # TRANSITION
     game: str,
     round_: int,
     reason: str,
@@ -267,37 +232,27 @@ def void_result(
     ordered: Iterable[PlacedWager],
     dealt: list[dict[str, Any]],
     **extra: Any,
-) -> Output:
-    """The `round/result` of a misdeal (`round.void`): no outcome, every wager in `ordered`
-    returned, the bank unchanged, no fee; `dealt` holds only what the table had exposed."""
-    shown = fmt(bank) if bank is not None else None
-    payload: dict[str, Any] = {
-        "round": round_,
-        "game": game,
+) -> Any:
+    from tablectl.rules.settlement import void_round
+
+    return void_round(
+        round_=round_,
+        game=game,
+        reason=reason,
+        bank_seat=bank_seat,
+        bank=bank,
+        ordered=ordered,
+        dealt=dealt,
         **extra,
-        "void": True,
-        "reason": reason,
-        "outcome": None,
-        "dealt": dealt,
-        "bank": {"seat": bank_seat, "start": shown, "end": shown},
-        "action_seat": None,
-        "settlements": void_settlements(ordered),
-        "fees": [],
-    }
-    return Output("round/result", payload)
+    )
 
 
-def void_settlements(ordered: Iterable[PlacedWager]) -> list[dict[str, Any]]:
-    """A misdeal's settlements: every wager returned, nothing won or lost."""
-    return [{**w.payload(), "status": "returned", "net": fmt(ZERO)} for w in ordered]
-
-
-def event_msg(ev: InputEvent, ts: str, *, hide: Iterable[str] = (), **extra: Any) -> Output:
+def event_msg(
+    ev: InputEvent, ts: str, *, hide: Iterable[str] = (), **extra: JsonValue
+) -> InputAccepted:
     """The `event` echo of an accepted input; `hide` drops fields the table does not show yet
     (a stack's cards before they are exposed)."""
-    body = ev.model_dump(mode="json", exclude_none=True, exclude={"ts", *hide})
-    payload: dict[str, Any] = {"type": body.pop("type"), **body, **extra, "ts": ts}
-    return Output("event", payload)
+    return InputAccepted(ev, ts, extra, frozenset(hide))
 
 
 def can(verify: Callable[[S, A], object], state: S, arg: A) -> bool:
@@ -318,6 +273,9 @@ class TableState(Protocol):
     def round(self) -> int: ...
 
     @property
+    def phase(self) -> str: ...
+
+    @property
     def bank_seat(self) -> int | None: ...
 
     @property
@@ -330,7 +288,7 @@ class TableState(Protocol):
 T = TypeVar("T", bound=TableState)
 
 
-Transition = Callable[[T, Any, str], tuple[T, list[Output]]]
+Transition = Callable[[T, Any, str], tuple[T, list[GameRecord]]]
 """One input's transition: (state, the event, its timestamp) -> (new state, outputs)."""
 
 
@@ -347,6 +305,10 @@ class PlayerDealerEngine(Generic[T]):
 
     def state_payload(self, state: T) -> dict[str, Any]:
         raise NotImplementedError
+
+    def state_view(self, state: T) -> StateChanged:
+        """The retained `state` as a record: the view, and what the table's timers read."""
+        return StateChanged(state.round, state.phase, len(state.wagers), self.state_payload(state))
 
     def transitions(self) -> Mapping[type[Any], Transition[T]]:
         """The game's own inputs (beyond `bank` and `wager`), each to its transition."""
@@ -368,7 +330,7 @@ class PlayerDealerEngine(Generic[T]):
         """Each input type's transition: built once, as it depends on nothing but the engine."""
         return MappingProxyType({Bank: self.bank, Wager: self.wager, **self.transitions()})
 
-    def apply(self, state: T, event: InputEvent, ts: str) -> tuple[T, list[Output]]:
+    def apply(self, state: T, event: InputEvent, ts: str) -> tuple[T, list[GameRecord]]:
         """Dispatch one input to its transition; an input this game has not is refused."""
         step = self._steps.get(type(event))
         if step is None:
@@ -379,7 +341,7 @@ class PlayerDealerEngine(Generic[T]):
         """Whether `verify_bank` accepts."""
         return can(self.verify_bank, state, ev)
 
-    def bank(self, state: T, ev: Bank, ts: str) -> tuple[T, list[Output]]:
+    def bank(self, state: T, ev: Bank, ts: str) -> tuple[T, list[GameRecord]]:
         """Post (or replace, before any wager) the player-dealer's seat and bank (R1)."""
         self.verify_bank(state, ev)
         new = replace(state, bank_seat=ev.seat, bank=ev.amount)
@@ -389,7 +351,7 @@ class PlayerDealerEngine(Generic[T]):
         """Whether `verify_wager` accepts."""
         return can(self.verify_wager, state, ev)
 
-    def wager(self, state: T, ev: Wager, ts: str) -> tuple[T, list[Output]]:
+    def wager(self, state: T, ev: Wager, ts: str) -> tuple[T, list[GameRecord]]:
         """Place a pre-deal wager, for the named player or the seat's own."""
         self.verify_wager(state, ev)
         player = player_of(ev)
@@ -397,6 +359,6 @@ class PlayerDealerEngine(Generic[T]):
         new = replace(state, wagers=(*state.wagers, placed))
         return new, [event_msg(ev, ts, round=state.round, player=player), self._state(new)]
 
-    def _state(self, state: T) -> Output:
+    def _state(self, state: T) -> StateChanged:
         """The retained `state` message (contract 3)."""
-        return Output("state", self.state_payload(state), retain=True)
+        return self.state_view(state)

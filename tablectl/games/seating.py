@@ -4,12 +4,25 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 from tablectl.cards import Card
 from tablectl.games.common import PlacedWager
 
 SettlementOrder = Literal["by-spot", "by-seat"]
+
+
+class OnSpot(Protocol):
+    """Anything that sits on a spot at a seat: a placed wager, or a verdict on one."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def spot(self) -> str: ...
+
+
+W = TypeVar("W", bound=OnSpot)
 
 
 def seats_from_left(bank_seat: int, seats: int) -> list[int]:
@@ -40,13 +53,14 @@ def first_wagered(order: Iterable[int], wagers: Iterable[PlacedWager]) -> int | 
 
 
 def action_order(
-    wagers: Iterable[PlacedWager],
+    wagers: Iterable[W],
     seat_order: Sequence[int],
     spot_order: Sequence[str],
     settlement_order: SettlementOrder,
-) -> list[PlacedWager]:
-    """Wagers in settlement order (R2, R3): seats in `seat_order`, spots in `spot_order`, by
-    spot type around the table or seat by seat; a seat's wagers on one spot keep their order."""
+) -> list[W]:
+    """Wagers (or verdicts on them) in settlement order (R2, R3): seats in `seat_order`, spots in
+    `spot_order`, by spot type around the table or seat by seat; a seat's wagers on one spot
+    keep their order."""
     rank = {s: i for i, s in enumerate(seat_order)}
     spot_rank = {s: i for i, s in enumerate(spot_order)}
     indexed = list(enumerate(wagers))

@@ -1,20 +1,53 @@
-"""Player-dealer settlement (R1): every wager against one bank that may not win or lose more than B.
+"""The one settlement walk every player-dealer game ends its round with (R1-R4).
 
-Games decide what each wager did (win with its payout, lose, push); this module decides what the
-bank can actually cover, walking the wagers in the action order the game gives (R2, R3).
+Games decide only what each wager did (win with its payout, lose, push: `WagerVerdict`) and the
+order the documents settle them in (R2, R3). This module decides what the bank can actually cover
+(R1: it may not win or lose more than it holds), labels what it could not (`returned`,
+`partial`), charges the collection fees (R4) and builds the round's `RoundSettled` record;
+tablectl/render.py turns that into `round/result`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Literal
+from typing import Literal, Protocol
 
-from tablectl.money import ZERO, fmt
+from tablectl.game_records import (
+    EMPTY,
+    BankView,
+    Fee,
+    JsonObject,
+    JsonValue,
+    Outcome,
+    RoundSettled,
+    Settlement,
+    Status,
+)
+from tablectl.money import ZERO
+from tablectl.rules.fees import (
+    CollectionSchedule,
+    player_dealer_fee,
+    player_fees,
+    total_table_action,
+)
 
 Verdict = Literal["win", "lose", "push"]
-Status = Literal["win", "lose", "push", "returned", "partial"]
+
+__all__ = [
+    "BankResult",
+    "Settlement",
+    "Staked",
+    "Status",
+    "Verdict",
+    "WagerVerdict",
+    "collection_fees",
+    "returned",
+    "settle",
+    "settle_round",
+    "void_round",
+]
 
 
 @dataclass(frozen=True)
@@ -27,28 +60,9 @@ class WagerVerdict:
     amount: Decimal
     verdict: Verdict
     owed: Decimal = ZERO
-
-
-@dataclass(frozen=True)
-class Settlement:
-    """What actually happened to one wager. `net` is the player's gain, fees excluded."""
-
-    seat: int
-    player: str
-    spot: str
-    amount: Decimal
-    status: Status
-    net: Decimal
-
-    def payload(self) -> dict[str, object]:
-        return {
-            "seat": self.seat,
-            "player": self.player,
-            "spot": self.spot,
-            "amount": fmt(self.amount),
-            "status": self.status,
-            "net": fmt(self.net),
-        }
+    notes: JsonObject = field(
+        default_factory=lambda: EMPTY
+    )  # what the game adds to the wager's settlement row
 
 
 @dataclass(frozen=True)
@@ -100,4 +114,118 @@ def settle(bank: Decimal, verdicts: Sequence[WagerVerdict]) -> BankResult:
 
 
 def _row(v: WagerVerdict, status: Status, net: Decimal) -> Settlement:
-    return Settlement(v.seat, v.player, v.spot, v.amount, status, net)
+    return Settlement(v.seat, v.player, v.spot, v.amount, status, net, v.notes)
+
+
+class Staked(Protocol):
+    """A wager on the layout, as fees count it."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def spot(self) -> str: ...
+
+    @property
+    def amount(self) -> Decimal: ...
+
+
+def collection_fees(
+    schedule: CollectionSchedule, bank_seat: int | None, wagers: Iterable[Staked]
+) -> tuple[Fee, ...]:
+    """R4: the player-dealer's flat fee from total table action, then the players' fees, one per
+    wager however many times chips were added to it (a player's chips in one circle are one
+    wager, charged once).
+
+    `wagers` are the pre-deal wagers only (never Play, double, split or insurance money).
+    """
+    totals: dict[tuple[int, str, str], Decimal] = {}
+    for w in wagers:
+        key = (w.seat, w.player, w.spot)
+        totals[key] = totals.get(key, ZERO) + w.amount
+    total = total_table_action(totals.values())
+    fees: list[Fee] = []
+    fee = player_dealer_fee(schedule, total)
+    if fee > 0:
+        fees.append(Fee("player-dealer", bank_seat, fee, schedule.option, total_action=total))
+    charged = [
+        (seat, player, amount)
+        for (seat, player, spot), amount in totals.items()
+        if schedule.player_fee_applies(spot)
+    ]
+    for seat, player, amount in player_fees(schedule, charged):
+        fees.append(Fee("player", seat, amount, schedule.option, player=player))
+    return tuple(fees)
+
+
+def settle_round(
+    *,
+    round_: int,
+    game: str,
+    bank_seat: int,
+    bank: Decimal,
+    turn: int,
+    verdicts: Sequence[WagerVerdict],
+    fee_wagers: Iterable[Staked],
+    schedule: CollectionSchedule,
+    outcome: Outcome,
+    dealt: Sequence[JsonValue],
+    action_seat: int | None,
+    shoe: int | None = None,
+    deck: int | None = None,
+    deck_after_dealt: bool = False,
+) -> RoundSettled:
+    """The end of a round: `verdicts`, in the order the documents settle them (R2, R3), walked
+    against the bank (R1), the fees on `fee_wagers` (R4: the pre-deal wagers only)."""
+    result = settle(bank, verdicts)
+    return RoundSettled(
+        round=round_,
+        game=game,
+        outcome=outcome,
+        dealt=dealt,
+        bank=BankView(bank_seat, result.start, result.end, turn),
+        action_seat=action_seat,
+        settlements=result.settlements,
+        fees=collection_fees(schedule, bank_seat, fee_wagers),
+        shoe=shoe,
+        deck=deck,
+        deck_after_dealt=deck_after_dealt,
+    )
+
+
+def returned(wagers: Iterable[Staked]) -> tuple[Settlement, ...]:
+    """A misdeal's settlements: every wager returned, nothing won or lost."""
+    return tuple(Settlement(w.seat, w.player, w.spot, w.amount, "returned", ZERO) for w in wagers)
+
+
+def void_round(
+    *,
+    round_: int,
+    game: str,
+    reason: str,
+    bank_seat: int | None,
+    bank: Decimal | None,
+    ordered: Iterable[Staked],
+    dealt: Sequence[JsonValue],
+    shoe: int | None = None,
+    deck: int | None = None,
+) -> RoundSettled:
+    """A misdeal (`round.void`): no outcome, every wager in `ordered` returned, the bank
+    unchanged, no fee; `dealt` holds only what the table had exposed."""
+    return RoundSettled(
+        round=round_,
+        game=game,
+        outcome=None,
+        dealt=dealt,
+        bank=BankView(bank_seat, bank, bank),
+        action_seat=None,
+        settlements=returned(ordered),
+        fees=(),
+        void=True,
+        reason=reason,
+        shoe=shoe,
+        deck=deck,
+    )

@@ -1,0 +1,159 @@
+"""What game engines return: immutable, typed records of what happened (an input accepted, the
+state changed, a round settled, a display's view changed). One module renders them to topics and
+payloads (tablectl/render.py); the table, daemon, bet timer and analyses read the records.
+
+Not to be confused with the journal's `Record` (one input as journaled): these are what applying
+one of those produces. A leaf module: no MQTT, SQLite or asyncio.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from types import MappingProxyType
+from typing import Literal, Protocol, Union
+
+from tablectl.events import InputEvent
+from tablectl.money import fmt
+
+JsonValue = Union[  # noqa: UP007 (a recursive alias must be spelled with Union on Python 3.11)
+    str, int, float, bool, None, Sequence["JsonValue"], Mapping[str, "JsonValue"]
+]
+"""A JSON value as a payload holds it (a game's own part of a message: its outcome, its view)."""
+
+JsonObject = Mapping[str, JsonValue]
+"""A JSON object."""
+
+EMPTY: JsonObject = MappingProxyType({})
+"""No fields (an immutable default)."""
+
+
+@dataclass(frozen=True)
+class InputAccepted:
+    """An accepted input, echoed on `event` (contract 3): the event's own fields less `hide`
+    (what the table does not show yet, such as a stack's cards), then `shown` (what the game adds:
+    the round, the player, where a card went), then the time."""
+
+    event: InputEvent
+    ts: str
+    shown: JsonObject = field(default_factory=lambda: EMPTY)
+    hide: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class StateChanged:
+    """The retained `state` (contract 3): `view` is what the table shows; `round`, `phase` and
+    `wagers` (how many are placed) are read by the table's timers and status line."""
+
+    round: int
+    phase: str
+    wagers: int
+    view: JsonObject
+
+
+@dataclass(frozen=True)
+class DisplayChanged:
+    """A display's whole view changed (`display/<name>`, retained), e.g. the EZTRAK board (R28)."""
+
+    name: str
+    view: JsonObject
+
+
+class Outcome(Protocol):
+    """A game's outcome of a round (its hands, totals, who won), as the game renders it."""
+
+    def payload(self) -> JsonObject:
+        """The `outcome` object of `round/result` (contract 3, per game in docs/games/)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Fee:
+    """One collection fee (R4): the player-dealer's flat fee from total table action, or one
+    player's fee."""
+
+    payer: Literal["player-dealer", "player"]
+    seat: int | None
+    amount: Decimal
+    schedule: int
+    player: str | None = None
+    total_action: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class BankView:
+    """The player-dealer's bank over the round: `turn` is which of its two hands (R5); a void
+    round shows no turn, and no amounts when no bank was posted."""
+
+    seat: int | None
+    start: Decimal | None
+    end: Decimal | None
+    turn: int | None = None
+
+
+Status = Literal["win", "lose", "push", "returned", "partial"]
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """What actually happened to one wager (R1). `net` is the player's gain, fees excluded;
+    `notes` is what the game adds to its row (the blackjack hand it rode, the hand an Envy paid
+    for, whether insurance was even money)."""
+
+    seat: int
+    player: str
+    spot: str
+    amount: Decimal
+    status: Status
+    net: Decimal
+    notes: JsonObject = field(default_factory=lambda: EMPTY)
+
+    def payload(self) -> dict[str, JsonValue]:
+        """The row of `round/result`'s `settlements` (contract 3)."""
+        return {
+            "seat": self.seat,
+            "player": self.player,
+            "spot": self.spot,
+            "amount": fmt(self.amount),
+            "status": self.status,
+            "net": fmt(self.net),
+            **self.notes,
+        }
+
+
+@dataclass(frozen=True)
+class DeviceUsed:
+    """A device that fed the round, with its serial (the table adds these)."""
+
+    name: str
+    serial: str | None
+
+
+@dataclass(frozen=True)
+class RoundSettled:
+    """A round's end (`round/result`): settled (R1-R4), or void (a misdeal: `outcome` None, every
+    wager returned, no fee). `shoe` and `deck` are the games' own headers; `deck_after_dealt`
+    keeps where Pai Gow and Ultimate Texas Hold'em first published `deck` (contract 3).
+    `devices`, `positions` and `chain` are filled in by the table, not the engine."""
+
+    round: int
+    game: str
+    outcome: Outcome | None
+    dealt: Sequence[JsonValue]
+    bank: BankView
+    action_seat: int | None
+    settlements: tuple[Settlement, ...]
+    fees: tuple[Fee, ...]
+    void: bool = False
+    reason: str | None = None
+    shoe: int | None = None
+    deck: int | None = None
+    deck_after_dealt: bool = False
+    devices: tuple[DeviceUsed, ...] | None = None
+    positions: JsonObject = field(default_factory=lambda: EMPTY)
+    chain: JsonObject | None = None
+
+
+GameRecord = Union[InputAccepted, StateChanged, DisplayChanged, RoundSettled]  # noqa: UP007
+"""Everything an engine returns."""

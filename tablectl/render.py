@@ -1,0 +1,126 @@
+"""The one place game records become contract-3 messages: topic, payload, retain (docs/mqtt.md).
+
+Payloads keep the key order tablectl has always published, so a replay of any journal gives the
+same bytes it gave before records were typed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablectl.game_records import (
+    DisplayChanged,
+    Fee,
+    GameRecord,
+    InputAccepted,
+    RoundSettled,
+    StateChanged,
+)
+from tablectl.money import fmt
+from tablectl.outputs import Output
+
+
+def render(record: GameRecord | Output) -> Output:
+    """The message a record is published as (an `Output` passes through as it is)."""
+    if isinstance(record, Output):
+        return record
+    if isinstance(record, StateChanged):
+        return Output("state", dict(record.view), retain=True)
+    if isinstance(record, InputAccepted):
+        return Output("event", event_payload(record))
+    if isinstance(record, RoundSettled):
+        return Output("round/result", result_payload(record))
+    if isinstance(record, DisplayChanged):
+        return Output(f"display/{record.name}", dict(record.view), retain=True)
+    raise TypeError(f"not a game record: {record!r}")
+
+
+def topic_of(record: GameRecord | Output) -> str:
+    """The topic a record is published on, without rendering it."""
+    if isinstance(record, Output):
+        return record.topic
+    if isinstance(record, StateChanged):
+        return "state"
+    if isinstance(record, InputAccepted):
+        return "event"
+    if isinstance(record, RoundSettled):
+        return "round/result"
+    return f"display/{record.name}"
+
+
+def event_payload(record: InputAccepted) -> dict[str, Any]:
+    """`event`: the input's fields (less what the table does not show yet), the game's own
+    additions, the time."""
+    body = record.event.model_dump(mode="json", exclude_none=True, exclude={"ts", *record.hide})
+    return {"type": body.pop("type"), **body, **record.shown, "ts": record.ts}
+
+
+def result_payload(record: RoundSettled) -> dict[str, Any]:
+    """`round/result` (contract 3)."""
+    header: dict[str, Any] = {}
+    if record.shoe is not None:
+        header["shoe"] = record.shoe
+    if record.deck is not None and (record.void or not record.deck_after_dealt):
+        header["deck"] = record.deck
+    bank = record.bank
+    if record.void:
+        payload: dict[str, Any] = {
+            "round": record.round,
+            "game": record.game,
+            **header,
+            "void": True,
+            "reason": record.reason,
+            "outcome": None,
+            "dealt": record.dealt,
+            "bank": {
+                "seat": bank.seat,
+                "start": None if bank.start is None else fmt(bank.start),
+                "end": None if bank.end is None else fmt(bank.end),
+            },
+        }
+    else:
+        assert record.outcome is not None and bank.start is not None and bank.end is not None
+        payload = {
+            "round": record.round,
+            "game": record.game,
+            **header,
+            "outcome": record.outcome.payload(),
+            "dealt": record.dealt,
+        }
+        if record.deck is not None and record.deck_after_dealt:
+            payload["deck"] = record.deck
+        payload["bank"] = {
+            "seat": bank.seat,
+            "start": fmt(bank.start),
+            "end": fmt(bank.end),
+            "turn": bank.turn,
+        }
+    payload["action_seat"] = record.action_seat
+    payload["settlements"] = [s.payload() for s in record.settlements]
+    payload["fees"] = [fee_payload(f) for f in record.fees]
+    if record.devices is not None:
+        payload["devices"] = [{"name": d.name, "serial": d.serial} for d in record.devices]
+        payload.update(record.positions)
+    if record.chain is not None:
+        payload["chain"] = record.chain
+    return payload
+
+
+def fee_payload(fee: Fee) -> dict[str, Any]:
+    """One row of `fees` (R4)."""
+    if fee.payer == "player-dealer":
+        assert fee.total_action is not None
+        return {
+            "payer": fee.payer,
+            "seat": fee.seat,
+            "amount": fmt(fee.amount),
+            "schedule": fee.schedule,
+            "total_action": fmt(fee.total_action),
+        }
+    return {
+        "payer": fee.payer,
+        "seat": fee.seat,
+        "player": fee.player,
+        "amount": fmt(fee.amount),
+        "schedule": fee.schedule,
+    }
