@@ -135,6 +135,7 @@ def analyze(wager: str, paytable: PayTable | str) -> dict[str, Any]:
     hit, edge = exact_figures(wager, table)
     counts = category_counts(wager)
     hands = sum(counts.values())
+    # Any: a report of many shapes, printed as JSON and read by key (not a published payload)
     result: dict[str, Any] = {
         "game": GAME,
         "wager": wager,

@@ -17,11 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Literal
 
 from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
 from tablectl.config import Rules, ThreeCardPokerGame
 from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
+from tablectl.game_records import GameRecord, JsonObject, JsonValue
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
@@ -29,7 +31,6 @@ from tablectl.games.common import (
     Transition,
     can,
     event_msg,
-    fee_rows,
     has_wager,
     merged,
     player_dealer_view,
@@ -41,7 +42,6 @@ from tablectl.games.common import (
     verify_not_player_dealer,
     verify_round_in_progress,
     verify_seat,
-    void_result,
 )
 from tablectl.games.decks import deck_after_round, verify_deck_colour, verify_single_deck
 from tablectl.games.seating import (
@@ -52,11 +52,11 @@ from tablectl.games.seating import (
     seats_from_left,
 )
 from tablectl.money import ZERO, fmt
-from tablectl.outputs import Output
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import payout, winnings
 from tablectl.rules.poker import (
     Rank,
+    Showdown,
     best_five,
     rank_category,
     showdown,
@@ -64,7 +64,7 @@ from tablectl.rules.poker import (
     three_card_rank,
 )
 from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import Verdict, WagerVerdict, settle
+from tablectl.rules.settlement import Verdict, WagerVerdict, settle_round, void_round
 
 GAME_ID = "three-card-poker-6cb"
 STACK_SIZE = 3  # "the device shall dispense cards in stacks of three" (line 542)
@@ -184,7 +184,7 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         """No bank, wager or card is down: new rules may take over now."""
         return state.phase == "betting" and state.bank_seat is None and not state.wagers
 
-    def state_payload(self, state: ThreeCardPokerState) -> dict[str, Any]:
+    def state_payload(self, state: ThreeCardPokerState) -> dict[str, JsonValue]:
         """Only what the table shows: wagers, whose turn it is, the player-dealer's face-up card
         (never a hole card or a player's cards: they are revealed in `round/result`)."""
         face_up = state.face_up
@@ -262,7 +262,7 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
 
     def bets_close(
         self, state: ThreeCardPokerState, ev: BetsClose, ts: str
-    ) -> tuple[ThreeCardPokerState, list[Output]]:
+    ) -> tuple[ThreeCardPokerState, list[GameRecord]]:
         """ "No more bets": the seats to be dealt are fixed now."""
         self.verify_bets_close(state)
         new = self._closed(state)
@@ -318,7 +318,7 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
 
     def stack(
         self, state: ThreeCardPokerState, ev: ShufflerStack, ts: str
-    ) -> tuple[ThreeCardPokerState, list[Output]]:
+    ) -> tuple[ThreeCardPokerState, list[GameRecord]]:
         """Deliver the next stack; the echo shows where it went and nothing of a hole card."""
         self.verify_stack(state, ev)
         if state.phase == "betting":
@@ -329,8 +329,8 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
             stacks=(*state.stacks, tuple(parse_card(c) for c in ev.cards)),
             deck=state.deck if ev.deck is None else ev.deck,
         )
-        echo: dict[str, Any] = {"round": state.round, "to": seat}
-        out: list[Output] = []
+        echo: dict[str, JsonValue] = {"round": state.round, "to": seat}
+        out: list[GameRecord] = []
         if new.player_dealer_hand is not None:
             echo.update(hand="player-dealer", face_up=str(new.face_up))
             echo["action_seat"] = self.action_seat(new)
@@ -396,17 +396,19 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
 
     def decision(
         self, state: ThreeCardPokerState, ev: Decision, ts: str
-    ) -> tuple[ThreeCardPokerState, list[Output]]:
+    ) -> tuple[ThreeCardPokerState, list[GameRecord]]:
         """Play (a Play equal to each Ante at the seat) or fold; the last one ends the round."""
         action = self.verify_decision(state, ev)
         plays = state.plays
         if action == "play":
             plays = (*plays, *self._plays_at(state, ev.seat))
         new = replace(state, decisions=(*state.decisions, (ev.seat, action)), plays=plays)
-        extra: dict[str, Any] = {"round": state.round}
-        if action == "play":
-            extra["play"] = fmt(self._ante_at(state, ev.seat))
-        out = [event_msg(ev, ts, **extra)]
+        echo = (
+            event_msg(ev, ts, round=state.round, play=fmt(self._ante_at(state, ev.seat)))
+            if action == "play"
+            else event_msg(ev, ts, round=state.round)
+        )
+        out: list[GameRecord] = [echo]
         if len(new.decisions) == len(new.player_seats):
             new, finished = self._finish(new)
             out += finished
@@ -463,88 +465,80 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
                 owed = winnings(w.amount, odds)
         return WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed)
 
-    def _finish(self, state: ThreeCardPokerState) -> tuple[ThreeCardPokerState, list[Output]]:
+    def _finish(self, state: ThreeCardPokerState) -> tuple[ThreeCardPokerState, list[GameRecord]]:
         """Reveal the player-dealer's hand, settle every wager (R1) and start the next round."""
         assert state.bank_seat is not None and state.bank is not None
         dealer_hand = state.player_dealer_hand
         assert dealer_hand is not None
         dealer = three_card_rank(dealer_hand)
         qualified = qualifies(dealer)
-        ordered = self.action_order(state)
-        result = settle(state.bank, [self._verdict(state, w, dealer, qualified) for w in ordered])
-        payload: dict[str, Any] = {
-            "round": state.round,
-            "game": GAME_ID,
-            "deck": state.deck,
-            "outcome": self._outcome(state, dealer, qualified),
-            "dealt": self._exposed(state, revealed=True),
-            "bank": {
-                "seat": state.bank_seat,
-                "start": fmt(result.start),
-                "end": fmt(result.end),
-                "turn": state.rotation.turn_of(state.bank_seat),
-            },
-            "action_seat": self.action_seat(state),
-            "settlements": [s.payload() for s in result.settlements],
+        result = settle_round(
+            round_=state.round,
+            game=GAME_ID,
+            bank_seat=state.bank_seat,
+            bank=state.bank,
+            turn=state.rotation.turn_of(state.bank_seat),
+            verdicts=[self._verdict(state, w, dealer, qualified) for w in self.action_order(state)],
             # R4 (003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13"): "the Ante, Pair Plus,
             # and 6 card bonus wagers only", never Play; a player's chips in one circle are one
             # wager, so a fee "per hand" or "based on each individual player's ante" is charged
             # once, on the whole Ante.
-            "fees": fee_rows(self.schedule, state.bank_seat, merged(state.wagers)),
-        }
+            fee_wagers=merged(state.wagers),
+            schedule=self.schedule,
+            outcome=self._outcome(state, dealer, qualified),
+            dealt=self._exposed(state, revealed=True),
+            action_seat=self.action_seat(state),
+            deck=state.deck,  # published before the outcome, as it always was
+        )
         new = ThreeCardPokerState(
             round=state.round + 1,
             rotation=state.rotation.after_round(state.bank_seat),
             last_deck=deck_after_round(state.deck, True, state.last_deck),
         )
-        return new, [Output("round/result", payload)]
+        return new, [result]
 
-    def _outcome(self, state: ThreeCardPokerState, dealer: Rank, qualified: bool) -> dict[str, Any]:
+    def _outcome(
+        self, state: ThreeCardPokerState, dealer: Rank, qualified: bool
+    ) -> ThreeCardPokerOutcome:
         """Every revealed hand with its rank name; a folded hand shows no card (line 558)."""
+        assert state.bank_seat is not None
         dealer_hand = state.player_dealer_hand
         assert dealer_hand is not None
-        hands: list[dict[str, Any]] = []
+        hands: list[HandOutcome] = []
         for seat in state.player_seats:
             hand = state.hand_of(seat)
-            assert hand is not None
             decision = state.decision_of(seat)
+            assert hand is not None and decision is not None
             six_bets = any(w.seat == seat and w.spot == "six-card-bonus" for w in state.wagers)
             rank, five = best_five((*hand, *dealer_hand))
             six_rank = rank_category(rank)
-            entry: dict[str, Any] = {"seat": seat, "decision": decision}
+            six: SixCardBonusShown | None = None
             if decision == "fold":
                 # the cards stay hidden; a paying 6 Card Bonus names only its rank (line 557)
                 if six_bets and payout(self.six_card_table, six_rank) > 0:
-                    entry["six_card_bonus"] = {"rank": six_rank}
+                    six = SixCardBonusShown(six_rank)
+                hands.append(HandOutcome(seat, decision, None, six))
             else:
-                own = three_card_rank(hand)
-                entry.update(
-                    cards=[str(c) for c in hand],
-                    rank=three_card_category(hand),
-                    showdown=(
-                        {"win": "win", "lose": "lose", "push": "tie"}[showdown(own, dealer)]
-                        if qualified
-                        else None
-                    ),
-                )
                 if six_bets:
-                    entry["six_card_bonus"] = {"rank": six_rank, "cards": [str(c) for c in five]}
-            hands.append(entry)
-        return {
-            "player_dealer": {
-                "seat": state.bank_seat,
-                "cards": [str(c) for c in dealer_hand],
-                "face_up": str(dealer_hand[0]),
-                "rank": three_card_category(dealer_hand),
-                "qualified": qualified,
-            },
-            "hands": hands,
-        }
+                    six = SixCardBonusShown(six_rank, five)
+                shown = PlayedHand(
+                    hand,
+                    three_card_category(hand),
+                    showdown(three_card_rank(hand), dealer) if qualified else None,
+                )
+                hands.append(HandOutcome(seat, decision, shown, six))
+        return ThreeCardPokerOutcome(
+            state.bank_seat,
+            dealer_hand,
+            three_card_category(dealer_hand),
+            qualified,
+            tuple(hands),
+        )
 
-    def _exposed(self, state: ThreeCardPokerState, *, revealed: bool) -> list[dict[str, Any]]:
+    def _exposed(self, state: ThreeCardPokerState, *, revealed: bool) -> list[JsonObject]:
         """The cards the table shows, by hand in delivery order: at the end every played hand
         and the player-dealer's (lines 559, 570); before it only the face-up card (line 543)."""
-        out: list[dict[str, Any]] = []
+        out: list[JsonObject] = []
         for seat, cards in zip(state.order, state.stacks, strict=False):
             if seat == state.bank_seat:
                 shown = list(cards) if revealed else [cards[0]]
@@ -557,21 +551,21 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
 
     def void(
         self, state: ThreeCardPokerState, reason: str, ts: str
-    ) -> tuple[ThreeCardPokerState, list[Output]]:
+    ) -> tuple[ThreeCardPokerState, list[GameRecord]]:
         """A misdeal: the round ends unplayed, every wager (Plays too) comes back, no fee is
         charged and the hand does not count toward the player-dealer's two (R5). No hole card
         is shown. A deck that was dealt from counts as used for the alternation (line 490)."""
         verify_round_in_progress(self.between_rounds(state))
         wagers = (*state.wagers, *state.plays)
         ordered = self.action_order(state) if state.bank_seat is not None else list(wagers)
-        result = void_result(
-            GAME_ID,
-            state.round,
-            reason,
-            state.bank_seat,
-            state.bank,
-            ordered,
-            self._exposed(state, revealed=False),
+        result = void_round(
+            round_=state.round,
+            game=GAME_ID,
+            reason=reason,
+            bank_seat=state.bank_seat,
+            bank=state.bank,
+            ordered=ordered,
+            dealt=self._exposed(state, revealed=False),
             deck=state.deck,
         )
         new = ThreeCardPokerState(
@@ -630,3 +624,81 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         if state.phase != "deciding":
             return None
         return next((s for s in state.player_seats if state.decision_of(s) is None), None)
+
+
+# -- the outcome (R29; lines 557-570) -------------------------------------------------------------
+
+ShowdownShown = Literal["win", "lose", "tie"]
+SHOWDOWN_SHOWN: Mapping[Showdown, ShowdownShown] = MappingProxyType(
+    {"win": "win", "lose": "lose", "push": "tie"}
+)
+
+
+@dataclass(frozen=True)
+class SixCardBonusShown:
+    """A 6 Card Bonus hand as the result names it: its rank, and its five cards unless the hand
+    folded (a folded hand's paying 6 Card Bonus names only its rank, line 557)."""
+
+    rank: str
+    cards: tuple[Card, ...] | None = None
+
+    def payload(self) -> JsonObject:
+        if self.cards is None:
+            return {"rank": self.rank}
+        return {"rank": self.rank, "cards": [str(c) for c in self.cards]}
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """A hand that played, revealed (line 559): its cards, their rank, the showdown against the
+    player-dealer's (None when the player-dealer did not qualify, lines 564-565)."""
+
+    cards: tuple[Card, ...]
+    rank: str
+    showdown: Showdown | None
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """One seat's hand at the end of the round: its decision, its cards if it played (a folded
+    hand shows none, line 558), its 6 Card Bonus hand if one is shown."""
+
+    seat: int
+    decision: Action
+    played: PlayedHand | None
+    six_card_bonus: SixCardBonusShown | None
+
+    def payload(self) -> dict[str, JsonValue]:
+        out: dict[str, JsonValue] = {"seat": self.seat, "decision": self.decision}
+        if self.played is not None:
+            p = self.played
+            out["cards"] = [str(c) for c in p.cards]
+            out["rank"] = p.rank
+            out["showdown"] = None if p.showdown is None else SHOWDOWN_SHOWN[p.showdown]
+        if self.six_card_bonus is not None:
+            out["six_card_bonus"] = self.six_card_bonus.payload()
+        return out
+
+
+@dataclass(frozen=True)
+class ThreeCardPokerOutcome:
+    """The round's hands: the player-dealer's, revealed with its rank and whether it qualified
+    (R29, line 559), and every seat's in delivery order."""
+
+    bank_seat: int
+    player_dealer: tuple[Card, ...]
+    rank: str
+    qualified: bool
+    hands: tuple[HandOutcome, ...]
+
+    def payload(self) -> JsonObject:
+        return {
+            "player_dealer": {
+                "seat": self.bank_seat,
+                "cards": [str(c) for c in self.player_dealer],
+                "face_up": str(self.player_dealer[0]),
+                "rank": self.rank,
+                "qualified": self.qualified,
+            },
+            "hands": [h.payload() for h in self.hands],
+        }
