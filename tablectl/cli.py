@@ -586,78 +586,40 @@ def _export_lines(
         yield rec.ts, rec.source, rec.ref, rec.body, claimed
 
 
-SHOE_GAMES = ("ez-baccarat-panda8", "pure-21.5-blackjack", "pure-spanish-21.5")
-
-
 def cmd_analyze(args: argparse.Namespace) -> int:
-    if args.decks is None:
-        args.decks = 8
-    elif args.game not in SHOE_GAMES:
+    from tablectl.games.registry import spec_of
+    from tablectl.games.spec import AnalyzeRequest
+
+    try:
+        spec = spec_of(args.game)
+    except ValueError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.decks is not None and not spec.dealt_from_shoe:
         print(
             f"tablectl: {args.game} is dealt from one deck a round: --decks does not apply",
             file=sys.stderr,
         )
         return EXIT_USAGE
+    request = AnalyzeRequest(
+        game=args.game,
+        wager=args.wager,
+        paytable=args.paytable,
+        decks=args.decks,
+        banker_push_on_dragon7=args.banker_push_on_dragon7,
+        pure_pays=args.pure_pays,
+    )
     try:
-        if args.game == "ez-baccarat-panda8":
-            from tablectl.analysis import baccarat
-
-            result = baccarat.analyze(
-                args.wager, args.decks, banker_push_on_dragon7=args.banker_push_on_dragon7
-            )
-            what = f"{args.game} {args.wager} ({args.decks} decks)"
-        elif args.game == "three-card-poker-6cb":
-            from tablectl.analysis import three_card_poker
-
-            default = "TCB-6B2" if args.wager == "six-card-bonus" else "PP-MR200"
-            table = args.paytable or default
-            result = three_card_poker.analyze(args.wager, table)
-            what = f"{args.game} {args.wager} ({table})"
-        elif args.game == "fortune-pai-gow":
-            from tablectl.analysis import pai_gow
-
-            # exact over C(53,7); --paytable defaults to FORTUNE-003
-            # (003 "Fortune Pai Gow Poker: Bonus Bet Paytable", our name)
-            table = args.paytable or pai_gow.DEFAULT_PAYTABLE
-            result = pai_gow.analyze(args.wager, table)
-            what = f"{args.game} {args.wager} ({table})"
-        elif args.game == "ultimate-texas-holdem":
-            from tablectl.analysis import ultimate
-
-            # --paytable defaults to the 003 table of the wager (tablectl.rules.ultimate)
-            result = ultimate.analyze(args.wager, args.paytable)
-            what = f"{args.game} {args.wager} ({result['paytable']})"
-        elif args.game in ("pure-21.5-blackjack", "pure-spanish-21.5"):
-            from tablectl.analysis import blackjack
-
-            if args.wager == "base":
-                from tablectl.analysis import blackjack_base
-
-                # simulated through the engine under a stated strategy (BASE_STRATEGY, BASE_HANDS
-                # seeded rounds); --pure-pays "6 to 5" (default, R11) or "3 to 2"
-                result = blackjack_base.analyze_base(
-                    args.game, args.decks, pure_pays=args.pure_pays, paytable=args.paytable
-                )
-                table = f"pure pays {result['pure_pays']}"
-            else:
-                # --paytable defaults per wager (blackjack.DEFAULT_PAYTABLES); Red Flex and
-                # Buster are simulated (1,000,000 seeded rounds) and carry "exact_full_shoe"
-                if args.pure_pays is not None:
-                    raise ValueError("--pure-pays is for the base wager (R11)")
-                result = blackjack.analyze(args.game, args.wager, args.paytable, args.decks)
-                table = result.get("paytable", result.get("pays"))
-            what = f"{args.game} {args.wager} ({table}, {args.decks} decks)"
-        else:
-            print(f"tablectl: analyze does not know game {args.game!r} yet", file=sys.stderr)
-            return EXIT_USAGE
+        analysis = spec.analyze(request)
     except (ValueError, KeyError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    result = analysis.result
     if args.json:
         print(json.dumps(result))
     else:
         print(
-            f"{what}: hit frequency {result['hit_frequency']:.6f}, "
+            f"{analysis.what}: hit frequency {result['hit_frequency']:.6f}, "
             f"house edge {100 * result['house_edge']:.4f}% ({result['method']})"
         )
     return EXIT_OK

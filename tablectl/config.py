@@ -9,9 +9,8 @@ from __future__ import annotations
 import sys
 import tomllib
 from dataclasses import dataclass, field
-from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import (
     AfterValidator,
@@ -22,6 +21,8 @@ from pydantic import (
     model_validator,
 )
 
+from tablectl.games.registry import game_ids, settings_models, spots_of
+from tablectl.games.settings import GameSettings
 from tablectl.money import Money
 from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
 from tablectl.rules.paytables import PayTable
@@ -51,291 +52,13 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class BaccaratGame(_Strict):
-    """EZ Baccarat Panda 8 (document 003) and its approval options."""
-
-    id: Literal["ez-baccarat-panda8"]
-    decks: int = Field(8, ge=3, le=8, description="3 to 8 decks in the shoe (003)")
-    settlement_order: Literal["by-spot", "by-seat"] = "by-spot"  # R3: 003 settles spot by spot
-    banker_push_on_dragon7: bool = False  # R26
-    bet_timer_seconds: int = Field(0, ge=0, le=600)  # R28: 0 = no timer
-
-
-class ThreeCardPokerGame(_Strict):
-    """Three Card Poker 6 Card Bonus (documents 000, 001, 003, 004; R29) and its options."""
-
-    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
-        "six_card_bonus_table": ("three-card-poker.toml", "six-card-bonus"),
-        "pair_plus_table": ("three-card-poker.toml", "pair-plus"),
-    }
-
-    id: Literal["three-card-poker-6cb"]
-    six_card_bonus_table: str = "TCB-6B2"  # R29: TCB-6B2, TCB-6B4 or the 001 table
-    pair_plus_table: str = "PP-MR200"
-    # "two alternating decks" (000, 001, 003, 004): the deck colours the shuffler reports.
-    deck_colours: tuple[str, str] = ("red", "blue")
-    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
-    # R2: where settlement starts. 000 "Three Card Poker 6 Card Bonus: Description of Table Used and
-    # Total Number of Seated Positions" and 001 "Round of Play": the action button counted from the
-    # player-dealer's face-up card; 003 "Three Card Poker 6 Card Bonus: Round of Play": "always
-    # begin with the player to the left of the player-dealer position"; 004 says neither, so the
-    # default is R2's action button.
-    action_start: Literal["action-button", "player-dealer-left"] = "action-button"
-    # R3: each seat's wagers in order. 003 "Three Card Poker 6 Card Bonus: Round of Play" and 004
-    # "Three Card Poker 6 Card Bonus: Method Used to Determine Action and Distribution of Cards":
-    # Ante, Play, Pair Plus, 6 Card Bonus (the default: two documents against one); 000 "Three Card
-    # Poker 6 Card Bonus: Description of Table Used and Total Number of Seated Positions": the Play
-    # first.
-    wager_order: Literal["ante-first", "play-first"] = "ante-first"
-
-    @model_validator(mode="after")
-    def _two_deck_colours(self) -> ThreeCardPokerGame:
-        """The two alternating decks have backs of different colours (004 "Three Card Poker 6 Card
-        Bonus: Description of the Deck and Number of Decks Used"), each named as the shuffler
-        reports it: 1-16 lowercase letters (docs/protocols/dispenser.md, SHF)."""
-        for colour in self.deck_colours:
-            if not (1 <= len(colour) <= 16 and colour.isascii() and colour.isalpha()):
-                raise ValueError(f"deck colour {colour!r} is not 1-16 lowercase letters")
-            if colour != colour.lower():
-                raise ValueError(f"deck colour {colour!r} is not 1-16 lowercase letters")
-        if self.deck_colours[0] == self.deck_colours[1]:
-            raise ValueError(
-                'the two alternating decks must have different colours (004 "Three Card Poker '
-                '6 Card Bonus: Description of the Deck and Number of Decks Used")'
-            )
-        return self
-
-
-class FortunePaiGowGame(_Strict):
-    """Fortune Pai Gow Poker (documents 003, 004; R30-R32) and its options."""
-
-    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
-        "fortune_table": ("fortune-pai-gow.toml", "fortune"),
-    }
-
-    id: Literal["fortune-pai-gow"]
-    fortune_table: str
-    envy_minimum: Money = Decimal(5)  # R32: an Envy button per Fortune wager of $5 or more
-    # R31: the player-dealer's house way: 003 "Fortune Pai Gow Poker House Way" (golden rule) or
-    # 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'".
-    house_way: Literal["003", "004"] = "003"
-    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
-
-    def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
-        """R30, 003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated
-        Players": seven hands go to seven positions, so the table has seven seats."""
-        if table.seats.count != 7:
-            return [
-                (
-                    "seats.count",
-                    "Fortune Pai Gow Poker deals seven hands to seven positions (R30, 003 "
-                    '"Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated '
-                    'Players"): seats.count must be 7',
-                )
-            ]
-        return []
-
-
-class UltimateTexasHoldemGame(_Strict):
-    """Ultimate Texas Hold'em (003 with the Bad Beat, 004 Trips only; R35) and its options."""
-
-    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
-        "blind_table": ("ultimate-texas-holdem.toml", "blind"),
-        "trips_table": ("ultimate-texas-holdem.toml", "trips"),
-        "bad_beat_table": ("ultimate-texas-holdem.toml", "bad-beat"),
-    }
-
-    # 004 "Ultimate Texas Hold'em: Description of Table Used and Total Number of Seated Positions":
-    # six players plus the player-dealer, seven in all
-    MAX_SEATS: ClassVar[int] = 7
-
-    id: Literal["ultimate-texas-holdem"]
-    blind_table: str
-    trips_table: str
-    bad_beat_table: str | None = None  # None: no Bad Beat wager at this table (004)
-    # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "settled from seat to
-    # seat" in the order Ante, Play, Blind, Trips, Bad Beat.
-    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
-    # Where the house dealer starts handing out the stacks and asking for decisions:
-    # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play" /
-    # 004 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play" 4b "Starting on their left
-    # and continuing clockwise" (seat 1 up, contract 2), or from the player-dealer's left as R29
-    # does for Three Card Poker.
-    deal_from: Literal["house-dealer-left", "player-dealer-left"] = "house-dealer-left"
-
-    def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
-        """Checks against the other sections: a table has at most seven places (004 "Ultimate Texas
-        Hold'em: Description of Table Used and Total Number of Seated Positions")."""
-        if table.seats.count > self.MAX_SEATS:
-            return [
-                (
-                    "seats.count",
-                    f"Ultimate Texas Hold'em has at most {self.MAX_SEATS} places, the "
-                    "player-dealer's included (004 \"Ultimate Texas Hold'em: Description of Table "
-                    'Used and Total Number of Seated Positions"; 003 "Ultimate Texas Hold\'em: '
-                    'Description of Table Used and Total Number of Seated Positions" has six)',
-                )
-            ]
-        return []
-
-
-def _backline_problems(spots: tuple[str, ...], allowed: tuple[str, ...]) -> None:
-    """Each backline spot is one of the game's pre-deal wagers, named once."""
-    for spot in spots:
-        if spot not in allowed:
-            raise ValueError(f"backline_spots: {spot!r} is not one of {', '.join(allowed)}")
-    if len(set(spots)) != len(spots):
-        raise ValueError("backline_spots: a spot is named twice")
-
-
-class Pure215Game(_Strict):
-    """Pure 21.5 Blackjack (documents 000, 002, 003, 004; R10-R19) and its approval options.
-
-    Defaults follow document 000's approval, except that a side bet is offered only when its pay
-    table is named (TOML has no null); docs/games/blackjack.md lists each document's values.
-    """
-
-    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
-        "red_flex_table": ("blackjack.toml", "red-flex"),
-        "buster_table": ("blackjack.toml", "buster"),
-    }
-    # 000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play" /
-    # 004 "Pure 21.5 Blackjack: Description of Table Used and Total Number of Seated Positions":
-    # "The table seats eight players"
-    MAX_SEATS: ClassVar[int] = 8
-
-    id: Literal["pure-21.5-blackjack"]
-    # 000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used": "a single deck to
-    # a maximum of eight decks"
-    decks: int = Field(6, ge=1, le=8)
-    # R11: 000 "Pure 21.5 Blackjack: Card Values and Hand Rankings" and
-    # 003 "Pure 21.5 Blackjack 6 to 5: Value of the Cards" pay 6 to 5;
-    # 003 "Pure 21.5 Blackjack 3 to 2: Value of the Cards" (the 3 to 2 approval) pays 3 to 2.
-    pure_pays: Literal["6 to 5", "3 to 2"] = "6 to 5"
-    # R18: RFB-02 (000 "Pure 21.5 Blackjack: Red Flex Bet Pay Table Options"), RFB-12
-    # (003 "Pure 21.5 Blackjack 3 to 2: Red Flex Bet"); left out: no Red Flex wager (004).
-    red_flex_table: str | None = None
-    # R19: option-5 (000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet Pay Table"), option-1
-    # (003 "Pure 21.5 Blackjack 3 to 2: Buster Blackjack Bonus Bet Pay Table",
-    # 004 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet Pay Table"); left out: no Buster.
-    buster_table: str | None = None
-    # R17: 000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes", 003 "Pure 21.5
-    # Blackjack 3 to 2: Insurance and Even Money", 004 "Pure 21.5 Blackjack: How Winners are
-    # Determined and Paid" offer insurance with an ace up; even money (a pure hand's insurance of
-    # exactly half) is written in 003 "Pure 21.5 Blackjack 3 to 2: Insurance and Even Money" and 004
-    # "Pure 21.5 Blackjack: Double-Down, Split, Surrender, Insurance, and Even Money" only.
-    insurance: bool = True
-    even_money: bool = False
-    # R2: 000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play" counts the action button
-    # from the hole card; 003 "Pure 21.5 Blackjack 3 to 2: Round of Play" "The action on payouts
-    # will always begin with the player to the left of the player-dealer position".
-    action_start: Literal["action-button", "player-dealer-left"] = "action-button"
-    # R3: 000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender" "from seat to seat: game
-    # wager, Red Flex Bet, Buster Bet" (by-seat);
-    # 003 "Pure 21.5 Blackjack 3 to 2: Round of Play" "all game wagers followed by all Red Flex
-    # wagers and then all Buster" (by-spot).
-    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
-    # Which wagers a backline bettor may place:
-    # 000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes" base, Red Flex and Buster;
-    # 003 "Pure 21.5 Blackjack 3 to 2: Game Rules" "on the base game wager only";
-    # 004 "Pure 21.5 Blackjack: How Winners are Determined and Paid" base and Buster.
-    backline_spots: tuple[str, ...] = ("base", "red-flex", "buster")
-
-    @model_validator(mode="after")
-    def _backline_known(self) -> Pure215Game:
-        """Backline is for the pre-deal wagers only (insurance is placed after the deal, R17)."""
-        _backline_problems(self.backline_spots, ("base", "red-flex", "buster"))
-        if self.even_money and not self.insurance:
-            raise ValueError("even_money is an insurance wager (R17): it needs insurance = true")
-        return self
-
-    def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
-        """At most eight places, the player-dealer's included (000 "Pure 21.5 Blackjack: Dealing
-        Procedures and Round of Play", 004 "Pure 21.5 Blackjack: Description of Table Used and Total
-        Number of Seated Positions")."""
-        if table.seats.count > self.MAX_SEATS:
-            return [
-                (
-                    "seats.count",
-                    f"Pure 21.5 Blackjack seats at most {self.MAX_SEATS} players, the "
-                    'player-dealer included (000 "Pure 21.5 Blackjack: Dealing Procedures and '
-                    'Round of Play", 004 "Pure 21.5 Blackjack: Description of Table Used and '
-                    'Total Number of Seated Positions")',
-                )
-            ]
-        return []
-
-
-class PureSpanish215Game(_Strict):
-    """Pure Spanish 21.5 with Match the Dealer (document 003; R10-R16, R20, R21)."""
-
-    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
-        "match_dealer_table": ("blackjack.toml", "match-dealer"),
-    }
-    # 003 "Pure Spanish 21.5: Description of the Table Used and Total Number of Seated Positions":
-    # "The table seats up to seven players"
-    MAX_SEATS: ClassVar[int] = 7
-
-    id: Literal["pure-spanish-21.5"]
-    # 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used": "a minimum of four
-    # decks ... eight decks"
-    decks: int = Field(6, ge=4, le=8)
-    # R20 / 003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender":
-    # double-double down "If the player-dealer hits on a soft 17, the casino may allow"; tablectl's
-    # player-dealer always hits soft 17 (Chart 1B, R14), so it may be on.
-    double_double: bool = False
-    # R21: the Match the Dealer pay table (003 "Pure Spanish 21.5: Match the Dealer Card Bonus Bet
-    # Pay Tables": "MATCH-003" in blackjack.toml); left out: no Match the Dealer wager (003 "Pure
-    # Spanish 21.5: Match the Dealer Up Card Bonus Bet": "casinos may offer").
-    match_dealer_table: str | None = None
-    # R2: 003 "Pure Spanish 21.5: Dealing Procedures and Round of Play" "the payoff ... will begin
-    # to the left of the player-dealer".
-    action_start: Literal["action-button", "player-dealer-left"] = "player-dealer-left"
-    # R3: 003 "Pure Spanish 21.5: Match the Dealer Up Card Bonus Bet" "from seat to seat: base game
-    # wager, Match the Dealer Bonus Bet Wager".
-    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
-    # 003 "Pure Spanish 21.5: How Winners Are Determined and Paid": "Backline betting is permitted
-    # on all wagers."
-    backline_spots: tuple[str, ...] = ("base", "match-dealer")
-
-    @model_validator(mode="after")
-    def _backline_known(self) -> PureSpanish215Game:
-        """Backline is for the game's own wagers only."""
-        _backline_problems(self.backline_spots, ("base", "match-dealer"))
-        return self
-
-    def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
-        """At most seven places, the player-dealer's included (003 "Pure Spanish 21.5: Description
-        of the Table Used and Total Number of Seated Positions")."""
-        if table.seats.count > self.MAX_SEATS:
-            return [
-                (
-                    "seats.count",
-                    f"Pure Spanish 21.5 seats up to {self.MAX_SEATS} players, the player-dealer "
-                    'included (003 "Pure Spanish 21.5: Description of the Table Used and Total '
-                    'Number of Seated Positions")',
-                )
-            ]
-        return []
-
-
-GameConfig = Annotated[
-    BaccaratGame
-    | ThreeCardPokerGame
-    | FortunePaiGowGame
-    | UltimateTexasHoldemGame
-    | Pure215Game
-    | PureSpanish215Game,
-    Field(discriminator="id"),
-]
-GAME_IDS = (
-    "ez-baccarat-panda8",
-    "three-card-poker-6cb",
-    "fortune-pai-gow",
-    "ultimate-texas-holdem",
-    "pure-21.5-blackjack",
-    "pure-spanish-21.5",
-)
+if TYPE_CHECKING:
+    GameConfig = GameSettings
+else:
+    _models = settings_models()
+    GameConfig = Annotated[Union[tuple(_models.values())], Field(discriminator="id")]  # noqa: UP007
+GAME_IDS = game_ids()
+"""Every known game id (tablectl/games/registry.py)."""
 
 
 class SpotLimit(_Strict):
@@ -619,9 +342,8 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
     problems += driver_problems
     if table is not None:
         problems += _paytable_problems(name, table.game, paytable_dir(path, table))
-        check = getattr(table.game, "cross_check", None)
-        if check is not None:  # a game's own checks of the other sections (e.g. its seat count)
-            problems += [Problem(name, key, reason) for key, reason in check(table)]
+        # a game's own checks of the other sections (e.g. its seat count)
+        problems += [Problem(name, key, reason) for key, reason in table.game.cross_check(table)]
     problems = list(dict.fromkeys(problems))  # the same problem found by two passes, once
     if table is not None and table.mqtt.password_file and not table.mqtt.username:
         problems.append(Problem(name, "mqtt.password_file", "a password file needs a username"))
@@ -780,21 +502,6 @@ def _toml_problem(exc: ValueError | RecursionError) -> str:
     return f"not valid TOML: {exc}"
 
 
-SPOTS: dict[str, tuple[str, ...]] = {
-    "ez-baccarat-panda8": ("player", "banker", "tie", "dragon7", "panda8"),
-    "three-card-poker-6cb": ("ante", "play", "pair-plus", "six-card-bonus"),
-    "fortune-pai-gow": ("base", "fortune", "envy"),
-    "ultimate-texas-holdem": ("ante", "blind", "play", "trips", "bad-beat"),
-    "pure-21.5-blackjack": ("base", "red-flex", "buster", "insurance"),
-    "pure-spanish-21.5": ("base", "match-dealer"),
-}
-
-
-def spots_of(game_id: str) -> tuple[str, ...]:
-    """The wager spots of a game (DESIGN contract 4)."""
-    return SPOTS[game_id]
-
-
 def paytable_dir(config_path: Path, table: TableConfig) -> Path:
     """Where this table's pay table files are: its `paytables` folder, or the shipped one."""
     from tablectl.rules.paytables import PAYTABLE_DIR
@@ -802,24 +509,24 @@ def paytable_dir(config_path: Path, table: TableConfig) -> Path:
     return PAYTABLE_DIR if table.paytables is None else resolve(config_path, table.paytables)
 
 
-def game_paytables(game: Any, folder: Path) -> dict[str, PayTable]:
+def game_paytables(game: GameSettings, folder: Path) -> dict[str, PayTable]:
     """Every pay table the game's config names, read from its data file (checked already)."""
     from tablectl.rules.paytables import load_paytables
 
     out: dict[str, PayTable] = {}
-    for key, (file, _wager) in getattr(game, "PAYTABLES", {}).items():
+    for key, (file, _wager) in game.PAYTABLES.items():
         wanted = getattr(game, key)
         if wanted is not None:
             out[wanted] = load_paytables(folder / file)[wanted]
     return out
 
 
-def _paytable_problems(name: str, game: Any, folder: Path) -> list[Problem]:
+def _paytable_problems(name: str, game: GameSettings, folder: Path) -> list[Problem]:
     """Every pay table the game names exists in its data file and settles the right wager."""
     from tablectl.rules.paytables import PayTableError, load_paytables
 
     out = []
-    for key, (file, wager) in getattr(game, "PAYTABLES", {}).items():
+    for key, (file, wager) in game.PAYTABLES.items():
         wanted = getattr(game, key)
         if wanted is None:
             continue
@@ -845,3 +552,12 @@ def _paytable_problems(name: str, game: Any, folder: Path) -> list[Problem]:
                 Problem(name, f"game.{key}", f"{wanted} is a {table.wager} table, not {wager}")
             )
     return out
+
+
+# TRANSITION: the game models' old home, until every engine names its game's spec module.
+from tablectl.games.baccarat_spec import BaccaratGame as BaccaratGame  # noqa: E402
+from tablectl.games.blackjack_spec import Pure215Game as Pure215Game  # noqa: E402
+from tablectl.games.blackjack_spec import PureSpanish215Game as PureSpanish215Game  # noqa: E402
+from tablectl.games.pai_gow_spec import FortunePaiGowGame as FortunePaiGowGame  # noqa: E402
+from tablectl.games.three_card_poker_spec import ThreeCardPokerGame as ThreeCardPokerGame  # noqa: E402
+from tablectl.games.ultimate_spec import UltimateTexasHoldemGame as UltimateTexasHoldemGame  # noqa: E402

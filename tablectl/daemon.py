@@ -824,7 +824,7 @@ class Daemon:
 
     def _arm_bet_timer(self) -> None:
         """R28: the optional bet timer closes betting by itself after the round's first wager."""
-        seconds = getattr(self.cfg.table.game, "bet_timer_seconds", 0)
+        seconds = self.cfg.table.game.bet_timer()
         if not seconds:
             return
         st = self.table.state_view()

@@ -38,7 +38,7 @@ from tablectl.events import (
 )
 from tablectl.game_records import DeviceUsed, DisplayChanged, GameRecord, RoundSettled, StateChanged
 from tablectl.games.base import Rejected
-from tablectl.games.registry import make_engine
+from tablectl.games.registry import make_engine, spec_of
 from tablectl.journal import Record, format_ts
 from tablectl.outputs import OutboxRow, Output, alert
 from tablectl.positions import Gap, Ledger, Verdict, spans
@@ -276,7 +276,7 @@ class Table:
     def _public_text(self, text: str) -> str:
         """An alert's text as it may be published: card names masked unless the game shows every
         card face up (baccarat), since a refused card may be a hole card nobody has seen."""
-        return text if getattr(self.engine, "shows_every_card", False) else mask_cards(text)
+        return text if spec_of(self.rules.game.id).shows_every_card else mask_cards(text)
 
     def _game(self, event: InputEvent, rec: Record) -> list[Message]:
         """A game input: placed in its device's count, kept while the round is held, otherwise

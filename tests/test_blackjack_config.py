@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from tablectl.cli import main
-from tablectl.config import ConfigError, Pure215Game, PureSpanish215Game, load_config
+from tablectl.config import ConfigError, load_config
+from tablectl.games.blackjack_spec import Pure215Game, PureSpanish215Game
 from tablectl.rules.fees import load_schedules
 from tests.helpers import REPO, make_config
 

@@ -11,6 +11,7 @@ import pytest
 
 from tablectl.cli import main
 from tablectl.config import ConfigError, Problem, load_config
+from tablectl.games.baccarat_spec import BaccaratGame
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "config" / "ez-baccarat-panda8.toml"
@@ -77,6 +78,7 @@ def problem_lines(err: str, path: Path) -> list[tuple[str, str]]:
 def test_shipped_config_is_valid_as_shipped() -> None:
     cfg = load_config(SHIPPED)
     assert cfg.table.game.id == "ez-baccarat-panda8"
+    assert isinstance(cfg.table.game, BaccaratGame)
     assert cfg.table.game.decks == 8
     assert cfg.schedule.option == 3
     assert cfg.table.base_topic == "tablectl/cardroom-1/bac-01"

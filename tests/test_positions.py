@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.outputs import Output
+from tablectl.game_records import GameRecord, StateChanged
 from tablectl.table import Table
 from tests.helpers import bank, feed, make_config, payloads, play, records, wager
 
@@ -219,12 +219,12 @@ class _Recorder:
     def initial(self) -> int:
         return 0
 
-    def apply(self, state: int, event: Any, ts: str) -> tuple[int, list[Output]]:
+    def apply(self, state: int, event: Any, ts: str) -> tuple[int, list[GameRecord]]:
         if event.type == "shoe.card":
             self.dealt.append((event.at.pos, event.card))
         return state + 1, []
 
-    def void(self, state: int, reason: str, ts: str) -> tuple[int, list[Output]]:
+    def void(self, state: int, reason: str, ts: str) -> tuple[int, list[GameRecord]]:
         return state, []
 
     def in_deal(self, state: int) -> bool:
@@ -233,8 +233,8 @@ class _Recorder:
     def between_rounds(self, state: int) -> bool:
         return False
 
-    def state_payload(self, state: int) -> dict[str, Any]:
-        return {}
+    def state_view(self, state: int) -> StateChanged:
+        return StateChanged(state, "dealing", 0, {})
 
 
 TRUTH = ["Ah", "2d", "3c", "4s", "5h", "6d", "7c", "8s", "9h", "Td", "Jc", "Qs"]

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
-from tablectl.config import BaccaratGame, Rules
+from tablectl.config import Rules
 from tablectl.events import (
     Bank,
     BetsClose,
@@ -26,6 +26,7 @@ from tablectl.events import (
 )
 from tablectl.eztrak import Coup, Scoreboards, board_payload
 from tablectl.game_records import DisplayChanged, GameRecord, JsonObject
+from tablectl.games.baccarat_spec import BaccaratGame
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,

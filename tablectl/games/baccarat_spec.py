@@ -1,0 +1,49 @@
+"""EZ Baccarat Panda 8 (document 003) as one unit: its `[game]` options and its GameSpec."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+
+from tablectl.games.settings import GameSettings
+from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
+
+if TYPE_CHECKING:
+    pass
+
+
+class BaccaratGame(GameSettings):
+    """EZ Baccarat Panda 8 (document 003) and its approval options."""
+
+    id: Literal["ez-baccarat-panda8"]
+    decks: int = Field(8, ge=3, le=8, description="3 to 8 decks in the shoe (003)")
+    settlement_order: Literal["by-spot", "by-seat"] = "by-spot"  # R3: 003 settles spot by spot
+    banker_push_on_dragon7: bool = False  # R26
+    bet_timer_seconds: int = Field(0, ge=0, le=600)  # R28: 0 = no timer
+
+    def bet_timer(self) -> int:
+        return self.bet_timer_seconds
+
+
+def analyze(request: AnalyzeRequest) -> Analysis:
+    """Exact odds of a wager over the configured shoe (tablectl/analysis/baccarat.py)."""
+    from tablectl.analysis import baccarat
+
+    decks = request.decks or 8
+    result = baccarat.analyze(
+        request.wager, decks, banker_push_on_dragon7=request.banker_push_on_dragon7
+    )
+    return Analysis(f"{request.game} {request.wager} ({decks} decks)", result)
+
+
+SPEC = GameSpec(
+    title="EZ Baccarat Panda 8",
+    settings={"ez-baccarat-panda8": BaccaratGame},
+    engine="tablectl.games.baccarat:BaccaratEngine",
+    spots={"ez-baccarat-panda8": ("player", "banker", "tie", "dragon7", "panda8")},
+    shows_every_card=True,  # every card is dealt face up (003)
+    dealt_from_shoe=True,
+    displays=("eztrak",),  # R28
+    analyzer="tablectl.games.baccarat_spec:analyze",
+)

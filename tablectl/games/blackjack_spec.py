@@ -1,0 +1,191 @@
+"""Pure 21.5 Blackjack and Pure Spanish 21.5 (documents 000, 002, 003, 004) as one unit: their
+`[game]` options and their GameSpec."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from pydantic import Field, model_validator
+
+from tablectl.games.settings import GameSettings
+from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
+
+if TYPE_CHECKING:
+    from tablectl.config import TableConfig
+
+
+def _backline_problems(spots: tuple[str, ...], allowed: tuple[str, ...]) -> None:
+    """Each backline spot is one of the game's pre-deal wagers, named once."""
+    for spot in spots:
+        if spot not in allowed:
+            raise ValueError(f"backline_spots: {spot!r} is not one of {', '.join(allowed)}")
+    if len(set(spots)) != len(spots):
+        raise ValueError("backline_spots: a spot is named twice")
+
+
+class Pure215Game(GameSettings):
+    """Pure 21.5 Blackjack (documents 000, 002, 003, 004; R10-R19) and its approval options.
+
+    Defaults follow document 000's approval, except that a side bet is offered only when its pay
+    table is named (TOML has no null); docs/games/blackjack.md lists each document's values.
+    """
+
+    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
+        "red_flex_table": ("blackjack.toml", "red-flex"),
+        "buster_table": ("blackjack.toml", "buster"),
+    }
+    # 000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play" /
+    # 004 "Pure 21.5 Blackjack: Description of Table Used and Total Number of Seated Positions":
+    # "The table seats eight players"
+    MAX_SEATS: ClassVar[int] = 8
+
+    id: Literal["pure-21.5-blackjack"]
+    # 000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used": "a single deck to
+    # a maximum of eight decks"
+    decks: int = Field(6, ge=1, le=8)
+    # R11: 000 "Pure 21.5 Blackjack: Card Values and Hand Rankings" and
+    # 003 "Pure 21.5 Blackjack 6 to 5: Value of the Cards" pay 6 to 5;
+    # 003 "Pure 21.5 Blackjack 3 to 2: Value of the Cards" (the 3 to 2 approval) pays 3 to 2.
+    pure_pays: Literal["6 to 5", "3 to 2"] = "6 to 5"
+    # R18: RFB-02 (000 "Pure 21.5 Blackjack: Red Flex Bet Pay Table Options"), RFB-12
+    # (003 "Pure 21.5 Blackjack 3 to 2: Red Flex Bet"); left out: no Red Flex wager (004).
+    red_flex_table: str | None = None
+    # R19: option-5 (000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet Pay Table"), option-1
+    # (003 "Pure 21.5 Blackjack 3 to 2: Buster Blackjack Bonus Bet Pay Table",
+    # 004 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet Pay Table"); left out: no Buster.
+    buster_table: str | None = None
+    # R17: 000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes", 003 "Pure 21.5
+    # Blackjack 3 to 2: Insurance and Even Money", 004 "Pure 21.5 Blackjack: How Winners are
+    # Determined and Paid" offer insurance with an ace up; even money (a pure hand's insurance of
+    # exactly half) is written in 003 "Pure 21.5 Blackjack 3 to 2: Insurance and Even Money" and 004
+    # "Pure 21.5 Blackjack: Double-Down, Split, Surrender, Insurance, and Even Money" only.
+    insurance: bool = True
+    even_money: bool = False
+    # R2: 000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play" counts the action button
+    # from the hole card; 003 "Pure 21.5 Blackjack 3 to 2: Round of Play" "The action on payouts
+    # will always begin with the player to the left of the player-dealer position".
+    action_start: Literal["action-button", "player-dealer-left"] = "action-button"
+    # R3: 000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender" "from seat to seat: game
+    # wager, Red Flex Bet, Buster Bet" (by-seat);
+    # 003 "Pure 21.5 Blackjack 3 to 2: Round of Play" "all game wagers followed by all Red Flex
+    # wagers and then all Buster" (by-spot).
+    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
+    # Which wagers a backline bettor may place:
+    # 000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes" base, Red Flex and Buster;
+    # 003 "Pure 21.5 Blackjack 3 to 2: Game Rules" "on the base game wager only";
+    # 004 "Pure 21.5 Blackjack: How Winners are Determined and Paid" base and Buster.
+    backline_spots: tuple[str, ...] = ("base", "red-flex", "buster")
+
+    @model_validator(mode="after")
+    def _backline_known(self) -> Pure215Game:
+        """Backline is for the pre-deal wagers only (insurance is placed after the deal, R17)."""
+        _backline_problems(self.backline_spots, ("base", "red-flex", "buster"))
+        if self.even_money and not self.insurance:
+            raise ValueError("even_money is an insurance wager (R17): it needs insurance = true")
+        return self
+
+    def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
+        """At most eight places, the player-dealer's included (000 "Pure 21.5 Blackjack: Dealing
+        Procedures and Round of Play", 004 "Pure 21.5 Blackjack: Description of Table Used and Total
+        Number of Seated Positions")."""
+        if table.seats.count > self.MAX_SEATS:
+            return [
+                (
+                    "seats.count",
+                    f"Pure 21.5 Blackjack seats at most {self.MAX_SEATS} players, the "
+                    'player-dealer included (000 "Pure 21.5 Blackjack: Dealing Procedures and '
+                    'Round of Play", 004 "Pure 21.5 Blackjack: Description of Table Used and '
+                    'Total Number of Seated Positions")',
+                )
+            ]
+        return []
+
+
+class PureSpanish215Game(GameSettings):
+    """Pure Spanish 21.5 with Match the Dealer (document 003; R10-R16, R20, R21)."""
+
+    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
+        "match_dealer_table": ("blackjack.toml", "match-dealer"),
+    }
+    # 003 "Pure Spanish 21.5: Description of the Table Used and Total Number of Seated Positions":
+    # "The table seats up to seven players"
+    MAX_SEATS: ClassVar[int] = 7
+
+    id: Literal["pure-spanish-21.5"]
+    # 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used": "a minimum of four
+    # decks ... eight decks"
+    decks: int = Field(6, ge=4, le=8)
+    # R20 / 003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender":
+    # double-double down "If the player-dealer hits on a soft 17, the casino may allow"; tablectl's
+    # player-dealer always hits soft 17 (Chart 1B, R14), so it may be on.
+    double_double: bool = False
+    # R21: the Match the Dealer pay table (003 "Pure Spanish 21.5: Match the Dealer Card Bonus Bet
+    # Pay Tables": "MATCH-003" in blackjack.toml); left out: no Match the Dealer wager (003 "Pure
+    # Spanish 21.5: Match the Dealer Up Card Bonus Bet": "casinos may offer").
+    match_dealer_table: str | None = None
+    # R2: 003 "Pure Spanish 21.5: Dealing Procedures and Round of Play" "the payoff ... will begin
+    # to the left of the player-dealer".
+    action_start: Literal["action-button", "player-dealer-left"] = "player-dealer-left"
+    # R3: 003 "Pure Spanish 21.5: Match the Dealer Up Card Bonus Bet" "from seat to seat: base game
+    # wager, Match the Dealer Bonus Bet Wager".
+    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
+    # 003 "Pure Spanish 21.5: How Winners Are Determined and Paid": "Backline betting is permitted
+    # on all wagers."
+    backline_spots: tuple[str, ...] = ("base", "match-dealer")
+
+    @model_validator(mode="after")
+    def _backline_known(self) -> PureSpanish215Game:
+        """Backline is for the game's own wagers only."""
+        _backline_problems(self.backline_spots, ("base", "match-dealer"))
+        return self
+
+    def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
+        """At most seven places, the player-dealer's included (003 "Pure Spanish 21.5: Description
+        of the Table Used and Total Number of Seated Positions")."""
+        if table.seats.count > self.MAX_SEATS:
+            return [
+                (
+                    "seats.count",
+                    f"Pure Spanish 21.5 seats up to {self.MAX_SEATS} players, the player-dealer "
+                    'included (003 "Pure Spanish 21.5: Description of the Table Used and Total '
+                    'Number of Seated Positions")',
+                )
+            ]
+        return []
+
+
+def analyze(request: AnalyzeRequest) -> Analysis:
+    """The base wager simulated through the engine under a stated strategy, or a side bet's
+    figures (tablectl/analysis/blackjack.py, blackjack_base.py)."""
+    from tablectl.analysis import blackjack
+
+    decks = request.decks or 8
+    if request.wager == "base":
+        from tablectl.analysis import blackjack_base
+
+        # BASE_HANDS seeded rounds; --pure-pays "6 to 5" (default, R11) or "3 to 2"
+        result = blackjack_base.analyze_base(
+            request.game, decks, pure_pays=request.pure_pays, paytable=request.paytable
+        )
+        table = f"pure pays {result['pure_pays']}"
+    else:
+        # --paytable defaults per wager (blackjack.DEFAULT_PAYTABLES); Red Flex and Buster are
+        # simulated (1,000,000 seeded rounds) and carry "exact_full_shoe"
+        if request.pure_pays is not None:
+            raise ValueError("--pure-pays is for the base wager (R11)")
+        result = blackjack.analyze(request.game, request.wager, request.paytable, decks)
+        table = str(result.get("paytable", result.get("pays")))
+    return Analysis(f"{request.game} {request.wager} ({table}, {decks} decks)", result)
+
+
+SPEC = GameSpec(
+    title="Pure 21.5 Blackjack and Pure Spanish 21.5",
+    settings={"pure-21.5-blackjack": Pure215Game, "pure-spanish-21.5": PureSpanish215Game},
+    engine="tablectl.games.blackjack:BlackjackEngine",
+    spots={
+        "pure-21.5-blackjack": ("base", "red-flex", "buster", "insurance"),
+        "pure-spanish-21.5": ("base", "match-dealer"),
+    },
+    dealt_from_shoe=True,
+    analyzer="tablectl.games.blackjack_spec:analyze",
+)

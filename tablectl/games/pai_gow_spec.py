@@ -1,0 +1,62 @@
+"""Fortune Pai Gow Poker (documents 003, 004) as one unit: its `[game]` options and its GameSpec."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from tablectl.games.settings import GameSettings
+from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
+from tablectl.money import Money
+
+if TYPE_CHECKING:
+    from tablectl.config import TableConfig
+
+
+class FortunePaiGowGame(GameSettings):
+    """Fortune Pai Gow Poker (documents 003, 004; R30-R32) and its options."""
+
+    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
+        "fortune_table": ("fortune-pai-gow.toml", "fortune"),
+    }
+
+    id: Literal["fortune-pai-gow"]
+    fortune_table: str
+    envy_minimum: Money = Decimal(5)  # R32: an Envy button per Fortune wager of $5 or more
+    # R31: the player-dealer's house way: 003 "Fortune Pai Gow Poker House Way" (golden rule) or
+    # 004 "Fortune Pai Gow Poker: Pai Gow Poker 'House Way'".
+    house_way: Literal["003", "004"] = "003"
+    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
+
+    def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
+        """R30, 003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated
+        Players": seven hands go to seven positions, so the table has seven seats."""
+        if table.seats.count != 7:
+            return [
+                (
+                    "seats.count",
+                    "Fortune Pai Gow Poker deals seven hands to seven positions (R30, 003 "
+                    '"Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated '
+                    'Players"): seats.count must be 7',
+                )
+            ]
+        return []
+
+
+def analyze(request: AnalyzeRequest) -> Analysis:
+    """Exact odds of the Fortune wager over C(53,7) (tablectl/analysis/pai_gow.py)."""
+    from tablectl.analysis import pai_gow
+
+    # --paytable defaults to FORTUNE-003 (003 "Fortune Pai Gow Poker: Bonus Bet Paytable")
+    table = request.paytable or pai_gow.DEFAULT_PAYTABLE
+    result = pai_gow.analyze(request.wager, table)
+    return Analysis(f"{request.game} {request.wager} ({table})", result)
+
+
+SPEC = GameSpec(
+    title="Fortune Pai Gow Poker",
+    settings={"fortune-pai-gow": FortunePaiGowGame},
+    engine="tablectl.games.pai_gow:PaiGowEngine",
+    spots={"fortune-pai-gow": ("base", "fortune", "envy")},
+    analyzer="tablectl.games.pai_gow_spec:analyze",
+)

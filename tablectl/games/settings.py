@@ -1,0 +1,34 @@
+"""What every game's `[game]` section is: a strict model whose `id` names the game, with the
+pay tables it names and any check it makes against the rest of the config. Each game's own
+model lives in its package and is found through the game registry (tablectl/games/registry.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    from tablectl.config import TableConfig
+
+
+class GameSettings(BaseModel):
+    """A game's `[game]` section. Subclasses declare `id: Literal["<game id>"]` and their options;
+    unknown keys are errors, as everywhere in the config."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {}
+    """Each option naming a pay table -> (its file in config/paytables, the wager it settles)."""
+
+    id: str
+
+    def bet_timer(self) -> int:
+        """R28: seconds after the round's first wager at which betting closes by itself (0: the
+        game has no bet timer, or it is off)."""
+        return 0
+
+    def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
+        """Problems (key, reason) this game finds in the other sections, e.g. its seat count."""
+        return []

@@ -1,0 +1,73 @@
+"""Ultimate Texas Hold'em (documents 003, 004) as one unit: its `[game]` options and its
+GameSpec."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from tablectl.games.settings import GameSettings
+from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
+
+if TYPE_CHECKING:
+    from tablectl.config import TableConfig
+
+
+class UltimateTexasHoldemGame(GameSettings):
+    """Ultimate Texas Hold'em (003 with the Bad Beat, 004 Trips only; R35) and its options."""
+
+    PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {
+        "blind_table": ("ultimate-texas-holdem.toml", "blind"),
+        "trips_table": ("ultimate-texas-holdem.toml", "trips"),
+        "bad_beat_table": ("ultimate-texas-holdem.toml", "bad-beat"),
+    }
+
+    # 004 "Ultimate Texas Hold'em: Description of Table Used and Total Number of Seated Positions":
+    # six players plus the player-dealer, seven in all
+    MAX_SEATS: ClassVar[int] = 7
+
+    id: Literal["ultimate-texas-holdem"]
+    blind_table: str
+    trips_table: str
+    bad_beat_table: str | None = None  # None: no Bad Beat wager at this table (004)
+    # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "settled from seat to
+    # seat" in the order Ante, Play, Blind, Trips, Bad Beat.
+    settlement_order: Literal["by-spot", "by-seat"] = "by-seat"
+    # Where the house dealer starts handing out the stacks and asking for decisions:
+    # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play" /
+    # 004 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play" 4b "Starting on their left
+    # and continuing clockwise" (seat 1 up, contract 2), or from the player-dealer's left as R29
+    # does for Three Card Poker.
+    deal_from: Literal["house-dealer-left", "player-dealer-left"] = "house-dealer-left"
+
+    def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
+        """Checks against the other sections: a table has at most seven places (004 "Ultimate Texas
+        Hold'em: Description of Table Used and Total Number of Seated Positions")."""
+        if table.seats.count > self.MAX_SEATS:
+            return [
+                (
+                    "seats.count",
+                    f"Ultimate Texas Hold'em has at most {self.MAX_SEATS} places, the "
+                    "player-dealer's included (004 \"Ultimate Texas Hold'em: Description of Table "
+                    'Used and Total Number of Seated Positions"; 003 "Ultimate Texas Hold\'em: '
+                    'Description of Table Used and Total Number of Seated Positions" has six)',
+                )
+            ]
+        return []
+
+
+def analyze(request: AnalyzeRequest) -> Analysis:
+    """Exact odds of a wager (tablectl/analysis/ultimate.py); --paytable defaults to the 003
+    table of the wager."""
+    from tablectl.analysis import ultimate
+
+    result = ultimate.analyze(request.wager, request.paytable)
+    return Analysis(f"{request.game} {request.wager} ({result['paytable']})", result)
+
+
+SPEC = GameSpec(
+    title="Ultimate Texas Hold'em",
+    settings={"ultimate-texas-holdem": UltimateTexasHoldemGame},
+    engine="tablectl.games.ultimate:UltimateEngine",
+    spots={"ultimate-texas-holdem": ("ante", "blind", "play", "trips", "bad-beat")},
+    analyzer="tablectl.games.ultimate_spec:analyze",
+)

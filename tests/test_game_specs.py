@@ -1,0 +1,134 @@
+"""A game is one unit (issue 11 item 2): every registered game's GameSpec is whole, found through
+the registry (the built-in table and the `tablectl.games` entry-point group), and a spec that is
+not whole fails when it is loaded, never at a table."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Literal
+
+import pytest
+
+from tablectl.config import GAME_IDS
+from tablectl.games import registry
+from tablectl.games.settings import GameSettings
+from tablectl.games.spec import GameSpec, SpecError, check_parts, check_spec
+
+
+@pytest.fixture
+def fresh_registry() -> Iterator[None]:
+    """The registry's caches emptied before and after (entry points are read once)."""
+    registry.available.cache_clear()
+    registry.spec_of.cache_clear()
+    yield
+    registry.available.cache_clear()
+    registry.spec_of.cache_clear()
+
+
+@pytest.mark.parametrize("game_id", list(registry.BUILTIN))
+def test_every_builtin_game_has_a_whole_spec_contract4(game_id: str) -> None:
+    spec = registry.spec_of(game_id)
+    assert game_id in spec.ids
+    assert registry.spots_of(game_id) == spec.spots[game_id]
+    check_parts(spec, registry.BUILTIN[game_id])  # engine and analyzer import and are whole
+
+
+def test_the_config_knows_exactly_the_registered_games() -> None:
+    assert tuple(registry.available()) == GAME_IDS
+    assert set(registry.settings_models()) == set(GAME_IDS)
+
+
+def test_an_unknown_game_id_is_refused_naming_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="unknown game id 'no-such-game'; known: ez-baccarat"):
+        registry.spec_of("no-such-game")
+
+
+class _ToyGame(GameSettings):
+    id: Literal["toy-game"]
+
+
+class _Misnamed(GameSettings):
+    id: Literal["other-game"]
+
+
+class _BadPaytable(GameSettings):
+    PAYTABLES = {"toy_table": ("toy.toml", "toy")}  # noqa: RUF012 (a ClassVar of the base)
+    id: Literal["toy-game"]
+
+
+def _spec(settings: type[GameSettings]) -> GameSpec:
+    return GameSpec(
+        title="Toy",
+        settings={"toy-game": settings},
+        engine="tablectl.games.baccarat:BaccaratEngine",
+        spots={"toy-game": ("toy",)},
+    )
+
+
+def test_a_spec_whose_settings_name_another_id_fails_at_load() -> None:
+    with pytest.raises(SpecError, match=r'_Misnamed.id must be Literal\["toy-game"\]'):
+        check_spec(_spec(_Misnamed), "toy-game", "toy:SPEC")
+
+
+def test_a_pay_table_option_the_settings_lack_fails_at_load() -> None:
+    with pytest.raises(SpecError, match="PAYTABLES names no option 'toy_table'"):
+        check_spec(_spec(_BadPaytable), "toy-game", "toy:SPEC")
+
+
+def test_something_else_than_a_spec_fails_at_load() -> None:
+    with pytest.raises(SpecError, match="is not a GameSpec"):
+        check_spec(object(), "toy-game", "toy:SPEC")
+
+
+def test_an_engine_lacking_what_the_table_calls_fails_the_conformance_check() -> None:
+    spec = GameSpec(
+        title="Toy",
+        settings={"toy-game": _ToyGame},
+        engine="tablectl.games.spec:GameSpec",  # not an engine
+        spots={"toy-game": ("toy",)},
+    )
+    with pytest.raises(SpecError, match="lacks initial, apply, void"):
+        check_parts(spec, "toy:SPEC")
+
+
+TOY_MODULE = """
+from typing import Literal
+from tablectl.games.settings import GameSettings
+from tablectl.games.spec import GameSpec
+
+class ToyGame(GameSettings):
+    id: Literal["toy-game"]
+
+SPEC = GameSpec(
+    title="Toy",
+    settings={"toy-game": ToyGame},
+    engine="tablectl.games.baccarat:BaccaratEngine",
+    spots={"toy-game": ("toy",)},
+)
+"""
+
+
+def test_a_game_installed_by_another_distribution_is_found_by_its_entry_point(
+    tmp_path: Path, fresh_registry: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real distribution on sys.path (its .dist-info names the entry point): the registry
+    lists its game after the built-in ones and loads its spec only when asked for."""
+    (tmp_path / "toy_game_pkg.py").write_text(TOY_MODULE)
+    info = tmp_path / "toy_game-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-game\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[tablectl.games]\ntoy-game = toy_game_pkg:SPEC\n"
+        "ez-baccarat-panda8 = toy_game_pkg:SPEC\n"  # a built-in id cannot be taken over
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    games = registry.available()
+    assert games["toy-game"] == "toy_game_pkg:SPEC"
+    assert games["ez-baccarat-panda8"] == registry.BUILTIN["ez-baccarat-panda8"]
+    assert list(games)[-1] == "toy-game"
+    assert "toy_game_pkg" not in sys.modules  # lazily: nothing imported yet
+    spec = registry.spec_of("toy-game")
+    assert spec.title == "Toy" and spec.ids == ("toy-game",)
+    monkeypatch.delitem(sys.modules, "toy_game_pkg")
