@@ -133,7 +133,8 @@ class DeviceUsed:
 @dataclass(frozen=True)
 class RoundSettled:
     """A round's end (`round/result`): settled (R1-R4), or void (a misdeal: `outcome` None, every
-    wager returned, no fee). `shoe` and `deck` are the games' own headers; `deck_after_dealt`
+    wager returned, no fee). `shoe` and `deck` (the round's deck colour, null when the device
+    named none; published when `shows_deck`) are the games' own headers; `deck_after_dealt`
     keeps where Pai Gow and Ultimate Texas Hold'em first published `deck` (contract 3).
     `devices`, `positions` and `chain` are filled in by the table, not the engine."""
 
@@ -148,7 +149,8 @@ class RoundSettled:
     void: bool = False
     reason: str | None = None
     shoe: int | None = None
-    deck: int | None = None
+    shows_deck: bool = False
+    deck: str | None = None
     deck_after_dealt: bool = False
     devices: tuple[DeviceUsed, ...] | None = None
     positions: JsonObject = field(default_factory=lambda: EMPTY)

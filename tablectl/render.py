@@ -60,7 +60,7 @@ def result_payload(record: RoundSettled) -> dict[str, Any]:
     header: dict[str, Any] = {}
     if record.shoe is not None:
         header["shoe"] = record.shoe
-    if record.deck is not None and (record.void or not record.deck_after_dealt):
+    if record.shows_deck and (record.void or not record.deck_after_dealt):
         header["deck"] = record.deck
     bank = record.bank
     if record.void:
@@ -87,7 +87,7 @@ def result_payload(record: RoundSettled) -> dict[str, Any]:
             "outcome": record.outcome.payload(),
             "dealt": record.dealt,
         }
-        if record.deck is not None and record.deck_after_dealt:
+        if record.shows_deck and record.deck_after_dealt:
             payload["deck"] = record.deck
         payload["bank"] = {
             "seat": bank.seat,

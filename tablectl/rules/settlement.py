@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from enum import Enum
 from typing import Literal, Protocol
 
 from tablectl.game_records import (
@@ -35,7 +36,18 @@ from tablectl.rules.fees import (
 
 Verdict = Literal["win", "lose", "push"]
 
+
+class NoDeck(Enum):
+    """The `deck` of a game that names no deck (the default of `settle_round` and
+    `void_round`): its result has no `deck` key, where a game that does may publish null."""
+
+    NO_DECK = "no deck"
+
+
+NO_DECK = NoDeck.NO_DECK
+
 __all__ = [
+    "NO_DECK",
     "BankResult",
     "Settlement",
     "Staked",
@@ -175,7 +187,7 @@ def settle_round(
     dealt: Sequence[JsonValue],
     action_seat: int | None,
     shoe: int | None = None,
-    deck: int | None = None,
+    deck: str | NoDeck | None = NO_DECK,
     deck_after_dealt: bool = False,
 ) -> RoundSettled:
     """The end of a round: `verdicts`, in the order the documents settle them (R2, R3), walked
@@ -191,7 +203,8 @@ def settle_round(
         settlements=result.settlements,
         fees=collection_fees(schedule, bank_seat, fee_wagers),
         shoe=shoe,
-        deck=deck,
+        shows_deck=deck is not NO_DECK,
+        deck=None if isinstance(deck, NoDeck) else deck,
         deck_after_dealt=deck_after_dealt,
     )
 
@@ -211,7 +224,7 @@ def void_round(
     ordered: Iterable[Staked],
     dealt: Sequence[JsonValue],
     shoe: int | None = None,
-    deck: int | None = None,
+    deck: str | NoDeck | None = NO_DECK,
 ) -> RoundSettled:
     """A misdeal (`round.void`): no outcome, every wager in `ordered` returned, the bank
     unchanged, no fee; `dealt` holds only what the table had exposed."""
@@ -227,5 +240,6 @@ def void_round(
         void=True,
         reason=reason,
         shoe=shoe,
-        deck=deck,
+        shows_deck=deck is not NO_DECK,
+        deck=None if isinstance(deck, NoDeck) else deck,
     )
