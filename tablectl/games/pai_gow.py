@@ -36,6 +36,7 @@ from tablectl.events import (
     ShufflerStack,
     Wager,
 )
+from tablectl.game_records import GameRecord, JsonObject, JsonValue
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
@@ -44,7 +45,6 @@ from tablectl.games.common import (
     can,
     default_player,
     event_msg,
-    fee_rows,
     has_wager,
     player_dealer_view,
     player_of,
@@ -54,17 +54,15 @@ from tablectl.games.common import (
     verify_not_player_dealer,
     verify_round_in_progress,
     verify_seat,
-    void_result,
 )
 from tablectl.games.decks import deck_after_round, verify_single_deck
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
 from tablectl.money import ZERO, fmt
-from tablectl.outputs import Output
 from tablectl.rules import pai_gow as hands
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import PayTable, payout, winnings
 from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import Verdict, WagerVerdict, settle
+from tablectl.rules.settlement import Verdict, WagerVerdict, settle_round, void_round
 
 GAME_ID = "fortune-pai-gow"
 # 003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated Players": "a
@@ -194,7 +192,7 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         """No bank, wager or card is down: new rules may take over now."""
         return state.phase == "betting" and state.bank_seat is None and not state.wagers
 
-    def state_payload(self, state: PaiGowState) -> dict[str, Any]:
+    def state_payload(self, state: PaiGowState) -> dict[str, JsonValue]:
         """The retained `state`: no card at all, since no hand is exposed before the showdown,
         which ends the round (contract 3)."""
         in_play = self.in_play(state)
@@ -270,7 +268,7 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
             )
         verify_limits(self.limits, state.wagers, ev)
 
-    def wager(self, state: PaiGowState, ev: Wager, ts: str) -> tuple[PaiGowState, list[Output]]:
+    def wager(self, state: PaiGowState, ev: Wager, ts: str) -> tuple[PaiGowState, list[GameRecord]]:
         """Place a wager; more on a spot the player already holds adds to that one wager (one
         designated area per seat and wager, 003 "Fortune Pai Gow Poker: Fortune Bonus Bet")."""
         self.verify_wager(state, ev)
@@ -295,7 +293,7 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
 
     def bets_close(
         self, state: PaiGowState, ev: BetsClose, ts: str
-    ) -> tuple[PaiGowState, list[Output]]:
+    ) -> tuple[PaiGowState, list[GameRecord]]:
         """No more bets (contract 2)."""
         self.verify_bets_close(state)
         new = replace(state, phase="closed")
@@ -326,7 +324,7 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
 
     def dice_roll(
         self, state: PaiGowState, ev: DiceRoll, ts: str
-    ) -> tuple[PaiGowState, list[Output]]:
+    ) -> tuple[PaiGowState, list[GameRecord]]:
         """R30: the sum names the position of the first hand and the Action button."""
         first = self.verify_dice(state, ev.dice)
         assert state.bank_seat is not None
@@ -387,7 +385,7 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
 
     def stack(
         self, state: PaiGowState, ev: ShufflerStack, ts: str
-    ) -> tuple[PaiGowState, list[Output]]:
+    ) -> tuple[PaiGowState, list[GameRecord]]:
         """One hand, to the next position clockwise from the dice's (003 "Fortune Pai Gow Poker:
         Dealing Procedures and Round of Play"); the echo says where it went, never what it holds."""
         seat, cards = self.verify_stack(state, ev)
@@ -408,7 +406,7 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
             position=len(hands_now),
             in_play=in_play,
         )
-        out = [echo]
+        out: list[GameRecord] = [echo]
         if new.phase == "setting" and self._all_set(new):
             new, finished = self._finish(new)
             out += finished
@@ -487,13 +485,13 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
 
     def decision(
         self, state: PaiGowState, ev: Decision, ts: str
-    ) -> tuple[PaiGowState, list[Output]]:
+    ) -> tuple[PaiGowState, list[GameRecord]]:
         """A seat's setting; the last one brings the showdown
         (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"). The echo never shows
         the low hand's cards: the hands are face down until then."""
         setting = self.verify_decision(state, ev)
         new = replace(state, settings=(*state.settings, setting))
-        out = [event_msg(ev, ts, hide={"low"}, round=state.round)]
+        out: list[GameRecord] = [event_msg(ev, ts, hide={"low"}, round=state.round)]
         if self._all_set(new):
             new, finished = self._finish(new)
             out += finished
@@ -504,7 +502,7 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
     # 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"
     # to "How Winners are Determined and Paid"; R1, R4, R31, R32
 
-    def _finish(self, state: PaiGowState) -> tuple[PaiGowState, list[Output]]:
+    def _finish(self, state: PaiGowState) -> tuple[PaiGowState, list[GameRecord]]:
         assert state.bank_seat is not None and state.bank is not None
         assert state.first_seat is not None
         bank_seat = state.bank_seat
@@ -527,89 +525,73 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
             for s in in_play
             if s in fortune_seats and hands.envy_qualifies(categories[s], self.paytable)
         ]
-        rows: list[tuple[PlacedWager, Verdict, Decimal, int | None]] = []
+        verdicts: list[WagerVerdict] = []
         for w in state.wagers:
             if w.spot == "base":
                 verdict = results[w.seat]
-                rows.append((w, verdict, w.amount if verdict == "win" else ZERO, None))
+                owed = w.amount if verdict == "win" else ZERO
             else:
                 cat = categories[w.seat]
                 odds = payout(self.paytable, cat) if cat is not None else Fraction(0)
                 owed = winnings(w.amount, odds) if odds else ZERO
-                rows.append((w, "win" if odds else "lose", owed, None))
+                verdict = "win" if odds else "lose"
+            verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed))
         for holder in self.envy_buttons(state.wagers):
             for other in envy_hands:
                 if other == holder.seat:
                     continue  # R32: never for the holder's own hand
                 cat = categories[other]
                 assert cat is not None
-                envy = PlacedWager(holder.seat, holder.player, "envy", ZERO)
-                rows.append((envy, "win", self.paytable.envy[cat], other))
-        by_id = {id(r[0]): r for r in rows}
-        ordered = [
-            by_id[id(w)]
-            for w in action_order(
-                [r[0] for r in rows], seat_order, SETTLEMENT_SPOTS, self.settlement_order
-            )
-        ]
-        verdicts = [
-            WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed)
-            for w, verdict, owed, _ in ordered
-        ]
-        result = settle(state.bank, verdicts)
-        settlements: list[dict[str, Any]] = []
-        for s, (_, _, _, for_seat) in zip(result.settlements, ordered, strict=True):
-            row = dict(s.payload())
-            if for_seat is not None:
-                row["for_seat"] = for_seat
-            settlements.append(row)
-        shown = {bank_seat, *in_play}
-        payload: dict[str, Any] = {
-            "round": state.round,
-            "game": GAME_ID,
-            "outcome": {
-                "dice": list(state.dice),
-                "total": sum(state.dice),
-                "first_seat": state.first_seat,
-                "button_seat": button,
-                "player_dealer": {
-                    "seat": bank_seat,
-                    **self._shown(Setting(bank_seat, d_high, d_low, "house-way"), dealer_seven),
-                },
-                "hands": [
-                    {
-                        "seat": seat,
-                        **self._shown(_setting(state, seat), state.hand(seat)),
-                        "result": results[seat],
-                        "fortune": categories[seat],
-                        "envy": seat in envy_hands,
-                    }
-                    for seat in in_play
-                ],
-                "envy_hands": envy_hands,
-            },
-            "dealt": [
-                {"to": seat, "position": i + 1, "cards": [str(c) for c in cards]}
-                for i, (seat, cards) in enumerate(state.hands)
-                if seat in shown
-            ],
-            "deck": state.deck,
-            "bank": {
-                "seat": bank_seat,
-                "start": fmt(result.start),
-                "end": fmt(result.end),
-                "turn": state.rotation.turn_of(bank_seat),
-            },
-            "action_seat": first_wagered(seat_order, state.wagers),
-            "settlements": settlements,
-            "fees": fee_rows(self.schedule, bank_seat, state.wagers),
-        }
+                verdicts.append(
+                    WagerVerdict(
+                        holder.seat,
+                        holder.player,
+                        "envy",
+                        ZERO,
+                        "win",
+                        self.paytable.envy[cat],
+                        notes={"for_seat": other},  # the hand this Envy pays for
+                    )
+                )
+        outcome = PaiGowOutcome(
+            dice=state.dice,
+            first_seat=state.first_seat,
+            button_seat=button,
+            player_dealer=self._shown(Setting(bank_seat, d_high, d_low, "house-way"), dealer_seven),
+            hands=tuple(
+                PlayedHand(
+                    self._shown(_setting(state, seat), state.hand(seat)),
+                    results[seat],
+                    categories[seat],
+                    seat in envy_hands,
+                )
+                for seat in in_play
+            ),
+            envy_hands=tuple(envy_hands),
+        )
+        result = settle_round(
+            round_=state.round,
+            game=GAME_ID,
+            bank_seat=bank_seat,
+            bank=state.bank,
+            turn=state.rotation.turn_of(bank_seat),
+            # seat by seat from the Action button: game wager, Fortune, Envy (003 "Fortune Pai
+            # Gow Poker: Dealing Procedures and Round of Play"), walked under R1
+            verdicts=action_order(verdicts, seat_order, SETTLEMENT_SPOTS, self.settlement_order),
+            fee_wagers=state.wagers,  # R4: game and Fortune wagers; the Envy is no wager
+            schedule=self.schedule,
+            outcome=outcome,
+            dealt=_dealt(state, {bank_seat, *in_play}),
+            action_seat=first_wagered(seat_order, state.wagers),
+            deck=state.deck,
+            deck_after_dealt=True,
+        )
         new = PaiGowState(
             round=state.round + 1,
             rotation=state.rotation.after_round(bank_seat),  # R5
             last_deck=deck_after_round(state.deck, True, state.last_deck),
         )
-        return new, [Output("round/result", payload)]
+        return new, [result]
 
     def verify_void(self, state: PaiGowState) -> None:
         """A `round.void` needs a round in progress: a bank, a wager or a card on the table
@@ -620,7 +602,9 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         """Whether `verify_void` accepts."""
         return can(lambda s, _e: self.verify_void(s), state, None)
 
-    def void(self, state: PaiGowState, reason: str, ts: str) -> tuple[PaiGowState, list[Output]]:
+    def void(
+        self, state: PaiGowState, reason: str, ts: str
+    ) -> tuple[PaiGowState, list[GameRecord]]:
         """A misdeal: the round ends unplayed, every wager comes back, no fee is charged and the
         hand does not count toward the player-dealer's two (R5). No hand was exposed, so none is
         published (the journal keeps them)."""
@@ -641,14 +625,14 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
                 SETTLEMENT_SPOTS,
                 self.settlement_order,
             )
-        result = void_result(
-            GAME_ID,
-            state.round,
-            reason,
-            state.bank_seat,
-            state.bank,
-            ordered,
-            [],
+        result = void_round(
+            round_=state.round,
+            game=GAME_ID,
+            reason=reason,
+            bank_seat=state.bank_seat,
+            bank=state.bank,
+            ordered=ordered,
+            dealt=[],  # nothing was exposed
             deck=state.deck,
         )
         new = PaiGowState(
@@ -681,25 +665,17 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _shown(self, setting: Setting, seven: Sequence[Card]) -> dict[str, Any]:
+    def _shown(self, setting: Setting, seven: Sequence[Card]) -> ShownHand:
         """A hand as the showdown exposes it (003 "Fortune Pai Gow Poker: Dealing Procedures and
         Round of Play", "Fortune Pai Gow Poker House Way"): its seven cards, how it was set, and the
         rank names; a house-way setting names the chart row that set it (R31)."""
-        shown: dict[str, Any] = {
-            "cards": [str(c) for c in seven],
-            "high": {
-                "cards": [str(c) for c in setting.high],
-                "rank": hands.high_hand_name(setting.high),
-            },
-            "low": {
-                "cards": [str(c) for c in setting.low],
-                "rank": hands.low_hand_name(setting.low),
-            },
-            "set_by": setting.by,
-        }
-        if setting.by == "house-way":
-            shown["house_way_row"] = hands.house_way_row(seven, way=self.house_way)
-        return shown
+        return ShownHand(
+            setting,
+            tuple(seven),
+            hands.high_hand_name(setting.high),
+            hands.low_hand_name(setting.low),
+            hands.house_way_row(seven, way=self.house_way) if setting.by == "house-way" else None,
+        )
 
     def _all_set(self, state: PaiGowState) -> bool:
         return all(state.setting(s) is not None for s in self.in_play(state))
@@ -709,3 +685,82 @@ def _setting(state: PaiGowState, seat: int) -> Setting:
     setting = state.setting(seat)
     assert setting is not None
     return setting
+
+
+def _dealt(state: PaiGowState, shown: set[int]) -> list[JsonObject]:
+    """The exposed hands in dispense order (in play, and the player-dealer's); the others were
+    discarded unseen (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")."""
+    return [
+        {"to": seat, "position": i + 1, "cards": [str(c) for c in cards]}
+        for i, (seat, cards) in enumerate(state.hands)
+        if seat in shown
+    ]
+
+
+@dataclass(frozen=True)
+class ShownHand:
+    """A hand as the showdown exposes it: its seven cards, its setting, the rank names of its
+    high and low hands, and the house-way chart row (R31) when the house way set it."""
+
+    setting: Setting
+    cards: tuple[Card, ...]
+    high_rank: str
+    low_rank: str
+    house_way_row: str | None
+
+    def payload(self) -> dict[str, JsonValue]:
+        shown: dict[str, JsonValue] = {
+            "seat": self.setting.seat,
+            "cards": [str(c) for c in self.cards],
+            "high": {"cards": [str(c) for c in self.setting.high], "rank": self.high_rank},
+            "low": {"cards": [str(c) for c in self.setting.low], "rank": self.low_rank},
+            "set_by": self.setting.by,
+        }
+        if self.setting.by == "house-way":
+            shown["house_way_row"] = self.house_way_row
+        return shown
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """A hand in play at the showdown: as shown, its game result against the player-dealer's
+    (003 "Fortune Pai Gow Poker: How Winners are Determined and Paid"), its Fortune category
+    (003 "Fortune Pai Gow Poker: Fortune Bonus Bet") and whether it pays the Envy (R32)."""
+
+    shown: ShownHand
+    result: Verdict
+    fortune: str | None
+    envy: bool
+
+    def payload(self) -> dict[str, JsonValue]:
+        return {
+            **self.shown.payload(),
+            "result": self.result,
+            "fortune": self.fortune,
+            "envy": self.envy,
+        }
+
+
+@dataclass(frozen=True)
+class PaiGowOutcome:
+    """The showdown: the dice and the positions they named (R30), the player-dealer's hand as the
+    house way set it (R31), the hands in play clockwise from the Action button and the hands that
+    pay the Envy (R32)."""
+
+    dice: tuple[int, ...]
+    first_seat: int
+    button_seat: int
+    player_dealer: ShownHand
+    hands: tuple[PlayedHand, ...]
+    envy_hands: tuple[int, ...]
+
+    def payload(self) -> JsonObject:
+        return {
+            "dice": list(self.dice),
+            "total": sum(self.dice),
+            "first_seat": self.first_seat,
+            "button_seat": self.button_seat,
+            "player_dealer": self.player_dealer.payload(),
+            "hands": [h.payload() for h in self.hands],
+            "envy_hands": list(self.envy_hands),
+        }
