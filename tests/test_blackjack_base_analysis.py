@@ -52,7 +52,7 @@ def chosen(played: bj.BaseRound) -> list[str]:
 
 
 def base_nets(played: bj.BaseRound) -> Decimal:
-    return sum((D(s["net"]) for s in played.result["settlements"]), D(0))
+    return sum((s.net for s in played.result.settlements), D(0))
 
 
 def test_stake_is_the_shipped_table_minimum_and_the_bank_covers_R1() -> None:
@@ -96,7 +96,7 @@ def test_ace_up_insurance_is_declined_and_hard_16_hits_R12_R15_R17() -> None:
     played = play(PURE, "Ts Ad 6h 7c 4s")
     assert chosen(played) == ["hit", "stand"]
     assert played.moves[1][0] == ("stand",)
-    assert [s["spot"] for s in played.result["settlements"]] == ["base"]  # never insured
+    assert [s.spot for s in played.result.settlements] == ["base"]  # never insured
     assert played.net == D(5)
 
 
@@ -368,9 +368,9 @@ def test_each_rounds_money_is_its_settlements_R1(
     bank's change is minus it (R1, contract 3); no fee enters it (R4: fees apart). The bank
     always covers: no wager is paid in part or returned (R1)."""
     for played in rounds[game]:
-        assert {s["spot"] for s in played.result["settlements"]} == {"base"}
+        assert {s.spot for s in played.result.settlements} == {"base"}
         assert played.net == base_nets(played) == -played.bank_change
-        assert all(s["status"] in ("win", "lose", "push") for s in played.result["settlements"])
+        assert all(s.status in ("win", "lose", "push") for s in played.result.settlements)
 
 
 @given(

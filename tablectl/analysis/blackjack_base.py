@@ -30,6 +30,7 @@ from tablectl.analysis.blackjack import (
 from tablectl.cards import Card
 from tablectl.config import Rules, load_config
 from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShoeCard, Wager
+from tablectl.game_records import RoundSettled
 from tablectl.games.blackjack import BlackjackEngine, BlackjackState
 from tablectl.games.registry import make_engine
 from tablectl.rules.blackjack import DEFAULT_PURE_ODDS, PURE_ODDS, card_value, hand_total
@@ -341,12 +342,12 @@ def base_stake(engine: BlackjackEngine) -> Decimal:
 @dataclass(frozen=True)
 class BaseRound:
     """One round played through the engine: the player's net on the base wager, the bank's
-    change, each (legal actions, strategy's move) in order and the engine's round/result."""
+    change, each (legal actions, strategy's move) in order and the engine's `RoundSettled`."""
 
     net: Decimal
     bank_change: Decimal
     moves: tuple[tuple[tuple[str, ...], str], ...]
-    result: Mapping[str, Any]
+    result: RoundSettled
 
 
 def play_round(engine: BlackjackEngine, draw: Callable[[], Card], stake: Decimal) -> BaseRound:
@@ -364,8 +365,8 @@ def play_round(engine: BlackjackEngine, draw: Callable[[], Card], stake: Decimal
         ev = _next_input(engine, state, draw, moves)
         state, outputs = engine.apply(state, ev, TS)
         for out in outputs:
-            if out.topic == "round/result":
-                return _round_of(out.payload, moves)
+            if isinstance(out, RoundSettled):
+                return _round_of(out, moves)
     raise RuntimeError(f"a round took more than {MAX_INPUTS} inputs")
 
 
@@ -384,8 +385,7 @@ def _next_input(
         up = state.up_card
         if up is None:
             raise RuntimeError("a hand acts before the player-dealer's up card is dealt")
-        game = SPANISH_GAME if engine.spanish else PURE_GAME
-        move = base_strategy(hand.cards, up, legal, game=game)
+        move = base_strategy(hand.cards, up, legal, game=engine.game_id)
         moves.append((legal, move))
         if move != "hit":
             return _decision(hand.seat, move, state.index_of(hand))
@@ -417,15 +417,16 @@ def _card_event(card: Card) -> ShoeCard:
     return ShoeCard(card=str(card))
 
 
-def _round_of(result: Mapping[str, Any], moves: list[tuple[tuple[str, ...], str]]) -> BaseRound:
-    """The money of a finished round, read from its settlements (contract 3)."""
-    rows = result["settlements"]
-    if any(row["spot"] != "base" for row in rows):
+def _round_of(result: RoundSettled, moves: list[tuple[tuple[str, ...], str]]) -> BaseRound:
+    """The money of a finished round, read from its settlements (R1)."""
+    rows = result.settlements
+    if any(row.spot != "base" for row in rows):
         raise RuntimeError("the base-game simulation placed a wager other than the base wager")
-    net = sum((Decimal(row["net"]) for row in rows), Decimal(0))
-    bank = result["bank"]
-    change = Decimal(bank["end"]) - Decimal(bank["start"])
-    return BaseRound(net, change, tuple(moves), result)
+    net = sum((row.net for row in rows), Decimal(0))
+    start, end = result.bank.start, result.bank.end
+    if start is None or end is None:
+        raise RuntimeError("a settled round shows no bank")
+    return BaseRound(net, end - start, tuple(moves), result)
 
 
 class FreshShoe:

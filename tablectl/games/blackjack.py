@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
 from tablectl.config import Pure215Game, PureSpanish215Game, Rules
@@ -39,6 +39,7 @@ from tablectl.events import (
     ShoeNew,
     Wager,
 )
+from tablectl.game_records import GameRecord, InputAccepted, JsonObject, JsonValue
 from tablectl.games.base import DEALER_ERROR, REJECTED, Rejected
 from tablectl.games.common import (
     PlacedWager,
@@ -47,7 +48,6 @@ from tablectl.games.common import (
     can,
     default_player,
     event_msg,
-    fee_rows,
     has_wager,
     player_dealer_view,
     player_of,
@@ -58,10 +58,10 @@ from tablectl.games.common import (
     verify_not_player_dealer,
     verify_round_in_progress,
     verify_seat,
-    void_result,
 )
 from tablectl.games.decks import seen_plus
 from tablectl.games.seating import (
+    OnSpot,
     action_button_seat,
     action_order,
     first_wagered,
@@ -69,12 +69,11 @@ from tablectl.games.seating import (
     seats_from_left,
 )
 from tablectl.money import ZERO, fmt
-from tablectl.outputs import Output
 from tablectl.rules import blackjack as bj
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import PayTable, payout, winnings
 from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import Verdict, WagerVerdict, settle
+from tablectl.rules.settlement import Verdict, WagerVerdict, settle_round, void_round
 
 Phase = Literal["betting", "dealing", "insurance", "playing", "player-dealer"]
 # Why a hand stopped acting: its own decision, a bust, a Pure 21.5 (paid and put away,
@@ -91,6 +90,8 @@ HALF = Decimal("0.5")
 # R15: "A decision against the chart is rejected with an alert (it is a dealer error)".
 CHART_1A = "R15"
 CENT = Decimal("0.01")
+BURN_HIDDEN = frozenset(ShoeBurn.model_fields) - {"type"}  # a burn is echoed by type alone
+W = TypeVar("W", bound=OnSpot)
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,93 @@ def _ranked(cards: tuple[Card, ...], pure: bool) -> tuple[int, bool, str]:
     return total.value, total.soft, rank
 
 
+def rank_view(cards: Sequence[Card], *, pure: bool) -> dict[str, JsonValue]:
+    """A hand's total and rank name: "pure-21.5", "888", "bust", or e.g. "soft 18"."""
+    total, soft, rank = _ranked(tuple(cards), pure)
+    return {"total": total, "soft": soft, "rank": rank}
+
+
+@dataclass(frozen=True)
+class RedFlexResult:
+    """The Red Flex bet's result: the red cards counted in the player-dealer's hand and the pay
+    table category they make, None when the bet loses (R18)."""
+
+    count: int
+    category: str | None
+
+
+@dataclass(frozen=True)
+class BusterResult:
+    """The Buster bet's result: how many cards the player-dealer busted with (None: it did not
+    bust) and their pay table category, None when the bet loses (R19)."""
+
+    cards: int | None
+    category: str | None
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A seat's Match the Dealer result: its two initial cards against the up card, and the pay
+    table category, None when the bet loses (R21)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    category: str | None
+
+
+@dataclass(frozen=True)
+class BlackjackOutcome:
+    """The round's hands at the end: the player-dealer's (up card first), whether the hole card
+    was checked (R12), every player hand with its number at its seat, and the result of each side
+    bet the table offers (None: not offered)."""
+
+    bank_seat: int
+    dealer: tuple[Card, ...]
+    peek: bool
+    hands: tuple[tuple[int, Hand], ...]
+    red_flex: RedFlexResult | None = None
+    buster: BusterResult | None = None
+    match_dealer: tuple[MatchResult, ...] | None = None
+
+    def payload(self) -> JsonObject:
+        """`round/result`'s `outcome` (docs/games/blackjack.md "What is published")."""
+        dealer = self.dealer
+        out: dict[str, JsonValue] = {
+            "player_dealer": {
+                "seat": self.bank_seat,
+                "cards": [str(c) for c in dealer],
+                "up_card": str(dealer[0]),
+                "hole_card": str(dealer[1]),
+                **rank_view(dealer, pure=bj.is_pure(dealer, split=False)),
+                "eight_eight_eight": bj.is_888(dealer),
+            },
+            "peek": self.peek,
+            "hands": [
+                {
+                    "seat": h.seat,
+                    "hand": number,
+                    "player": h.player,
+                    "cards": [str(c) for c in h.cards],
+                    **rank_view(h.cards, pure=h.end == "pure"),
+                    "split": h.split,
+                    "doubles": [fmt(d) for d in h.doubles],
+                    "end": h.end if h.end is not None else "dealt",
+                }
+                for number, h in self.hands
+            ],
+        }
+        if self.red_flex is not None:
+            out["red_flex"] = {"count": self.red_flex.count, "category": self.red_flex.category}
+        if self.buster is not None:
+            out["buster"] = {"cards": self.buster.cards, "category": self.buster.category}
+        if self.match_dealer is not None:
+            out["match_dealer"] = [
+                {"seat": m.seat, "cards": [str(c) for c in m.cards], "category": m.category}
+                for m in self.match_dealer
+            ]
+        return out
+
+
 def _half_down(amount: Decimal) -> Decimal:
     """Half an amount to the cent below: the most insurance a wager allows (R17), the half a
     surrender forfeits (R16). The documents print no rounding rule; the player is never charged
@@ -274,7 +362,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         """No bank, wager or card is down: new rules may take over now."""
         return state.phase == "betting" and state.bank_seat is None and not state.wagers
 
-    def state_payload(self, state: BlackjackState) -> dict[str, Any]:
+    def state_payload(self, state: BlackjackState) -> dict[str, JsonValue]:
         """What the dealer console needs and the table shows: never the hole card before it is
         turned (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"), whose turn it is,
         which hand and its legal actions."""
@@ -361,17 +449,17 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def bets_close(
         self, state: BlackjackState, ev: BetsClose, ts: str
-    ) -> tuple[BlackjackState, list[Output]]:
+    ) -> tuple[BlackjackState, list[GameRecord]]:
         """ "No more bets": the seats to be dealt are fixed now; with an ace up it closes the
         insurance offer and the hole card is checked (R12, R17)."""
         self.verify_bets_close(state)
-        extra: dict[str, Any] = {"round": state.round}
+        extra: dict[str, JsonValue] = {"round": state.round}
         if state.phase == "insurance":
             new, out = self._peek(state)
             extra.update(self._reveal(state, new))
-            return new, [event_msg(ev, ts, **extra), *out, self._state(new)]
+            return new, [InputAccepted(ev, ts, extra), *out, self._state(new)]
         new = self._closed(state)
-        return new, [event_msg(ev, ts, **extra), self._state(new)]
+        return new, [InputAccepted(ev, ts, extra), self._state(new)]
 
     def _closed(self, state: BlackjackState) -> BlackjackState:
         """Betting closed: a hand for each seat with a base wager, clockwise from the
@@ -448,7 +536,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def card(
         self, state: BlackjackState, ev: ShoeCard, ts: str
-    ) -> tuple[BlackjackState, list[Output]]:
+    ) -> tuple[BlackjackState, list[GameRecord]]:
         """Deal, hit, the card owed after a split or double, or the player-dealer's draw."""
         card = parse_card(ev.card)
         to = self.verify_card(state, card)
@@ -469,20 +557,23 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         index = state.index_of(hand)
         new = replace(state, hands=self._replace_hand(state, hand, self._receive(hand, card)))
         new = replace(new, shoe_seen=seen)
-        extra: dict[str, Any] = {"round": state.round, "to": {"seat": hand.seat, "hand": index}}
+        extra: dict[str, JsonValue] = {
+            "round": state.round,
+            "to": {"seat": hand.seat, "hand": index},
+        }
         new, out = self._advance(new)
         extra.update(self._reveal(state, new))
-        return new, [event_msg(ev, ts, **extra), *out, self._state(new)]
+        return new, [InputAccepted(ev, ts, extra), *out, self._state(new)]
 
     def _deal(
         self, state: BlackjackState, ev: ShoeCard, card: Card, ts: str
-    ) -> tuple[BlackjackState, list[Output]]:
+    ) -> tuple[BlackjackState, list[GameRecord]]:
         """One card of the initial deal: each seat, then the player-dealer, twice
         (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"); the player-dealer's
         second card face down and not shown (hidden in the echo)."""
         n = len(state.order) + 1
         position = state.dealt % n
-        extra: dict[str, Any] = {"round": state.round}
+        extra: dict[str, JsonValue] = {"round": state.round}
         if position == len(state.order):
             new = replace(state, dealer=(*state.dealer, card), dealt=state.dealt + 1)
             extra["to"] = "player-dealer"
@@ -499,14 +590,14 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             )
             extra["to"] = {"seat": seat, "hand": 1}
             hide = set()
-        out: list[Output] = []
+        out: list[GameRecord] = []
         if new.dealt == 2 * n:
             dealt = new
             new, out = self._after_deal(new)
             extra.update(self._reveal(dealt, new))
         return new, [event_msg(ev, ts, hide=hide, **extra), *out, self._state(new)]
 
-    def _after_deal(self, state: BlackjackState) -> tuple[BlackjackState, list[Output]]:
+    def _after_deal(self, state: BlackjackState) -> tuple[BlackjackState, list[GameRecord]]:
         """Both rounds are out: pure hands are put away
         (000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet"), insurance is offered with an ace up
         (R17), else the hole card is checked (R12)."""
@@ -521,7 +612,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             return replace(state, phase="insurance"), []
         return self._peek(state)
 
-    def _peek(self, state: BlackjackState) -> tuple[BlackjackState, list[Output]]:
+    def _peek(self, state: BlackjackState) -> tuple[BlackjackState, list[GameRecord]]:
         """R12: with an ace or a bonus card up the hole card is checked before any player draws;
         a Pure 21.5 ends the round (000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or
         Pushes"). Then the hands play, or the player-dealer."""
@@ -533,7 +624,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             state = replace(state, peeked=True)
         return self._advance(replace(state, phase="playing"))
 
-    def _advance(self, state: BlackjackState) -> tuple[BlackjackState, list[Output]]:
+    def _advance(self, state: BlackjackState) -> tuple[BlackjackState, list[GameRecord]]:
         """After a hand's input: the next open hand acts, or (none left) the hole card is turned
         and the player-dealer completes its hand by Chart 1B (R14;
         000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play")."""
@@ -581,12 +672,12 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def burn(
         self, state: BlackjackState, ev: ShoeBurn, ts: str
-    ) -> tuple[BlackjackState, list[Output]]:
+    ) -> tuple[BlackjackState, list[GameRecord]]:
         """A burned card goes face down: the journal keeps it, no topic ever shows it."""
         card = parse_card(ev.card)
         self.verify_burn(state, card)
         new = replace(state, shoe_seen=seen_plus(state.shoe_seen, [card]))
-        return new, [Output("event", {"type": ev.type, "round": state.round, "ts": ts})]
+        return new, [event_msg(ev, ts, hide=BURN_HIDDEN, round=state.round)]
 
     def verify_shoe_new(self, state: BlackjackState) -> None:
         """A new shoe goes in between rounds only."""
@@ -599,7 +690,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def shoe_new(
         self, state: BlackjackState, ev: ShoeNew, ts: str
-    ) -> tuple[BlackjackState, list[Output]]:
+    ) -> tuple[BlackjackState, list[GameRecord]]:
         """A freshly shuffled shoe: every card may be drawn again up to `decks` times."""
         self.verify_shoe_new(state)
         new = replace(state, shoe_number=state.shoe_number + 1, shoe_seen={})
@@ -696,17 +787,17 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def decision(
         self, state: BlackjackState, ev: Decision, ts: str
-    ) -> tuple[BlackjackState, list[Output]]:
+    ) -> tuple[BlackjackState, list[GameRecord]]:
         """Apply a decision; the last hand's decision turns the hole card and completes the
         player-dealer's hand (R14), which may end the round."""
         hand = self.verify_decision(state, ev)
-        extra: dict[str, Any] = {"round": state.round}
+        extra: dict[str, JsonValue] = {"round": state.round}
         if hand is None:
             placed = self._insurance_wager(state, ev)
             new, out = self._insure(state, placed, ev.action == "even-money")
             extra.update(player=placed.player, amount=fmt(placed.amount))
             extra.update(self._reveal(state, new))
-            return new, [event_msg(ev, ts, **extra), *out, self._state(new)]
+            return new, [InputAccepted(ev, ts, extra), *out, self._state(new)]
         extra["hand"] = state.index_of(hand)
         action = ev.action
         if action == "stand":
@@ -731,7 +822,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         hands[at : at + 1] = changed
         new, out = self._advance(replace(state, hands=tuple(hands)))
         extra.update(self._reveal(state, new))
-        return new, [event_msg(ev, ts, **extra), *out, self._state(new)]
+        return new, [InputAccepted(ev, ts, extra), *out, self._state(new)]
 
     def legal_actions(self, state: BlackjackState) -> tuple[str, ...]:
         """What the dealer console may enter now for the hand in turn ("hit" = draw a card)."""
@@ -912,7 +1003,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _insure(
         self, state: BlackjackState, placed: PlacedWager, even_money: bool
-    ) -> tuple[BlackjackState, list[Output]]:
+    ) -> tuple[BlackjackState, list[GameRecord]]:
         """Place the insurance wager; when every hand has answered the offer closes (R12)."""
         even = (*state.even_money, placed.seat) if even_money else state.even_money
         new = replace(state, insurance=(*state.insurance, placed), even_money=even)
@@ -922,56 +1013,40 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     # -- the end of a round (R1-R4, R11, R13, R17-R21) ------------------------------------------
 
-    def _finish(self, state: BlackjackState) -> tuple[BlackjackState, list[Output]]:
+    def _finish(self, state: BlackjackState) -> tuple[BlackjackState, list[GameRecord]]:
         """Settle every wager against the bank (R1) from the action seat (R2) in the configured
         order (R3); fees on the pre-deal wagers only (R4); the next round starts."""
         assert state.bank_seat is not None and state.bank is not None
-        rows = self._rows(state)
-        ordered = self._ordered(state, [r[0] for r in rows])
-        by_id = {id(r[0]): r for r in rows}
-        verdicts = []
-        extras = []
-        for w in ordered:
-            _, verdict, owed, extra = by_id[id(w)]
-            verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed))
-            extras.append(extra)
-        result = settle(state.bank, verdicts)
-        payload: dict[str, Any] = {
-            "round": state.round,
-            "game": self.game_id,
-            "shoe": state.shoe_number,
-            "outcome": self._outcome(state),
-            "dealt": self._exposed(state),
-            "bank": {
-                "seat": state.bank_seat,
-                "start": fmt(result.start),
-                "end": fmt(result.end),
-                "turn": state.rotation.turn_of(state.bank_seat),
-            },
-            "action_seat": self.action_seat(state),
-            "settlements": [
-                {**s.payload(), **extra}
-                for s, extra in zip(result.settlements, extras, strict=True)
-            ],
+        result = settle_round(
+            round_=state.round,
+            game=self.game_id,
+            bank_seat=state.bank_seat,
+            bank=state.bank,
+            turn=state.rotation.turn_of(state.bank_seat),
+            verdicts=self._ordered(state, self._verdicts(state)),
             # R4 (000 "Pure 21.5 Blackjack: Wagering Limits and Collection Fees",
             # 003 "Pure 21.5 Blackjack 3 to 2: Wagering Limits and Collection Fees"): the wagers
             # placed before the deal only, never a double, a split or insurance
-            "fees": fee_rows(self.schedule, state.bank_seat, state.wagers),
-        }
+            fee_wagers=state.wagers,
+            schedule=self.schedule,
+            outcome=self._outcome(state),
+            dealt=self._exposed(state),
+            action_seat=self.action_seat(state),
+            shoe=state.shoe_number,
+        )
         new = BlackjackState(
             round=state.round + 1,
             rotation=state.rotation.after_round(state.bank_seat),
             shoe_number=state.shoe_number,
             shoe_seen=state.shoe_seen,
         )
-        return new, [Output("round/result", payload)]
+        return new, [result]
 
-    def _rows(
-        self, state: BlackjackState
-    ) -> list[tuple[PlacedWager, Verdict, Decimal, dict[str, Any]]]:
-        """Every wager with what the rules say it did: (wager at risk, verdict, owed, extra
-        fields for its settlement row)."""
-        rows: list[tuple[PlacedWager, Verdict, Decimal, dict[str, Any]]] = []
+    def _verdicts(self, state: BlackjackState) -> list[WagerVerdict]:
+        """Every wager with what the rules say it did (the amount at risk, the verdict, what a
+        win is owed), with the fields the game adds to its settlement row: a base wager's `hand`
+        and `result` (and `staked` when only part of it was at risk), insurance's `even_money`."""
+        verdicts: list[WagerVerdict] = []
         dealer = state.dealer
         dealer_pure = bj.is_pure(dealer, split=False)  # only ever found at the peek (R12)
         for hand in state.hands:
@@ -986,28 +1061,38 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
                 stakes += [(w.player, w.amount, False) for w in riders]
             for player, staked, own in stakes:
                 verdict, at_risk, owed, how = self._base(hand, staked, own, dealer, dealer_pure)
-                extra: dict[str, Any] = {"hand": index, "result": how}
+                notes: dict[str, JsonValue] = {"hand": index, "result": how}
                 if at_risk != staked:
-                    extra["staked"] = fmt(staked)
-                rows.append((PlacedWager(hand.seat, player, "base", at_risk), verdict, owed, extra))
+                    notes["staked"] = fmt(staked)
+                verdicts.append(
+                    WagerVerdict(hand.seat, player, "base", at_risk, verdict, owed, notes)
+                )
         for w in state.wagers:
             if w.spot == "base":
                 continue
             odds = self._side_odds(state, w)
-            verdict = "win" if odds > 0 else "lose"
-            owed = winnings(w.amount, odds) if odds > 0 else ZERO
-            rows.append((PlacedWager(w.seat, w.player, w.spot, w.amount), verdict, owed, {}))
+            if odds > 0:
+                verdicts.append(
+                    WagerVerdict(
+                        w.seat, w.player, w.spot, w.amount, "win", winnings(w.amount, odds)
+                    )
+                )
+            else:
+                verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, "lose"))
         for w in state.insurance:
             won = dealer_pure
-            rows.append(
-                (
-                    PlacedWager(w.seat, w.player, "insurance", w.amount),
+            verdicts.append(
+                WagerVerdict(
+                    w.seat,
+                    w.player,
+                    "insurance",
+                    w.amount,
                     "win" if won else "lose",
                     winnings(w.amount, bj.INSURANCE_ODDS) if won else ZERO,
                     {"even_money": w.seat in state.even_money},
                 )
             )
-        return rows
+        return verdicts
 
     def _base(
         self,
@@ -1072,68 +1157,46 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         category = bj.match_dealer_category(bj.match_dealer(two, up), self.match)
         return Fraction(0) if category is None else payout(self.match, category)
 
-    def _outcome(self, state: BlackjackState) -> dict[str, Any]:
-        """Every hand as the table shows it at the end, with its rank name."""
+    def _outcome(self, state: BlackjackState) -> BlackjackOutcome:
+        """Every hand as the table shows it at the end, and the side bets' results."""
+        assert state.bank_seat is not None
         dealer = state.dealer
-        dealer_pure = bj.is_pure(dealer, split=False)
-        out: dict[str, Any] = {
-            "player_dealer": {
-                "seat": state.bank_seat,
-                "cards": [str(c) for c in dealer],
-                "up_card": str(dealer[0]),
-                "hole_card": str(dealer[1]),
-                **self._rank(dealer, pure=dealer_pure),
-                "eight_eight_eight": bj.is_888(dealer),
-            },
-            "peek": (state.up_card is not None)
-            and (state.up_card.rank == "A" or bj.is_bonus(state.up_card)),
-            "hands": [
-                {
-                    "seat": h.seat,
-                    "hand": state.index_of(h),
-                    "player": h.player,
-                    "cards": [str(c) for c in h.cards],
-                    **self._rank(h.cards, pure=h.end == "pure"),
-                    "split": h.split,
-                    "doubles": [fmt(d) for d in h.doubles],
-                    "end": h.end if h.end is not None else "dealt",
-                }
-                for h in state.hands
-            ],
-        }
+        up = state.up_card
+        red_flex = buster = match = None
         if self.red_flex is not None:
             count = bj.red_flex_count(dealer)
-            out["red_flex"] = {
-                "count": count,
-                "category": bj.red_flex_category(count, self.red_flex),
-            }
+            red_flex = RedFlexResult(count, bj.red_flex_category(count, self.red_flex))
         if self.buster is not None:
             n = bj.buster_cards(dealer)
-            out["buster"] = {"cards": n, "category": bj.buster_category(n, self.buster)}
+            buster = BusterResult(n, bj.buster_category(n, self.buster))
         if self.match is not None:
-            up = state.up_card
             assert up is not None
-            out["match_dealer"] = [
-                {
-                    "seat": seat,
-                    "cards": [str(c) for c in two],
-                    "category": bj.match_dealer_category(bj.match_dealer(two, up), self.match),
-                }
+            match = tuple(
+                MatchResult(
+                    seat, two, bj.match_dealer_category(bj.match_dealer(two, up), self.match)
+                )
                 for seat, two in state.initial
                 if any(w.seat == seat and w.spot == "match-dealer" for w in state.wagers)
-            ]
-        return out
+            )
+        return BlackjackOutcome(
+            bank_seat=state.bank_seat,
+            dealer=dealer,
+            peek=(up is not None) and (up.rank == "A" or bj.is_bonus(up)),
+            hands=tuple(zip(hand_numbers(state.hands), state.hands, strict=True)),
+            red_flex=red_flex,
+            buster=buster,
+            match_dealer=match,
+        )
 
-    def _rank(self, cards: Sequence[Card], *, pure: bool) -> dict[str, Any]:
+    def _rank(self, cards: Sequence[Card], *, pure: bool) -> dict[str, JsonValue]:
         """A hand's total and rank name: "pure-21.5", "888", "bust", or e.g. "soft 18"."""
-        total, soft, rank = _ranked(tuple(cards), pure)
-        return {"total": total, "soft": soft, "rank": rank}
+        return rank_view(cards, pure=pure)
 
-    def _exposed(self, state: BlackjackState) -> list[dict[str, Any]]:
+    def _exposed(self, state: BlackjackState) -> list[JsonValue]:
         """The cards the table shows, by hand: every player card is dealt face up
         (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play");
         the player-dealer's hole card only once it is turned."""
-        out: list[dict[str, Any]] = [
+        out: list[JsonValue] = [
             {"seat": h.seat, "hand": state.index_of(h), "cards": [str(c) for c in h.cards]}
             for h in state.hands
         ]
@@ -1150,7 +1213,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def void(
         self, state: BlackjackState, reason: str, ts: str
-    ) -> tuple[BlackjackState, list[Output]]:
+    ) -> tuple[BlackjackState, list[GameRecord]]:
         """A misdeal: the round ends unplayed, every wager (doubles, splits and insurance too)
         comes back, no fee is charged and the hand does not count toward the player-dealer's two
         (R5). The hole card stays hidden unless it was already turned."""
@@ -1160,14 +1223,14 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         ]
         money += list(state.insurance)
         ordered = self._ordered(state, money) if state.bank_seat is not None else money
-        result = void_result(
-            self.game_id,
-            state.round,
-            reason,
-            state.bank_seat,
-            state.bank,
-            ordered,
-            self._exposed(state),
+        result = void_round(
+            round_=state.round,
+            game=self.game_id,
+            reason=reason,
+            bank_seat=state.bank_seat,
+            bank=state.bank,
+            ordered=ordered,
+            dealt=self._exposed(state),
             shoe=state.shoe_number,
         )
         new = BlackjackState(
@@ -1198,11 +1261,11 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             return None
         return first_wagered(seats_from(button, self.seats), state.wagers)
 
-    def _ordered(self, state: BlackjackState, wagers: Sequence[PlacedWager]) -> list[PlacedWager]:
-        """`wagers` in settlement order: insurance first (it is decided when the hole card is
-        checked, before any hand plays: 003 "Pure 21.5 Blackjack 3 to 2: Insurance and Even Money"),
-        then by seat or by spot as configured (R3) from the action seat (R2); a seat's hands in
-        order, backline after the seat's."""
+    def _ordered(self, state: BlackjackState, wagers: Sequence[W]) -> list[W]:
+        """`wagers` (or the verdicts on them) in settlement order: insurance first (it is decided
+        when the hole card is checked, before any hand plays: 003 "Pure 21.5 Blackjack 3 to 2:
+        Insurance and Even Money"), then by seat or by spot as configured (R3) from the action
+        seat (R2); a seat's hands in order, backline after the seat's."""
         assert state.bank_seat is not None
         first = self.action_seat(state)
         seat_order = (
@@ -1227,14 +1290,14 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         """The hands with `old` (found by identity: two hands may hold equal cards) replaced."""
         return tuple(new if h is old else h for h in state.hands)
 
-    def _reveal(self, before: BlackjackState, after: BlackjackState) -> dict[str, Any]:
+    def _reveal(self, before: BlackjackState, after: BlackjackState) -> dict[str, JsonValue]:
         """The hole card for the echo of the input that turned it over, else nothing."""
         if before.hole_shown or len(before.dealer) < 2:
             return {}
         turned = after.hole_shown or after.round != before.round
         return {"hole_card": str(before.dealer[1])} if turned else {}
 
-    def _dealer_view(self, state: BlackjackState) -> dict[str, Any] | None:
+    def _dealer_view(self, state: BlackjackState) -> dict[str, JsonValue] | None:
         """The player-dealer as `state` shows it: the up card only until the hole card is
         turned (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play"), its total only
         after."""
@@ -1242,7 +1305,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         if seat is None:
             return None
         shown = state.dealer if state.hole_shown else state.dealer[:1]
-        view: dict[str, Any] = {
+        view: dict[str, JsonValue] = {
             **seat,
             "cards": [str(c) for c in shown],
             "hole_card_down": len(state.dealer) >= 2 and not state.hole_shown,
@@ -1251,10 +1314,10 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             view.update(self._rank(state.dealer, pure=False))
         return view
 
-    def _hand_view(self, h: Hand, number: int) -> dict[str, Any]:
+    def _hand_view(self, h: Hand, number: int) -> dict[str, JsonValue]:
         """A player hand as `state` shows it (`number`: its index_of): every player card is face
         up (000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play")."""
-        view: dict[str, Any] = {
+        view: dict[str, JsonValue] = {
             "seat": h.seat,
             "hand": number,
             "player": h.player,
@@ -1270,7 +1333,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _next_card_view(
         self, state: BlackjackState, hand: Hand | None, legal: Sequence[str]
-    ) -> Any:
+    ) -> JsonValue:
         """Where the next `shoe.card` goes, for the dealer console; None when no card may come.
         (`hand` and `legal`: the state's current hand and legal actions.)"""
         if state.phase == "dealing":
@@ -1285,7 +1348,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             return {"seat": hand.seat, "hand": state.index_of(hand)}
         return None
 
-    def _insurance_view(self, state: BlackjackState) -> dict[str, Any] | None:
+    def _insurance_view(self, state: BlackjackState) -> dict[str, JsonValue] | None:
         """While insurance is offered (R17): the seats yet to answer, those that may take even
         money."""
         if state.phase != "insurance":
