@@ -396,6 +396,7 @@ def analyze(
     if wager not in WAGERS:
         raise ValueError(f"{wager!r} is not an analyzed {GAME} wager: expected one of {WAGERS}")
     table = _table(wager, paytable if paytable is not None else DEFAULT_PAYTABLES[wager])
+    # Any: a report of many shapes, printed as JSON and read by key (not a published payload)
     result: dict[str, Any] = {
         "game": GAME,
         "wager": wager,

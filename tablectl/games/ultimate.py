@@ -25,6 +25,7 @@ from typing import Any, Literal
 from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
 from tablectl.config import Rules, UltimateTexasHoldemGame
 from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
+from tablectl.game_records import GameRecord, InputAccepted, JsonObject, JsonValue
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
@@ -33,7 +34,6 @@ from tablectl.games.common import (
     can,
     default_player,
     event_msg,
-    fee_rows,
     has_wager,
     merged,
     player_dealer_view,
@@ -45,17 +45,15 @@ from tablectl.games.common import (
     verify_not_player_dealer,
     verify_round_in_progress,
     verify_seat,
-    void_result,
 )
 from tablectl.games.decks import deck_after_round, verify_deck_colour, verify_single_deck
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
 from tablectl.money import ZERO, fmt
-from tablectl.outputs import Output
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import PayTable, payout, winnings
-from tablectl.rules.poker import Rank, best_five, rank_category
+from tablectl.rules.poker import Rank, Showdown, best_five, rank_category
 from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import Verdict, WagerVerdict, settle
+from tablectl.rules.settlement import Verdict, WagerVerdict, settle_round, void_round
 from tablectl.rules.ultimate import (
     bad_beat_category,
     blind_result,
@@ -114,9 +112,9 @@ class Stack:
     seat: int | None
     cards: tuple[Card, ...]
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> dict[str, JsonValue]:
         """The stack as `round/result` shows it once exposed."""
-        out: dict[str, Any] = {"to": self.to}
+        out: dict[str, JsonValue] = {"to": self.to}
         if self.seat is not None:
             out["seat"] = self.seat
         out["cards"] = [str(c) for c in self.cards]
@@ -138,7 +136,7 @@ class Play:
         """The Play as a wager on the layout, for settlement (never for fees, R4)."""
         return PlacedWager(self.seat, self.player, "play", self.amount)
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> dict[str, JsonValue]:
         """The Play as `state` and `round/result` show it."""
         return {
             "seat": self.seat,
@@ -197,6 +195,84 @@ class SeatHand:
     five: tuple[Card, ...]
 
 
+@dataclass(frozen=True)
+class DealerHand:
+    """The player-dealer's hand, turned over at the showdown: its two cards, best five of seven,
+    rank and whether it qualifies (a pair or better; 003 "Ultimate Texas Hold'em: How Winners are
+    Determined and Paid", R35)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    best_five: tuple[Card, ...]
+    rank: str
+    qualifies: bool
+
+    def payload(self) -> JsonObject:
+        return {
+            "seat": self.seat,
+            "cards": [str(c) for c in self.cards],
+            "best_five": [str(c) for c in self.best_five],
+            "rank": self.rank,
+            "qualifies": self.qualifies,
+        }
+
+
+@dataclass(frozen=True)
+class ShownHand:
+    """A hand that stayed in, turned over: its cards, best five, rank, the showdown against the
+    player-dealer's (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid") and its
+    Play wager, if it bet."""
+
+    cards: tuple[Card, ...]
+    best_five: tuple[Card, ...]
+    rank: str
+    result: Showdown
+    play: Play | None
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    """A dealt seat at the end of the round: `shown` is None when it folded, and then no card of
+    it is shown (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")."""
+
+    seat: int
+    player: str
+    shown: ShownHand | None
+
+    def payload(self) -> JsonObject:
+        h = self.shown
+        if h is None:
+            return {"seat": self.seat, "player": self.player, "folded": True, "result": "fold"}
+        return {
+            "seat": self.seat,
+            "player": self.player,
+            "folded": False,
+            "cards": [str(c) for c in h.cards],
+            "best_five": [str(c) for c in h.best_five],
+            "rank": h.rank,
+            "result": h.result,
+            "play": None if h.play is None else h.play.payload(),
+        }
+
+
+@dataclass(frozen=True)
+class UltimateOutcome:
+    """The showdown: the board, the player-dealer's hand (None when every seat folded: it is
+    turned over only for the players who remain) and every dealt seat's, from the
+    player-dealer's left."""
+
+    board: tuple[Card, ...]
+    player_dealer: DealerHand | None
+    hands: tuple[SeatOutcome, ...]
+
+    def payload(self) -> JsonObject:
+        return {
+            "board": [str(c) for c in self.board],
+            "player_dealer": None if self.player_dealer is None else self.player_dealer.payload(),
+            "hands": [h.payload() for h in self.hands],
+        }
+
+
 class UltimateEngine(PlayerDealerEngine[UltimateState]):
     """The rules of Ultimate Texas Hold'em for one configured table."""
 
@@ -248,7 +324,7 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         """No bank, wager or card is down: new rules may take over now."""
         return state.phase == "betting" and state.bank_seat is None and not state.wagers
 
-    def state_payload(self, state: UltimateState) -> dict[str, Any]:
+    def state_payload(self, state: UltimateState) -> dict[str, JsonValue]:
         """What the retained `state` shows: never a hole card or an unturned community card."""
         nxt = self.next_stack(state) if state.phase == "dealing" else None
         return {
@@ -351,7 +427,7 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
 
     def bets_close(
         self, state: UltimateState, ev: BetsClose, ts: str
-    ) -> tuple[UltimateState, list[Output]]:
+    ) -> tuple[UltimateState, list[GameRecord]]:
         """Close betting; the seats to be dealt are fixed now."""
         self.verify_bets_close(state)
         new = self._closed(state)
@@ -424,7 +500,7 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
 
     def stack(
         self, state: UltimateState, ev: ShufflerStack, ts: str
-    ) -> tuple[UltimateState, list[Output]]:
+    ) -> tuple[UltimateState, list[GameRecord]]:
         """Deal one stack face down; after the board, the pre-flop decisions begin."""
         to, seat, cards = self.verify_stack(state, ev)
         if state.phase == "betting":
@@ -434,11 +510,11 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             stacks=(*state.stacks, Stack(to, seat, cards)),
             deck=state.deck if state.deck is not None else ev.deck,
         )
-        extra: dict[str, Any] = {"to": to}
+        extra: dict[str, JsonValue] = {"to": to}
         if seat is not None:
             extra["seat"] = seat
-        revealed: dict[str, Any] = {}
-        finished: list[Output] = []
+        revealed: dict[str, JsonValue] = {}
+        finished: list[GameRecord] = []
         if to == "board":
             new, revealed, finished = self._advance(replace(new, phase="preflop"))
         if revealed:
@@ -534,11 +610,11 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
 
     def decision(
         self, state: UltimateState, ev: Decision, ts: str
-    ) -> tuple[UltimateState, list[Output]]:
+    ) -> tuple[UltimateState, list[GameRecord]]:
         """Bet, check or fold; when the street is done the board is turned over (003 "Ultimate Texas
         Hold'em: Dealing Procedures and Round of Play") and after the river the round settles."""
         amount = self.verify_decision(state, ev)
-        extra: dict[str, Any] = {"round": state.round, "street": state.phase}
+        extra: dict[str, JsonValue] = {"round": state.round, "street": state.phase}
         if ev.action == "bet":
             assert amount is not None and ev.multiple is not None
             street = street_of(state.phase)
@@ -553,13 +629,15 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         new, revealed, finished = self._advance(new)
         if revealed:
             extra["revealed"] = revealed
-        return new, [event_msg(ev, ts, **extra), *finished, self._state(new)]
+        return new, [InputAccepted(ev, ts, extra), *finished, self._state(new)]
 
-    def _advance(self, state: UltimateState) -> tuple[UltimateState, dict[str, Any], list[Output]]:
+    def _advance(
+        self, state: UltimateState
+    ) -> tuple[UltimateState, dict[str, JsonValue], list[GameRecord]]:
         """Move on while nobody is due to decide: turn the flop
         (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play"), then the turn and
         river (line 3499), then settle (line 3508). Returns what was turned over."""
-        revealed: dict[str, Any] = {}
+        revealed: dict[str, JsonValue] = {}
         board = state.board()
         while state.phase in STREETS and self.to_act(state) is None:
             if state.phase == "preflop":
@@ -634,7 +712,7 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             return "lose", ZERO
         return "win", winnings(amount, odds)
 
-    def _finish(self, state: UltimateState) -> tuple[UltimateState, list[Output]]:
+    def _finish(self, state: UltimateState) -> tuple[UltimateState, list[GameRecord]]:
         assert state.bank_seat is not None and state.bank is not None
         board = state.board()
         dealer_stack = state.stack_of("player-dealer", state.bank_seat)
@@ -648,77 +726,73 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         for w in ordered:
             verdict, owed = self.verdict(w, hands[w.seat], dealer_rank, board)
             verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed))
-        result = settle(state.bank, verdicts)
         # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": the player-dealer's
         # cards are turned over for the players who remain.
         dealer_shown = any(not h.folded for h in hands.values())
-        shown_hands = [hands[s] for s in seat_order if s in hands]
-        outcome: dict[str, Any] = {
-            "board": [str(c) for c in board],
-            "player_dealer": (
-                {
-                    "seat": state.bank_seat,
-                    "cards": [str(c) for c in dealer_stack.cards],
-                    "best_five": [str(c) for c in dealer_five],
-                    "rank": rank_category(dealer_rank),
-                    "qualifies": dealer_qualifies(dealer_rank),
-                }
+        outcome = UltimateOutcome(
+            board=board,
+            player_dealer=(
+                DealerHand(
+                    state.bank_seat,
+                    dealer_stack.cards,
+                    dealer_five,
+                    rank_category(dealer_rank),
+                    dealer_qualifies(dealer_rank),
+                )
                 if dealer_shown
                 else None
             ),
-            "hands": [self._hand_payload(state, h, dealer_rank) for h in shown_hands],
-        }
+            hands=tuple(
+                self._hand_outcome(state, hands[s], dealer_rank) for s in seat_order if s in hands
+            ),
+        )
         folded = set(state.folded)
-        dealt = [
+        dealt: list[JsonObject] = [
             s.payload()
             for s in state.stacks
             if not (s.to == "seat" and s.seat in folded)
             and not (s.to == "player-dealer" and not dealer_shown)
         ]
-        payload: dict[str, Any] = {
-            "round": state.round,
-            "game": GAME_ID,
-            "outcome": outcome,
-            "dealt": dealt,
-            "deck": state.deck,
-            "bank": {
-                "seat": state.bank_seat,
-                "start": fmt(result.start),
-                "end": fmt(result.end),
-                "turn": state.rotation.turn_of(state.bank_seat),
-            },
-            "action_seat": first_wagered(seat_order, state.wagers),
-            "settlements": [s.payload() for s in result.settlements],
+        result = settle_round(
+            round_=state.round,
+            game=GAME_ID,
+            bank_seat=state.bank_seat,
+            bank=state.bank,
+            turn=state.rotation.turn_of(state.bank_seat),
+            verdicts=verdicts,
             # R4: total table action is the pre-deal wagers only, never the Play.
-            "fees": fee_rows(self.schedule, state.bank_seat, pre_deal),
-        }
+            fee_wagers=pre_deal,
+            schedule=self.schedule,
+            outcome=outcome,
+            dealt=dealt,
+            action_seat=first_wagered(seat_order, state.wagers),
+            deck=state.deck,
+            deck_after_dealt=True,  # published after `dealt`, as it always was
+        )
         new = UltimateState(
             round=state.round + 1,
             rotation=state.rotation.after_round(state.bank_seat),
             last_deck=deck_after_round(state.deck, True, state.last_deck),
         )
-        return new, [Output("round/result", payload)]
+        return new, [result]
 
-    def _hand_payload(self, state: UltimateState, h: SeatHand, dealer_rank: Rank) -> dict[str, Any]:
+    def _hand_outcome(self, state: UltimateState, h: SeatHand, dealer_rank: Rank) -> SeatOutcome:
         """A seat's hand in the result: a folded hand shows no card
         (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")."""
-        play = state.play_of(h.seat)
         if h.folded:
-            return {"seat": h.seat, "player": h.player, "folded": True, "result": "fold"}
-        return {
-            "seat": h.seat,
-            "player": h.player,
-            "folded": False,
-            "cards": [str(c) for c in h.hole],
-            "best_five": [str(c) for c in h.five],
-            "rank": rank_category(h.rank),
-            "result": showdown(h.rank, dealer_rank),
-            "play": None if play is None else play.payload(),
-        }
+            return SeatOutcome(h.seat, h.player, None)
+        shown = ShownHand(
+            h.hole,
+            h.five,
+            rank_category(h.rank),
+            showdown(h.rank, dealer_rank),
+            state.play_of(h.seat),
+        )
+        return SeatOutcome(h.seat, h.player, shown)
 
     def void(
         self, state: UltimateState, reason: str, ts: str
-    ) -> tuple[UltimateState, list[Output]]:
+    ) -> tuple[UltimateState, list[GameRecord]]:
         """A misdeal: the round ends unplayed, every wager (Play included) comes back, no fee,
         and the hand does not count toward the player-dealer's two (R5). Only cards already
         turned over are shown; the deck used stays the last deck
@@ -731,14 +805,14 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             else everything
         )
         shown = state.board()[: BOARD_SHOWN[state.phase]]
-        result = void_result(
-            GAME_ID,
-            state.round,
-            reason,
-            state.bank_seat,
-            state.bank,
-            ordered,
-            [{"to": "board", "cards": [str(c) for c in shown]}] if shown else [],
+        result = void_round(
+            round_=state.round,
+            game=GAME_ID,
+            reason=reason,
+            bank_seat=state.bank_seat,
+            bank=state.bank,
+            ordered=ordered,
+            dealt=[{"to": "board", "cards": [str(c) for c in shown]}] if shown else [],
             deck=state.deck,
         )
         new = UltimateState(
