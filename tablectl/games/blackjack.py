@@ -161,6 +161,109 @@ class BlackjackState:
         return self.dealer[0] if self.dealer else None
 
 
+@dataclass(frozen=True)
+class Variant:
+    """What differs between Pure 21.5 Blackjack and Pure Spanish 21.5, each with its rule; chosen
+    once from the config (`variant_of`). Everything else the two games play alike."""
+
+    name: str  # the game's name in refusals
+    chart: bj.Variant  # which Chart 1A the player's hands keep to (R15)
+    chart_text: str  # how a refusal names that chart
+    # contract 1, 000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used",
+    # 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used"
+    deck: DeckKind
+    # a side bet needs the same player's base wager at the seat first (000 "Pure 21.5 Blackjack:
+    # Dealing Procedures and Round of Play"; 003 "Pure Spanish 21.5: Match the Dealer Up Card
+    # Bonus Bet"): the rule id the refusal publishes
+    side_bet_rule: str
+    # R11: a Pure 21.5 pays the approval's `pure_pays`; a Pure Spanish 21.5 pays 6 to 5
+    # (003 "Pure Spanish 21.5: Card Values and Hand Rankings": "pays 6 to 5")
+    pure_odds: Fraction
+    # R17: Pure 21.5 insures after the deal (a pre-deal "insurance" wager is refused as that
+    # decision); the Spanish approval has no insurance and no even money at all
+    insurance_decision: bool
+    insurance: bool  # offered at this table (R17: the approval's `insurance`)
+    even_money: bool  # offered at this table (R17: the approval's `even_money`)
+    # "only one additional card" after a double, one card per split ace and no resplit of aces
+    # (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender"); Spanish: neither (R20)
+    one_card_after_double: bool
+    split_aces_one_card: bool
+    # R16: 21.5 splits "any pair or two ... bonus cards" (000 "Pure 21.5 Blackjack: Double-Down,
+    # Split, and Surrender"); Spanish "any pair or two cards of the equal value, including aces and
+    # Bonus cards" (003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and
+    # Surrender")
+    split_by_value: bool
+    # R20: double-double down (the approval's `double_double`) and rescue, Spanish only
+    double_double: bool
+    rescue: bool
+    # A player's Pure 21.5 against the player-dealer's: 000 "Pure 21.5 Blackjack: How Each Wager
+    # Wins, Loses, or Pushes" (R11) pushes; 003 "Pure Spanish 21.5: Dealing Procedures and Round of
+    # Play": "both ... Pure Spanish 21.5 ... the player wins"
+    pure_beats_pure: bool
+    # R20: a Spanish player's 21 beats the player-dealer's 21
+    twenty_one_wins: bool
+
+    def is_pair(self, a: Card, b: Card) -> bool:
+        """Whether two cards are a pair this game lets the player split (R16, R20)."""
+        if self.split_by_value:
+            return bj.card_value(a) == bj.card_value(b)
+        return a.rank == b.rank or (bj.is_bonus(a) and bj.is_bonus(b))
+
+
+PURE = Variant(
+    name="Pure 21.5 Blackjack",
+    chart="pure-21.5",
+    chart_text="Chart 1A (Pure 21.5: stand on hard 19 or more, hit hard 11 or less)",
+    deck=DeckKind.PURE_21_5,
+    side_bet_rule="000 line 129",
+    pure_odds=bj.PURE_ODDS[bj.DEFAULT_PURE_ODDS],
+    insurance_decision=True,
+    insurance=True,
+    even_money=False,
+    one_card_after_double=True,
+    split_aces_one_card=True,
+    split_by_value=False,
+    double_double=False,
+    rescue=False,
+    pure_beats_pure=False,
+    twenty_one_wins=False,
+)
+"""Pure 21.5 Blackjack (documents 000, 002, 003, 004) with its approval's defaults."""
+
+SPANISH = Variant(
+    name="Pure Spanish 21.5",
+    chart="spanish-21.5",
+    chart_text="Chart 1A (Spanish 21.5: stand on hard 17 or more)",
+    deck=DeckKind.SPANISH_48,
+    side_bet_rule="003 line 1944",
+    pure_odds=Fraction(6, 5),
+    insurance_decision=False,
+    insurance=False,
+    even_money=False,
+    one_card_after_double=False,
+    split_aces_one_card=False,
+    split_by_value=True,
+    double_double=False,
+    rescue=True,
+    pure_beats_pure=True,
+    twenty_one_wins=True,
+)
+"""Pure Spanish 21.5 (document 003) with its approval's defaults."""
+
+
+def variant_of(game: Pure215Game | PureSpanish215Game) -> Variant:
+    """The game's variant with what its approval chose: a Pure 21.5's odds (R11), insurance and
+    even money (R17); a Spanish table's double-double down (R20)."""
+    if isinstance(game, Pure215Game):
+        return replace(
+            PURE,
+            pure_odds=bj.PURE_ODDS[game.pure_pays],
+            insurance=game.insurance,
+            even_money=game.even_money,
+        )
+    return replace(SPANISH, double_double=game.double_double)
+
+
 def hand_numbers(hands: Sequence[Hand]) -> list[int]:
     """Each hand's number at its seat, in one pass: what `BlackjackState.index_of` gives each
     (the first of its seat's hands that is the same object)."""
@@ -292,35 +395,24 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         self.rules = rules
         self.game = game
         self.game_id = game.id
-        self.spanish = isinstance(game, PureSpanish215Game)
-        self.variant: bj.Variant = "spanish-21.5" if self.spanish else "pure-21.5"
+        self.variant = variant_of(game)
         self.seats = rules.seats.count
-        kind = DeckKind.SPANISH_48 if self.spanish else DeckKind.PURE_21_5
-        # contract 1, 000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used",
-        # 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used"
-        self.shoe = ShoeComposition(kind, game.decks)
+        self.shoe = ShoeComposition(self.variant.deck, game.decks)  # contract 1
         self.limits = rules.limits
         self.schedule = rules.schedule
         self.red_flex: PayTable | None = None
         self.buster: PayTable | None = None
         self.match: PayTable | None = None
+        # The side bets this table offers: those the game has whose pay table the config names
+        # (000 "Pure 21.5 Blackjack: Red Flex Bet", "Buster Blackjack Bonus Bet"; 003 "Pure
+        # Spanish 21.5: Match the Dealer Up Card Bonus Bet": "casinos may offer").
         if isinstance(game, Pure215Game):
-            self.pure_odds = bj.PURE_ODDS[game.pure_pays]  # R11
-            self.insurance_offered = game.insurance  # R17
-            self.even_money_offered = game.even_money
-            self.double_double = False
             if game.red_flex_table is not None:
                 self.red_flex = rules.paytable(game.red_flex_table)
             if game.buster_table is not None:
                 self.buster = rules.paytable(game.buster_table)
-        else:
-            # 003 "Pure Spanish 21.5: Card Values and Hand Rankings": "pays 6 to 5"
-            self.pure_odds = Fraction(6, 5)
-            self.insurance_offered = False  # the Spanish approval offers no insurance
-            self.even_money_offered = False
-            self.double_double = game.double_double  # R20
-            if game.match_dealer_table is not None:
-                self.match = rules.paytable(game.match_dealer_table)
+        elif game.match_dealer_table is not None:
+            self.match = rules.paytable(game.match_dealer_table)
         # The pre-deal spots this table takes, in R3's seat-by-seat order (000 "Pure 21.5 Blackjack:
         # Double-Down, Split, and Surrender": "game wager, Red Flex Bet, Buster Bet"; 003 "Pure
         # Spanish 21.5: Match the Dealer Up Card Bonus Bet": "base game wager, Match the Dealer").
@@ -409,7 +501,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
                 "no more bets: wagers are placed before the initial deal", rule="000 line 130"
             )
         verify_not_player_dealer(ev, state.bank_seat)
-        if ev.spot == "insurance" and not self.spanish:
+        if ev.spot == "insurance" and self.variant.insurance_decision:
             raise Rejected(
                 "insurance is a decision taken after the deal with an ace up, not a wager "
                 "placed before it",
@@ -429,7 +521,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         if ev.spot != "base" and not has_wager(state.wagers, ev.seat, player, ("base",)):
             raise Rejected(
                 f"a {ev.spot} wager needs a base wager by the same player at seat {ev.seat} first",
-                rule="000 line 129" if not self.spanish else "003 line 1944",
+                rule=self.variant.side_bet_rule,
             )
         verify_limits(self.limits, state.wagers, ev)
 
@@ -608,7 +700,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         state = replace(state, hands=hands, initial=initial)
         up = state.up_card
         assert up is not None
-        if self.insurance_offered and up.rank == "A":
+        if self.variant.insurance and up.rank == "A":
             return replace(state, phase="insurance"), []
         return self._peek(state)
 
@@ -641,11 +733,16 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         new = replace(hand, cards=cards, owed=False)
         if bj.is_bust(cards):
             return replace(new, end="bust")
-        if hand.owed and hand.doubles and not self.spanish:
+        if hand.owed and hand.doubles and self.variant.one_card_after_double:
             # "only one additional card"
             # (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender")
             return replace(new, end="doubled")
-        if hand.owed and hand.split and hand.cards[0].rank == "A" and not self.spanish:
+        if (
+            hand.owed
+            and hand.split
+            and hand.cards[0].rank == "A"
+            and self.variant.split_aces_one_card
+        ):
             # one card per split ace (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender")
             return replace(new, end="split-aces")
         return new
@@ -835,7 +932,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _actions(self, state: BlackjackState, hand: Hand) -> tuple[Action, ...]:
         """The actions the rules allow an open hand that is owed no card (R15, R16, R20)."""
-        force = bj.chart_1a(hand.cards, self.variant)
+        force = bj.chart_1a(hand.cards, self.variant.chart)
         two = len(hand.cards) == 2
         out: list[Action] = []
         if not hand.doubles and force != "must-stand":
@@ -848,7 +945,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             out.append("split")
         if two and not hand.doubles and not hand.split:
             out.append("surrender")  # before the hole card is shown: it is shown after play
-        if self.spanish and hand.doubles:
+        if self.variant.rescue and hand.doubles:
             out.append("rescue")  # R20: after a double, on a hand that has not busted
         return tuple(out)
 
@@ -858,14 +955,14 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         (000 "Pure 21.5 Blackjack: Double-Down, Split, and Surrender")."""
         if len(state.hands_of(hand.seat)) >= MAX_HANDS:
             return False
-        return self.spanish or not (hand.split and hand.cards[0].rank == "A")
+        return not (self.variant.split_aces_one_card and hand.split and hand.cards[0].rank == "A")
 
     def _may_double(self, hand: Hand) -> bool:
         """R16: on the first two cards (after a split too); Spanish double-double: again after
         each double card, up to three doublings (R20)."""
         if not hand.doubles:
             return len(hand.cards) == 2
-        return self.double_double and len(hand.doubles) < MAX_DOUBLES
+        return self.variant.double_double and len(hand.doubles) < MAX_DOUBLES
 
     def _pair(self, hand: Hand) -> bool:
         """R16: 21.5 splits "any pair or two ... bonus cards"
@@ -873,9 +970,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         cards of the equal value, including aces and Bonus cards"
         (003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender")."""
         a, b = hand.cards
-        if self.spanish:
-            return bj.card_value(a) == bj.card_value(b)
-        return a.rank == b.rank or (bj.is_bonus(a) and bj.is_bonus(b))
+        return self.variant.is_pair(a, b)
 
     def _double_default(self, hand: Hand) -> Decimal:
         """A double without an amount: the full original wager; a double-double doubles the total
@@ -889,7 +984,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         no doubling for less, and a double-double doubles the total (R20)."""
         if amount <= 0:
             raise Rejected("a double places a wager above zero", rule="R16")
-        if self.double_double:
+        if self.variant.double_double:
             want = self._double_default(hand)
             if amount != want:
                 raise Rejected(
@@ -905,12 +1000,10 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
 
     def _why_not(self, state: BlackjackState, hand: Hand, action: Action) -> tuple[str, str]:
         """Why the rules refuse `action` for the hand in turn, with the rule."""
-        force = bj.chart_1a(hand.cards, self.variant)
+        force = bj.chart_1a(hand.cards, self.variant.chart)
         total = bj.hand_total(hand.cards)
         name = f"{'soft' if total.soft else 'hard'} {total.value}"
-        chart = "Chart 1A (Pure 21.5: stand on hard 19 or more, hit hard 11 or less)"
-        if self.spanish:
-            chart = "Chart 1A (Spanish 21.5: stand on hard 17 or more)"
+        chart = self.variant.chart_text
         if action == "stand":
             if hand.doubles:
                 return "the hand is complete", "R16"
@@ -919,7 +1012,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             if force == "must-stand" and (not hand.doubles or self._may_double(hand)):
                 return f"dealer error: {name} must stand by {chart}; a double draws", CHART_1A
             if hand.doubles:
-                if not self.double_double:
+                if not self.variant.double_double:
                     return "a double gets one card only; no second double", "R16"
                 return f"at most {MAX_DOUBLES} doublings (8 times the wager)", "R20"
             return "a double is on the first two cards only", "R16"
@@ -934,7 +1027,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
                 return "surrender is on the initial two cards, not after a split", "R16"
             return "surrender is on the first two cards only, before any double", "R16"
         if action == "rescue":
-            if not self.spanish:
+            if not self.variant.rescue:
                 return "rescue is a Pure Spanish 21.5 option", "R20"
             return "rescue takes back a doubled portion: the hand has not doubled", "R20"
         return self._why_no_hit(state, hand), self._hit_rule(hand)
@@ -959,9 +1052,9 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
     def _verify_insurance(self, state: BlackjackState, ev: Decision) -> None:
         """Only with an ace up, before the hole card is checked, once per seat with a hand; up
         to half the game wager; even money only on a Pure 21.5, exactly half (R17)."""
-        if not self.insurance_offered:
+        if not self.variant.insurance:
             raise Rejected(f"this {self._name} table offers no insurance", rule="R17")
-        if ev.action == "even-money" and not self.even_money_offered:
+        if ev.action == "even-money" and not self.variant.even_money:
             raise Rejected("this table's approval offers no even money", rule="R17")
         if state.phase != "insurance":
             if state.up_card is not None and state.up_card.rank != "A":
@@ -1110,16 +1203,15 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         if dealer_pure:  # R12: the round ended at the peek; only a pure hand is spared
             if not pure:
                 return "lose", staked, ZERO, "lose"
-            # 003 "Pure Spanish 21.5: Dealing Procedures and Round of Play": "both ... Pure Spanish
-            # 21.5 ... the player wins"
-            if self.spanish:
-                return "win", staked, winnings(staked, self.pure_odds), "pure"
-            # 000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes", R11
+            # both pure: 003 "Pure Spanish 21.5: Dealing Procedures and Round of Play" the player
+            # wins; 000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes" (R11) a push
+            if self.variant.pure_beats_pure:
+                return "win", staked, winnings(staked, self.variant.pure_odds), "pure"
             return "push", staked, ZERO, "push"
         # paid at once (000 "Pure 21.5 Blackjack: Buster Blackjack Bonus Bet"): 6 to 5 or 3 to 2
         # (R11)
         if pure:
-            return "win", staked, winnings(staked, self.pure_odds), "pure"
+            return "win", staked, winnings(staked, self.variant.pure_odds), "pure"
         if hand.end == "surrender":  # R16, R13: half is forfeited, even against 888
             return "lose", _half_down(staked), ZERO, "surrender"
         if hand.end == "rescue":  # R20: the last doubled portion comes back, the rest is lost
@@ -1133,7 +1225,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         if bj.is_bust(dealer):
             return "win", staked, staked, "win"
         mine, theirs = player.value, bj.hand_total(dealer).value
-        if mine > theirs or (self.spanish and mine == theirs == 21):  # R20: 21 beats 21
+        if mine > theirs or (self.variant.twenty_one_wins and mine == theirs == 21):  # R20
             return "win", staked, staked, "win"
         if mine < theirs:
             return "lose", staked, ZERO, "lose"
@@ -1284,7 +1376,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
     @property
     def _name(self) -> str:
         """The game's name for refusals."""
-        return "Pure Spanish 21.5" if self.spanish else "Pure 21.5 Blackjack"
+        return self.variant.name
 
     def _replace_hand(self, state: BlackjackState, old: Hand, new: Hand) -> tuple[Hand, ...]:
         """The hands with `old` (found by identity: two hands may hold equal cards) replaced."""
@@ -1359,7 +1451,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
             "pending": [s for s in state.order if s not in taken],
             "even_money": (
                 [h.seat for h in state.hands if h.end == "pure" and h.seat not in taken]
-                if self.even_money_offered
+                if self.variant.even_money
                 else []
             ),
         }
