@@ -11,7 +11,7 @@ import pytest
 
 from tablectl.cli import main
 from tablectl.config import ConfigError, Problem, load_config
-from tablectl.games.baccarat_spec import BaccaratGame
+from tablectl.games.baccarat.spec import BaccaratGame
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "config" / "ez-baccarat-panda8.toml"

@@ -15,7 +15,7 @@ from tablectl import snapshot
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl.events import ShoeCard
-from tablectl.games.baccarat import BaccaratEngine
+from tablectl.games.baccarat.engine import BaccaratEngine
 from tablectl.journal import Journal
 from tablectl.table import Table
 from tests.helpers import bank, cards, feed, make_config, payloads, play, records, wager

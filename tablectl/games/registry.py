@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "tablectl.games"
 
 BUILTIN: dict[str, str] = {
-    "ez-baccarat-panda8": "tablectl.games.baccarat_spec:SPEC",
+    "ez-baccarat-panda8": "tablectl.games.baccarat.spec:SPEC",
     "three-card-poker-6cb": "tablectl.games.three_card_poker_spec:SPEC",
     "fortune-pai-gow": "tablectl.games.pai_gow_spec:SPEC",
     "ultimate-texas-holdem": "tablectl.games.ultimate_spec:SPEC",

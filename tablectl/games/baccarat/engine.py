@@ -26,7 +26,7 @@ from tablectl.events import (
 )
 from tablectl.eztrak import Coup, Scoreboards, board_payload
 from tablectl.game_records import DisplayChanged, GameRecord, JsonObject
-from tablectl.games.baccarat_spec import BaccaratGame
+from tablectl.games.baccarat.spec import BaccaratGame
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,

@@ -40,10 +40,10 @@ def analyze(request: AnalyzeRequest) -> Analysis:
 SPEC = GameSpec(
     title="EZ Baccarat Panda 8",
     settings={"ez-baccarat-panda8": BaccaratGame},
-    engine="tablectl.games.baccarat:BaccaratEngine",
+    engine="tablectl.games.baccarat.engine:BaccaratEngine",
     spots={"ez-baccarat-panda8": ("player", "banker", "tie", "dragon7", "panda8")},
     shows_every_card=True,  # every card is dealt face up (003)
     dealt_from_shoe=True,
     displays=("eztrak",),  # R28
-    analyzer="tablectl.games.baccarat_spec:analyze",
+    analyzer="tablectl.games.baccarat.spec:analyze",
 )
