@@ -22,7 +22,7 @@ from functools import cache
 from itertools import combinations
 from math import comb, prod
 from types import MappingProxyType
-from typing import Any
+from typing import TypedDict
 
 from tablectl.cards import JOKER, RANKS, SUITS, Card
 from tablectl.rules.pai_gow import DEFAULT_PAYTABLE as DEFAULT_PAYTABLE  # the CLI's default
@@ -193,7 +193,32 @@ def envy_per_other_hand(table: PayTable) -> Fraction:
     )
 
 
-def analyze(wager: str, paytable: PayTable | str = DEFAULT_PAYTABLE) -> dict[str, Any]:
+class EnvyFigures(TypedDict):
+    """The Envy Bonus's fixed amounts (R32) and what one button wins per other hand."""
+
+    amounts: dict[str, str]
+    per_other_hand: float
+
+
+class FortuneAnalysis(TypedDict):
+    """`analyze`'s answer, printed as JSON by `tablectl analyze` in this key order."""
+
+    game: str
+    wager: str
+    paytable: str
+    pays: dict[str, str]
+    hit_frequency: float
+    house_edge: float
+    method: str
+    hands: int
+    counts: dict[str, int]
+    counts_without_joker: dict[str, int]
+    counts_with_joker: dict[str, int]
+    probabilities: dict[str, float]
+    envy: EnvyFigures
+
+
+def analyze(wager: str, paytable: PayTable | str = DEFAULT_PAYTABLE) -> FortuneAnalysis:
     """Hit frequency, house edge and category counts of the Fortune Bonus, exact (C(53,7))."""
     if wager not in WAGERS:
         raise ValueError(
