@@ -161,6 +161,12 @@ class BlackjackState:
         return self.dealer[0] if self.dealer else None
 
 
+# Journal snapshots name a state's classes by module and qualname (tablectl/snapshot.py), and
+# `verify-journal --deep` compares a stored snapshot byte for byte: these keep the name they had
+# before the game became a package.
+Hand.__module__ = BlackjackState.__module__ = "tablectl.games.blackjack"
+
+
 @dataclass(frozen=True)
 class Variant:
     """What differs between Pure 21.5 Blackjack and Pure Spanish 21.5, each with its rule; chosen
