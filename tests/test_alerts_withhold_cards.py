@@ -8,10 +8,7 @@ from pathlib import Path
 
 from tablectl.table import Table, mask_cards
 from tests.helpers import feed, make_config, play
-
-
-class _Hidden:
-    """Stand-in for an engine of a game with hidden cards (no `shows_every_card`)."""
+from tests.test_three_card_poker_engine import tcp_config
 
 
 def test_refused_stack_alert_names_the_withheld_cards_but_shows_none_contract3(
@@ -42,9 +39,9 @@ def test_refused_card_and_pai_gow_low_hand_are_withheld_contract3(tmp_path: Path
 
 
 def test_unparsable_stack_alert_masks_the_readable_cards_contract3(tmp_path: Path) -> None:
-    # "ZZ" makes the stack invalid; "Ah" and "kd" are real cards and must not be shown.
-    table = Table(make_config(tmp_path))
-    table.engine = _Hidden()  # type: ignore[assignment]
+    # "ZZ" makes the stack invalid; "Ah" and "kd" are real cards and must not be shown (Three
+    # Card Poker: a game with hidden cards, its spec's shows_every_card False).
+    table = Table(tcp_config(tmp_path))
     rows = feed(table, {"type": "shuffler.stack", "cards": ["Ah", "kd", "ZZ"]})
     (alert,) = [json.loads(r.payload) for r in rows if r.topic.endswith("/alert")]
     assert alert["kind"] == "invalid-input"
@@ -61,8 +58,7 @@ def test_mask_cards_keeps_words_and_masks_canonical_and_quoted_cards() -> None:
 def test_rejection_reasons_of_games_with_hidden_cards_mask_card_names_contract3(
     tmp_path: Path,
 ) -> None:
-    cfg = make_config(tmp_path)
-    table = Table(cfg)
-    assert table._public_text("Ah cannot be drawn again") == "Ah cannot be drawn again"
-    table.engine = _Hidden()  # type: ignore[assignment]
-    assert table._public_text("Ah cannot be drawn again") == "?? cannot be drawn again"
+    baccarat = Table(make_config(tmp_path / "baccarat"))  # every card face up (003)
+    assert baccarat._public_text("Ah cannot be drawn again") == "Ah cannot be drawn again"
+    hidden = Table(tcp_config(tmp_path / "tcp"))  # hole cards
+    assert hidden._public_text("Ah cannot be drawn again") == "?? cannot be drawn again"
