@@ -136,7 +136,10 @@ def test_a_game_installed_by_another_distribution_is_found_by_its_entry_point(
 
 @pytest.mark.parametrize(
     ("old_name", "module"),
-    [("tablectl.games.baccarat:BaccaratState", "tablectl.games.baccarat.engine")],
+    [
+        ("tablectl.games.baccarat:BaccaratState", "tablectl.games.baccarat.engine"),
+        ("tablectl.games.pai_gow:PaiGowState", "tablectl.games.pai_gow.engine"),
+    ],
 )
 def test_snapshots_written_before_a_game_became_a_package_still_load(
     old_name: str, module: str

@@ -10,7 +10,7 @@ import pytest
 
 from tablectl.cli import main
 from tablectl.config import ConfigError, load_config
-from tablectl.games.pai_gow import PaiGowEngine
+from tablectl.games.pai_gow.engine import PaiGowEngine
 from tablectl.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -56,7 +56,7 @@ def analyze(request: AnalyzeRequest) -> Analysis:
 SPEC = GameSpec(
     title="Fortune Pai Gow Poker",
     settings={"fortune-pai-gow": FortunePaiGowGame},
-    engine="tablectl.games.pai_gow:PaiGowEngine",
+    engine="tablectl.games.pai_gow.engine:PaiGowEngine",
     spots={"fortune-pai-gow": ("base", "fortune", "envy")},
-    analyzer="tablectl.games.pai_gow_spec:analyze",
+    analyzer="tablectl.games.pai_gow.spec:analyze",
 )

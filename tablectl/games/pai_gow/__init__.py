@@ -1,0 +1,21 @@
+"""Fortune Pai Gow Poker (documents 003, 004): `spec` (its `[game]` options and GameSpec) and
+`engine` (its rules, pure).
+
+The engine's classes are also reachable as `tablectl.games.pai_gow.<Class>`, imported on first
+use: journal snapshots written before the game became a package name its state classes so.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_MOVED = frozenset(
+    {"Setting", "PaiGowState", "PaiGowEngine", "ShownHand", "PlayedHand", "PaiGowOutcome"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        return getattr(import_module(f"{__name__}.engine"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
