@@ -35,19 +35,6 @@ def render(record: GameRecord | Output) -> Output:
     raise TypeError(f"not a game record: {record!r}")
 
 
-def topic_of(record: GameRecord | Output) -> str:
-    """The topic a record is published on, without rendering it."""
-    if isinstance(record, Output):
-        return record.topic
-    if isinstance(record, StateChanged):
-        return "state"
-    if isinstance(record, InputAccepted):
-        return "event"
-    if isinstance(record, RoundSettled):
-        return "round/result"
-    return f"display/{record.name}"
-
-
 def event_payload(record: InputAccepted) -> dict[str, Any]:
     """`event`: the input's fields (less what the table does not show yet), the game's own
     additions, the time."""

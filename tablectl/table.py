@@ -42,7 +42,7 @@ from tablectl.games.registry import make_engine, spec_of
 from tablectl.journal import Record, format_ts
 from tablectl.outputs import OutboxRow, Output, alert
 from tablectl.positions import Gap, Ledger, Verdict, spans
-from tablectl.render import render, topic_of
+from tablectl.render import render
 
 RECENT_REFS = 4096  # command ids remembered to refuse a redelivered command
 REPLAY_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -160,14 +160,10 @@ class Table:
         `round/result` (`chain`) and on the retained `journal/head`, so the floor keeps a witness
         of the journal that no later edit of the file can change (docs/mqtt.md). A record that
         carries no head (a replayed line without one) publishes none."""
-        if not rec.witness or not any(topic_of(o) == "round/result" for o in outputs):
+        if not rec.witness or not any(isinstance(o, RoundSettled) for o in outputs):
             return outputs
         out: list[Message] = [
-            dataclasses.replace(o, chain=rec.chain)
-            if isinstance(o, RoundSettled)
-            else Output(o.topic, {**o.payload, "chain": rec.chain}, o.retain, o.qos)
-            if isinstance(o, Output) and o.topic == "round/result"  # TRANSITION
-            else o
+            dataclasses.replace(o, chain=rec.chain) if isinstance(o, RoundSettled) else o
             for o in outputs
         ]
         return [*out, Output("journal/head", {"chain": rec.chain}, retain=True)]
@@ -604,18 +600,6 @@ class Table:
                 self.round_positions = []
             elif isinstance(o, StateChanged):
                 o = dataclasses.replace(o, view={**o.view, **self._hold_view()})
-            elif isinstance(o, Output) and o.topic == "round/result":  # TRANSITION: untyped engines
-                devices_ = [
-                    {"name": n, "serial": self.serials.get(n)} for n in sorted(self.round_devices)
-                ]
-                o = Output(
-                    o.topic,
-                    {**o.payload, "devices": devices_, **self._positions()},
-                    o.retain,
-                    o.qos,
-                )
-                self.round_devices = set()
-                self.round_positions = []
             out.append(o)
         return out
 

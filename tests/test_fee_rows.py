@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from tablectl.games.common import PlacedWager, fee_rows
+from tablectl.games.common import PlacedWager
 from tablectl.rules.fees import CollectionSchedule
+from tablectl.rules.settlement import collection_fees
 
 D = Decimal
 
@@ -31,12 +32,13 @@ def test_chips_added_to_one_wager_pay_one_player_fee_R4() -> None:
         PlacedWager(2, "p2", "base", D(40)),
         PlacedWager(1, "p1", "base", D(10)),
     ]
-    rows = fee_rows(schedule(player_fee="0.50"), 4, wagers)
-    assert [(r["payer"], r["seat"], r["amount"]) for r in rows] == [
-        ("player-dealer", 4, "2.00"),
-        ("player", 1, "0.50"),
-        ("player", 2, "0.50"),
+    fees = collection_fees(schedule(player_fee="0.50"), 4, wagers)
+    assert [(f.payer, f.seat, f.amount) for f in fees] == [
+        ("player-dealer", 4, D("2.00")),
+        ("player", 1, D("0.50")),
+        ("player", 2, D("0.50")),
     ]
+    assert fees[0].total_action == D(60)
 
 
 def test_a_bracketed_player_fee_is_priced_on_the_whole_wager_R4() -> None:
@@ -45,8 +47,8 @@ def test_a_bracketed_player_fee_is_priced_on_the_whole_wager_R4() -> None:
         player_fee_brackets=[{"from": "5", "fee": "1"}, {"from": "100", "fee": "3"}],
     )
     wagers = [PlacedWager(1, "p1", "ante", D(60)), PlacedWager(1, "p1", "ante", D(60))]
-    rows = fee_rows(bracketed, 4, wagers)
-    assert [(r["payer"], r["amount"]) for r in rows] == [
-        ("player-dealer", "2.00"),
-        ("player", "3.00"),
+    fees = collection_fees(bracketed, 4, wagers)
+    assert [(f.payer, f.amount) for f in fees] == [
+        ("player-dealer", D("2.00")),
+        ("player", D("3.00")),
     ]

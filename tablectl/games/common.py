@@ -214,39 +214,6 @@ def player_dealer_view(
     return {"seat": bank_seat, "bank": fmt(bank), "turn": rotation.turn_of(bank_seat)}
 
 
-def fee_rows(  # TRANSITION: until every engine settles through settle_round
-    schedule: Any, bank_seat: int | None, wagers: Sequence[PlacedWager]
-) -> list[dict[str, Any]]:
-    from tablectl.render import fee_payload
-    from tablectl.rules.settlement import collection_fees
-
-    return [fee_payload(f) for f in collection_fees(schedule, bank_seat, wagers)]
-
-
-def void_result(  # TRANSITION
-    game: str,
-    round_: int,
-    reason: str,
-    bank_seat: int | None,
-    bank: Decimal | None,
-    ordered: Iterable[PlacedWager],
-    dealt: list[dict[str, Any]],
-    **extra: Any,
-) -> Any:
-    from tablectl.rules.settlement import void_round
-
-    return void_round(
-        round_=round_,
-        game=game,
-        reason=reason,
-        bank_seat=bank_seat,
-        bank=bank,
-        ordered=ordered,
-        dealt=dealt,
-        **extra,
-    )
-
-
 def event_msg(
     ev: InputEvent, ts: str, *, hide: Iterable[str] = (), **extra: JsonValue
 ) -> InputAccepted:
