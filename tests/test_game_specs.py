@@ -139,6 +139,11 @@ def test_a_game_installed_by_another_distribution_is_found_by_its_entry_point(
     [
         ("tablectl.games.baccarat:BaccaratState", "tablectl.games.baccarat.engine"),
         ("tablectl.games.pai_gow:PaiGowState", "tablectl.games.pai_gow.engine"),
+        (
+            "tablectl.games.three_card_poker:ThreeCardPokerState",
+            "tablectl.games.three_card_poker.engine",
+        ),
+        ("tablectl.games.ultimate:UltimateState", "tablectl.games.ultimate.engine"),
     ],
 )
 def test_snapshots_written_before_a_game_became_a_package_still_load(

@@ -14,7 +14,7 @@ import pytest
 
 from tablectl.cli import main
 from tablectl.config import ConfigError, load_config, parse_config
-from tablectl.games.three_card_poker_spec import ThreeCardPokerGame
+from tablectl.games.three_card_poker.spec import ThreeCardPokerGame
 from tablectl.table import Table
 from tests.helpers import bank, feed, make_config, payload, wager
 

@@ -23,7 +23,7 @@ import pytest
 from tablectl.cards import parse_card
 from tablectl.config import LoadedConfig
 from tablectl.games.seating import action_button_seat
-from tablectl.games.three_card_poker import ThreeCardPokerEngine
+from tablectl.games.three_card_poker.engine import ThreeCardPokerEngine
 from tablectl.table import Table
 from tests.helpers import (
     BASE,

@@ -24,9 +24,9 @@ ENTRY_POINT_GROUP = "tablectl.games"
 
 BUILTIN: dict[str, str] = {
     "ez-baccarat-panda8": "tablectl.games.baccarat.spec:SPEC",
-    "three-card-poker-6cb": "tablectl.games.three_card_poker_spec:SPEC",
+    "three-card-poker-6cb": "tablectl.games.three_card_poker.spec:SPEC",
     "fortune-pai-gow": "tablectl.games.pai_gow.spec:SPEC",
-    "ultimate-texas-holdem": "tablectl.games.ultimate_spec:SPEC",
+    "ultimate-texas-holdem": "tablectl.games.ultimate.spec:SPEC",
     "pure-21.5-blackjack": "tablectl.games.blackjack_spec:SPEC",
     "pure-spanish-21.5": "tablectl.games.blackjack_spec:SPEC",
 }

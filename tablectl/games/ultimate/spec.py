@@ -67,7 +67,7 @@ def analyze(request: AnalyzeRequest) -> Analysis:
 SPEC = GameSpec(
     title="Ultimate Texas Hold'em",
     settings={"ultimate-texas-holdem": UltimateTexasHoldemGame},
-    engine="tablectl.games.ultimate:UltimateEngine",
+    engine="tablectl.games.ultimate.engine:UltimateEngine",
     spots={"ultimate-texas-holdem": ("ante", "blind", "play", "trips", "bad-beat")},
-    analyzer="tablectl.games.ultimate_spec:analyze",
+    analyzer="tablectl.games.ultimate.spec:analyze",
 )

@@ -72,7 +72,7 @@ def analyze(request: AnalyzeRequest) -> Analysis:
 SPEC = GameSpec(
     title="Three Card Poker 6 Card Bonus",
     settings={"three-card-poker-6cb": ThreeCardPokerGame},
-    engine="tablectl.games.three_card_poker:ThreeCardPokerEngine",
+    engine="tablectl.games.three_card_poker.engine:ThreeCardPokerEngine",
     spots={"three-card-poker-6cb": ("ante", "play", "pair-plus", "six-card-bonus")},
-    analyzer="tablectl.games.three_card_poker_spec:analyze",
+    analyzer="tablectl.games.three_card_poker.spec:analyze",
 )
