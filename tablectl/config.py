@@ -555,9 +555,5 @@ def _paytable_problems(name: str, game: GameSettings, folder: Path) -> list[Prob
 
 
 # TRANSITION: the game models' old home, until every engine names its game's spec module.
-from tablectl.games.baccarat.spec import BaccaratGame as BaccaratGame  # noqa: E402
 from tablectl.games.blackjack_spec import Pure215Game as Pure215Game  # noqa: E402
 from tablectl.games.blackjack_spec import PureSpanish215Game as PureSpanish215Game  # noqa: E402
-from tablectl.games.pai_gow.spec import FortunePaiGowGame as FortunePaiGowGame  # noqa: E402
-from tablectl.games.three_card_poker.spec import ThreeCardPokerGame as ThreeCardPokerGame  # noqa: E402
-from tablectl.games.ultimate.spec import UltimateTexasHoldemGame as UltimateTexasHoldemGame  # noqa: E402

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
-from tablectl.config import FortunePaiGowGame, Rules
+from tablectl.config import Rules
 from tablectl.events import (
     Bank,
     BetsClose,
@@ -56,6 +56,7 @@ from tablectl.games.common import (
     verify_seat,
 )
 from tablectl.games.decks import deck_after_round, verify_single_deck
+from tablectl.games.pai_gow.spec import FortunePaiGowGame
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
 from tablectl.money import ZERO, fmt
 from tablectl.rules import pai_gow as hands

@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
-from tablectl.config import Rules, ThreeCardPokerGame
+from tablectl.config import Rules
 from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
 from tablectl.game_records import GameRecord, JsonObject, JsonValue
 from tablectl.games.base import Rejected
@@ -51,6 +51,7 @@ from tablectl.games.seating import (
     seats_from,
     seats_from_left,
 )
+from tablectl.games.three_card_poker.spec import ThreeCardPokerGame
 from tablectl.money import ZERO, fmt
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import payout, winnings

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
-from tablectl.config import Rules, UltimateTexasHoldemGame
+from tablectl.config import Rules
 from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
 from tablectl.game_records import GameRecord, InputAccepted, JsonObject, JsonValue
 from tablectl.games.base import Rejected
@@ -48,6 +48,7 @@ from tablectl.games.common import (
 )
 from tablectl.games.decks import deck_after_round, verify_deck_colour, verify_single_deck
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
+from tablectl.games.ultimate.spec import UltimateTexasHoldemGame
 from tablectl.money import ZERO, fmt
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import PayTable, payout, winnings
