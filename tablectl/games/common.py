@@ -76,7 +76,7 @@ class PlacedWager:
     spot: str
     amount: Decimal
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> dict[str, JsonValue]:
         """The wager as `state` and `round/result` show it (contract 3)."""
         return {
             "seat": self.seat,
@@ -207,7 +207,7 @@ def merged(wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
 
 def player_dealer_view(
     bank_seat: int | None, bank: Decimal | None, rotation: Rotation
-) -> dict[str, Any] | None:
+) -> dict[str, JsonValue] | None:
     """What `state` shows of the player-dealer: seat, bank and which of its two hands (R5)."""
     if bank_seat is None or bank is None:
         return None
@@ -234,7 +234,7 @@ def can(verify: Callable[[S, A], object], state: S, arg: A) -> bool:
 class TableState(Protocol):
     """What every player-dealer game's state holds (a frozen dataclass)."""
 
-    __dataclass_fields__: ClassVar[dict[str, Any]]
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # what marks a dataclass (typeshed's type)
 
     @property
     def round(self) -> int: ...
@@ -270,7 +270,7 @@ class PlayerDealerEngine(Generic[T]):
     def verify_wager(self, state: T, ev: Wager) -> None:
         raise NotImplementedError
 
-    def state_payload(self, state: T) -> dict[str, Any]:
+    def state_payload(self, state: T) -> dict[str, JsonValue]:
         raise NotImplementedError
 
     def state_view(self, state: T) -> StateChanged:

@@ -268,7 +268,8 @@ def _key_path(loc: Iterable[str | int]) -> str:
 
 
 def _flatten_limit(entry: dict[str, Any], where: KeyPath) -> tuple[dict[str, Any], list[str], bool]:
-    """Map the file's `table_limit = { min, max }` onto the model's table_min/table_max fields.
+    """Map the file's `table_limit = { min, max }` onto the model's table_min/table_max fields
+    (`entry` is decoded TOML, not yet validated: hence `Any`).
 
     Returns the model's input, layout problems, and whether table_limit itself was unusable (then
     the model's own "missing" errors for the two limits would only repeat that).

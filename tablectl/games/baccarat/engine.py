@@ -25,7 +25,7 @@ from tablectl.events import (
     Wager,
 )
 from tablectl.eztrak import Coup, Scoreboards, board_payload
-from tablectl.game_records import DisplayChanged, GameRecord, JsonObject
+from tablectl.game_records import DisplayChanged, GameRecord, JsonObject, JsonValue
 from tablectl.games.baccarat.spec import BaccaratGame
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
@@ -128,7 +128,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         """No bank, wager or card is down: new rules may take over now."""
         return state.phase == "betting" and state.bank_seat is None and not state.wagers
 
-    def state_payload(self, state: BaccaratState) -> dict[str, Any]:
+    def state_payload(self, state: BaccaratState) -> dict[str, JsonValue]:
         player, banker = state.hand("player"), state.hand("banker")
         nxt = rules.next_to_draw(player, banker)
         return {
