@@ -1,7 +1,7 @@
 """The blackjack base game (issue 3 item 5): whole rounds simulated through the real engine under
 a stated strategy, with the 95% confidence interval of the player-dealer's edge.
 
-Every rule the simulation meets is the engine's own (tablectl/games/blackjack.py): the strategy
+Every rule the simulation meets is the engine's own (tablectl/games/blackjack/): the strategy
 only picks among the engine's legal actions, and every round is played with `apply`.
 """
 
