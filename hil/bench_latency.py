@@ -35,11 +35,11 @@ from paho.mqtt.enums import CallbackAPIVersion
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from drivers.shoe.frames import CardDrawn, NewShoe, encode
-from drivers.sim.history import nothing_to_resend, resend_requests
 from hil.bench_floor import measure
 from tablectl.cards import DeckKind, deck_of, parse_card
 from tablectl.rules.baccarat import next_to_draw
+from tablectl_drivers.shoe.frames import CardDrawn, NewShoe, encode
+from tablectl_drivers.sim.history import nothing_to_resend, resend_requests
 
 REPO = Path(__file__).resolve().parents[1]
 BASE = "tablectl/bench/b1"

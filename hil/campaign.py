@@ -39,11 +39,11 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from drivers.sim.shoe import SimulatedShoe
 from hil.runner import REPO, SCHEDULES, find_mosquitto, free_port
 from tablectl.cards import parse_card
 from tablectl.journal import Journal
 from tablectl.rules.baccarat import next_to_draw
+from tablectl_drivers.sim.shoe import SimulatedShoe
 
 REPLY_WAIT = 1.0  # seconds a console waits for a command's reply before sending it again
 RESULT_WAIT = 60.0  # seconds the dealer waits for a round's result before calling it lost

@@ -54,7 +54,7 @@ _PORT = re.compile(r"\{port:([A-Za-z0-9_.-]+)\}")
 _EMULATOR = re.compile(r"\{emulator:([a-z-]+)\}")
 # Output devices the runner can stand in for: the daemon writes to them, they answer as the device
 # does (an EZTRAK ACKs each screen), and the runner reports what they show in the end.
-EMULATORS: dict[str, str] = {"eztrak": "drivers.sim.eztrak:SimulatedEztrak"}
+EMULATORS: dict[str, str] = {"eztrak": "tablectl_drivers.sim.eztrak:SimulatedEztrak"}
 
 
 def free_port() -> int:
@@ -185,7 +185,7 @@ POSITIONS = {b"CRD": 1, b"BRN": 1, b"STK": 0, b"DIC": 0}
 
 
 class ResendAnswer:
-    """What a positioned device says when the driver asks it to resend (drivers/resend.py),
+    """What a positioned device says when the driver asks it to resend (tablectl_drivers/resend.py),
     for a recorded device: a recording holds what the device sent, not its answers, so the
     runner answers "nothing to resend" from where the recorded frames put the device, under
     the SEQs just before the next recorded frame's, so the recording's own SEQs run on."""
@@ -214,7 +214,7 @@ class ResendAnswer:
                         self.last = int(values[POSITIONS[kind]])
 
     def _listen(self) -> None:
-        from drivers.sim.history import nothing_to_resend, resend_requests
+        from tablectl_drivers.sim.history import nothing_to_resend, resend_requests
 
         for _ in resend_requests(self.master):
             with self.lock:

@@ -27,11 +27,11 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from drivers.shoe.frames import CardDrawn, NewShoe, decode
 from hil.record import Recorder, record_commands, record_port
 from hil.runner import find_mosquitto, free_port
 from hil.traffic import Command, DeviceWrite, parse
 from tablectl.cards import parse_card
+from tablectl_drivers.shoe.frames import CardDrawn, NewShoe, decode
 
 REPO = Path(__file__).resolve().parent.parent
 BASE = "tablectl/rig/t1"

@@ -396,7 +396,12 @@ def _driver_checks(name: str, devices: object) -> tuple[list[Problem], list[Prob
     """
     if not isinstance(devices, list):
         return [], []
-    from drivers.registry import BUILTIN_DRIVERS, DriverLoadError, available_drivers, load_driver
+    from tablectl_drivers.registry import (
+        BUILTIN_DRIVERS,
+        DriverLoadError,
+        available_drivers,
+        load_driver,
+    )
 
     known = available_drivers()
     problems: list[Problem] = []

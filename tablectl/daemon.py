@@ -28,9 +28,6 @@ from typing import Any
 
 import structlog
 
-from drivers.base import Backoff, DisplayDriver
-from drivers.connect import port_serial
-from drivers.registry import load_driver
 from tablectl import sdnotify, segments, snapshot
 from tablectl.chainkey import ChainKey, load_key
 from tablectl.config import BrokerSetupError, LoadedConfig, resolve
@@ -40,6 +37,9 @@ from tablectl.outputs import OutboxRow
 from tablectl.relay import Relay
 from tablectl.segments import History
 from tablectl.table import Table, journal_body, now_ts
+from tablectl_drivers.base import Backoff, DisplayDriver
+from tablectl_drivers.connect import port_serial
+from tablectl_drivers.registry import load_driver
 
 log = structlog.get_logger("tablectl.daemon")
 

@@ -15,7 +15,6 @@ import socket
 from decimal import Decimal
 from pathlib import Path
 
-from drivers.sim.shoe import SimulatedShoe
 from tablectl.chainkey import create_key
 from tablectl.cli import format_round
 from tablectl.config import load_config
@@ -23,6 +22,7 @@ from tablectl.daemon import Daemon
 from tablectl.journal import Record
 from tablectl.logs import configure_logging
 from tablectl.outputs import OutboxRow
+from tablectl_drivers.sim.shoe import SimulatedShoe
 
 SCHEDULES = (
     Path(__file__).resolve().parent.parent / "config" / "schedules" / "ez-baccarat-panda8.toml"

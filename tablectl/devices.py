@@ -17,8 +17,8 @@ from typing import Any, Literal, TextIO
 
 import serial.tools.list_ports as list_ports
 
-from drivers import usb
 from tablectl.config import Device
+from tablectl_drivers import usb
 
 __all__ = [
     "BY_ID_DIR",

@@ -3,7 +3,7 @@
 A driver never cares which: it gets a port string from the config and `(transport, protocol)`
 back. Serial covers device paths, `/dev/serial/by-id/...` links and pyserial URLs
 (`socket://host:port`, `rfc2217://host:port`); `usb:VVVV:PPPP[:SERIAL]` opens a plain USB
-device (drivers/usb.py, docs/protocols/usb.md).
+device (tablectl_drivers/usb.py, docs/protocols/usb.md).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from drivers import usb
-from drivers.link import ProtocolFactory, serial_connector
+from tablectl_drivers import usb
+from tablectl_drivers.link import ProtocolFactory, serial_connector
 
 __all__ = ["connect", "port_serial"]
 
@@ -28,7 +28,7 @@ async def connect(
 
 
 if TYPE_CHECKING:
-    from drivers.link import Connector
+    from tablectl_drivers.link import Connector
 
     _conforms: Connector = connect
 

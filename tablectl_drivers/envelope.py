@@ -1,9 +1,9 @@
 """The frame envelope all our serial device protocols share (docs/protocols/envelope.md); pure.
 
-A frame is `$<TYPE>,<SEQ>[,<field>...]*<CS>\\r\\n` with an XOR checksum. This module only checks
-and splits the envelope; what a TYPE means and which fields it takes is the device's message set
-(drivers/messages.py). `decode` finds one frame (or one piece of garbage) at the front of a buffer
-and says how many bytes it used, so the result does not depend on how the stream was chunked.
+A frame is `$<TYPE>,<SEQ>[,<field>...]*<CS>\\r\\n` with an XOR checksum. This module only checks and
+splits the envelope; what a TYPE means and which fields it takes is the device's message set
+(tablectl_drivers/messages.py). `decode` finds one frame (or one piece of garbage) at the front of a
+buffer and says how many bytes it used, so the result does not depend on how the stream was chunked.
 """
 
 from __future__ import annotations

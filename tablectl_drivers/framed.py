@@ -18,11 +18,18 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import structlog
 
-from drivers.base import Backoff, DriverSink, SleepFn
-from drivers.connect import connect as default_connect
-from drivers.envelope import SEQ_MODULO, BadFrame
-from drivers.link import Connector, Link, LinkLostError, open_link
-from drivers.messages import CommonMessage, Fault, FaultCleared, Heartbeat, Message, MessageSet
+from tablectl_drivers.base import Backoff, DriverSink, SleepFn
+from tablectl_drivers.connect import connect as default_connect
+from tablectl_drivers.envelope import SEQ_MODULO, BadFrame
+from tablectl_drivers.link import Connector, Link, LinkLostError, open_link
+from tablectl_drivers.messages import (
+    CommonMessage,
+    Fault,
+    FaultCleared,
+    Heartbeat,
+    Message,
+    MessageSet,
+)
 
 __all__ = [
     "DISCONNECTED",

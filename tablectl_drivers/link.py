@@ -1,8 +1,8 @@
 """The byte link every serial device driver reads: an asyncio.Protocol that queues received bytes.
 
-It knows nothing of framing or meaning (drivers/envelope.py and the drivers do). Opening goes
-through a `Connector` with the shape of `serial_asyncio_fast.create_serial_connection`, so tests
-can swap in a null modem (drivers/sim/nullmodem.py).
+It knows nothing of framing or meaning (tablectl_drivers/envelope.py and the drivers do). Opening
+goes through a `Connector` with the shape of `serial_asyncio_fast.create_serial_connection`, so
+tests can swap in a null modem (tablectl_drivers/sim/nullmodem.py).
 """
 
 from __future__ import annotations

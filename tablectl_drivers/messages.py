@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Generic, Self, TypeVar
 
-from drivers import envelope
-from drivers.envelope import KIND, BadFrame, Envelope
+from tablectl_drivers import envelope
+from tablectl_drivers.envelope import KIND, BadFrame, Envelope
 
 __all__ = [
     "COMMON_MESSAGES",

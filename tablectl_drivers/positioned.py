@@ -1,7 +1,7 @@
 """PositionedDriver: a FramedDriver for a device that numbers what it reports (issue 9).
 
-A shoe numbers its cards from NEW, a dispenser its stacks from a shuffle, a dice cup its rolls;
-each keeps a history and answers the resend request of drivers/resend.py. This driver reports
+A shoe numbers its cards from NEW, a dispenser its stacks from a shuffle, a dice cup its rolls; each
+keeps a history and answers the resend request of tablectl_drivers/resend.py. This driver reports
 each position once, in order, and never skips one silently:
 
 * On every connect it asks the device to resend from where the journal stands (the daemon's
@@ -23,12 +23,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from drivers.base import DriverSink
-from drivers.envelope import SEQ_MODULO
-from drivers.framed import FramedDriver, FramedOptions, seconds_option
-from drivers.link import Link
-from drivers.messages import Message
-from drivers.resend import HOST_MESSAGES, ResendBegin, ResendEnd, ResendRequest
+from tablectl_drivers.base import DriverSink
+from tablectl_drivers.envelope import SEQ_MODULO
+from tablectl_drivers.framed import FramedDriver, FramedOptions, seconds_option
+from tablectl_drivers.link import Link
+from tablectl_drivers.messages import Message
+from tablectl_drivers.resend import HOST_MESSAGES, ResendBegin, ResendEnd, ResendRequest
 
 __all__ = ["PositionedDriver", "PositionedOptions"]
 
@@ -152,7 +152,7 @@ class PositionedDriver(FramedDriver[M]):
             else:
                 timeout = None
             try:
-                async with asyncio.timeout(timeout):  # not wait_for: see drivers/framed.py
+                async with asyncio.timeout(timeout):  # not wait_for: see tablectl_drivers/framed.py
                     await kick.wait()
             except TimeoutError:
                 if self._resending and self._now() >= self._deadline:

@@ -14,17 +14,17 @@ from typing import cast
 
 import structlog
 
-from drivers.base import Driver
+from tablectl_drivers.base import Driver
 
 ENTRY_POINT_GROUP = "tablectl.drivers"
 
 BUILTIN_DRIVERS: dict[str, str] = {
-    "shoe": "drivers.shoe.device:ShoeDriver",
-    "line": "drivers.line.device:LineDriver",
-    "dice-cup": "drivers.dice.device:DiceCupDriver",
-    "shuffler": "drivers.dispenser.device:ShufflerDriver",
-    "hand-dispenser": "drivers.dispenser.device:HandDispenserDriver",
-    "eztrak": "drivers.eztrak.device:EztrakDisplayDriver",
+    "shoe": "tablectl_drivers.shoe.device:ShoeDriver",
+    "line": "tablectl_drivers.line.device:LineDriver",
+    "dice-cup": "tablectl_drivers.dice.device:DiceCupDriver",
+    "shuffler": "tablectl_drivers.dispenser.device:ShufflerDriver",
+    "hand-dispenser": "tablectl_drivers.dispenser.device:HandDispenserDriver",
+    "eztrak": "tablectl_drivers.eztrak.device:EztrakDisplayDriver",
 }
 """Built-in driver names and their "module:Class" targets; a plugin cannot shadow these."""
 

@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from drivers.envelope import FrameError
-from drivers.messages import FieldError, Message, MessageSet
+from tablectl_drivers.envelope import FrameError
+from tablectl_drivers.messages import FieldError, Message, MessageSet
 
 __all__ = [
     "HOST_MESSAGES",

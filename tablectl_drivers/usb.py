@@ -1,15 +1,15 @@
 """USB devices through pyusb: `usb:` port URLs, finding a device, an asyncio transport, listing.
 
 This is the only module that imports pyusb, so a test hands every function here a pyusb backend
-object (drivers/sim/usb_backend.py) and pyusb's own `usb.core`/`usb.util` code runs on top of it.
-pyusb is untyped: its objects stay `Any` at this boundary and go no further.
+object (tablectl_drivers/sim/usb_backend.py) and pyusb's own `usb.core`/`usb.util` code runs on top
+of it. pyusb is untyped: its objects stay `Any` at this boundary and go no further.
 
 A port string names a device by ids, never by bus position, so it survives re-plugging:
 
     usb:VVVV:PPPP[:SERIAL][?interface=0&in=0x81&out=0x01&timeout=100]
 
-`usb_connector` has the `Connector` shape of drivers/link.py, so any framed driver reads a USB
-device just by being given a `usb:` port. See docs/protocols/usb.md.
+`usb_connector` has the `Connector` shape of tablectl_drivers/link.py, so any framed driver reads a
+USB device just by being given a `usb:` port. See docs/protocols/usb.md.
 """
 
 from __future__ import annotations

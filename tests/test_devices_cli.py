@@ -13,12 +13,12 @@ import pytest
 import serial.tools.list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
-import drivers.usb
-from drivers.sim.usb_backend import SimUsbBackend, SimUsbDevice
-from drivers.usb import UsbUnavailableError, list_devices
+import tablectl_drivers.usb
 from tablectl import devices
 from tablectl.cli import main
 from tablectl.config import Device
+from tablectl_drivers.sim.usb_backend import SimUsbBackend, SimUsbDevice
+from tablectl_drivers.usb import UsbUnavailableError, list_devices
 from tests.helpers import write_config
 
 
@@ -188,7 +188,7 @@ def test_usb_unavailable_is_reported_not_raised(
     def no_libusb(backend: Any = None) -> list[Any]:
         raise UsbUnavailableError(38, "no USB backend: is libusb installed?")
 
-    monkeypatch.setattr(drivers.usb, "list_devices", no_libusb)
+    monkeypatch.setattr(tablectl_drivers.usb, "list_devices", no_libusb)
     doc = json.loads(run(["devices", "--config", str(table["config"]), "--json"], capsys))
     assert doc["usb_devices"] == [] and "libusb" in doc["usb_error"]
     dice = next(c for c in doc["config"] if c["name"] == "dice")

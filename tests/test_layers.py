@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-IO = ("aiomqtt", "paho", "serial", "serial_asyncio_fast", "usb", "drivers")
+IO = ("aiomqtt", "paho", "serial", "serial_asyncio_fast", "usb", "tablectl_drivers")
 STORAGE_AND_LOOP = ("sqlite3", "_sqlite3", "asyncio")
 
 _LOADED = """

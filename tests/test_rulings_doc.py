@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "rulings.md"
-CITING = ("tablectl", "drivers", "tests", "hil", "docs")
+CITING = ("tablectl", "tablectl_drivers", "tests", "hil", "docs")
 
 CITATION = re.compile(r"\bR(\d+)([a-z]?)\b")
 # A match that is not a ruling: the red channel of an RGB triple. None is in the tree today.
@@ -185,7 +185,7 @@ def published() -> set[str]:
     Consoles match on the rule, so these keep their old form; tests and docs quote them."""
     return {
         cited(m.group(0))
-        for path in sorted((ROOT / "tablectl" / "games").glob("*.py"))
+        for path in sorted((ROOT / "tablectl" / "games").rglob("*.py"))
         for token in strings(path)
         for m in LINE_CITATION.finditer(token.string)
     }

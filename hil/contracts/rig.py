@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from drivers.sim import RecordingSink
+from tablectl_drivers.sim import RecordingSink
 
 INTERACTIVE = os.environ.get("TABLECTL_HIL_INTERACTIVE") == "1"
 

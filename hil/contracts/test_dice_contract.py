@@ -14,10 +14,10 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from drivers.dice.device import DISCONNECTED, FRAMES_LOST, DiceCupDriver
-from drivers.sim import RecordingSink, StatusReport
-from drivers.sim.dice import SimulatedDice
 from hil.contracts.rig import Rig, rig_for, until_available
+from tablectl_drivers.dice.device import DISCONNECTED, FRAMES_LOST, DiceCupDriver
+from tablectl_drivers.sim import RecordingSink, StatusReport
+from tablectl_drivers.sim.dice import SimulatedDice
 
 TIMEOUT = 5.0
 """Seconds to wait for an emulator, or for a real device to do what it does by itself."""

@@ -25,19 +25,19 @@ from typing import Any
 
 import pytest
 
-from drivers.dispenser.device import (
+from hil.contracts.rig import Rig, rig_for, until_available
+from tablectl.cards import parse_card
+from tablectl_drivers.dispenser.device import (
     CARD_INDEX,
     DISCONNECTED,
     FRAMES_LOST,
     WRONG_COUNT,
     DispenserDriver,
 )
-from drivers.dispenser.messages import DECK_COLOUR
-from drivers.registry import load_driver
-from drivers.sim import RecordingSink, StatusReport
-from drivers.sim.dispenser import SimulatedDispenser
-from hil.contracts.rig import Rig, rig_for, until_available
-from tablectl.cards import parse_card
+from tablectl_drivers.dispenser.messages import DECK_COLOUR
+from tablectl_drivers.registry import load_driver
+from tablectl_drivers.sim import RecordingSink, StatusReport
+from tablectl_drivers.sim.dispenser import SimulatedDispenser
 
 pytestmark = pytest.mark.integration
 

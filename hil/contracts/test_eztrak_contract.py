@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from drivers.eztrak.device import DISCONNECTED, NO_ACK, EztrakDisplayDriver
-from drivers.eztrak.render import SCREEN_KEYS
-from drivers.sim import RecordingSink, StatusReport
-from drivers.sim.eztrak import SimulatedEztrak
 from hil.contracts.rig import Rig, rig_for, until_available
 from tablectl.eztrak import Coup, display_payload
+from tablectl_drivers.eztrak.device import DISCONNECTED, NO_ACK, EztrakDisplayDriver
+from tablectl_drivers.eztrak.render import SCREEN_KEYS
+from tablectl_drivers.sim import RecordingSink, StatusReport
+from tablectl_drivers.sim.eztrak import SimulatedEztrak
 
 TIMEOUT = 5.0
 """Seconds to wait for an emulator, or for a real display to answer."""

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from drivers.shoe.device import FRAMES_LOST, ShoeDriver
-from drivers.sim import RecordingSink
-from drivers.sim.shoe import SimulatedShoe
 from hil.contracts.rig import Rig, rig_for, until_available
+from tablectl_drivers.shoe.device import FRAMES_LOST, ShoeDriver
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.shoe import SimulatedShoe
 
 pytestmark = pytest.mark.integration
 

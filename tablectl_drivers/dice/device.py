@@ -1,11 +1,11 @@
 """DiceCupDriver: reads a dice-cup sensor (docs/protocols/dice.md) and emits `dice.roll` events.
 
-Connection, framing, SEQ, FLT/CLR and status are drivers/framed.py's; positions, resends and
-gaps are drivers/positioned.py's (the cup has no runs: its roll number never restarts). This
-module decides what a reading becomes: a fully read one is passed on as read with its place
-(`at`: roll number, SEQ; the game engine, not the driver, refuses a wrong number of dice), one
-with an unreadable die is no roll (it holds no position) and is withheld and shown as fault
-UNREADABLE until the roll that takes its number; the cup's position is status detail.
+Connection, framing, SEQ, FLT/CLR and status are tablectl_drivers/framed.py's; positions, resends
+and gaps are tablectl_drivers/positioned.py's (the cup has no runs: its roll number never restarts).
+This module decides what a reading becomes: a fully read one is passed on as read with its place
+(`at`: roll number, SEQ; the game engine, not the driver, refuses a wrong number of dice), one with
+an unreadable die is no roll (it holds no position) and is withheld and shown as fault UNREADABLE
+until the roll that takes its number; the cup's position is status detail.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from drivers.base import DriverSink
-from drivers.dice.messages import MESSAGES, CupMoved, DiceMessage, DiceReading
-from drivers.framed import DISCONNECTED, FRAMES_LOST, SILENT, FramedOptions
-from drivers.positioned import PositionedDriver, PositionedOptions
+from tablectl_drivers.base import DriverSink
+from tablectl_drivers.dice.messages import MESSAGES, CupMoved, DiceMessage, DiceReading
+from tablectl_drivers.framed import DISCONNECTED, FRAMES_LOST, SILENT, FramedOptions
+from tablectl_drivers.positioned import PositionedDriver, PositionedOptions
 
 __all__ = [
     "DISCONNECTED",
@@ -127,6 +127,6 @@ class DiceCupDriver(PositionedDriver[DiceMessage]):
 
 
 if TYPE_CHECKING:
-    from drivers.base import Driver
+    from tablectl_drivers.base import Driver
 
     _conforms: type[Driver] = DiceCupDriver

@@ -1,11 +1,11 @@
 """The dice-cup sensor's messages (docs/protocols/dice.md) on the shared envelope; pure, no I/O.
 
-Framing, checksum, SEQ and FLT/CLR/HBT are the envelope's (drivers/envelope.py,
-drivers/messages.py); RSB/RSE, the cup's answer to a resend request, are drivers/resend.py's.
-This module adds the cup's own two messages: `DIC`, what the sensor read after a shake, with
-the roll's number (the count of rolls the cup has read since it was made: its position, which
-never restarts) and each die a digit 1-6, or `?` for a die it could not read; and `CUP`, the
-cup lifted off the dice or closed over them.
+Framing, checksum, SEQ and FLT/CLR/HBT are the envelope's (tablectl_drivers/envelope.py,
+tablectl_drivers/messages.py); RSB/RSE, the cup's answer to a resend request, are
+tablectl_drivers/resend.py's. This module adds the cup's own two messages: `DIC`, what the sensor
+read after a shake, with the roll's number (the count of rolls the cup has read since it was made:
+its position, which never restarts) and each die a digit 1-6, or `?` for a die it could not read;
+and `CUP`, the cup lifted off the dice or closed over them.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from drivers.envelope import FrameError
-from drivers.messages import (
+from tablectl_drivers.envelope import FrameError
+from tablectl_drivers.messages import (
     Fault,
     FaultCleared,
     FieldError,
@@ -22,7 +22,7 @@ from drivers.messages import (
     Message,
     MessageSet,
 )
-from drivers.resend import ResendBegin, ResendEnd, position_field, read_position
+from tablectl_drivers.resend import ResendBegin, ResendEnd, position_field, read_position
 
 __all__ = [
     "FACES",

@@ -1,9 +1,9 @@
 """Shuffler and hand-dispenser drivers (docs/protocols/dispenser.md): stacks become events.
 
-Connection, framing, SEQ, FLT/CLR and status are drivers/framed.py's; positions, resends and
-gaps are drivers/positioned.py's (a shuffle is a run, a stack's number since it the position).
-`DispenserDriver` decides what a stack becomes: `shuffler.stack` with the cards as read, in
-dispense order, the deck colour of its shuffle and its place (`at`: shuffle, stack number, SEQ,
+Connection, framing, SEQ, FLT/CLR and status are tablectl_drivers/framed.py's; positions, resends
+and gaps are tablectl_drivers/positioned.py's (a shuffle is a run, a stack's number since it the
+position). `DispenserDriver` decides what a stack becomes: `shuffler.stack` with the cards as read,
+in dispense order, the deck colour of its shuffle and its place (`at`: shuffle, stack number, SEQ,
 first card index). A stack of the wrong size is still emitted (the game engine refuses it with an
 alert) and shown as fault WRONG_COUNT; a joker where the deck has none is withheld, shown as
 UNEXPECTED_JOKER and reported as a gap the device cannot fill (`device.gap`); a stack whose first
@@ -16,22 +16,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from drivers.base import DriverSink
-from drivers.dispenser.messages import (
+from tablectl_drivers.base import DriverSink
+from tablectl_drivers.dispenser.messages import (
     MESSAGES,
     CardCount,
     DispenserMessage,
     ShuffleDone,
     Stack,
 )
-from drivers.framed import (
+from tablectl_drivers.framed import (
     DISCONNECTED,
     FRAMES_LOST,
     SILENT,
     FramedOptions,
     withhold_fields,
 )
-from drivers.positioned import PositionedDriver, PositionedOptions
+from tablectl_drivers.positioned import PositionedDriver, PositionedOptions
 
 __all__ = [
     "CARD_INDEX",
@@ -295,7 +295,7 @@ class HandDispenserDriver(DispenserDriver):
 
 
 if TYPE_CHECKING:
-    from drivers.base import Driver
+    from tablectl_drivers.base import Driver
 
     _shuffler: type[Driver] = ShufflerDriver
     _hand_dispenser: type[Driver] = HandDispenserDriver

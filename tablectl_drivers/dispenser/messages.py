@@ -1,11 +1,12 @@
 """The shuffler / hand dispenser messages (docs/protocols/dispenser.md) on the envelope; pure.
 
-Framing, checksum, SEQ and FLT/CLR/HBT are the envelope's (drivers/envelope.py,
-drivers/messages.py); RSB/RSE, the device's answer to a resend request, are drivers/resend.py's.
-This module adds the family's own three messages: `STK`, one stack dispensed, with its position
-(the stack's number since the shuffle) and the number of its first card since the shuffle, then
-its cards in dispense order; `SHF`, a shuffle finished, with its id (the run the stack numbers
-count in) and the colour of the deck's backs; `CNT`, how many cards are left to dispense.
+Framing, checksum, SEQ and FLT/CLR/HBT are the envelope's (tablectl_drivers/envelope.py,
+tablectl_drivers/messages.py); RSB/RSE, the device's answer to a resend request, are
+tablectl_drivers/resend.py's. This module adds the family's own three messages: `STK`, one stack
+dispensed, with its position (the stack's number since the shuffle) and the number of its first card
+since the shuffle, then its cards in dispense order; `SHF`, a shuffle finished, with its id (the run
+the stack numbers count in) and the colour of the deck's backs; `CNT`, how many cards are left to
+dispense.
 
 Error reasons never quote a card field: a bad frame's reason is published in the device status,
 and a stack's cards are hole cards.
@@ -17,8 +18,9 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from drivers.envelope import FrameError
-from drivers.messages import (
+from tablectl.cards import Card, CardError, parse_card
+from tablectl_drivers.envelope import FrameError
+from tablectl_drivers.messages import (
     Fault,
     FaultCleared,
     FieldError,
@@ -26,7 +28,7 @@ from drivers.messages import (
     Message,
     MessageSet,
 )
-from drivers.resend import (
+from tablectl_drivers.resend import (
     ResendBegin,
     ResendEnd,
     check_run,
@@ -34,7 +36,6 @@ from drivers.resend import (
     read_position,
     read_run,
 )
-from tablectl.cards import Card, CardError, parse_card
 
 __all__ = [
     "DECK_COLOUR",

@@ -3,7 +3,7 @@
 An output device: the daemon hands it each new payload through `update`, which only stores it
 (the latest per view) and wakes the writer; the writer sends the whole screen after every update
 and every (re)connect, and again on NAK or when no ACK comes in time. What the display sends back
-(ACK, NAK, RDY, FLT/CLR/HBT) is read by drivers/framed.py like any envelope device.
+(ACK, NAK, RDY, FLT/CLR/HBT) is read by tablectl_drivers/framed.py like any envelope device.
 """
 
 from __future__ import annotations
@@ -13,12 +13,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from drivers.base import Backoff, DriverSink, SleepFn
-from drivers.connect import connect as default_connect
-from drivers.envelope import SEQ_MODULO
-from drivers.eztrak.messages import HOST_MESSAGES, MESSAGES, Ack, DisplayMessage, Nak, Ready
-from drivers.eztrak.render import RenderError, render
-from drivers.framed import (
+from tablectl_drivers.base import Backoff, DriverSink, SleepFn
+from tablectl_drivers.connect import connect as default_connect
+from tablectl_drivers.envelope import SEQ_MODULO
+from tablectl_drivers.eztrak.messages import (
+    HOST_MESSAGES,
+    MESSAGES,
+    Ack,
+    DisplayMessage,
+    Nak,
+    Ready,
+)
+from tablectl_drivers.eztrak.render import RenderError, render
+from tablectl_drivers.framed import (
     DISCONNECTED,
     FRAMES_LOST,
     SILENT,
@@ -26,7 +33,7 @@ from drivers.framed import (
     FramedOptions,
     seconds_option,
 )
-from drivers.link import Connector, Link
+from tablectl_drivers.link import Connector, Link
 
 __all__ = [
     "DISCONNECTED",
@@ -250,6 +257,6 @@ class EztrakDisplayDriver(FramedDriver[DisplayMessage]):
 
 
 if TYPE_CHECKING:
-    from drivers.base import DisplayDriver
+    from tablectl_drivers.base import DisplayDriver
 
     _conforms: type[DisplayDriver] = EztrakDisplayDriver

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Literal, Self
 
-from drivers.messages import FieldError, Message, MessageSet
+from tablectl_drivers.messages import FieldError, Message, MessageSet
 
 __all__ = [
     "BLOCKS",

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from drivers.envelope import MAX_FRAME, SEQ_MODULO
-from drivers.eztrak.messages import (
+from tablectl_drivers.envelope import MAX_FRAME, SEQ_MODULO
+from tablectl_drivers.eztrak.messages import (
     BIG_ROAD_TOKEN,
     HOST_MESSAGES,
     ROAD_CODES,
@@ -27,7 +27,7 @@ from drivers.eztrak.messages import (
     Statistic,
     Timer,
 )
-from drivers.messages import FieldError
+from tablectl_drivers.messages import FieldError
 
 __all__ = [
     "SCREEN_KEYS",

@@ -41,10 +41,10 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from drivers.base import Backoff, DriverSink, SleepFn
-from drivers.connect import connect as default_connect
-from drivers.link import Connector, LinkLostError, open_link
 from tablectl.cards import CardError, parse_card
+from tablectl_drivers.base import Backoff, DriverSink, SleepFn
+from tablectl_drivers.connect import connect as default_connect
+from tablectl_drivers.link import Connector, LinkLostError, open_link
 
 log = structlog.get_logger(__name__)
 
@@ -323,6 +323,6 @@ class LineDriver:
 
 
 if TYPE_CHECKING:
-    from drivers.base import Driver
+    from tablectl_drivers.base import Driver
 
     _conforms: type[Driver] = LineDriver

@@ -1,23 +1,31 @@
 """ShoeDriver: reads a card-reading shoe (docs/protocols/shoe.md) and emits contract-2 events.
 
-Connection, framing, SEQ, faults and status are drivers/framed.py's; this module only turns the
-shoe's own messages (drivers/shoe/frames.py) into events and tracks whether the shoe is empty.
+Connection, framing, SEQ, faults and status are tablectl_drivers/framed.py's; this module only turns
+the shoe's own messages (tablectl_drivers/shoe/frames.py) into events and tracks whether the shoe is
+empty.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from drivers.base import DriverSink
-from drivers.framed import (
+from tablectl_drivers.base import DriverSink
+from tablectl_drivers.framed import (
     DISCONNECTED,
     FRAMES_LOST,
     SILENT,
     FramedOptions,
     withhold_fields,
 )
-from drivers.positioned import PositionedDriver, PositionedOptions
-from drivers.shoe.frames import MESSAGES, CardBurned, CardDrawn, NewShoe, ShoeEmpty, ShoeMessage
+from tablectl_drivers.positioned import PositionedDriver, PositionedOptions
+from tablectl_drivers.shoe.frames import (
+    MESSAGES,
+    CardBurned,
+    CardDrawn,
+    NewShoe,
+    ShoeEmpty,
+    ShoeMessage,
+)
 
 __all__ = ["DISCONNECTED", "FRAMES_LOST", "SILENT", "ShoeDriver", "ShoeOptions"]
 
@@ -69,6 +77,6 @@ class ShoeDriver(PositionedDriver[ShoeMessage]):
 
 
 if TYPE_CHECKING:
-    from drivers.base import Driver
+    from tablectl_drivers.base import Driver
 
     _conforms: type[Driver] = ShoeDriver

@@ -1,8 +1,8 @@
 """The card-reading shoe's messages (docs/protocols/shoe.md) on the shared envelope; pure, no I/O.
 
-The framing, checksum and resync rules are drivers/envelope.py's and FLT/CLR/HBT are the common
-messages of drivers/messages.py; this module adds the shoe's own messages and `decode`/`encode`
-for the whole shoe protocol.
+The framing, checksum and resync rules are tablectl_drivers/envelope.py's and FLT/CLR/HBT are the
+common messages of tablectl_drivers/messages.py; this module adds the shoe's own messages and
+`decode`/`encode` for the whole shoe protocol.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from drivers.envelope import MAX_FRAME, SEQ_MODULO, BadFrame, FrameError, checksum
-from drivers.messages import (
+from tablectl.cards import Card, CardError, parse_card
+from tablectl_drivers.envelope import MAX_FRAME, SEQ_MODULO, BadFrame, FrameError, checksum
+from tablectl_drivers.messages import (
     Fault,
     FaultCleared,
     FieldError,
@@ -19,7 +20,7 @@ from drivers.messages import (
     Message,
     MessageSet,
 )
-from drivers.resend import (
+from tablectl_drivers.resend import (
     ResendBegin,
     ResendEnd,
     check_run,
@@ -27,7 +28,6 @@ from drivers.resend import (
     read_position,
     read_run,
 )
-from tablectl.cards import Card, CardError, parse_card
 
 __all__ = [
     "MAX_FRAME",
@@ -134,6 +134,7 @@ def encode(frame: Frame) -> bytes:
 def decode(buf: bytes | bytearray) -> tuple[int, Frame | BadFrame | None]:
     """Find what starts `buf`: `(consumed, frame)`, `(consumed, BadFrame)` or `(0, None)`.
 
-    `(0, None)` means "need more bytes"; see `drivers.envelope.decode` for the resync rules.
+    `(0, None)` means "need more bytes"; see `tablectl_drivers.envelope.decode` for the resync
+    rules.
     """
     return MESSAGES.decode(buf)

@@ -28,8 +28,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from drivers.envelope import SEQ_MODULO, encode
-from drivers.messages import Fault, FaultCleared, Heartbeat, Message
+from tablectl_drivers.envelope import SEQ_MODULO, encode
+from tablectl_drivers.messages import Fault, FaultCleared, Heartbeat, Message
 
 __all__ = [
     "COMMON_HELP",

@@ -13,16 +13,16 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 
-from drivers.dice.messages import FACES, CupMoved, DiceReading
-from drivers.messages import Message
-from drivers.sim.device import (
+from tablectl_drivers.dice.messages import FACES, CupMoved, DiceReading
+from tablectl_drivers.messages import Message
+from tablectl_drivers.sim.device import (
     COMMON_HELP,
     SimulatedDevice,
     common_command,
     run_interactive,
     sim_argument_parser,
 )
-from drivers.sim.history import HistoryModel
+from tablectl_drivers.sim.history import HistoryModel
 
 __all__ = ["DiceModel", "SimulatedDice", "main"]
 

@@ -14,7 +14,8 @@ import random
 import sys
 from collections.abc import Callable, Iterable
 
-from drivers.dispenser.messages import (
+from tablectl.cards import Card, DeckKind, deck_of, parse_card
+from tablectl_drivers.dispenser.messages import (
     DECK_COLOUR,
     FAULT_CODES,
     MAX_STACK_CARDS,
@@ -22,16 +23,15 @@ from drivers.dispenser.messages import (
     ShuffleDone,
     Stack,
 )
-from drivers.messages import Message
-from drivers.sim.device import (
+from tablectl_drivers.messages import Message
+from tablectl_drivers.sim.device import (
     COMMON_HELP,
     SimulatedDevice,
     common_command,
     run_interactive,
     sim_argument_parser,
 )
-from drivers.sim.history import HistoryModel
-from tablectl.cards import Card, DeckKind, deck_of, parse_card
+from tablectl_drivers.sim.history import HistoryModel
 
 __all__ = ["DispenserModel", "HopperEmpty", "SimulatedDispenser", "main"]
 

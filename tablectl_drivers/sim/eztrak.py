@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from drivers.envelope import BadFrame
-from drivers.eztrak.messages import HOST_MESSAGES, ROAD_CODES, Ack, Nak, Ready
-from drivers.eztrak.render import ScreenAssembler, Verdict, frame_body
-from drivers.messages import CommonMessage
-from drivers.sim.device import (
+from tablectl_drivers.envelope import BadFrame
+from tablectl_drivers.eztrak.messages import HOST_MESSAGES, ROAD_CODES, Ack, Nak, Ready
+from tablectl_drivers.eztrak.render import ScreenAssembler, Verdict, frame_body
+from tablectl_drivers.messages import CommonMessage
+from tablectl_drivers.sim.device import (
     COMMON_HELP,
     DeviceModel,
     SimulatedDevice,

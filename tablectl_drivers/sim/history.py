@@ -3,7 +3,7 @@
 Real intelligent shoes, shufflers and dice cups keep a log of the current shoe or shuffle. The
 simulators keep one too: every positioned message and run start they transmit, for the current
 and the previous run (the dice cup: its latest rolls). `resend` answers RSN as
-drivers/resend.py says: RSB, the history again under fresh SEQs, RSE, then the fault state.
+tablectl_drivers/resend.py says: RSB, the history again under fresh SEQs, RSE, then the fault state.
 `forget()` is the device losing its history (a power cycle); a position the device consumed
 without reporting (a misread card) is simply absent from it, so a resend cannot fill it.
 """
@@ -14,10 +14,10 @@ import dataclasses
 import os
 from collections.abc import Callable, Iterator
 
-from drivers.envelope import SEQ_MODULO, BadFrame, encode
-from drivers.messages import Fault, FaultCleared, Message
-from drivers.resend import HOST_MESSAGES, ResendBegin, ResendEnd, ResendRequest
-from drivers.sim.device import DeviceModel
+from tablectl_drivers.envelope import SEQ_MODULO, BadFrame, encode
+from tablectl_drivers.messages import Fault, FaultCleared, Message
+from tablectl_drivers.resend import HOST_MESSAGES, ResendBegin, ResendEnd, ResendRequest
+from tablectl_drivers.sim.device import DeviceModel
 
 __all__ = ["HistoryModel", "nothing_to_resend", "resend_requests"]
 

@@ -11,17 +11,17 @@ import random
 import sys
 from collections.abc import Callable, Iterable
 
-from drivers.messages import Message
-from drivers.shoe.frames import CardBurned, CardDrawn, NewShoe, ShoeEmpty
-from drivers.sim.device import (
+from tablectl.cards import Card, parse_card, standard_deck
+from tablectl_drivers.messages import Message
+from tablectl_drivers.shoe.frames import CardBurned, CardDrawn, NewShoe, ShoeEmpty
+from tablectl_drivers.sim.device import (
     COMMON_HELP,
     SimulatedDevice,
     common_command,
     run_interactive,
     sim_argument_parser,
 )
-from drivers.sim.history import HistoryModel
-from tablectl.cards import Card, parse_card, standard_deck
+from tablectl_drivers.sim.history import HistoryModel
 
 __all__ = ["ShoeExhausted", "ShoeModel", "SimulatedShoe", "main"]
 

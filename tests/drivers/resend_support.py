@@ -1,5 +1,5 @@
-"""Helpers for driver tests of positioned devices (drivers/positioned.py): a null modem whose
-device end hears the host's resend request and answers it, and a wait for a resend's answer to
+"""Helpers for driver tests of positioned devices (tablectl_drivers/positioned.py): a null modem
+whose device end hears the host's resend request and answers it, and a wait for a resend's answer to
 have been read."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import asyncio
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from drivers.sim import RecordingSink
-from drivers.sim.history import HistoryModel
-from drivers.sim.nullmodem import Fragmenter, NullModem
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.history import HistoryModel
+from tablectl_drivers.sim.nullmodem import Fragmenter, NullModem
 from tests.drivers.support import TIMEOUT
 
 M = TypeVar("M", bound=HistoryModel)

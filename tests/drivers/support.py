@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, TypeVar
 
-from drivers.sim import RecordingSink, StatusReport
+from tablectl_drivers.sim import RecordingSink, StatusReport
 
 TIMEOUT = 5.0
 T = TypeVar("T")

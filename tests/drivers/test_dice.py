@@ -19,20 +19,26 @@ from typing import Any
 
 import pytest
 
-from drivers.dice.device import (
+from tablectl_drivers.dice.device import (
     DISCONNECTED,
     UNREADABLE,
     DiceCupDriver,
     DiceOptions,
 )
-from drivers.dice.messages import MESSAGES, CupMoved, DiceReading, Frame
-from drivers.envelope import BadFrame, FrameError, checksum
-from drivers.messages import Fault, FaultCleared, Heartbeat
-from drivers.registry import available_drivers, load_driver
-from drivers.resend import HOST_MESSAGES, MAX_POSITION, ResendBegin, ResendEnd, ResendRequest
-from drivers.sim import RecordingSink
-from drivers.sim.dice import DiceModel, SimulatedDice
-from drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
+from tablectl_drivers.dice.messages import MESSAGES, CupMoved, DiceReading, Frame
+from tablectl_drivers.envelope import BadFrame, FrameError, checksum
+from tablectl_drivers.messages import Fault, FaultCleared, Heartbeat
+from tablectl_drivers.registry import available_drivers, load_driver
+from tablectl_drivers.resend import (
+    HOST_MESSAGES,
+    MAX_POSITION,
+    ResendBegin,
+    ResendEnd,
+    ResendRequest,
+)
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.dice import DiceModel, SimulatedDice
+from tablectl_drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
 from tests.drivers.support import last, running, simulators, synced, until_open, until_synced
 
 TIMEOUT = 5.0
@@ -624,7 +630,7 @@ def test_bad_options_are_refused_by_name(options: dict[str, Any], message: str) 
 
 
 def test_the_driver_is_registered_as_dice_cup() -> None:
-    assert available_drivers()["dice-cup"] == "drivers.dice.device:DiceCupDriver"
+    assert available_drivers()["dice-cup"] == "tablectl_drivers.dice.device:DiceCupDriver"
     assert load_driver("dice-cup") is DiceCupDriver
 
 
@@ -644,7 +650,7 @@ def test_interactive_simulator_prints_its_port_and_obeys_commands() -> None:
         "quit",
     ]
     proc = subprocess.run(
-        [sys.executable, "-m", "drivers.sim.dice", "--seed", "1"],
+        [sys.executable, "-m", "tablectl_drivers.sim.dice", "--seed", "1"],
         input="\n".join(commands) + "\n",
         capture_output=True,
         text=True,

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from drivers.dice.device import FRAMES_LOST, UNREADABLE, DiceCupDriver
-from drivers.framed import DISCONNECTED
-from drivers.sim import RecordingSink
-from drivers.sim.dice import SimulatedDice
+from tablectl_drivers.dice.device import FRAMES_LOST, UNREADABLE, DiceCupDriver
+from tablectl_drivers.framed import DISCONNECTED
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.dice import SimulatedDice
 from tests.drivers.support import last, running, simulators, synced, until_open
 
 TIMEOUT = 5.0

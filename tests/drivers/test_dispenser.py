@@ -20,7 +20,9 @@ from typing import Any
 
 import pytest
 
-from drivers.dispenser.device import (
+from tablectl.cards import Card, parse_card, standard_deck
+from tablectl.cli import main as tablectl_main
+from tablectl_drivers.dispenser.device import (
     CARD_INDEX,
     DISCONNECTED,
     UNEXPECTED_JOKER,
@@ -31,7 +33,7 @@ from drivers.dispenser.device import (
     HandDispenserOptions,
     ShufflerDriver,
 )
-from drivers.dispenser.messages import (
+from tablectl_drivers.dispenser.messages import (
     MAX_STACK_CARDS,
     MESSAGES,
     CardCount,
@@ -39,15 +41,19 @@ from drivers.dispenser.messages import (
     ShuffleDone,
     Stack,
 )
-from drivers.envelope import MAX_FRAME, BadFrame, Envelope, FrameError, checksum, encode
-from drivers.messages import Fault, FaultCleared, Heartbeat
-from drivers.registry import available_drivers, load_driver
-from drivers.resend import HOST_MESSAGES, MAX_POSITION, ResendBegin, ResendEnd, ResendRequest
-from drivers.sim import RecordingSink
-from drivers.sim.dispenser import DispenserModel, HopperEmpty, SimulatedDispenser
-from drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
-from tablectl.cards import Card, parse_card, standard_deck
-from tablectl.cli import main as tablectl_main
+from tablectl_drivers.envelope import MAX_FRAME, BadFrame, Envelope, FrameError, checksum, encode
+from tablectl_drivers.messages import Fault, FaultCleared, Heartbeat
+from tablectl_drivers.registry import available_drivers, load_driver
+from tablectl_drivers.resend import (
+    HOST_MESSAGES,
+    MAX_POSITION,
+    ResendBegin,
+    ResendEnd,
+    ResendRequest,
+)
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.dispenser import DispenserModel, HopperEmpty, SimulatedDispenser
+from tablectl_drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
 from tests.drivers.support import last, running, simulators, synced, until_open, until_synced
 
 TIMEOUT = 5.0
@@ -1011,8 +1017,8 @@ def test_bad_options_are_refused_by_name(
 
 def test_both_drivers_are_registered() -> None:
     drivers = available_drivers()
-    assert drivers["shuffler"] == "drivers.dispenser.device:ShufflerDriver"
-    assert drivers["hand-dispenser"] == "drivers.dispenser.device:HandDispenserDriver"
+    assert drivers["shuffler"] == "tablectl_drivers.dispenser.device:ShufflerDriver"
+    assert drivers["hand-dispenser"] == "tablectl_drivers.dispenser.device:HandDispenserDriver"
     assert load_driver("shuffler") is ShufflerDriver
     assert load_driver("hand-dispenser") is HandDispenserDriver
 
@@ -1063,7 +1069,7 @@ def test_interactive_simulator_prints_its_port_and_obeys_commands() -> None:
         "quit",
     ]
     proc = subprocess.run(
-        [sys.executable, "-m", "drivers.sim.dispenser", *SIM_ARGS],
+        [sys.executable, "-m", "tablectl_drivers.sim.dispenser", *SIM_ARGS],
         input="\n".join(commands) + "\n",
         capture_output=True,
         text=True,

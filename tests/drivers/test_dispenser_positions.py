@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from drivers.dispenser.device import FRAMES_LOST, WRONG_COUNT, ShufflerDriver
-from drivers.framed import DISCONNECTED
-from drivers.sim import RecordingSink
-from drivers.sim.dispenser import SimulatedDispenser
 from tablectl.cards import standard_deck
+from tablectl_drivers.dispenser.device import FRAMES_LOST, WRONG_COUNT, ShufflerDriver
+from tablectl_drivers.framed import DISCONNECTED
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.dispenser import SimulatedDispenser
 from tests.drivers.support import last, running, simulators, synced, until_open
 
 TIMEOUT = 5.0

@@ -1,4 +1,5 @@
-"""The shared frame envelope (drivers/envelope.py): round trips, the checksum, resync, refusals."""
+"""The shared frame envelope (tablectl_drivers/envelope.py): round trips, the checksum, resync,
+refusals."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drivers.envelope import (
+from tablectl_drivers.envelope import (
     MAX_FRAME,
     SEQ_MODULO,
     BadFrame,

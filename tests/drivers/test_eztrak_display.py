@@ -19,10 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drivers.base import DriverSink
-from drivers.envelope import MAX_FRAME, checksum
-from drivers.eztrak.device import DISCONNECTED, NO_ACK, EztrakDisplayDriver
-from drivers.eztrak.messages import (
+from tablectl.eztrak import Coup, Winner, display_payload
+from tablectl_drivers.base import DriverSink
+from tablectl_drivers.envelope import MAX_FRAME, checksum
+from tablectl_drivers.eztrak.device import DISCONNECTED, NO_ACK, EztrakDisplayDriver
+from tablectl_drivers.eztrak.messages import (
     HOST_MESSAGES,
     MESSAGES,
     Ack,
@@ -35,7 +36,7 @@ from drivers.eztrak.messages import (
     Statistic,
     Timer,
 )
-from drivers.eztrak.render import (
+from tablectl_drivers.eztrak.render import (
     SCREEN_KEYS,
     RenderError,
     ScreenAssembler,
@@ -44,12 +45,11 @@ from drivers.eztrak.render import (
     render,
     screen_crc,
 )
-from drivers.link import Link, LinkLostError
-from drivers.registry import load_driver
-from drivers.sim import RecordingSink, StatusReport
-from drivers.sim.eztrak import EztrakModel, SimulatedEztrak, format_screen
-from drivers.sim.nullmodem import NullModem
-from tablectl.eztrak import Coup, Winner, display_payload
+from tablectl_drivers.link import Link, LinkLostError
+from tablectl_drivers.registry import load_driver
+from tablectl_drivers.sim import RecordingSink, StatusReport
+from tablectl_drivers.sim.eztrak import EztrakModel, SimulatedEztrak, format_screen
+from tablectl_drivers.sim.nullmodem import NullModem
 from tests.drivers.support import running, simulators
 
 TIMEOUT = 5.0
@@ -610,7 +610,7 @@ async def test_the_interactive_simulator_prints_each_screen() -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "drivers.sim.eztrak",
+        "tablectl_drivers.sim.eztrak",
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
     )
@@ -635,7 +635,8 @@ async def test_the_interactive_simulator_prints_each_screen() -> None:
             await proc.wait()
 
 
-# -- the generic write path this driver added to drivers/link.py and drivers/framed.py ---------
+# -- the generic write path this driver added to tablectl_drivers/link.py and
+# tablectl_drivers/framed.py ---------
 
 
 async def test_link_writes_until_the_port_goes() -> None:

@@ -18,10 +18,10 @@ import structlog
 from structlog.testing import capture_logs
 from structlog.typing import EventDict
 
-from drivers.base import DriverSink
-from drivers.envelope import BadFrame, Envelope, FrameError, checksum
-from drivers.framed import DISCONNECTED, FRAMES_LOST, FramedDriver, FramedOptions
-from drivers.messages import (
+from tablectl_drivers.base import DriverSink
+from tablectl_drivers.envelope import BadFrame, Envelope, FrameError, checksum
+from tablectl_drivers.framed import DISCONNECTED, FRAMES_LOST, FramedDriver, FramedOptions
+from tablectl_drivers.messages import (
     Fault,
     FaultCleared,
     FieldError,
@@ -29,10 +29,10 @@ from drivers.messages import (
     Message,
     MessageSet,
 )
-from drivers.shoe.frames import NewShoe
-from drivers.sim import RecordingSink, StatusReport
-from drivers.sim.device import DeviceModel, SimulatedDevice
-from drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
+from tablectl_drivers.shoe.frames import NewShoe
+from tablectl_drivers.sim import RecordingSink, StatusReport
+from tablectl_drivers.sim.device import DeviceModel, SimulatedDevice
+from tablectl_drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
 
 TIMEOUT = 5.0
 

@@ -15,10 +15,10 @@ import structlog
 from structlog.testing import capture_logs
 from structlog.typing import EventDict
 
-from drivers.line.device import LineDriver, LineOptions
-from drivers.registry import load_driver
-from drivers.sim import RecordingSink
 from tablectl.cards import CardError
+from tablectl_drivers.line.device import LineDriver, LineOptions
+from tablectl_drivers.registry import load_driver
+from tablectl_drivers.sim import RecordingSink
 
 OPTIONS: dict[str, Any] = {
     "line_ending": "\r\n",

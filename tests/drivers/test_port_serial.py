@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from drivers.connect import port_serial
+from tablectl_drivers.connect import port_serial
 
 
 def test_usb_url_serial() -> None:

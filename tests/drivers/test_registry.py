@@ -10,22 +10,24 @@ from pathlib import Path
 
 import pytest
 
-from drivers import registry
-from drivers.registry import (
+from tablectl_drivers import registry
+from tablectl_drivers.registry import (
     ENTRY_POINT_GROUP,
     DriverLoadError,
     UnknownDriverError,
     available_drivers,
     load_driver,
 )
-from drivers.shoe.device import ShoeDriver
+from tablectl_drivers.shoe.device import ShoeDriver
 
 
 @pytest.fixture(autouse=True)
 def only_the_shoe_built_in(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests are about the registry's mechanics: pin the built-in table to one driver so
     adding a device class does not change what they expect."""
-    monkeypatch.setattr(registry, "BUILTIN_DRIVERS", {"shoe": "drivers.shoe.device:ShoeDriver"})
+    monkeypatch.setattr(
+        registry, "BUILTIN_DRIVERS", {"shoe": "tablectl_drivers.shoe.device:ShoeDriver"}
+    )
 
 
 def use_plugins(monkeypatch: pytest.MonkeyPatch, **targets: str) -> None:
@@ -47,7 +49,7 @@ def vendor_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_builtin_shoe() -> None:
-    assert available_drivers()["shoe"] == "drivers.shoe.device:ShoeDriver"
+    assert available_drivers()["shoe"] == "tablectl_drivers.shoe.device:ShoeDriver"
     assert load_driver("shoe") is ShoeDriver
 
 
@@ -66,7 +68,7 @@ def test_plugin_that_cannot_be_imported(monkeypatch: pytest.MonkeyPatch) -> None
     use_plugins(monkeypatch, broken="tablectl_vendor_not_installed:Driver")
     # listing does not import anything, so a broken plugin cannot hurt it
     assert available_drivers() == {
-        "shoe": "drivers.shoe.device:ShoeDriver",
+        "shoe": "tablectl_drivers.shoe.device:ShoeDriver",
         "broken": "tablectl_vendor_not_installed:Driver",
     }
     with pytest.raises(DriverLoadError) as info:
@@ -123,7 +125,7 @@ def test_working_plugin(monkeypatch: pytest.MonkeyPatch, vendor_dir: Path) -> No
 
 def test_plugin_cannot_shadow_a_builtin(monkeypatch: pytest.MonkeyPatch) -> None:
     use_plugins(monkeypatch, shoe="evil.module:Shoe")
-    assert available_drivers() == {"shoe": "drivers.shoe.device:ShoeDriver"}
+    assert available_drivers() == {"shoe": "tablectl_drivers.shoe.device:ShoeDriver"}
     assert load_driver("shoe") is ShoeDriver
 
 
@@ -134,23 +136,23 @@ def test_broken_package_metadata_does_not_break_the_registry(
         raise ValueError("malformed entry_points.txt")
 
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
-    assert available_drivers() == {"shoe": "drivers.shoe.device:ShoeDriver"}
+    assert available_drivers() == {"shoe": "tablectl_drivers.shoe.device:ShoeDriver"}
     with pytest.raises(UnknownDriverError, match="known: shoe"):
         load_driver("acme")
 
 
 def test_a_broken_builtin_is_a_load_error_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.BUILTIN_DRIVERS, "ghost", "drivers.no_such_module:Ghost")
+    monkeypatch.setitem(registry.BUILTIN_DRIVERS, "ghost", "tablectl_drivers.no_such_module:Ghost")
     with pytest.raises(DriverLoadError, match=r"'ghost' .* ModuleNotFoundError"):
         load_driver("ghost")
 
 
 def test_importing_the_registry_imports_no_driver() -> None:
     code = (
-        "import sys, drivers.registry as r; r.available_drivers(); "
-        "print(sorted(m for m in sys.modules if m.startswith('drivers.')))"
+        "import sys, tablectl_drivers.registry as r; r.available_drivers(); "
+        "print(sorted(m for m in sys.modules if m.startswith('tablectl_drivers.')))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=30
     ).stdout
-    assert out.strip() == "['drivers.base', 'drivers.registry']"
+    assert out.strip() == "['tablectl_drivers.base', 'tablectl_drivers.registry']"

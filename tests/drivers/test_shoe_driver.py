@@ -22,13 +22,13 @@ from typing import Any
 
 import pytest
 
-from drivers.base import Backoff
-from drivers.shoe.device import DISCONNECTED, SILENT, ShoeDriver
-from drivers.shoe.frames import checksum
-from drivers.sim import RecordingSink
-from drivers.sim.nullmodem import Fragmenter, chunks_of, random_chunks
-from drivers.sim.shoe import ShoeModel, SimulatedShoe
 from tablectl.cards import standard_deck
+from tablectl_drivers.base import Backoff
+from tablectl_drivers.shoe.device import DISCONNECTED, SILENT, ShoeDriver
+from tablectl_drivers.shoe.frames import checksum
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.nullmodem import Fragmenter, chunks_of, random_chunks
+from tablectl_drivers.sim.shoe import ShoeModel, SimulatedShoe
 from tests.drivers.resend_support import AnsweringModem, until_answered
 from tests.drivers.support import last, running, simulators, until_open
 
@@ -329,7 +329,7 @@ def test_interactive_simulator_prints_its_port_and_obeys_commands() -> None:
         "quit",
     ]
     proc = subprocess.run(
-        [sys.executable, "-m", "drivers.sim.shoe", "--decks", "1", "--seed", "1"],
+        [sys.executable, "-m", "tablectl_drivers.sim.shoe", "--decks", "1", "--seed", "1"],
         input="\n".join(commands) + "\n",
         capture_output=True,
         text=True,

@@ -1,8 +1,9 @@
-"""Shoe framing (drivers/shoe/frames.py): round trips, the checksum, every way a frame goes bad.
+"""Shoe framing (tablectl_drivers/shoe/frames.py): round trips, the checksum, every way a frame goes
+bad.
 
 Since issue 9 a card frame carries its position (`CRD,<seq>,<card>,<pos>`), NEW the shoe id
-(`NEW,<seq>,<shoe>`), and the shoe answers a resend with RSB and RSE (drivers/resend.py); the
-checksums below were recomputed by hand for those bodies."""
+(`NEW,<seq>,<shoe>`), and the shoe answers a resend with RSB and RSE (tablectl_drivers/resend.py);
+the checksums below were recomputed by hand for those bodies."""
 
 from __future__ import annotations
 
@@ -14,8 +15,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drivers.resend import HOST_MESSAGES, MAX_POSITION, ResendBegin, ResendEnd, ResendRequest
-from drivers.shoe.frames import (
+from tablectl.cards import JOKER, Card, parse_card, standard_deck
+from tablectl_drivers.resend import (
+    HOST_MESSAGES,
+    MAX_POSITION,
+    ResendBegin,
+    ResendEnd,
+    ResendRequest,
+)
+from tablectl_drivers.shoe.frames import (
     MAX_FRAME,
     BadFrame,
     CardBurned,
@@ -31,7 +39,6 @@ from drivers.shoe.frames import (
     decode,
     encode,
 )
-from tablectl.cards import JOKER, Card, parse_card, standard_deck
 
 
 def frame_bytes(body: str) -> bytes:

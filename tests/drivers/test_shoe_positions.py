@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from drivers.resend import ResendBegin
-from drivers.shoe.device import FRAMES_LOST, ShoeDriver
-from drivers.sim import RecordingSink
-from drivers.sim.shoe import SimulatedShoe
+from tablectl_drivers.resend import ResendBegin
+from tablectl_drivers.shoe.device import FRAMES_LOST, ShoeDriver
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.drivers.resend_support import until_answered
 from tests.drivers.support import last, running, simulators, until_open
 

@@ -25,19 +25,19 @@ from hypothesis import strategies as st
 from structlog.testing import capture_logs
 from structlog.typing import EventDict
 
-from drivers.dice.device import DiceCupDriver
-from drivers.dice.messages import DiceReading
-from drivers.dispenser.device import ShufflerDriver
-from drivers.envelope import BadFrame, checksum, decode, encode
-from drivers.messages import Fault
-from drivers.shoe.device import DISCONNECTED, ShoeDriver
-from drivers.sim import RecordingSink
-from drivers.sim.device import garble
-from drivers.sim.dice import DiceModel, SimulatedDice
-from drivers.sim.dispenser import SimulatedDispenser
-from drivers.sim.shoe import SimulatedShoe
 from tablectl.outputs import OutboxRow
 from tablectl.table import Table
+from tablectl_drivers.dice.device import DiceCupDriver
+from tablectl_drivers.dice.messages import DiceReading
+from tablectl_drivers.dispenser.device import ShufflerDriver
+from tablectl_drivers.envelope import BadFrame, checksum, decode, encode
+from tablectl_drivers.messages import Fault
+from tablectl_drivers.shoe.device import DISCONNECTED, ShoeDriver
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.device import garble
+from tablectl_drivers.sim.dice import DiceModel, SimulatedDice
+from tablectl_drivers.sim.dispenser import SimulatedDispenser
+from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.drivers.resend_support import until_answered
 from tests.drivers.support import last, running, simulators, until_open
 from tests.helpers import bank, feed, make_config, payload, payloads, topics, wager
@@ -424,7 +424,7 @@ def test_the_interactive_fault_commands_issue5_item1(tmp_path: Path) -> None:
     ]
     argv = ["--decks", "1", "--seed", "4", "--link", str(link)]
     proc = subprocess.run(
-        [sys.executable, "-m", "drivers.sim.shoe", *argv],
+        [sys.executable, "-m", "tablectl_drivers.sim.shoe", *argv],
         input="\n".join(commands) + "\n",
         capture_output=True,
         text=True,
@@ -449,7 +449,7 @@ def test_the_interactive_fault_commands_issue5_item1(tmp_path: Path) -> None:
 @pytest.mark.parametrize("device", ["shoe", "dice", "dispenser", "eztrak"])
 def test_every_simulators_help_lists_the_fault_commands(device: str) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", f"drivers.sim.{device}", "--help"],
+        [sys.executable, "-m", f"tablectl_drivers.sim.{device}", "--help"],
         capture_output=True,
         text=True,
         timeout=30,

@@ -18,14 +18,14 @@ import contextlib
 
 import pytest
 
-from drivers.eztrak.device import EztrakDisplayDriver
-from drivers.line.device import LineDriver
-from drivers.link import open_link
-from drivers.shoe.device import ShoeDriver
-from drivers.sim import RecordingSink
-from drivers.sim.nullmodem import NullModem
-from drivers.sim.shoe import ShoeModel
 from tablectl.eztrak import display_payload
+from tablectl_drivers.eztrak.device import EztrakDisplayDriver
+from tablectl_drivers.line.device import LineDriver
+from tablectl_drivers.link import open_link
+from tablectl_drivers.shoe.device import ShoeDriver
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.nullmodem import NullModem
+from tablectl_drivers.sim.shoe import ShoeModel
 
 STOP = 2.0
 """Seconds a cancelled driver may take to end (it needs a few loop turns, not seconds)."""
@@ -63,8 +63,8 @@ async def test_a_framed_driver_stops_when_a_frame_arrives_as_it_is_cancelled(tur
 async def test_the_eztrak_talker_stops_when_an_update_arrives_as_it_is_cancelled(
     turns: int,
 ) -> None:
-    """`while_connected` is cancelled when the connection ends (drivers/framed.py); an update
-    landing as it waits for the display's answer must not keep it sending."""
+    """`while_connected` is cancelled when the connection ends (tablectl_drivers/framed.py); an
+    update landing as it waits for the display's answer must not keep it sending."""
     modem = NullModem()
     driver = EztrakDisplayDriver("eztrak", "null", 9600, {"ack_timeout": 30}, connect=modem.connect)
     link = await open_link("null", 9600, modem.connect)

@@ -1,4 +1,4 @@
-"""drivers/usb.py over the simulated pyusb backend: pyusb's own core/util code runs on it.
+"""tablectl_drivers/usb.py over the simulated pyusb backend: pyusb's own core/util code runs on it.
 
 URL parsing, finding by ids and serial, the asyncio transport (reads in order, writes, unplug
 mid-transfer, close), listing, and a real ShoeDriver reading a shoe that is a USB device.
@@ -23,13 +23,13 @@ import usb.core
 from structlog.testing import capture_logs
 from structlog.typing import EventDict
 
-from drivers.connect import connect
-from drivers.link import open_link
-from drivers.shoe.device import DISCONNECTED, ShoeDriver
-from drivers.sim import RecordingSink
-from drivers.sim.shoe import ShoeModel
-from drivers.sim.usb_backend import SimUsbBackend, SimUsbDevice
-from drivers.usb import (
+from tablectl_drivers.connect import connect
+from tablectl_drivers.link import open_link
+from tablectl_drivers.shoe.device import DISCONNECTED, ShoeDriver
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.shoe import ShoeModel
+from tablectl_drivers.sim.usb_backend import SimUsbBackend, SimUsbDevice
+from tablectl_drivers.usb import (
     DEFAULT_TIMEOUT_MS,
     UsbAddress,
     UsbInfo,

@@ -26,11 +26,11 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from drivers.connect import connect
-from drivers.link import ProtocolFactory
-from drivers.shoe.device import ShoeDriver
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
+from tablectl_drivers.connect import connect
+from tablectl_drivers.link import ProtocolFactory
+from tablectl_drivers.shoe.device import ShoeDriver
 from tests.conftest import MosquittoBroker, broker_on, password_for
 
 REPO = Path(__file__).resolve().parents[2]
@@ -285,9 +285,9 @@ SIM_USB_BACKENDS: dict[str, Any] = {}
 
 
 class SimUsbShoeDriver(ShoeDriver):
-    """The real ShoeDriver, opening its `usb:` port through drivers/connect.py with the simulated
-    pyusb backend registered for that port in SIM_USB_BACKENDS. The daemon builds a driver from
-    its four positional arguments only, so a plugin is the one way to hand it a backend."""
+    """The real ShoeDriver, opening its `usb:` port through tablectl_drivers/connect.py with the
+    simulated pyusb backend registered for that port in SIM_USB_BACKENDS. The daemon builds a driver
+    from its four positional arguments only, so a plugin is the one way to hand it a backend."""
 
     def __init__(self, name: str, port: str, baud: int, options: Mapping[str, Any]) -> None:
         backend = SIM_USB_BACKENDS[port]
@@ -306,8 +306,9 @@ SIM_USB_SHOE = "it-sim-usb-shoe"
 
 class SimUsbPlugin:
     """Installs SimUsbShoeDriver as a vendor driver plugin the way a package would: a dist-info
-    folder on sys.path with a `tablectl.drivers` entry point (drivers/registry.py finds it through
-    importlib.metadata, as it finds any plugin). Context manager; leaving it uninstalls it."""
+    folder on sys.path with a `tablectl.drivers` entry point (tablectl_drivers/registry.py finds it
+    through importlib.metadata, as it finds any plugin). Context manager; leaving it uninstalls
+    it."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder / "site"

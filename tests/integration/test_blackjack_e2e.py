@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from drivers.sim.shoe import SimulatedShoe
+from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker
 from tests.integration.floor import (
     assert_bank_balances,

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from drivers.sim.shoe import SimulatedShoe
 from tablectl.cli import main
 from tablectl.config import ConfigError, load_config
 from tablectl.journal import Journal
+from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.integration.harness import DaemonProcess, write_config
 
 pytestmark = pytest.mark.integration

@@ -28,7 +28,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
-from drivers.sim.shoe import SimulatedShoe
+from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker, MosquittoFactory, free_port, password_for
 from tests.integration.floor import wait_subscribed
 from tests.integration.harness import REPO, TIMEOUT, Console, DaemonProcess, write_config

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from drivers.sim.shoe import SimulatedShoe
 from tablectl.cli import main as cli
+from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker, MosquittoFactory
 from tests.integration.harness import Console, DaemonProcess, write_config
 

@@ -6,13 +6,13 @@ the journal path and the schedule file's folder are changed): the daemon runs in
 enabled (harness.DaemonThread), a dealer console sends `cmd/bank`, `cmd/wager`, `cmd/decision`
 over MQTT, and a separate floor subscriber on `<base>/#` records what the table published.
 
-- Three Card Poker: the stack-of-three shuffler (SimulatedDispenser on a real pty);
-- Fortune Pai Gow: the dice cup (SimulatedDice) and the 7-card hand dispenser with the joker;
-- Ultimate Texas Hold'em: the hand dispenser dealing 2-card hands and the 5-card board;
-- EZ Baccarat: a card-reading shoe that is a plain USB device, through the simulated pyusb
-  backend (drivers/sim/usb_backend.py; pyusb's own code runs) and drivers/connect.py. The daemon
-  builds every driver from its config alone, so the backend reaches it through a driver plugin
-  registered under the `tablectl.drivers` entry-point group (harness.SimUsbPlugin).
+- Three Card Poker: the stack-of-three shuffler (SimulatedDispenser on a real pty); - Fortune Pai
+Gow: the dice cup (SimulatedDice) and the 7-card hand dispenser with the joker; - Ultimate Texas
+Hold'em: the hand dispenser dealing 2-card hands and the 5-card board; - EZ Baccarat: a card-reading
+shoe that is a plain USB device, through the simulated pyusb backend
+(tablectl_drivers/sim/usb_backend.py; pyusb's own code runs) and tablectl_drivers/connect.py. The
+daemon builds every driver from its config alone, so the backend reaches it through a driver plugin
+registered under the `tablectl.drivers` entry-point group (harness.SimUsbPlugin).
 
 Every emulator is loaded with known cards, so each settlement below is worked by hand from the
 rule documents (the shared seeds) and the rulings, and compared with the `round/result` the
@@ -27,11 +27,11 @@ from pathlib import Path
 
 import pytest
 
-from drivers.sim.dice import SimulatedDice
-from drivers.sim.dispenser import SimulatedDispenser
-from drivers.sim.shoe import ShoeModel
-from drivers.sim.usb_backend import SimUsbBackend, SimUsbDevice
 from tablectl.cards import DeckKind, deck_of
+from tablectl_drivers.sim.dice import SimulatedDice
+from tablectl_drivers.sim.dispenser import SimulatedDispenser
+from tablectl_drivers.sim.shoe import ShoeModel
+from tablectl_drivers.sim.usb_backend import SimUsbBackend, SimUsbDevice
 from tests.conftest import MosquittoBroker
 from tests.integration.floor import (
     assert_bank_balances,

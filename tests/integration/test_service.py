@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from drivers.sim.shoe import SimulatedShoe
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl.journal import Journal
+from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker
 from tests.integration.harness import DaemonProcess, write_config
 

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from drivers.sim.dispenser import SimulatedDispenser
-from drivers.sim.eztrak import SimulatedEztrak
-from drivers.sim.shoe import SimulatedShoe
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl.journal import Journal
 from tablectl.outputs import OutboxRow
 from tablectl.table import Table
+from tablectl_drivers.sim.dispenser import SimulatedDispenser
+from tablectl_drivers.sim.eztrak import SimulatedEztrak
+from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.integration.harness import write_config
 
 pytestmark = pytest.mark.integration
