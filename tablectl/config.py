@@ -557,8 +557,3 @@ def _paytable_problems(name: str, game: GameSettings, folder: Path) -> list[Prob
                 Problem(name, f"game.{key}", f"{wanted} is a {table.wager} table, not {wager}")
             )
     return out
-
-
-# TRANSITION: the game models' old home, until every engine names its game's spec module.
-from tablectl.games.blackjack_spec import Pure215Game as Pure215Game  # noqa: E402
-from tablectl.games.blackjack_spec import PureSpanish215Game as PureSpanish215Game  # noqa: E402

@@ -14,7 +14,7 @@ import pytest
 
 from tablectl.cli import main
 from tablectl.config import ConfigError, load_config
-from tablectl.games.blackjack_spec import Pure215Game, PureSpanish215Game
+from tablectl.games.blackjack.spec import Pure215Game, PureSpanish215Game
 from tablectl.rules.fees import load_schedules
 from tests.helpers import REPO, make_config
 

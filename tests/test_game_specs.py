@@ -144,6 +144,8 @@ def test_a_game_installed_by_another_distribution_is_found_by_its_entry_point(
             "tablectl.games.three_card_poker.engine",
         ),
         ("tablectl.games.ultimate:UltimateState", "tablectl.games.ultimate.engine"),
+        ("tablectl.games.blackjack:BlackjackState", "tablectl.games.blackjack.state"),
+        ("tablectl.games.blackjack:Hand", "tablectl.games.blackjack.state"),
     ],
 )
 def test_snapshots_written_before_a_game_became_a_package_still_load(

@@ -27,8 +27,8 @@ BUILTIN: dict[str, str] = {
     "three-card-poker-6cb": "tablectl.games.three_card_poker.spec:SPEC",
     "fortune-pai-gow": "tablectl.games.pai_gow.spec:SPEC",
     "ultimate-texas-holdem": "tablectl.games.ultimate.spec:SPEC",
-    "pure-21.5-blackjack": "tablectl.games.blackjack_spec:SPEC",
-    "pure-spanish-21.5": "tablectl.games.blackjack_spec:SPEC",
+    "pure-21.5-blackjack": "tablectl.games.blackjack.spec:SPEC",
+    "pure-spanish-21.5": "tablectl.games.blackjack.spec:SPEC",
 }
 """The games tablectl ships, by id -> "module:SPEC"."""
 

@@ -1,13 +1,13 @@
-"""Pure 21.5 Blackjack and Pure Spanish 21.5 (documents 000, 002, 003, 004) as a pure engine.
+"""Pure 21.5 Blackjack and Pure Spanish 21.5 (documents 000, 002, 003, 004) as one unit.
 
-`variant` (what differs between the two games; the configured table's `Policy`), `state` (the
-state and its hands), `deal` (betting closes, the deal, the peek, the draws), `decisions` (Chart
-1A and the player's choices), `insurance` (R17), `settlement` (the verdicts for the one settlement
-walk, the outcome, a misdeal), `views` (what the table shows) and `engine` (`BlackjackEngine`,
-composing them).
+`spec` (the `[game]` options of both games and their GameSpec), `variant` (what differs between the
+two games; the configured table's `Policy`), `state` (the state and its hands), `deal` (betting
+closes, the deal, the peek, the draws), `decisions` (Chart 1A and the player's choices), `insurance`
+(R17), `settlement` (the verdicts for the one settlement walk, the outcome, a misdeal), `views`
+(what the table shows) and `engine` (`BlackjackEngine`, composing them).
 
 Every name other code imports from `tablectl.games.blackjack` is reachable here, imported on
-first use: the game's spec names "tablectl.games.blackjack:BlackjackEngine", and journal
+first use: the game's spec names "tablectl.games.blackjack.engine:BlackjackEngine", and journal
 snapshots name the state's classes "tablectl.games.blackjack:BlackjackState" and ":Hand"
 (tablectl/snapshot.py).
 """

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from tablectl.cards import Card, DeckKind, ShoeComposition
 from tablectl.config import Limits, Rules
-from tablectl.games.blackjack_spec import Pure215Game, PureSpanish215Game
+from tablectl.games.blackjack.spec import Pure215Game, PureSpanish215Game
 from tablectl.games.common import replace
 from tablectl.rules import blackjack as bj
 from tablectl.rules.fees import CollectionSchedule

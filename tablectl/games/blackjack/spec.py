@@ -181,11 +181,11 @@ def analyze(request: AnalyzeRequest) -> Analysis:
 SPEC = GameSpec(
     title="Pure 21.5 Blackjack and Pure Spanish 21.5",
     settings={"pure-21.5-blackjack": Pure215Game, "pure-spanish-21.5": PureSpanish215Game},
-    engine="tablectl.games.blackjack:BlackjackEngine",
+    engine="tablectl.games.blackjack.engine:BlackjackEngine",
     spots={
         "pure-21.5-blackjack": ("base", "red-flex", "buster", "insurance"),
         "pure-spanish-21.5": ("base", "match-dealer"),
     },
     dealt_from_shoe=True,
-    analyzer="tablectl.games.blackjack_spec:analyze",
+    analyzer="tablectl.games.blackjack.spec:analyze",
 )
