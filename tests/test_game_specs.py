@@ -160,3 +160,39 @@ def test_snapshots_written_before_a_game_became_a_package_still_load(
 
     cls = _allowed(old_name)
     assert cls is getattr(import_module(module), old_name.partition(":")[2])
+
+
+def test_a_snapshot_naming_a_games_classes_as_before_it_moved_passes_the_deep_check(
+    tmp_path: Path,
+) -> None:
+    """verify-journal --deep proves a snapshot by what it holds: one written when the state's
+    classes were `tablectl.games.baccarat:...` equals the replayed state, one with a value
+    changed does not."""
+    import hashlib
+    import zlib
+
+    from tablectl import snapshot
+    from tablectl.journal import Snapshot
+    from tablectl.table import Table
+    from tests.helpers import bank, feed, make_config, wager
+
+    cfg = make_config(tmp_path)
+    table = Table(cfg)
+    for event in (bank(1, "500"), wager(2, "player", "25")):
+        feed(table, event)
+    now = snapshot.encode(table)
+    assert b'"tablectl.games.baccarat.engine:BaccaratState"' in now
+    old = now.replace(b"tablectl.games.baccarat.engine:", b"tablectl.games.baccarat:")
+
+    def stored(data: bytes) -> Snapshot:
+        digest = hashlib.sha256(data).hexdigest()
+        return Snapshot(
+            table.position, "00" * 32, snapshot.FORMAT, "old", digest, zlib.compress(data)
+        )
+
+    assert snapshot._differs(cfg, table, stored(old)) is None
+    changed = old.replace(b'"25.00"', b'"30.00"')
+    assert changed != old
+    assert snapshot._differs(cfg, table, stored(changed)) == (
+        "differs from the state replayed from the records"
+    )
