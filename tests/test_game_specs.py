@@ -27,12 +27,12 @@ def fresh_registry() -> Iterator[None]:
     registry.spec_of.cache_clear()
 
 
-@pytest.mark.parametrize("game_id", list(registry.BUILTIN))
+@pytest.mark.parametrize("game_id", list(registry.builtin()))
 def test_every_builtin_game_has_a_whole_spec_contract4(game_id: str) -> None:
     spec = registry.spec_of(game_id)
     assert game_id in spec.ids
     assert registry.spots_of(game_id) == spec.spots[game_id]
-    check_parts(spec, registry.BUILTIN[game_id])  # engine and analyzer import and are whole
+    check_parts(spec, registry.builtin()[game_id])  # engine and analyzer import and are whole
 
 
 def test_the_config_knows_exactly_the_registered_games() -> None:
@@ -126,7 +126,7 @@ def test_a_game_installed_by_another_distribution_is_found_by_its_entry_point(
     monkeypatch.syspath_prepend(str(tmp_path))
     games = registry.available()
     assert games["toy-game"] == "toy_game_pkg:SPEC"
-    assert games["ez-baccarat-panda8"] == registry.BUILTIN["ez-baccarat-panda8"]
+    assert games["ez-baccarat-panda8"] == registry.builtin()["ez-baccarat-panda8"]
     assert list(games)[-1] == "toy-game"
     assert "toy_game_pkg" not in sys.modules  # lazily: nothing imported yet
     spec = registry.spec_of("toy-game")

@@ -1,6 +1,7 @@
-"""Game id (DESIGN contract 4) -> its GameSpec: a built-in table merged with the entry-point group
-`tablectl.games` (a game shipped in another distribution), each imported only when asked for and
-checked whole (`check_spec`) when it is.
+"""Game id (DESIGN contract 4) -> its GameSpec: the built-in games (each package under
+tablectl/games with a `spec` module) merged with the entry-point group `tablectl.games` (a game
+shipped in another distribution); a spec is checked whole (`check_spec`) when it is loaded, and
+an engine is imported only when a table is built.
 
 An entry point's name is the game id and its value the spec, e.g. in that project's
 pyproject.toml: `[project.entry-points."tablectl.games"]` `my-game = "my_pkg.my_game:SPEC"`.
@@ -9,8 +10,11 @@ A built-in id cannot be replaced by an entry point.
 
 from __future__ import annotations
 
+import pkgutil
 from functools import cache
+from importlib import import_module
 from importlib.metadata import entry_points
+from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
 from tablectl.games.spec import GameSpec, check_spec, load
@@ -22,21 +26,31 @@ if TYPE_CHECKING:
 
 ENTRY_POINT_GROUP = "tablectl.games"
 
-BUILTIN: dict[str, str] = {
-    "ez-baccarat-panda8": "tablectl.games.baccarat.spec:SPEC",
-    "three-card-poker-6cb": "tablectl.games.three_card_poker.spec:SPEC",
-    "fortune-pai-gow": "tablectl.games.pai_gow.spec:SPEC",
-    "ultimate-texas-holdem": "tablectl.games.ultimate.spec:SPEC",
-    "pure-21.5-blackjack": "tablectl.games.blackjack.spec:SPEC",
-    "pure-spanish-21.5": "tablectl.games.blackjack.spec:SPEC",
-}
-"""The games tablectl ships, by id -> "module:SPEC"."""
+PACKAGE = "tablectl.games"
+
+
+@cache
+def builtin() -> dict[str, str]:
+    """The games tablectl ships, by id -> "module:SPEC": every package under tablectl/games with
+    a `spec` module (so adding a game is adding its package). Only the light spec modules are
+    imported, never an engine."""
+    games = import_module(PACKAGE)
+    found: dict[str, str] = {}
+    for info in sorted(pkgutil.iter_modules(games.__path__), key=lambda m: m.name):
+        module = f"{PACKAGE}.{info.name}.spec"
+        if not info.ispkg or find_spec(module) is None:
+            continue
+        where = f"{module}:SPEC"
+        spec = load(where)
+        for gid in getattr(spec, "ids", ()):  # not a GameSpec: check_spec says so when asked
+            found[gid] = where
+    return found
 
 
 @cache
 def available() -> dict[str, str]:
     """Every game id known here -> where its spec is: the built-in table, then entry points."""
-    games = dict(BUILTIN)
+    games = dict(builtin())
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         games.setdefault(ep.name, ep.value)
     return games
