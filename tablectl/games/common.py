@@ -1,7 +1,8 @@
 """What every player-dealer game shares: placed wagers and their checks (R1, limits), the bank
-offer (R5), collection fees (R4), event echoes, misdeal results and the bank and wager
-transitions (PlayerDealerEngine). Seating and action order: games/seating.py; deck checks:
-games/decks.py. Each game engine keeps only its own rules.
+offer (R5), event echoes, the bank and wager transitions and the end of a round, settled or void
+(PlayerDealerEngine, RoundEnd). Seating and action order: games/seating.py; deck checks:
+games/decks.py; the settlement walk against the bank and the fees: rules/settlement.py. Each game
+engine keeps only its own rules.
 """
 
 from __future__ import annotations
@@ -16,16 +17,33 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from tablectl.config import Limits
 from tablectl.events import Bank, InputEvent, Wager
-from tablectl.game_records import GameRecord, InputAccepted, JsonValue, StateChanged
+from tablectl.game_records import (
+    GameRecord,
+    InputAccepted,
+    JsonValue,
+    Outcome,
+    RoundSettled,
+    StateChanged,
+)
 from tablectl.games.base import Rejected
 from tablectl.money import ZERO, fmt
+from tablectl.rules.fees import CollectionSchedule
 from tablectl.rules.rotation import Rotation
+from tablectl.rules.settlement import (
+    NO_DECK,
+    NoDeck,
+    Staked,
+    WagerVerdict,
+    settle_round,
+    void_round,
+)
 
 VOID_RULE = "round.void"  # docs/events.md: "the floor voids the round in progress"
 
 S = TypeVar("S")
 A = TypeVar("A")
 D = TypeVar("D")
+W = TypeVar("W", bound=Staked)  # a wager on the layout, or the verdict on one
 
 
 def replace(obj: D, /, **changes: Any) -> D:
@@ -249,6 +267,9 @@ class TableState(Protocol):
     def bank(self) -> Decimal | None: ...
 
     @property
+    def rotation(self) -> Rotation: ...
+
+    @property
     def wagers(self) -> tuple[PlacedWager, ...]: ...
 
 
@@ -259,10 +280,129 @@ Transition = Callable[[T, Any, str], tuple[T, list[GameRecord]]]
 """One input's transition: (state, the event, its timestamp) -> (new state, outputs)."""
 
 
-class PlayerDealerEngine(Generic[T]):
-    """The transitions every player-dealer game makes the same way: posting the bank (R1) and
-    placing a wager. A game supplies `verify_bank`, `verify_wager` (its own rules for when and
-    what) and `state_payload`."""
+@dataclass(frozen=True)
+class RoundHeaders:
+    """Where a game's `round/result` names the source of its cards (contract 3): the shoe's
+    number (the reading-shoe games), or the round's deck colour (null when the device named
+    none), published before `outcome` or, `deck_after_dealt`, after `dealt` (Fortune Pai Gow
+    Poker and Ultimate Texas Hold'em, as they always were). `NO_DECK`: the game names no deck."""
+
+    shoe: int | None = None
+    deck: str | NoDeck | None = NO_DECK
+    deck_after_dealt: bool = False
+
+
+class RoundEnd(Generic[T]):
+    """The one walk that ends a player-dealer round, settled or void (R1-R5), for every game.
+
+    A round settles in `settled`: the game's verdicts, put in the documents' settlement order
+    (R2, R3), are walked against the bank (R1), the collection fees are charged (R4), and the
+    next round starts with the rotation moved on (R5). A misdeal ends it in `voided`: every
+    wager at stake comes back, in the same order, no fee is charged, and the next round keeps
+    the rotation (R5). Either way the result shows only what the table had exposed, with the
+    game's headers (shoe or deck), and the game decides what the next round carries over.
+
+    A game supplies what is its own: `at_stake`, `in_settlement_order`, `exposed`, `headers`,
+    `next_round` (and its verdicts and outcome, given to `settled`). PlayerDealerEngine is a
+    RoundEnd; blackjack's hooks are a RoundEnd of their own too, as its deal functions end a
+    round without the engine (tablectl/games/blackjack/settlement.py).
+    """
+
+    game_id: str
+    schedule: CollectionSchedule
+
+    def at_stake(self, state: T) -> Sequence[Staked]:
+        """Every wager a misdeal returns (the game's own: Plays, doubles, insurance...)."""
+        raise NotImplementedError
+
+    def in_settlement_order(self, state: T, wagers: Sequence[W]) -> list[W]:
+        """`wagers` (or the verdicts on them) in the order the game's documents settle them
+        (R2, R3); called only once a bank is posted."""
+        raise NotImplementedError
+
+    def exposed(self, state: T, settled: bool) -> Sequence[JsonValue]:
+        """The cards the table shows in the result (`dealt`): at the end of a settled round, or
+        (not `settled`) what a misdeal had exposed."""
+        raise NotImplementedError
+
+    def headers(self, state: T) -> RoundHeaders:
+        """The round's shoe or deck, where the game's result publishes it."""
+        raise NotImplementedError
+
+    def next_round(self, state: T, settled: bool) -> T:
+        """The state the next round starts from: the round counted on, the rotation as
+        `rotation_after` gives it, and what the game carries over (its shoe or deck)."""
+        raise NotImplementedError
+
+    def rotation_after(self, state: T, settled: bool) -> Rotation:
+        """R5: a settled round is one of the player-dealer's two hands and moves the rotation
+        on; a misdeal does not count toward the two."""
+        if not settled:
+            return state.rotation
+        assert state.bank_seat is not None
+        return state.rotation.after_round(state.bank_seat)
+
+    def settled(
+        self,
+        state: T,
+        verdicts: Sequence[WagerVerdict],
+        outcome: Outcome,
+        *,
+        fee_wagers: Iterable[Staked],
+        action_seat: int | None,
+    ) -> tuple[T, RoundSettled]:
+        """A played round's end: `verdicts` (in any order) settled in the documents' order
+        (R2, R3) against the bank (R1), the fees on `fee_wagers` (R4: the pre-deal wagers only),
+        and the next round (R5)."""
+        assert state.bank_seat is not None and state.bank is not None
+        headers = self.headers(state)
+        result = settle_round(
+            round_=state.round,
+            game=self.game_id,
+            bank_seat=state.bank_seat,
+            bank=state.bank,
+            turn=state.rotation.turn_of(state.bank_seat),
+            verdicts=self.in_settlement_order(state, verdicts),
+            fee_wagers=fee_wagers,
+            schedule=self.schedule,
+            outcome=outcome,
+            dealt=self.exposed(state, True),
+            action_seat=action_seat,
+            shoe=headers.shoe,
+            deck=headers.deck,
+            deck_after_dealt=headers.deck_after_dealt,
+        )
+        return self.next_round(state, True), result
+
+    def voided(self, state: T, reason: str) -> tuple[T, RoundSettled]:
+        """A misdeal's end (`round.void`): the round ends unplayed, every wager at stake comes
+        back (in settlement order once a bank is posted, else as placed), the bank unchanged, no
+        fee; the hand does not count toward the player-dealer's two (R5)."""
+        wagers = self.at_stake(state)
+        headers = self.headers(state)
+        result = void_round(
+            round_=state.round,
+            game=self.game_id,
+            reason=reason,
+            bank_seat=state.bank_seat,
+            bank=state.bank,
+            ordered=(
+                self.in_settlement_order(state, wagers)
+                if state.bank_seat is not None
+                else list(wagers)
+            ),
+            dealt=self.exposed(state, False),
+            shoe=headers.shoe,
+            deck=headers.deck,
+        )
+        return self.next_round(state, False), result
+
+
+class PlayerDealerEngine(RoundEnd[T]):
+    """The transitions every player-dealer game makes the same way: posting the bank (R1),
+    placing a wager, and voiding the round (a misdeal). A game supplies `verify_bank`,
+    `verify_wager` (its own rules for when and what), `state_payload`, `between_rounds` and the
+    hooks of its round's end (RoundEnd)."""
 
     def verify_bank(self, state: T, ev: Bank) -> None:
         raise NotImplementedError
@@ -283,6 +423,10 @@ class PlayerDealerEngine(Generic[T]):
 
     def no_such_input(self, event: InputEvent) -> Rejected:
         """The refusal of an input this game does not take, naming the rule."""
+        raise NotImplementedError
+
+    def between_rounds(self, state: T) -> bool:
+        """No bank, wager or card is down: new rules may take over now."""
         raise NotImplementedError
 
     def verify_bets_close(self, state: T) -> None:
@@ -325,6 +469,21 @@ class PlayerDealerEngine(Generic[T]):
         placed = PlacedWager(ev.seat, player, ev.spot, ev.amount)
         new = replace(state, wagers=(*state.wagers, placed))
         return new, [event_msg(ev, ts, round=state.round, player=player), self._state(new)]
+
+    def verify_void(self, state: T) -> None:
+        """A `round.void` needs a round in progress: a bank, a wager or a card on the table
+        (docs/events.md; rule `round.void`)."""
+        verify_round_in_progress(self.between_rounds(state))
+
+    def can_void(self, state: T) -> bool:
+        """Whether `verify_void` accepts."""
+        return can(lambda s, _e: self.verify_void(s), state, None)
+
+    def void(self, state: T, reason: str, ts: str) -> tuple[T, list[GameRecord]]:
+        """A misdeal (RoundEnd.voided), then the next round's `state`."""
+        self.verify_void(state)
+        new, result = self.voided(state, reason)
+        return new, [result, self._state(new)]
 
     def _state(self, state: T) -> StateChanged:
         """The retained `state` message (contract 3)."""

@@ -8,7 +8,7 @@ Every transition has a `verify_*` that raises Rejected and leaves the state alon
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
@@ -31,7 +31,9 @@ from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
+    RoundHeaders,
     Transition,
+    W,
     can,
     event_msg,
     has_wager,
@@ -41,7 +43,6 @@ from tablectl.games.common import (
     verify_bank_offer,
     verify_limits,
     verify_not_player_dealer,
-    verify_round_in_progress,
     verify_seat,
 )
 from tablectl.games.decks import seen_plus
@@ -50,7 +51,7 @@ from tablectl.money import fmt
 from tablectl.rules import baccarat as rules
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import WagerVerdict, settle_round, void_round
+from tablectl.rules.settlement import WagerVerdict
 
 GAME_ID = "ez-baccarat-panda8"
 # R3 / document 003: "all player line wagers, all banker line wagers, all Tie Bet wagers, all
@@ -258,72 +259,61 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         )
         return new, [event_msg(ev, ts, round=state.round), self._display(new), self._state(new)]
 
-    # -- the end of a round (R1-R4, R26, R27) --------------------------------------------------
+    # -- the end of a round (R1-R5, R26-R28) ------------------------------------------------
 
     def _finish(self, state: BaccaratState) -> tuple[BaccaratState, list[GameRecord]]:
-        assert state.bank_seat is not None and state.bank is not None
+        """The coup is complete: every wager's verdict (R26, R27) settled against the bank (R1),
+        then the EZTRAK board with the coup on it (R28)."""
+        assert state.bank_seat is not None
         player, banker = state.hand("player"), state.hand("banker")
         o = rules.outcome(player, banker)
         verdicts = []
-        for w in self.action_order(state.bank_seat, state.wagers):
+        for w in state.wagers:
             v = rules.wager_result(w.spot, o, banker_push_on_dragon7=self.banker_push_on_dragon7)
             owed = w.amount * rules.PAYOUTS[w.spot] if v == "win" else Decimal(0)
             verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, v, owed))
-        result = settle_round(
-            round_=state.round,
-            game=GAME_ID,
-            bank_seat=state.bank_seat,
-            bank=state.bank,
-            turn=state.rotation.turn_of(state.bank_seat),
-            verdicts=verdicts,
+        new, result = self.settled(
+            state,
+            verdicts,
+            BaccaratOutcome(player, banker, o),
             fee_wagers=state.wagers,
-            schedule=self.schedule,
-            outcome=BaccaratOutcome(player, banker, o),
-            dealt=_dealt(state),
             action_seat=self.action_seat(state.bank_seat, state.wagers),
-            shoe=state.shoe_number,
-        )
-        new = BaccaratState(
-            round=state.round + 1,
-            rotation=state.rotation.after_round(state.bank_seat),
-            shoe_number=state.shoe_number,
-            shoe_seen=state.shoe_seen,
-            coups=(*state.coups, Coup(**vars(o))),  # its fields are plain values
-            previous_coups=state.previous_coups,
         )
         return new, [result, self._display(new)]
 
-    def void(
-        self, state: BaccaratState, reason: str, ts: str
-    ) -> tuple[BaccaratState, list[GameRecord]]:
-        """A misdeal: the round ends unplayed, every wager comes back, no fee is charged and the
-        hand does not count toward the player-dealer's two (R5) or the scoreboard (R28). Cards
-        already drawn stay out of the shoe."""
-        verify_round_in_progress(self.between_rounds(state))
-        ordered = (
-            self.action_order(state.bank_seat, state.wagers)
-            if state.bank_seat is not None
-            else list(state.wagers)
-        )
-        result = void_round(
-            round_=state.round,
-            game=GAME_ID,
-            reason=reason,
-            bank_seat=state.bank_seat,
-            bank=state.bank,
-            ordered=ordered,
-            dealt=_dealt(state),
-            shoe=state.shoe_number,
-        )
-        new = BaccaratState(
+    def at_stake(self, state: BaccaratState) -> tuple[PlacedWager, ...]:
+        """A misdeal returns every wager placed."""
+        return state.wagers
+
+    def in_settlement_order(self, state: BaccaratState, wagers: Sequence[W]) -> list[W]:
+        """The document's order from the player-dealer's left (R2, R3): `action_order`."""
+        assert state.bank_seat is not None
+        return self.action_order(state.bank_seat, wagers)
+
+    def exposed(self, state: BaccaratState, settled: bool) -> list[JsonObject]:
+        """Every card drawn, settled or void: all are dealt face up (003)."""
+        return _dealt(state)
+
+    def headers(self, state: BaccaratState) -> RoundHeaders:
+        """The shoe the coup was dealt from."""
+        return RoundHeaders(shoe=state.shoe_number)
+
+    def next_round(self, state: BaccaratState, settled: bool) -> BaccaratState:
+        """The next coup, from the same shoe: cards already drawn stay out of it, a misdeal's
+        too. A settled coup goes on the scoreboard; a misdeal does not (R28), nor does it count
+        toward the player-dealer's two (R5)."""
+        coups = state.coups
+        if settled:
+            o = rules.outcome(state.hand("player"), state.hand("banker"))
+            coups = (*coups, Coup(**vars(o)))  # its fields are plain values
+        return BaccaratState(
             round=state.round + 1,
-            rotation=state.rotation,
+            rotation=self.rotation_after(state, settled),
             shoe_number=state.shoe_number,
             shoe_seen=state.shoe_seen,
-            coups=state.coups,
+            coups=coups,
             previous_coups=state.previous_coups,
         )
-        return new, [result, self._state(new)]
 
     def seats_from_left(self, bank_seat: int) -> list[int]:
         """Seats clockwise from the player-dealer's left, the player-dealer's own seat last."""
@@ -333,9 +323,10 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         """R2: the first seat clockwise from the player-dealer's left that has a wager."""
         return first_wagered(self.seats_from_left(bank_seat), wagers)
 
-    def action_order(self, bank_seat: int, wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
-        """Wagers in settlement order: from the player-dealer's left, clockwise (R2), by spot or
-        by seat as configured (R3); a seat's wagers keep the order they were placed in."""
+    def action_order(self, bank_seat: int, wagers: Iterable[W]) -> list[W]:
+        """Wagers (or the verdicts on them) in settlement order: from the player-dealer's left,
+        clockwise (R2), by spot or by seat as configured (R3); a seat's wagers keep the order they
+        were placed in."""
         return action_order(
             wagers, self.seats_from_left(bank_seat), SETTLEMENT_SPOTS, self.settlement_order
         )
