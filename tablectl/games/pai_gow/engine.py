@@ -41,7 +41,9 @@ from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
+    RoundHeaders,
     Transition,
+    W,
     can,
     default_player,
     event_msg,
@@ -52,7 +54,6 @@ from tablectl.games.common import (
     verify_bets_open,
     verify_limits,
     verify_not_player_dealer,
-    verify_round_in_progress,
     verify_seat,
 )
 from tablectl.games.decks import deck_after_round, verify_single_deck
@@ -63,7 +64,7 @@ from tablectl.rules import pai_gow as hands
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import PayTable, payout, winnings
 from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import Verdict, WagerVerdict, settle_round, void_round
+from tablectl.rules.settlement import Verdict, WagerVerdict
 
 GAME_ID = "fortune-pai-gow"
 # 003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated Players": "a
@@ -510,7 +511,7 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         button = button_seat(state.first_seat, bank_seat)
         dealer_seven = state.hand(bank_seat)
         d_high, d_low = hands.house_way(dealer_seven, way=self.house_way)  # R31
-        seat_order = seats_from(button, self.seats)
+        seat_order = self._seat_order(state)
         in_play = [s for s in seat_order if s in self.in_play(state)]
         results: dict[int, Verdict] = {}
         categories: dict[int, str | None] = {}
@@ -570,80 +571,60 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
             ),
             envy_hands=tuple(envy_hands),
         )
-        result = settle_round(
-            round_=state.round,
-            game=GAME_ID,
-            bank_seat=bank_seat,
-            bank=state.bank,
-            turn=state.rotation.turn_of(bank_seat),
-            # seat by seat from the Action button: game wager, Fortune, Envy (003 "Fortune Pai
-            # Gow Poker: Dealing Procedures and Round of Play"), walked under R1
-            verdicts=action_order(verdicts, seat_order, SETTLEMENT_SPOTS, self.settlement_order),
+        new, result = self.settled(
+            state,
+            verdicts,
+            outcome,
             fee_wagers=state.wagers,  # R4: game and Fortune wagers; the Envy is no wager
-            schedule=self.schedule,
-            outcome=outcome,
-            dealt=_dealt(state, {bank_seat, *in_play}),
             action_seat=first_wagered(seat_order, state.wagers),
-            deck=state.deck,
-            deck_after_dealt=True,
-        )
-        new = PaiGowState(
-            round=state.round + 1,
-            rotation=state.rotation.after_round(bank_seat),  # R5
-            last_deck=deck_after_round(state.deck, True, state.last_deck),
         )
         return new, [result]
 
-    def verify_void(self, state: PaiGowState) -> None:
-        """A `round.void` needs a round in progress: a bank, a wager or a card on the table
-        (docs/events.md; rule `round.void`)."""
-        verify_round_in_progress(self.between_rounds(state))
+    # -- the round's end: what is Pai Gow's own (the walk: RoundEnd) -------------------------------
 
-    def can_void(self, state: PaiGowState) -> bool:
-        """Whether `verify_void` accepts."""
-        return can(lambda s, _e: self.verify_void(s), state, None)
+    def at_stake(self, state: PaiGowState) -> tuple[PlacedWager, ...]:
+        """A misdeal returns every game and Fortune wager (R32: an Envy is no wager)."""
+        return state.wagers
 
-    def void(
-        self, state: PaiGowState, reason: str, ts: str
-    ) -> tuple[PaiGowState, list[GameRecord]]:
-        """A misdeal: the round ends unplayed, every wager comes back, no fee is charged and the
-        hand does not count toward the player-dealer's two (R5). No hand was exposed, so none is
-        published (the journal keeps them)."""
-        self.verify_void(state)
-        if state.bank_seat is None:
-            ordered = list(state.wagers)
-        elif state.first_seat is not None:
-            ordered = action_order(
-                state.wagers,
-                seats_from(button_seat(state.first_seat, state.bank_seat), self.seats),
-                SETTLEMENT_SPOTS,
-                self.settlement_order,
-            )
-        else:
-            ordered = action_order(
-                state.wagers,
-                seats_from_left(state.bank_seat, self.seats),
-                SETTLEMENT_SPOTS,
-                self.settlement_order,
-            )
-        result = void_round(
-            round_=state.round,
-            game=GAME_ID,
-            reason=reason,
-            bank_seat=state.bank_seat,
-            bank=state.bank,
-            ordered=ordered,
-            dealt=[],  # nothing was exposed
-            deck=state.deck,
+    def in_settlement_order(self, state: PaiGowState, wagers: Sequence[W]) -> list[W]:
+        """Seat by seat from the Action button: game wager, Fortune, Envy (003 "Fortune Pai Gow
+        Poker: Dealing Procedures and Round of Play"; R30), or as configured (R3); before the dice
+        have placed the button, from the player-dealer's left (R2)."""
+        return action_order(
+            wagers, self._seat_order(state), SETTLEMENT_SPOTS, self.settlement_order
         )
-        new = PaiGowState(
+
+    def _seat_order(self, state: PaiGowState) -> list[int]:
+        """Seats clockwise from the Action button (R30), or from the player-dealer's left (R2)
+        while the dice have not placed it."""
+        assert state.bank_seat is not None
+        if state.first_seat is None:
+            return seats_from_left(state.bank_seat, self.seats)
+        return seats_from(button_seat(state.first_seat, state.bank_seat), self.seats)
+
+    def exposed(self, state: PaiGowState, settled: bool) -> list[JsonObject]:
+        """At the showdown, the hands in play and the player-dealer's; the others were discarded
+        unseen (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"). A misdeal
+        exposed no hand, so none is published (the journal keeps them)."""
+        if not settled:
+            return []
+        assert state.bank_seat is not None
+        return _dealt(state, {state.bank_seat, *self.in_play(state)})
+
+    def headers(self, state: PaiGowState) -> RoundHeaders:
+        """The round's deck colour (null when the dispenser named none), published after `dealt`
+        as it always was."""
+        return RoundHeaders(deck=state.deck, deck_after_dealt=True)
+
+    def next_round(self, state: PaiGowState, settled: bool) -> PaiGowState:
+        """The next round, the rotation moved on after a settled round only (R5); the last
+        round's deck, for the record: one deck, reshuffled
+        (003 "Fortune Pai Gow Poker: How Winners are Determined and Paid"), used once dealt from."""
+        return PaiGowState(
             round=state.round + 1,
-            rotation=state.rotation,
-            # the last round's deck, for the record: one deck, reshuffled
-            # (003 "Fortune Pai Gow Poker: How Winners are Determined and Paid")
-            last_deck=deck_after_round(state.deck, bool(state.hands), state.last_deck),
+            rotation=self.rotation_after(state, settled),
+            last_deck=deck_after_round(state.deck, settled or bool(state.hands), state.last_deck),
         )
-        return new, [result, self._state(new)]
 
     # -- who plays --------------------------------------------------------------------------
 
