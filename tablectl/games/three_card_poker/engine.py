@@ -13,7 +13,7 @@ Every transition has a `verify_*` that raises Rejected and leaves the state alon
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -28,7 +28,9 @@ from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
+    RoundHeaders,
     Transition,
+    W,
     can,
     event_msg,
     has_wager,
@@ -40,7 +42,6 @@ from tablectl.games.common import (
     verify_bets_open,
     verify_limits,
     verify_not_player_dealer,
-    verify_round_in_progress,
     verify_seat,
 )
 from tablectl.games.decks import deck_after_round, verify_deck_colour, verify_single_deck
@@ -65,7 +66,7 @@ from tablectl.rules.poker import (
     three_card_rank,
 )
 from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import Verdict, WagerVerdict, settle_round, void_round
+from tablectl.rules.settlement import Verdict, WagerVerdict
 
 GAME_ID = "three-card-poker-6cb"
 STACK_SIZE = 3  # "the device shall dispense cards in stacks of three" (line 542)
@@ -473,28 +474,16 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         assert dealer_hand is not None
         dealer = three_card_rank(dealer_hand)
         qualified = qualifies(dealer)
-        result = settle_round(
-            round_=state.round,
-            game=GAME_ID,
-            bank_seat=state.bank_seat,
-            bank=state.bank,
-            turn=state.rotation.turn_of(state.bank_seat),
-            verdicts=[self._verdict(state, w, dealer, qualified) for w in self.action_order(state)],
+        new, result = self.settled(
+            state,
+            [self._verdict(state, w, dealer, qualified) for w in self.at_stake(state)],
+            self._outcome(state, dealer, qualified),
             # R4 (003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13"): "the Ante, Pair Plus,
             # and 6 card bonus wagers only", never Play; a player's chips in one circle are one
             # wager, so a fee "per hand" or "based on each individual player's ante" is charged
             # once, on the whole Ante.
             fee_wagers=merged(state.wagers),
-            schedule=self.schedule,
-            outcome=self._outcome(state, dealer, qualified),
-            dealt=self._exposed(state, revealed=True),
             action_seat=self.action_seat(state),
-            deck=state.deck,  # published before the outcome, as it always was
-        )
-        new = ThreeCardPokerState(
-            round=state.round + 1,
-            rotation=state.rotation.after_round(state.bank_seat),
-            last_deck=deck_after_round(state.deck, True, state.last_deck),
         )
         return new, [result]
 
@@ -536,45 +525,42 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
             tuple(hands),
         )
 
-    def _exposed(self, state: ThreeCardPokerState, *, revealed: bool) -> list[JsonObject]:
+    # -- the round's end: what is Three Card Poker's own (the walk: RoundEnd) -------------------
+
+    def at_stake(self, state: ThreeCardPokerState) -> tuple[PlacedWager, ...]:
+        """Every wager of the round, the pre-deal wagers and the Plays: a misdeal returns them
+        all."""
+        return (*state.wagers, *state.plays)
+
+    def exposed(self, state: ThreeCardPokerState, settled: bool) -> list[JsonObject]:
         """The cards the table shows, by hand in delivery order: at the end every played hand
-        and the player-dealer's (lines 559, 570); before it only the face-up card (line 543)."""
+        and the player-dealer's (lines 559, 570); before it (a misdeal) only the face-up card
+        (line 543): no hole card is shown."""
         out: list[JsonObject] = []
         for seat, cards in zip(state.order, state.stacks, strict=False):
             if seat == state.bank_seat:
-                shown = list(cards) if revealed else [cards[0]]
+                shown = list(cards) if settled else [cards[0]]
                 out.append(
                     {"seat": seat, "hand": "player-dealer", "cards": [str(c) for c in shown]}
                 )
-            elif revealed and state.decision_of(seat) == "play":
+            elif settled and state.decision_of(seat) == "play":
                 out.append({"seat": seat, "hand": "player", "cards": [str(c) for c in cards]})
         return out
 
-    def void(
-        self, state: ThreeCardPokerState, reason: str, ts: str
-    ) -> tuple[ThreeCardPokerState, list[GameRecord]]:
-        """A misdeal: the round ends unplayed, every wager (Plays too) comes back, no fee is
-        charged and the hand does not count toward the player-dealer's two (R5). No hole card
-        is shown. A deck that was dealt from counts as used for the alternation (line 490)."""
-        verify_round_in_progress(self.between_rounds(state))
-        wagers = (*state.wagers, *state.plays)
-        ordered = self.action_order(state) if state.bank_seat is not None else list(wagers)
-        result = void_round(
-            round_=state.round,
-            game=GAME_ID,
-            reason=reason,
-            bank_seat=state.bank_seat,
-            bank=state.bank,
-            ordered=ordered,
-            dealt=self._exposed(state, revealed=False),
-            deck=state.deck,
-        )
-        new = ThreeCardPokerState(
+    def headers(self, state: ThreeCardPokerState) -> RoundHeaders:
+        """The round's deck colour (null when no stack named it), published before the outcome,
+        as it always was."""
+        return RoundHeaders(deck=state.deck)
+
+    def next_round(self, state: ThreeCardPokerState, settled: bool) -> ThreeCardPokerState:
+        """The next round, dealt from the other deck (line 490): a deck that was dealt from
+        counts as used for the alternation, a misdeal's too; the rotation moves on after a
+        settled round only (R5)."""
+        return ThreeCardPokerState(
             round=state.round + 1,
-            rotation=state.rotation,
-            last_deck=deck_after_round(state.deck, bool(state.stacks), state.last_deck),
+            rotation=self.rotation_after(state, settled),
+            last_deck=deck_after_round(state.deck, settled or bool(state.stacks), state.last_deck),
         )
-        return new, [result, self._state(new)]
 
     # -- action order (R2, R3) ---------------------------------------------------------------
 
@@ -599,10 +585,11 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
             return None
         return first_wagered(seats_from(button, self.seats), wagers)
 
-    def action_order(self, state: ThreeCardPokerState) -> list[PlacedWager]:
-        """Every wager in settlement order: seat by seat from the action seat (R2), each seat's
-        wagers in the configured order (R3); with no action seat yet, from the player-dealer's
-        left. A seat's wagers on one spot keep the order they were placed in."""
+    def in_settlement_order(self, state: ThreeCardPokerState, wagers: Sequence[W]) -> list[W]:
+        """Wagers (or the verdicts on them) in settlement order: seat by seat from the action
+        seat (R2), each seat's wagers in the configured order (R3); with no action seat yet, from
+        the player-dealer's left. A seat's wagers on one spot keep the order they were placed
+        in."""
         assert state.bank_seat is not None
         first = self.action_seat(state)
         seat_order = (
@@ -610,9 +597,7 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
             if first is not None
             else seats_from_left(state.bank_seat, self.seats)
         )
-        return action_order(
-            (*state.wagers, *state.plays), seat_order, self.spot_order, self.settlement_order
-        )
+        return action_order(wagers, seat_order, self.spot_order, self.settlement_order)
 
     # -- helpers -----------------------------------------------------------------------------
 
