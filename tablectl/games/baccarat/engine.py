@@ -285,11 +285,6 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         """A misdeal returns every wager placed."""
         return state.wagers
 
-    def in_settlement_order(self, state: BaccaratState, wagers: Sequence[W]) -> list[W]:
-        """The document's order from the player-dealer's left (R2, R3): `action_order`."""
-        assert state.bank_seat is not None
-        return self.action_order(state.bank_seat, wagers)
-
     def exposed(self, state: BaccaratState, settled: bool) -> list[JsonObject]:
         """Every card drawn, settled or void: all are dealt face up (003)."""
         return _dealt(state)
@@ -323,12 +318,13 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         """R2: the first seat clockwise from the player-dealer's left that has a wager."""
         return first_wagered(self.seats_from_left(bank_seat), wagers)
 
-    def action_order(self, bank_seat: int, wagers: Iterable[W]) -> list[W]:
+    def in_settlement_order(self, state: BaccaratState, wagers: Sequence[W]) -> list[W]:
         """Wagers (or the verdicts on them) in settlement order: from the player-dealer's left,
         clockwise (R2), by spot or by seat as configured (R3); a seat's wagers keep the order they
         were placed in."""
+        assert state.bank_seat is not None
         return action_order(
-            wagers, self.seats_from_left(bank_seat), SETTLEMENT_SPOTS, self.settlement_order
+            wagers, self.seats_from_left(state.bank_seat), SETTLEMENT_SPOTS, self.settlement_order
         )
 
     # -- helpers -----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ is published before the table shows it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -30,7 +30,9 @@ from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
+    RoundHeaders,
     Transition,
+    W,
     can,
     default_player,
     event_msg,
@@ -43,7 +45,6 @@ from tablectl.games.common import (
     verify_bets_open,
     verify_limits,
     verify_not_player_dealer,
-    verify_round_in_progress,
     verify_seat,
 )
 from tablectl.games.decks import deck_after_round, verify_deck_colour, verify_single_deck
@@ -54,7 +55,7 @@ from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import PayTable, payout, winnings
 from tablectl.rules.poker import Rank, Showdown, best_five, rank_category
 from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import Verdict, WagerVerdict, settle_round, void_round
+from tablectl.rules.settlement import Verdict, WagerVerdict
 from tablectl.rules.ultimate import (
     bad_beat_category,
     blind_result,
@@ -714,22 +715,17 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         return "win", winnings(amount, odds)
 
     def _finish(self, state: UltimateState) -> tuple[UltimateState, list[GameRecord]]:
-        assert state.bank_seat is not None and state.bank is not None
+        assert state.bank_seat is not None
         board = state.board()
         dealer_stack = state.stack_of("player-dealer", state.bank_seat)
         assert dealer_stack is not None and len(board) == BOARD_SIZE
         dealer_rank, dealer_five = best_five((*dealer_stack.cards, *board))
         hands = {h.seat: h for h in self.seat_hands(state)}
         seat_order = seats_from_left(state.bank_seat, self.seats)
-        pre_deal = merged(state.wagers)
-        ordered = self.action_order(state.bank_seat, [*pre_deal, *(p.wager() for p in state.plays)])
         verdicts = []
-        for w in ordered:
+        for w in self.at_stake(state):
             verdict, owed = self.verdict(w, hands[w.seat], dealer_rank, board)
             verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed))
-        # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": the player-dealer's
-        # cards are turned over for the players who remain.
-        dealer_shown = any(not h.folded for h in hands.values())
         outcome = UltimateOutcome(
             board=board,
             player_dealer=(
@@ -740,42 +736,27 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
                     rank_category(dealer_rank),
                     dealer_qualifies(dealer_rank),
                 )
-                if dealer_shown
+                if self._dealer_shown(state)
                 else None
             ),
             hands=tuple(
                 self._hand_outcome(state, hands[s], dealer_rank) for s in seat_order if s in hands
             ),
         )
-        folded = set(state.folded)
-        dealt: list[JsonObject] = [
-            s.payload()
-            for s in state.stacks
-            if not (s.to == "seat" and s.seat in folded)
-            and not (s.to == "player-dealer" and not dealer_shown)
-        ]
-        result = settle_round(
-            round_=state.round,
-            game=GAME_ID,
-            bank_seat=state.bank_seat,
-            bank=state.bank,
-            turn=state.rotation.turn_of(state.bank_seat),
-            verdicts=verdicts,
+        new, result = self.settled(
+            state,
+            verdicts,
+            outcome,
             # R4: total table action is the pre-deal wagers only, never the Play.
-            fee_wagers=pre_deal,
-            schedule=self.schedule,
-            outcome=outcome,
-            dealt=dealt,
+            fee_wagers=merged(state.wagers),
             action_seat=first_wagered(seat_order, state.wagers),
-            deck=state.deck,
-            deck_after_dealt=True,  # published after `dealt`, as it always was
-        )
-        new = UltimateState(
-            round=state.round + 1,
-            rotation=state.rotation.after_round(state.bank_seat),
-            last_deck=deck_after_round(state.deck, True, state.last_deck),
         )
         return new, [result]
+
+    def _dealer_shown(self, state: UltimateState) -> bool:
+        """003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": the player-dealer's
+        cards are turned over for the players who remain."""
+        return any(seat not in state.folded for seat in state.hands_for)
 
     def _hand_outcome(self, state: UltimateState, h: SeatHand, dealer_rank: Rank) -> SeatOutcome:
         """A seat's hand in the result: a folded hand shows no card
@@ -791,39 +772,44 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         )
         return SeatOutcome(h.seat, h.player, shown)
 
-    def void(
-        self, state: UltimateState, reason: str, ts: str
-    ) -> tuple[UltimateState, list[GameRecord]]:
-        """A misdeal: the round ends unplayed, every wager (Play included) comes back, no fee,
-        and the hand does not count toward the player-dealer's two (R5). Only cards already
-        turned over are shown; the deck used stays the last deck
+    # -- the round's end: what is Ultimate Texas Hold'em's own (the walk: RoundEnd) --------------
+
+    def at_stake(self, state: UltimateState) -> list[PlacedWager]:
+        """Every wager of the round, the pre-deal wagers (a player's chips in a circle are one
+        wager, `merged`) and the Plays: what settles, and what a misdeal returns."""
+        return [*merged(state.wagers), *(p.wager() for p in state.plays)]
+
+    def exposed(self, state: UltimateState, settled: bool) -> list[JsonObject]:
+        """At the showdown every stack but a folded hand's (it shows no card) and the
+        player-dealer's when no player remains (003 "Ultimate Texas Hold'em: Dealing Procedures
+        and Round of Play"). A misdeal shows only the community cards already turned over."""
+        if not settled:
+            shown = state.board()[: BOARD_SHOWN[state.phase]]
+            return [{"to": "board", "cards": [str(c) for c in shown]}] if shown else []
+        folded = set(state.folded)
+        dealer_shown = self._dealer_shown(state)
+        return [
+            s.payload()
+            for s in state.stacks
+            if not (s.to == "seat" and s.seat in folded)
+            and not (s.to == "player-dealer" and not dealer_shown)
+        ]
+
+    def headers(self, state: UltimateState) -> RoundHeaders:
+        """The round's deck colour (null when the dispenser named none), published after `dealt`
+        as it always was."""
+        return RoundHeaders(deck=state.deck, deck_after_dealt=True)
+
+    def next_round(self, state: UltimateState, settled: bool) -> UltimateState:
+        """The next round, the rotation moved on after a settled round only (R5); the deck used
+        is the last deck, which the next round must not use: a round that dealt used its deck,
+        named or not, a misdeal's too
         (003 "Ultimate Texas Hold'em: Description of the Deck and Number of Decks Used")."""
-        verify_round_in_progress(self.between_rounds(state))
-        everything = [*merged(state.wagers), *(p.wager() for p in state.plays)]
-        ordered = (
-            self.action_order(state.bank_seat, everything)
-            if state.bank_seat is not None
-            else everything
-        )
-        shown = state.board()[: BOARD_SHOWN[state.phase]]
-        result = void_round(
-            round_=state.round,
-            game=GAME_ID,
-            reason=reason,
-            bank_seat=state.bank_seat,
-            bank=state.bank,
-            ordered=ordered,
-            dealt=[{"to": "board", "cards": [str(c) for c in shown]}] if shown else [],
-            deck=state.deck,
-        )
-        new = UltimateState(
+        return UltimateState(
             round=state.round + 1,
-            rotation=state.rotation,
-            # a round that dealt used its deck, named or not
-            # (003 "Ultimate Texas Hold'em: Description of the Deck and Number of Decks Used")
-            last_deck=deck_after_round(state.deck, bool(state.stacks), state.last_deck),
+            rotation=self.rotation_after(state, settled),
+            last_deck=deck_after_round(state.deck, settled or bool(state.stacks), state.last_deck),
         )
-        return new, [result, self._state(new)]
 
     # -- order (R2, R3; 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play") --------
 
@@ -837,14 +823,15 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             order = seats_from_left(bank_seat, self.seats)
         return [s for s in order if s != bank_seat]
 
-    def action_order(self, bank_seat: int, wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
-        """Wagers in settlement order: from the player-dealer's left (003 "Ultimate Texas Hold'em:
-        Dealing Procedures and Round of Play", R2), seat by seat in the order Ante, Play, Blind,
-        Trips, Bad Beat (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play") unless
-        the config settles spot by spot (R3)."""
+    def in_settlement_order(self, state: UltimateState, wagers: Sequence[W]) -> list[W]:
+        """Wagers (or the verdicts on them) in settlement order: from the player-dealer's left
+        (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play", R2), seat by seat in
+        the order Ante, Play, Blind, Trips, Bad Beat (003 "Ultimate Texas Hold'em: Dealing
+        Procedures and Round of Play") unless the config settles spot by spot (R3)."""
+        assert state.bank_seat is not None
         return action_order(
             wagers,
-            seats_from_left(bank_seat, self.seats),
+            seats_from_left(state.bank_seat, self.seats),
             SETTLEMENT_SPOTS,
             self.settlement_order,
         )
