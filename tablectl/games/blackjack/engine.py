@@ -42,6 +42,7 @@ from tablectl.events import (
 from tablectl.game_records import GameRecord, InputAccepted, JsonValue
 from tablectl.games.base import Rejected
 from tablectl.games.blackjack import deal, decisions, insurance, settlement, views
+from tablectl.games.blackjack.settlement import BlackjackRoundEnd
 from tablectl.games.blackjack.state import BlackjackState, Hand, replace_hand
 from tablectl.games.blackjack.variant import policy_of
 from tablectl.games.common import (
@@ -56,7 +57,6 @@ from tablectl.games.common import (
     verify_bank_before_deal,
     verify_limits,
     verify_not_player_dealer,
-    verify_round_in_progress,
     verify_seat,
 )
 from tablectl.games.decks import seen_plus
@@ -65,19 +65,19 @@ from tablectl.money import fmt
 BURN_HIDDEN = frozenset(ShoeBurn.model_fields) - {"type"}  # a burn is echoed by type alone
 
 
-class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
-    """The rules of Pure 21.5 Blackjack or Pure Spanish 21.5 for one configured table."""
+class BlackjackEngine(BlackjackRoundEnd, PlayerDealerEngine[BlackjackState]):
+    """The rules of Pure 21.5 Blackjack or Pure Spanish 21.5 for one configured table; what is
+    blackjack's own at a round's end (a misdeal's money and cards, the shoe, the next round) is
+    BlackjackRoundEnd's."""
 
     def __init__(self, rules: Rules) -> None:
+        super().__init__(policy_of(rules))  # BlackjackRoundEnd: policy, game_id, schedule
         self.rules = rules
-        self.policy = policy_of(rules)
         self.game = self.policy.game
-        self.game_id = self.policy.game_id
         self.variant = self.policy.variant
         self.seats = self.policy.seats
         self.shoe = self.policy.shoe
         self.limits = self.policy.limits
-        self.schedule = self.policy.schedule
 
     # -- the engine protocol -------------------------------------------------------------
 
@@ -312,17 +312,7 @@ class BlackjackEngine(PlayerDealerEngine[BlackjackState]):
         """What the dealer console may enter now for the hand in turn ("hit" = draw a card)."""
         return decisions.legal_actions(self.policy, state)
 
-    # -- a misdeal (R5) ------------------------------------------------------------------------
-
-    def void(
-        self, state: BlackjackState, reason: str, ts: str
-    ) -> tuple[BlackjackState, list[GameRecord]]:
-        """A misdeal: the round ends unplayed, every wager (doubles, splits and insurance too)
-        comes back, no fee is charged and the hand does not count toward the player-dealer's two
-        (R5). The hole card stays hidden unless it was already turned."""
-        verify_round_in_progress(self.between_rounds(state))
-        new, result = settlement.voided(self.policy, state, reason)
-        return new, [result, self._state(new)]
+    # -- the round's end (the walk: RoundEnd; blackjack's own: settlement.BlackjackRoundEnd) ----
 
     def action_seat(self, state: BlackjackState) -> int | None:
         """Where settlement starts (R2); None until the hole card is turned."""

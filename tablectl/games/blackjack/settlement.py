@@ -1,6 +1,7 @@
 """The end of a blackjack round: what every wager did (its `WagerVerdict`, R11, R13, R16-R21), in
 the order the documents settle them (R2, R3), walked against the bank by the one settlement walk
-(tablectl/rules/settlement.py: R1, the fees R4); the outcome the round publishes; a misdeal."""
+(tablectl/rules/settlement.py: R1, the fees R4); the outcome the round publishes; what is
+blackjack's own at a round's end, settled or void (BlackjackRoundEnd)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from typing import TypeVar
 
 from tablectl.cards import Card
 from tablectl.game_records import JsonObject, JsonValue, RoundSettled
+from tablectl.games.blackjack import views
 from tablectl.games.blackjack.state import BlackjackState, Hand, half_down, hand_numbers
 from tablectl.games.blackjack.variant import Policy
-from tablectl.games.blackjack.views import exposed, rank_view
-from tablectl.games.common import PlacedWager
+from tablectl.games.blackjack.views import rank_view
+from tablectl.games.common import PlacedWager, RoundEnd, RoundHeaders
 from tablectl.games.seating import (
     OnSpot,
     action_button_seat,
@@ -27,7 +29,7 @@ from tablectl.games.seating import (
 from tablectl.money import ZERO, fmt
 from tablectl.rules import blackjack as bj
 from tablectl.rules.paytables import payout, winnings
-from tablectl.rules.settlement import Verdict, WagerVerdict, settle_round, void_round
+from tablectl.rules.settlement import Verdict, WagerVerdict
 
 W = TypeVar("W", bound=OnSpot)
 
@@ -113,34 +115,64 @@ class BlackjackOutcome:
         return out
 
 
+class BlackjackRoundEnd(RoundEnd[BlackjackState]):
+    """What is blackjack's own at a round's end, for the one walk (tablectl/games/common.py
+    RoundEnd): the money at stake, the settlement order, the cards shown, the shoe and the next
+    round. BlackjackEngine is one (its `void`); `finish` makes one of the policy, as the deal's
+    functions end a round without the engine."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.game_id = policy.game_id
+        self.schedule = policy.schedule
+
+    def at_stake(self, state: BlackjackState) -> list[PlacedWager]:
+        """Every wager of the round, doubles, splits and insurance too: each dealt hand's whole
+        stake, the wagers placed before the deal that no hand plays (side bets, backline base
+        wagers), insurance. A misdeal returns them all."""
+        money = [PlacedWager(h.seat, h.player, "base", h.staked) for h in state.hands] + [
+            w for w in state.wagers if not (w.spot == "base" and _is_played(state, w))
+        ]
+        return money + list(state.insurance)
+
+    def in_settlement_order(self, state: BlackjackState, wagers: Sequence[W]) -> list[W]:
+        """Insurance first, then from the action seat (R2) in the configured order (R3):
+        `ordered`."""
+        return ordered(self.policy, state, wagers)
+
+    def exposed(self, state: BlackjackState, settled: bool) -> list[JsonValue]:
+        """Every player card (dealt face up) and the player-dealer's, the hole card only once it
+        was turned: at a misdeal it stays hidden unless it already was (`views.exposed`)."""
+        return views.exposed(state)
+
+    def headers(self, state: BlackjackState) -> RoundHeaders:
+        """The shoe the round was dealt from."""
+        return RoundHeaders(shoe=state.shoe_number)
+
+    def next_round(self, state: BlackjackState, settled: bool) -> BlackjackState:
+        """The next round, from the same shoe (cards drawn, a misdeal's too, stay out of it); the
+        rotation moved on after a settled round only (R5)."""
+        return BlackjackState(
+            round=state.round + 1,
+            rotation=self.rotation_after(state, settled),
+            shoe_number=state.shoe_number,
+            shoe_seen=state.shoe_seen,
+        )
+
+
 def finish(policy: Policy, state: BlackjackState) -> tuple[BlackjackState, RoundSettled]:
     """Settle every wager against the bank (R1) from the action seat (R2) in the configured
     order (R3); fees on the pre-deal wagers only (R4); the next round starts."""
-    assert state.bank_seat is not None and state.bank is not None
-    result = settle_round(
-        round_=state.round,
-        game=policy.game_id,
-        bank_seat=state.bank_seat,
-        bank=state.bank,
-        turn=state.rotation.turn_of(state.bank_seat),
-        verdicts=ordered(policy, state, verdicts(policy, state)),
+    return BlackjackRoundEnd(policy).settled(
+        state,
+        verdicts(policy, state),
+        outcome(policy, state),
         # R4 (000 "Pure 21.5 Blackjack: Wagering Limits and Collection Fees",
         # 003 "Pure 21.5 Blackjack 3 to 2: Wagering Limits and Collection Fees"): the wagers
         # placed before the deal only, never a double, a split or insurance
         fee_wagers=state.wagers,
-        schedule=policy.schedule,
-        outcome=outcome(policy, state),
-        dealt=exposed(state),
         action_seat=action_seat(policy, state),
-        shoe=state.shoe_number,
     )
-    new = BlackjackState(
-        round=state.round + 1,
-        rotation=state.rotation.after_round(state.bank_seat),
-        shoe_number=state.shoe_number,
-        shoe_seen=state.shoe_seen,
-    )
-    return new, result
 
 
 def verdicts(policy: Policy, state: BlackjackState) -> list[WagerVerdict]:
@@ -288,36 +320,6 @@ def outcome(policy: Policy, state: BlackjackState) -> BlackjackOutcome:
         buster=buster,
         match_dealer=match,
     )
-
-
-def voided(
-    policy: Policy, state: BlackjackState, reason: str
-) -> tuple[BlackjackState, RoundSettled]:
-    """A misdeal: the round ends unplayed, every wager (doubles, splits and insurance too)
-    comes back, no fee is charged and the hand does not count toward the player-dealer's two
-    (R5). The hole card stays hidden unless it was already turned."""
-    money = [PlacedWager(h.seat, h.player, "base", h.staked) for h in state.hands] + [
-        w for w in state.wagers if not (w.spot == "base" and _is_played(state, w))
-    ]
-    money += list(state.insurance)
-    in_order = ordered(policy, state, money) if state.bank_seat is not None else money
-    result = void_round(
-        round_=state.round,
-        game=policy.game_id,
-        reason=reason,
-        bank_seat=state.bank_seat,
-        bank=state.bank,
-        ordered=in_order,
-        dealt=exposed(state),
-        shoe=state.shoe_number,
-    )
-    new = BlackjackState(
-        round=state.round + 1,
-        rotation=state.rotation,
-        shoe_number=state.shoe_number,
-        shoe_seen=state.shoe_seen,
-    )
-    return new, result
 
 
 def _is_played(state: BlackjackState, w: PlacedWager) -> bool:
