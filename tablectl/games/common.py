@@ -401,8 +401,8 @@ class RoundEnd(Generic[T]):
 class PlayerDealerEngine(RoundEnd[T]):
     """The transitions every player-dealer game makes the same way: posting the bank (R1),
     placing a wager, and voiding the round (a misdeal). A game supplies `verify_bank`,
-    `verify_wager` (its own rules for when and what), `state_payload`, `between_rounds` and the
-    hooks of its round's end (RoundEnd)."""
+    `verify_wager` (its own rules for when and what), `state_payload` and the hooks of its round's
+    end (RoundEnd)."""
 
     def verify_bank(self, state: T, ev: Bank) -> None:
         raise NotImplementedError
@@ -426,8 +426,9 @@ class PlayerDealerEngine(RoundEnd[T]):
         raise NotImplementedError
 
     def between_rounds(self, state: T) -> bool:
-        """No bank, wager or card is down: new rules may take over now."""
-        raise NotImplementedError
+        """No bank, wager or card is down: new rules may take over now (every game's round opens
+        in phase "betting"; closing bets or a first card ends it)."""
+        return state.phase == "betting" and state.bank_seat is None and not state.wagers
 
     def verify_bets_close(self, state: T) -> None:
         raise NotImplementedError

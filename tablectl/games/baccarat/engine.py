@@ -125,10 +125,6 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
     def in_deal(self, state: BaccaratState) -> bool:
         return state.phase == "dealing"
 
-    def between_rounds(self, state: BaccaratState) -> bool:
-        """No bank, wager or card is down: new rules may take over now."""
-        return state.phase == "betting" and state.bank_seat is None and not state.wagers
-
     def state_payload(self, state: BaccaratState) -> dict[str, JsonValue]:
         player, banker = state.hand("player"), state.hand("banker")
         nxt = rules.next_to_draw(player, banker)

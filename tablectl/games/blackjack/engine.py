@@ -106,10 +106,6 @@ class BlackjackEngine(BlackjackRoundEnd, PlayerDealerEngine[BlackjackState]):
         """Cards are being dealt or the hands played: a device fault now holds the round."""
         return state.phase != "betting"
 
-    def between_rounds(self, state: BlackjackState) -> bool:
-        """No bank, wager or card is down: new rules may take over now."""
-        return state.phase == "betting" and state.bank_seat is None and not state.wagers
-
     def state_payload(self, state: BlackjackState) -> dict[str, JsonValue]:
         """The retained `state` (tablectl/games/blackjack/views.py)."""
         return views.state_payload(self.policy, state)

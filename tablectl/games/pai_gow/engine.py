@@ -190,10 +190,6 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         dispenser (shuffling the next deck) or the dice cup holds nothing."""
         return state.phase in ("closed", "dealing")
 
-    def between_rounds(self, state: PaiGowState) -> bool:
-        """No bank, wager or card is down: new rules may take over now."""
-        return state.phase == "betting" and state.bank_seat is None and not state.wagers
-
     def state_payload(self, state: PaiGowState) -> dict[str, JsonValue]:
         """The retained `state`: no card at all, since no hand is exposed before the showdown,
         which ends the round (contract 3)."""

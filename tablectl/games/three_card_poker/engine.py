@@ -182,10 +182,6 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         """Stacks are being dispensed or the hands are being played."""
         return state.phase != "betting"
 
-    def between_rounds(self, state: ThreeCardPokerState) -> bool:
-        """No bank, wager or card is down: new rules may take over now."""
-        return state.phase == "betting" and state.bank_seat is None and not state.wagers
-
     def state_payload(self, state: ThreeCardPokerState) -> dict[str, JsonValue]:
         """Only what the table shows: wagers, whose turn it is, the player-dealer's face-up card
         (never a hole card or a player's cards: they are revealed in `round/result`)."""

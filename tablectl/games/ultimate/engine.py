@@ -322,10 +322,6 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         round. Decisions come from the console, so a fault after the last stack holds nothing."""
         return state.phase == "dealing"
 
-    def between_rounds(self, state: UltimateState) -> bool:
-        """No bank, wager or card is down: new rules may take over now."""
-        return state.phase == "betting" and state.bank_seat is None and not state.wagers
-
     def state_payload(self, state: UltimateState) -> dict[str, JsonValue]:
         """What the retained `state` shows: never a hole card or an unturned community card."""
         nxt = self.next_stack(state) if state.phase == "dealing" else None
