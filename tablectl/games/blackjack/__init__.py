@@ -4,8 +4,8 @@
 two games; the configured table's `Policy`), `state` (the state and its hands), `deal` (betting
 closes, the deal, the peek, the draws), `decisions` (Chart 1A and the player's choices), `insurance`
 (R17), `settlement` (the verdicts for the one settlement walk, the outcome, `BlackjackRoundEnd`: the
-round-end hooks), `views`
-(what the table shows) and `engine` (`BlackjackEngine`, composing them).
+round-end hooks), `views` (what the table shows) and `engine` (`BlackjackEngine`, composing
+them).
 
 Every name other code imports from `tablectl.games.blackjack` is reachable here, imported on
 first use: the game's spec names "tablectl.games.blackjack.engine:BlackjackEngine", and journal
