@@ -20,8 +20,8 @@ from treys import Card as TreysCard
 from treys import Evaluator
 
 from tablectl.analysis import three_card_poker
-from tablectl.cards import Card, standard_deck
 from tablectl.rules import poker
+from tablectl_base.cards import Card, standard_deck
 
 T = TypeVar("T")
 

@@ -36,8 +36,8 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hil.bench_floor import measure
-from tablectl.cards import DeckKind, deck_of, parse_card
 from tablectl.rules.baccarat import next_to_draw
+from tablectl_base.cards import DeckKind, deck_of, parse_card
 from tablectl_drivers.shoe.frames import CardDrawn, NewShoe, encode
 from tablectl_drivers.sim.history import nothing_to_resend, resend_requests
 

@@ -40,9 +40,9 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hil.runner import REPO, SCHEDULES, find_mosquitto, free_port
-from tablectl.cards import parse_card
 from tablectl.journal import Journal
 from tablectl.rules.baccarat import next_to_draw
+from tablectl_base.cards import parse_card
 from tablectl_drivers.sim.shoe import SimulatedShoe
 
 REPLY_WAIT = 1.0  # seconds a console waits for a command's reply before sending it again

@@ -26,9 +26,9 @@ from typing import Any, Literal
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tablectl.cards import RANKS, SUITS, Card
 from tablectl.config import load_config
 from tablectl.rules.baccarat import next_to_draw, point
+from tablectl_base.cards import RANKS, SUITS, Card
 
 START = datetime(2027, 1, 5, 14, 0, tzinfo=UTC)
 """The history's first record: a fixed instant, so the same seed gives the same bytes."""

@@ -30,7 +30,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from hil.record import Recorder, record_commands, record_port
 from hil.runner import find_mosquitto, free_port
 from hil.traffic import Command, DeviceWrite, parse
-from tablectl.cards import parse_card
+from tablectl_base.cards import parse_card
 from tablectl_drivers.shoe.frames import CardDrawn, NewShoe, decode
 
 REPO = Path(__file__).resolve().parent.parent

@@ -17,7 +17,6 @@ from typing import Any, TextIO
 from tablectl import segments, snapshot
 from tablectl.chainkey import ChainKey, KeyFileError, create_key, load_key
 from tablectl.config import BrokerSetupError, ConfigError, LoadedConfig, Problem, load_config
-from tablectl.events import json_problem
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
 from tablectl.outputs import OutboxRow
@@ -25,6 +24,7 @@ from tablectl.segments import History
 from tablectl.snapshot import SnapshotError
 from tablectl.table import HAND_ENTERED_TYPES, Table, journal_body, replay_ts
 from tablectl.witness import HeadsError, read_heads
+from tablectl_base.events import json_problem
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 

@@ -23,9 +23,9 @@ from pydantic import (
 
 from tablectl.games.registry import game_ids, settings_models, spots_of
 from tablectl.games.settings import GameSettings
-from tablectl.money import Money
 from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
 from tablectl.rules.paytables import PayTable
+from tablectl_base.money import Money
 
 M = TypeVar("M", bound=BaseModel)
 TopicId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]

@@ -31,12 +31,12 @@ import structlog
 from tablectl import sdnotify, segments, snapshot
 from tablectl.chainkey import ChainKey, load_key
 from tablectl.config import BrokerSetupError, LoadedConfig, resolve
-from tablectl.events import json_problem
 from tablectl.journal import Journal, JournalError, Record, format_ts
 from tablectl.outputs import OutboxRow
 from tablectl.relay import Relay
 from tablectl.segments import History
 from tablectl.table import Table, journal_body, now_ts
+from tablectl_base.events import json_problem
 from tablectl_drivers.base import Backoff, DisplayDriver
 from tablectl_drivers.connect import port_serial
 from tablectl_drivers.registry import load_driver

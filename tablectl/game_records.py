@@ -14,8 +14,8 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Literal, Protocol, Union
 
-from tablectl.events import InputEvent
-from tablectl.money import fmt
+from tablectl_base.events import InputEvent
+from tablectl_base.money import fmt
 
 JsonValue = Union[  # noqa: UP007 (a recursive alias must be spelled with Union on Python 3.11)
     str, int, float, bool, None, Sequence["JsonValue"], Mapping[str, "JsonValue"]

@@ -39,8 +39,8 @@ from typing import Any, Protocol, TypeVar
 import aiomqtt
 import structlog
 
-from tablectl.backoff import Backoff
 from tablectl.outputs import OutboxRow
+from tablectl_base.backoff import Backoff
 
 log = structlog.get_logger(__name__)
 

@@ -16,8 +16,8 @@ from tablectl.game_records import (
     RoundSettled,
     StateChanged,
 )
-from tablectl.money import fmt
 from tablectl.outputs import Output
+from tablectl_base.money import fmt
 
 
 def render(record: GameRecord | Output) -> Output:

@@ -25,18 +25,27 @@ from typing import Any
 from pydantic import BaseModel
 
 from tablectl import __version__
-from tablectl.cards import Card, parse_card
 from tablectl.chainkey import ChainKey
 from tablectl.config import LoadedConfig, Rules
 from tablectl.games.registry import make_engine
 from tablectl.journal import SNAPSHOTS_KEPT, Journal, Record, Snapshot, Verification
 from tablectl.table import RecentRefs, Table
+from tablectl_base.cards import Card, parse_card
 
 FORMAT = 1
 """The snapshot format. A tablectl that cannot read a stored format skips that snapshot and
 replays from an older one it can read, or from the first record."""
 
-_PACKAGE = "tablectl."
+_PACKAGES = ("tablectl.", "tablectl_base.")
+"""Where the classes a snapshot may name live (tablectl's own, and the leaf package it shares
+with its drivers)."""
+
+MOVED: dict[str, str] = {
+    f"tablectl.{name}": f"tablectl_base.{name}"
+    for name in ("backoff", "cards", "money", "events", "positions")
+}
+"""Modules that moved since snapshots were first written (into the leaf package, issue 11): a
+snapshot naming a class by its old module still reads."""
 
 
 class SnapshotError(ValueError):
@@ -213,7 +222,8 @@ def _allowed(name: Any) -> type:
     if not isinstance(name, str) or ":" not in name:
         raise SnapshotError(f"not a class name: {name!r}")
     module, _, qualname = name.partition(":")
-    if not module.startswith(_PACKAGE):
+    module = MOVED.get(module, module)
+    if not module.startswith(_PACKAGES):
         raise SnapshotError(f"{name} is not one of tablectl's classes")
     try:
         obj: Any = importlib.import_module(module)

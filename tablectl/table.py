@@ -18,7 +18,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from tablectl.config import LoadedConfig, Rules
-from tablectl.events import (
+from tablectl.game_records import DeviceUsed, DisplayChanged, GameRecord, RoundSettled, StateChanged
+from tablectl.games.base import Rejected
+from tablectl.games.registry import make_engine, spec_of
+from tablectl.journal import Record, format_ts
+from tablectl.outputs import OutboxRow, Output, alert
+from tablectl.render import render
+from tablectl_base.events import (
     DeviceGap,
     DeviceStatus,
     DiceRoll,
@@ -36,13 +42,7 @@ from tablectl.events import (
     event_dict,
     parse_event,
 )
-from tablectl.game_records import DeviceUsed, DisplayChanged, GameRecord, RoundSettled, StateChanged
-from tablectl.games.base import Rejected
-from tablectl.games.registry import make_engine, spec_of
-from tablectl.journal import Record, format_ts
-from tablectl.outputs import OutboxRow, Output, alert
-from tablectl.positions import Gap, Ledger, Verdict, spans
-from tablectl.render import render
+from tablectl_base.positions import Gap, Ledger, Verdict, spans
 
 RECENT_REFS = 4096  # command ids remembered to refuse a redelivered command
 REPLAY_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

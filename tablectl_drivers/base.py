@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from tablectl.backoff import Backoff, SleepFn
+from tablectl_base.backoff import Backoff, SleepFn
 
 __all__ = ["Backoff", "DisplayDriver", "Driver", "DriverSink", "SleepFn"]
 """How a driver waits: `asyncio.sleep` in production, injectable so tests fire retries at once."""

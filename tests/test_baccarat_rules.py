@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.cards import Card, parse_card, standard_deck
 from tablectl.rules.baccarat import (
     BANKER_CHART,
     PAYOUTS,
@@ -26,6 +25,7 @@ from tablectl.rules.baccarat import (
     point,
     wager_result,
 )
+from tablectl_base.cards import Card, parse_card, standard_deck
 
 
 def cards(text: str) -> list[Card]:

@@ -11,9 +11,9 @@ from itertools import combinations
 import pytest
 
 from tablectl.analysis import blackjack as bj
-from tablectl.cards import DeckKind, deck_of
 from tablectl.cli import main
 from tablectl.rules.blackjack import match_dealer, paytable
+from tablectl_base.cards import DeckKind, deck_of
 
 PURE, SPANISH = bj.PURE_GAME, bj.SPANISH_GAME
 

@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 
 from tablectl.analysis import blackjack_base as bj
 from tablectl.analysis.blackjack import PURE_GAME, SPANISH_GAME, shoe
-from tablectl.cards import Card, parse_card
 from tablectl.cli import main
 from tablectl.rules.blackjack import hand_total
+from tablectl_base.cards import Card, parse_card
 
 PURE, SPANISH = PURE_GAME, SPANISH_GAME
 D = Decimal

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablectl.cards import JOKER, Card, parse_card, standard_deck
 from tablectl.rules.blackjack import (
     INSURANCE_ODDS,
     PURE_ODDS,
@@ -30,6 +29,7 @@ from tablectl.rules.blackjack import (
     red_flex_count,
 )
 from tablectl.rules.paytables import CATEGORIES, PayTable, PayTableError, payout
+from tablectl_base.cards import JOKER, Card, parse_card, standard_deck
 
 
 def h(text: str) -> list[Card]:

@@ -28,9 +28,9 @@ from tablectl.daemon import (
     RAW_KEPT_BYTES,
     Daemon,
 )
-from tablectl.events import EventError, parse_event
 from tablectl.journal import Record
 from tablectl.outputs import OutboxRow
+from tablectl_base.events import EventError, parse_event
 from tests.helpers import BASE, write_config
 
 VERBS = sorted(COMMAND_VERBS)

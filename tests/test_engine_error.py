@@ -14,10 +14,10 @@ import pytest
 from tablectl import snapshot
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
-from tablectl.events import ShoeCard
 from tablectl.games.baccarat.engine import BaccaratEngine
 from tablectl.journal import Journal
 from tablectl.table import Table
+from tablectl_base.events import ShoeCard
 from tests.helpers import bank, cards, feed, make_config, payloads, play, records, wager
 from tests.test_rules_change import config
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablectl.cards import JOKER, RANKS, SUITS, Card, CardError, parse_card, standard_deck
-from tablectl.events import (
+from tablectl_base.cards import JOKER, RANKS, SUITS, Card, CardError, parse_card, standard_deck
+from tablectl_base.events import (
     PUBLIC_TYPES,
     Bank,
     EventError,

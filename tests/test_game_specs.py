@@ -196,3 +196,19 @@ def test_a_snapshot_naming_a_games_classes_as_before_it_moved_passes_the_deep_ch
     assert snapshot._differs(cfg, table, stored(changed)) == (
         "differs from the state replayed from the records"
     )
+
+
+@pytest.mark.parametrize(
+    "old_name",
+    ["tablectl.cards:Card", "tablectl.events:ShoeCard", "tablectl.positions:Ledger"],
+)
+def test_snapshots_naming_the_leaf_modules_by_their_old_place_still_load(old_name: str) -> None:
+    """cards, events and positions moved into tablectl_base (issue 11): a snapshot written
+    before names them tablectl.<module>, and they still resolve, to the same classes."""
+    from importlib import import_module
+
+    from tablectl.snapshot import _allowed
+
+    module, _, name = old_name.partition(":")
+    moved = import_module(module.replace("tablectl.", "tablectl_base."))
+    assert _allowed(old_name) is getattr(moved, name)

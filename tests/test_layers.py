@@ -40,3 +40,19 @@ def test_the_game_rules_load_no_io_storage_or_event_loop(package: str) -> None:
     loaded = top_level_modules_after_importing(package)
     forbidden = set(IO) | set(STORAGE_AND_LOOP)
     assert loaded.isdisjoint(forbidden), sorted(loaded & forbidden)
+
+
+def test_the_leaf_package_loads_neither_tablectl_nor_its_drivers() -> None:
+    """tablectl_base (cards, money, events, positions, backoff) is what the core and the drivers
+    share: it depends on neither, so neither depends on the other through it."""
+    loaded = top_level_modules_after_importing("tablectl_base")
+    assert loaded.isdisjoint({"tablectl", "tablectl_drivers"}), sorted(
+        loaded & {"tablectl", "tablectl_drivers"}
+    )
+
+
+def test_the_drivers_load_the_leaf_package_but_not_the_core() -> None:
+    """Every driver, the simulators and the registry: tablectl_base, never tablectl."""
+    loaded = top_level_modules_after_importing("tablectl_drivers")
+    assert "tablectl" not in loaded, "a driver imports the core; share through tablectl_base"
+    assert "tablectl_base" in loaded

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tablectl.events import EventError, parse_event
-from tablectl.money import MAX_DIGITS, MoneyError, fmt, parse_money
+from tablectl_base.events import EventError, parse_event
+from tablectl_base.money import MAX_DIGITS, MoneyError, fmt, parse_money
 
 ACCEPTED_TEXT = re.compile(r"[0-9]+(\.[0-9]{1,2})?")
 

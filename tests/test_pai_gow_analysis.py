@@ -29,9 +29,9 @@ from tablectl.analysis.pai_gow import (
     exact_figures,
     fortune_counts,
 )
-from tablectl.cards import JOKER, SUITS, Card
 from tablectl.rules.pai_gow import PAYTABLE_PATH, fortune_category, fortune_paytable
 from tablectl.rules.paytables import PayTable, load_paytables
+from tablectl_base.cards import JOKER, SUITS, Card
 
 HANDS = comb(53, 7)
 JKR = Card(JOKER, "")

@@ -18,7 +18,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tablectl.cards import JOKER, Card, DeckKind, deck_of, parse_card, standard_deck
 from tablectl.rules.pai_gow import (
     FIVE_ACES_RANK,
     SettingError,
@@ -36,6 +35,7 @@ from tablectl.rules.pai_gow import (
     verify_setting,
 )
 from tablectl.rules.poker import HandError, best_rank, rank_category
+from tablectl_base.cards import JOKER, Card, DeckKind, deck_of, parse_card, standard_deck
 
 JKR = Card(JOKER, "")
 

@@ -15,7 +15,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.cards import Card, parse_card, standard_deck
 from tablectl.rules.poker import (
     HandError,
     best_five,
@@ -25,6 +24,7 @@ from tablectl.rules.poker import (
     three_card_category,
     three_card_rank,
 )
+from tablectl_base.cards import Card, parse_card, standard_deck
 
 
 def hand(text: str) -> list[Card]:

@@ -19,7 +19,6 @@ import pytest
 import structlog
 from structlog.testing import capture_logs
 
-from tablectl.backoff import Backoff
 from tablectl.outputs import OutboxRow
 from tablectl.relay import (
     STATUS_OFFLINE,
@@ -27,6 +26,7 @@ from tablectl.relay import (
     Relay,
     RelayState,
 )
+from tablectl_base.backoff import Backoff
 
 pytestmark = pytest.mark.integration
 

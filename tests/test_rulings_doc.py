@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "rulings.md"
-CITING = ("tablectl", "tablectl_drivers", "tests", "hil", "docs")
+CITING = ("tablectl", "tablectl_base", "tablectl_drivers", "tests", "hil", "docs")
 
 CITATION = re.compile(r"\bR(\d+)([a-z]?)\b")
 # A match that is not a ruling: the red channel of an RGB triple. None is in the tree today.

@@ -668,7 +668,7 @@ DAMAGE: dict[str, Callable[[Snapshot], Change]] = {
         "faults", {"$o": "tablectl.journal:Journal", "v": {}}
     ),
     "a tablectl class with the wrong fields": _with(
-        "faults", {"$o": "tablectl.positions:Gap", "v": {"nope": 1}}
+        "faults", {"$o": "tablectl_base.positions:Gap", "v": {"nope": 1}}
     ),
     "an unknown class in tablectl": _with("faults", {"$o": "tablectl.nowhere:X", "v": {}}),
     "a card that is no card": _with("faults", {"$c": "Zz"}),
@@ -676,7 +676,7 @@ DAMAGE: dict[str, Callable[[Snapshot], Change]] = {
     # else is refused as a corrupt snapshot").
     "a decimal that is no number": _with("faults", {"$d": "abc"}),
     "an object whose fields are not an object": _with(
-        "faults", {"$o": "tablectl.positions:Gap", "v": None}
+        "faults", {"$o": "tablectl_base.positions:Gap", "v": None}
     ),
     "JSON nested too deep": _spliced(b"[" * 5000 + b"]" * 5000),
 }

@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
-from tablectl.cards import parse_card
 from tablectl.config import LoadedConfig
 from tablectl.games.seating import action_button_seat
 from tablectl.games.three_card_poker.engine import ThreeCardPokerEngine
 from tablectl.table import Table
+from tablectl_base.cards import parse_card
 from tests.helpers import (
     BASE,
     CLOSE,

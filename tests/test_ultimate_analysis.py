@@ -31,11 +31,11 @@ from tablectl.analysis.ultimate import (
     showdown_counts,
     trips_figures,
 )
-from tablectl.cards import RANKS, Card, parse_card
 from tablectl.cli import main
 from tablectl.rules.paytables import payout
 from tablectl.rules.poker import best_rank, rank_category
 from tablectl.rules.ultimate import bad_beat_category, blind_result, paytable
+from tablectl_base.cards import RANKS, Card, parse_card
 
 
 def deck(values: tuple[int, ...]) -> list[Card]:

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.cards import Card, parse_card, standard_deck
 from tablectl.rules.paytables import load_paytables, payout, winnings
 from tablectl.rules.poker import PAIR, STRAIGHT, HandError, Rank, best_rank, rank_category
 from tablectl.rules.ultimate import (
@@ -27,6 +26,7 @@ from tablectl.rules.ultimate import (
     three_or_better,
     trips_category,
 )
+from tablectl_base.cards import Card, parse_card, standard_deck
 
 
 def cards(text: str) -> list[Card]:

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from hil.contracts.rig import Rig, rig_for, until_available
-from tablectl.cards import parse_card
+from tablectl_base.cards import parse_card
 from tablectl_drivers.dispenser.device import (
     CARD_INDEX,
     DISCONNECTED,

@@ -16,7 +16,6 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from tablectl.cards import Card
 from tablectl.rules.baccarat import (
     PAYOUTS,
     SPOTS,
@@ -26,6 +25,7 @@ from tablectl.rules.baccarat import (
     outcome,
     wager_result,
 )
+from tablectl_base.cards import Card
 
 GAME = "ez-baccarat-panda8"
 MIN_DECKS, MAX_DECKS = 3, 8  # the document: a minimum of three decks and a maximum of eight

@@ -39,7 +39,6 @@ from math import comb
 from types import MappingProxyType
 from typing import Any
 
-from tablectl.cards import Card, DeckKind, deck_of
 from tablectl.rules.blackjack import (
     INSURANCE_ODDS,
     buster_cards,
@@ -55,6 +54,7 @@ from tablectl.rules.blackjack import (
 )
 from tablectl.rules.blackjack import paytable as named_paytable
 from tablectl.rules.paytables import PayTable, payout
+from tablectl_base.cards import Card, DeckKind, deck_of
 
 PURE_GAME = "pure-21.5-blackjack"
 SPANISH_GAME = "pure-spanish-21.5"

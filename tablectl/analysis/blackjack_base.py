@@ -27,14 +27,14 @@ from tablectl.analysis.blackjack import (
     shoe,
     workers_available,
 )
-from tablectl.cards import Card
 from tablectl.config import Rules, load_config
-from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShoeCard, Wager
 from tablectl.game_records import RoundSettled
 from tablectl.games.blackjack import BlackjackEngine, BlackjackState
 from tablectl.games.registry import make_engine
 from tablectl.rules.blackjack import DEFAULT_PURE_ODDS, PURE_ODDS, card_value, hand_total
 from tablectl.rules.paytables import PAYTABLE_DIR
+from tablectl_base.cards import Card
+from tablectl_base.events import Bank, BetsClose, Decision, InputEvent, ShoeCard, Wager
 
 CONFIG_DIR = PAYTABLE_DIR.parent
 # The shipped config whose rules the base game is played under (docs/config.md): 000's approval

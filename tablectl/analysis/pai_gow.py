@@ -24,10 +24,10 @@ from math import comb, prod
 from types import MappingProxyType
 from typing import TypedDict
 
-from tablectl.cards import JOKER, RANKS, SUITS, Card
 from tablectl.rules.pai_gow import DEFAULT_PAYTABLE as DEFAULT_PAYTABLE  # the CLI's default
 from tablectl.rules.pai_gow import fortune_category_unchecked, fortune_paytable
 from tablectl.rules.paytables import FORTUNE_CATEGORIES, PayTable, payout
+from tablectl_base.cards import JOKER, RANKS, SUITS, Card
 
 GAME = "fortune-pai-gow"  # DESIGN contract 4 game id
 WAGERS = ("fortune",)

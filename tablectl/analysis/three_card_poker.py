@@ -19,9 +19,9 @@ from math import comb, prod
 from types import MappingProxyType
 from typing import Any
 
-from tablectl.cards import RANKS, Card, standard_deck
 from tablectl.rules.paytables import PayTable, get_paytable, payout
 from tablectl.rules.poker import rank_category, rank_unchecked, three_card_category
+from tablectl_base.cards import RANKS, Card, standard_deck
 
 GAME = "three-card-poker-6cb"  # DESIGN contract 4 game id
 # The wagers analyzed here: the two bonus wagers, settled on the cards alone by a pay table.

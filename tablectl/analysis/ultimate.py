@@ -39,7 +39,6 @@ from types import MappingProxyType
 from typing import Any
 
 from tablectl.analysis.three_card_poker import best_five_category_counts
-from tablectl.cards import RANKS, Card
 from tablectl.rules.paytables import PayTable, payout
 from tablectl.rules.poker import (
     FIVE_CARD_CATEGORIES,
@@ -50,6 +49,7 @@ from tablectl.rules.poker import (
 )
 from tablectl.rules.ultimate import DEFAULT_PAYTABLES, GAME
 from tablectl.rules.ultimate import paytable as named_paytable
+from tablectl_base.cards import RANKS, Card
 
 WAGERS = ("trips", "blind", "bad-beat")
 FULL_DECK_VALUES = tuple(range(2, 15))  # 2..A, poker values

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol, TypeVar
 
-from tablectl.events import InputEvent
 from tablectl.game_records import GameRecord, StateChanged
+from tablectl_base.events import InputEvent
 
 S = TypeVar("S")
 

@@ -16,7 +16,6 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from tablectl.config import Limits
-from tablectl.events import Bank, InputEvent, Wager
 from tablectl.game_records import (
     GameRecord,
     InputAccepted,
@@ -26,7 +25,6 @@ from tablectl.game_records import (
     StateChanged,
 )
 from tablectl.games.base import Rejected
-from tablectl.money import ZERO, fmt
 from tablectl.rules.fees import CollectionSchedule
 from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import (
@@ -37,6 +35,8 @@ from tablectl.rules.settlement import (
     settle_round,
     void_round,
 )
+from tablectl_base.events import Bank, InputEvent, Wager
+from tablectl_base.money import ZERO, fmt
 
 VOID_RULE = "round.void"  # docs/events.md: "the floor voids the round in progress"
 

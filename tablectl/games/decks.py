@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from tablectl.cards import Card, ShoeComposition
 from tablectl.games.base import Rejected
+from tablectl_base.cards import Card, ShoeComposition
 
 
 def seen_plus(seen: Mapping[Card, int], cards: Iterable[Card]) -> dict[Card, int]:

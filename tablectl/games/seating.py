@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal, Protocol, TypeVar
 
-from tablectl.cards import Card
 from tablectl.games.common import PlacedWager
+from tablectl_base.cards import Card
 
 SettlementOrder = Literal["by-spot", "by-seat"]
 

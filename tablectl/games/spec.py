@@ -8,7 +8,7 @@ docs/adding-a-game.md: a package with its SPEC, its config and data files, one r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal, get_args, get_type_hints
@@ -82,6 +82,20 @@ class GameSpec:
             raise ValueError(f"analyze does not know game {request.game!r} yet")
         analysis: Analysis = load(self.analyzer)(request)
         return analysis
+
+
+def moved_to(package: str, module: str, names: Iterable[str]) -> Callable[[str], Any]:
+    """A package's `__getattr__` (PEP 562) that finds `names` in its submodule `module`, imported
+    on first use: the old `package:Class` names of a game that became a package (journal
+    snapshots name state classes so) resolve without loading the engine with the spec."""
+    moved = frozenset(names)
+
+    def __getattr__(name: str) -> Any:
+        if name in moved:
+            return getattr(import_module(f"{package}.{module}"), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
 
 
 def load(path: str) -> Any:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from tablectl.cards import Card
+from tablectl_base.cards import Card
 
 Side = Literal["player", "banker"]
 Winner = Literal["player", "banker", "tie"]

@@ -21,8 +21,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Literal
 
-from tablectl.cards import Card
 from tablectl.rules.paytables import PAYTABLE_DIR, PayTable, PayTableError, get_paytable
+from tablectl_base.cards import Card
 
 Variant = Literal["pure-21.5", "spanish-21.5"]
 ChartForce = Literal["must-hit", "must-stand"]

@@ -44,7 +44,7 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from tablectl.money import ZERO, MoneyError, fmt, parse_money
+from tablectl_base.money import ZERO, MoneyError, fmt, parse_money
 
 MAX_RATES = 5
 """R4: no more than five collection rates per table limit (003 "Chinese Poker: Collection Procedure"

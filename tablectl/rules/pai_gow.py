@@ -24,7 +24,6 @@ from functools import cache
 from itertools import combinations
 from typing import Literal
 
-from tablectl.cards import JOKER, RANKS, SUITS, Card
 from tablectl.rules.paytables import PAYTABLE_DIR, PayTable, get_paytable
 from tablectl.rules.poker import (
     ACE,
@@ -39,6 +38,7 @@ from tablectl.rules.poker import (
     rank_category,
     rank_unchecked,
 )
+from tablectl_base.cards import JOKER, RANKS, SUITS, Card
 
 Rank = tuple[int, ...]
 HouseWay = Literal["003", "004"]

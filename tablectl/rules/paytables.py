@@ -30,8 +30,8 @@ from pydantic import (
     model_validator,
 )
 
-from tablectl.money import Money
 from tablectl.rules.poker import FIVE_CARD_CATEGORIES, ROYAL_FLUSH, THREE_CARD_CATEGORIES
+from tablectl_base.money import Money
 
 
 def _shipped_dir() -> Path:

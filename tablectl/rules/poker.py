@@ -16,7 +16,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import Literal
 
-from tablectl.cards import RANKS, SUITS, Card
+from tablectl_base.cards import RANKS, SUITS, Card
 
 Rank = tuple[int, ...]
 Showdown = Literal["win", "lose", "push"]

@@ -26,13 +26,13 @@ from tablectl.game_records import (
     Settlement,
     Status,
 )
-from tablectl.money import ZERO
 from tablectl.rules.fees import (
     CollectionSchedule,
     player_dealer_fee,
     player_fees,
     total_table_action,
 )
+from tablectl_base.money import ZERO
 
 Verdict = Literal["win", "lose", "push"]
 

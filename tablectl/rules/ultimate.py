@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Literal
 
-from tablectl.cards import Card
 from tablectl.rules.paytables import PAYTABLE_DIR, PayTable, get_paytable
 from tablectl.rules.poker import (
     PAIR,
@@ -28,6 +27,7 @@ from tablectl.rules.poker import (
 )
 from tablectl.rules.poker import Showdown as Showdown  # re-exported: one home for the showdown
 from tablectl.rules.poker import showdown as showdown
+from tablectl_base.cards import Card
 
 GAME = "ultimate-texas-holdem"  # DESIGN contract 4 game id
 PAYTABLE_PATH = PAYTABLE_DIR / "ultimate-texas-holdem.toml"

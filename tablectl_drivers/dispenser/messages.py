@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from tablectl.cards import Card, CardError, parse_card
+from tablectl_base.cards import Card, CardError, parse_card
 from tablectl_drivers.envelope import FrameError
 from tablectl_drivers.messages import (
     Fault,

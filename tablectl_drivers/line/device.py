@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from tablectl.cards import CardError, parse_card
+from tablectl_base.cards import CardError, parse_card
 from tablectl_drivers.base import Backoff, DriverSink, SleepFn
 from tablectl_drivers.connect import connect as default_connect
 from tablectl_drivers.link import Connector, LinkLostError, open_link

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from tablectl.cards import Card, CardError, parse_card
+from tablectl_base.cards import Card, CardError, parse_card
 from tablectl_drivers.envelope import MAX_FRAME, SEQ_MODULO, BadFrame, FrameError, checksum
 from tablectl_drivers.messages import (
     Fault,

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablectl.events import DevicePosition
-from tablectl.positions import Ledger, Verdict
+from tablectl_base.events import DevicePosition
+from tablectl_base.positions import Ledger, Verdict
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class StatusReport:
 class RecordingSink:
     """A DriverSink that keeps every call in order; `wait_for` awaits a condition on them.
 
-    It keeps the device's count as the daemon's journal would (tablectl.positions), so
+    It keeps the device's count as the daemon's journal would (tablectl_base.positions), so
     `cursor()` answers a reconnecting driver the way the daemon does; `start` is where that
     count stands at first (a journal that already holds this device's inputs).
     """

@@ -14,7 +14,7 @@ import random
 import sys
 from collections.abc import Callable, Iterable
 
-from tablectl.cards import Card, DeckKind, deck_of, parse_card
+from tablectl_base.cards import Card, DeckKind, deck_of, parse_card
 from tablectl_drivers.dispenser.messages import (
     DECK_COLOUR,
     FAULT_CODES,

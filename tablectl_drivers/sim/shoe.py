@@ -11,7 +11,7 @@ import random
 import sys
 from collections.abc import Callable, Iterable
 
-from tablectl.cards import Card, parse_card, standard_deck
+from tablectl_base.cards import Card, parse_card, standard_deck
 from tablectl_drivers.messages import Message
 from tablectl_drivers.shoe.frames import CardBurned, CardDrawn, NewShoe, ShoeEmpty
 from tablectl_drivers.sim.device import (

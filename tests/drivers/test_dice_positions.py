@@ -3,8 +3,8 @@ cup's count of rolls read, which never restarts: no runs), and every fault the e
 is detected and either filled by a resend (the true rolls, nothing held) or reported as a gap
 the cup cannot fill (`device.gap`, with the numbers missing), never used out of place.
 
-`RecordingSink` keeps the count the way the daemon's journal does (tablectl.positions), so a new
-driver started on it resumes from that count as the daemon's would after a restart. The cups
+`RecordingSink` keeps the count the way the daemon's journal does (tablectl_base.positions), so a
+new driver started on it resumes from that count as the daemon's would after a restart. The cups
 here have read 40 rolls before the test, as a cup in service has.
 """
 

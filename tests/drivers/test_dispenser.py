@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from tablectl.cards import Card, parse_card, standard_deck
 from tablectl.cli import main as tablectl_main
+from tablectl_base.cards import Card, parse_card, standard_deck
 from tablectl_drivers.dispenser.device import (
     CARD_INDEX,
     DISCONNECTED,

@@ -3,9 +3,9 @@ stack number and its first card index, and every fault the emulator can make is 
 either filled by a resend (the true deal, nothing held) or reported as a gap the device cannot
 fill (`device.gap`), never dealt out of place.
 
-`RecordingSink` keeps the count the way the daemon's journal does (tablectl.positions), so a new
-driver started on it resumes from that count as the daemon's would after a restart. The deck
-in each test is DECK, in order, so stack n of a shuffle of stacks of three is DECK[3n-3:3n].
+`RecordingSink` keeps the count the way the daemon's journal does (tablectl_base.positions), so a
+new driver started on it resumes from that count as the daemon's would after a restart. The deck in
+each test is DECK, in order, so stack n of a shuffle of stacks of three is DECK[3n-3:3n].
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tablectl.cards import standard_deck
+from tablectl_base.cards import standard_deck
 from tablectl_drivers.dispenser.device import FRAMES_LOST, WRONG_COUNT, ShufflerDriver
 from tablectl_drivers.framed import DISCONNECTED
 from tablectl_drivers.sim import RecordingSink

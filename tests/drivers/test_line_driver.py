@@ -15,7 +15,7 @@ import structlog
 from structlog.testing import capture_logs
 from structlog.typing import EventDict
 
-from tablectl.cards import CardError
+from tablectl_base.cards import CardError
 from tablectl_drivers.line.device import LineDriver, LineOptions
 from tablectl_drivers.registry import load_driver
 from tablectl_drivers.sim import RecordingSink

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tablectl.cards import standard_deck
+from tablectl_base.cards import standard_deck
 from tablectl_drivers.base import Backoff
 from tablectl_drivers.shoe.device import DISCONNECTED, SILENT, ShoeDriver
 from tablectl_drivers.shoe.frames import checksum

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablectl.cards import JOKER, Card, parse_card, standard_deck
+from tablectl_base.cards import JOKER, Card, parse_card, standard_deck
 from tablectl_drivers.resend import (
     HOST_MESSAGES,
     MAX_POSITION,

@@ -2,8 +2,8 @@
 fault the emulator can make is detected and either filled by a resend (the true deal, nothing
 held) or reported as a gap the shoe cannot fill (`device.gap`), never dealt out of place.
 
-`RecordingSink` keeps the count the way the daemon's journal does (tablectl.positions), so a new
-driver started on it resumes from that count as the daemon's would after a restart.
+`RecordingSink` keeps the count the way the daemon's journal does (tablectl_base.positions), so a
+new driver started on it resumes from that count as the daemon's would after a restart.
 """
 
 from __future__ import annotations

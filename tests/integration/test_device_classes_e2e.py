@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from tablectl.cards import DeckKind, deck_of
+from tablectl_base.cards import DeckKind, deck_of
 from tablectl_drivers.sim.dice import SimulatedDice
 from tablectl_drivers.sim.dispenser import SimulatedDispenser
 from tablectl_drivers.sim.shoe import ShoeModel

@@ -13,17 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
-from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
 from tablectl.config import Rules
-from tablectl.events import (
-    Bank,
-    BetsClose,
-    InputEvent,
-    ShoeBurn,
-    ShoeCard,
-    ShoeNew,
-    Wager,
-)
 from tablectl.eztrak import Coup, Scoreboards, board_payload
 from tablectl.game_records import DisplayChanged, GameRecord, JsonObject, JsonValue
 from tablectl.games.baccarat.spec import BaccaratGame
@@ -47,11 +37,21 @@ from tablectl.games.common import (
 )
 from tablectl.games.decks import seen_plus
 from tablectl.games.seating import action_order, first_wagered, seats_from_left
-from tablectl.money import fmt
 from tablectl.rules import baccarat as rules
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import WagerVerdict
+from tablectl_base.cards import Card, DeckKind, ShoeComposition, parse_card
+from tablectl_base.events import (
+    Bank,
+    BetsClose,
+    InputEvent,
+    ShoeBurn,
+    ShoeCard,
+    ShoeNew,
+    Wager,
+)
+from tablectl_base.money import fmt
 
 GAME_ID = "ez-baccarat-panda8"
 # R3 / document 003: "all player line wagers, all banker line wagers, all Tie Bet wagers, all

@@ -9,7 +9,6 @@ quotes a card: it may be the hole card.
 
 from __future__ import annotations
 
-from tablectl.cards import Card
 from tablectl.game_records import GameRecord, JsonValue
 from tablectl.games.base import DEALER_ERROR, Rejected
 from tablectl.games.blackjack.decisions import actions, hit_rule, why_no_hit
@@ -18,8 +17,9 @@ from tablectl.games.blackjack.state import BlackjackState, Hand, replace_hand
 from tablectl.games.blackjack.variant import Policy
 from tablectl.games.common import default_player, replace, verify_bets_open
 from tablectl.games.seating import seats_from_left
-from tablectl.money import ZERO
 from tablectl.rules import blackjack as bj
+from tablectl_base.cards import Card
+from tablectl_base.money import ZERO
 
 Step = tuple[BlackjackState, list[GameRecord]]
 """A state reached and the records on the way (a settled round's)."""

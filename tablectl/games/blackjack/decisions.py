@@ -11,14 +11,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import cast
 
-from tablectl.events import Decision
 from tablectl.game_records import JsonValue
 from tablectl.games.base import DEALER_ERROR, REJECTED, Rejected
 from tablectl.games.blackjack.state import MAX_DOUBLES, MAX_HANDS, Action, BlackjackState, Hand
 from tablectl.games.blackjack.variant import Policy
 from tablectl.games.common import replace, verify_seat
-from tablectl.money import fmt
 from tablectl.rules import blackjack as bj
+from tablectl_base.events import Decision
+from tablectl_base.money import fmt
 
 DECISIONS = ("stand", "double", "split", "surrender", "insurance", "even-money", "rescue")
 # R15: "A decision against the chart is rejected with an alert (it is a dealer error)".

@@ -27,18 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tablectl.cards import Card, parse_card
 from tablectl.config import Rules
-from tablectl.events import (
-    Bank,
-    BetsClose,
-    Decision,
-    InputEvent,
-    ShoeBurn,
-    ShoeCard,
-    ShoeNew,
-    Wager,
-)
 from tablectl.game_records import GameRecord, InputAccepted, JsonValue
 from tablectl.games.base import Rejected
 from tablectl.games.blackjack import deal, decisions, insurance, settlement, views
@@ -60,7 +49,18 @@ from tablectl.games.common import (
     verify_seat,
 )
 from tablectl.games.decks import seen_plus
-from tablectl.money import fmt
+from tablectl_base.cards import Card, parse_card
+from tablectl_base.events import (
+    Bank,
+    BetsClose,
+    Decision,
+    InputEvent,
+    ShoeBurn,
+    ShoeCard,
+    ShoeNew,
+    Wager,
+)
+from tablectl_base.money import fmt
 
 BURN_HIDDEN = frozenset(ShoeBurn.model_fields) - {"type"}  # a burn is echoed by type alone
 

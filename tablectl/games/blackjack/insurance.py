@@ -5,13 +5,13 @@ checked; when every hand has answered (or `bets.close` closes the offer) the hol
 
 from __future__ import annotations
 
-from tablectl.events import Decision
 from tablectl.games.base import Rejected
 from tablectl.games.blackjack.deal import Step, peek
 from tablectl.games.blackjack.state import BlackjackState, half_down
 from tablectl.games.blackjack.variant import Policy
 from tablectl.games.common import PlacedWager, replace
-from tablectl.money import ZERO, fmt
+from tablectl_base.events import Decision
+from tablectl_base.money import ZERO, fmt
 
 
 def verify_insurance(policy: Policy, state: BlackjackState, ev: Decision) -> None:

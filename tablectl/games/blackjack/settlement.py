@@ -11,7 +11,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TypeVar
 
-from tablectl.cards import Card
 from tablectl.game_records import JsonObject, JsonValue, RoundSettled
 from tablectl.games.blackjack import views
 from tablectl.games.blackjack.state import BlackjackState, Hand, half_down, hand_numbers
@@ -26,10 +25,11 @@ from tablectl.games.seating import (
     seats_from,
     seats_from_left,
 )
-from tablectl.money import ZERO, fmt
 from tablectl.rules import blackjack as bj
 from tablectl.rules.paytables import payout, winnings
 from tablectl.rules.settlement import Verdict, WagerVerdict
+from tablectl_base.cards import Card
+from tablectl_base.money import ZERO, fmt
 
 W = TypeVar("W", bound=OnSpot)
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 from typing import Literal
 
-from tablectl.cards import Card
 from tablectl.games.common import PlacedWager
-from tablectl.money import ZERO
 from tablectl.rules.rotation import Rotation
+from tablectl_base.cards import Card
+from tablectl_base.money import ZERO
 
 Phase = Literal["betting", "dealing", "insurance", "playing", "player-dealer"]
 # Why a hand stopped acting: its own decision, a bust, a Pure 21.5 (paid and put away,

@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tablectl.cards import Card, DeckKind, ShoeComposition
 from tablectl.config import Limits, Rules
 from tablectl.games.blackjack.spec import Pure215Game, PureSpanish215Game
 from tablectl.games.common import replace
 from tablectl.rules import blackjack as bj
 from tablectl.rules.fees import CollectionSchedule
 from tablectl.rules.paytables import PayTable
+from tablectl_base.cards import Card, DeckKind, ShoeComposition
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from tablectl.cards import Card
 from tablectl.game_records import JsonValue
 from tablectl.games.blackjack.decisions import legal_actions
 from tablectl.games.blackjack.state import BlackjackState, Hand, hand_numbers
 from tablectl.games.blackjack.variant import Policy
 from tablectl.games.common import player_dealer_view
-from tablectl.money import fmt
 from tablectl.rules import blackjack as bj
 from tablectl.rules.fees import total_table_action
+from tablectl_base.cards import Card
+from tablectl_base.money import fmt
 
 
 @lru_cache(maxsize=4096)

@@ -7,15 +7,10 @@ use: journal snapshots written before the game became a package name its state c
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from tablectl.games.spec import moved_to
 
-_MOVED = frozenset(
-    {"Setting", "PaiGowState", "PaiGowEngine", "ShownHand", "PlayedHand", "PaiGowOutcome"}
+__getattr__ = moved_to(
+    __name__,
+    "engine",
+    {"Setting", "PaiGowState", "PaiGowEngine", "ShownHand", "PlayedHand", "PaiGowOutcome"},
 )
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        return getattr(import_module(f"{__name__}.engine"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -25,17 +25,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal
 
-from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
 from tablectl.config import Rules
-from tablectl.events import (
-    Bank,
-    BetsClose,
-    Decision,
-    DiceRoll,
-    InputEvent,
-    ShufflerStack,
-    Wager,
-)
 from tablectl.game_records import GameRecord, JsonObject, JsonValue
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
@@ -59,12 +49,22 @@ from tablectl.games.common import (
 from tablectl.games.decks import deck_after_round, verify_single_deck
 from tablectl.games.pai_gow.spec import FortunePaiGowGame
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
-from tablectl.money import ZERO, fmt
 from tablectl.rules import pai_gow as hands
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import PayTable, payout, winnings
 from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import Verdict, WagerVerdict
+from tablectl_base.cards import Card, DeckKind, ShoeComposition, parse_card
+from tablectl_base.events import (
+    Bank,
+    BetsClose,
+    Decision,
+    DiceRoll,
+    InputEvent,
+    ShufflerStack,
+    Wager,
+)
+from tablectl_base.money import ZERO, fmt
 
 GAME_ID = "fortune-pai-gow"
 # 003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated Players": "a

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from tablectl.games.settings import GameSettings
 from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
-from tablectl.money import Money
+from tablectl_base.money import Money
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig

@@ -8,10 +8,11 @@ so.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from tablectl.games.spec import moved_to
 
-_MOVED = frozenset(
+__getattr__ = moved_to(
+    __name__,
+    "engine",
     {
         "ThreeCardPokerState",
         "ThreeCardPokerEngine",
@@ -19,11 +20,5 @@ _MOVED = frozenset(
         "PlayedHand",
         "HandOutcome",
         "ThreeCardPokerOutcome",
-    }
+    },
 )
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        return getattr(import_module(f"{__name__}.engine"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

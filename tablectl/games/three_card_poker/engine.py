@@ -20,9 +20,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal
 
-from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
 from tablectl.config import Rules
-from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
 from tablectl.game_records import GameRecord, JsonObject, JsonValue
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
@@ -53,7 +51,6 @@ from tablectl.games.seating import (
     seats_from_left,
 )
 from tablectl.games.three_card_poker.spec import ThreeCardPokerGame
-from tablectl.money import ZERO, fmt
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import payout, winnings
 from tablectl.rules.poker import (
@@ -67,6 +64,9 @@ from tablectl.rules.poker import (
 )
 from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import Verdict, WagerVerdict
+from tablectl_base.cards import Card, DeckKind, ShoeComposition, parse_card
+from tablectl_base.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
+from tablectl_base.money import ZERO, fmt
 
 GAME_ID = "three-card-poker-6cb"
 STACK_SIZE = 3  # "the device shall dispense cards in stacks of three" (line 542)

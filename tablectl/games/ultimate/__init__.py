@@ -7,10 +7,11 @@ use: journal snapshots written before the game became a package name its state c
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from tablectl.games.spec import moved_to
 
-_MOVED = frozenset(
+__getattr__ = moved_to(
+    __name__,
+    "engine",
     {
         "Stack",
         "Play",
@@ -21,11 +22,5 @@ _MOVED = frozenset(
         "SeatOutcome",
         "UltimateOutcome",
         "UltimateEngine",
-    }
+    },
 )
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        return getattr(import_module(f"{__name__}.engine"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

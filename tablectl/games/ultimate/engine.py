@@ -22,9 +22,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal
 
-from tablectl.cards import Card, DeckKind, ShoeComposition, parse_card
 from tablectl.config import Rules
-from tablectl.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
 from tablectl.game_records import GameRecord, InputAccepted, JsonObject, JsonValue
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
@@ -50,7 +48,6 @@ from tablectl.games.common import (
 from tablectl.games.decks import deck_after_round, verify_deck_colour, verify_single_deck
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
 from tablectl.games.ultimate.spec import UltimateTexasHoldemGame
-from tablectl.money import ZERO, fmt
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import PayTable, payout, winnings
 from tablectl.rules.poker import Rank, Showdown, best_five, rank_category
@@ -63,6 +60,9 @@ from tablectl.rules.ultimate import (
     showdown,
     trips_category,
 )
+from tablectl_base.cards import Card, DeckKind, ShoeComposition, parse_card
+from tablectl_base.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
+from tablectl_base.money import ZERO, fmt
 
 GAME_ID = "ultimate-texas-holdem"
 # 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "Ante wager, Play wager, Blind

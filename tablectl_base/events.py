@@ -20,8 +20,8 @@ from pydantic import (
     ValidationError,
 )
 
-from tablectl.cards import parse_card
-from tablectl.money import Money
+from tablectl_base.cards import parse_card
+from tablectl_base.money import Money
 
 
 def _card(value: object) -> str:

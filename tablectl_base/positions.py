@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from tablectl.events import DevicePosition
+from tablectl_base.events import DevicePosition
 
 RECENT = 64
 """Positions whose input is remembered, to tell a card read twice from a different card."""
