@@ -467,6 +467,13 @@ def test_options_are_named_from_the_posted_ones_R44() -> None:
     assert "has no posted schedule to pick options from" in text
 
 
+def test_the_posted_file_must_match_the_document_and_game_R44() -> None:
+    with pytest.raises(ValueError, match=r"pass the parsed poker/texas-holdem-004\.toml"):
+        table_schedule("004", "texas-holdem", 9, posted=None, options=[9])
+    with pytest.raises(ValueError, match="no document posts this schedule"):
+        table_schedule("003", "texas-holdem", 9, posted=posted("004", "texas-holdem"))
+
+
 # --- the shipped files --------------------------------------------------------------------------
 
 

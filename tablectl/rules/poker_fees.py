@@ -26,6 +26,9 @@ banked schedules' validation (`tablectl.rules.fees`): flat amounts, a percentage
 ("$4 - $8 | 6-9 | $4" is option 1, "$4 - $8 | 5 or less | $3" option 2). A table names the options
 it posts; several options are read together as one schedule when they share their table limit,
 their kind and their modified fee, and together still have at most five rates (`table_schedule`).
+No ruling settles this reading, beside the documents' "Only one collection schedule option ...
+shall be used at a table at any one time" (003 "Collection Rates for Poker Games"); a single option
+that covers every count, as 003's do, is the case where the two agree.
 A table whose seats the schedule does not cover, from two players up to every seat, is a config
 problem (R44), so no hand can ever meet a count with no fee.
 
@@ -372,9 +375,11 @@ def table_schedule(
     the way the table's config writes it (`collection.options`, `collection.schedule...`).
     """
     where = f"document {document} {game}"
-    has_file = posted_file(document, game) is not None
-    if has_file != (posted is not None):
-        raise ValueError(f"{where}: pass the parsed {posted_file(document, game)} as posted")
+    name = posted_file(document, game)
+    if name is not None and posted is None:
+        raise ValueError(f"{where}: pass the parsed {name} as posted")
+    if name is None and posted is not None:
+        raise ValueError(f"{where}: no document posts this schedule, so posted must be None")
     if posted is None:
         if options:
             raise ScheduleError(
