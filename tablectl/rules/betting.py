@@ -1,0 +1,760 @@
+"""One poker betting round, pure: the betting structures and the actions (issue 12 item 1).
+
+A round is a frozen `BettingRound`. Each action has a `verify_x` that raises
+`BettingError(reason, rule)` naming the rule it enforces, a `can_x`, and an `x` that returns the
+next state, as in pokerkit: `check`, `call`, `fold`, `bet`, `raise_to` and `all_in`. How much a bet
+or raise may be is the structure's, a small policy object: `FixedLimit`, `SpreadLimit`,
+`PotLimit` or `NoLimit` (003 "Betting Limits" posts all four kinds). Everything else (whose turn,
+what is owed, when the round ends) is the round's and the same under every structure.
+
+Players are listed clockwise from the first seat left of the dealer button, so the button is
+last. The first round opens with the posts (`open_round`): antes, the blinds from the first seat
+on, and straddles where the game's document allows them (003 "Lowball", Lowball Rules, rule 5);
+later rounds open from a finished one (`BettingRound.next_round`). Who holds the button and who
+owes which blind (its movement, dead and missed blinds, the kill) is the engine's; with two
+players the documents' words put the small blind left of the button and the big blind on it.
+
+Rules and where they come from:
+- the first round starts left of the last blind, which acts last; later rounds start with the
+  first player still in left of the button (004 "Texas Hold'em: Action and Distribution of
+  Cards"; 003 "Texas Hold-Em (High)");
+- a call matches the bet, the big blind in the first round; a check is allowed only with nothing
+  to call, which gives the big blind its option when everyone has called; the round ends when
+  everyone still in has acted and matched the bet or is all-in, or all but one have folded
+  (004 "Texas Hold'em: Dealing Procedures and Round of Play");
+- fixed limit: bets and raises of exactly the small bet in the first two rounds and the big bet
+  in the last two (003 "Crazy Pineapple High-Low Split: Description of Table Used and Total
+  Number of Seated Positions"); at most three raises a round unless only two players are in it
+  (R43; 004 "Texas Hold'em: Dealing Procedures and Round of Play"; the same cap in 003 "Crazy
+  Pineapple High-Low Split: Dealing Procedures and Round of Play");
+- spread limit: any bet or raise within the posted spread, no cap on the number of raises; under
+  004 no seat puts more than $200 into one round, an all-in included (R43; 004 "Collection
+  Procedures", "Poker Games");
+- pot limit: a raise at most the pot after the call; no limit: at most the whole stack; both at
+  least the big blind and at least the previous bet or raise (003 "Betting Limits" names them and
+  defines neither: these are the card rooms' usual meanings);
+- a raise is at least the previous bet or raise (004 "Texas Hold'em: Dealing Procedures and Round
+  of Play": "a wager larger than the raise");
+- a short all-in (less than a full bet or raise) raises the amount to call but does not count
+  toward the cap and does not reopen the raising to players who already acted; a full one does.
+  No document or ruling says this (`SHORT_ALL_IN`); it is the card rooms' usual rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import ClassVar, Literal, Protocol
+
+from tablectl_base.money import ZERO, MoneyError, fmt, parse_money
+
+ACTION_ORDER = '004 "Texas Hold\'em: Action and Distribution of Cards"'
+ROUND_OF_PLAY = '004 "Texas Hold\'em: Dealing Procedures and Round of Play"'
+RAISE_CAP = "R43"
+FIXED_LIMIT_RULE = (
+    '003 "Crazy Pineapple High-Low Split: Description of Table Used and Total Number of Seated '
+    'Positions"'
+)
+SPREAD_LIMIT_RULE = "R43"
+SPREAD_ROUND_CAP = 'R43; 004 "Collection Procedures" ("Poker Games")'
+BETTING_LIMITS = '003 "Betting Limits"'
+STRADDLE_RULE = '003 "Lowball" (Lowball Rules, rule 5)'
+SHORT_ALL_IN = "short all-in (no document or ruling: issue 12)"
+TABLE_STAKES = "table stakes"  # a player bets only the chips in front of them
+MONEY = "money"
+
+Verb = Literal["ante", "blind", "straddle", "check", "call", "bet", "raise", "fold"]
+
+
+class BettingError(ValueError):
+    """An action or a round the rules do not allow; `rule` names the rule that refused it."""
+
+    def __init__(self, reason: str, rule: str) -> None:
+        super().__init__(f"{reason} ({rule})")
+        self.reason = reason
+        self.rule = rule
+
+
+def _usd(amount: Decimal) -> str:
+    """An amount as a floor person says it: "$4.00"."""
+    return f"${fmt(amount)}"
+
+
+def _money(value: Decimal, what: str, *, positive: bool = False) -> Decimal:
+    """`value` as money (whole cents, not negative, more than zero if `positive`), else say why."""
+    try:
+        return parse_money(value, allow_zero=not positive)
+    except MoneyError as e:
+        raise BettingError(f"{what}: {e}", MONEY) from None
+
+
+@dataclass(frozen=True)
+class Player:
+    """One player in the hand: chips behind, chips put in this round and this hand."""
+
+    seat: int
+    stack: Decimal
+    in_round: Decimal = ZERO  # blinds, straddles, bets, calls and raises of this round
+    in_hand: Decimal = ZERO  # everything put in this hand: antes, earlier rounds, this round
+    folded: bool = False
+    acted: bool = False  # acted since the raising was last opened to them (a full bet or raise)
+
+    @property
+    def all_in(self) -> bool:
+        """Still in with no chips behind: bets no more, but plays for the pots."""
+        return not self.folded and self.stack == 0
+
+    @property
+    def can_act(self) -> bool:
+        """Still in with chips behind."""
+        return not self.folded and self.stack > 0
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing done in the round, for the hand history."""
+
+    seat: int
+    verb: Verb
+    added: Decimal  # chips moved from the stack by this action
+    to: Decimal  # the seat's chips in this round after it
+    all_in: bool = False
+
+
+class Structure(Protocol):
+    """How much a bet or raise may be: the one thing the betting structures differ in."""
+
+    @property
+    def rule(self) -> str:
+        """The rule that sets the amounts, for the refusals."""
+        ...
+
+    def opening(self, street: int) -> Decimal:
+        """The least first bet of a round (0-based street), which a first raise must match."""
+        ...
+
+    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
+        """Least and greatest total in the round a full bet or raise brings `player` to."""
+        ...
+
+    def closed(self, rnd: BettingRound) -> BettingError | None:
+        """Why this round allows no more raises (a cap), or None."""
+        ...
+
+
+def _two_streets(small: Decimal, big: Decimal, small_rounds: int, street: int) -> Decimal:
+    """The lower limit in the first `small_rounds` rounds, the higher one after."""
+    return small if street < small_rounds else big
+
+
+@dataclass(frozen=True)
+class FixedLimit:
+    """`$2-$4`: every bet and raise is exactly the small bet early and the big bet late.
+
+    003 "Crazy Pineapple High-Low Split: Description of Table Used and Total Number of Seated
+    Positions": the lower table limit in the first two rounds, the higher in the last two, "all
+    wagers and raises shall be in $3 increments". At most `max_raises` raises a round unless only
+    two players are in it (R43); None for no cap.
+    """
+
+    small_bet: Decimal
+    big_bet: Decimal
+    small_rounds: int = 2
+    max_raises: int | None = 3
+    rule: ClassVar[str] = FIXED_LIMIT_RULE
+
+    def __post_init__(self) -> None:
+        _money(self.small_bet, "the small bet", positive=True)
+        _money(self.big_bet, "the big bet", positive=True)
+        if self.big_bet < self.small_bet:
+            raise BettingError(
+                f"the big bet {_usd(self.big_bet)} is less than the small bet "
+                f"{_usd(self.small_bet)}",
+                FIXED_LIMIT_RULE,
+            )
+        if self.small_rounds < 0:
+            raise BettingError("small_rounds must not be negative", FIXED_LIMIT_RULE)
+        if self.max_raises is not None and self.max_raises < 1:
+            raise BettingError("max_raises must be at least 1 (or None: no cap)", RAISE_CAP)
+
+    def opening(self, street: int) -> Decimal:
+        """The round's bet size."""
+        return _two_streets(self.small_bet, self.big_bet, self.small_rounds, street)
+
+    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
+        """One increment over the last full bet; after a short all-in this completes the raise."""
+        to = rnd.full_bet + self.opening(rnd.street)
+        return to, to
+
+    def closed(self, rnd: BettingRound) -> BettingError | None:
+        """R43: the cap holds while more than two players are in the round."""
+        if self.max_raises is None or rnd.raises < self.max_raises or rnd.players_in <= 2:
+            return None
+        return BettingError(
+            f"the raising is capped: {rnd.raises} raises this round with "
+            f"{rnd.players_in} players in",
+            RAISE_CAP,
+        )
+
+
+@dataclass(frozen=True)
+class SpreadLimit:
+    """`$1-$3/$1-$6`: any bet or raise from `low` to `high` (the late spread in the later rounds).
+
+    A raise is also at least the previous bet or raise. No cap on the number of raises ("at the
+    players' discretion", R43). `round_cap` is 004's $200: no seat puts more than that into one
+    betting round, nor goes all-in for more (R43; 004 "Collection Procedures", "Poker Games").
+    """
+
+    low: Decimal
+    high: Decimal
+    late_low: Decimal | None = None
+    late_high: Decimal | None = None
+    small_rounds: int = 2
+    round_cap: Decimal | None = None
+
+    @property
+    def rule(self) -> str:
+        """R43, with 004's words when its $200 round cap is in force."""
+        return SPREAD_LIMIT_RULE if self.round_cap is None else SPREAD_ROUND_CAP
+
+    def __post_init__(self) -> None:
+        for low, high, when in (
+            (self.low, self.high, "the spread"),
+            (self.late_low or self.low, self.late_high or self.high, "the late spread"),
+        ):
+            _money(low, f"the low end of {when}", positive=True)
+            _money(high, f"the high end of {when}", positive=True)
+            if high < low:
+                raise BettingError(
+                    f"{when} {_usd(low)}-{_usd(high)} runs backwards", SPREAD_LIMIT_RULE
+                )
+        if self.round_cap is not None:
+            _money(self.round_cap, "the round cap", positive=True)
+        if self.small_rounds < 0:
+            raise BettingError("small_rounds must not be negative", SPREAD_LIMIT_RULE)
+
+    def spread(self, street: int) -> tuple[Decimal, Decimal]:
+        """The posted spread of a round: the first one early, the late one after."""
+        if street < self.small_rounds:
+            return self.low, self.high
+        return self.late_low or self.low, self.late_high or self.high
+
+    def opening(self, street: int) -> Decimal:
+        """The low end of the round's spread."""
+        return self.spread(street)[0]
+
+    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
+        """At least the low end and the last raise, at most the high end, within the round cap."""
+        low, high = self.spread(rnd.street)
+        least = rnd.current_bet + max(low, rnd.last_raise)
+        most = rnd.current_bet + high
+        if self.round_cap is not None:
+            most = min(most, self.round_cap)
+        return least, most
+
+    def closed(self, rnd: BettingRound) -> BettingError | None:
+        """Never by count: raises are at the players' discretion (R43)."""
+        return None
+
+
+@dataclass(frozen=True)
+class PotLimit:
+    """At least the big blind and the last raise; at most the pot after the call is added."""
+
+    big_blind: Decimal
+    rule: ClassVar[str] = BETTING_LIMITS
+
+    def __post_init__(self) -> None:
+        _money(self.big_blind, "the big blind", positive=True)
+
+    def opening(self, street: int) -> Decimal:
+        """The big blind."""
+        return self.big_blind
+
+    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
+        """The most is the bet, plus the pot once the player has called, i.e. pot + 2 calls."""
+        call = rnd.current_bet - player.in_round
+        return rnd.current_bet + rnd.last_raise, rnd.current_bet + rnd.pot + call
+
+    def closed(self, rnd: BettingRound) -> BettingError | None:
+        """Never by count."""
+        return None
+
+
+@dataclass(frozen=True)
+class NoLimit:
+    """A bet or raise of at least the big blind and the last raise, at most the whole stack."""
+
+    big_blind: Decimal
+    rule: ClassVar[str] = BETTING_LIMITS
+
+    def __post_init__(self) -> None:
+        _money(self.big_blind, "the big blind", positive=True)
+
+    def opening(self, street: int) -> Decimal:
+        """The big blind."""
+        return self.big_blind
+
+    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
+        """The stack is the only ceiling."""
+        return rnd.current_bet + rnd.last_raise, player.in_round + player.stack
+
+    def closed(self, rnd: BettingRound) -> BettingError | None:
+        """Never by count."""
+        return None
+
+
+def _owes_action(players: Sequence[Player], i: int, bet: Decimal) -> bool:
+    """Whether player `i` must still act: short of the bet, or not yet acted with someone left
+    who could answer a raise (a player alone with chips among all-ins is not asked again)."""
+    p = players[i]
+    if not p.can_act or sum(not q.folded for q in players) < 2:
+        return False
+    if p.in_round < bet:
+        return True
+    return not p.acted and any(q.can_act for j, q in enumerate(players) if j != i)
+
+
+def _next_actor(players: Sequence[Player], start: int, bet: Decimal) -> int | None:
+    """The first player clockwise from index `start` who must act, or None: the round is over."""
+    n = len(players)
+    for k in range(n):
+        i = (start + k) % n
+        if _owes_action(players, i, bet):
+            return i
+    return None
+
+
+@dataclass(frozen=True)
+class BettingRound:
+    """One betting round: the players, whose turn it is and the bet they must match.
+
+    `bet` is what every player still in must have in this round; `full_bet` is the bet as the last
+    full bet or raise left it (a short all-in may stand above it); `last_raise` is the size of the
+    largest full bet or raise, the least the next raise adds; `raises` counts full raises (and
+    straddles) for the fixed-limit cap.
+    """
+
+    structure: Structure
+    street: int
+    players: tuple[Player, ...]
+    actor: int | None
+    current_bet: Decimal
+    full_bet: Decimal
+    last_raise: Decimal
+    raises: int = 0
+    actions: tuple[Action, ...] = ()
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def complete(self) -> bool:
+        """No one owes an action: the round is over."""
+        return self.actor is None
+
+    @property
+    def hand_over(self) -> bool:
+        """All but one have folded: that player takes the pot unshown."""
+        return self.players_in <= 1
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose turn it is, or None when the round is over."""
+        return None if self.actor is None else self.players[self.actor].seat
+
+    @property
+    def players_in(self) -> int:
+        """Players who have not folded (all-in players included)."""
+        return sum(not p.folded for p in self.players)
+
+    @property
+    def pot(self) -> Decimal:
+        """Every chip put in this hand, this round's bets included."""
+        return sum((p.in_hand for p in self.players), ZERO)
+
+    @property
+    def folded_seats(self) -> tuple[int, ...]:
+        """Seats that have folded, in table order."""
+        return tuple(p.seat for p in self.players if p.folded)
+
+    @property
+    def all_in_seats(self) -> tuple[int, ...]:
+        """Seats all-in, in table order."""
+        return tuple(p.seat for p in self.players if p.all_in)
+
+    def player(self, seat: int) -> Player:
+        """The player in `seat`."""
+        for p in self.players:
+            if p.seat == seat:
+                return p
+        raise BettingError(f"seat {seat} is not in this hand", ACTION_ORDER)
+
+    @property
+    def to_call(self) -> Decimal:
+        """What the player to act adds to call: the bet less their chips in, at most the stack."""
+        if self.actor is None:
+            return ZERO
+        p = self.players[self.actor]
+        return min(self.current_bet - p.in_round, p.stack)
+
+    @property
+    def min_bet_or_raise_to(self) -> Decimal | None:
+        """The least total a bet or raise brings the player to act to, or None if they may not."""
+        span = self._span()
+        return None if span is None else span[0]
+
+    @property
+    def max_bet_or_raise_to(self) -> Decimal | None:
+        """The greatest total a bet or raise may bring the player to act to, or None."""
+        span = self._span()
+        return None if span is None else span[1]
+
+    def _span(self) -> tuple[Decimal, Decimal] | None:
+        """The legal bet-or-raise totals of the player to act, if any."""
+        try:
+            return self._wager_span(self._acting())
+        except BettingError:
+            return None
+
+    # ------------------------------------------------------------------ checks shared by actions
+
+    def verify_turn(self, seat: int) -> None:
+        """Refuse an action by `seat` out of turn (004 "Texas Hold'em: Action and Distribution
+        of Cards": the action goes clockwise)."""
+        p = self._acting()
+        if p.seat != seat:
+            self.player(seat)
+            raise BettingError(f"it is seat {p.seat}'s turn, not seat {seat}'s", ACTION_ORDER)
+
+    def _acting(self) -> Player:
+        """The player to act; refused when the round is over."""
+        if self.actor is None:
+            why = "all but one have folded" if self.hand_over else "every bet is matched"
+            raise BettingError(f"the betting round is over: {why}", ROUND_OF_PLAY)
+        return self.players[self.actor]
+
+    def _wager_span(self, p: Player) -> tuple[Decimal, Decimal]:
+        """The totals `p` may bet or raise to: the structure's, cut by the stack (an all-in
+        below the least is allowed as a short all-in); refused when raising is not open."""
+        if not any(q.can_act for q in self.players if q.seat != p.seat):
+            raise BettingError(
+                "every other player still in is all-in: no one could call a raise",
+                ROUND_OF_PLAY,
+            )
+        if self.current_bet > 0:
+            capped = self.structure.closed(self)
+            if capped is not None:
+                raise capped
+            if p.acted:
+                raise BettingError(
+                    f"seat {p.seat} already acted and the all-in since was not a full raise: "
+                    "call or fold",
+                    SHORT_ALL_IN,
+                )
+        least, most = self.structure.bounds(self, p)
+        everything = p.in_round + p.stack
+        low, high = min(least, everything), min(most, everything)
+        if low > high:
+            raise BettingError(
+                f"no raise fits: the least is {_usd(least)} and the most {_usd(most)}",
+                self.structure.rule,
+            )
+        return low, high
+
+    def _verify_wager(self, to: Decimal, verb: Verb) -> Player:
+        """Refuse a bet or raise to `to` that the round or the structure does not allow."""
+        p = self._acting()
+        if verb == "bet" and self.current_bet > 0:
+            raise BettingError(
+                f"there is already a bet of {_usd(self.current_bet)}: call, raise or fold",
+                ROUND_OF_PLAY,
+            )
+        if verb == "raise" and self.current_bet == 0:
+            raise BettingError("there is no bet to raise: check or bet", ROUND_OF_PLAY)
+        if to > p.in_round + p.stack:
+            raise BettingError(
+                f"seat {p.seat} has only {_usd(p.stack)} behind, {_usd(p.in_round + p.stack)} "
+                f"in all, not {_usd(to)}",
+                TABLE_STAKES,
+            )
+        low, high = self._wager_span(p)
+        if not low <= to <= high:
+            span = _usd(low) if low == high else f"{_usd(low)} to {_usd(high)}"
+            raise BettingError(
+                f"a {verb} to {_usd(to)} is not allowed: {span} is", self.structure.rule
+            )
+        return p
+
+    # ------------------------------------------------------------------ check
+
+    def verify_check(self) -> None:
+        """Refuse a check with a bet to call ("When a raise or re-raise occurs, checking is not
+        permitted", 004 "Texas Hold'em: Dealing Procedures and Round of Play")."""
+        p = self._acting()
+        if p.in_round < self.current_bet:
+            raise BettingError(
+                f"seat {p.seat} cannot check: {_usd(self.current_bet - p.in_round)} to call",
+                ROUND_OF_PLAY,
+            )
+
+    def can_check(self) -> bool:
+        """Whether the player to act may check."""
+        return _allowed(self.verify_check)
+
+    def check(self) -> BettingRound:
+        """Check: nothing added."""
+        self.verify_check()
+        return self._act(self._acting().in_round, "check")
+
+    # ------------------------------------------------------------------ call
+
+    def verify_call(self) -> None:
+        """Refuse a call with nothing to call (then it is a check)."""
+        p = self._acting()
+        if p.in_round >= self.current_bet:
+            raise BettingError(f"seat {p.seat} has nothing to call: check", ROUND_OF_PLAY)
+
+    def can_call(self) -> bool:
+        """Whether the player to act may call."""
+        return _allowed(self.verify_call)
+
+    def call(self) -> BettingRound:
+        """Call: match the bet, or put in the whole stack if it is less (all-in)."""
+        self.verify_call()
+        p = self._acting()
+        return self._act(min(self.current_bet, p.in_round + p.stack), "call")
+
+    # ------------------------------------------------------------------ fold
+
+    def verify_fold(self) -> None:
+        """A fold is refused only out of turn or after the round."""
+        self._acting()
+
+    def can_fold(self) -> bool:
+        """Whether the player to act may fold."""
+        return _allowed(self.verify_fold)
+
+    def fold(self) -> BettingRound:
+        """Fold: out of the hand; the chips already in stay in the pot."""
+        self.verify_fold()
+        return self._act(self._acting().in_round, "fold")
+
+    # ------------------------------------------------------------------ bet
+
+    def verify_bet(self, amount: Decimal) -> None:
+        """Refuse a first bet of the round the structure or the stack does not allow."""
+        self._verify_wager(_money(amount, "the bet"), "bet")
+
+    def can_bet(self, amount: Decimal) -> bool:
+        """Whether the player to act may bet `amount`."""
+        return _allowed(lambda: self.verify_bet(amount))
+
+    def bet(self, amount: Decimal) -> BettingRound:
+        """Bet `amount`, the first bet of the round."""
+        self.verify_bet(amount)
+        return self._act(_money(amount, "the bet"), "bet")
+
+    # ------------------------------------------------------------------ raise
+
+    def verify_raise_to(self, to: Decimal) -> None:
+        """Refuse a raise to `to` that the cap, structure, stack or a short all-in forbid."""
+        self._verify_wager(_money(to, "the raise"), "raise")
+
+    def can_raise_to(self, to: Decimal) -> bool:
+        """Whether the player to act may raise to `to`."""
+        return _allowed(lambda: self.verify_raise_to(to))
+
+    def raise_to(self, to: Decimal) -> BettingRound:
+        """Raise so that the player has `to` in this round."""
+        self.verify_raise_to(to)
+        return self._act(_money(to, "the raise"), "raise")
+
+    # ------------------------------------------------------------------ all-in
+
+    def verify_all_in(self) -> None:
+        """Refuse an all-in larger than a bet or raise may be (004: never over $200 in a round)."""
+        p = self._acting()
+        everything = p.in_round + p.stack
+        if everything > self.current_bet:
+            self._verify_wager(everything, "raise" if self.current_bet > 0 else "bet")
+
+    def can_all_in(self) -> bool:
+        """Whether the player to act may put in the whole stack."""
+        return _allowed(self.verify_all_in)
+
+    def all_in(self) -> BettingRound:
+        """Put in the whole stack: a call, a bet or a raise, short or full."""
+        self.verify_all_in()
+        p = self._acting()
+        everything = p.in_round + p.stack
+        if everything <= self.current_bet:
+            return self._act(everything, "call")
+        return self._act(everything, "raise" if self.current_bet > 0 else "bet")
+
+    # ------------------------------------------------------------------ moving on
+
+    def _act(self, to: Decimal, verb: Verb) -> BettingRound:
+        """The state after the player to act brings their chips in this round to `to`."""
+        i = self._acting_index()
+        p = self.players[i]
+        added = to - p.in_round
+        moved = replace(
+            p,
+            stack=p.stack - added,
+            in_round=to,
+            in_hand=p.in_hand + added,
+            folded=verb == "fold",
+            acted=True,
+        )
+        state = replace(
+            self,
+            players=tuple(moved if j == i else q for j, q in enumerate(self.players)),
+            actions=(*self.actions, Action(p.seat, verb, added, to, all_in=moved.all_in)),
+        )
+        if to > self.current_bet:
+            least, _ = self.structure.bounds(self, p)
+            state = state._raised(to, full=to >= least, by=i)
+        return replace(state, actor=_next_actor(state.players, i + 1, state.current_bet))
+
+    def _raised(self, to: Decimal, *, full: bool, by: int) -> BettingRound:
+        """The bet after a bet or raise to `to`. A full one counts toward the cap (a first bet
+        does not), sets the least next raise and reopens the raising to everyone else; a short
+        all-in only raises what is owed."""
+        if not full:
+            return replace(self, current_bet=to)
+        return replace(
+            self,
+            current_bet=to,
+            full_bet=to,
+            last_raise=max(self.last_raise, to - self.current_bet),
+            raises=self.raises + (1 if self.full_bet > 0 else 0),
+            players=tuple(
+                q if j == by else replace(q, acted=False) for j, q in enumerate(self.players)
+            ),
+        )
+
+    def _acting_index(self) -> int:
+        """The index of the player to act (the round is not over)."""
+        self._acting()
+        assert self.actor is not None
+        return self.actor
+
+    def next_round(self) -> BettingRound:
+        """The next street's round: bets reset, first to act left of the button."""
+        if not self.complete:
+            raise BettingError(
+                f"the betting round is not over: seat {self.turn} is to act", ROUND_OF_PLAY
+            )
+        if self.hand_over:
+            raise BettingError("all but one have folded: the hand is over", ROUND_OF_PLAY)
+        street = self.street + 1
+        players = tuple(replace(p, in_round=ZERO, acted=False) for p in self.players)
+        return BettingRound(
+            structure=self.structure,
+            street=street,
+            players=players,
+            actor=_next_actor(players, 0, ZERO),
+            current_bet=ZERO,
+            full_bet=ZERO,
+            last_raise=self.structure.opening(street),
+        )
+
+
+def _allowed(verify: Callable[[], object]) -> bool:
+    """Whether `verify()` passes: each `can_x` is its `verify_x` that does not raise."""
+    try:
+        verify()
+    except BettingError:
+        return False
+    return True
+
+
+def open_round(
+    structure: Structure,
+    stacks: Sequence[tuple[int, Decimal]],
+    blinds: Sequence[Decimal],
+    *,
+    straddles: Sequence[Decimal] = (),
+    ante: Decimal = ZERO,
+) -> BettingRound:
+    """The first betting round of a hand once the antes, blinds and straddles are posted.
+
+    `stacks` is (seat, chips) clockwise from the first seat left of the button. Each player
+    antes `ante`; the first players post `blinds` in order (small, then big), then `straddles`;
+    a player short of a post puts in what they have and is all-in. The bet to call is the
+    largest post ("a wager that is equal to the amount of the big blind, referred to as a call",
+    004 "Texas Hold'em: Dealing Procedures and Round of Play"), even when it was posted short.
+    """
+    players = _seated(stacks)
+    blinds = [_money(b, "a blind", positive=True) for b in blinds]
+    straddles = [_money(s, "a straddle", positive=True) for s in straddles]
+    ante = _money(ante, "the ante")
+    if not blinds:
+        raise BettingError("a round opens with at least one blind", ROUND_OF_PLAY)
+    if any(b > a for a, b in zip(blinds[1:], blinds, strict=False)):
+        raise BettingError("each blind must be at least the one before it", ROUND_OF_PLAY)
+    posts: list[tuple[Verb, Decimal]] = [("blind", b) for b in blinds]
+    posts += [("straddle", s) for s in straddles]
+    if len(posts) > len(players):
+        raise BettingError(
+            f"{len(posts)} blinds and straddles for {len(players)} players", ROUND_OF_PLAY
+        )
+    _verify_straddles(blinds[-1], straddles, players[len(blinds) :])
+    actions: list[Action] = []
+    if ante > 0:
+        for i, p in enumerate(players):
+            put = min(ante, p.stack)
+            players[i] = replace(p, stack=p.stack - put, in_hand=put)
+            actions.append(Action(p.seat, "ante", put, ZERO, all_in=players[i].stack == 0))
+    for i, (verb, amount) in enumerate(posts):
+        p = players[i]
+        put = min(amount, p.stack)
+        players[i] = replace(p, stack=p.stack - put, in_round=put, in_hand=p.in_hand + put)
+        actions.append(Action(p.seat, verb, put, put, all_in=players[i].stack == 0))
+    bet = max(amount for _, amount in posts)
+    return BettingRound(
+        structure=structure,
+        street=0,
+        players=tuple(players),
+        actor=_next_actor(players, len(posts) % len(players), bet),
+        current_bet=bet,
+        full_bet=bet,
+        last_raise=bet,
+        raises=len(straddles),
+        actions=tuple(actions),
+    )
+
+
+def _seated(stacks: Sequence[tuple[int, Decimal]]) -> list[Player]:
+    """The players dealt in, each with chips; refused if fewer than two or a seat twice."""
+    if len(stacks) < 2:
+        raise BettingError(f"a hand needs at least two players, not {len(stacks)}", ROUND_OF_PLAY)
+    seats = [seat for seat, _ in stacks]
+    if len(set(seats)) != len(seats):
+        raise BettingError(f"a seat is dealt in twice: {seats}", ACTION_ORDER)
+    return [
+        Player(seat, _money(chips, f"seat {seat}'s stack", positive=True)) for seat, chips in stacks
+    ]
+
+
+def _verify_straddles(
+    big_blind: Decimal, straddles: Sequence[Decimal], by: Sequence[Player]
+) -> None:
+    """003 "Lowball" (Lowball Rules, rule 5): a straddle is double the blind or the previous
+    straddle and no more than half the straddler's chips."""
+    before = big_blind
+    for amount, p in zip(straddles, by, strict=False):
+        if amount != 2 * before:
+            raise BettingError(
+                f"seat {p.seat}'s straddle of {_usd(amount)} must be double {_usd(before)}",
+                STRADDLE_RULE,
+            )
+        if 2 * amount > p.stack:
+            raise BettingError(
+                f"seat {p.seat}'s straddle of {_usd(amount)} is more than half their "
+                f"{_usd(p.stack)}",
+                STRADDLE_RULE,
+            )
+        before = amount
