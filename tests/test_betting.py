@@ -136,6 +136,20 @@ def test_the_raiser_is_not_asked_again_once_everyone_calls_004() -> None:
     assert rnd.complete and in_round(rnd) == {1: d(4), 2: d(4), 3: d(4)}
 
 
+def test_a_player_may_fold_with_nothing_to_call_004() -> None:
+    # 004 lists "fold" among the options of every round; on the flop seat 1 folds rather than
+    # check, and seat 2 is alone.
+    rnd = to_the_flop(NoLimit(d(2)), 100, 100).fold()
+    assert rnd.hand_over and rnd.folded_seats == (1,) and rnd.pot == d(4)
+
+
+def test_an_action_out_of_turn_is_refused_004() -> None:
+    rnd = open_round(NoLimit(d(2)), seats(50, 50, 50), [d(1), d(2)])
+    rnd.verify_turn(3)
+    assert "seat 3's turn" in refused(lambda: rnd.verify_turn(1), ACTION_ORDER)
+    assert "not in this hand" in refused(lambda: rnd.verify_turn(9), ACTION_ORDER)
+
+
 def test_the_round_ends_when_all_but_one_fold_004() -> None:
     # Seats 3 and 1 fold to the big blind: seat 2 is alone, the round and the hand are over.
     rnd = open_round(FixedLimit(d(2), d(4)), seats(50, 50, 50), [d(1), d(2)]).fold().fold()

@@ -2,10 +2,11 @@
 
 A round is a frozen `BettingRound`. Each action has a `verify_x` that raises
 `BettingError(reason, rule)` naming the rule it enforces, a `can_x`, and an `x` that returns the
-next state, as in pokerkit: `check`, `call`, `fold`, `bet`, `raise_to` and `all_in`. How much a bet
-or raise may be is the structure's, a small policy object: `FixedLimit`, `SpreadLimit`,
-`PotLimit` or `NoLimit` (003 "Betting Limits" posts all four kinds). Everything else (whose turn,
-what is owed, when the round ends) is the round's and the same under every structure.
+next state, as in pokerkit: `check`, `call`, `fold`, `bet`, `raise_to` and `all_in`, each by the
+player whose turn it is (`verify_turn(seat)` refuses anyone else). How much a bet or raise may
+be is the structure's, a small policy object: `FixedLimit`, `SpreadLimit`, `PotLimit` or
+`NoLimit` (003 "Betting Limits" posts all four kinds). Everything else (whose turn, what is owed,
+when the round ends) is the round's and the same under every structure.
 
 Players are listed clockwise from the first seat left of the dealer button, so the button is
 last. The first round opens with the posts (`open_round`): antes, the blinds from the first seat
@@ -33,8 +34,9 @@ Rules and where they come from:
 - pot limit: a raise at most the pot after the call; no limit: at most the whole stack; both at
   least the big blind and at least the previous bet or raise (003 "Betting Limits" names them and
   defines neither: these are the card rooms' usual meanings);
-- a raise is at least the previous bet or raise (004 "Texas Hold'em: Dealing Procedures and Round
-  of Play": "a wager larger than the raise");
+- a raise adds at least the previous bet or raise: 004 "Texas Hold'em: Dealing Procedures and
+  Round of Play" says only that a re-raise is "a wager larger than the raise", and measuring it
+  by the last raise's size is the card rooms' usual reading (fixed limit adds exactly one bet);
 - a short all-in (less than a full bet or raise) raises the amount to call but does not count
   toward the cap and does not reopen the raising to players who already acted; a full one does.
   No document or ruling says this (`SHORT_ALL_IN`); it is the card rooms' usual rule.
@@ -45,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import ClassVar, Literal, Protocol
+from typing import ClassVar, Literal, Protocol, TypeVar
 
 from tablectl_base.money import ZERO, MoneyError, fmt, parse_money
 
@@ -64,6 +66,7 @@ SHORT_ALL_IN = "short all-in (no document or ruling: issue 12)"
 TABLE_STAKES = "table stakes"  # a player bets only the chips in front of them
 MONEY = "money"
 
+T = TypeVar("T")
 Verb = Literal["ante", "blind", "straddle", "check", "call", "bet", "raise", "fold"]
 
 
@@ -143,9 +146,10 @@ class Structure(Protocol):
         ...
 
 
-def _two_streets(small: Decimal, big: Decimal, small_rounds: int, street: int) -> Decimal:
-    """The lower limit in the first `small_rounds` rounds, the higher one after."""
-    return small if street < small_rounds else big
+def _early_or_late(early: T, late: T, small_rounds: int, street: int) -> T:
+    """The lower limit in the first `small_rounds` rounds, the higher one after (003 "Crazy
+    Pineapple High-Low Split: Description of Table Used and Total Number of Seated Positions")."""
+    return early if street < small_rounds else late
 
 
 @dataclass(frozen=True)
@@ -180,7 +184,7 @@ class FixedLimit:
 
     def opening(self, street: int) -> Decimal:
         """The round's bet size."""
-        return _two_streets(self.small_bet, self.big_bet, self.small_rounds, street)
+        return _early_or_late(self.small_bet, self.big_bet, self.small_rounds, street)
 
     def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
         """One increment over the last full bet; after a short all-in this completes the raise."""
@@ -222,7 +226,7 @@ class SpreadLimit:
     def __post_init__(self) -> None:
         for low, high, when in (
             (self.low, self.high, "the spread"),
-            (self.late_low or self.low, self.late_high or self.high, "the late spread"),
+            (*self._late(), "the late spread"),
         ):
             _money(low, f"the low end of {when}", positive=True)
             _money(high, f"the high end of {when}", positive=True)
@@ -235,11 +239,14 @@ class SpreadLimit:
         if self.small_rounds < 0:
             raise BettingError("small_rounds must not be negative", SPREAD_LIMIT_RULE)
 
+    def _late(self) -> tuple[Decimal, Decimal]:
+        """The spread of the later rounds: the first one where no other is posted."""
+        low = self.low if self.late_low is None else self.late_low
+        return low, self.high if self.late_high is None else self.late_high
+
     def spread(self, street: int) -> tuple[Decimal, Decimal]:
         """The posted spread of a round: the first one early, the late one after."""
-        if street < self.small_rounds:
-            return self.low, self.high
-        return self.late_low or self.low, self.late_high or self.high
+        return _early_or_late((self.low, self.high), self._late(), self.small_rounds, street)
 
     def opening(self, street: int) -> Decimal:
         """The low end of the round's spread."""
@@ -274,7 +281,7 @@ class PotLimit:
         return self.big_blind
 
     def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
-        """The most is the bet, plus the pot once the player has called, i.e. pot + 2 calls."""
+        """The most is the bet plus the pot as it stands once the player has called."""
         call = rnd.current_bet - player.in_round
         return rnd.current_bet + rnd.last_raise, rnd.current_bet + rnd.pot + call
 
@@ -331,10 +338,10 @@ def _next_actor(players: Sequence[Player], start: int, bet: Decimal) -> int | No
 class BettingRound:
     """One betting round: the players, whose turn it is and the bet they must match.
 
-    `bet` is what every player still in must have in this round; `full_bet` is the bet as the last
-    full bet or raise left it (a short all-in may stand above it); `last_raise` is the size of the
-    largest full bet or raise, the least the next raise adds; `raises` counts full raises (and
-    straddles) for the fixed-limit cap.
+    `current_bet` is what every player still in must have in this round; `full_bet` is the bet as
+    the last full bet or raise left it (a short all-in may stand above it); `last_raise` is the
+    size of the largest full bet or raise, the least the next raise adds; `raises` counts full
+    raises (and straddles) for the fixed-limit cap.
     """
 
     structure: Structure
@@ -401,7 +408,8 @@ class BettingRound:
 
     @property
     def min_bet_or_raise_to(self) -> Decimal | None:
-        """The least total a bet or raise brings the player to act to, or None if they may not."""
+        """The least total a bet or raise brings the player to act to (their whole stack when
+        that is short of a full one), or None if they may not bet or raise."""
         span = self._span()
         return None if span is None else span[0]
 
@@ -440,7 +448,7 @@ class BettingRound:
         below the least is allowed as a short all-in); refused when raising is not open."""
         if not any(q.can_act for q in self.players if q.seat != p.seat):
             raise BettingError(
-                "every other player still in is all-in: no one could call a raise",
+                "no other player still in has chips: no one could call a raise",
                 ROUND_OF_PLAY,
             )
         if self.current_bet > 0:
@@ -529,7 +537,8 @@ class BettingRound:
     # ------------------------------------------------------------------ fold
 
     def verify_fold(self) -> None:
-        """A fold is refused only out of turn or after the round."""
+        """A fold is refused only when the round is over: the documents list folding among the
+        options of every round, with or without a bet to call."""
         self._acting()
 
     def can_fold(self) -> bool:
