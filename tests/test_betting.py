@@ -12,7 +12,10 @@ seat 3 first to act and seat 4 the button.
 
 The property test plays random legal sequences under every structure and checks what no
 sequence may break: no stack below zero, the chips put in equal to the stacks' loss, every
-`can_x` agreeing with its `verify_x`, and the caps of R43.
+`can_x` agreeing with its `verify_x`, and the caps of R43. A second one plays no-limit and
+pot-limit rounds in pokerkit (an independent engine, a dev dependency) and here side by side:
+whose turn, the call, the least and greatest bet or raise and every stack must agree, but where
+pokerkit lets a player who already acted raise over a short all-in before any full bet.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from functools import partial
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pokerkit import Automation, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
 from tablectl.rules.betting import (
     ACTION_ORDER,
@@ -299,6 +303,24 @@ def test_full_all_in_raise_reopens_the_betting_no_limit() -> None:
     assert rnd.raise_to(d(30)).turn == 3
 
 
+def test_short_all_ins_adding_up_to_a_full_raise_reopen_the_betting_no_limit() -> None:
+    # Seat 1 bets $10; seat 2 is all-in for $14 and seat 3 for $20, each short of a full raise,
+    # together $10 over seat 1's bet: a full raise. Seat 4 calls $20; seat 1 may re-raise, at
+    # least $20 + $10 = $30.
+    rnd = to_the_flop(NoLimit(d(2)), 202, 16, 22, 202).bet(d(10)).all_in().all_in()
+    assert (rnd.current_bet, rnd.full_bet) == (d(20), d(10))
+    rnd = rnd.call()
+    assert (rnd.turn, rnd.to_call, rnd.min_bet_or_raise_to) == (1, d(10), d(30))
+
+
+def test_a_stack_that_only_covers_the_call_cannot_raise() -> None:
+    # The small blind has $7 behind and owes $7 to a raise to $8: its whole stack is a call.
+    rnd = open_round(NoLimit(d(2)), seats(8, 50, 50), [d(1), d(2)]).raise_to(d(8))
+    assert (rnd.turn, rnd.to_call, rnd.min_bet_or_raise_to) == (1, d(7), None)
+    refused(lambda: rnd.raise_to(d(8)), TABLE_STAKES)
+    assert rnd.all_in().actions[-1].verb == "call"
+
+
 def test_fixed_limit_short_all_in_is_completed_and_not_counted_R43() -> None:
     # $4-$8 on the flop: seat 1 bets $4, seat 2 is all-in for $6 (short of the $8 raise). Seat 3
     # may call $6 or complete the raise to $8; the short all-in is not one of the three raises:
@@ -534,3 +556,92 @@ def test_random_legal_actions_keep_chips_and_agree_with_their_checks(
             break
         rnd = rnd.next_round()
         check_invariants(rnd, start)
+
+
+# ---------------------------------------------------------------- against pokerkit
+
+PK_AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.CARD_BURNING,
+    Automation.HOLE_DEALING,
+    Automation.BOARD_DEALING,
+    Automation.RUNOUT_COUNT_SELECTION,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+
+
+def pokerkit_state(pot_limit: bool, stacks: list[int]) -> State:
+    """pokerkit's no-limit Hold'em or pot-limit Omaha (the betting is all that is compared)."""
+    game = PotLimitOmahaHoldem if pot_limit else NoLimitTexasHoldem
+    return game.create_state(PK_AUTOMATIONS, True, 0, (1, 2), 2, tuple(stacks), len(stacks))
+
+
+def pokerkit_view(pk: State) -> tuple[int | None, Decimal, Decimal | None, Decimal | None]:
+    """pokerkit's actor, amount to call and least and greatest bet-or-raise totals."""
+    low = pk.min_completion_betting_or_raising_to_amount
+    high = pk.max_completion_betting_or_raising_to_amount
+    return (
+        pk.actor_index,
+        Decimal(pk.checking_or_calling_amount or 0),
+        None if low is None else Decimal(low),
+        None if high is None else Decimal(high),
+    )
+
+
+def pokerkit_quirk(rnd: BettingRound) -> bool:
+    """Where pokerkit and this module part: before anyone has made a full bet or raise in the
+    round (the blinds alone before the flop, nothing after), pokerkit lets a player who already
+    acted raise over a short all-in; this module keeps the raising closed to them."""
+    p = rnd.players[rnd.actor] if rnd.actor is not None else None
+    no_full_bet = rnd.raises == 0 if rnd.street == 0 else rnd.full_bet == 0
+    return p is not None and no_full_bet and p.acted and p.in_round < rnd.current_bet
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    pot_limit=st.booleans(),
+    stacks=st.lists(st.integers(3, 120), min_size=3, max_size=6),
+    data=st.data(),
+)
+def test_no_limit_and_pot_limit_amounts_equal_pokerkits(
+    pot_limit: bool, stacks: list[int], data: st.DataObject
+) -> None:
+    # Three or more players (pokerkit posts heads-up blinds the other way round), whole-dollar
+    # stacks of at least $3 (so both blinds post in full): at every step the player to act, the
+    # amount to call, the least and the greatest bet or raise, and every stack and bet must equal
+    # pokerkit's, an independent engine.
+    pk = pokerkit_state(pot_limit, stacks)
+    structure: Structure = PotLimit(d(2)) if pot_limit else NoLimit(d(2))
+    rnd = open_round(structure, seats(*stacks), [d(1), d(2)])
+    while True:
+        if rnd.complete:  # pokerkit deals the next street itself
+            if rnd.hand_over or rnd.street == 3:
+                assert pk.actor_index is None
+                return
+            rnd = rnd.next_round()
+            continue
+        if pokerkit_quirk(rnd):
+            return
+        assert [Decimal(s) for s in pk.stacks] == [p.stack for p in rnd.players]
+        assert [Decimal(b) for b in pk.bets] == [p.in_round for p in rnd.players]
+        ours = (rnd.actor, rnd.to_call, rnd.min_bet_or_raise_to, rnd.max_bet_or_raise_to)
+        actor, to_call, low, high = pokerkit_view(pk)
+        assert ours == (actor, to_call, low, high)
+        moves = ["call"] + (["fold"] if pk.can_fold() else []) + (["raise"] if low else [])
+        move = data.draw(st.sampled_from(moves))
+        if move == "call":
+            pk.check_or_call()
+            rnd = rnd.call() if rnd.can_call() else rnd.check()
+        elif move == "fold":
+            pk.fold()
+            rnd = rnd.fold()
+        else:
+            assert low is not None and high is not None
+            to = Decimal(data.draw(st.integers(int(low), int(high))))
+            pk.complete_bet_or_raise_to(int(to))
+            rnd = rnd.raise_to(to) if rnd.current_bet else rnd.bet(to)

@@ -38,8 +38,10 @@ Rules and where they come from:
   Round of Play" says only that a re-raise is "a wager larger than the raise", and measuring it
   by the last raise's size is the card rooms' usual reading (fixed limit adds exactly one bet);
 - a short all-in (less than a full bet or raise) raises the amount to call but does not count
-  toward the cap and does not reopen the raising to players who already acted; a full one does.
-  No document or ruling says this (`SHORT_ALL_IN`); it is the card rooms' usual rule.
+  toward the cap and does not reopen the raising to players who already acted, unless the
+  all-ins since they acted add up to a full raise; a full one does both. No document or ruling
+  says this (`SHORT_ALL_IN`); it is the card rooms' usual rule, and pokerkit's;
+- no one bets or raises when no other player still in could put in more than the bet.
 """
 
 from __future__ import annotations
@@ -313,6 +315,11 @@ class NoLimit:
         return None
 
 
+def _answerable(players: Sequence[Player], i: int, bet: Decimal) -> bool:
+    """Whether anyone but player `i` could answer a raise: still in with more than `bet` in all."""
+    return any(not q.folded and q.in_round + q.stack > bet for j, q in enumerate(players) if j != i)
+
+
 def _owes_action(players: Sequence[Player], i: int, bet: Decimal) -> bool:
     """Whether player `i` must still act: short of the bet, or not yet acted with someone left
     who could answer a raise (a player alone with chips among all-ins is not asked again)."""
@@ -321,7 +328,7 @@ def _owes_action(players: Sequence[Player], i: int, bet: Decimal) -> bool:
         return False
     if p.in_round < bet:
         return True
-    return not p.acted and any(q.can_act for j, q in enumerate(players) if j != i)
+    return not p.acted and _answerable(players, i, bet)
 
 
 def _next_actor(players: Sequence[Player], start: int, bet: Decimal) -> int | None:
@@ -422,7 +429,7 @@ class BettingRound:
     def _span(self) -> tuple[Decimal, Decimal] | None:
         """The legal bet-or-raise totals of the player to act, if any."""
         try:
-            return self._wager_span(self._acting())
+            return self._wager_span()
         except BettingError:
             return None
 
@@ -443,26 +450,33 @@ class BettingRound:
             raise BettingError(f"the betting round is over: {why}", ROUND_OF_PLAY)
         return self.players[self.actor]
 
-    def _wager_span(self, p: Player) -> tuple[Decimal, Decimal]:
-        """The totals `p` may bet or raise to: the structure's, cut by the stack (an all-in
-        below the least is allowed as a short all-in); refused when raising is not open."""
-        if not any(q.can_act for q in self.players if q.seat != p.seat):
+    def _wager_span(self) -> tuple[Decimal, Decimal]:
+        """The totals the player to act may bet or raise to: the structure's, cut by the stack
+        (an all-in below the least is a short all-in); refused when raising is not open."""
+        p = self._acting()
+        if not _answerable(self.players, self._acting_index(), self.current_bet):
             raise BettingError(
-                "no other player still in has chips: no one could call a raise",
+                "no other player still in has chips over the bet: no one could call a raise",
                 ROUND_OF_PLAY,
             )
         if self.current_bet > 0:
             capped = self.structure.closed(self)
             if capped is not None:
                 raise capped
-            if p.acted:
+            if p.acted and self.current_bet - p.in_round < self.last_raise:
                 raise BettingError(
-                    f"seat {p.seat} already acted and the all-in since was not a full raise: "
-                    "call or fold",
+                    f"seat {p.seat} already acted and faces only "
+                    f"{_usd(self.current_bet - p.in_round)} of all-ins since, less than a full "
+                    f"raise of {_usd(self.last_raise)}: call or fold",
                     SHORT_ALL_IN,
                 )
-        least, most = self.structure.bounds(self, p)
         everything = p.in_round + p.stack
+        if everything <= self.current_bet:
+            raise BettingError(
+                f"seat {p.seat} has {_usd(p.stack)} behind, not more than the call: call or fold",
+                TABLE_STAKES,
+            )
+        least, most = self.structure.bounds(self, p)
         low, high = min(least, everything), min(most, everything)
         if low > high:
             raise BettingError(
@@ -487,7 +501,7 @@ class BettingRound:
                 f"in all, not {_usd(to)}",
                 TABLE_STAKES,
             )
-        low, high = self._wager_span(p)
+        low, high = self._wager_span()
         if not low <= to <= high:
             span = _usd(low) if low == high else f"{_usd(low)} to {_usd(high)}"
             raise BettingError(
