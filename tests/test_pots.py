@@ -4,9 +4,9 @@ Every expected amount below is worked by hand in a comment from the rule it name
 (High-Low Split)", 003 "Crazy Pineapple High-Low Split: How Each Wager Wins, Loses, or Pushes",
 004 "Omaha High/Low Split: How The Pot Is Awarded", 004 "Texas Hold'em: How the Pot Is Awarded",
 R41 (odd chips) and R42 (the low half, each side pot on its own). Hands come in as keys, as the
-module takes them: a bigger high key is the better high hand; a low key is the low hand's cards
-high first (ace 1), smaller is better, None is no qualifying low. The property tests compare
-everything with a chip-by-chip reference written here, not from the module.
+module takes them: a bigger high key is the better high hand; a low key is `tablectl.rules.low`'s
+key of the five low cards, smaller is better; None is no qualifying low. The property tests
+compare everything with a chip-by-chip reference written here, not from the module.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from tablectl.rules.low import LowKey, low_key
 from tablectl.rules.pots import (
     Contribution,
     OddChipRule,
@@ -32,14 +33,20 @@ from tablectl.rules.pots import (
     build_pots,
     paid_by_seat,
 )
+from tablectl_base.cards import parse_card
 
 D = Decimal
 ONE = D("1")
 
 
-def hand(high: int, low: tuple[int, ...] | None = None) -> Strength:
+def hand(high: int, low: LowKey | None = None) -> Strength:
     """A hand whose high strength is `high` (bigger wins) and whose low is `low`."""
     return Strength((high,), low)
+
+
+def low(cards: str) -> LowKey:
+    """The low key of five cards, as the flop games' evaluators make it (tablectl.rules.low)."""
+    return low_key([parse_card(c) for c in cards.split()])
 
 
 # ---------------------------------------------------------------- building the pots
@@ -172,7 +179,7 @@ def test_odd_chip_of_a_high_low_split_goes_high_003_R41() -> None:
     from the button's left: 3, 2, 1, so seat 2 gets $16, seat 1 $15; seat 3's low takes $30."""
     awards = award(
         [Pot(D(61), (1, 2, 3))],
-        {1: hand(9), 2: hand(9), 3: hand(1, (8, 5, 4, 3, 2))},
+        {1: hand(9), 2: hand(9), 3: hand(1, low("8c 5d 4h 3s 2c"))},
         split=Split.HIGH_LOW,
         odd_chip_rule="003",
         chip=ONE,
@@ -188,7 +195,7 @@ def test_every_odd_chip_of_a_high_low_split_goes_left_of_the_button_004_R41() ->
     halves of $30 and $30 and one odd chip; the high half $15 to each of seats 1 and 2. Seat 3,
     the low, sits first from the button's left (3, 2, 1): it gets the odd $1, $31 in all.
     With the order 2, 3, 1 the odd chip goes to seat 2 instead: $16, $15 to seat 1, $30 low."""
-    ranking = {1: hand(9), 2: hand(9), 3: hand(1, (8, 5, 4, 3, 2))}
+    ranking = {1: hand(9), 2: hand(9), 3: hand(1, low("8c 5d 4h 3s 2c"))}
     pot = [Pot(D(61), (1, 2, 3))]
     kw = {"split": Split.HIGH_LOW, "odd_chip_rule": "004", "chip": ONE}
     first = award(pot, ranking, button_order=[3, 2, 1], **kw)  # type: ignore[arg-type]
@@ -259,10 +266,10 @@ def test_a_quartered_omaha_high_low_pot_003_R42() -> None:
     seat 2 for the low (both 7-5-4-2-A). High half $31 to seat 1; low half $31 split between
     seats 1 and 2: $15 each and the odd $1 to the one nearer the button's left (order 2, 3, 1:
     seat 2). Seat 1: $31 + $15 = $46; seat 2: $16; seat 3 (second high, no low) nothing."""
-    wheel7 = (7, 5, 4, 2, 1)
+    seven_low = low("7c 5d 4h 2s Ac")
     awards = award(
         [Pot(D(62), (1, 2, 3))],
-        {1: hand(9, wheel7), 2: hand(2, wheel7), 3: hand(8)},
+        {1: hand(9, seven_low), 2: hand(2, seven_low), 3: hand(8)},
         split=Split.HIGH_LOW,
         odd_chip_rule="003",
         chip=ONE,
@@ -275,11 +282,11 @@ def test_a_quartered_omaha_high_low_pot_003_R42() -> None:
 def test_a_quartered_pot_with_no_odd_chip_is_the_same_under_both_documents_R42() -> None:
     """$60: $30 high to seat 1; $30 low shared by seats 1 and 2, $15 each. Seat 1 $45, seat 2
     $15, under 003 and 004 alike."""
-    wheel7 = (7, 5, 4, 2, 1)
+    seven_low = low("7c 5d 4h 2s Ac")
     for rule in ("003", "004"):
         awards = award(
             [Pot(D(60), (1, 2, 3))],
-            {1: hand(9, wheel7), 2: hand(2, wheel7), 3: hand(8)},
+            {1: hand(9, seven_low), 2: hand(2, seven_low), 3: hand(8)},
             split=Split.HIGH_LOW,
             odd_chip_rule=rule,
             chip=ONE,
@@ -325,7 +332,7 @@ def test_the_lowest_qualifying_low_takes_the_whole_low_half_R42() -> None:
     takes the whole $30 low half of a $60 pot, not a share of it. Seat 3's high takes $30."""
     awards = award(
         [Pot(D(60), (1, 2, 3))],
-        {1: hand(2, (8, 6, 4, 3, 2)), 2: hand(1, (7, 5, 4, 2, 1)), 3: hand(9)},
+        {1: hand(2, low("8c 6d 4h 3s 2c")), 2: hand(1, low("7d 5c 4s 2h Ad")), 3: hand(9)},
         split=Split.HIGH_LOW,
         odd_chip_rule="004",
         chip=ONE,
@@ -352,7 +359,7 @@ def test_a_side_pot_with_no_low_goes_whole_to_its_high_while_the_main_pot_splits
     assert [(p.amount, p.eligible) for p in pots.pots] == [(D(60), (1, 2, 3)), (D(60), (2, 3))]
     awards = award(
         pots.pots,
-        {1: hand(1, (8, 7, 6, 5, 3)), 2: hand(9), 3: hand(5)},
+        {1: hand(1, low("8c 7d 6h 5s 3c")), 2: hand(9), 3: hand(5)},
         split=Split.HIGH_LOW,
         odd_chip_rule="003",
         chip=ONE,
@@ -366,10 +373,10 @@ def test_in_a_low_only_game_the_lowest_hand_takes_the_pot_and_ties_split_R42() -
     """003 "Lowball": "the lowest hand wins every pot"; 003 "Razz (Seven Card Stud, Low Only)":
     no qualifier, "a pair can win for low". Seats 1 and 3 tie with 7-5-4-3-2 against seat 2's
     pair: a $45 pot is $22 each, the odd $1 to seat 3 (order 3, 1, 2): $23 and $22."""
-    seven = (7, 5, 4, 3, 2)
+    seven = low("7c 5d 4h 3s 2c")
     awards = award(
         [Pot(D(45), (1, 2, 3))],
-        {1: Strength((), seven), 2: Strength((), (13, 13, 9, 4, 1)), 3: Strength((), seven)},
+        {1: Strength((), seven), 2: Strength((), low("Kc Kd 9h 4s Ac")), 3: Strength((), seven)},
         split=Split.LOW,
         odd_chip_rule="003",
         chip=ONE,

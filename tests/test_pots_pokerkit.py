@@ -3,10 +3,10 @@ No-Limit Hold'em, Omaha and Omaha hi-lo").
 
 Random hands are played in pokerkit to the showdown: every player either folds or puts the whole
 stack in, so hands end with all-ins of different sizes, side pots, folded chips in the pots and
-uncalled chips. The same cards are ranked here (Hold'em and Omaha high by
-`tablectl.rules.poker`, the Omaha A-5 eight-or-better low by a brute force written below) and the
-same chips go through `build_pots` and `award`; every player's result must equal pokerkit's
-payoff.
+uncalled chips. The same cards are ranked by the flop games' own evaluators
+(`tablectl.rules.flop_hands`: Hold'em any five of seven, Omaha two and three, the Omaha
+eight-or-better low) and the same chips go through `build_pots` and `award`; every player's
+result must equal pokerkit's payoff, so the winners are checked as well as the money.
 
 How pokerkit splits a pot, and so what it can be compared with:
 
@@ -41,7 +41,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from decimal import Decimal
-from itertools import combinations
 from typing import ClassVar
 
 from hypothesis import given, settings
@@ -56,7 +55,7 @@ from pokerkit import (
 )
 from pokerkit.games import NoLimitPokerMixin, OmahaHoldemMixin, UnfixedLimitHoldem
 
-from tablectl.rules.poker import Rank, best_rank, card_value, five_card_rank
+from tablectl.rules.flop_hands import holdem_high, omaha_high, omaha_low
 from tablectl.rules.pots import (
     Contribution,
     OddChipRule,
@@ -105,37 +104,6 @@ def chip_divmod(chip: int) -> Callable[[int, int], tuple[int, int]]:
     return divide
 
 
-# ---------------------------------------------------------------- the hands, ranked here
-
-
-def holdem_high(hole: Sequence[Card], board: Sequence[Card]) -> Rank:
-    """Any five of the seven cards (003 "Texas Hold-Em (High)" 3)."""
-    return best_rank([*hole, *board])
-
-
-def omaha_high(hole: Sequence[Card], board: Sequence[Card]) -> Rank:
-    """Exactly two hole cards and three board cards (003 "Omaha (High)" 3)."""
-    return max(
-        five_card_rank([*two, *three])
-        for two in combinations(hole, 2)
-        for three in combinations(board, 3)
-    )
-
-
-def omaha_low8(hole: Sequence[Card], board: Sequence[Card]) -> Rank | None:
-    """The lowest five different ranks of eight or under, two from the hand and three from the
-    board, ace low, straights and flushes ignored (004 "Omaha High/Low Split: Card Values and Hand
-    Rankings"): the ranks high first, compared from the top; None when no five qualify."""
-    lows = [
-        tuple(sorted(values, reverse=True))
-        for two in combinations(hole, 2)
-        for three in combinations(board, 3)
-        if len(values := {1 if card_value(c) == 14 else card_value(c) for c in (*two, *three)}) == 5
-        and max(values) <= 8
-    ]
-    return min(lows, default=None)
-
-
 GAMES: dict[str, tuple[Callable[..., Poker], int, Split]] = {
     "holdem": (NoLimitTexasHoldem, 2, Split.HIGH),
     "omaha": (NoLimitOmaha, 4, Split.HIGH),
@@ -144,11 +112,11 @@ GAMES: dict[str, tuple[Callable[..., Poker], int, Split]] = {
 
 
 def strength(game: str, hole: Sequence[Card], board: Sequence[Card]) -> Strength:
-    """The hand's keys as the caller of `award` gives them."""
+    """The hand's keys as the caller of `award` gives them, from the flop games' evaluators."""
     if game == "holdem":
-        return Strength(holdem_high(hole, board))
-    low = omaha_low8(hole, board) if game == "omaha-hi-lo" else None
-    return Strength(omaha_high(hole, board), low)
+        return Strength(holdem_high(hole, board)[0])
+    low = omaha_low(hole, board) if game == "omaha-hi-lo" else None
+    return Strength(omaha_high(hole, board)[0], None if low is None else low[0])
 
 
 # ---------------------------------------------------------------- one hand in pokerkit
