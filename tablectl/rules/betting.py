@@ -39,8 +39,9 @@ Rules and where they come from:
   by the last raise's size is the card rooms' usual reading (fixed limit adds exactly one bet);
 - a short all-in (less than a full bet or raise) raises the amount to call but does not count
   toward the cap and does not reopen the raising to players who already acted, unless the
-  all-ins since they acted add up to a full raise; a full one does both. No document or ruling
-  says this (`SHORT_ALL_IN`); it is the card rooms' usual rule, and pokerkit's;
+  all-ins since they acted add up to a full raise; a full one does both. No document says this:
+  it is the card rooms' usual rule, recorded as a reading under R43 in docs/rulings.md
+  (`SHORT_ALL_IN`);
 - no one bets or raises when no other player still in could put in more than the bet.
 """
 
@@ -64,7 +65,7 @@ SPREAD_LIMIT_RULE = "R43"
 SPREAD_ROUND_CAP = 'R43; 004 "Collection Procedures" ("Poker Games")'
 BETTING_LIMITS = '003 "Betting Limits"'
 STRADDLE_RULE = '003 "Lowball" (Lowball Rules, rule 5)'
-SHORT_ALL_IN = "short all-in (no document or ruling: issue 12)"
+SHORT_ALL_IN = "R43"  # docs/rulings.md R43: the short all-in reading
 TABLE_STAKES = "table stakes"  # a player bets only the chips in front of them
 MONEY = "money"
 
