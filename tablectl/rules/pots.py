@@ -123,13 +123,15 @@ class PotAward:
 def build_pots(contributions: Iterable[Contribution]) -> Pots:
     """The main pot and side pots from what each player put in this hand.
 
-    Each all-in total starts a new pot level. A level's chips are every player's chips between
-    the level below and it; the players still in who reached it may win it (issue 12: "All-ins
-    make side pots"). Folded players' chips stay in the pots ("move all player bets into the
-    pot"; only "active players ... enter into a showdown", 004 "Omaha High/Low Split: How The
-    Pot Is Awarded"). Chips above what any other player put in were not called and go back
-    (003 "Basic Seven Card Stud Rules" 4: a bet "uncalled" is contested by nobody). Adjacent
-    levels with the same players eligible are one pot.
+    Each player's total is a level. A level's chips are every player's chips between the level
+    below and it; the players still in who reached it may win it, so each all-in total starts a
+    side pot (issue 12: "All-ins make side pots"; R42 settles "each side pot ... on its own").
+    Folded players' chips stay in the pots they reached (the dealer "shall move all player bets
+    into the pot" and only "active players ... enter into a showdown", 004 "Omaha High/Low Split:
+    How The Pot Is Awarded"). Chips above what any other player put in were called by nobody and
+    go back to that player. Adjacent levels with the same players eligible are one pot. The
+    documents describe neither side pots nor the return of an uncalled bet (003 "Basic Seven Card
+    Stud Rules" 4 only gives an uncalled bettor the pot): this is the usual card-room practice.
     """
     players = _checked_contributions(contributions)
     pots: list[Pot] = []
@@ -158,7 +160,7 @@ def build_pots(contributions: Iterable[Contribution]) -> Pots:
 def _checked_contributions(contributions: Iterable[Contribution]) -> list[Contribution]:
     """The contributions, refused with the reason if they are not a finished hand's."""
     # Amounts in cents as `parse_money` gives them, so every pot prints the same way ("90.00").
-    players = [replace(c, amount=_money(c.amount, "")) for c in contributions]
+    players = [replace(c, amount=parse_money(c.amount)) for c in contributions]
     seats = [c.seat for c in players]
     if len(set(seats)) != len(seats):
         twice = sorted({s for s in seats if seats.count(s) > 1})
@@ -306,7 +308,9 @@ def _lowest(
 
 
 def _even_share(amount: Decimal, ways: int, chip: Decimal) -> Decimal:
-    """The most each of `ways` equal shares of `amount` can be, in whole chips (R41)."""
+    """The most each of `ways` equal shares of `amount` can be, in whole chips (R41). What is
+    left over, the odd chips and any part of a chip in a pot that is not whole chips, goes where
+    the odd chips go."""
     return (int(amount // chip) // ways) * chip
 
 
