@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tablectl.config import load_config
-from tablectl.games.blackjack import Hand
+from tablectl.games.blackjack.state import Hand
 from tablectl.games.common import PlacedWager, replace
 from tablectl.games.registry import make_engine
 

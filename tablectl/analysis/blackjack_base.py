@@ -29,7 +29,8 @@ from tablectl.analysis.blackjack import (
 )
 from tablectl.config import Rules, load_config
 from tablectl.game_records import RoundSettled
-from tablectl.games.blackjack import BlackjackEngine, BlackjackState
+from tablectl.games.blackjack.engine import BlackjackEngine
+from tablectl.games.blackjack.state import BlackjackState
 from tablectl.games.registry import make_engine
 from tablectl.rules.blackjack import DEFAULT_PURE_ODDS, PURE_ODDS, card_value, hand_total
 from tablectl.rules.paytables import PAYTABLE_DIR

@@ -8,7 +8,7 @@ docs/adding-a-game.md: a package with its SPEC, its config and data files, one r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal, get_args, get_type_hints
@@ -84,14 +84,16 @@ class GameSpec:
         return analysis
 
 
-def moved_to(package: str, module: str, names: Iterable[str]) -> Callable[[str], Any]:
-    """A package's `__getattr__` (PEP 562) that finds `names` in its submodule `module`, imported
-    on first use: the old `package:Class` names of a game that became a package (journal
-    snapshots name state classes so) resolve without loading the engine with the spec."""
-    moved = frozenset(names)
+def moved_to(package: str, where: Mapping[str, str]) -> Callable[[str], Any]:
+    """A package's `__getattr__` (PEP 562) that finds each name of `where` in the submodule it
+    maps to, imported on first use: the old `package:Class` names of a game that became a
+    package (journal snapshots name state classes so) resolve without loading the engine with
+    the spec."""
+    moved = dict(where)
 
     def __getattr__(name: str) -> Any:
-        if name in moved:
+        module = moved.get(name)
+        if module is not None:
             return getattr(import_module(f"{package}.{module}"), name)
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 

@@ -9,4 +9,6 @@ from __future__ import annotations
 
 from tablectl.games.spec import moved_to
 
-__getattr__ = moved_to(__name__, "engine", {"BaccaratState", "BaccaratEngine", "BaccaratOutcome"})
+__getattr__ = moved_to(
+    __name__, dict.fromkeys({"BaccaratState", "BaccaratEngine", "BaccaratOutcome"}, "engine")
+)

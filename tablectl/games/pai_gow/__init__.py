@@ -11,6 +11,8 @@ from tablectl.games.spec import moved_to
 
 __getattr__ = moved_to(
     __name__,
-    "engine",
-    {"Setting", "PaiGowState", "PaiGowEngine", "ShownHand", "PlayedHand", "PaiGowOutcome"},
+    dict.fromkeys(
+        {"Setting", "PaiGowState", "PaiGowEngine", "ShownHand", "PlayedHand", "PaiGowOutcome"},
+        "engine",
+    ),
 )

@@ -12,13 +12,15 @@ from tablectl.games.spec import moved_to
 
 __getattr__ = moved_to(
     __name__,
-    "engine",
-    {
-        "ThreeCardPokerState",
-        "ThreeCardPokerEngine",
-        "SixCardBonusShown",
-        "PlayedHand",
-        "HandOutcome",
-        "ThreeCardPokerOutcome",
-    },
+    dict.fromkeys(
+        {
+            "ThreeCardPokerState",
+            "ThreeCardPokerEngine",
+            "SixCardBonusShown",
+            "PlayedHand",
+            "HandOutcome",
+            "ThreeCardPokerOutcome",
+        },
+        "engine",
+    ),
 )

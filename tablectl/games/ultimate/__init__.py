@@ -11,16 +11,18 @@ from tablectl.games.spec import moved_to
 
 __getattr__ = moved_to(
     __name__,
-    "engine",
-    {
-        "Stack",
-        "Play",
-        "UltimateState",
-        "SeatHand",
-        "DealerHand",
-        "ShownHand",
-        "SeatOutcome",
-        "UltimateOutcome",
-        "UltimateEngine",
-    },
+    dict.fromkeys(
+        {
+            "Stack",
+            "Play",
+            "UltimateState",
+            "SeatHand",
+            "DealerHand",
+            "ShownHand",
+            "SeatOutcome",
+            "UltimateOutcome",
+            "UltimateEngine",
+        },
+        "engine",
+    ),
 )
