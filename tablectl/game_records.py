@@ -157,5 +157,56 @@ class RoundSettled:
     chain: JsonObject | None = None
 
 
-GameRecord = Union[InputAccepted, StateChanged, DisplayChanged, RoundSettled]  # noqa: UP007
+@dataclass(frozen=True)
+class ShownHand:
+    """A hand shown down at a poker showdown (R46: only hands shown are published): the hole
+    cards it played, its best high five and its low five (None: no qualifying low, or a
+    high-only game), with their names."""
+
+    seat: int
+    cards: tuple[str, ...]
+    high: tuple[str, ...]
+    high_name: str
+    low: tuple[str, ...] | None = None
+    low_name: str | None = None
+
+
+@dataclass(frozen=True)
+class PotWon:
+    """One poker pot (the main pot first, then side pots): its chips after any collection, who
+    could win it, who took the high and the low, and what each seat was paid (R41, R42)."""
+
+    amount: Decimal
+    eligible: tuple[int, ...]
+    high: tuple[int, ...]
+    low: tuple[int, ...]
+    paid: tuple[tuple[int, Decimal], ...]
+
+
+@dataclass(frozen=True)
+class PokerHandSettled:
+    """A poker hand's end (`round/result`): the pots and their winners, the collection taken
+    from the main pot (R44), the uncalled chips returned, the board, only the hands shown (R46)
+    and every seat's stack after. A misdeal (`void`) returns every chip put in (`returned`) and
+    pays no pot and no fee."""
+
+    hand: int
+    game: str
+    button: int
+    board: tuple[str, ...]
+    pots: tuple[PotWon, ...]
+    fee: Decimal
+    fee_players: int
+    fee_modified: bool
+    returned: tuple[tuple[int, Decimal], ...]
+    shown: tuple[ShownHand, ...]
+    stacks: tuple[tuple[int, Decimal], ...]
+    showdown: bool
+    void: bool = False
+    reason: str | None = None
+
+
+GameRecord = Union[  # noqa: UP007
+    InputAccepted, StateChanged, DisplayChanged, RoundSettled, PokerHandSettled
+]
 """Everything an engine returns."""

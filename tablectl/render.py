@@ -13,7 +13,9 @@ from tablectl.game_records import (
     Fee,
     GameRecord,
     InputAccepted,
+    PokerHandSettled,
     RoundSettled,
+    ShownHand,
     StateChanged,
 )
 from tablectl.outputs import Output
@@ -32,6 +34,8 @@ def render(record: GameRecord | Output) -> Output:
         return Output("round/result", result_payload(record))
     if isinstance(record, DisplayChanged):
         return Output(f"display/{record.name}", dict(record.view), retain=True)
+    if isinstance(record, PokerHandSettled):
+        return Output("round/result", poker_result_payload(record))
     raise TypeError(f"not a game record: {record!r}")
 
 
@@ -110,4 +114,48 @@ def fee_payload(fee: Fee) -> dict[str, Any]:
         "player": fee.player,
         "amount": fmt(fee.amount),
         "schedule": fee.schedule,
+    }
+
+
+def poker_result_payload(record: PokerHandSettled) -> dict[str, Any]:
+    """`round/result` of a poker hand: pots and winners, the fee, the board, the hands shown
+    (R46: never a hole card of a hand not shown), the stacks after; a misdeal's returns."""
+    payload: dict[str, Any] = {
+        "round": record.hand,
+        "game": record.game,
+        "button": record.button,
+    }
+    if record.void:
+        payload["void"] = True
+        payload["reason"] = record.reason
+    payload["board"] = list(record.board)
+    payload["showdown"] = record.showdown
+    payload["pots"] = [
+        {
+            "amount": fmt(p.amount),
+            "eligible": list(p.eligible),
+            "high": list(p.high),
+            "low": list(p.low),
+            "paid": [{"seat": seat, "amount": fmt(amount)} for seat, amount in p.paid],
+        }
+        for p in record.pots
+    ]
+    payload["fee"] = {
+        "amount": fmt(record.fee),
+        "players": record.fee_players,
+        "modified": record.fee_modified,
+    }
+    payload["returned"] = [{"seat": s, "amount": fmt(a)} for s, a in record.returned]
+    payload["shown"] = [shown_payload(h) for h in record.shown]
+    payload["stacks"] = [{"seat": s, "stack": fmt(a)} for s, a in record.stacks]
+    return payload
+
+
+def shown_payload(hand: ShownHand) -> dict[str, Any]:
+    """One hand shown down."""
+    return {
+        "seat": hand.seat,
+        "cards": list(hand.cards),
+        "high": {"cards": list(hand.high), "name": hand.high_name},
+        "low": None if hand.low is None else {"cards": list(hand.low), "name": hand.low_name},
     }

@@ -130,6 +130,53 @@ class Decision(_Event):
     low: list[CardText] | None = None
 
 
+class SeatTake(_Event):
+    """Poker: a player takes a seat with a stack of chips (table stakes: only these play)."""
+
+    type: Literal["seat.take"] = "seat.take"
+    seat: Seat
+    stack: Money
+    player: Name | None = None
+
+
+class SeatLeave(_Event):
+    """Poker: the player in a seat leaves the table, taking the stack."""
+
+    type: Literal["seat.leave"] = "seat.leave"
+    seat: Seat
+
+
+class HandStart(_Event):
+    """Poker: the dealer starts a hand; the button moves and the blinds are posted. The first
+    hand of a game names the `button` (the seat that drew the highest card); later ones do not."""
+
+    type: Literal["hand.start"] = "hand.start"
+    button: Seat | None = None
+
+
+class HoleCards(_Event):
+    """Poker: a seat's hole cards as dealt, for the journal only (R46: never published live)."""
+
+    type: Literal["hole.cards"] = "hole.cards"
+    seat: Seat
+    cards: list[CardText]
+
+
+class HoleDiscard(_Event):
+    """Poker (Crazy Pineapple): the hole card a seat discards after the flop, face down."""
+
+    type: Literal["hole.discard"] = "hole.discard"
+    seat: Seat
+    card: CardText
+
+
+class BoardCards(_Event):
+    """Poker: community cards the dealer turns up: the flop (3), the turn (1), the river (1)."""
+
+    type: Literal["board.cards"] = "board.cards"
+    cards: list[CardText]
+
+
 class RoundResume(_Event):
     """The operator has dealt with what held the round (a device fault) and play goes on."""
 
@@ -193,6 +240,12 @@ InputEvent = Annotated[
     | Wager
     | BetsClose
     | Decision
+    | SeatTake
+    | SeatLeave
+    | HandStart
+    | HoleCards
+    | HoleDiscard
+    | BoardCards
     | RoundResume
     | RoundVoid
     | DeviceStatus
@@ -212,6 +265,12 @@ PUBLIC_TYPES = (
     "wager",
     "bets.close",
     "decision",
+    "seat.take",
+    "seat.leave",
+    "hand.start",
+    "hole.cards",
+    "hole.discard",
+    "board.cards",
     "round.resume",
     "round.void",
 )

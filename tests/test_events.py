@@ -151,6 +151,25 @@ VALID_EVENTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
         {"type": "decision", "seat": 6, "action": "set", "low": ["kd", "jkr"]},
         {"type": "decision", "seat": 6, "action": "set", "low": ["Kd", "JKR"]},
     ),
+    (
+        {"type": "seat.take", "seat": 3, "stack": "100", "player": "ann"},
+        {"type": "seat.take", "seat": 3, "stack": "100.00", "player": "ann"},
+    ),
+    ({"type": "seat.leave", "seat": 3}, {"type": "seat.leave", "seat": 3}),
+    ({"type": "hand.start"}, {"type": "hand.start"}),
+    ({"type": "hand.start", "button": 4}, {"type": "hand.start", "button": 4}),
+    (
+        {"type": "hole.cards", "seat": 2, "cards": ["ah", "KD"]},
+        {"type": "hole.cards", "seat": 2, "cards": ["Ah", "Kd"]},
+    ),
+    (
+        {"type": "hole.discard", "seat": 2, "card": "7c"},
+        {"type": "hole.discard", "seat": 2, "card": "7c"},
+    ),
+    (
+        {"type": "board.cards", "cards": ["2h", "3h", "4h"]},
+        {"type": "board.cards", "cards": ["2h", "3h", "4h"]},
+    ),
     ({"type": "round.resume"}, {"type": "round.resume"}),
     ({"type": "round.void"}, {"type": "round.void", "reason": "misdeal"}),
     (
