@@ -1,0 +1,687 @@
+"""The poker hand engine, pure: seats and stacks, the button and blinds, a hand's betting rounds
+(tablectl/rules/betting.py), the board and hole cards, the showdown and pots (rules/pots.py,
+rules/flop_hands.py), the collection (rules/poker_fees.py) and misdeals, for the flop games.
+
+A hand, from the dealer's console:
+- `hand.start`: the button moves clockwise to the next seated player with chips (the first hand
+  names it: the high card by suit, 004 "Omaha High/Low Split: Dealing Procedures and Round of
+  Play"), the two seats on its left post the small and big blinds (004 "Texas Hold'em: Action
+  and Distribution of Cards"; heads up the small blind is left of the button and the big blind
+  is the button, as rules/betting.py reads those words). Dead and missed blinds are not kept
+  yet: a seat that sat out simply posts when the blinds reach it.
+- `hole.cards` per seat (journal only: never in any published record, R46), any time before the
+  showdown needs them; `hole.discard` after the flop in Crazy Pineapple, before the second
+  betting round (003 "Crazy Pineapple High-Low Split: Dealing Procedures and Round of Play").
+- `decision` with `action` check, call, fold, bet, raise (`amount`: the total raised to) or
+  all-in, by the seat whose turn it is.
+- `board.cards`: 3, then 1, then 1, each only once the betting round before it is over.
+- The hand ends when all but one have folded (that player takes the pot, nothing shown), or at
+  the showdown once the river's betting is over and every hand still in has its hole cards:
+  hands speak for themselves (003 "Texas Hold-Em (High)" rule 5).
+- `round.void` (a misdeal, declared by the floor) returns every chip put in; the button goes
+  back to where it was, so the hand is dealt again from the same button.
+
+The collection (R44) is taken at the hand's end from the main pot: the rate for the players
+dealt in once the flop was dealt, the schedule's modified fee (or none) if the hand ended before
+it. Stacks plus everything collected stay constant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from decimal import Decimal
+from types import MappingProxyType
+from typing import Any, Final
+
+from tablectl.game_records import (
+    GameRecord,
+    JsonValue,
+    PokerHandSettled,
+    PotWon,
+    ShownHand,
+    StateChanged,
+)
+from tablectl.games.base import Rejected
+from tablectl.games.common import VOID_RULE, can, event_msg, verify_seat
+from tablectl.games.poker.state import (
+    VARIANTS,
+    HandState,
+    PokerSettings,
+    PokerState,
+    SeatState,
+)
+from tablectl.rules.betting import (
+    ACTION_ORDER,
+    ROUND_OF_PLAY,
+    TABLE_STAKES,
+    BettingError,
+    BettingRound,
+    open_round,
+)
+from tablectl.rules.flop_hands import (
+    crazy_pineapple_high,
+    crazy_pineapple_keep,
+    crazy_pineapple_low,
+    holdem_high,
+    omaha_high,
+    omaha_low,
+)
+from tablectl.rules.low import describe_low
+from tablectl.rules.poker import rank_category
+from tablectl.rules.poker_fees import hand_fee
+from tablectl.rules.pots import (
+    Contribution,
+    Pot,
+    Split,
+    Strength,
+    award,
+    build_pots,
+)
+from tablectl_base.cards import Card, parse_card
+from tablectl_base.events import (
+    BoardCards,
+    Decision,
+    HandStart,
+    HoleCards,
+    HoleDiscard,
+    InputEvent,
+    RoundVoid,
+    SeatLeave,
+    SeatTake,
+)
+from tablectl_base.money import ZERO, fmt
+
+HOLE_RULES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "texas-holdem": '003 "Texas Hold-Em (High)" rule 1',
+        "omaha": '003 "Omaha (High)" rule 1',
+        "omaha-hi-lo": '003 "Omaha (High-Low Split)" rule 1',
+        "crazy-pineapple-hi-lo": (
+            '003 "Crazy Pineapple High-Low Split: Dealing Procedures and Round of Play"'
+        ),
+    }
+)
+HOLE_CARDS: Final[Mapping[str, int]] = MappingProxyType(
+    {"texas-holdem": 2, "omaha": 4, "omaha-hi-lo": 4, "crazy-pineapple-hi-lo": 3}
+)
+SPLIT: Final[Mapping[str, Split]] = MappingProxyType(
+    {
+        "texas-holdem": Split.HIGH,
+        "omaha": Split.HIGH,
+        "omaha-hi-lo": Split.HIGH_LOW,
+        "crazy-pineapple-hi-lo": Split.HIGH_LOW,
+    }
+)
+DISCARD_RULE = HOLE_RULES["crazy-pineapple-hi-lo"]
+ONE_DECK = '004 "Omaha High/Low Split: Description of the Deck and Number of Decks Used"'
+FIRST_BUTTON = '004 "Omaha High/Low Split: Dealing Procedures and Round of Play"'
+SHOWDOWN_RULE = '003 "Texas Hold-Em (High)" rule 5'
+SEATING = "seating (issue 12 item 1: seats and stacks)"
+BOARD_AFTER: Final = (3, 4, 5)  # the board after betting rounds 0, 1, 2: flop, turn, river
+STREETS: Final = ("preflop", "flop", "turn", "river")
+ACTIONS: Final = ("check", "call", "fold", "bet", "raise", "all-in")
+
+
+def _rejected(e: BettingError) -> Rejected:
+    """A betting round's refusal as the engine's, with its rule."""
+    return Rejected(e.reason, rule=e.rule)
+
+
+def _cards(texts: Sequence[str]) -> tuple[Card, ...]:
+    """Event card texts (already canonical) as cards."""
+    return tuple(parse_card(t) for t in texts)
+
+
+class PokerEngine:
+    """The `Engine` of a flop-game poker table under `settings`."""
+
+    def __init__(self, settings: PokerSettings, game_id: str | None = None) -> None:
+        if settings.variant not in VARIANTS:
+            raise ValueError(f"variant {settings.variant!r} is not one of {VARIANTS}")
+        if not 0 < settings.small_blind <= settings.big_blind:
+            raise ValueError("the blinds must be more than zero, the small one at most the big")
+        self.settings = settings
+        self.game_id = game_id or settings.variant
+        self._steps: Mapping[type[Any], Callable[[PokerState, Any, str], Any]] = {
+            SeatTake: self.seat_take,
+            SeatLeave: self.seat_leave,
+            HandStart: self.hand_start,
+            HoleCards: self.hole_cards,
+            HoleDiscard: self.hole_discard,
+            BoardCards: self.board_cards,
+            Decision: self.decision,
+        }
+
+    # ------------------------------------------------------------------ the Engine protocol
+
+    def initial(self) -> PokerState:
+        """An empty table: no one seated, no button yet."""
+        return PokerState()
+
+    def apply(
+        self, state: PokerState, event: InputEvent, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Apply one input; Rejected (naming the rule) leaves the state as it was."""
+        if isinstance(event, RoundVoid):
+            return self.void(state, event.reason, ts)
+        step = self._steps.get(type(event))
+        if step is None:
+            raise Rejected(f"a poker table takes no {event.type} input", rule="contract 2")
+        new, records = step(state, event, ts)
+        return new, [*records, self.state_view(new)]
+
+    def in_deal(self, state: PokerState) -> bool:
+        """A hand is in play: its cards are being dealt and read."""
+        return state.hand is not None
+
+    def between_rounds(self, state: PokerState) -> bool:
+        """No hand in play: new rules may take over."""
+        return state.hand is None
+
+    # ------------------------------------------------------------------ seats
+
+    def verify_seat_take(self, state: PokerState, ev: SeatTake) -> None:
+        """A seat the table has, empty, taken with chips."""
+        verify_seat(ev.seat, self.settings.seats)
+        if any(s.seat == ev.seat for s in state.seats):
+            raise Rejected(f"seat {ev.seat} is already taken", rule=SEATING)
+        if ev.stack <= 0:
+            raise Rejected(
+                "a player sits down with chips: the stack must be more than zero", rule=TABLE_STAKES
+            )
+
+    def can_seat_take(self, state: PokerState, ev: SeatTake) -> bool:
+        """Whether `verify_seat_take` accepts."""
+        return can(self.verify_seat_take, state, ev)
+
+    def seat_take(
+        self, state: PokerState, ev: SeatTake, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Seat a player with a stack; they are dealt in from the next hand."""
+        self.verify_seat_take(state, ev)
+        player = ev.player or f"p{ev.seat}"
+        seats = tuple(
+            sorted((*state.seats, SeatState(ev.seat, player, ev.stack)), key=lambda s: s.seat)
+        )
+        return replace(state, seats=seats), [event_msg(ev, ts, player=player)]
+
+    def verify_seat_leave(self, state: PokerState, ev: SeatLeave) -> None:
+        """A seated player who is not in the hand in play."""
+        if not any(s.seat == ev.seat for s in state.seats):
+            raise Rejected(f"seat {ev.seat} is empty", rule=SEATING)
+        if state.hand is not None and ev.seat in state.hand.order:
+            raise Rejected(
+                f"seat {ev.seat} is in the hand in play: leave once it is over", rule=SEATING
+            )
+
+    def can_seat_leave(self, state: PokerState, ev: SeatLeave) -> bool:
+        """Whether `verify_seat_leave` accepts."""
+        return can(self.verify_seat_leave, state, ev)
+
+    def seat_leave(
+        self, state: PokerState, ev: SeatLeave, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """The player leaves with the stack."""
+        self.verify_seat_leave(state, ev)
+        left = next(s for s in state.seats if s.seat == ev.seat)
+        seats = tuple(s for s in state.seats if s.seat != ev.seat)
+        return replace(state, seats=seats), [event_msg(ev, ts, stack=fmt(left.stack))]
+
+    # ------------------------------------------------------------------ starting a hand
+
+    def _next_button(self, state: PokerState, ev: HandStart) -> int:
+        """Where the button is for this hand: named on the first hand, else the next seat
+        clockwise with chips (004 "Texas Hold'em: Action and Distribution of Cards")."""
+        playing = [s.seat for s in state.seats if s.stack > 0]
+        if state.button is None:
+            if ev.button is None:
+                raise Rejected(
+                    "the first hand names the button: the seat that drew the highest card",
+                    rule=FIRST_BUTTON,
+                )
+            if ev.button not in playing:
+                raise Rejected(
+                    f"seat {ev.button} has no player with chips to take the button",
+                    rule=FIRST_BUTTON,
+                )
+            return ev.button
+        if ev.button is not None:
+            raise Rejected(
+                "the button moves by itself after the first hand: leave `button` out",
+                rule=ACTION_ORDER,
+            )
+        after = [s for s in playing if s > state.button]
+        return (after or playing)[0]
+
+    def verify_hand_start(self, state: PokerState, ev: HandStart) -> None:
+        """No hand in play, at least two players with chips, the button placed by the rules."""
+        if state.hand is not None:
+            raise Rejected(f"hand {state.hand.number} is still in play", rule=ROUND_OF_PLAY)
+        playing = [s for s in state.seats if s.stack > 0]
+        if len(playing) < 2:
+            raise Rejected(
+                f"a hand needs at least two players with chips, not {len(playing)}",
+                rule=ROUND_OF_PLAY,
+            )
+        self._next_button(state, ev)
+
+    def can_hand_start(self, state: PokerState, ev: HandStart) -> bool:
+        """Whether `verify_hand_start` accepts."""
+        return can(self.verify_hand_start, state, ev)
+
+    def hand_start(
+        self, state: PokerState, ev: HandStart, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Move the button, deal in every seat with chips, post the blinds, open the betting."""
+        self.verify_hand_start(state, ev)
+        button = self._next_button(state, ev)
+        playing = [s for s in state.seats if s.stack > 0]
+        i = next(k for k, s in enumerate(playing) if s.seat == button)
+        clockwise = playing[i + 1 :] + playing[: i + 1]  # the button's left first, the button last
+        try:
+            betting = open_round(
+                self.settings.structure,
+                [(s.seat, s.stack) for s in clockwise],
+                [self.settings.small_blind, self.settings.big_blind],
+            )
+        except BettingError as e:
+            raise _rejected(e) from None
+        number = state.hands + 1
+        hand = HandState(number, button, state.button, tuple(s.seat for s in clockwise), betting)
+        new = replace(state, button=button, hand=hand, hands=number)
+        return new, [event_msg(ev, ts, round=number, button=button)]
+
+    # ------------------------------------------------------------------ cards
+
+    def _hand(self, state: PokerState) -> HandState:
+        """The hand in play, or a refusal."""
+        if state.hand is None:
+            raise Rejected("no hand is in play: start one with hand.start", rule=ROUND_OF_PLAY)
+        return state.hand
+
+    def _seen(self, hand: HandState) -> set[Card]:
+        """Every card entered this hand: hole cards and the board."""
+        return {c for cards in hand.holes.values() for c in cards} | set(hand.board)
+
+    def verify_hole_cards(self, state: PokerState, ev: HoleCards) -> None:
+        """The game's number of hole cards, once, to a seat dealt in, from one deck."""
+        hand = self._hand(state)
+        rule = HOLE_RULES[self.settings.variant]
+        if ev.seat not in hand.order:
+            raise Rejected(f"seat {ev.seat} is not dealt in this hand", rule=ACTION_ORDER)
+        if ev.seat in hand.holes:
+            raise Rejected(f"seat {ev.seat}'s hole cards are already in", rule=rule)
+        want = HOLE_CARDS[self.settings.variant]
+        cards = _cards(ev.cards)
+        if len(cards) != want:
+            raise Rejected(
+                f"seat {ev.seat} is dealt {want} hole cards, not {len(cards)}", rule=rule
+            )
+        if any(c.is_joker for c in cards):
+            raise Rejected("the flop games are dealt without the joker", rule=ONE_DECK)
+        if len(set(cards)) != len(cards) or set(cards) & self._seen(hand):
+            raise Rejected(
+                "a card appears twice in this hand: it is dealt from one deck", rule=ONE_DECK
+            )
+
+    def can_hole_cards(self, state: PokerState, ev: HoleCards) -> bool:
+        """Whether `verify_hole_cards` accepts."""
+        return can(self.verify_hole_cards, state, ev)
+
+    def hole_cards(
+        self, state: PokerState, ev: HoleCards, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Record a seat's hole cards (never published, R46); a waiting showdown may now run."""
+        self.verify_hole_cards(state, ev)
+        hand = self._hand(state)
+        holes = MappingProxyType({**hand.holes, ev.seat: _cards(ev.cards)})
+        new = replace(state, hand=replace(hand, holes=holes))
+        return self._settle_if_over(new, [event_msg(ev, ts, hide=("cards",))])
+
+    def _discards_due(self, hand: HandState) -> tuple[int, ...]:
+        """Crazy Pineapple: the seats still in that have yet to discard, once the flop is out."""
+        if self.settings.variant != "crazy-pineapple-hi-lo" or len(hand.board) < 3:
+            return ()
+        live = [p.seat for p in hand.betting.players if not p.folded]
+        return tuple(s for s in live if s not in hand.kept)
+
+    def verify_hole_discard(self, state: PokerState, ev: HoleDiscard) -> None:
+        """Crazy Pineapple only, after the flop, once per seat still in, one of its own cards."""
+        hand = self._hand(state)
+        if self.settings.variant != "crazy-pineapple-hi-lo":
+            raise Rejected(f"{self.game_id} has no discard", rule=DISCARD_RULE)
+        if len(hand.board) < 3:
+            raise Rejected("the discard comes after the flop", rule=DISCARD_RULE)
+        if ev.seat not in self._discards_due(hand):
+            raise Rejected(f"seat {ev.seat} has no discard to make", rule=DISCARD_RULE)
+        if ev.seat not in hand.holes:
+            raise Rejected(f"seat {ev.seat}'s hole cards are not in yet", rule=DISCARD_RULE)
+        if parse_card(ev.card) not in hand.holes[ev.seat]:
+            raise Rejected(
+                f"the discard is not one of seat {ev.seat}'s hole cards", rule=DISCARD_RULE
+            )
+
+    def can_hole_discard(self, state: PokerState, ev: HoleDiscard) -> bool:
+        """Whether `verify_hole_discard` accepts."""
+        return can(self.verify_hole_discard, state, ev)
+
+    def hole_discard(
+        self, state: PokerState, ev: HoleDiscard, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Keep two of three; the last discard opens the second betting round."""
+        self.verify_hole_discard(state, ev)
+        hand = self._hand(state)
+        kept = crazy_pineapple_keep(hand.holes[ev.seat], parse_card(ev.card))
+        hand = replace(hand, kept=MappingProxyType({**hand.kept, ev.seat: kept}))
+        if not self._discards_due(hand):
+            hand = replace(hand, betting=hand.betting.next_round())
+        new = replace(state, hand=hand)
+        return self._settle_if_over(new, [event_msg(ev, ts, hide=("card",))])
+
+    def verify_board_cards(self, state: PokerState, ev: BoardCards) -> None:
+        """The flop (3), turn (1) or river (1), each once the betting round before is over."""
+        hand = self._hand(state)
+        betting = hand.betting
+        if not betting.complete:
+            raise Rejected(
+                f"the betting round is not over: seat {betting.turn} is to act", rule=ROUND_OF_PLAY
+            )
+        if betting.hand_over or len(hand.board) >= BOARD_AFTER[-1]:
+            raise Rejected("no more board cards are dealt in this hand", rule=ROUND_OF_PLAY)
+        if self._discards_due(hand):
+            raise Rejected("every player still in discards before the turn", rule=DISCARD_RULE)
+        want = BOARD_AFTER[betting.street] - len(hand.board)
+        cards = _cards(ev.cards)
+        if len(cards) != want:
+            raise Rejected(
+                f"the {STREETS[betting.street + 1]} is {want} card"
+                f"{'s' if want > 1 else ''}, not {len(cards)}",
+                rule=ROUND_OF_PLAY,
+            )
+        if any(c.is_joker for c in cards):
+            raise Rejected("the flop games are dealt without the joker", rule=ONE_DECK)
+        if len(set(cards)) != len(cards) or set(cards) & self._seen(hand):
+            raise Rejected(
+                "a card appears twice in this hand: it is dealt from one deck", rule=ONE_DECK
+            )
+
+    def can_board_cards(self, state: PokerState, ev: BoardCards) -> bool:
+        """Whether `verify_board_cards` accepts."""
+        return can(self.verify_board_cards, state, ev)
+
+    def board_cards(
+        self, state: PokerState, ev: BoardCards, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Turn up the board; the next betting round opens (after Crazy Pineapple's discard)."""
+        self.verify_board_cards(state, ev)
+        hand = self._hand(state)
+        hand = replace(hand, board=(*hand.board, *_cards(ev.cards)))
+        if not self._discards_due(hand):
+            hand = replace(hand, betting=hand.betting.next_round())
+        new = replace(state, hand=hand)
+        return self._settle_if_over(new, [event_msg(ev, ts, round=hand.number)])
+
+    # ------------------------------------------------------------------ betting
+
+    def verify_decision(self, state: PokerState, ev: Decision) -> None:
+        """An action of the betting round by the seat whose turn it is, as the structure allows."""
+        self._decided(state, ev)
+
+    def can_decision(self, state: PokerState, ev: Decision) -> bool:
+        """Whether `verify_decision` accepts."""
+        return can(self.verify_decision, state, ev)
+
+    def _decided(self, state: PokerState, ev: Decision) -> BettingRound:
+        """The betting round after `ev`, or the refusal naming its rule."""
+        hand = self._hand(state)
+        if ev.action not in ACTIONS:
+            raise Rejected(
+                f"{ev.action!r} is not a poker action: {', '.join(ACTIONS)}", rule=ROUND_OF_PLAY
+            )
+        if ev.hand is not None or ev.multiple is not None or ev.low is not None:
+            raise Rejected(
+                "a poker action takes only `seat`, `action` and `amount`", rule="contract 2"
+            )
+        wants_amount = ev.action in ("bet", "raise")
+        if wants_amount != (ev.amount is not None):
+            need = "needs an `amount`" if wants_amount else "takes no `amount`"
+            raise Rejected(f"{ev.action} {need}", rule=ROUND_OF_PLAY)
+        if self._discards_due(hand):
+            raise Rejected(
+                "every player still in discards before the second betting round", rule=DISCARD_RULE
+            )
+        b = hand.betting
+        try:
+            b.verify_turn(ev.seat)
+            if ev.action == "check":
+                return b.check()
+            if ev.action == "call":
+                return b.call()
+            if ev.action == "fold":
+                return b.fold()
+            if ev.action == "all-in":
+                return b.all_in()
+            assert ev.amount is not None
+            return b.bet(ev.amount) if ev.action == "bet" else b.raise_to(ev.amount)
+        except BettingError as e:
+            raise _rejected(e) from None
+
+    def decision(
+        self, state: PokerState, ev: Decision, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Play the action; a fold to one player or the river's last call may end the hand."""
+        betting = self._decided(state, ev)
+        hand = self._hand(state)
+        new = replace(state, hand=replace(hand, betting=betting))
+        last = betting.actions[-1]
+        echo = event_msg(ev, ts, round=hand.number, added=fmt(last.added), to=fmt(last.to))
+        return self._settle_if_over(new, [echo])
+
+    # ------------------------------------------------------------------ the hand's end
+
+    def _settle_if_over(
+        self, state: PokerState, records: list[GameRecord]
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """End the hand if it is over: all but one folded, or the river's betting done with
+        every hand still in known (else it waits for `hole.cards`)."""
+        hand = state.hand
+        assert hand is not None
+        b = hand.betting
+        if b.hand_over:
+            return self._settle(state, showdown=False, records=records)
+        if b.complete and len(hand.board) == BOARD_AFTER[-1] and not self._discards_due(hand):
+            live = [p.seat for p in b.players if not p.folded]
+            if all(s in hand.holes for s in live):
+                return self._settle(state, showdown=True, records=records)
+        return state, records
+
+    def _strength(self, hand: HandState, seat: int) -> tuple[Strength, ShownHand]:
+        """A seat's showdown keys and the hand as shown, by its game's rule (rules/flop_hands)."""
+        variant = self.settings.variant
+        hole = hand.kept.get(seat, hand.holes[seat])
+        board = hand.board
+        low = None
+        if variant == "texas-holdem":
+            high = holdem_high(hole, board)
+        elif variant == "crazy-pineapple-hi-lo":
+            high, low = crazy_pineapple_high(hole, board), crazy_pineapple_low(hole, board)
+        else:
+            high = omaha_high(hole, board)
+            if variant == "omaha-hi-lo":
+                low = omaha_low(hole, board)
+        shown = ShownHand(
+            seat,
+            tuple(map(str, hole)),
+            tuple(map(str, high[1])),
+            rank_category(high[0]),
+            None if low is None else tuple(map(str, low[1])),
+            None if low is None else describe_low(low[0]),
+        )
+        return Strength(high[0], None if low is None else low[0]), shown
+
+    def _fee(self, hand: HandState) -> tuple[Decimal, bool]:
+        """The hand's collection (R44) and whether it is the modified fee (before the flop)."""
+        schedule = self.settings.schedule
+        if schedule is None:
+            return ZERO, False
+        reached_flop = len(hand.board) >= BOARD_AFTER[0]
+        return hand_fee(schedule, len(hand.order), reached_flop), not reached_flop
+
+    def _settle(
+        self, state: PokerState, *, showdown: bool, records: list[GameRecord]
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Build the pots, take the fee from the main pot, award each pot, update the stacks."""
+        hand = state.hand
+        assert hand is not None
+        players = hand.betting.players
+        built = build_pots(Contribution(p.seat, p.in_hand, p.folded, p.all_in) for p in players)
+        fee, modified = self._fee(hand)
+        pots = list(built.pots)
+        fee = min(fee, pots[0].amount)
+        rest = pots[0].amount - fee
+        pots = ([Pot(rest, pots[0].eligible)] if rest > 0 else []) + pots[1:]
+        ranking: dict[int, Strength] = {}
+        shown_by_seat: dict[int, ShownHand] = {}
+        if showdown:
+            for p in players:
+                if not p.folded:
+                    ranking[p.seat], shown_by_seat[p.seat] = self._strength(hand, p.seat)
+        awards = award(
+            pots,
+            ranking,
+            split=SPLIT[self.settings.variant],
+            odd_chip_rule=self.settings.document,
+            chip=self.settings.chip,
+            button_order=hand.order,
+        )
+        won: dict[int, Decimal] = {}
+        for a in awards:
+            for pay in a.paid:
+                won[pay.seat] = won.get(pay.seat, ZERO) + pay.amount
+        returned = () if built.uncalled is None else ((built.uncalled.seat, built.uncalled.amount),)
+        for seat, amount in returned:
+            won[seat] = won.get(seat, ZERO) + amount
+        after = {p.seat: p.stack + won.get(p.seat, ZERO) for p in players}
+        seats = tuple(replace(s, stack=after.get(s.seat, s.stack)) for s in state.seats)
+        # R46: only the hands that win a contested pot are shown; the rest are taken as mucked.
+        shown_seats = {s for a in awards if len(a.pot.eligible) > 1 for s in (*a.high, *a.low)}
+        result = PokerHandSettled(
+            hand=hand.number,
+            game=self.game_id,
+            button=hand.button,
+            board=tuple(map(str, hand.board)),
+            pots=tuple(
+                PotWon(
+                    a.pot.amount,
+                    a.pot.eligible,
+                    a.high,
+                    a.low,
+                    tuple((p.seat, p.amount) for p in a.paid),
+                )
+                for a in awards
+            ),
+            fee=fee,
+            fee_players=len(hand.order),
+            fee_modified=modified,
+            returned=returned,
+            shown=tuple(shown_by_seat[s] for s in hand.order if s in shown_seats),
+            stacks=tuple((s.seat, s.stack) for s in seats),
+            showdown=showdown,
+        )
+        new = replace(state, seats=seats, hand=None, collected=state.collected + fee)
+        return new, [*records, result]
+
+    # ------------------------------------------------------------------ a misdeal
+
+    def verify_void(self, state: PokerState) -> None:
+        """A misdeal needs a hand in play (docs/events.md, `round.void`)."""
+        if state.hand is None:
+            raise Rejected("no hand is in play to void", rule=VOID_RULE)
+
+    def can_void(self, state: PokerState) -> bool:
+        """Whether `verify_void` accepts."""
+        return can(lambda s, _e: self.verify_void(s), state, None)
+
+    def void(self, state: PokerState, reason: str, ts: str) -> tuple[PokerState, list[GameRecord]]:
+        """A misdeal (the floor's call, e.g. 003 "Lowball" (Lowball Rules, rule 13)): every chip
+        put in comes back, no fee, and the button goes back so the hand is dealt again."""
+        self.verify_void(state)
+        hand = state.hand
+        assert hand is not None
+        returned = tuple((p.seat, p.in_hand) for p in hand.betting.players if p.in_hand > 0)
+        result = PokerHandSettled(
+            hand=hand.number,
+            game=self.game_id,
+            button=hand.button,
+            board=tuple(map(str, hand.board)),
+            pots=(),
+            fee=ZERO,
+            fee_players=len(hand.order),
+            fee_modified=False,
+            returned=returned,
+            shown=(),
+            stacks=tuple((s.seat, s.stack) for s in state.seats),
+            showdown=False,
+            void=True,
+            reason=reason,
+        )
+        new = replace(state, hand=None, button=hand.previous_button)
+        return new, [result, self.state_view(new)]
+
+    # ------------------------------------------------------------------ the view
+
+    def state_view(self, state: PokerState) -> StateChanged:
+        """Seats and stacks, button, blinds, street, board, whose turn, the call, the least and
+        greatest bet or raise, the pot so far; never a hole card (R46)."""
+        s = self.settings
+        view: dict[str, JsonValue] = {
+            "game": self.game_id,
+            "button": state.button,
+            "blinds": [fmt(s.small_blind), fmt(s.big_blind)],
+        }
+        hand = state.hand
+        if hand is None:
+            view["seats"] = [
+                {"seat": x.seat, "player": x.player, "stack": fmt(x.stack)} for x in state.seats
+            ]
+            view["hand"] = None
+            return StateChanged(state.hands, "between-hands", 0, view)
+        b = hand.betting
+        players = {p.seat: p for p in b.players}
+        view["seats"] = [
+            {
+                "seat": x.seat,
+                "player": x.player,
+                "stack": fmt(players[x.seat].stack if x.seat in players else x.stack),
+                "in_round": fmt(players[x.seat].in_round) if x.seat in players else None,
+                "folded": players[x.seat].folded if x.seat in players else None,
+                "cards_in": x.seat in hand.holes,
+            }
+            for x in state.seats
+        ]
+        lo, hi = b.min_bet_or_raise_to, b.max_bet_or_raise_to
+        phase = self._phase(hand)
+        view["hand"] = {
+            "round": hand.number,
+            "street": STREETS[b.street],
+            "phase": phase,
+            "board": [str(c) for c in hand.board],
+            "turn": b.turn,
+            "to_call": fmt(b.to_call),
+            "min_to": None if lo is None else fmt(lo),
+            "max_to": None if hi is None else fmt(hi),
+            "pot": fmt(b.pot),
+            "discards_due": list(self._discards_due(hand)),
+        }
+        return StateChanged(hand.number, phase, 0, view)
+
+    def _phase(self, hand: HandState) -> str:
+        """What the hand waits for: an action, a discard, board cards, or hole cards."""
+        if not hand.betting.complete:
+            return "betting"
+        if self._discards_due(hand):
+            return "discard"
+        if len(hand.board) < BOARD_AFTER[-1]:
+            return "board"
+        return "showdown"

@@ -1,0 +1,77 @@
+"""The poker engine's settings and frozen state: seats and stacks, the button, the hand in play."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from types import MappingProxyType
+from typing import Literal
+
+from tablectl.rules.betting import BettingRound, Structure
+from tablectl.rules.poker_fees import PokerSchedule
+from tablectl.rules.pots import OddChipRule
+from tablectl_base.cards import Card
+from tablectl_base.money import ZERO
+
+Variant = Literal["texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple-hi-lo"]
+VARIANTS: tuple[Variant, ...] = ("texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple-hi-lo")
+
+
+@dataclass(frozen=True)
+class PokerSettings:
+    """The table's options: the game, its betting structure and blinds, the smallest chip (R41),
+    the document whose odd-chip rule applies (R41) and the collection schedule (R44; None: no
+    collection, e.g. a time collection taken outside the pots)."""
+
+    variant: Variant
+    structure: Structure
+    small_blind: Decimal
+    big_blind: Decimal
+    chip: Decimal
+    document: OddChipRule
+    schedule: PokerSchedule | None = None
+    seats: int = 10
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """A seated player and the chips in front of them between hands (table stakes)."""
+
+    seat: int
+    player: str
+    stack: Decimal
+
+
+def _no_cards() -> Mapping[int, tuple[Card, ...]]:
+    """An empty, immutable seat -> cards map."""
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class HandState:
+    """One hand in play. `order` is the seats dealt in clockwise from the button's left, the
+    button last; `betting` the current betting round (stacks, chips in, whose turn); `holes`
+    the hole cards entered (journal only, R46), `kept` Crazy Pineapple's two kept after the
+    discard; `previous_button` where the button was before this hand (a misdeal puts it back)."""
+
+    number: int
+    button: int
+    previous_button: int | None
+    order: tuple[int, ...]
+    betting: BettingRound
+    board: tuple[Card, ...] = ()
+    holes: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
+    kept: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
+
+
+@dataclass(frozen=True)
+class PokerState:
+    """The table: seats (ascending), the button, the hand in play, hands counted so far and
+    every chip the house has collected (so stacks plus `collected` is constant)."""
+
+    seats: tuple[SeatState, ...] = ()
+    button: int | None = None
+    hand: HandState | None = None
+    hands: int = 0
+    collected: Decimal = ZERO
