@@ -557,3 +557,53 @@ def test_state_view_shows_the_turn_the_call_and_the_bounds_but_no_hole_card() ->
         "6.00",
     )
     assert "Ah" not in json.dumps(view.view) and "Kd" not in json.dumps(view.view)
+
+
+def test_showdown_waits_for_the_hole_cards_of_every_hand_still_in_003_texas_holdem_rule_5() -> None:
+    # 003 "Texas Hold-Em (High)" rule 5: "All hands speak for themselves": the engine reads
+    # every hand still in, so the showdown waits until each one's hole cards are in. Blinds
+    # $2/$4: seat 1 calls, seat 2 folds, seat 3 checks; pot $10, checked to the river.
+    # Seat 3's Qd Qc beats seat 1's 8h 6d; seat 3: 100-4+10 = 106.
+    eng = engine()
+    state = seated(eng, {1: "100", 2: "100", 3: "100"})
+    checks = [act(3, "check"), act(1, "check")]
+    state, _ = play(
+        eng,
+        state,
+        {"type": "hand.start", "button": 1},
+        hole(1, "8h 6d"),
+        act(1, "call"),
+        act(2, "fold"),
+        act(3, "check"),
+        board("Ah 7c 2d"),
+        *checks,
+        board("9s"),
+        *checks,
+        board("3h"),
+        *checks,
+    )
+    assert state.hand is not None and eng.state_view(state).phase == "showdown"
+    state, records = play(eng, state, hole(3, "Qd Qc"))
+    assert settled(records).pots[0].high == (3,)
+    assert stacks(state) == {1: D("96"), 2: D("98"), 3: D("106")}
+
+
+def test_state_view_shows_the_pots_of_the_rounds_over() -> None:
+    # No-limit, blinds $1/$2, seat 3 (25) all-in, seat 1 and seat 2 call: main pot 75 for all
+    # three once the flop is out; this round's bets are not in it yet.
+    eng = engine(structure=NoLimit(D("2")), blinds=("1", "2"))
+    state = seated(eng, {1: "100", 2: "100", 3: "25"})
+    state, _ = play(
+        eng,
+        state,
+        {"type": "hand.start", "button": 3},
+        act(3, "all-in"),
+        act(1, "call"),
+        act(2, "call"),
+        board("Ah 7c 2d"),
+        act(1, "bet", "10"),
+    )
+    hand = eng.state_view(state).view["hand"]
+    assert isinstance(hand, dict)
+    assert hand["pots"] == [{"amount": "75.00", "eligible": [1, 2, 3]}]
+    assert hand["pot"] == "85.00"

@@ -73,6 +73,7 @@ from tablectl.rules.poker_fees import hand_fee
 from tablectl.rules.pots import (
     Contribution,
     Pot,
+    PotError,
     Split,
     Strength,
     award,
@@ -672,9 +673,25 @@ class PokerEngine:
             "min_to": None if lo is None else fmt(lo),
             "max_to": None if hi is None else fmt(hi),
             "pot": fmt(b.pot),
+            "pots": self._pots_so_far(b),
             "discards_due": list(self._discards_due(hand)),
         }
         return StateChanged(hand.number, phase, 0, view)
+
+    def _pots_so_far(self, b: BettingRound) -> list[JsonValue]:
+        """The main and side pots of the rounds already over (this round's bets are still in
+        front of the players), each with the seats that may win it."""
+        before = [
+            Contribution(p.seat, p.in_hand - p.in_round, p.folded, p.all_in) for p in b.players
+        ]
+        try:
+            built = build_pots(before)
+        except PotError:  # nothing of a finished round to show
+            return []
+        pots: list[JsonValue] = [
+            {"amount": fmt(p.amount), "eligible": list(p.eligible)} for p in built.pots
+        ]
+        return pots
 
     def _phase(self, hand: HandState) -> str:
         """What the hand waits for: an action, a discard, board cards, or hole cards."""
