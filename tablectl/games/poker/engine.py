@@ -522,12 +522,14 @@ class PokerEngine:
         return Strength(high[0], None if low is None else low[0]), shown
 
     def _fee(self, hand: HandState) -> tuple[Decimal, bool]:
-        """The hand's collection (R44) and whether it is the modified fee (before the flop)."""
+        """The hand's collection (R44) and whether it is the modified fee: a per-hand schedule's
+        hand that ended before the flop (its modified fee, or none where it prints none)."""
         schedule = self.settings.schedule
         if schedule is None:
             return ZERO, False
         reached_flop = len(hand.board) >= BOARD_AFTER[0]
-        return hand_fee(schedule, len(hand.order), reached_flop), not reached_flop
+        modified = schedule.per == "hand" and not reached_flop
+        return hand_fee(schedule, len(hand.order), reached_flop), modified
 
     def _settle(
         self, state: PokerState, *, showdown: bool, records: list[GameRecord]
