@@ -270,8 +270,9 @@ class SpreadLimit:
 
 
 @dataclass(frozen=True)
-class PotLimit:
-    """At least the big blind and the last raise; at most the pot after the call is added."""
+class _BigBlindLimit:
+    """Pot limit and no limit alike: the big blind opens, a raise adds at least the last raise,
+    and no count closes the raising; only the ceiling (`bounds`) differs."""
 
     big_blind: Decimal
     rule: ClassVar[str] = BETTING_LIMITS
@@ -282,11 +283,6 @@ class PotLimit:
     def opening(self, street: int) -> Decimal:
         """The big blind."""
         return self.big_blind
-
-    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
-        """The most is the bet plus the pot as it stands once the player has called."""
-        call = rnd.current_bet - player.in_round
-        return rnd.current_bet + rnd.last_raise, rnd.current_bet + rnd.pot + call
 
     def closed(self, rnd: BettingRound) -> BettingError | None:
         """Never by count."""
@@ -294,18 +290,18 @@ class PotLimit:
 
 
 @dataclass(frozen=True)
-class NoLimit:
+class PotLimit(_BigBlindLimit):
+    """At least the big blind and the last raise; at most the pot after the call is added."""
+
+    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
+        """The most is the bet plus the pot as it stands once the player has called."""
+        call = rnd.current_bet - player.in_round
+        return rnd.current_bet + rnd.last_raise, rnd.current_bet + rnd.pot + call
+
+
+@dataclass(frozen=True)
+class NoLimit(_BigBlindLimit):
     """A bet or raise of at least the big blind and the last raise, at most the whole stack."""
-
-    big_blind: Decimal
-    rule: ClassVar[str] = BETTING_LIMITS
-
-    def __post_init__(self) -> None:
-        _money(self.big_blind, "the big blind", positive=True)
-
-    def opening(self, street: int) -> Decimal:
-        """The big blind."""
-        return self.big_blind
 
     def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
         """The stack is the only ceiling."""
