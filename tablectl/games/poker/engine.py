@@ -29,7 +29,7 @@ it. Stacks plus everything collected stay constant.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, Final
@@ -43,7 +43,7 @@ from tablectl.game_records import (
     StateChanged,
 )
 from tablectl.games.base import Rejected
-from tablectl.games.common import VOID_RULE, can, event_msg, verify_seat
+from tablectl.games.common import VOID_RULE, can, default_player, event_msg, verify_seat
 from tablectl.games.poker.state import (
     VARIANTS,
     HandState,
@@ -60,6 +60,8 @@ from tablectl.rules.betting import (
     open_round,
 )
 from tablectl.rules.flop_hands import (
+    HighHand,
+    LowHand,
     crazy_pineapple_high,
     crazy_pineapple_keep,
     crazy_pineapple_low,
@@ -78,6 +80,7 @@ from tablectl.rules.pots import (
     Strength,
     award,
     build_pots,
+    paid_by_seat,
 )
 from tablectl_base.cards import Card, parse_card
 from tablectl_base.events import (
@@ -93,28 +96,40 @@ from tablectl_base.events import (
 )
 from tablectl_base.money import ZERO, fmt
 
-HOLE_RULES: Final[Mapping[str, str]] = MappingProxyType(
+
+@dataclass(frozen=True)
+class FlopGame:
+    """What each flop game decides for itself: the hole cards dealt (and the rule saying so),
+    whether one is discarded after the flop, how a pot splits, and how a hand is valued
+    (tablectl/rules/flop_hands.py, the one home of those hands)."""
+
+    hole_cards: int
+    hole_rule: str
+    split: Split
+    high: Callable[[Sequence[Card], Sequence[Card]], HighHand]
+    low: Callable[[Sequence[Card], Sequence[Card]], LowHand | None] | None = None
+    discards: bool = False
+
+
+_CRAZY_PINEAPPLE = '003 "Crazy Pineapple High-Low Split: Dealing Procedures and Round of Play"'
+GAMES: Final[Mapping[str, FlopGame]] = MappingProxyType(
     {
-        "texas-holdem": '003 "Texas Hold-Em (High)" rule 1',
-        "omaha": '003 "Omaha (High)" rule 1',
-        "omaha-hi-lo": '003 "Omaha (High-Low Split)" rule 1',
-        "crazy-pineapple-hi-lo": (
-            '003 "Crazy Pineapple High-Low Split: Dealing Procedures and Round of Play"'
+        "texas-holdem": FlopGame(2, '003 "Texas Hold-Em (High)" rule 1', Split.HIGH, holdem_high),
+        "omaha": FlopGame(4, '003 "Omaha (High)" rule 1', Split.HIGH, omaha_high),
+        "omaha-hi-lo": FlopGame(
+            4, '003 "Omaha (High-Low Split)" rule 1', Split.HIGH_LOW, omaha_high, omaha_low
+        ),
+        "crazy-pineapple-hi-lo": FlopGame(
+            3,
+            _CRAZY_PINEAPPLE,
+            Split.HIGH_LOW,
+            crazy_pineapple_high,
+            crazy_pineapple_low,
+            discards=True,
         ),
     }
 )
-HOLE_CARDS: Final[Mapping[str, int]] = MappingProxyType(
-    {"texas-holdem": 2, "omaha": 4, "omaha-hi-lo": 4, "crazy-pineapple-hi-lo": 3}
-)
-SPLIT: Final[Mapping[str, Split]] = MappingProxyType(
-    {
-        "texas-holdem": Split.HIGH,
-        "omaha": Split.HIGH,
-        "omaha-hi-lo": Split.HIGH_LOW,
-        "crazy-pineapple-hi-lo": Split.HIGH_LOW,
-    }
-)
-DISCARD_RULE = HOLE_RULES["crazy-pineapple-hi-lo"]
+DISCARD_RULE = _CRAZY_PINEAPPLE
 ONE_DECK = '004 "Omaha High/Low Split: Description of the Deck and Number of Decks Used"'
 FIRST_BUTTON = '004 "Omaha High/Low Split: Dealing Procedures and Round of Play"'
 SHOWDOWN_RULE = '003 "Texas Hold-Em (High)" rule 5'
@@ -143,6 +158,7 @@ class PokerEngine:
         if not 0 < settings.small_blind <= settings.big_blind:
             raise ValueError("the blinds must be more than zero, the small one at most the big")
         self.settings = settings
+        self.game = GAMES[settings.variant]
         self.game_id = game_id or settings.variant
         self._steps: Mapping[type[Any], Callable[[PokerState, Any, str], Any]] = {
             SeatTake: self.seat_take,
@@ -201,7 +217,7 @@ class PokerEngine:
     ) -> tuple[PokerState, list[GameRecord]]:
         """Seat a player with a stack; they are dealt in from the next hand."""
         self.verify_seat_take(state, ev)
-        player = ev.player or f"p{ev.seat}"
+        player = ev.player or default_player(ev.seat)
         seats = tuple(
             sorted((*state.seats, SeatState(ev.seat, player, ev.stack)), key=lambda s: s.seat)
         )
@@ -308,12 +324,12 @@ class PokerEngine:
     def verify_hole_cards(self, state: PokerState, ev: HoleCards) -> None:
         """The game's number of hole cards, once, to a seat dealt in, from one deck."""
         hand = self._hand(state)
-        rule = HOLE_RULES[self.settings.variant]
+        rule = self.game.hole_rule
         if ev.seat not in hand.order:
             raise Rejected(f"seat {ev.seat} is not dealt in this hand", rule=ACTION_ORDER)
         if ev.seat in hand.holes:
             raise Rejected(f"seat {ev.seat}'s hole cards are already in", rule=rule)
-        want = HOLE_CARDS[self.settings.variant]
+        want = self.game.hole_cards
         cards = _cards(ev.cards)
         if len(cards) != want:
             raise Rejected(
@@ -342,7 +358,7 @@ class PokerEngine:
 
     def _discards_due(self, hand: HandState) -> tuple[int, ...]:
         """Crazy Pineapple: the seats still in that have yet to discard, once the flop is out."""
-        if self.settings.variant != "crazy-pineapple-hi-lo" or len(hand.board) < 3:
+        if not self.game.discards or len(hand.board) < 3:
             return ()
         live = [p.seat for p in hand.betting.players if not p.folded]
         return tuple(s for s in live if s not in hand.kept)
@@ -350,7 +366,7 @@ class PokerEngine:
     def verify_hole_discard(self, state: PokerState, ev: HoleDiscard) -> None:
         """Crazy Pineapple only, after the flop, once per seat still in, one of its own cards."""
         hand = self._hand(state)
-        if self.settings.variant != "crazy-pineapple-hi-lo":
+        if not self.game.discards:
             raise Rejected(f"{self.game_id} has no discard", rule=DISCARD_RULE)
         if len(hand.board) < 3:
             raise Rejected("the discard comes after the flop", rule=DISCARD_RULE)
@@ -499,18 +515,10 @@ class PokerEngine:
 
     def _strength(self, hand: HandState, seat: int) -> tuple[Strength, ShownHand]:
         """A seat's showdown keys and the hand as shown, by its game's rule (rules/flop_hands)."""
-        variant = self.settings.variant
         hole = hand.kept.get(seat, hand.holes[seat])
         board = hand.board
-        low = None
-        if variant == "texas-holdem":
-            high = holdem_high(hole, board)
-        elif variant == "crazy-pineapple-hi-lo":
-            high, low = crazy_pineapple_high(hole, board), crazy_pineapple_low(hole, board)
-        else:
-            high = omaha_high(hole, board)
-            if variant == "omaha-hi-lo":
-                low = omaha_low(hole, board)
+        high = self.game.high(hole, board)
+        low = None if self.game.low is None else self.game.low(hole, board)
         shown = ShownHand(
             seat,
             tuple(map(str, hole)),
@@ -553,18 +561,13 @@ class PokerEngine:
         awards = award(
             pots,
             ranking,
-            split=SPLIT[self.settings.variant],
+            split=self.game.split,
             odd_chip_rule=self.settings.document,
             chip=self.settings.chip,
             button_order=hand.order,
         )
-        won: dict[int, Decimal] = {}
-        for a in awards:
-            for pay in a.paid:
-                won[pay.seat] = won.get(pay.seat, ZERO) + pay.amount
+        won = paid_by_seat(awards, built.uncalled)
         returned = () if built.uncalled is None else ((built.uncalled.seat, built.uncalled.amount),)
-        for seat, amount in returned:
-            won[seat] = won.get(seat, ZERO) + amount
         after = {p.seat: p.stack + won.get(p.seat, ZERO) for p in players}
         seats = tuple(replace(s, stack=after.get(s.seat, s.stack)) for s in state.seats)
         # R46: only the hands that win a contested pot are shown; the rest are taken as mucked.
