@@ -95,9 +95,6 @@ class BlackjackState:
 
 
 # Journal snapshots name a state's classes by module and qualname (tablectl/snapshot.py), and
-# `verify-journal --deep` compares a stored snapshot byte for byte: these keep the name they had
-# before the game became a package (the package re-exports them).
-Hand.__module__ = BlackjackState.__module__ = "tablectl.games.blackjack"
 
 
 def hand_numbers(hands: Sequence[Hand]) -> list[int]:
