@@ -33,6 +33,7 @@ from tablectl.rules.settlement import (
     Staked,
     WagerVerdict,
     settle_round,
+    stake_totals,
     void_round,
 )
 from tablectl_base.events import Bank, InputEvent, Wager
@@ -214,12 +215,9 @@ def merged(wagers: Iterable[PlacedWager]) -> list[PlacedWager]:
     Dealing Procedures and Round of Play": "an Ante wager"), charged as one (R4). Ultimate Texas
     Hold'em also settles them as one; Three Card Poker lists each placed wager (the money is the
     same)."""
-    totals: dict[tuple[int, str, str], Decimal] = {}
-    for w in wagers:
-        key = (w.seat, w.player, w.spot)
-        totals[key] = totals.get(key, ZERO) + w.amount
     return [
-        PlacedWager(seat, player, spot, amount) for (seat, player, spot), amount in totals.items()
+        PlacedWager(seat, player, spot, amount)
+        for (seat, player, spot), amount in stake_totals(wagers).items()
     ]
 
 

@@ -58,6 +58,7 @@ __all__ = [
     "returned",
     "settle",
     "settle_round",
+    "stake_totals",
     "void_round",
 ]
 
@@ -145,6 +146,16 @@ class Staked(Protocol):
     def amount(self) -> Decimal: ...
 
 
+def stake_totals(wagers: Iterable[Staked]) -> dict[tuple[int, str, str], Decimal]:
+    """Each (seat, player, spot)'s chips together, in the order each was first placed: chips a
+    player adds to one circle make one wager (R4)."""
+    totals: dict[tuple[int, str, str], Decimal] = {}
+    for w in wagers:
+        key = (w.seat, w.player, w.spot)
+        totals[key] = totals.get(key, ZERO) + w.amount
+    return totals
+
+
 def collection_fees(
     schedule: CollectionSchedule, bank_seat: int | None, wagers: Iterable[Staked]
 ) -> tuple[Fee, ...]:
@@ -154,10 +165,7 @@ def collection_fees(
 
     `wagers` are the pre-deal wagers only (never Play, double, split or insurance money).
     """
-    totals: dict[tuple[int, str, str], Decimal] = {}
-    for w in wagers:
-        key = (w.seat, w.player, w.spot)
-        totals[key] = totals.get(key, ZERO) + w.amount
+    totals = stake_totals(wagers)
     total = total_table_action(totals.values())
     fees: list[Fee] = []
     fee = player_dealer_fee(schedule, total)

@@ -478,7 +478,7 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
             # and 6 card bonus wagers only", never Play; a player's chips in one circle are one
             # wager, so a fee "per hand" or "based on each individual player's ante" is charged
             # once, on the whole Ante.
-            fee_wagers=merged(state.wagers),
+            fee_wagers=state.wagers,
             action_seat=self.action_seat(state),
         )
         return new, [result]

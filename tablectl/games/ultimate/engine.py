@@ -743,8 +743,9 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             state,
             verdicts,
             outcome,
-            # R4: total table action is the pre-deal wagers only, never the Play.
-            fee_wagers=merged(state.wagers),
+            # R4: total table action is the pre-deal wagers only, never the Play; chips added to
+            # one circle are charged as one wager (collection_fees).
+            fee_wagers=state.wagers,
             action_seat=first_wagered(seat_order, state.wagers),
         )
         return new, [result]
