@@ -61,7 +61,7 @@ class ScheduleError(ValueError):
         super().__init__("\n".join(self.problems))
 
 
-def _refuse(reason: str, at: KeyPath = ()) -> PydanticCustomError:
+def refuse(reason: str, at: KeyPath = ()) -> PydanticCustomError:
     """A validation error with a plain message; `at` is a key path below the failing field."""
     return PydanticCustomError("schedule", "{reason}", {"reason": reason, "at": at})
 
@@ -69,14 +69,14 @@ def _refuse(reason: str, at: KeyPath = ()) -> PydanticCustomError:
 def _money(value: object, *, allow_zero: bool) -> Decimal:
     """Parse one money field, naming percentages explicitly because R4 forbids them."""
     if isinstance(value, str) and "%" in value:
-        raise _refuse(
+        raise refuse(
             f"percentages are not allowed ({value!r}): the documents require flat fees, "
             'written as an amount like "5.00" (R4)'
         )
     try:
         return parse_money(value, allow_zero=allow_zero)
     except MoneyError as err:
-        raise _refuse(str(err)) from None
+        raise refuse(str(err)) from None
 
 
 def _fee_amount(value: object) -> Decimal:
@@ -121,14 +121,14 @@ class CollectionSchedule(BaseModel):
     def _rates_allowed(cls, brackets: tuple[Bracket, ...]) -> tuple[Bracket, ...]:
         """R4: at most five rates, bounds strictly ascending so each amount has one bracket."""
         if len(brackets) > MAX_RATES:
-            raise _refuse(
+            raise refuse(
                 f"{len(brackets)} collection rates; at most {MAX_RATES} are allowed "
                 "per table limit (R4)"
             )
         for i in range(1, len(brackets)):
             previous, current = brackets[i - 1].min_action, brackets[i].min_action
             if current <= previous:
-                raise _refuse(
+                raise refuse(
                     f"{fmt(current)} is not above the previous bracket's {fmt(previous)}; "
                     "brackets must be strictly ascending",
                     at=(i, "from"),
@@ -141,16 +141,16 @@ class CollectionSchedule(BaseModel):
         """Each spot is a non-empty name given once, so the list reads as a set."""
         for i, spot in enumerate(spots):
             if not spot.strip():
-                raise _refuse("a spot name may not be empty", at=(i,))
+                raise refuse("a spot name may not be empty", at=(i,))
             if spot in spots[:i]:
-                raise _refuse(f"spot {spot!r} is listed twice", at=(i,))
+                raise refuse(f"spot {spot!r} is listed twice", at=(i,))
         return spots
 
     @model_validator(mode="after")
     def _limit_ordered(self) -> CollectionSchedule:
         """The table minimum may not exceed the table maximum."""
         if self.table_min > self.table_max:
-            raise _refuse(
+            raise refuse(
                 f"table minimum {fmt(self.table_min)} is above table maximum {fmt(self.table_max)}",
                 at=("table_max",),
             )
@@ -162,14 +162,14 @@ class CollectionSchedule(BaseModel):
         if not self.player_fee_brackets:
             return self
         if self.player_fee > 0:
-            raise _refuse(
+            raise refuse(
                 f"player_fee {fmt(self.player_fee)} and player_fee_brackets are both given; "
                 "with player_fee_brackets the fee comes from the wager's bracket, so write "
                 'player_fee = "0" or leave it out',
                 at=("player_fee",),
             )
         if self.player_fee_per != "wager":
-            raise _refuse(
+            raise refuse(
                 "player_fee_brackets are matched against each wager's amount, so "
                 'player_fee_per must be "wager"',
                 at=("player_fee_per",),
@@ -255,7 +255,7 @@ _LIMIT_EXAMPLE = 'table_limit = { min = "5", max = "500" }'
 _LIMIT_LOCS = (("table_min",), ("table_max",))
 
 
-def _key_path(loc: Iterable[str | int]) -> str:
+def key_path(loc: Iterable[str | int]) -> str:
     """Render a location as the TOML reader sees it: `schedule[2].brackets[5].fee`."""
     text = ""
     for part in loc:
@@ -279,23 +279,23 @@ def _flatten_limit(entry: dict[str, Any], where: KeyPath) -> tuple[dict[str, Any
     for field in _LIMIT_KEYS.values():
         if field in data:
             del data[field]
-            problems.append(f"{_key_path((*where, field))}: write the limit as {_LIMIT_EXAMPLE}")
+            problems.append(f"{key_path((*where, field))}: write the limit as {_LIMIT_EXAMPLE}")
     if "table_limit" not in data:
-        problems.append(f"{_key_path((*where, 'table_limit'))}: missing; write {_LIMIT_EXAMPLE}")
+        problems.append(f"{key_path((*where, 'table_limit'))}: missing; write {_LIMIT_EXAMPLE}")
         return data, problems, True
     limit = data.pop("table_limit")
     if not isinstance(limit, dict):
-        problems.append(f"{_key_path((*where, 'table_limit'))}: must be {_LIMIT_EXAMPLE}")
+        problems.append(f"{key_path((*where, 'table_limit'))}: must be {_LIMIT_EXAMPLE}")
         return data, problems, True
     for key, value in limit.items():
         if key in _LIMIT_KEYS:
             data[_LIMIT_KEYS[key]] = value
         else:
-            problems.append(f"{_key_path((*where, 'table_limit', key))}: unknown key")
+            problems.append(f"{key_path((*where, 'table_limit', key))}: unknown key")
     return data, problems, False
 
 
-def _describe(err: ErrorDetails, where: KeyPath) -> str:
+def describe_error(err: ErrorDetails, where: KeyPath) -> str:
     """One pydantic error as "<key path>: <reason>", descending into our own `at` sub-paths."""
     ctx = err.get("ctx") or {}
     loc: KeyPath = (*where, *err["loc"], *ctx.get("at", ()))
@@ -304,7 +304,7 @@ def _describe(err: ErrorDetails, where: KeyPath) -> str:
         reason = "unknown key"
     elif err["type"] == "missing":
         reason = "missing"
-    return f"{_key_path(loc)}: {reason}"
+    return f"{key_path(loc)}: {reason}"
 
 
 def load_schedules(path: Path) -> dict[int, CollectionSchedule]:
@@ -333,7 +333,7 @@ def load_schedules(path: Path) -> dict[int, CollectionSchedule]:
     for index, entry in enumerate(entries):
         where: KeyPath = ("schedule", index)
         if not isinstance(entry, dict):
-            problems.append(f"{_key_path(where)}: must be a [[schedule]] table")
+            problems.append(f"{key_path(where)}: must be a [[schedule]] table")
             continue
         data, layout_problems, limit_unusable = _flatten_limit(entry, where)
         problems.extend(layout_problems)
@@ -344,14 +344,14 @@ def load_schedules(path: Path) -> dict[int, CollectionSchedule]:
                 limit_missing = detail["type"] == "missing" and detail["loc"] in _LIMIT_LOCS
                 if limit_unusable and limit_missing:
                     continue  # already reported as a table_limit layout problem
-                problems.append(_describe(detail, where))
+                problems.append(describe_error(detail, where))
             continue
         if layout_problems:
             continue
         if schedule.option in schedules:
             problems.append(
-                f"{_key_path((*where, 'option'))}: option {schedule.option} is already "
-                f"defined by {_key_path(('schedule', first_index[schedule.option]))}"
+                f"{key_path((*where, 'option'))}: option {schedule.option} is already "
+                f"defined by {key_path(('schedule', first_index[schedule.option]))}"
             )
             continue
         schedules[schedule.option] = schedule

@@ -59,16 +59,16 @@ from pydantic import (
 )
 
 # The banked schedules' validation helpers, reused so that both kinds refuse the same things
-# with the same words (private there, shared deliberately: one home for money in a schedule).
+# with the same words: one home for money in a schedule.
 from tablectl.rules.fees import (
     MAX_RATES,
     Amount,
     Fee,
     KeyPath,
     ScheduleError,
-    _describe,
-    _key_path,
-    _refuse,
+    describe_error,
+    key_path,
+    refuse,
 )
 from tablectl_base.money import ZERO, fmt
 
@@ -88,9 +88,9 @@ POSTED: Mapping[tuple[str, str], str] = {
 def _player_count(value: object) -> int:
     """A number of players: a whole number, at least the two players a hand is dealt to."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _refuse(f"a number of players is a whole number like 4, not {value!r}")
+        raise refuse(f"a number of players is a whole number like 4, not {value!r}")
     if value < MIN_PLAYERS:
-        raise _refuse(f"{value} is too few: a hand is dealt to {MIN_PLAYERS} players at least")
+        raise refuse(f"{value} is too few: a hand is dealt to {MIN_PLAYERS} players at least")
     return value
 
 
@@ -99,7 +99,7 @@ def _option_numbers(value: object) -> tuple[int, ...]:
     numbers = value if isinstance(value, tuple) else (value,)
     for number in numbers:
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise _refuse(f"an option is a whole number from 1, like option = 2, not {value!r}")
+            raise refuse(f"an option is a whole number from 1, like option = 2, not {value!r}")
     return numbers
 
 
@@ -122,7 +122,7 @@ class PlayerRate(BaseModel):
     def _range_ordered(self) -> PlayerRate:
         """A range runs upward: `from` may not exceed `to`."""
         if self.max_players is not None and self.max_players < self.min_players:
-            raise _refuse(
+            raise refuse(
                 f"from {self.min_players} is above to {self.max_players} players", at=("to",)
             )
         return self
@@ -176,7 +176,7 @@ class TableLimit(BaseModel):
     def _ordered(self) -> TableLimit:
         """The lower amount may not exceed the higher."""
         if self.lower > self.higher:
-            raise _refuse(
+            raise refuse(
                 f"lower {fmt(self.lower)} is above higher {fmt(self.higher)}", at=("higher",)
             )
         return self
@@ -211,7 +211,7 @@ class PokerSchedule(BaseModel):
     def _options_once(cls, options: tuple[int, ...]) -> tuple[int, ...]:
         """Options read together are named once each, in ascending order."""
         if list(options) != sorted(set(options)):
-            raise _refuse(f"options {list(options)} must be ascending and each named once")
+            raise refuse(f"options {list(options)} must be ascending and each named once")
         return options
 
     @field_validator("rates")
@@ -219,23 +219,23 @@ class PokerSchedule(BaseModel):
     def _rates_allowed(cls, rates: tuple[PlayerRate, ...]) -> tuple[PlayerRate, ...]:
         """R4/R44: one to five rates, ascending, no player count covered twice or skipped."""
         if not rates:
-            raise _refuse("no rates; write at least one { from, to, fee }")
+            raise refuse("no rates; write at least one { from, to, fee }")
         if len(rates) > MAX_RATES:
-            raise _refuse(
+            raise refuse(
                 f"{len(rates)} collection rates; at most {MAX_RATES} are allowed "
                 "per table limit (R4, R44)"
             )
         for i in range(1, len(rates)):
             problem = _ordering_problem(rates[i - 1], rates[i])
             if problem:
-                raise _refuse(problem, at=(i,))
+                raise refuse(problem, at=(i,))
         return rates
 
     @model_validator(mode="after")
     def _modified_fee_per_hand(self) -> PokerSchedule:
         """A time collection is taken outside any pot, so it has no fee for a hand's early end."""
         if self.per == "half-hour" and self.modified_fee is not None:
-            raise _refuse(
+            raise refuse(
                 "a time collection (per half hour) is not taken from a pot, so it has no "
                 "modified fee; leave modified_fee out",
                 at=("modified_fee",),
@@ -311,11 +311,11 @@ def time_fee(schedule: PokerSchedule, seated_players: int, half_hours: int) -> D
 def _validated(entry: object, where: KeyPath) -> tuple[PokerSchedule | None, list[str]]:
     """One decoded TOML table (`[[schedule]]` or an inline schedule) as a schedule, or problems."""
     if not isinstance(entry, dict):
-        return None, [f"{_key_path(where)}: must be a table"]
+        return None, [f"{key_path(where)}: must be a table"]
     try:
         return PokerSchedule.model_validate(entry), []
     except ValidationError as err:
-        return None, [_describe(detail, where) for detail in err.errors()]
+        return None, [describe_error(detail, where) for detail in err.errors()]
 
 
 def parse_poker_schedules(text: str, source: str) -> dict[int, PokerSchedule]:
@@ -344,7 +344,7 @@ def parse_poker_schedules(text: str, source: str) -> dict[int, PokerSchedule]:
             continue
         (option,) = schedule.options  # TOML gives a list, never a tuple: one option per table
         if option in schedules:
-            problems.append(f"{_key_path((*where, 'option'))}: option {option} is given twice")
+            problems.append(f"{key_path((*where, 'option'))}: option {option} is given twice")
             continue
         schedules[option] = schedule
 
