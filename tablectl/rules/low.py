@@ -28,7 +28,7 @@ from functools import cache
 from itertools import combinations
 from typing import Final
 
-from tablectl.rules.poker import HandError
+from tablectl.rules.poker import HandError, check_cards
 from tablectl_base.cards import RANKS, Card
 
 LowKey = tuple[int, ...]
@@ -78,11 +78,7 @@ def low_value(card: Card) -> int:
 
 def _check(cards: Sequence[Card], low: int, high: int) -> None:
     """Refuse a hand of the wrong size, with a card twice, or with the joker."""
-    if not low <= len(cards) <= high:
-        want = str(low) if low == high else f"{low} to {high}"
-        raise HandError(f"a low hand is made from {want} cards, got {len(cards)}")
-    if len(set(cards)) != len(cards):
-        raise HandError(f"a card appears twice in {' '.join(map(str, cards))}")
+    check_cards(cards, low, high, needs="a low hand is made from")
     for card in cards:
         low_value(card)
 

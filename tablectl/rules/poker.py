@@ -68,11 +68,12 @@ def card_value(card: Card) -> int:
         ) from None
 
 
-def _check(cards: Sequence[Card], low: int, high: int) -> None:
-    """Refuse a hand of the wrong size or with a card twice (a single deck has each card once)."""
+def check_cards(cards: Sequence[Card], low: int, high: int, needs: str = "expected") -> None:
+    """Refuse a hand of the wrong size or with a card twice (a single deck has each card once);
+    `needs` opens the size's reason ("expected 5 cards, got 4")."""
     if not low <= len(cards) <= high:
         want = str(low) if low == high else f"{low} to {high}"
-        raise HandError(f"expected {want} cards, got {len(cards)}")
+        raise HandError(f"{needs} {want} cards, got {len(cards)}")
     if len({(c.rank, c.suit) for c in cards}) != len(cards):
         raise HandError(f"a card appears twice in {' '.join(map(str, cards))}")
 
@@ -170,7 +171,7 @@ def _best_flush(values: tuple[int, ...]) -> Rank:
 
 def best_rank(cards: Sequence[Card]) -> Rank:
     """Rank of the best five-card high hand among 5 to 7 cards (faster than `best_five`)."""
-    _check(cards, 5, 7)
+    check_cards(cards, 5, 7)
     return rank_unchecked(cards)
 
 
@@ -192,7 +193,7 @@ def rank_unchecked(cards: Sequence[Card]) -> Rank:
 
 def five_card_rank(cards: Sequence[Card]) -> Rank:
     """Comparable rank of exactly five cards; the wheel A-2-3-4-5 is the lowest straight."""
-    _check(cards, 5, 5)
+    check_cards(cards, 5, 5)
     return rank_unchecked(cards)
 
 
@@ -253,7 +254,7 @@ def _three_card(values: tuple[int, ...], suited: bool) -> Rank:
 def three_card_rank(cards: Sequence[Card]) -> Rank:
     """Comparable Three Card Poker rank (R29): Mini Royal > straight flush > trips > straight >
     flush > pair > high card; A-2-3 is the lowest straight and straight flush."""
-    _check(cards, 3, 3)
+    check_cards(cards, 3, 3)
     values = tuple(sorted((card_value(c) for c in cards), reverse=True))
     return _three_card(values, len({c.suit for c in cards}) == 1)
 
