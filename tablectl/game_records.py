@@ -15,7 +15,6 @@ from types import MappingProxyType
 from typing import Literal, Protocol, Union
 
 from tablectl_base.events import InputEvent
-from tablectl_base.money import fmt
 
 JsonValue = Union[  # noqa: UP007 (a recursive alias must be spelled with Union on Python 3.11)
     str, int, float, bool, None, Sequence["JsonValue"], Mapping[str, "JsonValue"]
@@ -108,18 +107,6 @@ class Settlement:
     status: Status
     net: Decimal
     notes: JsonObject = field(default_factory=lambda: EMPTY)
-
-    def payload(self) -> dict[str, JsonValue]:
-        """The row of `round/result`'s `settlements` (contract 3)."""
-        return {
-            "seat": self.seat,
-            "player": self.player,
-            "spot": self.spot,
-            "amount": fmt(self.amount),
-            "status": self.status,
-            "net": fmt(self.net),
-            **self.notes,
-        }
 
 
 @dataclass(frozen=True)

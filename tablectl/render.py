@@ -6,6 +6,7 @@ same bytes it gave before records were typed.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from tablectl.game_records import (
@@ -13,8 +14,10 @@ from tablectl.game_records import (
     Fee,
     GameRecord,
     InputAccepted,
+    JsonValue,
     PokerHandSettled,
     RoundSettled,
+    Settlement,
     ShownHand,
     StateChanged,
 )
@@ -87,7 +90,7 @@ def result_payload(record: RoundSettled) -> dict[str, Any]:
             "turn": bank.turn,
         }
     payload["action_seat"] = record.action_seat
-    payload["settlements"] = [s.payload() for s in record.settlements]
+    payload["settlements"] = [settlement_payload(s) for s in record.settlements]
     payload["fees"] = [fee_payload(f) for f in record.fees]
     if record.devices is not None:
         payload["devices"] = [{"name": d.name, "serial": d.serial} for d in record.devices]
@@ -95,6 +98,21 @@ def result_payload(record: RoundSettled) -> dict[str, Any]:
     if record.chain is not None:
         payload["chain"] = record.chain
     return payload
+
+
+def wager_payload(seat: int, player: str, spot: str, amount: Decimal) -> dict[str, JsonValue]:
+    """A wager as `state` and `round/result` show it (contract 3)."""
+    return {"seat": seat, "player": player, "spot": spot, "amount": fmt(amount)}
+
+
+def settlement_payload(s: Settlement) -> dict[str, JsonValue]:
+    """One row of `settlements` (R1): the wager, what happened to it, and the game's notes."""
+    return {
+        **wager_payload(s.seat, s.player, s.spot, s.amount),
+        "status": s.status,
+        "net": fmt(s.net),
+        **s.notes,
+    }
 
 
 def fee_payload(fee: Fee) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from tablectl.game_records import (
     StateChanged,
 )
 from tablectl.games.base import Rejected
+from tablectl.render import wager_payload
 from tablectl.rules.fees import CollectionSchedule
 from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import (
@@ -97,12 +98,7 @@ class PlacedWager:
 
     def payload(self) -> dict[str, JsonValue]:
         """The wager as `state` and `round/result` show it (contract 3)."""
-        return {
-            "seat": self.seat,
-            "player": self.player,
-            "spot": self.spot,
-            "amount": fmt(self.amount),
-        }
+        return wager_payload(self.seat, self.player, self.spot, self.amount)
 
 
 def default_player(seat: int) -> str:
