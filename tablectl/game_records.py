@@ -118,12 +118,26 @@ class DeviceUsed:
 
 
 @dataclass(frozen=True)
+class TableNotes:
+    """What the table, not the engine, adds to a round's result: the devices (and serials) that
+    fed it and where in their counts (`positions`), and the journal's chain head (`chain`, the
+    witness, docs/mqtt.md). Empty until the table fills it in."""
+
+    devices: tuple[DeviceUsed, ...] | None = None
+    positions: JsonObject = field(default_factory=lambda: EMPTY)
+    chain: JsonObject | None = None
+
+
+NO_NOTES = TableNotes()
+
+
+@dataclass(frozen=True)
 class RoundSettled:
     """A round's end (`round/result`): settled (R1-R4), or void (a misdeal: `outcome` None, every
     wager returned, no fee). `shoe` and `deck` (the round's deck colour, null when the device
     named none; published when `shows_deck`) are the games' own headers; `deck_after_dealt`
     keeps where Pai Gow and Ultimate Texas Hold'em first published `deck` (contract 3).
-    `devices`, `positions` and `chain` are filled in by the table, not the engine."""
+    `table` is filled in by the table, not the engine."""
 
     round: int
     game: str
@@ -139,9 +153,7 @@ class RoundSettled:
     shows_deck: bool = False
     deck: str | None = None
     deck_after_dealt: bool = False
-    devices: tuple[DeviceUsed, ...] | None = None
-    positions: JsonObject = field(default_factory=lambda: EMPTY)
-    chain: JsonObject | None = None
+    table: TableNotes = NO_NOTES
 
 
 @dataclass(frozen=True)
@@ -191,7 +203,11 @@ class PokerHandSettled:
     showdown: bool
     void: bool = False
     reason: str | None = None
+    table: TableNotes = NO_NOTES
 
+
+RoundResult = (RoundSettled, PokerHandSettled)
+"""The records that end a round (`round/result`): what the table annotates and witnesses."""
 
 GameRecord = Union[  # noqa: UP007
     InputAccepted, StateChanged, DisplayChanged, RoundSettled, PokerHandSettled

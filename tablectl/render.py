@@ -20,6 +20,7 @@ from tablectl.game_records import (
     Settlement,
     ShownHand,
     StateChanged,
+    TableNotes,
 )
 from tablectl.outputs import Output
 from tablectl_base.money import fmt
@@ -92,11 +93,17 @@ def result_payload(record: RoundSettled) -> dict[str, Any]:
     payload["action_seat"] = record.action_seat
     payload["settlements"] = [settlement_payload(s) for s in record.settlements]
     payload["fees"] = [fee_payload(f) for f in record.fees]
-    if record.devices is not None:
-        payload["devices"] = [{"name": d.name, "serial": d.serial} for d in record.devices]
-        payload.update(record.positions)
-    if record.chain is not None:
-        payload["chain"] = record.chain
+    return with_table_notes(payload, record.table)
+
+
+def with_table_notes(payload: dict[str, Any], notes: TableNotes) -> dict[str, Any]:
+    """A round result's payload with what the table added: the devices that fed the round and
+    where in their counts, then the journal's chain head (docs/mqtt.md)."""
+    if notes.devices is not None:
+        payload["devices"] = [{"name": d.name, "serial": d.serial} for d in notes.devices]
+        payload.update(notes.positions)
+    if notes.chain is not None:
+        payload["chain"] = notes.chain
     return payload
 
 
@@ -166,7 +173,7 @@ def poker_result_payload(record: PokerHandSettled) -> dict[str, Any]:
     payload["returned"] = [{"seat": s, "amount": fmt(a)} for s, a in record.returned]
     payload["shown"] = [shown_payload(h) for h in record.shown]
     payload["stacks"] = [{"seat": s, "stack": fmt(a)} for s, a in record.stacks]
-    return payload
+    return with_table_notes(payload, record.table)
 
 
 def shown_payload(hand: ShownHand) -> dict[str, Any]:

@@ -18,7 +18,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from tablectl.config import LoadedConfig, Rules
-from tablectl.game_records import DeviceUsed, DisplayChanged, GameRecord, RoundSettled, StateChanged
+from tablectl.game_records import (
+    DeviceUsed,
+    DisplayChanged,
+    GameRecord,
+    RoundResult,
+    StateChanged,
+    TableNotes,
+)
 from tablectl.games.base import Rejected
 from tablectl.games.registry import make_engine, spec_of
 from tablectl.journal import Record, format_ts
@@ -160,10 +167,12 @@ class Table:
         `round/result` (`chain`) and on the retained `journal/head`, so the floor keeps a witness
         of the journal that no later edit of the file can change (docs/mqtt.md). A record that
         carries no head (a replayed line without one) publishes none."""
-        if not rec.witness or not any(isinstance(o, RoundSettled) for o in outputs):
+        if not rec.witness or not any(isinstance(o, RoundResult) for o in outputs):
             return outputs
         out: list[Message] = [
-            dataclasses.replace(o, chain=rec.chain) if isinstance(o, RoundSettled) else o
+            dataclasses.replace(o, table=dataclasses.replace(o.table, chain=rec.chain))
+            if isinstance(o, RoundResult)
+            else o
             for o in outputs
         ]
         return [*out, Output("journal/head", {"chain": rec.chain}, retain=True)]
@@ -591,11 +600,11 @@ class Table:
         """Say in every result which devices (and serials) fed the round; show holds in state."""
         out: list[Message] = []
         for o in outputs:
-            if isinstance(o, RoundSettled):
+            if isinstance(o, RoundResult):
                 devices = tuple(
                     DeviceUsed(n, self.serials.get(n)) for n in sorted(self.round_devices)
                 )
-                o = dataclasses.replace(o, devices=devices, positions=self._positions())
+                o = dataclasses.replace(o, table=TableNotes(devices, self._positions()))
                 self.round_devices = set()
                 self.round_positions = []
             elif isinstance(o, StateChanged):

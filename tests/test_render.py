@@ -78,3 +78,33 @@ def test_a_void_round_returns_every_wager_and_shows_no_turn_round_void() -> None
         '"settlements":[{"seat":2,"player":"p2","spot":"ante","amount":"25.00",'
         '"status":"returned","net":"0.00"}],"fees":[]}'
     )
+
+
+def test_every_round_result_carries_the_tables_notes_devices_then_chain_contract3() -> None:
+    """Whatever game ended the round, the table's notes (devices, positions, the journal's chain
+    head) follow the game's own fields, in that order (docs/mqtt.md)."""
+    from tablectl.game_records import DeviceUsed, PokerHandSettled, TableNotes
+
+    notes = TableNotes(
+        (DeviceUsed("shoe", "S-1"),), {"positions": [1]}, {"seq": 9, "hash": "ab", "key": None}
+    )
+    poker = PokerHandSettled(
+        hand=1,
+        game="texas-holdem",
+        button=1,
+        board=(),
+        pots=(),
+        fee=D(0),
+        fee_players=2,
+        fee_modified=False,
+        returned=(),
+        shown=(),
+        stacks=(),
+        showdown=False,
+        table=notes,
+    )
+    for record in (poker, _settled(table=notes)):
+        body = render(record).payload
+        assert list(body)[-3:] == ["devices", "positions", "chain"]
+        assert body["devices"] == [{"name": "shoe", "serial": "S-1"}]
+        assert body["chain"] == {"seq": 9, "hash": "ab", "key": None}
