@@ -132,12 +132,32 @@ NO_NOTES = TableNotes()
 
 
 @dataclass(frozen=True)
+class Deck:
+    """The round's deck, for a game dealt from alternating decks: its colour (None when the
+    device named none, published as null) and whether `deck` stands after `dealt` (Fortune Pai
+    Gow Poker and Ultimate Texas Hold'em, as they always published it) or before `outcome`."""
+
+    colour: str | None
+    after_dealt: bool = False
+
+
+@dataclass(frozen=True)
+class RoundHeaders:
+    """Where a game's `round/result` says its cards came from (contract 3): the reading shoe's
+    number, or the round's deck; a game with neither names none."""
+
+    shoe: int | None = None
+    deck: Deck | None = None
+
+
+NO_HEADERS = RoundHeaders()
+
+
+@dataclass(frozen=True)
 class RoundSettled:
     """A round's end (`round/result`): settled (R1-R4), or void (a misdeal: `outcome` None, every
-    wager returned, no fee). `shoe` and `deck` (the round's deck colour, null when the device
-    named none; published when `shows_deck`) are the games' own headers; `deck_after_dealt`
-    keeps where Pai Gow and Ultimate Texas Hold'em first published `deck` (contract 3).
-    `table` is filled in by the table, not the engine."""
+    wager returned, no fee). `headers` say where the cards came from; `table` is filled in by
+    the table, not the engine."""
 
     round: int
     game: str
@@ -149,10 +169,7 @@ class RoundSettled:
     fees: tuple[Fee, ...]
     void: bool = False
     reason: str | None = None
-    shoe: int | None = None
-    shows_deck: bool = False
-    deck: str | None = None
-    deck_after_dealt: bool = False
+    headers: RoundHeaders = NO_HEADERS
     table: TableNotes = NO_NOTES
 
 

@@ -53,10 +53,11 @@ def event_payload(record: InputAccepted) -> dict[str, Any]:
 def result_payload(record: RoundSettled) -> dict[str, Any]:
     """`round/result` (contract 3)."""
     header: dict[str, Any] = {}
-    if record.shoe is not None:
-        header["shoe"] = record.shoe
-    if record.shows_deck and (record.void or not record.deck_after_dealt):
-        header["deck"] = record.deck
+    shoe, deck = record.headers.shoe, record.headers.deck
+    if shoe is not None:
+        header["shoe"] = shoe
+    if deck is not None and (record.void or not deck.after_dealt):
+        header["deck"] = deck.colour
     bank = record.bank
     if record.void:
         payload: dict[str, Any] = {
@@ -82,8 +83,8 @@ def result_payload(record: RoundSettled) -> dict[str, Any]:
             "outcome": record.outcome.payload(),
             "dealt": record.dealt,
         }
-        if record.shows_deck and record.deck_after_dealt:
-            payload["deck"] = record.deck
+        if deck is not None and deck.after_dealt:
+            payload["deck"] = deck.colour
         payload["bank"] = {
             "seat": bank.seat,
             "start": fmt(bank.start),

@@ -7,7 +7,14 @@ import dataclasses
 import json
 from decimal import Decimal
 
-from tablectl.game_records import BankView, JsonObject, RoundSettled, Settlement
+from tablectl.game_records import (
+    BankView,
+    Deck,
+    JsonObject,
+    RoundHeaders,
+    RoundSettled,
+    Settlement,
+)
 from tablectl.render import render
 from tablectl.rules.settlement import void_round
 
@@ -35,13 +42,13 @@ def _settled(**extra: object) -> RoundSettled:
 
 def test_a_deck_the_device_did_not_name_is_published_as_null_contract3() -> None:
     """Three Card Poker, Pai Gow and Ultimate publish `deck` even when no stack named a colour."""
-    body = render(_settled(shows_deck=True, deck=None)).payload
+    body = render(_settled(headers=RoundHeaders(deck=Deck(None)))).payload
     assert "deck" in body and body["deck"] is None
     assert list(body)[:3] == ["round", "game", "deck"]
 
 
 def test_deck_after_dealt_keeps_where_pai_gow_and_ultimate_publish_it_contract3() -> None:
-    body = render(_settled(shows_deck=True, deck="red", deck_after_dealt=True)).payload
+    body = render(_settled(headers=RoundHeaders(deck=Deck("red", after_dealt=True)))).payload
     keys = list(body)
     assert keys.index("deck") == keys.index("dealt") + 1
     assert body["deck"] == "red"
@@ -69,7 +76,7 @@ def test_a_void_round_returns_every_wager_and_shows_no_turn_round_void() -> None
         bank=D(200),
         ordered=[_W()],
         dealt=[],
-        deck=None,
+        headers=RoundHeaders(deck=Deck(None)),
     )
     body = render(record).payload
     assert json.dumps(body, separators=(",", ":")) == (

@@ -21,6 +21,7 @@ from tablectl.game_records import (
     InputAccepted,
     JsonValue,
     Outcome,
+    RoundHeaders,
     RoundSettled,
     StateChanged,
 )
@@ -29,8 +30,6 @@ from tablectl.render import wager_payload
 from tablectl.rules.fees import CollectionSchedule
 from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import (
-    NO_DECK,
-    NoDeck,
     Staked,
     WagerVerdict,
     settle_round,
@@ -274,18 +273,6 @@ Transition = Callable[[T, Any, str], tuple[T, list[GameRecord]]]
 """One input's transition: (state, the event, its timestamp) -> (new state, outputs)."""
 
 
-@dataclass(frozen=True)
-class RoundHeaders:
-    """Where a game's `round/result` names the source of its cards (contract 3): the shoe's
-    number (the reading-shoe games), or the round's deck colour (null when the device named
-    none), published before `outcome` or, `deck_after_dealt`, after `dealt` (Fortune Pai Gow
-    Poker and Ultimate Texas Hold'em, as they always were). `NO_DECK`: the game names no deck."""
-
-    shoe: int | None = None
-    deck: str | NoDeck | None = NO_DECK
-    deck_after_dealt: bool = False
-
-
 class RoundEnd(Generic[T]):
     """The one walk that ends a player-dealer round, settled or void (R1-R5), for every game.
 
@@ -349,7 +336,6 @@ class RoundEnd(Generic[T]):
         (R2, R3) against the bank (R1), the fees on `fee_wagers` (R4: the pre-deal wagers only),
         and the next round (R5)."""
         assert state.bank_seat is not None and state.bank is not None
-        headers = self.headers(state)
         result = settle_round(
             round_=state.round,
             game=self.game_id,
@@ -362,9 +348,7 @@ class RoundEnd(Generic[T]):
             outcome=outcome,
             dealt=self.exposed(state, True),
             action_seat=action_seat,
-            shoe=headers.shoe,
-            deck=headers.deck,
-            deck_after_dealt=headers.deck_after_dealt,
+            headers=self.headers(state),
         )
         return self.next_round(state, True), result
 
@@ -373,7 +357,6 @@ class RoundEnd(Generic[T]):
         back (in settlement order once a bank is posted, else as placed), the bank unchanged, no
         fee; the hand does not count toward the player-dealer's two (R5)."""
         wagers = self.at_stake(state)
-        headers = self.headers(state)
         result = void_round(
             round_=state.round,
             game=self.game_id,
@@ -386,8 +369,7 @@ class RoundEnd(Generic[T]):
                 else list(wagers)
             ),
             dealt=self.exposed(state, False),
-            shoe=headers.shoe,
-            deck=headers.deck,
+            headers=self.headers(state),
         )
         return self.next_round(state, False), result
 

@@ -12,16 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import Enum
 from typing import Literal, Protocol
 
 from tablectl.game_records import (
     EMPTY,
+    NO_HEADERS,
     BankView,
     Fee,
     JsonObject,
     JsonValue,
     Outcome,
+    RoundHeaders,
     RoundSettled,
     Settlement,
     Status,
@@ -37,17 +38,7 @@ from tablectl_base.money import ZERO
 Verdict = Literal["win", "lose", "push"]
 
 
-class NoDeck(Enum):
-    """The `deck` of a game that names no deck (the default of `settle_round` and
-    `void_round`): its result has no `deck` key, where a game that does may publish null."""
-
-    NO_DECK = "no deck"
-
-
-NO_DECK = NoDeck.NO_DECK
-
 __all__ = [
-    "NO_DECK",
     "BankResult",
     "Settlement",
     "Staked",
@@ -194,9 +185,7 @@ def settle_round(
     outcome: Outcome,
     dealt: Sequence[JsonValue],
     action_seat: int | None,
-    shoe: int | None = None,
-    deck: str | NoDeck | None = NO_DECK,
-    deck_after_dealt: bool = False,
+    headers: RoundHeaders = NO_HEADERS,
 ) -> RoundSettled:
     """The end of a round: `verdicts`, in the order the documents settle them (R2, R3), walked
     against the bank (R1), the fees on `fee_wagers` (R4: the pre-deal wagers only)."""
@@ -210,10 +199,7 @@ def settle_round(
         action_seat=action_seat,
         settlements=result.settlements,
         fees=collection_fees(schedule, bank_seat, fee_wagers),
-        shoe=shoe,
-        shows_deck=deck is not NO_DECK,
-        deck=None if isinstance(deck, NoDeck) else deck,
-        deck_after_dealt=deck_after_dealt,
+        headers=headers,
     )
 
 
@@ -231,8 +217,7 @@ def void_round(
     bank: Decimal | None,
     ordered: Iterable[Staked],
     dealt: Sequence[JsonValue],
-    shoe: int | None = None,
-    deck: str | NoDeck | None = NO_DECK,
+    headers: RoundHeaders = NO_HEADERS,
 ) -> RoundSettled:
     """A misdeal (`round.void`): no outcome, every wager in `ordered` returned, the bank
     unchanged, no fee; `dealt` holds only what the table had exposed."""
@@ -247,7 +232,5 @@ def void_round(
         fees=(),
         void=True,
         reason=reason,
-        shoe=shoe,
-        shows_deck=deck is not NO_DECK,
-        deck=None if isinstance(deck, NoDeck) else deck,
+        headers=headers,
     )

@@ -15,13 +15,12 @@ from typing import Any, Literal
 
 from tablectl.config import Rules
 from tablectl.eztrak import Coup, Scoreboards, board_payload
-from tablectl.game_records import DisplayChanged, GameRecord, JsonObject, JsonValue
+from tablectl.game_records import DisplayChanged, GameRecord, JsonObject, JsonValue, RoundHeaders
 from tablectl.games.baccarat.spec import BaccaratGame
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
-    RoundHeaders,
     Transition,
     W,
     can,

@@ -11,12 +11,12 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TypeVar
 
-from tablectl.game_records import JsonObject, JsonValue, RoundSettled
+from tablectl.game_records import JsonObject, JsonValue, RoundHeaders, RoundSettled
 from tablectl.games.blackjack import views
 from tablectl.games.blackjack.state import BlackjackState, Hand, half_down, hand_numbers
 from tablectl.games.blackjack.variant import Policy
 from tablectl.games.blackjack.views import rank_view
-from tablectl.games.common import PlacedWager, RoundEnd, RoundHeaders
+from tablectl.games.common import PlacedWager, RoundEnd
 from tablectl.games.seating import (
     OnSpot,
     action_button_seat,

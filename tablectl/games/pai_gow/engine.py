@@ -26,12 +26,11 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from tablectl.config import Rules
-from tablectl.game_records import GameRecord, JsonObject, JsonValue
+from tablectl.game_records import Deck, GameRecord, JsonObject, JsonValue, RoundHeaders
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
-    RoundHeaders,
     Transition,
     W,
     can,
@@ -610,7 +609,7 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
     def headers(self, state: PaiGowState) -> RoundHeaders:
         """The round's deck colour (null when the dispenser named none), published after `dealt`
         as it always was."""
-        return RoundHeaders(deck=state.deck, deck_after_dealt=True)
+        return RoundHeaders(deck=Deck(state.deck, after_dealt=True))
 
     def next_round(self, state: PaiGowState, settled: bool) -> PaiGowState:
         """The next round, the rotation moved on after a settled round only (R5); the last

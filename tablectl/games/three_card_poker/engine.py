@@ -21,12 +21,11 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from tablectl.config import Rules
-from tablectl.game_records import GameRecord, JsonObject, JsonValue
+from tablectl.game_records import Deck, GameRecord, JsonObject, JsonValue, RoundHeaders
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
-    RoundHeaders,
     Transition,
     W,
     can,
@@ -546,7 +545,7 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
     def headers(self, state: ThreeCardPokerState) -> RoundHeaders:
         """The round's deck colour (null when no stack named it), published before the outcome,
         as it always was."""
-        return RoundHeaders(deck=state.deck)
+        return RoundHeaders(deck=Deck(state.deck))
 
     def next_round(self, state: ThreeCardPokerState, settled: bool) -> ThreeCardPokerState:
         """The next round, dealt from the other deck (line 490): a deck that was dealt from

@@ -23,12 +23,18 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from tablectl.config import Rules
-from tablectl.game_records import GameRecord, InputAccepted, JsonObject, JsonValue
+from tablectl.game_records import (
+    Deck,
+    GameRecord,
+    InputAccepted,
+    JsonObject,
+    JsonValue,
+    RoundHeaders,
+)
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
     PlacedWager,
     PlayerDealerEngine,
-    RoundHeaders,
     Transition,
     W,
     can,
@@ -795,7 +801,7 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
     def headers(self, state: UltimateState) -> RoundHeaders:
         """The round's deck colour (null when the dispenser named none), published after `dealt`
         as it always was."""
-        return RoundHeaders(deck=state.deck, deck_after_dealt=True)
+        return RoundHeaders(deck=Deck(state.deck, after_dealt=True))
 
     def next_round(self, state: UltimateState, settled: bool) -> UltimateState:
         """The next round, the rotation moved on after a settled round only (R5); the deck used
