@@ -11,7 +11,7 @@ from typing import Literal
 
 import pytest
 
-from tablectl.config import GAME_IDS
+from tablectl.config import GAME_IDS, load_config
 from tablectl.games import registry
 from tablectl.games.settings import GameSettings
 from tablectl.games.spec import GameSpec, SpecError, check_parts, check_spec
@@ -35,9 +35,17 @@ def test_every_builtin_game_has_a_whole_spec_contract4(game_id: str) -> None:
     check_parts(spec, registry.builtin()[game_id])  # engine and analyzer import and are whole
 
 
-def test_the_config_knows_exactly_the_registered_games() -> None:
-    assert tuple(registry.available()) == GAME_IDS
-    assert set(registry.settings_models()) == set(GAME_IDS)
+def test_every_registered_game_has_a_shipped_config_that_loads_as_that_game() -> None:
+    """The config validates a `[game]` section with the game's own model, found through the
+    registry: each shipped example config loads as its game's model, and together they cover
+    every registered game (and no other)."""
+    models = registry.settings_models()
+    loaded = {}
+    for path in sorted((Path(__file__).parents[1] / "config").glob("*.toml")):
+        game = load_config(path).table.game
+        assert type(game) is models[game.id], path.name
+        loaded[game.id] = path.name
+    assert set(loaded) == set(GAME_IDS) == set(models)
 
 
 def test_an_unknown_game_id_is_refused_naming_the_known_ones() -> None:
