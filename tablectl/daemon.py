@@ -76,6 +76,14 @@ COMMAND_VERBS = {
     "shoe.burn": "shoe.burn",
     "shuffler.stack": "shuffler.stack",
     "dice.roll": "dice.roll",
+    "table.card": "table.card",
+    # the poker room (issue 12): seats, the hand, and what a table without a reader is told
+    "seat.take": "seat.take",
+    "seat.leave": "seat.leave",
+    "hand.start": "hand.start",
+    "hole.cards": "hole.cards",
+    "hole.discard": "hole.discard",
+    "board.cards": "board.cards",
 }
 
 # Command payload limits (docs/mqtt.md "Commands"). A command is a small flat object (the

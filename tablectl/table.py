@@ -46,6 +46,7 @@ from tablectl_base.events import (
     ShoeCard,
     ShoeNew,
     ShufflerStack,
+    TableCard,
     event_dict,
     parse_event,
 )
@@ -735,7 +736,7 @@ class Table:
 Message = GameRecord | Output
 """What the table numbers and publishes: a game's record, or a message of the table's own."""
 
-HAND_ENTERED = (ShoeCard, ShoeBurn, ShufflerStack, DiceRoll)
+HAND_ENTERED = (ShoeCard, ShoeBurn, ShufflerStack, DiceRoll, TableCard)
 """Inputs a device reports that the console may enter only into a gap, with a position (R39)."""
 HAND_ENTERED_TYPES = tuple(str(cls.model_fields["type"].default) for cls in HAND_ENTERED)
 """Their event types, as journaled."""

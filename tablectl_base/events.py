@@ -18,6 +18,7 @@ from pydantic import (
     Field,
     TypeAdapter,
     ValidationError,
+    model_validator,
 )
 
 from tablectl_base.cards import parse_card
@@ -98,7 +99,28 @@ class DiceRoll(_Positioned):
     dice: list[Count]
 
 
-PositionedEvent = ShoeNew | ShoeCard | ShoeBurn | ShufflerStack | DiceRoll
+TableZone = Literal["seat", "board", "muck"]
+"""Where a card-reading poker table reads a card: a seat's hole-card antenna, the board, the muck."""
+
+
+class TableCard(_Positioned):
+    """Poker: a card the card-reading table read as placed in a zone (docs/protocols/poker-table.md).
+    `seat` names the seat of a `seat` zone and is absent otherwise. A hole card (seat) or a
+    discard (muck) is journaled only (R46); a board card is public once read."""
+
+    type: Literal["table.card"] = "table.card"
+    zone: TableZone
+    seat: Seat | None = None
+    card: CardText
+
+    @model_validator(mode="after")
+    def _seat_with_seat_zone(self) -> TableCard:
+        if (self.zone == "seat") != (self.seat is not None):
+            raise ValueError("a card in the `seat` zone names its seat; other zones name none")
+        return self
+
+
+PositionedEvent = ShoeNew | ShoeCard | ShoeBurn | ShufflerStack | DiceRoll | TableCard
 """The inputs a device reports with a position."""
 
 
@@ -236,6 +258,7 @@ InputEvent = Annotated[
     | ShoeBurn
     | ShufflerStack
     | DiceRoll
+    | TableCard
     | Bank
     | Wager
     | BetsClose
@@ -261,6 +284,7 @@ PUBLIC_TYPES = (
     "shoe.burn",
     "shuffler.stack",
     "dice.roll",
+    "table.card",
     "bank",
     "wager",
     "bets.close",

@@ -170,6 +170,26 @@ VALID_EVENTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
         {"type": "board.cards", "cards": ["2h", "3h", "4h"]},
         {"type": "board.cards", "cards": ["2h", "3h", "4h"]},
     ),
+    (
+        {
+            "type": "table.card",
+            "zone": "seat",
+            "seat": 4,
+            "card": "qs",
+            "at": {"run": "h7", "pos": 3},
+        },
+        {
+            "type": "table.card",
+            "at": {"run": "h7", "pos": 3},
+            "zone": "seat",
+            "seat": 4,
+            "card": "Qs",
+        },
+    ),
+    (
+        {"type": "table.card", "zone": "board", "card": "2c"},
+        {"type": "table.card", "zone": "board", "card": "2c"},
+    ),
     ({"type": "round.resume"}, {"type": "round.resume"}),
     ({"type": "round.void"}, {"type": "round.void", "reason": "misdeal"}),
     (
