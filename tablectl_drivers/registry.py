@@ -25,6 +25,7 @@ BUILTIN_DRIVERS: dict[str, str] = {
     "shuffler": "tablectl_drivers.dispenser.device:ShufflerDriver",
     "hand-dispenser": "tablectl_drivers.dispenser.device:HandDispenserDriver",
     "eztrak": "tablectl_drivers.eztrak.device:EztrakDisplayDriver",
+    "poker-table": "tablectl_drivers.poker_table.device:PokerTableDriver",
 }
 """Built-in driver names and their "module:Class" targets; a plugin cannot shadow these."""
 
