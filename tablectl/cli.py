@@ -21,6 +21,7 @@ from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
 from tablectl.outputs import OutboxRow
 from tablectl.round_text import format_round
+from tablectl.rules.poker_fees import PokerSchedule
 from tablectl.segments import History
 from tablectl.snapshot import SnapshotError
 from tablectl.table import HAND_ENTERED_TYPES, Table, journal_body, replay_ts
@@ -205,10 +206,14 @@ def cmd_check_config(args: argparse.Namespace) -> int:
             print(str(Problem(str(args.file), "journal.key_file", str(exc))), file=sys.stderr)
             return EXIT_USAGE
     ok = "ok, with warnings" if cfg.warnings else "ok"
+    if isinstance(cfg.schedule, PokerSchedule):
+        money = f"{t.game.id} collection {cfg.schedule.label} (R44)"
+    else:
+        limits, schedule = cfg.rules.banked()
+        money = f"limits {limits.min}-{limits.max}, collection schedule {schedule.option}"
     print(
         f"{args.file}: {ok}: {t.game.id} table {t.site}/{t.table}, {t.seats.count} seats, "
-        f"limits {t.limits.min}-{t.limits.max}, collection schedule {cfg.schedule.option}, "
-        f"{len(t.devices)} device(s)"
+        f"{money}, {len(t.devices)} device(s)"
     )
     return EXIT_OK
 

@@ -21,10 +21,11 @@ from pydantic import (
     model_validator,
 )
 
-from tablectl.games.registry import game_ids, settings_models, spots_of
+from tablectl.games.registry import game_ids, settings_models, spec_of, spots_of
 from tablectl.games.settings import GameSettings
 from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
 from tablectl.rules.paytables import PayTable
+from tablectl.rules.poker_fees import PokerSchedule
 from tablectl_base.money import Money
 
 M = TypeVar("M", bound=BaseModel)
@@ -146,8 +147,10 @@ class TableConfig(_Strict):
     table: TopicId
     game: GameConfig
     seats: Seats = Seats()
-    limits: Limits
-    collection: Collection
+    # A banked game's (R4); a poker table has neither: its stakes and collection (R44) are in
+    # [game]. parse_config says which a game needs (`GameSpec.kind`).
+    limits: Limits | None = None
+    collection: Collection | None = None
     devices: list[Device] = Field(default_factory=list)
     mqtt: Mqtt = Mqtt()
     journal: Journal
@@ -198,14 +201,26 @@ class Rules(_Strict):
 
     game: GameConfig
     seats: Seats
-    limits: Limits
-    schedule: CollectionSchedule
+    limits: Limits | None  # a banked game's; None at a poker table
+    schedule: CollectionSchedule | PokerSchedule  # R4 for a banked game, R44 for poker
     # The pay tables the game names, by name, as they read when the rules were loaded: a later
     # edit of config/paytables/*.toml changes new rounds only, never how old ones replay.
     paytables: dict[str, PayTable] = Field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True)
+
+    def banked(self) -> tuple[Limits, CollectionSchedule]:
+        """A banked game's limits and collection schedule (R4); ValueError at a poker table."""
+        if self.limits is None or not isinstance(self.schedule, CollectionSchedule):
+            raise ValueError(f"{self.game.id} is not a banked game: no limits, no R4 schedule")
+        return self.limits, self.schedule
+
+    def poker_schedule(self) -> PokerSchedule:
+        """A poker table's collection schedule (R44); ValueError at a banked table."""
+        if not isinstance(self.schedule, PokerSchedule):
+            raise ValueError(f"{self.game.id} is not a poker game: it has no R44 schedule")
+        return self.schedule
 
     def paytable(self, name: str) -> PayTable:
         """A pay table these rules name (engines take theirs from here, not from the file)."""
@@ -222,7 +237,7 @@ class LoadedConfig:
 
     path: Path
     table: TableConfig
-    schedule: CollectionSchedule
+    schedule: CollectionSchedule | PokerSchedule
     paytables: dict[str, PayTable] = field(default_factory=dict)
     # "file: key: reason" of what does not stop the table but a technician should know: a
     # vendor plugin that cannot be loaded (issue 5: "imported lazily so a broken plugin cannot
@@ -303,10 +318,12 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
     limits = _section(Limits, data.get("limits"))
     game = data.get("game")
     game_id = game.get("id") if isinstance(game, dict) else None
-    schedule = None
+    kind = spec_of(str(game_id)).kind if game_id in GAME_IDS else None
+    problems += _kind_problems(name, kind, data)
+    schedule: CollectionSchedule | PokerSchedule | None = None
     if collection is not None:
         schedule = _schedule(collection, path, problems)
-    if schedule is not None and limits is not None:
+    if isinstance(schedule, CollectionSchedule) and limits is not None:
         problems += _limit_problems(name, limits, schedule)
     if limits is not None and game_id in GAME_IDS:
         known = spots_of(str(game_id))
@@ -319,7 +336,7 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
                         f"no such wager in {game_id}; known: {', '.join(known)}",
                     )
                 )
-    if schedule is not None and game_id in GAME_IDS:
+    if isinstance(schedule, CollectionSchedule) and game_id in GAME_IDS:
         known = spots_of(str(game_id))
         for spot in schedule.player_fee_spots:
             if spot not in known:
@@ -347,6 +364,8 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
     problems = list(dict.fromkeys(problems))  # the same problem found by two passes, once
     if table is not None and table.mqtt.password_file and not table.mqtt.username:
         problems.append(Problem(name, "mqtt.password_file", "a password file needs a username"))
+    if not problems and table is not None and kind == "poker":
+        schedule = table.game.own_schedule(table.seats.count)
     if problems or table is None or schedule is None:
         raise ConfigError(problems)
     return LoadedConfig(
@@ -356,6 +375,27 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
         paytables=game_paytables(table.game, paytable_dir(path, table)),
         warnings=tuple(str(w) for w in driver_warnings),
     )
+
+
+_POKER_HAS_NO = {
+    "limits": "a poker table has no [limits]: its stakes are game.structure, game.stakes and "
+    "game.blinds",
+    "collection": "a poker table's collection is [game.collection]: the posted options, or a "
+    "schedule where no document posts one (R44)",
+}
+
+
+def _kind_problems(name: str, kind: str | None, data: dict[str, Any]) -> list[Problem]:
+    """A banked game needs `[limits]` and `[collection]` (R4); a poker game has neither."""
+    if kind == "banked":
+        return [
+            Problem(name, key, "required key is missing")
+            for key in ("limits", "collection")
+            if key not in data
+        ]
+    if kind == "poker":
+        return [Problem(name, key, why) for key, why in _POKER_HAS_NO.items() if key in data]
+    return []
 
 
 def _section(model: type[M], raw: object) -> M | None:

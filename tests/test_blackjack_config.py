@@ -84,7 +84,7 @@ def test_spanish_config_match_the_dealer_and_double_double_R20_R21() -> None:
 
 
 def test_003_side_bet_maximum_is_100_per_spot_003_line_545() -> None:
-    limits = load_config(REPO / "config" / "pure-21.5-blackjack-003-3to2.toml").table.limits
+    limits, _ = load_config(REPO / "config" / "pure-21.5-blackjack-003-3to2.toml").rules.banked()
     assert limits.for_spot("red-flex").max == Decimal(100)
     assert limits.for_spot("buster").max == Decimal(100)
     assert limits.for_spot("base").max == Decimal(200)

@@ -80,7 +80,7 @@ def test_shipped_config_is_valid_as_shipped() -> None:
     assert cfg.table.game.id == "ez-baccarat-panda8"
     assert isinstance(cfg.table.game, BaccaratGame)
     assert cfg.table.game.decks == 8
-    assert cfg.schedule.option == 3
+    assert cfg.rules.banked()[1].option == 3
     assert cfg.table.base_topic == "tablectl/cardroom-1/bac-01"
 
 

@@ -56,6 +56,7 @@ def test_shipped_config_checks_and_follows_its_document_R2_R3_R29(
     assert game.six_card_bonus_table == six_card
     assert game.pair_plus_table == "PP-MR200"
     assert (game.action_start, game.wager_order) == (action_start, wager_order)
+    assert cfg.table.collection is not None
     assert cfg.table.collection.file == f"schedules/three-card-poker-6cb-{doc}.toml"
     assert [d.driver for d in cfg.table.devices] == ["shuffler"]
 

@@ -76,8 +76,8 @@ def settings_models() -> dict[str, type[GameSettings]]:
 
 
 def spots_of(game_id: str) -> tuple[str, ...]:
-    """The wager spots of a game (DESIGN contract 4)."""
-    return spec_of(game_id).spots[game_id]
+    """The wager spots of a game (DESIGN contract 4); none for a poker game."""
+    return spec_of(game_id).spots.get(game_id, ())
 
 
 def make_engine(rules: Rules) -> Engine[Any]:

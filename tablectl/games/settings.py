@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
+    from tablectl.rules.poker_fees import PokerSchedule
 
 
 class GameSettings(BaseModel):
@@ -28,6 +29,12 @@ class GameSettings(BaseModel):
         """R28: seconds after the round's first wager at which betting closes by itself (0: the
         game has no bet timer, or it is off)."""
         return 0
+
+    def own_schedule(self, seats: int) -> PokerSchedule | None:
+        """The collection schedule the game's own section gives (a poker game's, R44), for a
+        table of `seats`; None: the table's `[collection]` gives it (R4). Called only once
+        `cross_check` found no problem."""
+        return None
 
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
         """Problems (key, reason) this game finds in the other sections, e.g. its seat count."""

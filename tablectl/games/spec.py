@@ -66,6 +66,10 @@ class GameSpec:
     """The `display/<name>` views the engine publishes (e.g. "eztrak")."""
     analyzer: str | None = None
     """"module:function" taking an AnalyzeRequest and returning an Analysis, if any."""
+    kind: Literal["banked", "poker"] = "banked"
+    """"banked": wagers on spots against a player-dealer, with `[limits]` and a `[collection]`
+    schedule (R4); "poker": players play each other for the pot, with no spots, the stakes and
+    the collection (R44) in the game's own section."""
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -129,8 +133,10 @@ def check_spec(spec: object, game_id: str, where: str) -> GameSpec:
         hint = get_type_hints(settings)["id"]
         if get_args(hint) != (gid,) or getattr(hint, "__origin__", None) is not Literal:
             raise SpecError(f'{where}: {settings.__name__}.id must be Literal["{gid}"]')
-        if not spec.spots.get(gid):
+        if spec.kind == "banked" and not spec.spots.get(gid):
             raise SpecError(f"{where}: no wager spots for {gid}")
+        if spec.kind == "poker" and spec.spots.get(gid):
+            raise SpecError(f"{where}: {gid} is a poker game: players bet into pots, not spots")
         for key, (_file, wager) in settings.PAYTABLES.items():
             if key not in settings.model_fields:
                 raise SpecError(f"{where}: {settings.__name__}.PAYTABLES names no option {key!r}")

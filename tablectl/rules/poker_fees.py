@@ -95,8 +95,9 @@ def _player_count(value: object) -> int:
 
 
 def _option_numbers(value: object) -> tuple[int, ...]:
-    """`option = N` in a file or inline; a tuple only when code reads several options together."""
-    numbers = value if isinstance(value, tuple) else (value,)
+    """`option = N` in a file or inline; several only when code reads options together (a
+    schedule as journaled writes them as a JSON list, which `_validated` refuses in a file)."""
+    numbers = tuple(value) if isinstance(value, tuple | list) else (value,)
     for number in numbers:
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
             raise refuse(f"an option is a whole number from 1, like option = 2, not {value!r}")
@@ -312,6 +313,14 @@ def _validated(entry: object, where: KeyPath) -> tuple[PokerSchedule | None, lis
     """One decoded TOML table (`[[schedule]]` or an inline schedule) as a schedule, or problems."""
     if not isinstance(entry, dict):
         return None, [f"{key_path(where)}: must be a table"]
+    if "options" in entry:  # only code reads options together (`table_schedule`)
+        return None, [f"{key_path((*where, 'options'))}: unknown key; write option = N"]
+    option = entry.get("option")
+    if isinstance(option, list):  # TOML has no tuple: a written list is several options
+        return None, [
+            f"{key_path((*where, 'option'))}: an option is a whole number from 1, like "
+            f"option = 2, not {option}"
+        ]
     try:
         return PokerSchedule.model_validate(entry), []
     except ValidationError as err:

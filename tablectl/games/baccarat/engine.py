@@ -99,8 +99,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         self.settlement_order = game.settlement_order
         self.banker_push_on_dragon7 = game.banker_push_on_dragon7
         self.bet_timer = game.bet_timer_seconds or None
-        self.schedule = rules.schedule
-        self.limits = rules.limits
+        self.limits, self.schedule = rules.banked()
         self.boards = Scoreboards()  # EZTRAK figures kept as the shoe grows (a cache, R28)
 
     # -- the engine protocol -------------------------------------------------------------

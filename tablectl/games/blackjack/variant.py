@@ -160,13 +160,14 @@ def policy_of(rules: Rules) -> Policy:
     elif game.match_dealer_table is not None:
         match = rules.paytable(game.match_dealer_table)
     side = (("red-flex", red_flex), ("buster", buster), ("match-dealer", match))
+    limits, schedule = rules.banked()
     return Policy(
         game=game,
         variant=variant,
         seats=rules.seats.count,
         shoe=ShoeComposition(variant.deck, game.decks),  # contract 1
-        limits=rules.limits,
-        schedule=rules.schedule,
+        limits=limits,
+        schedule=schedule,
         red_flex=red_flex,
         buster=buster,
         match=match,

@@ -157,8 +157,7 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         self.envy_minimum = game.envy_minimum
         self.house_way: hands.HouseWay = game.house_way  # R31: 003 or 004's chart
         self.settlement_order = game.settlement_order
-        self.schedule = rules.schedule
-        self.limits = rules.limits
+        self.limits, self.schedule = rules.banked()
 
     # -- the engine protocol -------------------------------------------------------------
 

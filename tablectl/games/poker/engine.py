@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tablectl.game_records import (
     GameRecord,
@@ -44,12 +44,14 @@ from tablectl.game_records import (
 )
 from tablectl.games.base import Rejected
 from tablectl.games.common import VOID_RULE, can, default_player, event_msg, verify_seat
+from tablectl.games.poker.spec import settings_of
 from tablectl.games.poker.state import (
     VARIANTS,
     HandState,
     PokerSettings,
     PokerState,
     SeatState,
+    Variant,
 )
 from tablectl.rules.betting import (
     ACTION_ORDER,
@@ -95,6 +97,9 @@ from tablectl_base.events import (
     SeatTake,
 )
 from tablectl_base.money import ZERO, fmt
+
+if TYPE_CHECKING:
+    from tablectl.config import Rules
 
 
 @dataclass(frozen=True)
@@ -707,3 +712,27 @@ class PokerEngine:
         if len(hand.board) < BOARD_AFTER[-1]:
             return "board"
         return "showdown"
+
+
+class PokerTableEngine(PokerEngine):
+    """The engine a table builds from its journaled rules: the `[game]` options of
+    tablectl/games/poker/spec.py and the collection schedule resolved from them (R44)."""
+
+    def __init__(self, rules: Rules) -> None:
+        game = settings_of(rules.game)
+        small, big = game.blinds
+        settings = PokerSettings(
+            variant=VARIANT_OF[game.id],
+            structure=game.betting(),
+            small_blind=small,
+            big_blind=big,
+            chip=game.chip,
+            document=game.document,
+            schedule=rules.poker_schedule(),
+            seats=rules.seats.count,
+        )
+        super().__init__(settings, game_id=game.id)
+
+
+VARIANT_OF: Final[Mapping[str, Variant]] = MappingProxyType({v: v for v in VARIANTS})
+"""A poker game id -> its flop game (each id names its variant)."""

@@ -154,8 +154,7 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         self.seats = rules.seats.count
         self.settlement_order = game.settlement_order
         self.spot_order = WAGER_ORDERS[game.wager_order]
-        self.schedule = rules.schedule
-        self.limits = rules.limits
+        self.limits, self.schedule = rules.banked()
         self.six_card_table = rules.paytable(game.six_card_bonus_table)  # as journaled
         self.pair_plus_table = rules.paytable(game.pair_plus_table)
 

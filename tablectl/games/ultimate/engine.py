@@ -297,8 +297,7 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         self.seats = rules.seats.count
         self.settlement_order = game.settlement_order
         self.deal_from = game.deal_from
-        self.schedule = rules.schedule
-        self.limits = rules.limits
+        self.limits, self.schedule = rules.banked()
         self.blind_table = rules.paytable(game.blind_table)  # as journaled with the rules
         self.trips_table = rules.paytable(game.trips_table)
         self.bad_beat_table: PayTable | None = (

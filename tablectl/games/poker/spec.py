@@ -1,0 +1,240 @@
+"""The flop games of the poker room (documents 003 and 004; issue 12) as one unit: each game's
+`[game]` options and the GameSpec.
+
+A poker table has no `[limits]` and no banked `[collection]` (R4): its stakes are the betting
+structure, stakes and blinds in `[game]`, and its collection the posted schedule options (or,
+where no document posts one, an inline schedule) in `[game.collection]` (R44).
+"""
+
+from __future__ import annotations
+
+import sys
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from tablectl.games.settings import GameSettings
+from tablectl.games.spec import GameSpec
+from tablectl.rules.fees import ScheduleError
+from tablectl.rules.poker_fees import (
+    PokerSchedule,
+    parse_poker_schedules,
+    posted_file,
+    table_schedule,
+)
+from tablectl_base.money import Money, fmt
+
+if TYPE_CHECKING:
+    from tablectl.config import TableConfig
+    from tablectl.rules.betting import Structure
+
+StructureName = Literal["fixed-limit", "spread-limit", "pot-limit", "no-limit"]
+Document = Literal["003", "004"]
+
+SPREAD_ROUND_CAP = Decimal(200)
+"""R43: under 004 no seat puts more than $200 into one spread-limit betting round."""
+MAX_RAISES = 3
+"""R43: three raises a fixed-limit round unless only two players are in it."""
+
+
+def _shipped_schedules() -> Path:
+    """The schedules that come with tablectl: config/schedules in a source checkout, otherwise
+    where installing put them (pyproject.toml data-files: share/tablectl/schedules)."""
+    source = Path(__file__).resolve().parents[3] / "config" / "schedules"
+    return source if source.is_dir() else Path(sys.prefix) / "share" / "tablectl" / "schedules"
+
+
+SCHEDULE_DIR = _shipped_schedules()
+
+
+@cache
+def posted_schedules(document: str, game: str) -> dict[int, PokerSchedule] | None:
+    """The schedules `document` posts for `game`, read from the shipped file (None: it posts
+    none). ScheduleError if the shipped file is damaged."""
+    name = posted_file(document, game)
+    if name is None:
+        return None
+    path = SCHEDULE_DIR / name
+    return parse_poker_schedules(path.read_text(encoding="utf-8"), str(path))
+
+
+class PokerCollection(BaseModel):
+    """`[game.collection]`: the posted options this table charges by, or its own schedule where
+    no document posts one (R44)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    options: tuple[int, ...] = ()
+    # As written (a TOML table): `table_schedule` validates it, naming each problem by its key.
+    schedule: dict[str, Any] | None = None
+
+
+class PokerGame(GameSettings):
+    """A flop game's table: the document it is approved under (its odd-chip rule R41 and its
+    posted collections R44), the betting structure with its stakes, the blinds, the smallest chip
+    in play and the buy-in minimum."""
+
+    document: Document
+    structure: StructureName
+    # fixed limit: the small and the big bet; spread limit: the spread of the first two rounds
+    stakes: tuple[Money, Money] | None = None
+    # spread limit: the spread of the last two rounds, where the table posts another one
+    late_stakes: tuple[Money, Money] | None = None
+    blinds: tuple[Money, Money]
+    chip: Money = Decimal(1)
+    buy_in_min: Money | None = None
+    collection: PokerCollection = Field(default_factory=PokerCollection)
+
+    @model_validator(mode="after")
+    def _stakes_fit_structure(self) -> PokerGame:
+        """Stakes where the structure posts them, blinds that open it, all in whole chips."""
+        limit = self.structure in ("fixed-limit", "spread-limit")
+        if limit and self.stakes is None:
+            raise ValueError(f"a {self.structure} table posts its stakes: stakes = [low, high]")
+        if not limit and self.stakes is not None:
+            raise ValueError(f"a {self.structure} table has no stakes: the big blind sets them")
+        if self.late_stakes is not None and self.structure != "spread-limit":
+            raise ValueError("late_stakes is the later spread of a spread-limit table only")
+        for pair, what in ((self.stakes, "stakes"), (self.late_stakes, "late_stakes")):
+            if pair is not None and not 0 < pair[0] <= pair[1]:
+                raise ValueError(f"{what} run from a low amount above 0 to a high one")
+        small, big = self.blinds
+        if not 0 < small <= big:
+            raise ValueError("blinds: the small blind is above 0 and at most the big blind")
+        if self.chip <= 0:
+            raise ValueError("chip: the smallest chip in play is above 0")
+        amounts = [*self.blinds, *(self.stakes or ()), *(self.late_stakes or ())]
+        odd = [fmt(a) for a in amounts if a % self.chip]
+        if odd:
+            raise ValueError(
+                f"{', '.join(odd)} cannot be paid in chips of {fmt(self.chip)} (R41: pots are "
+                "split in the smallest chip)"
+            )
+        return self
+
+    def betting(self) -> Structure:
+        """The betting structure of rules/betting.py these options describe (R43)."""
+        from tablectl.rules.betting import FixedLimit, NoLimit, PotLimit, SpreadLimit
+
+        if self.structure == "fixed-limit":
+            assert self.stakes is not None
+            return FixedLimit(self.stakes[0], self.stakes[1], max_raises=MAX_RAISES)
+        if self.structure == "spread-limit":
+            assert self.stakes is not None
+            late = self.late_stakes or (None, None)
+            cap = SPREAD_ROUND_CAP if self.document == "004" else None
+            return SpreadLimit(self.stakes[0], self.stakes[1], late[0], late[1], round_cap=cap)
+        if self.structure == "pot-limit":
+            return PotLimit(self.blinds[1])
+        return NoLimit(self.blinds[1])
+
+    def schedule(self, seats: int) -> PokerSchedule:
+        """The one schedule this table charges by (R44); ScheduleError naming each problem by
+        its key under `game.`."""
+        posted = posted_schedules(self.document, self.id)
+        inline = self.collection.schedule
+        try:
+            schedule = table_schedule(
+                self.document,
+                self.id,
+                seats,
+                posted=posted,
+                options=self.collection.options,
+                inline=inline,
+            )
+        except ScheduleError as exc:
+            raise ScheduleError([_under_game(p) for p in exc.problems]) from None
+        problem = self._limit_problem(schedule)
+        if problem:
+            raise ScheduleError([problem])
+        return schedule
+
+    def _limit_problem(self, schedule: PokerSchedule) -> str | None:
+        """A posted option belongs to a table limit: the table's stakes must be one of them."""
+        limits = schedule.table_limits
+        if not limits:
+            return None
+        stakes = self.stakes or (self.blinds[1], self.blinds[1])
+        if self.structure in ("pot-limit", "no-limit") or any(
+            (lim.lower, lim.higher) == tuple(stakes) for lim in limits
+        ):
+            return None
+        posted = " or ".join(lim.text for lim in limits)
+        return (
+            f"game.stakes: ${fmt(stakes[0])}-${fmt(stakes[1])} is not the table limit of "
+            f"{schedule.label} ({posted}): pick the options posted for this table's stakes (R44)"
+        )
+
+    def own_schedule(self, seats: int) -> PokerSchedule | None:
+        """The schedule of `[game.collection]` (R44)."""
+        return self.schedule(seats)
+
+    def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
+        """The collection against the seats (R44); no banked sections at a poker table."""
+        problems: list[tuple[str, str]] = []
+        try:
+            self.schedule(table.seats.count)
+        except ScheduleError as exc:
+            problems += [_keyed(p) for p in exc.problems]
+        return problems
+
+
+def _under_game(problem: str) -> str:
+    """A schedule problem keyed as the table's config writes it: `collection...` is under
+    `game.`; `seats.count` stays where it is."""
+    return problem if problem.startswith(("seats.", "game.")) else f"game.{problem}"
+
+
+def _keyed(problem: str) -> tuple[str, str]:
+    """ "key: reason" as (key, reason)."""
+    key, _, reason = problem.partition(": ")
+    return key, reason
+
+
+class TexasHoldem(PokerGame):
+    """Texas Hold'em (003 "Texas Hold-Em (High)"; 004 "Texas Hold'em")."""
+
+    id: Literal["texas-holdem"]
+
+
+class Omaha(PokerGame):
+    """Omaha high (003 "Omaha (High)")."""
+
+    id: Literal["omaha"]
+
+
+class OmahaHiLo(PokerGame):
+    """Omaha high-low split, eight or better (003 "Omaha (High-Low Split)"; 004 "Omaha High/Low
+    Split")."""
+
+    id: Literal["omaha-hi-lo"]
+
+
+class CrazyPineappleHiLo(PokerGame):
+    """Crazy Pineapple high-low split, nine or better (003 "Crazy Pineapple High-Low Split")."""
+
+    id: Literal["crazy-pineapple-hi-lo"]
+
+
+def settings_of(game: Any) -> PokerGame:
+    """A table's `[game]` as a poker game's options (TypeError if it is another game's)."""
+    if not isinstance(game, PokerGame):
+        raise TypeError(f"{type(game).__name__} is not a poker game's settings")
+    return game
+
+
+SPEC = GameSpec(
+    title="Poker: the flop games",
+    settings={
+        "texas-holdem": TexasHoldem,
+        "omaha": Omaha,
+        "omaha-hi-lo": OmahaHiLo,
+        "crazy-pineapple-hi-lo": CrazyPineappleHiLo,
+    },
+    engine="tablectl.games.poker.engine:PokerTableEngine",
+    spots={},
+    kind="poker",
+)
