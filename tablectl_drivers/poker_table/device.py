@@ -92,11 +92,13 @@ class PokerTableDriver(PositionedDriver[PokerTableMessage]):
 
     async def emit(self, frame: PokerTableMessage, at: dict[str, Any], sink: DriverSink) -> None:
         """PLC becomes `table.card`; HND is no event (contract 2 has none: the hand travels on
-        the placements' `at.run`), it only ends UNKNOWN_SEAT."""
+        the placements' `at.run`): it ends UNKNOWN_SEAT and makes one status report, as a
+        shoe's NEW does, so the status says which hand the table is in."""
         if isinstance(frame, NewHand):
             self._unknown_now = False
             self._judged = None
             self._log.info(f"{self.log_prefix}.hand", hand=frame.hand, seq=frame.seq)
+            await self.report_status(sink, force=True)  # `position` shows the new hand at 0
         elif isinstance(frame, CardPlaced):
             self._judge(frame, at)
             event: dict[str, Any] = {"type": "table.card", "zone": frame.zone.kind}
