@@ -84,6 +84,7 @@ COMMAND_VERBS = {
     "hole.cards": "hole.cards",
     "hole.discard": "hole.discard",
     "board.cards": "board.cards",
+    "showdown": "showdown",
 }
 
 # Command payload limits (docs/mqtt.md "Commands"). A command is a small flat object (the

@@ -221,6 +221,7 @@ class PokerHandSettled:
     void: bool = False
     reason: str | None = None
     table: TableNotes = NO_NOTES
+    declared: bool = False  # the showdown's order declared by the dealer (no reader, no cards)
 
 
 RoundResult = (RoundSettled, PokerHandSettled)

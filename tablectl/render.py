@@ -156,6 +156,7 @@ def poker_result_payload(record: PokerHandSettled) -> dict[str, Any]:
         payload["reason"] = record.reason
     payload["board"] = list(record.board)
     payload["showdown"] = record.showdown
+    payload["declared"] = record.declared
     payload["pots"] = [
         {
             "amount": fmt(p.amount),

@@ -100,11 +100,11 @@ class DiceRoll(_Positioned):
 
 
 TableZone = Literal["seat", "board", "muck"]
-"""Where a card-reading poker table reads a card: a seat's hole-card antenna, the board, the muck."""
+"""Where a card-reading poker table reads a card: a seat's antenna, the board, the muck."""
 
 
 class TableCard(_Positioned):
-    """Poker: a card the card-reading table read as placed in a zone (docs/protocols/poker-table.md).
+    """Poker: a card the card-reading table read where it lay (docs/protocols/poker-table.md).
     `seat` names the seat of a `seat` zone and is absent otherwise. A hole card (seat) or a
     discard (muck) is journaled only (R46); a board card is public once read."""
 
@@ -199,6 +199,16 @@ class BoardCards(_Event):
     cards: list[CardText]
 
 
+class Showdown(_Event):
+    """Poker at a table without a reader: the dealer declares how the hands still in rank at the
+    showdown, best first, tied seats together (`high`), and in a split game the qualifying lows,
+    best first (`low`; empty: no qualifying low)."""
+
+    type: Literal["showdown"] = "showdown"
+    high: list[list[Seat]] = Field(min_length=1, max_length=14)
+    low: list[list[Seat]] | None = Field(None, max_length=14)
+
+
 class RoundResume(_Event):
     """The operator has dealt with what held the round (a device fault) and play goes on."""
 
@@ -269,6 +279,7 @@ InputEvent = Annotated[
     | HoleCards
     | HoleDiscard
     | BoardCards
+    | Showdown
     | RoundResume
     | RoundVoid
     | DeviceStatus
@@ -295,6 +306,7 @@ PUBLIC_TYPES = (
     "hole.cards",
     "hole.discard",
     "board.cards",
+    "showdown",
     "round.resume",
     "round.void",
 )

@@ -190,6 +190,11 @@ VALID_EVENTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
         {"type": "table.card", "zone": "board", "card": "2c"},
         {"type": "table.card", "zone": "board", "card": "2c"},
     ),
+    (
+        {"type": "showdown", "high": [[3], [1, 5]], "low": [[5]]},
+        {"type": "showdown", "high": [[3], [1, 5]], "low": [[5]]},
+    ),
+    ({"type": "showdown", "high": [[2]]}, {"type": "showdown", "high": [[2]]}),
     ({"type": "round.resume"}, {"type": "round.resume"}),
     ({"type": "round.void"}, {"type": "round.void", "reason": "misdeal"}),
     (

@@ -95,6 +95,8 @@ from tablectl_base.events import (
     RoundVoid,
     SeatLeave,
     SeatTake,
+    Showdown,
+    TableCard,
 )
 from tablectl_base.money import ZERO, fmt
 
@@ -139,6 +141,8 @@ ONE_DECK = '004 "Omaha High/Low Split: Description of the Deck and Number of Dec
 FIRST_BUTTON = '004 "Omaha High/Low Split: Dealing Procedures and Round of Play"'
 SHOWDOWN_RULE = '003 "Texas Hold-Em (High)" rule 5'
 SEATING = "seating (issue 12 item 1: seats and stacks)"
+BUY_IN = 'the table\'s posted minimum buy-in (game.buy_in_min; 003 "Poker Games Collection Rates")'
+DECLARED = "a table without a reader: the dealer declares the showdown (issue 12 item 5)"
 BOARD_AFTER: Final = (3, 4, 5)  # the board after betting rounds 0, 1, 2: flop, turn, river
 STREETS: Final = ("preflop", "flop", "turn", "river")
 ACTIONS: Final = ("check", "call", "fold", "bet", "raise", "all-in")
@@ -173,6 +177,8 @@ class PokerEngine:
             HoleDiscard: self.hole_discard,
             BoardCards: self.board_cards,
             Decision: self.decision,
+            TableCard: self.table_card,
+            Showdown: self.showdown,
         }
 
     # ------------------------------------------------------------------ the Engine protocol
@@ -211,6 +217,12 @@ class PokerEngine:
         if ev.stack <= 0:
             raise Rejected(
                 "a player sits down with chips: the stack must be more than zero", rule=TABLE_STAKES
+            )
+        least = self.settings.buy_in_min
+        if least is not None and ev.stack < least:
+            raise Rejected(
+                f"a buy-in of {fmt(ev.stack)} is below the table's minimum {fmt(least)}",
+                rule=BUY_IN,
             )
 
     def can_seat_take(self, state: PokerState, ev: SeatTake) -> bool:
@@ -322,6 +334,11 @@ class PokerEngine:
             raise Rejected("no hand is in play: start one with hand.start", rule=ROUND_OF_PLAY)
         return state.hand
 
+    def _whole(self, hand: HandState, seat: int) -> bool:
+        """Whether every hole card of `seat` is in (the console gives them at once, a reader one
+        by one)."""
+        return len(hand.holes.get(seat, ())) == self.game.hole_cards
+
     def _seen(self, hand: HandState) -> set[Card]:
         """Every card entered this hand: hole cards and the board."""
         return {c for cards in hand.holes.values() for c in cards} | set(hand.board)
@@ -334,6 +351,7 @@ class PokerEngine:
             raise Rejected(f"seat {ev.seat} is not dealt in this hand", rule=ACTION_ORDER)
         if ev.seat in hand.holes:
             raise Rejected(f"seat {ev.seat}'s hole cards are already in", rule=rule)
+        # (a reader's cards of the seat count as in: the console does not complete them)
         want = self.game.hole_cards
         cards = _cards(ev.cards)
         if len(cards) != want:
@@ -377,7 +395,7 @@ class PokerEngine:
             raise Rejected("the discard comes after the flop", rule=DISCARD_RULE)
         if ev.seat not in self._discards_due(hand):
             raise Rejected(f"seat {ev.seat} has no discard to make", rule=DISCARD_RULE)
-        if ev.seat not in hand.holes:
+        if not self._whole(hand, ev.seat):
             raise Rejected(f"seat {ev.seat}'s hole cards are not in yet", rule=DISCARD_RULE)
         if parse_card(ev.card) not in hand.holes[ev.seat]:
             raise Rejected(
@@ -401,8 +419,11 @@ class PokerEngine:
         new = replace(state, hand=hand)
         return self._settle_if_over(new, [event_msg(ev, ts, hide=("card",))])
 
-    def verify_board_cards(self, state: PokerState, ev: BoardCards) -> None:
-        """The flop (3), turn (1) or river (1), each once the betting round before is over."""
+    def verify_board_cards(
+        self, state: PokerState, ev: BoardCards, *, one_by_one: bool = False
+    ) -> None:
+        """The flop (3), turn (1) or river (1), each once the betting round before is over; a
+        reader turns them up `one_by_one`."""
         hand = self._hand(state)
         betting = hand.betting
         if not betting.complete:
@@ -415,7 +436,7 @@ class PokerEngine:
             raise Rejected("every player still in discards before the turn", rule=DISCARD_RULE)
         want = BOARD_AFTER[betting.street] - len(hand.board)
         cards = _cards(ev.cards)
-        if len(cards) != want:
+        if len(cards) != want and not (one_by_one and len(cards) == 1):
             raise Rejected(
                 f"the {STREETS[betting.street + 1]} is {want} card"
                 f"{'s' if want > 1 else ''}, not {len(cards)}",
@@ -437,12 +458,122 @@ class PokerEngine:
     ) -> tuple[PokerState, list[GameRecord]]:
         """Turn up the board; the next betting round opens (after Crazy Pineapple's discard)."""
         self.verify_board_cards(state, ev)
-        hand = self._hand(state)
-        hand = replace(hand, board=(*hand.board, *_cards(ev.cards)))
-        if not self._discards_due(hand):
-            hand = replace(hand, betting=hand.betting.next_round())
+        hand = self._with_board(self._hand(state), _cards(ev.cards))
         new = replace(state, hand=hand)
         return self._settle_if_over(new, [event_msg(ev, ts, round=hand.number)])
+
+    def _with_board(self, hand: HandState, cards: Sequence[Card]) -> HandState:
+        """The board with `cards` turned up; once the street is whole (and Crazy Pineapple's
+        discards made) the next betting round opens."""
+        hand = replace(hand, board=(*hand.board, *cards))
+        if len(hand.board) == BOARD_AFTER[hand.betting.street] and not self._discards_due(hand):
+            hand = replace(hand, betting=hand.betting.next_round())
+        return hand
+
+    # ------------------------------------------------------------------ the card-reading table
+
+    def verify_table_card(self, state: PokerState, ev: TableCard) -> None:
+        """A card the reader placed: to a seat dealt in with hole cards still to come, to the
+        board when the betting round before its street is over, or to the muck (anything)."""
+        hand = self._hand(state)
+        card = parse_card(ev.card)
+        if ev.zone == "muck":
+            return  # burns, folded hands and discards: the muck takes any card
+        if card.is_joker:
+            raise Rejected("the flop games are dealt without the joker", rule=ONE_DECK)
+        if card in self._seen(hand):
+            raise Rejected(
+                "a card appears twice in this hand: it is dealt from one deck", rule=ONE_DECK
+            )
+        if ev.zone == "board":
+            self.verify_board_cards(state, BoardCards(cards=[ev.card]), one_by_one=True)
+            return
+        assert ev.seat is not None  # the event's own check: a seat zone names its seat
+        if ev.seat not in hand.order:
+            raise Rejected(f"seat {ev.seat} is not dealt in this hand", rule=ACTION_ORDER)
+        if self._whole(hand, ev.seat):
+            raise Rejected(
+                f"seat {ev.seat} already has its {self.game.hole_cards} hole cards",
+                rule=self.game.hole_rule,
+            )
+
+    def can_table_card(self, state: PokerState, ev: TableCard) -> bool:
+        """Whether `verify_table_card` accepts."""
+        return can(self.verify_table_card, state, ev)
+
+    def table_card(
+        self, state: PokerState, ev: TableCard, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """A hole card joins its seat's (never published, R46); a board card turns up (and may
+        complete its street); a card in the muck is Crazy Pineapple's discard when it is a
+        hole card of a seat that owes one, and otherwise changes nothing (burns, folds)."""
+        self.verify_table_card(state, ev)
+        hand = self._hand(state)
+        card = parse_card(ev.card)
+        if ev.zone == "board":
+            hand = self._with_board(hand, [card])
+            echo = event_msg(ev, ts, round=hand.number)
+            return self._settle_if_over(replace(state, hand=hand), [echo])
+        hidden = event_msg(ev, ts, hide=("card",), round=hand.number)
+        if ev.zone == "seat":
+            assert ev.seat is not None
+            cards = (*hand.holes.get(ev.seat, ()), card)
+            hand = replace(hand, holes=MappingProxyType({**hand.holes, ev.seat: cards}))
+            return self._settle_if_over(replace(state, hand=hand), [hidden])
+        owner = next((s for s in self._discards_due(hand) if card in hand.holes.get(s, ())), None)
+        if owner is None or not self._whole(hand, owner):
+            return state, [hidden]
+        return self.hole_discard(state, HoleDiscard(seat=owner, card=ev.card), ts)
+
+    # ------------------------------------------------------------------ a declared showdown
+
+    def verify_showdown(self, state: PokerState, ev: Showdown) -> None:
+        """The river's betting is over, a hand still in has no cards to speak for it, and the
+        order names every hand still in once (and, in a split game, only qualifying lows)."""
+        hand = self._hand(state)
+        b = hand.betting
+        if not (b.complete and not b.hand_over and len(hand.board) == BOARD_AFTER[-1]):
+            raise Rejected("the showdown comes after the river's betting", rule=ROUND_OF_PLAY)
+        live = {p.seat for p in b.players if not p.folded}
+        if all(self._whole(hand, s) for s in live):
+            raise Rejected(
+                "every hand still in has its cards: the hands speak for themselves",
+                rule=SHOWDOWN_RULE,
+            )
+        high = [s for tier in ev.high for s in tier]
+        if sorted(high) != sorted(live) or any(not tier for tier in ev.high):
+            raise Rejected(
+                f"rank every hand still in once, best first: seats {sorted(live)}", rule=DECLARED
+            )
+        low = [s for tier in ev.low or () for s in tier]
+        if low and self.game.low is None:
+            raise Rejected(f"{self.game_id} has no low hand", rule=self.game.hole_rule)
+        if len(set(low)) != len(low) or not set(low) <= live or any(not t for t in ev.low or ()):
+            raise Rejected(
+                "name each qualifying low once, best first, among the hands still in",
+                rule=DECLARED,
+            )
+
+    def can_showdown(self, state: PokerState, ev: Showdown) -> bool:
+        """Whether `verify_showdown` accepts."""
+        return can(self.verify_showdown, state, ev)
+
+    def showdown(
+        self, state: PokerState, ev: Showdown, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Settle the pots by the dealer's declared order: the same pots, fee and odd-chip rule
+        as when the hands speak (R41, R42, R44), with no hand shown (none was read)."""
+        self.verify_showdown(state, ev)
+        hand = self._hand(state)
+        tiers = len(ev.high)
+        ranking = {
+            seat: Strength((tiers - i,), None) for i, tier in enumerate(ev.high) for seat in tier
+        }
+        for j, tier in enumerate(ev.low or ()):
+            for seat in tier:
+                ranking[seat] = replace(ranking[seat], low=(j,))
+        echo = event_msg(ev, ts, round=hand.number)
+        return self._settle(state, showdown=True, records=[echo], declared=ranking)
 
     # ------------------------------------------------------------------ betting
 
@@ -514,7 +645,7 @@ class PokerEngine:
             return self._settle(state, showdown=False, records=records)
         if b.complete and len(hand.board) == BOARD_AFTER[-1] and not self._discards_due(hand):
             live = [p.seat for p in b.players if not p.folded]
-            if all(s in hand.holes for s in live):
+            if all(self._whole(hand, s) for s in live):
                 return self._settle(state, showdown=True, records=records)
         return state, records
 
@@ -545,7 +676,12 @@ class PokerEngine:
         return hand_fee(schedule, len(hand.order), reached_flop), modified
 
     def _settle(
-        self, state: PokerState, *, showdown: bool, records: list[GameRecord]
+        self,
+        state: PokerState,
+        *,
+        showdown: bool,
+        records: list[GameRecord],
+        declared: Mapping[int, Strength] | None = None,
     ) -> tuple[PokerState, list[GameRecord]]:
         """Build the pots, take the fee from the main pot, award each pot, update the stacks."""
         hand = state.hand
@@ -559,7 +695,9 @@ class PokerEngine:
         pots = ([Pot(rest, pots[0].eligible)] if rest > 0 else []) + pots[1:]
         ranking: dict[int, Strength] = {}
         shown_by_seat: dict[int, ShownHand] = {}
-        if showdown:
+        if declared is not None:
+            ranking = dict(declared)
+        elif showdown:
             for p in players:
                 if not p.folded:
                     ranking[p.seat], shown_by_seat[p.seat] = self._strength(hand, p.seat)
@@ -596,9 +734,12 @@ class PokerEngine:
             fee_players=len(hand.order),
             fee_modified=modified,
             returned=returned,
-            shown=tuple(shown_by_seat[s] for s in hand.order if s in shown_seats),
+            shown=tuple(
+                shown_by_seat[s] for s in hand.order if s in shown_seats & set(shown_by_seat)
+            ),
             stacks=tuple((s.seat, s.stack) for s in seats),
             showdown=showdown,
+            declared=declared is not None,
         )
         new = replace(state, seats=seats, hand=None, collected=state.collected + fee)
         return new, [*records, result]
@@ -667,7 +808,7 @@ class PokerEngine:
                 "stack": fmt(players[x.seat].stack if x.seat in players else x.stack),
                 "in_round": fmt(players[x.seat].in_round) if x.seat in players else None,
                 "folded": players[x.seat].folded if x.seat in players else None,
-                "cards_in": x.seat in hand.holes,
+                "cards_in": self._whole(hand, x.seat),
             }
             for x in state.seats
         ]
@@ -730,6 +871,7 @@ class PokerTableEngine(PokerEngine):
             document=game.document,
             schedule=rules.poker_schedule(),
             seats=rules.seats.count,
+            buy_in_min=game.buy_in_min,
         )
         super().__init__(settings, game_id=game.id)
 

@@ -32,6 +32,7 @@ class PokerSettings:
     document: OddChipRule
     schedule: PokerSchedule | None = None
     seats: int = 10
+    buy_in_min: Decimal | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,256 @@
+"""A poker table as the daemon plays it: the shipped configs built into a `Table`, fed journal
+records, checked on what is published (issue 12 items 5 and 6). Amounts worked by hand from the
+documents in each test's comments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablectl.config import LoadedConfig, load_config
+from tablectl.outputs import OutboxRow
+from tablectl.table import Table
+from tests.helpers import feed
+
+CONFIG = Path(__file__).resolve().parents[1] / "config"
+
+
+def table_of(name: str) -> Table:
+    """A table built from a shipped config, its rules journaled first (as the daemon does)."""
+    cfg: LoadedConfig = load_config(CONFIG / name)
+    table = Table(cfg)
+    feed(table, {"type": "config", "rules": cfg.rules.to_json()}, source="config")
+    return table
+
+
+def rows_by(rows: list[OutboxRow], suffix: str) -> list[dict[str, Any]]:
+    """Decoded payloads of the rows on `<base>/<suffix>`."""
+    return [json.loads(r.payload) for r in rows if r.topic.endswith("/" + suffix)]
+
+
+def alerts(rows: list[OutboxRow]) -> list[dict[str, Any]]:
+    return rows_by(rows, "alert")
+
+
+def seat_three(table: Table, stacks: tuple[str, str, str] = ("100", "100", "100")) -> None:
+    """Seats 1, 3 and 5 with these stacks; the first hand's button on seat 1."""
+    for seat, stack in zip((1, 3, 5), stacks, strict=True):
+        assert not alerts(feed(table, {"type": "seat.take", "seat": seat, "stack": stack}))
+    assert not alerts(feed(table, {"type": "hand.start", "button": 1}))
+
+
+def play(table: Table, *events: dict[str, Any]) -> list[OutboxRow]:
+    """Feed console inputs, each one accepted; every row published."""
+    out: list[OutboxRow] = []
+    for event in events:
+        rows = feed(table, event)
+        assert not alerts(rows), (event, alerts(rows))
+        out += rows
+    return out
+
+
+def act(seat: int, action: str) -> dict[str, Any]:
+    return {"type": "decision", "seat": seat, "action": action}
+
+
+def board(*cards: str) -> dict[str, Any]:
+    return {"type": "board.cards", "cards": list(cards)}
+
+
+def checks(*seats: int) -> list[dict[str, Any]]:
+    return [act(s, "check") for s in seats]
+
+
+def read(zone: str, card: str, pos: int, seat: int | None = None) -> dict[str, Any]:
+    """A placement the card-reading table reports (docs/protocols/poker-table.md)."""
+    event: dict[str, Any] = {"type": "table.card", "zone": zone, "card": card}
+    if seat is not None:
+        event["seat"] = seat
+    event["at"] = {"run": "1", "pos": pos}
+    return event
+
+
+def to_river_checked(table: Table) -> list[OutboxRow]:
+    """Button 1, blinds from seats 3 and 5: seat 1 calls, seat 3 completes, seat 5 checks;
+    then the flop, turn and river checked around (seat 3 first after the flop)."""
+    return play(
+        table,
+        act(1, "call"),
+        act(3, "call"),
+        act(5, "check"),
+        board("Ac", "Qh", "3s"),
+        *checks(3, 5, 1),
+        board("9h"),
+        *checks(3, 5, 1),
+        board("2h"),
+        *checks(3, 5, 1),
+    )
+
+
+def stacks(result: dict[str, Any]) -> dict[int, str]:
+    return {s["seat"]: s["stack"] for s in result["stacks"]}
+
+
+def test_004_declared_tie_gives_the_odd_chip_left_of_the_button_R41() -> None:
+    """004 Texas Hold'em, $4-$8 (blinds $2/$4), no reader: the dealer declares seats 3 and 5
+    tied for high over seat 1. Pot: 3 x $4 = $12; options 1-2 with three players dealt in charge
+    $3 after the flop (004 "Texas Hold'em: Collection Fee Schedule", 5 or less: $3) -> $9. Split
+    two ways in $1 chips: $4 each and one odd chip, which 004 gives to the player closest to the
+    left of the button (seat 1's left: seat 3): seat 3 $5, seat 5 $4."""
+    table = table_of("texas-holdem-004.toml")
+    seat_three(table)
+    to_river_checked(table)
+    rows = play(table, {"type": "showdown", "high": [[3, 5], [1]]})
+    (result,) = rows_by(rows, "round/result")
+    assert result["declared"] is True and result["shown"] == []
+    assert result["fee"] == {"amount": "3.00", "players": 3, "modified": False}
+    assert result["pots"][0]["paid"] == [
+        {"seat": 3, "amount": "5.00"},
+        {"seat": 5, "amount": "4.00"},
+    ]
+    assert stacks(result) == {1: "96.00", 3: "101.00", 5: "100.00"}
+
+
+def test_003_declared_tie_odd_chip_to_the_winner_nearest_the_buttons_left_R41() -> None:
+    """003 Texas Hold'em, $3-$6 (blinds $1/$3), its inline schedule ($1 for 2-4 dealt in). Seat 1
+    folds, seat 3 completes to $3, seat 5 checks: pot $6, fee $1 after the flop -> $5. Seats 5
+    and 3 tie: $2 each, the odd chip to the tied winner nearest the button's left (seat 3)."""
+    table = table_of("texas-holdem-003.toml")
+    seat_three(table)
+    play(
+        table,
+        act(1, "fold"),
+        act(3, "call"),
+        act(5, "check"),
+        board("Ac", "Qh", "3s"),
+        *checks(3, 5),
+        board("9h"),
+        *checks(3, 5),
+        board("2h"),
+        *checks(3, 5),
+    )
+    (result,) = rows_by(play(table, {"type": "showdown", "high": [[5, 3]]}), "round/result")
+    assert result["fee"]["amount"] == "1.00"
+    assert stacks(result) == {1: "100.00", 3: "100.00", 5: "99.00"}
+
+
+def test_declared_showdown_must_rank_every_hand_still_in() -> None:
+    table = table_of("texas-holdem-004.toml")
+    seat_three(table)
+    to_river_checked(table)
+    (alert,) = alerts(feed(table, {"type": "showdown", "high": [[3]]}))
+    assert "rank every hand still in once" in alert["reason"] and alert["rule"].startswith(
+        "a table"
+    )
+    (alert,) = alerts(feed(table, {"type": "showdown", "high": [[3], [5], [1]], "low": [[5]]}))
+    assert "texas-holdem has no low hand" in alert["reason"]
+
+
+def test_declared_showdown_waits_for_the_river_and_defers_to_cards_that_speak() -> None:
+    """003 "Texas Hold-Em (High)" rule 5: hands speak for themselves, so with every hand's cards
+    in, no declaration is taken; before the river's betting is over, none either."""
+    table = table_of("texas-holdem-004.toml")
+    seat_three(table)
+    (alert,) = alerts(feed(table, {"type": "showdown", "high": [[3], [5], [1]]}))
+    assert "after the river" in alert["reason"]
+    for seat, cards in ((1, ["Qs", "Qd"]), (3, ["Ah", "Kh"]), (5, ["7c", "7d"])):
+        play(table, {"type": "hole.cards", "seat": seat, "cards": cards})
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"), board("Ac", "Qh", "3s"))
+    play(table, *checks(3, 5, 1), board("9h"), *checks(3, 5, 1), board("2h"), *checks(3, 5))
+    rows = play(table, act(1, "check"))  # the river's last check: the cards speak at once
+    (result,) = rows_by(rows, "round/result")
+    assert result["declared"] is False and result["pots"][0]["high"] == [3]  # the heart flush
+
+
+def test_reader_deals_hole_cards_one_by_one_and_never_publishes_them_R46() -> None:
+    """A card-reading table: each placement at a seat is journaled; `cards_in` turns true only
+    with the game's two hole cards (003 "Texas Hold-Em (High)" rule 1), and no topic shows them."""
+    table = table_of("texas-holdem-004.toml")
+    seat_three(table)
+    rows = play(table, read("seat", "Ah", 1, seat=3))
+    (state,) = rows_by(rows, "state")
+    assert [s["cards_in"] for s in state["seats"]] == [False, False, False]
+    hole = [("Kh", 3), ("Qs", 1), ("Qd", 1), ("7c", 5), ("7d", 5)]
+    for pos, (card, seat) in enumerate(hole, start=2):
+        rows += play(table, read("seat", card, pos, seat=seat))
+    (state,) = rows_by(rows[-2:], "state")
+    assert [s["cards_in"] for s in state["seats"]] == [True, True, True]
+    (alert,) = alerts(feed(table, read("seat", "2c", 7, seat=3)))
+    assert "already has its 2 hole cards" in alert["reason"]
+    assert "2c" not in alert["reason"]  # a refused card may be a hole card: masked
+    for row in rows:
+        text = row.payload.decode()
+        assert not any(c in text for c in ("Ah", "Kh", "Qs", "Qd", "7c", "7d")), text
+
+
+def test_reader_turns_the_flop_up_card_by_card_and_opens_betting_when_whole() -> None:
+    """The flop is three cards (004 "Texas Hold'em: Action and Distribution of Cards"): until the
+    third is read, no one may act; a board card before the betting round is over is refused."""
+    table = table_of("texas-holdem-004.toml")
+    seat_three(table)
+    (alert,) = alerts(feed(table, read("board", "Kd", 1)))
+    assert "betting round is not over" in alert["reason"]
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"))
+    play(table, read("muck", "5d", 2))  # the burn: the muck takes it, nothing changes
+    play(table, read("board", "Ac", 3), read("board", "Qh", 4))
+    (alert,) = alerts(feed(table, act(3, "check")))  # two of three flop cards: no action yet
+    rows = play(table, read("board", "3s", 5))
+    (state,) = rows_by(rows, "state")
+    assert state["hand"]["board"] == ["Ac", "Qh", "3s"] and state["hand"]["turn"] == 3
+    (echo,) = rows_by(rows, "event")
+    assert echo["card"] == "3s"  # board cards are public as they fall (R46)
+
+
+def test_a_card_read_twice_in_one_hand_is_refused_one_deck() -> None:
+    table = table_of("texas-holdem-004.toml")
+    seat_three(table)
+    play(table, read("seat", "Ah", 1, seat=3))
+    (alert,) = alerts(feed(table, read("seat", "Ah", 2, seat=5)))
+    assert "appears twice" in alert["reason"]
+
+
+def test_crazy_pineapple_discard_read_in_the_muck_R46() -> None:
+    """003 Crazy Pineapple: three hole cards, one discarded face down after the flop; a hole
+    card of a seat that owes its discard, read in the muck, is that discard."""
+    table = table_of("crazy-pineapple-hi-lo-003.toml")
+    seat_three(table)
+    deal = [(3, "Ah"), (3, "2h"), (3, "Kc"), (5, "9s"), (5, "9d"), (5, "4c")]
+    deal += [(1, "Qs"), (1, "Jd"), (1, "Th")]
+    for pos, (seat, card) in enumerate(deal, start=1):
+        play(table, read("seat", card, pos, seat=seat))
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"), board("3c", "4d", "8s"))
+    rows = play(table, read("muck", "Kc", 10))
+    (state,) = rows_by(rows, "state")
+    assert state["hand"]["discards_due"] == [5, 1]
+    assert "Kc" not in b"".join(r.payload for r in rows).decode()
+
+
+def test_buy_in_below_the_tables_minimum_is_refused() -> None:
+    cfg = load_config(CONFIG / "texas-holdem-004.toml")
+    game = cfg.table.game.model_copy(update={"buy_in_min": __import__("decimal").Decimal(40)})
+    rules = cfg.rules.model_copy(update={"game": game})
+    table = Table(cfg)
+    feed(table, {"type": "config", "rules": rules.to_json()}, source="config")
+    (alert,) = alerts(feed(table, {"type": "seat.take", "seat": 1, "stack": "20"}))
+    assert "below the table's minimum 40.00" in alert["reason"]
+    assert not alerts(feed(table, {"type": "seat.take", "seat": 1, "stack": "40"}))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "texas-holdem-004.toml",
+        "texas-holdem-003.toml",
+        "omaha-003.toml",
+        "omaha-hi-lo-004.toml",
+        "omaha-hi-lo-003.toml",
+        "crazy-pineapple-hi-lo-003.toml",
+    ],
+)
+def test_every_shipped_poker_config_builds_a_table_that_starts_a_hand(name: str) -> None:
+    table = table_of(name)
+    seat_three(table)
+    assert table.state_view().phase == "betting"
