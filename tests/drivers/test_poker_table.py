@@ -9,6 +9,8 @@ tests/drivers/test_poker_table_positions.py.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
 import subprocess
@@ -55,7 +57,8 @@ from tablectl_drivers.resend import (
     ResendRequest,
 )
 from tablectl_drivers.sim import RecordingSink
-from tablectl_drivers.sim.nullmodem import Fragmenter, chunks_of, random_chunks
+from tablectl_drivers.sim.history import nothing_to_resend
+from tablectl_drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
 from tablectl_drivers.sim.poker_table import (
     DeckEmpty,
     PokerTableModel,
@@ -422,6 +425,36 @@ async def test_a_scripted_hand_becomes_exactly_these_events(
     assert sink.cursor() == {"run": "17", "pos": 9, "seq": seq0 + 14}
     assert all(s.fault is None for s in sink.statuses)
     assert driver.stats["bad_frames"] == 0
+
+
+async def test_the_documented_events_are_what_the_driver_makes_of_the_documented_hand() -> None:
+    """The doc's session, byte for byte, into the driver (after an answer to its connect RSN
+    whose SEQs run up to 9999, so the session's SEQ 0 follows on): every `table.card` the doc
+    quotes in full is one the driver emitted, and there is one per PLC, none for the rest."""
+    modem = NullModem(fragment=chunks_of(7))
+    sink = RecordingSink()
+    driver = PokerTableDriver("reader", "null", 9600, {}, connect=modem.connect)
+    async with running(driver, sink):
+        async with asyncio.timeout(TIMEOUT):
+            while not modem.device_end.received:  # the RSN on connect: the driver waits for it
+                await asyncio.sleep(0.01)
+        assert bytes(modem.device_end.received) == b"$RSN,0,-,0*4E\r\n"
+        modem.write(nothing_to_resend(9997, None, 0))
+        modem.write(b"".join(wire for wire, _ in DOC_EXAMPLES[:18]))
+        await until_placed(sink, 9)
+        await sink.wait_for(lambda: last(sink).detail["position"]["run"] == "18", TIMEOUT)
+    assert [(e["at"]["pos"], e["at"]["seq"]) for e in sink.events] == [
+        (1, 1), (2, 2), (3, 3), (4, 4), (5, 8), (6, 10), (7, 13), (8, 14), (9, 15)
+    ]  # fmt: skip
+    text = re.sub(r"\s+", " ", DOC.read_text())
+    quoted = []
+    for found in re.findall(r'`(\{"type": "table\.card".*?\}\})`', text):
+        with contextlib.suppress(json.JSONDecodeError):  # templates with <placeholders>
+            quoted.append(json.loads(found))
+    assert len(quoted) >= 4
+    assert all(event in sink.events for event in quoted), quoted
+    assert (driver.stats["removed"], driver.stats["returned"]) == (3, 1)
+    assert last(sink).fault is None and driver.stats["frames_lost"] == 0
 
 
 async def test_a_new_hand_restarts_the_count_and_the_journal_takes_its_first_card_as_its_start(
