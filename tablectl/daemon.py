@@ -85,6 +85,7 @@ COMMAND_VERBS = {
     "hole.discard": "hole.discard",
     "board.cards": "board.cards",
     "showdown": "showdown",
+    "time.collect": "time.collect",
 }
 
 # Command payload limits (docs/mqtt.md "Commands"). A command is a small flat object (the

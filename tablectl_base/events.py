@@ -209,6 +209,13 @@ class Showdown(_Event):
     low: list[list[Seat]] | None = Field(None, max_length=14)
 
 
+class TimeCollect(_Event):
+    """Poker under a time collection (R44): the half hour is up; each seated player pays the
+    schedule's rate for the number seated, outside any pot."""
+
+    type: Literal["time.collect"] = "time.collect"
+
+
 class RoundResume(_Event):
     """The operator has dealt with what held the round (a device fault) and play goes on."""
 
@@ -280,6 +287,7 @@ InputEvent = Annotated[
     | HoleDiscard
     | BoardCards
     | Showdown
+    | TimeCollect
     | RoundResume
     | RoundVoid
     | DeviceStatus
@@ -307,6 +315,7 @@ PUBLIC_TYPES = (
     "hole.discard",
     "board.cards",
     "showdown",
+    "time.collect",
     "round.resume",
     "round.void",
 )

@@ -195,6 +195,7 @@ VALID_EVENTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
         {"type": "showdown", "high": [[3], [1, 5]], "low": [[5]]},
     ),
     ({"type": "showdown", "high": [[2]]}, {"type": "showdown", "high": [[2]]}),
+    ({"type": "time.collect"}, {"type": "time.collect"}),
     ({"type": "round.resume"}, {"type": "round.resume"}),
     ({"type": "round.void"}, {"type": "round.void", "reason": "misdeal"}),
     (

@@ -254,3 +254,70 @@ def test_every_shipped_poker_config_builds_a_table_that_starts_a_hand(name: str)
     table = table_of(name)
     seat_three(table)
     assert table.state_view().phase == "betting"
+
+
+def test_003_crazy_pineapple_hand_ending_before_the_flop_pays_the_modified_fee_R44() -> None:
+    """003 Crazy Pineapple option 2, blinds $1/$3 (button 1: seat 3 small, seat 5 big). Seats 1
+    and 3 fold before the flop: the pot is $1 from each (seat 5's other $2 was never called and
+    goes back, R41's readings), and the $1 modified fee leaves seat 5 $1 of it: 003 "If the hand
+    does not reach the flop a $1 collection, referred to as the Modified fee"."""
+    table = table_of("crazy-pineapple-hi-lo-003.toml")
+    seat_three(table)
+    rows = play(table, act(1, "fold"), act(3, "fold"))
+    (result,) = rows_by(rows, "round/result")
+    assert result["fee"] == {"amount": "1.00", "players": 3, "modified": True}
+    assert result["returned"] == [{"seat": 5, "amount": "2.00"}]
+    assert stacks(result) == {1: "100.00", 3: "99.00", 5: "100.00"}
+
+
+def time_table(tmp_path: Path) -> Table:
+    """003 Crazy Pineapple under option 4, its time collection."""
+    text = (CONFIG / "crazy-pineapple-hi-lo-003.toml").read_text(encoding="utf-8")
+    path = tmp_path / "table.toml"
+    path.write_text(text.replace("options = [2]", "options = [4]"), encoding="utf-8")
+    cfg = load_config(path)
+    table = Table(cfg)
+    feed(table, {"type": "config", "rules": cfg.rules.to_json()}, source="config")
+    return table
+
+
+def test_003_time_collection_each_of_six_seated_pays_8_a_half_hour_R44(tmp_path: Path) -> None:
+    """003 Crazy Pineapple option 4, "Time Collection Per 1/2 Hour": 5-6 players seated, $8 each
+    (R44's own example), outside any pot: six stacks of $100 become $92, $48 collected."""
+    table = time_table(tmp_path)
+    for seat in range(1, 7):
+        play(table, {"type": "seat.take", "seat": seat, "stack": "100"})
+    rows = play(table, {"type": "time.collect"})
+    (echo,) = rows_by(rows, "event")
+    assert (echo["seated"], echo["rate"], echo["total"]) == (6, "8.00", "48.00")
+    (state,) = rows_by(rows, "state")
+    assert [s["stack"] for s in state["seats"]] == ["92.00"] * 6
+    play(table, {"type": "hand.start", "button": 1}, act(4, "fold"))
+    (alert,) = alerts(feed(table, {"type": "time.collect"}))
+    assert alert["reason"] == "time is collected between hands"
+
+
+def test_003_time_collection_is_refused_under_a_per_hand_schedule_R44() -> None:
+    table = table_of("crazy-pineapple-hi-lo-003.toml")
+    play(table, *({"type": "seat.take", "seat": s, "stack": "100"} for s in (1, 2)))
+    (alert,) = alerts(feed(table, {"type": "time.collect"}))
+    assert "taken per hand from the pot, not by time" in alert["reason"]
+    assert alert["rule"].startswith("R44")
+
+
+def test_003_time_collection_no_hand_pays_a_fee_from_its_pot_R44(tmp_path: Path) -> None:
+    """Under a time collection a hand that reaches the flop pays nothing from its pot (option 2
+    would take $2 here): three players call $3, the flop, the discards, seat 3 bets $3 and the
+    others fold: seat 3 takes the $9 (its uncalled $3 back), no fee."""
+    table = time_table(tmp_path)
+    seat_three(table)
+    holes = {3: ["Ah", "2h", "Kc"], 5: ["9s", "9d", "4c"], 1: ["Qs", "Jd", "Th"]}
+    play(table, *({"type": "hole.cards", "seat": s, "cards": c} for s, c in holes.items()))
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"), board("3c", "4d", "8s"))
+    discards = {3: "Kc", 5: "4c", 1: "Th"}
+    play(table, *({"type": "hole.discard", "seat": s, "card": c} for s, c in discards.items()))
+    bet = {"type": "decision", "seat": 3, "action": "bet", "amount": "3"}
+    rows = play(table, bet, act(5, "fold"), act(1, "fold"))
+    (result,) = rows_by(rows, "round/result")
+    assert result["fee"] == {"amount": "0.00", "players": 3, "modified": False}
+    assert stacks(result) == {1: "97.00", 3: "106.00", 5: "97.00"}

@@ -73,7 +73,7 @@ from tablectl.rules.flop_hands import (
 )
 from tablectl.rules.low import describe_low
 from tablectl.rules.poker import rank_category
-from tablectl.rules.poker_fees import hand_fee
+from tablectl.rules.poker_fees import MIN_PLAYERS, hand_fee, time_rate
 from tablectl.rules.pots import (
     Contribution,
     Pot,
@@ -97,6 +97,7 @@ from tablectl_base.events import (
     SeatTake,
     Showdown,
     TableCard,
+    TimeCollect,
 )
 from tablectl_base.money import ZERO, fmt
 
@@ -142,6 +143,7 @@ FIRST_BUTTON = '004 "Omaha High/Low Split: Dealing Procedures and Round of Play"
 SHOWDOWN_RULE = '003 "Texas Hold-Em (High)" rule 5'
 SEATING = "seating (issue 12 item 1: seats and stacks)"
 BUY_IN = 'the table\'s posted minimum buy-in (game.buy_in_min; 003 "Poker Games Collection Rates")'
+TIME_COLLECTION = 'R44; 003 "Crazy Pineapple High-Low Split: Collection Fee Schedule" option 4'
 DECLARED = "a table without a reader: the dealer declares the showdown (issue 12 item 5)"
 BOARD_AFTER: Final = (3, 4, 5)  # the board after betting rounds 0, 1, 2: flop, turn, river
 STREETS: Final = ("preflop", "flop", "turn", "river")
@@ -179,6 +181,7 @@ class PokerEngine:
             Decision: self.decision,
             TableCard: self.table_card,
             Showdown: self.showdown,
+            TimeCollect: self.time_collect,
         }
 
     # ------------------------------------------------------------------ the Engine protocol
@@ -524,6 +527,56 @@ class PokerEngine:
         if owner is None or not self._whole(hand, owner):
             return state, [hidden]
         return self.hole_discard(state, HoleDiscard(seat=owner, card=ev.card), ts)
+
+    # ------------------------------------------------------------------ time collection
+
+    def verify_time_collect(self, state: PokerState, ev: TimeCollect) -> None:
+        """A half-hour schedule, between hands, two players seated at least, each able to pay."""
+        schedule = self.settings.schedule
+        if schedule is None or schedule.per != "half-hour":
+            raise Rejected(
+                "this table's collection is taken per hand from the pot, not by time",
+                rule=TIME_COLLECTION,
+            )
+        if state.hand is not None:
+            raise Rejected("time is collected between hands", rule=TIME_COLLECTION)
+        seated = [s for s in state.seats if s.stack > 0]
+        if len(seated) < MIN_PLAYERS:
+            raise Rejected(
+                f"{len(seated)} player(s) seated: a time collection needs a game",
+                rule=TIME_COLLECTION,
+            )
+        rate = time_rate(schedule, len(seated))
+        short = [s for s in seated if s.stack < rate]
+        if short:
+            raise Rejected(
+                f"seat {short[0].seat} has {fmt(short[0].stack)}, less than the half hour's "
+                f"{fmt(rate)}: collect it by hand and let the seat leave",
+                rule=TIME_COLLECTION,
+            )
+
+    def can_time_collect(self, state: PokerState, ev: TimeCollect) -> bool:
+        """Whether `verify_time_collect` accepts."""
+        return can(self.verify_time_collect, state, ev)
+
+    def time_collect(
+        self, state: PokerState, ev: TimeCollect, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Each seated player pays the rate for the number seated (R44), outside any pot."""
+        self.verify_time_collect(state, ev)
+        schedule = self.settings.schedule
+        assert schedule is not None
+        seated = [s for s in state.seats if s.stack > 0]
+        rate = time_rate(schedule, len(seated))
+        paying = {s.seat for s in seated}
+        seats = tuple(
+            replace(s, stack=s.stack - rate) if s.seat in paying else s for s in state.seats
+        )
+        total = rate * len(seated)
+        new = replace(state, seats=seats, collected=state.collected + total)
+        paid: list[JsonValue] = [{"seat": s.seat, "amount": fmt(rate)} for s in seated]
+        echo = event_msg(ev, ts, seated=len(seated), rate=fmt(rate), paid=paid, total=fmt(total))
+        return new, [echo]
 
     # ------------------------------------------------------------------ a declared showdown
 
