@@ -80,7 +80,7 @@ class PokerTableDriver(PositionedDriver[PokerTableMessage]):
         super().__init__(*args, **kwargs)
         self._unknown_now = False
         self._last_unknown: dict[str, Any] | None = None
-        self._judged: tuple[str | None, int] | None = None  # the furthest placement judged
+        self._judged: set[tuple[str | None, int]] = set()  # placements judged this hand
         for key in ("unknown_seat", "removed", "returned"):
             self.stats[key] = 0
 
@@ -96,7 +96,7 @@ class PokerTableDriver(PositionedDriver[PokerTableMessage]):
         shoe's NEW does, so the status says which hand the table is in."""
         if isinstance(frame, NewHand):
             self._unknown_now = False
-            self._judged = None
+            self._judged = set()
             self._log.info(f"{self.log_prefix}.hand", hand=frame.hand, seq=frame.seq)
             await self.report_status(sink, force=True)  # `position` shows the new hand at 0
         elif isinstance(frame, CardPlaced):
@@ -112,10 +112,9 @@ class PokerTableDriver(PositionedDriver[PokerTableMessage]):
         """A hole card at a seat the table does not have: shown as UNKNOWN_SEAT, once per
         placement (a repeat of one already judged changes nothing)."""
         run, pos = at.get("run"), at["pos"]
-        judged = self._judged
-        if judged is not None and judged[0] == run and pos <= judged[1]:
+        if (run, pos) in self._judged:
             return
-        self._judged = (run, pos)
+        self._judged.add((run, pos))
         seat = frame.zone.seat
         self._unknown_now = seat is not None and seat > self.options.seats
         if self._unknown_now:

@@ -511,6 +511,23 @@ async def test_a_seat_past_the_configured_ones_is_emitted_and_shown_until_the_ne
     assert last(sink).detail["unknown_seat"] == 1  # the counter stays
 
 
+async def test_a_placement_filled_late_is_judged_once_too() -> None:
+    """Positions may reach the driver out of order (a hole filled by a late resend): each is
+    judged the first time it is passed on, whatever came after it, and never again."""
+    driver = PokerTableDriver("reader", "/dev/null", 9600, {"seats": 6})
+    sink = RecordingSink()
+    await driver.emit(CardPlaced(5, 3, seat_zone(2), card("Ah")), {"run": "1", "pos": 3}, sink)
+    assert driver.device_fault() is None
+    late = CardPlaced(4, 2, seat_zone(8), card("Kd"))
+    await driver.emit(late, {"run": "1", "pos": 2, "seq": 4}, sink)
+    assert driver.device_fault() == UNKNOWN_SEAT and driver.stats["unknown_seat"] == 1
+    await driver.emit(late, {"run": "1", "pos": 2, "seq": 6}, sink)  # read again
+    assert driver.stats["unknown_seat"] == 1
+    await driver.emit(NewHand(7, "2"), {"run": "2", "pos": 0, "seq": 7}, sink)
+    assert driver.device_fault() is None
+    assert [e["seat"] for e in sink.events] == [2, 8, 8]
+
+
 @pytest.mark.parametrize("code", ["ANTENNA", "MISREAD", "COLLISION", "FOREIGN_TAG", "NEW_CODE_9"])
 async def test_table_faults_reach_status_until_cleared(
     make_sim: Callable[..., SimulatedPokerTable], code: str
