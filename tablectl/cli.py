@@ -17,6 +17,7 @@ from typing import Any, TextIO
 from tablectl import segments, snapshot
 from tablectl.chainkey import ChainKey, KeyFileError, create_key, load_key
 from tablectl.config import BrokerSetupError, ConfigError, LoadedConfig, Problem, load_config
+from tablectl.games.poker.spec import PokerGame
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
 from tablectl.outputs import OutboxRow
@@ -27,6 +28,7 @@ from tablectl.snapshot import SnapshotError
 from tablectl.table import HAND_ENTERED_TYPES, Table, journal_body, replay_ts
 from tablectl.witness import HeadsError, read_heads
 from tablectl_base.events import json_problem
+from tablectl_base.money import fmt
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -317,7 +319,8 @@ def _open_history(args: argparse.Namespace) -> tuple[History, LoadedConfig | Non
 
 # Inputs that carry a round's cards or decide how they are played: recall lists every one of them
 # from the journal, including what no topic showed (burns, folded hands, hole cards).
-ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision")
+POKER_INPUTS = ("hand.start", "hole.cards", "hole.discard", "board.cards", "showdown")
+ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision", *POKER_INPUTS)
 _REFUSED = ("rejected", "invalid-input", "invalid")
 
 
@@ -331,6 +334,7 @@ def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
     round spans two files."""
     inputs: list[dict[str, Any]] = []
     for rec in journal.records():
+        at_start = _hand_start(table, rec) if rec.body.get("type") == "hand.start" else None
         rows = table.apply(rec)
         refused = any(
             r.topic.endswith("/alert") and json.loads(r.payload).get("kind") in _REFUSED
@@ -340,11 +344,38 @@ def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
             entry: dict[str, Any] = {"seq": rec.seq, **rec.body}
             if rec.source.startswith("cmd/") and rec.body.get("type") in HAND_ENTERED_TYPES:
                 entry["by_hand"] = True  # R39: a card no device read, entered at the console
+            if at_start is not None:
+                entry["at_start"] = at_start
             inputs.append(entry)
         for row in rows:
             if row.topic.endswith("/round/result"):
                 yield rec.ts, json.loads(row.payload), inputs
                 inputs = []
+
+
+def _hand_start(table: Table, rec: Record) -> dict[str, Any] | None:
+    """A poker hand's table as it begins (before `rec`, its `hand.start`): the seats and stacks
+    between hands, the blinds, the betting structure and stakes, the document and the seat count
+    (what a hand history needs besides the inputs; tablectl/phh.py). None at a banked table."""
+    game = table.rules.game
+    if not isinstance(game, PokerGame):
+        return None
+    view = table.state_payload()
+    return {
+        "ts": rec.ts,
+        "table": table.table_id,
+        "game": game.id,
+        "document": game.document,
+        "structure": game.structure,
+        "stakes": None if game.stakes is None else [fmt(a) for a in game.stakes],
+        "blinds": [fmt(a) for a in game.blinds],
+        "chip": fmt(game.chip),
+        "seat_count": table.rules.seats.count,
+        "seats": [
+            {"seat": s["seat"], "player": s["player"], "stack": s["stack"]}
+            for s in view.get("seats", [])
+        ],
+    }
 
 
 def recall_rounds(

@@ -1,0 +1,287 @@
+"""`tablectl recall` of poker hands: the button, blinds, each seat's hole cards (the journal's:
+recall is the floor's tool), every action by street with its amount, the board, the showdown,
+the pots and their winners, the fee and the stacks after; a misdeal says so.
+
+Journals are built as the daemon builds them (journal the body, apply it to the Table, store the
+outputs), from a poker table config written here: `poker_config` and `poker_journal` are shared
+with tests/test_phh_export.py.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablectl.cli import main
+from tablectl.config import load_config
+from tablectl.journal import Journal
+from tablectl.table import Table, journal_body, replay_ts
+
+Event = dict[str, Any]
+
+
+def poker_config(
+    tmp_path: Path,
+    *,
+    game: str = "texas-holdem",
+    structure: str = "fixed-limit",
+    stakes: tuple[str, str] | None = ("4", "8"),
+    blinds: tuple[str, str] = ("2", "4"),
+    document: str = "003",
+    schedule: str = "hand",
+    seats: int = 9,
+) -> Path:
+    """A poker table's config under `tmp_path`: by default $4-$8 fixed-limit Hold'em under 003
+    with its own per-hand schedule ($1 before the flop, then $1/$2/$3 by players dealt in);
+    `schedule="half-hour"` makes it a time collection, which takes nothing from the pots."""
+    stakes_line = "" if stakes is None else f'stakes = ["{stakes[0]}", "{stakes[1]}"]\n'
+    if schedule == "hand":
+        fees = (
+            'per = "hand"\nmodified_fee = "1"\nrates = [\n  { from = 2, to = 4, fee = "1" },\n'
+            '  { from = 5, to = 6, fee = "2" },\n  { from = 7, fee = "3" },\n]\n'
+        )
+    else:
+        fees = 'per = "half-hour"\nrates = [{ from = 2, fee = "1" }]\n'
+    text = (
+        'site = "room"\ntable = "poker-1"\n\n[game]\n'
+        f'id = "{game}"\ndocument = "{document}"\nstructure = "{structure}"\n{stakes_line}'
+        f'blinds = ["{blinds[0]}", "{blinds[1]}"]\nchip = "1"\n\n'
+        f"[game.collection.schedule]\noption = 1\n{fees}\n"
+        f"[seats]\ncount = {seats}\n\n"
+        f'[journal]\npath = "{tmp_path / "poker.db"}"\n'
+    )
+    path = tmp_path / "poker.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def poker_journal(cfg_path: Path, events: Sequence[Event], *, source: str = "cmd/console") -> Path:
+    """Journal `events` as the daemon does (after the config record); every one must be
+    accepted. Returns the journal's path."""
+    cfg = load_config(cfg_path)
+    table = Table(cfg)
+    journal = Journal(cfg.journal_path, table=cfg.table.table)
+    try:
+        bodies: list[tuple[str, Event]] = [
+            ("config", {"type": "config", "rules": cfg.rules.to_json()})
+        ]
+        bodies += [(source, e) for e in events]
+        for seq, (src, body) in enumerate(bodies, start=1):
+            rec = journal.append(replay_ts(seq), src, None, journal_body(body))
+            rows = table.apply(rec)
+            journal.write_outputs(rec, rows)
+            alerts = [json.loads(r.payload) for r in rows if r.topic.endswith("/alert")]
+            assert not alerts, f"{body} was refused: {alerts}"
+    finally:
+        journal.close()
+    return cfg.journal_path
+
+
+def seat(s: int, stack: str) -> Event:
+    return {"type": "seat.take", "seat": s, "stack": stack}
+
+
+def start(button: int | None = None) -> Event:
+    return {"type": "hand.start"} if button is None else {"type": "hand.start", "button": button}
+
+
+def hole(s: int, cards: str) -> Event:
+    return {"type": "hole.cards", "seat": s, "cards": cards.split()}
+
+
+def board(cards: str) -> Event:
+    return {"type": "board.cards", "cards": cards.split()}
+
+
+def act(s: int, action: str, amount: str | None = None) -> Event:
+    ev: Event = {"type": "decision", "seat": s, "action": action}
+    if amount is not None:
+        ev["amount"] = amount
+    return ev
+
+
+# Three players, $4-$8 fixed limit, blinds $2/$4, button seat 1: seat 3 small blind, seat 5 big.
+# Preflop seat 1 raises to 8, seat 3 calls 6, seat 5 folds (4 in). Flop: 3 bets 4, 1 raises to
+# 8, 3 calls. Turn: both check. River: 3 bets 8, 1 calls. Pot 4 + 8+8 + 8+8 + 8+8 = 52, less the
+# fee of $1 (2-4 players dealt in) from the main pot: seat 3's flush takes 51.
+HAND_ONE: list[Event] = [
+    seat(1, "100"),
+    seat(3, "100"),
+    seat(5, "100"),
+    start(button=1),
+    hole(3, "Ah Kh"),
+    hole(5, "2c 7d"),
+    hole(1, "Qs Qd"),
+    act(1, "raise", "8"),
+    act(3, "call"),
+    act(5, "fold"),
+    board("Ac Qh 3s"),
+    act(3, "bet", "4"),
+    act(1, "raise", "8"),
+    act(3, "call"),
+    board("9h"),
+    act(3, "check"),
+    act(1, "check"),
+    board("2h"),
+    act(3, "bet", "8"),
+    act(1, "call"),
+]
+MISDEAL: list[Event] = [start(), {"type": "round.void", "reason": "two cards exposed"}]
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def hand_blocks(out: str) -> list[list[str]]:
+    blocks: list[list[str]] = []
+    for line in out.splitlines():
+        if line.startswith("Hand "):
+            blocks.append([line])
+        else:
+            assert blocks, f"text before the first hand: {line!r}"
+            blocks[-1].append(line)
+    return blocks
+
+
+def labelled(block: list[str], label: str) -> list[str]:
+    return [ln.strip().removeprefix(label).strip() for ln in block if ln.strip().startswith(label)]
+
+
+def test_recall_prints_a_poker_hand_as_the_floor_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = poker_config(tmp_path)
+    poker_journal(cfg, HAND_ONE)
+    code, out, err = run(["recall", "--config", str(cfg)], capsys)
+    assert (code, err) == (0, "")
+    (block,) = hand_blocks(out)
+    assert block[0].startswith("Hand 1  (texas-holdem, button seat 1, finished ")
+    assert labelled(block, "blinds:") == ["seat 3 small 2.00, seat 5 big 4.00"]
+    # every seat dealt in with its stack before the blinds and its hole cards, by position
+    assert labelled(block, "seat ")[:3] == [
+        "3   p3            100.00  Ah Kh",
+        "5   p5            100.00  2c 7d",
+        "1   p1            100.00  Qs Qd  button",
+    ]
+    text = "\n".join(block)
+    # every action in order, by street, with its amount and journal record
+    assert (
+        "  preflop:\n"
+        "    #9 seat 1 raises to 8.00\n"
+        "    #10 seat 3 calls 6.00\n"
+        "    #11 seat 5 folds\n"
+        "  flop:     Ac Qh 3s  (board Ac Qh 3s; #12)\n"
+        "    #13 seat 3 bets 4.00\n"
+        "    #14 seat 1 raises to 8.00\n"
+        "    #15 seat 3 calls 4.00\n"
+        "  turn:     9h  (board Ac Qh 3s 9h; #16)\n"
+        "    #17 seat 3 checks\n"
+        "    #18 seat 1 checks\n"
+        "  river:    2h  (board Ac Qh 3s 9h 2h; #19)\n"
+        "    #20 seat 3 bets 8.00\n"
+        "    #21 seat 1 calls 8.00\n"
+    ) in text
+    # the showdown: the winner shown, the loser's hand from the journal, not shown (R46)
+    assert labelled(block, "shown:") == ["seat 3 Ah Kh: flush (Ah Kh Qh 9h 2h)"]
+    assert labelled(block, "mucked:") == ["seat 1 Qs Qd (won no pot: not shown, R46)"]
+    # 4 + 2 x 8 + 2 x 8 + 2 x 8 = 52 in, $1 (three players dealt in) taken from the main pot
+    assert labelled(block, "main pot:") == ["51.00 (seats 1 3): high seat 3; paid seat 3 51.00"]
+    assert labelled(block, "fee:") == ["1.00 (3 players dealt in)"]
+    assert labelled(block, "stacks:") == [
+        "seat 1 76.00 (-24.00), seat 3 127.00 (+27.00), seat 5 96.00 (-4.00)"
+    ]
+
+
+def test_recall_says_a_misdeal_returned_every_chip(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = poker_config(tmp_path)
+    poker_journal(cfg, [*HAND_ONE, *MISDEAL])
+    code, out, _ = run(["recall", "--config", str(cfg), "--round", "2"], capsys)
+    assert code == 0
+    (block,) = hand_blocks(out)
+    assert block[0].startswith("Hand 2  (texas-holdem, button seat 3, ")
+    assert labelled(block, "void:") == ["two cards exposed (every chip put in returned)"]
+    assert labelled(block, "blinds:") == ["seat 5 small 2.00, seat 1 big 4.00"]
+    assert labelled(block, "returned:") == ["seat 5 2.00, seat 1 4.00"]
+    assert not labelled(block, "fee:") and not labelled(block, "main pot:")
+    assert labelled(block, "stacks:") == [
+        "seat 1 76.00 (0.00), seat 3 127.00 (0.00), seat 5 96.00 (0.00)"
+    ]
+
+
+def test_recall_shows_all_ins_side_pots_and_a_hand_won_without_a_showdown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # No limit $1/$2, time collection (no fee from the pots). Hand 1: seat 2 (20) shoves, seat 4
+    # (50) raises all-in, seat 6 (100) calls 50: main pot 60 (2, 4, 6), side pot 60 (4, 6).
+    # Hand 2: the button raises and both blinds fold: won without a showdown.
+    cfg = poker_config(
+        tmp_path, structure="no-limit", stakes=None, blinds=("1", "2"), schedule="half-hour"
+    )
+    events = [
+        seat(2, "20"),
+        seat(4, "50"),
+        seat(6, "100"),
+        start(button=6),
+        hole(2, "Ah Ad"),
+        hole(4, "Kh Kd"),
+        hole(6, "Qh Qd"),
+        act(6, "call"),
+        act(2, "all-in"),
+        act(4, "all-in"),
+        act(6, "call"),
+        board("2c 7s 9d"),
+        board("Jc"),
+        board("3h"),
+        start(),
+        act(2, "raise", "6"),
+        act(4, "fold"),
+        act(6, "fold"),
+    ]
+    poker_journal(cfg, events)
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    one, two = hand_blocks(out)
+    text = "\n".join(one)
+    assert "    #9 seat 6 calls 2.00\n" in text
+    assert "    #10 seat 2 all-in, raises to 20.00\n" in text
+    assert "    #11 seat 4 all-in, raises to 50.00\n" in text
+    assert "    #12 seat 6 calls 48.00\n" in text
+    assert labelled(one, "main pot:") == ["60.00 (seats 2 4 6): high seat 2; paid seat 2 60.00"]
+    assert labelled(one, "side pot 1:") == ["60.00 (seats 4 6): high seat 4; paid seat 4 60.00"]
+    assert labelled(one, "fee:") == ["0.00 (3 players dealt in)"]
+    assert labelled(two, "no showdown:") == ["everyone else folded"]
+    assert labelled(two, "returned:") == ["seat 2 4.00"]
+
+
+def test_recall_json_carries_the_hands_start_and_its_hole_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = poker_config(tmp_path)
+    poker_journal(cfg, HAND_ONE)
+    code, out, _ = run(["recall", "--config", str(cfg), "--json"], capsys)
+    assert code == 0
+    (line,) = out.splitlines()
+    hand = json.loads(line)
+    assert hand["round"] == 1 and hand["pots"][0]["high"] == [3]
+    kinds = [i["type"] for i in hand["journal"]]
+    assert kinds[:4] == ["hand.start", "hole.cards", "hole.cards", "hole.cards"]
+    at_start = hand["journal"][0]["at_start"]
+    assert at_start["structure"] == "fixed-limit" and at_start["stakes"] == ["4.00", "8.00"]
+    assert at_start["blinds"] == ["2.00", "4.00"] and at_start["seat_count"] == 9
+    assert at_start["seats"] == [
+        {"seat": 1, "player": "p1", "stack": "100.00"},
+        {"seat": 3, "player": "p3", "stack": "100.00"},
+        {"seat": 5, "player": "p5", "stack": "100.00"},
+    ]
+    assert {"type": "hole.cards", "seat": 1, "cards": ["Qs", "Qd"]} in [
+        {k: v for k, v in i.items() if k != "seq"} for i in hand["journal"]
+    ]
