@@ -446,7 +446,7 @@ def test_the_interactive_fault_commands_issue5_item1(tmp_path: Path) -> None:
     assert not link.is_symlink()  # quitting unplugs: the link goes with the port
 
 
-@pytest.mark.parametrize("device", ["shoe", "dice", "dispenser", "eztrak"])
+@pytest.mark.parametrize("device", ["shoe", "dice", "dispenser", "eztrak", "poker_table"])
 def test_every_simulators_help_lists_the_fault_commands(device: str) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", f"tablectl_drivers.sim.{device}", "--help"],
