@@ -438,13 +438,6 @@ def test_003_holdem_table_naming_posted_options_is_refused_R44() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the reason tells the technician to write [collection.schedule] / "
-    "collection.options, the banked sections a poker table refuses; the table's section is "
-    "[game.collection] (tablectl/rules/poker_fees.py table_schedule words, re-keyed by "
-    "spec._under_game but not re-worded)",
-)
 @pytest.mark.parametrize(
     ("name", "collection", "section"),
     [
@@ -596,12 +589,6 @@ def test_a_banked_table_has_no_game_collection() -> None:
 # --- the documents' headings and games the code does not check yet (bugs) ---------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a pot-limit or no-limit table is not checked against the posted options' table "
-    "limit (PokerGame._limit_problem returns None for them), so 004's $4-$8 Limit options 1 and 2 "
-    "are accepted at a table with no $4-$8 limit",
-)
 @pytest.mark.parametrize("structure", ["no-limit", "pot-limit"])
 def test_004_holdem_limit_options_are_refused_at_a_table_without_that_limit_R44(
     structure: str,
@@ -613,12 +600,6 @@ def test_004_holdem_limit_options_are_refused_at_a_table_without_that_limit_R44(
     assert any(key.startswith("game.") for key, _ in found)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the posted options do not record 004's headings 'Limit' (1-6) and 'Spread "
-    "Limit' (7-14), so only the stakes are compared: a spread-limit $4-$8 table takes Limit "
-    "options 1 and 2, a fixed-limit $4-$200 table Spread Limit options 7 and 8",
-)
 @pytest.mark.parametrize(
     ("structure", "stakes", "options"),
     [("spread-limit", ["4", "8"], [1, 2]), ("fixed-limit", ["4", "200"], [7, 8])],
@@ -633,12 +614,6 @@ def test_004_holdem_options_of_the_other_heading_are_refused_R44(
     assert any(key.startswith("game.") for key, _ in found)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: document = '004' is accepted for omaha and crazy-pineapple-hi-lo, which 004 does "
-    "not approve (it approves Omaha High/Low Split and Texas Hold'em only); the table then "
-    "plays 004's odd-chip rule (R41) with an inline schedule",
-)
 @pytest.mark.parametrize("name", ["omaha-003.toml", "crazy-pineapple-hi-lo-003.toml"])
 def test_document_004_is_refused_for_a_game_004_does_not_approve(name: str) -> None:
     """004 holds Omaha High/Low Split and Texas Hold'em, no Omaha (High), no Crazy Pineapple

@@ -436,7 +436,7 @@ def test_a_game_with_no_posted_schedule_needs_one_in_the_tables_config_003_R44(g
     text = refused(lambda: table_schedule("003", game, 9, posted=None))
     assert text == (
         f"collection.schedule: missing; document 003 posts no collection schedule for {game}, "
-        "so the table's config must supply one, written inline as [collection.schedule] with "
+        "so the table's config must supply one, written inline as [game.collection.schedule] with "
         "option, per and rates (R44)"
     )
 

@@ -206,6 +206,9 @@ class PokerSchedule(BaseModel):
     rates: tuple[PlayerRate, ...]
     modified_fee: Fee | None = None
     table_limits: tuple[TableLimit, ...] = ()
+    # The heading the document posts the option under (004's "Limit" and "Spread Limit"): the
+    # betting structure of the table it is for; None where the document posts no heading.
+    structure: Literal["fixed-limit", "spread-limit"] | None = None
 
     @field_validator("options")
     @classmethod
@@ -399,7 +402,7 @@ def table_schedule(
                 [
                     f"collection.schedule: missing; document {document} posts no collection "
                     f"schedule for {game}, so the table's config must supply one, written inline "
-                    "as [collection.schedule] with option, per and rates (R44)"
+                    "as [game.collection.schedule] with option, per and rates (R44)"
                 ]
             )
         schedule, problems = _validated(inline, ("collection", "schedule"))
@@ -409,7 +412,7 @@ def table_schedule(
             raise ScheduleError(
                 [
                     f"collection.schedule: document {document} posts {game}'s schedules; name "
-                    "them with collection.options instead of an inline schedule (R44)"
+                    "them with game.collection.options instead of an inline schedule (R44)"
                 ]
             )
         schedule, problems = _read_together(posted, options)
@@ -447,6 +450,7 @@ def _read_together(
             (f"per {first.per}", f"per {other.per}"),
             (_modified_text(first), _modified_text(other)),
             (_limits_text(first), _limits_text(other)),
+            (f"heading {first.structure}", f"heading {other.structure}"),
         )
         if ours != theirs
     ]
@@ -459,6 +463,7 @@ def _read_together(
         "rates": rates,
         "modified_fee": first.modified_fee,
         "table_limits": first.table_limits,
+        "structure": first.structure,
     }
     try:
         return PokerSchedule.model_validate(merged), []

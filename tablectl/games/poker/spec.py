@@ -12,9 +12,9 @@ import sys
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from tablectl.games.settings import GameSettings
 from tablectl.games.spec import GameSpec
@@ -88,6 +88,21 @@ class PokerGame(GameSettings):
     buy_in_min: Money | None = None
     collection: PokerCollection = Field(default_factory=PokerCollection)
 
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ()
+    """The documents that approve the game (each subclass names its own)."""
+
+    @field_validator("document")
+    @classmethod
+    def _approved_by_document(cls, document: str, info: ValidationInfo) -> str:
+        """The game is one the table's document approves (R41's odd chips and R44's schedules
+        are that document's)."""
+        if document not in cls.DOCUMENTS:
+            game = info.data.get("id", cls.__name__)
+            raise ValueError(
+                f"document {document} does not approve {game}; {', '.join(cls.DOCUMENTS)} does"
+            )
+        return document
+
     @model_validator(mode="after")
     def _stakes_fit_structure(self) -> PokerGame:
         """Stakes where the structure posts them, blinds that open it, all in whole chips."""
@@ -153,19 +168,29 @@ class PokerGame(GameSettings):
         return schedule
 
     def _limit_problem(self, schedule: PokerSchedule) -> str | None:
-        """A posted option belongs to a table limit: the table's stakes must be one of them."""
+        """A posted option belongs to a table limit, under a heading (004's "Limit", "Spread
+        Limit"): the table's structure and stakes must be those (R44: "Only one collection
+        schedule option, which utilizes one table limit")."""
+        if schedule.structure is not None and schedule.structure != self.structure:
+            return (
+                f"game.structure: the document posts {schedule.label} for a "
+                f"{schedule.structure} table, not a {self.structure} one (R44)"
+            )
         limits = schedule.table_limits
         if not limits:
             return None
-        stakes = self.stakes or (self.blinds[1], self.blinds[1])
-        if self.structure in ("pot-limit", "no-limit") or any(
-            (lim.lower, lim.higher) == tuple(stakes) for lim in limits
-        ):
-            return None
         posted = " or ".join(lim.text for lim in limits)
+        if self.stakes is None:  # pot or no limit: the posted limits are a limit game's
+            return (
+                f"game.structure: the document posts {schedule.label} for a {posted} table; "
+                f"a {self.structure} table has no such limit (R44)"
+            )
+        if any((lim.lower, lim.higher) == tuple(self.stakes) for lim in limits):
+            return None
         return (
-            f"game.stakes: ${fmt(stakes[0])}-${fmt(stakes[1])} is not the table limit of "
-            f"{schedule.label} ({posted}): pick the options posted for this table's stakes (R44)"
+            f"game.stakes: ${fmt(self.stakes[0])}-${fmt(self.stakes[1])} is not the table limit "
+            f"of {schedule.label} ({posted}): pick the options posted for this table's stakes "
+            "(R44)"
         )
 
     def own_schedule(self, seats: int) -> PokerSchedule | None:
@@ -197,12 +222,14 @@ def _keyed(problem: str) -> tuple[str, str]:
 class TexasHoldem(PokerGame):
     """Texas Hold'em (003 "Texas Hold-Em (High)"; 004 "Texas Hold'em")."""
 
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ("003", "004")
     id: Literal["texas-holdem"]
 
 
 class Omaha(PokerGame):
     """Omaha high (003 "Omaha (High)")."""
 
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ("003",)
     id: Literal["omaha"]
 
 
@@ -210,12 +237,14 @@ class OmahaHiLo(PokerGame):
     """Omaha high-low split, eight or better (003 "Omaha (High-Low Split)"; 004 "Omaha High/Low
     Split")."""
 
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ("003", "004")
     id: Literal["omaha-hi-lo"]
 
 
 class CrazyPineappleHiLo(PokerGame):
     """Crazy Pineapple high-low split, nine or better (003 "Crazy Pineapple High-Low Split")."""
 
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ("003",)
     id: Literal["crazy-pineapple-hi-lo"]
 
 
