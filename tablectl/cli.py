@@ -21,6 +21,7 @@ from tablectl.games.poker.spec import PokerGame
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
 from tablectl.outputs import OutboxRow
+from tablectl.phh import PhhError, is_poker_result, poker_hand, to_phh, to_phhs
 from tablectl.round_text import format_round
 from tablectl.rules.poker_fees import PokerSchedule
 from tablectl.segments import History
@@ -116,8 +117,18 @@ def _parser() -> argparse.ArgumentParser:
     heads.add_argument("--password-file", type=Path, help="that user's password file")
     heads.set_defaults(func=cmd_collect_heads)
 
-    export = sub.add_parser("export", help="the journal as JSON lines that `replay` accepts")
+    export = sub.add_parser(
+        "export", help="the journal as JSON lines that `replay` accepts, or poker hands as PHH"
+    )
     _journal_args(export, config_required=False)
+    export.add_argument(
+        "--format",
+        choices=["jsonl", "phh"],
+        default="jsonl",
+        help="jsonl (default): every record, for replay and import; phh: every finished poker "
+        "hand as Poker Hand History, one [N] section a hand (a .phhs file; needs --config)",
+    )
+    export.add_argument("--round", type=int, help="with --format phh: only this hand")
     export.set_defaults(func=cmd_export)
 
     arch = sub.add_parser(
@@ -488,6 +499,11 @@ def cmd_collect_heads(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.format == "phh":
+        return _export_phh(args)
+    if args.round is not None:
+        print("tablectl: --round selects a hand of --format phh only", file=sys.stderr)
+        return EXIT_USAGE
     history, _ = _open_history(args)
     try:
         if history.files[0].first_seq > 1:
@@ -499,6 +515,46 @@ def cmd_export(args: argparse.Namespace) -> int:
             sys.stdout.write(rec.jsonl() + "\n")
     finally:
         history.close()
+    return EXIT_OK
+
+
+def _export_phh(args: argparse.Namespace) -> int:
+    """Every finished poker hand (or hand --round) as PHH, one `[N]` section each (tablectl/phh.py).
+    A misdeal is left out (noted in a TOML comment); a hand of a game PHH has no variant code for
+    refuses the whole export with exit 2, before anything is written."""
+    if not getattr(args, "config", None):
+        print(
+            "tablectl: --format phh replays the journal under its rules: give --config",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    history, cfg = _open_history(args)
+    assert cfg is not None
+    try:
+        rounds = recall_rounds(history, cfg, last=0, number=args.round, every_file=True)
+    finally:
+        history.close()
+    documents: list[str] = []
+    skipped: list[str] = []
+    for _ts, payload, inputs in rounds:
+        if not is_poker_result(payload):
+            continue
+        if payload.get("void"):
+            skipped.append(f"# hand {payload['round']}: a misdeal (void), not written")
+            continue
+        try:
+            hand = poker_hand(payload, inputs)
+            documents.append(to_phh(hand, table=cfg.table.table))
+        except PhhError as exc:
+            print(f"tablectl: hand {payload['round']}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    if args.round is not None and not documents and not skipped:
+        print(f"tablectl: hand {args.round} is not in the journal", file=sys.stderr)
+        return EXIT_FAIL
+    for note in skipped:
+        sys.stdout.write(note + "\n")
+    if documents:
+        sys.stdout.write(to_phhs(documents))
     return EXIT_OK
 
 

@@ -19,6 +19,12 @@ under, and `_button_seat`. Every hole card the journal holds is dealt in `d dh` 
 the regulator's record: it keeps folded hands' cards too); unknown ones are `??`. At a showdown
 every hand still in is shown (`sm`): the table ranks them all, as hands speak for themselves.
 
+Where the table's rules and PHH's reading of a hand differ, the hand is written as played: heads
+up the table's small blind is left of the button and acts first on every street, so the blind
+amounts are written swapped (PHH reverses them heads up); a big blind posted short is still called
+in full at the table (rules/betting.py open_round), which PHH cannot say, so such a call carries a
+commentary and pokerkit does not replay that hand to the table's stacks.
+
 Pure: no I/O, no pokerkit (a dev dependency, used by the tests to replay what this writes).
 """
 
@@ -164,7 +170,8 @@ def poker_hand(result: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]]) -
         seats.append(SeatStart(seat, str(s.get("player") or f"p{seat}"), stack[seat], posted))
         stack[seat] -= posted
         in_round[seat] = posted
-    current = max(in_round.values(), default=ZERO)
+    # The bet to call is the big blind even when it was posted short (rules/betting.py open_round)
+    current = big if len(seats) > 1 else max(in_round.values(), default=ZERO)
     holes: dict[int, list[str]] = {}
     board: list[str] = []
     pending: list[tuple[str, int, bool]] = []  # board cards of a street not yet complete
@@ -284,22 +291,27 @@ def phh_actions(hand: PokerHand) -> list[str]:
         for s in hand.seats
     ]
     last_action = max((k for k, s in enumerate(hand.steps) if s.kind == "action"), default=-1)
-    current = max((s.posted for s in hand.seats), default=ZERO)
+    posted = max((s.posted for s in hand.seats), default=ZERO)  # the bet as PHH sees it
     shown = False
     for k, step in enumerate(hand.steps):
         if step.kind == "board":
             out.append(f"d db {_cards(step.cards)}")
-            current = ZERO
+            posted = ZERO
         elif step.kind == "action":
             assert step.seat is not None
             p = player[step.seat]
             if step.action == "fold":
                 out.append(f"{p} f")
-            elif step.to > current:
+            elif step.raise_:
                 out.append(f"{p} cbr {_num(step.to)}")
+            elif step.to > posted:  # the full big blind called, though it was posted short
+                out.append(
+                    f"{p} cc # calls {_num(step.to)}: the full big blind, posted short "
+                    "(the table's rule; PHH calls only what was posted)"
+                )
             else:  # check, call, or an all-in for no more than the bet
                 out.append(f"{p} cc")
-            current = max(current, step.to)
+            posted = max(posted, step.to)
         if k == last_action and hand.showdown and not shown:
             out += _showdown(hand, player, hole_count)
             shown = True
@@ -325,7 +337,11 @@ def to_phh(hand: PokerHand, *, table: str | None = None) -> str:
     code = variant_code(hand.game, structure)
     small, big = (Decimal(b) for b in start["blinds"])
     n = len(hand.seats)
-    blinds = [small, big] + [ZERO] * (n - 2) if n > 2 else [small, big]
+    # Heads up PHH reverses the forced bets "by rule" (the second player, the button, posts the
+    # first amount). The table's engine reads 004 with the small blind left of the button and the
+    # big blind on it, and the small blind first to act on every street (poker/engine.py): that
+    # hand is written with the amounts swapped, so each player posts what they posted.
+    blinds = [small, big] + [ZERO] * (n - 2) if n > 2 else [big, small]
     lines = [
         f"variant = {_str(code)}",
         f"antes = [{', '.join(['0'] * n)}]",

@@ -33,11 +33,13 @@ def poker_config(
     blinds: tuple[str, str] = ("2", "4"),
     document: str = "003",
     schedule: str = "hand",
+    options: list[int] | None = None,
     seats: int = 9,
 ) -> Path:
     """A poker table's config under `tmp_path`: by default $4-$8 fixed-limit Hold'em under 003
     with its own per-hand schedule ($1 before the flop, then $1/$2/$3 by players dealt in);
-    `schedule="half-hour"` makes it a time collection, which takes nothing from the pots."""
+    `schedule="half-hour"` makes it a time collection, which takes nothing from the pots;
+    `options` names the document's posted schedule options instead."""
     stakes_line = "" if stakes is None else f'stakes = ["{stakes[0]}", "{stakes[1]}"]\n'
     if schedule == "hand":
         fees = (
@@ -46,11 +48,16 @@ def poker_config(
         )
     else:
         fees = 'per = "half-hour"\nrates = [{ from = 2, fee = "1" }]\n'
+    collection = (
+        f"[game.collection]\noptions = {options}\n"
+        if options is not None
+        else f"[game.collection.schedule]\noption = 1\n{fees}"
+    )
     text = (
         'site = "room"\ntable = "poker-1"\n\n[game]\n'
         f'id = "{game}"\ndocument = "{document}"\nstructure = "{structure}"\n{stakes_line}'
         f'blinds = ["{blinds[0]}", "{blinds[1]}"]\nchip = "1"\n\n'
-        f"[game.collection.schedule]\noption = 1\n{fees}\n"
+        f"{collection}\n"
         f"[seats]\ncount = {seats}\n\n"
         f'[journal]\npath = "{tmp_path / "poker.db"}"\n'
     )

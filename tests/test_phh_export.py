@@ -1,0 +1,478 @@
+"""`tablectl export --format phh`: finished poker hands as Poker Hand History (tablectl/phh.py),
+checked by round trip through pokerkit, an independent poker engine (a dev dependency only).
+
+Each exported hand is loaded with pokerkit's `HandHistory.loads_all`, replayed state by state,
+and pokerkit's final stacks must equal the table's (`finishing_stacks`, the stacks of the hand's
+`round/result`). The collection (R44) is taken from the main pot; pokerkit rakes every pot it
+builds, so hands with a fee are compared only while they have one pot, and hands with side pots
+are played under a time collection (nothing from the pots).
+
+Random hands are played through the table with legal random actions (read from the published
+`state`: whose turn, what to call, the least and greatest bet or raise). Where the two engines
+split a pot differently (tests/test_pots_pokerkit.py: pokerkit merges pots with the same winners
+before splitting, and halves every pot of a high-low hand once anyone has a low), only hands in
+which every pot has a single high winner and at most one low winner, and high-low hands with one
+pot, are compared; the rest are still loaded and replayed to their end by pokerkit.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import warnings
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pokerkit import HandHistory, State
+
+from tablectl.config import load_config
+from tablectl.journal import Record
+from tablectl.phh import poker_hand
+from tablectl.table import Table, journal_body, replay_ts
+from tablectl_base.cards import standard_deck
+from tests.test_poker_recall import (
+    HAND_ONE,
+    MISDEAL,
+    Event,
+    act,
+    board,
+    hole,
+    poker_config,
+    poker_journal,
+    run,
+    seat,
+    start,
+)
+
+RakeFn = Callable[..., tuple[int, int]]  # pokerkit calls it with the amount and the state
+
+
+def export_phh(
+    cfg: Path, capsys: pytest.CaptureFixture[str], *extra: str
+) -> tuple[str, list[HandHistory]]:
+    """`tablectl export --format phh`: its text and the hands pokerkit loads from it."""
+    code, out, err = run(["export", "--config", str(cfg), "--format", "phh", *extra], capsys)
+    assert (code, err) == (0, ""), err
+    return out, list(HandHistory.loads_all(out))
+
+
+def fee_rake(fee: int) -> RakeFn:
+    """pokerkit's rake: the hand's fee from the (one) pot."""
+
+    def rake(amount: int, _state: State | None = None) -> tuple[int, int]:
+        taken = min(fee, amount)
+        return taken, amount - taken
+
+    return rake
+
+
+def replayed(hh: HandHistory) -> State:
+    """The hand played to its end in pokerkit, with the table's fee as its rake."""
+    hh.rake = fee_rake(int(hh.user_defined_fields["_fee"]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a fold with nothing to call: pokerkit warns, allows
+        states = list(hh)
+    final = states[-1]
+    assert not final.status, "pokerkit did not reach the end of the hand"
+    return final
+
+
+def test_a_fixed_limit_holdem_hand_round_trips_through_pokerkit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = poker_config(tmp_path)
+    poker_journal(cfg, HAND_ONE)
+    text, (hh,) = export_phh(cfg, capsys)
+    assert text.startswith('[1]\nvariant = "FT"\n')
+    assert hh.variant == "FT" and (hh.small_bet, hh.big_bet) == (4, 8)
+    assert hh.blinds_or_straddles == [2, 4, 0] and hh.antes == [0, 0, 0]
+    # by position: the small blind (seat 3) first, the button (seat 1) last
+    assert hh.seats == [3, 5, 1] and hh.players == ["p3", "p5", "p1"]
+    assert hh.starting_stacks == [100, 100, 100] and hh.seat_count == 9 and hh.hand == 1
+    assert hh.actions == [
+        "d dh p1 AhKh",
+        "d dh p2 2c7d",
+        "d dh p3 QsQd",
+        "p3 cbr 8",
+        "p1 cc",
+        "p2 f",
+        "d db AcQh3s",
+        "p1 cbr 4",
+        "p3 cbr 8",
+        "p1 cc",
+        "d db 9h",
+        "p1 cc",
+        "p3 cc",
+        "d db 2h",
+        "p1 cbr 8",
+        "p3 cc",
+        "p1 sm AhKh",
+        "p3 sm QsQd",
+    ]
+    assert hh.user_defined_fields["_fee"] == 1 and hh.winnings == [51, 0, 0]
+    assert replayed(hh).stacks == hh.finishing_stacks == [127, 96, 76]
+
+
+def test_a_misdeal_is_left_out_with_a_note_and_round_selects_one_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = poker_config(tmp_path)
+    poker_journal(cfg, [*HAND_ONE, *MISDEAL, start(), act(3, "fold"), act(5, "fold")])
+    text, hands = export_phh(cfg, capsys)
+    assert "# hand 2: a misdeal (void), not written\n" in text
+    assert [hh.hand for hh in hands] == [1, 3]
+    for hh in hands:
+        assert replayed(hh).stacks == hh.finishing_stacks
+    text, (only,) = export_phh(cfg, capsys, "--round", "3")
+    assert only.hand == 3 and only.actions[-2:] == ["p3 f", "p1 f"]
+
+
+def test_an_all_in_before_the_river_shows_down_before_the_rest_of_the_board(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # No limit $1/$2, nothing collected from the pots: a main pot and a side pot.
+    cfg = poker_config(
+        tmp_path, structure="no-limit", stakes=None, blinds=("1", "2"), schedule="half-hour"
+    )
+    events = [
+        seat(2, "20"),
+        seat(4, "50"),
+        seat(6, "100"),
+        start(button=6),
+        hole(2, "Ah Ad"),
+        hole(4, "Kh Kd"),
+        hole(6, "Qh Qd"),
+        act(6, "call"),
+        act(2, "all-in"),
+        act(4, "all-in"),
+        act(6, "call"),
+        board("2c 7s 9d"),
+        board("Jc"),
+        board("3h"),
+    ]
+    poker_journal(cfg, events)
+    _, (hh,) = export_phh(cfg, capsys)
+    assert hh.variant == "NT" and hh.min_bet == 2
+    assert hh.actions[3:] == [
+        "p3 cc",
+        "p1 cbr 20",
+        "p2 cbr 50",
+        "p3 cc",
+        "p1 sm AhAd",
+        "p2 sm KhKd",
+        "p3 sm QhQd",
+        "d db 2c7s9d",
+        "d db Jc",
+        "d db 3h",
+    ]
+    assert replayed(hh).stacks == hh.finishing_stacks == [60, 60, 50]
+
+
+def test_an_omaha_hi_lo_hand_splits_as_pokerkit_splits_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = poker_config(tmp_path, game="omaha-hi-lo")
+    events = [
+        seat(1, "100"),
+        seat(2, "100"),
+        start(button=1),
+        hole(2, "Ac 2d Kh Ks"),
+        hole(1, "Qc Qd 9s 9h"),
+        act(2, "call"),  # heads up the button posts the big blind: seat 2 completes the small
+        act(1, "check"),
+        board("3c 4d 8h"),
+        act(2, "bet", "4"),
+        act(1, "call"),
+        board("Qs"),
+        act(2, "check"),
+        act(1, "check"),
+        board("Jd"),
+        act(2, "check"),
+        act(1, "check"),
+    ]
+    poker_journal(cfg, events)
+    _, (hh,) = export_phh(cfg, capsys)
+    assert hh.variant == "FO/8" and hh.seats == [2, 1]
+    # 16 in, $1 fee: 15, high to seat 1 (trip queens) 8, low to seat 2 (8-4-3-2-A) 7
+    assert replayed(hh).stacks == hh.finishing_stacks == [99, 100]
+
+
+@pytest.mark.parametrize(
+    ("game", "structure", "stakes"),
+    [
+        ("crazy-pineapple-hi-lo", "fixed-limit", ("4", "8")),
+        ("omaha", "fixed-limit", ("4", "8")),
+        ("texas-holdem", "spread-limit", ("2", "10")),
+    ],
+)
+def test_a_game_phh_has_no_variant_code_for_is_refused_naming_it(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    game: str,
+    structure: str,
+    stakes: tuple[str, str],
+) -> None:
+    options = [2] if game == "crazy-pineapple-hi-lo" else None
+    cfg = poker_config(tmp_path, game=game, structure=structure, stakes=stakes, options=options)
+    poker_journal(cfg, [seat(1, "100"), seat(2, "100"), start(button=1), act(2, "fold")])
+    code, out, err = run(["export", "--config", str(cfg), "--format", "phh"], capsys)
+    assert (code, out) == (2, "")
+    assert f"hand 1: PHH has no variant code for {game} played {structure}" in err
+
+
+def test_phh_needs_the_config_and_round_needs_phh(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = poker_config(tmp_path)
+    journal = poker_journal(cfg, HAND_ONE)
+    code, _, err = run(["export", "--journal", str(journal), "--format", "phh"], capsys)
+    assert code == 2 and "give --config" in err
+    code, _, err = run(["export", "--config", str(cfg), "--round", "1"], capsys)
+    assert code == 2 and "--format phh" in err
+    code, _, err = run(["export", "--config", str(cfg), "--format", "phh", "--round", "9"], capsys)
+    assert code == 1 and "hand 9 is not in the journal" in err
+
+
+# -- random hands ---------------------------------------------------------------------------
+
+
+class RandomTable:
+    """Plays random legal hands through a Table, keeping the events it accepted."""
+
+    def __init__(self, cfg_path: Path, rng: random.Random, hole_count: int) -> None:
+        self.cfg = load_config(cfg_path)
+        self.table = Table(self.cfg)
+        self.rng = rng
+        self.hole_count = hole_count
+        self.events: list[Event] = []
+        self.seq = 0
+        self._apply({"type": "config", "rules": self.cfg.rules.to_json()}, keep=False)
+
+    def _apply(self, body: Event, *, keep: bool = True) -> bool:
+        """Apply `body`; whether the table accepted it (kept for the journal if so)."""
+        self.seq += 1
+        body = journal_body(body)
+        rec = Record(self.seq, replay_ts(self.seq), "cmd/console", None, body, "", "", None)
+        rows = self.table.apply(rec)
+        refused = any(r.topic.endswith("/alert") for r in rows)
+        if not refused and keep:
+            self.events.append(body)
+        return not refused
+
+    def try_apply(self, body: Event) -> bool:
+        """Apply `body` if the table takes it; a refused one is not replayed (the table that
+        refused it is rebuilt from the events kept, so its record count stays in step)."""
+        if self._apply(body):
+            return True
+        self._rebuild()
+        return False
+
+    def _rebuild(self) -> None:
+        self.table = Table(self.cfg)
+        self.seq = 0
+        kept, self.events = self.events, []
+        self._apply({"type": "config", "rules": self.cfg.rules.to_json()}, keep=False)
+        for body in kept:
+            assert self._apply(body)
+
+    def busted(self, below: Decimal) -> list[int]:
+        """The seats left with less than `below`, who buy in again before the next hand."""
+        return [s["seat"] for s in self.view()["seats"] if Decimal(s["stack"]) < below]
+
+    def view(self) -> dict[str, Any]:
+        return self.table.state_payload()
+
+    def play_hand(self, button: int | None) -> bool:
+        """One random hand; False when fewer than two players have chips."""
+        view = self.view()
+        playing = [s["seat"] for s in view["seats"] if Decimal(s["stack"]) > 0]
+        if len(playing) < 2:
+            return False
+        assert self.try_apply(start(button) if button is not None else start())
+        deck = list(standard_deck())
+        self.rng.shuffle(deck)
+        dealt = [s["seat"] for s in self.view()["seats"] if s.get("in_round") is not None]
+        for s in dealt:
+            cards = " ".join(str(deck.pop()) for _ in range(self.hole_count))
+            assert self.try_apply(hole(s, cards))
+        while True:
+            hand = self.view()["hand"]
+            if hand is None:
+                return True
+            if hand["phase"] == "board":
+                n = 3 if not hand["board"] else 1
+                assert self.try_apply(board(" ".join(str(deck.pop()) for _ in range(n))))
+                continue
+            assert hand["phase"] == "betting", hand
+            self._decide(hand)
+
+    def _decide(self, hand: dict[str, Any]) -> None:
+        turn, to_call = hand["turn"], Decimal(hand["to_call"])
+        lo, hi = hand["min_to"], hand["max_to"]
+        choices: list[Event] = [act(turn, "call" if to_call > 0 else "check")] * 5
+        if to_call > 0:
+            choices += [act(turn, "fold")] * 2
+        elif self.rng.random() < 0.05:
+            choices.append(act(turn, "fold"))
+        if lo is not None and self._raises_this_round() < 3:
+            low, high = int(Decimal(lo)), int(Decimal(hi))
+            verb = "raise" if self._bet_this_round() else "bet"
+            choices += [act(turn, verb, str(self.rng.randint(low, high)))] * 3
+            choices.append(act(turn, "all-in"))
+        for ev in self.rng.sample(choices, len(choices)):
+            if self.try_apply(ev):
+                return
+        raise AssertionError(f"no action accepted for seat {turn}: {hand}")
+
+    def _round_actions(self) -> list[Event]:
+        """This betting round's decisions so far (since the last board or hand start)."""
+        out: list[Event] = []
+        for ev in reversed(self.events):
+            if ev["type"] in ("board.cards", "hand.start"):
+                break
+            if ev["type"] == "decision":
+                out.append(ev)
+        return out
+
+    def _raises_this_round(self) -> int:
+        return sum(e["action"] in ("bet", "raise", "all-in") for e in self._round_actions())
+
+    def _bet_this_round(self) -> bool:
+        seats = self.view()["seats"]
+        return any(Decimal(s["in_round"] or 0) > 0 for s in seats if s.get("in_round"))
+
+
+def assert_chips_add_up(result: dict[str, Any]) -> None:
+    """The hand as tablectl/phh.py rebuilds it accounts for every chip: each seat's stack
+    before, less its blind and every amount it put in, plus what it won and what came back,
+    is its stack after (so the amounts recall prints and PHH writes are the table's)."""
+    hand = poker_hand(result, result["journal"])
+    after, won = hand.stacks_after(), hand.winnings()
+    back = {int(x["seat"]): Decimal(x["amount"]) for x in result["returned"]}
+    for s in hand.seats:
+        put = s.posted + sum(
+            (x.added for x in hand.steps if x.kind == "action" and x.seat == s.seat), Decimal(0)
+        )
+        assert s.stack - put + won.get(s.seat, 0) + back.get(s.seat, 0) == after[s.seat], (
+            result["round"],
+            s,
+        )
+
+
+def comparable(result: dict[str, Any]) -> bool:
+    """A hand whose pots both engines split alike (module docstring)."""
+    pots = result["pots"]
+    if any(len(p["high"]) > 1 or len(p["low"]) > 1 for p in pots):
+        return False
+    return not (len(pots) > 1 and any(p["low"] for p in pots))
+
+
+@pytest.mark.parametrize(
+    ("game", "structure", "stakes", "schedule", "players", "seed"),
+    [
+        ("texas-holdem", "no-limit", None, "half-hour", 6, 1),
+        ("texas-holdem", "no-limit", None, "hand", 3, 2),
+        ("texas-holdem", "no-limit", None, "half-hour", 2, 3),
+        ("texas-holdem", "fixed-limit", ("4", "8"), "hand", 4, 4),
+        ("texas-holdem", "fixed-limit", ("4", "8"), "half-hour", 5, 5),
+        ("omaha", "pot-limit", None, "half-hour", 4, 6),
+        ("omaha-hi-lo", "fixed-limit", ("4", "8"), "hand", 4, 7),
+        ("omaha-hi-lo", "fixed-limit", ("4", "8"), "half-hour", 3, 8),
+    ],
+)
+def test_random_hands_round_trip_through_pokerkit(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    game: str,
+    structure: str,
+    stakes: tuple[str, str] | None,
+    schedule: str,
+    players: int,
+    seed: int,
+) -> None:
+    blinds = ("2", "4") if stakes else ("1", "2")
+    cfg = poker_config(
+        tmp_path, game=game, structure=structure, stakes=stakes, blinds=blinds, schedule=schedule
+    )
+    rng = random.Random(seed)
+    t = RandomTable(cfg, rng, 4 if "omaha" in game else 2)
+    # A player short of the big blind buys in again: PHH posts a short blind but then calls only
+    # what was posted, where the table calls the full blind (tablectl/phh.py). At fixed limit
+    # one short of what a hand can cost at most (four bets a street) does too, so no one goes
+    # all-in: after a short all-in raise pokerkit's next raise is a full bet above the all-in,
+    # the table's a full bet above the last full bet, and such hands do not replay in pokerkit.
+    below = (
+        Decimal(blinds[1]) if stakes is None else 4 * 2 * (Decimal(stakes[0]) + Decimal(stakes[1]))
+    )
+    stack_choices = [40, 60, 100, 150] if stakes is None else [100, 150, 300]
+    seats = rng.sample(range(1, 10), players)
+    for s in seats:
+        assert t.try_apply(seat(s, str(rng.choice(stack_choices))))
+    for hand in range(25):
+        for s in t.busted(below):
+            assert t.try_apply({"type": "seat.leave", "seat": s})
+            assert t.try_apply(seat(s, str(rng.choice(stack_choices))))
+        assert t.play_hand(min(seats) if hand == 0 else None)
+    poker_journal(cfg, t.events)
+    code, out, err = run(["recall", "--config", str(cfg), "--json", "--last", "0"], capsys)
+    assert code == 0, err
+    results = {r["round"]: r for r in map(json.loads, out.splitlines())}
+    for result in results.values():
+        assert_chips_add_up(result)
+    _, exported = export_phh(cfg, capsys)
+    assert [hh.hand for hh in exported] == sorted(results)
+    compared = 0
+    for hh in exported:
+        result = results[hh.hand]
+        assert hh.finishing_stacks == [
+            int(Decimal(next(x["stack"] for x in result["stacks"] if x["seat"] == s)))
+            for s in hh.seats or ()
+        ]
+        fee = int(hh.user_defined_fields["_fee"])
+        final = replayed(hh)  # every hand replays to its end in pokerkit
+        if comparable(result) and (fee == 0 or len(result["pots"]) <= 1):
+            assert final.stacks == hh.finishing_stacks, (hh.hand, hh.actions, result)
+            compared += 1
+    assert compared >= len(exported) // 2
+
+
+def test_a_big_blind_posted_short_is_called_in_full_and_phh_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Seat 3 has $3 for the $4 big blind: the table's bet to call is still $4 (rules/betting.py
+    # open_round); PHH calls only what was posted, so the call carries a commentary, and
+    # pokerkit, which calls $3, does not end with the table's stacks.
+    cfg = poker_config(tmp_path)
+    events = [
+        seat(1, "100"),
+        seat(2, "100"),
+        seat(3, "3"),
+        start(button=1),
+        hole(1, "Ah Ad"),
+        hole(2, "Kh Kd"),
+        hole(3, "2c 7d"),
+        act(1, "call"),
+        act(2, "call"),
+        board("Qs 8c 4h"),
+        act(2, "check"),
+        act(1, "check"),
+        board("9d"),
+        act(2, "check"),
+        act(1, "check"),
+        board("5s"),
+        act(2, "check"),
+        act(1, "check"),
+    ]
+    poker_journal(cfg, events)
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    assert "    #9 seat 1 calls 4.00\n" in out and "    #10 seat 2 calls 2.00\n" in out
+    _, (hh,) = export_phh(cfg, capsys)
+    assert hh.actions[3:5] == [
+        "p3 cc # calls 4: the full big blind, posted short (the table's rule; PHH calls only "
+        "what was posted)",
+        "p1 cc",
+    ]
