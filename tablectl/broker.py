@@ -15,7 +15,10 @@ hand:
   inbound commands (a Pai Gow ``cmd/decision`` names a player's low hand before the showdown,
   docs/mqtt.md), and write nothing;
 - ``display-<site>``: display pages (EZTRAK boards, table signs): read ``display/#`` and ``state``
-  only, write nothing.
+  only, write nothing;
+- ``broadcast-<site>``: a broadcast production's feed: read only ``broadcast/#``, the delayed feed
+  with every card (tablectl/broadcast.py), which no other role may read (the consoles, pit and
+  floor are denied it: R46 keeps hole cards off every live topic).
 
 Anonymous clients get nothing (the first section of an ACL file, before any ``user`` line, is
 theirs, and it is empty); the broker's ``allow_anonymous false`` refuses them at connect anyway.
@@ -48,10 +51,12 @@ TABLE_WRITES = (
     "display/#",
     "journal/#",
     "cmd/+/reply",
+    "broadcast/#",
 )
 TABLE_READS = ("cmd/+",)  # the commands; `cmd/<verb>/reply` is one level deeper, so not these
 COMMANDS = "cmd/+"  # what a console may write: a command, never a reply
 DISPLAY_READS = ("display/#", "state")
+BROADCAST = "broadcast/#"  # the delayed feed: its own role only
 
 # What a Mosquitto password file and an ACL file's `user` line can carry.
 _USERNAME = re.compile(r"^[A-Za-z0-9_.@-]{1,128}$")
@@ -73,7 +78,7 @@ class BrokerUser:
     """One broker user: its role and what the ACL grants it."""
 
     name: str
-    role: Literal["table", "console", "pit", "floor", "display"]
+    role: Literal["table", "console", "pit", "floor", "display", "broadcast"]
     site: str
     grants: tuple[Grant, ...]
     comment: str
@@ -98,6 +103,10 @@ def floor_user(site: str) -> str:
 
 def display_user(site: str) -> str:
     return f"display-{site}"
+
+
+def broadcast_user(site: str) -> str:
+    return f"broadcast-{site}"
 
 
 def room_users(tables: Sequence[TableConfig]) -> list[BrokerUser]:
@@ -152,6 +161,7 @@ def room_users(tables: Sequence[TableConfig]) -> list[BrokerUser]:
                 site,
                 # deny is applied before any grant, whatever the order of the lines
                 tuple(Grant("deny", f"{t.base_topic}/{COMMANDS}") for t in here)
+                + tuple(Grant("deny", f"{t.base_topic}/{BROADCAST}") for t in here)
                 + tuple(Grant("read", f"{t.base_topic}/#") for t in here),
                 f"{site}: floor and surveillance systems, read only, no inbound commands",
             )
@@ -163,6 +173,15 @@ def room_users(tables: Sequence[TableConfig]) -> list[BrokerUser]:
                 site,
                 tuple(Grant("read", f"{t.base_topic}/{s}") for t in here for s in DISPLAY_READS),
                 f"{site}: display pages, display/# and state only",
+            )
+        )
+        users.append(
+            BrokerUser(
+                broadcast_user(site),
+                "broadcast",
+                site,
+                tuple(Grant("read", f"{t.base_topic}/{BROADCAST}") for t in here),
+                f"{site}: broadcast production, the delayed feed (broadcast/#) only",
             )
         )
     seen: dict[str, BrokerUser] = {}
@@ -180,7 +199,11 @@ def room_users(tables: Sequence[TableConfig]) -> list[BrokerUser]:
 
 
 def _console_grants(base: str) -> tuple[Grant, ...]:
-    return (Grant("write", f"{base}/{COMMANDS}"), Grant("read", f"{base}/#"))
+    return (
+        Grant("write", f"{base}/{COMMANDS}"),
+        Grant("deny", f"{base}/{BROADCAST}"),
+        Grant("read", f"{base}/#"),
+    )
 
 
 def acl_text(users: Sequence[BrokerUser]) -> str:

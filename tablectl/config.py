@@ -142,6 +142,13 @@ class Journal(_Strict):
     retain_months: int = Field(0, ge=0, le=1200)
 
 
+class Broadcast(_Strict):
+    """The delayed broadcast feed (tablectl/broadcast.py): every input with its cards and every
+    result, `delay_seconds` after the table journaled them, for the broadcast role only. 0: off."""
+
+    delay_seconds: int = Field(0, strict=True, ge=0, le=86_400)
+
+
 class TableConfig(_Strict):
     site: TopicId
     table: TopicId
@@ -153,6 +160,7 @@ class TableConfig(_Strict):
     collection: Collection | None = None
     devices: list[Device] = Field(default_factory=list)
     mqtt: Mqtt = Mqtt()
+    broadcast: Broadcast = Broadcast()
     journal: Journal
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     # The folder of pay table files (relative to this config); unset: the ones shipped with

@@ -29,6 +29,7 @@ from typing import Any
 import structlog
 
 from tablectl import sdnotify, segments, snapshot
+from tablectl.broadcast import DelayedFeed
 from tablectl.chainkey import ChainKey, load_key
 from tablectl.config import BrokerSetupError, LoadedConfig, resolve
 from tablectl.journal import Journal, JournalError, Record, format_ts
@@ -59,6 +60,8 @@ SNAPSHOT_RETRY_RECORDS = 100
 SEGMENT_RETRY_RECORDS = 100
 """Records applied after a month's close that found no room before it is tried again (at the
 next round boundary after them)."""
+BROADCAST_IDLE_SECONDS = 0.5
+"""How often the delayed broadcast feed looks for what came due while nothing waited."""
 JOURNAL_RETRY_SECONDS = 5.0
 """How often an input the journal could not take is tried again (`Daemon.journal_retry_seconds`)."""
 
@@ -409,6 +412,11 @@ class Daemon:
             # This start's word, in place of any the broker still holds from before it.
             self._notice("journal/status", {"writable": True, "since": now_ts()}, retain=True)
             self._spawn(relay.run(), "relay")
+            delay = self.cfg.table.broadcast.delay_seconds
+            if delay:
+                feed = DelayedFeed(delay, self.cfg.table.base_topic)
+                self.listeners.append(feed.add)
+                self._spawn(self._broadcast(feed, relay), "broadcast")
         for dev in self.cfg.table.devices:
             self._spawn(
                 self._run_driver(dev.name, dev.driver, dev.port, dev.baud, dev.options),
@@ -428,6 +436,17 @@ class Daemon:
 
     def stop(self) -> None:
         self._stop.set()
+
+    async def _broadcast(self, feed: DelayedFeed, relay: Relay) -> None:
+        """Publish the delayed feed's messages as they come due (from memory: best effort)."""
+        while True:
+            for item in feed.due(datetime.now(UTC)):
+                relay.notice(item.topic, item.payload)
+            due = feed.next_due()
+            wait = BROADCAST_IDLE_SECONDS
+            if due is not None:
+                wait = min(wait, max(0.0, (due - datetime.now(UTC)).total_seconds()))
+            await asyncio.sleep(wait)
 
     async def _shutdown(self) -> None:
         sdnotify.stopping()

@@ -1068,6 +1068,13 @@ def format_ts(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def parse_ts(text: str) -> datetime:
+    """A journal timestamp (or any ISO-8601 time; UTC when it names no zone) as a datetime;
+    ValueError for anything else."""
+    moment = datetime.fromisoformat(text)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def _now() -> str:
     return format_ts(datetime.now(UTC))
 

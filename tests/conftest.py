@@ -36,6 +36,7 @@ import pytest
 
 from tablectl.broker import (
     acl_text,
+    broadcast_user,
     console_user,
     display_user,
     floor_user,
@@ -179,7 +180,8 @@ class MosquittoBroker:
             time.sleep(0.01)  # poll interval, bounded by the deadline above
 
     def user_for(self, role: str, base: str) -> str:
-        """The broker user of `role` (table console pit floor display) for the table at `base`."""
+        """The broker user of `role` (table console pit floor display broadcast) for the table at
+        `base`."""
         _, site, table = base.split("/")
         if role == "table":
             return table_user(self.tables[base])
@@ -188,6 +190,7 @@ class MosquittoBroker:
             "pit": pit_user(site),
             "floor": floor_user(site),
             "display": display_user(site),
+            "broadcast": broadcast_user(site),
         }
         return by_role[role]
 

@@ -62,7 +62,13 @@ def test_every_shipped_config_gets_its_users_and_a_complete_acl(
     assert by_user.pop("") == []  # anonymous clients: nothing
     assert sorted(users.split()) == sorted(by_user)
     tables = [f"table-cardroom-1-{t}" for t in ("bac-01", "tcp-04", "pgp-01", "uth-01", "bj-02")]
-    for name in [*tables, "pit-cardroom-1", "floor-cardroom-1", "display-cardroom-1"]:
+    site_roles = [
+        "pit-cardroom-1",
+        "floor-cardroom-1",
+        "display-cardroom-1",
+        "broadcast-cardroom-1",
+    ]
+    for name in [*tables, *site_roles]:
         assert name in by_user
     assert len([u for u in by_user if u.startswith("table-")]) == len(SHIPPED)
     assert len([u for u in by_user if u.startswith("console-")]) == len(SHIPPED)
@@ -115,6 +121,19 @@ def test_each_role_may_do_what_the_issue_says_and_nothing_more(
     for topic in ("round/result", "event", "alert", "cmd/wager", "cmd/wager/reply"):
         assert not may(display, "read", f"{bac}/{topic}"), topic
     assert all(a == "read" for a, _ in display)
+
+    # the delayed broadcast feed (every card): its own role only, R46 keeps it from the others
+    broadcast = by_user["broadcast-cardroom-1"]
+    assert may(table, "write", f"{bac}/broadcast/event")
+    for base in (bac, tcp):
+        assert may(broadcast, "read", f"{base}/broadcast/event")
+        assert may(broadcast, "read", f"{base}/broadcast/round/result")
+        for topic in ("event", "state", "round/result", "cmd/decision"):
+            assert not may(broadcast, "read", f"{base}/{topic}"), topic
+        for other in (floor, pit):
+            assert not may(other, "read", f"{base}/broadcast/event")
+    assert not may(console, "read", f"{bac}/broadcast/event")
+    assert all(a == "read" for a, _ in broadcast)
 
 
 def test_the_table_may_write_every_topic_the_daemon_publishes() -> None:
