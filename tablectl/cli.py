@@ -355,7 +355,13 @@ def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
             entry: dict[str, Any] = {"seq": rec.seq, **rec.body}
             if rec.source.startswith("cmd/") and rec.body.get("type") in HAND_ENTERED_TYPES:
                 entry["by_hand"] = True  # R39: a card no device read, entered at the console
-            if at_start is not None:
+            if at_start is not None:  # who was dealt in, and the blinds they posted
+                after = table.state_payload().get("seats", [])
+                at_start["posted"] = [
+                    {"seat": x["seat"], "amount": x["in_round"]}
+                    for x in after
+                    if x.get("in_round") is not None
+                ]
                 entry["at_start"] = at_start
             inputs.append(entry)
         for row in rows:
@@ -367,7 +373,8 @@ def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
 def _hand_start(table: Table, rec: Record) -> dict[str, Any] | None:
     """A poker hand's table as it begins (before `rec`, its `hand.start`): the seats and stacks
     between hands, the blinds, the betting structure and stakes, the document and the seat count
-    (what a hand history needs besides the inputs; tablectl/phh.py). None at a banked table."""
+    (what a hand history needs besides the inputs; tablectl/phh.py); once the table has taken
+    it, `posted` adds the seats dealt in with what each posted. None at a banked table."""
     game = table.rules.game
     if not isinstance(game, PokerGame):
         return None

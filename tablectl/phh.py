@@ -89,6 +89,7 @@ class Step:
     raise_: bool = False
     cards: tuple[str, ...] = ()
     by_hand: bool = False
+    first_seq: int = 0  # a board read card by card: the record of its first card
 
 
 @dataclass(frozen=True)
@@ -140,10 +141,17 @@ def is_poker_result(result: Mapping[str, Any]) -> bool:
 
 
 def _dealt_in(start: Mapping[str, Any], button: int) -> list[dict[str, Any]]:
-    """The seats with chips as the hand began, clockwise from the button's left, the button
-    last (the poker engine deals in exactly those)."""
+    """The seats dealt in, clockwise from the button's left, the button last: those the table
+    showed in the hand once it began (`posted`), else every seat with chips."""
+    posted = start.get("posted")
+    dealt = None if posted is None else {int(p["seat"]) for p in posted}
     playing = sorted(
-        (s for s in start["seats"] if Decimal(s["stack"]) > 0), key=lambda s: int(s["seat"])
+        (
+            s
+            for s in start["seats"]
+            if (int(s["seat"]) in dealt if dealt is not None else Decimal(s["stack"]) > 0)
+        ),
+        key=lambda s: int(s["seat"]),
     )
     after = [s for s in playing if int(s["seat"]) > button]
     before = [s for s in playing if int(s["seat"]) <= button]
@@ -163,10 +171,11 @@ def poker_hand(result: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]]) -
     stack = {int(s["seat"]): Decimal(s["stack"]) for s in order}
     in_round = {seat: ZERO for seat in stack}
     seats: list[SeatStart] = []
+    shown_posted = {int(p["seat"]): Decimal(p["amount"]) for p in start.get("posted") or ()}
     for k, s in enumerate(order):
         seat = int(s["seat"])
         blind = (small, big)[k] if k < 2 else ZERO
-        posted = min(blind, stack[seat])
+        posted = shown_posted.get(seat, min(blind, stack[seat]))
         seats.append(SeatStart(seat, str(s.get("player") or f"p{seat}"), stack[seat], posted))
         stack[seat] -= posted
         in_round[seat] = posted
@@ -201,6 +210,7 @@ def poker_hand(result: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]]) -
                         "board",
                         cards=tuple(c for c, _, _ in pending),
                         by_hand=any(h for _, _, h in pending),
+                        first_seq=pending[0][1],
                     )
                 )
                 pending = []
@@ -321,9 +331,14 @@ def phh_actions(hand: PokerHand) -> list[str]:
 
 
 def _showdown(hand: PokerHand, player: Mapping[int, str], hole_count: int) -> list[str]:
-    """Every hand still in, shown (the table ranks them all)."""
+    """Every hand still in, shown (the table ranks them all). Where the dealer declared the
+    order (a table without a reader: the `showdown` input), the hands were not read: they are
+    shown unknown, with the order as a commentary."""
+    note = ""
+    if hand.result.get("declared"):
+        note = " # not read: the dealer declared the order"
     return [
-        f"{player[seat]} sm {_cards(hand.holes.get(seat, ()), hole_count)}"
+        f"{player[seat]} sm {_cards(hand.holes.get(seat, ()), hole_count)}{note}"
         for seat in hand.live_at_end()
     ]
 
@@ -341,12 +356,18 @@ def to_phh(hand: PokerHand, *, table: str | None = None) -> str:
     # first amount). The table's engine reads 004 with the small blind left of the button and the
     # big blind on it, and the small blind first to act on every street (poker/engine.py): that
     # hand is written with the amounts swapped, so each player posts what they posted.
-    blinds = [small, big] + [ZERO] * (n - 2) if n > 2 else [big, small]
+    blinds = [small, big] + [s.posted for s in hand.seats[2:]] if n > 2 else [big, small]
     lines = [
         f"variant = {_str(code)}",
         f"antes = [{', '.join(['0'] * n)}]",
-        f"blinds_or_straddles = [{', '.join(_num(b) for b in blinds)}]",
     ]
+    lines += [  # a post past the blinds (a player coming into the game) is no straddle
+        f"# p{k} (seat {s.seat}) posted {_num(s.posted)} coming into the game: PHH reads it "
+        "as a straddle"
+        for k, s in enumerate(hand.seats, start=1)
+        if k > 2 and s.posted > 0
+    ]
+    lines.append(f"blinds_or_straddles = [{', '.join(_num(b) for b in blinds)}]")
     if code in ("FT", "FO/8"):
         stakes = start.get("stakes")
         if not stakes:

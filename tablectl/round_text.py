@@ -111,7 +111,7 @@ def format_poker_hand(ts: str, r: dict[str, Any], inputs: Sequence[dict[str, Any
         lines += _poker_play(hand)
     for i in inputs:
         if i.get("type") == "showdown":
-            lines.append(f"  declared:  #{i['seq']} {describe_input(i)}")
+            lines.append(f"  declared:  #{i['seq']} {describe_input(i)} (no hand read)")
     if not r.get("void"):
         lines += _poker_outcome(r, hand)
     if r.get("returned"):
@@ -169,9 +169,12 @@ def _poker_play(hand: PokerHand) -> list[str]:
         by_hand = "  (entered by hand, R39)" if step.by_hand else ""
         if step.kind == "board":
             board = " ".join(hand.board[: _board_len(step.street)])
+            seqs = f"#{step.seq}"
+            if step.first_seq and step.first_seq != step.seq:  # read card by card
+                seqs = f"#{step.first_seq}-{step.seq}"
             lines.append(
                 f"  {STREETS[step.street]}:{' ' * (9 - len(STREETS[step.street]))}"
-                f"{' '.join(step.cards)}  (board {board}; #{step.seq}){by_hand}"
+                f"{' '.join(step.cards)}  (board {board}; {seqs}){by_hand}"
             )
         elif step.kind == "action":
             lines.append(f"    #{step.seq} {_describe_step(step)}")
@@ -200,7 +203,7 @@ def _poker_outcome(r: dict[str, Any], hand: PokerHand | None) -> list[str]:
                 f"  shown:     seat {h['seat']} {' '.join(h['cards'])}: "
                 f"{h['high']['name']} ({' '.join(h['high']['cards'])}){low_text}"
             )
-        for seat in () if hand is None else hand.live_at_end():
+        for seat in () if hand is None or r.get("declared") else hand.live_at_end():
             if seat not in shown:
                 cards = " ".join(hand.holes.get(seat, ())) if hand is not None else ""
                 lines.append(f"  mucked:    seat {seat} {cards} (won no pot: not shown, R46)")

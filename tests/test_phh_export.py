@@ -17,6 +17,7 @@ pot, are compared; the rest are still loaded and replayed to their end by pokerk
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import warnings
@@ -36,6 +37,7 @@ from tablectl_base.cards import standard_deck
 from tests.test_poker_recall import (
     HAND_ONE,
     MISDEAL,
+    READER_HAND,
     Event,
     act,
     board,
@@ -394,29 +396,41 @@ def test_random_hands_round_trip_through_pokerkit(
     seed: int,
 ) -> None:
     blinds = ("2", "4") if stakes else ("1", "2")
-    cfg = poker_config(
-        tmp_path, game=game, structure=structure, stakes=stakes, blinds=blinds, schedule=schedule
-    )
     rng = random.Random(seed)
-    t = RandomTable(cfg, rng, 4 if "omaha" in game else 2)
-    # A player short of the big blind buys in again: PHH posts a short blind but then calls only
-    # what was posted, where the table calls the full blind (tablectl/phh.py). At fixed limit
-    # one short of what a hand can cost at most (four bets a street) does too, so no one goes
-    # all-in: after a short all-in raise pokerkit's next raise is a full bet above the all-in,
+    # Sessions of up to 25 hands, each on its own table, until 25 hands are played: a session
+    # ends when a player is short of the big blind (PHH posts a short blind but then calls only
+    # what was posted, where the table calls the full blind: tablectl/phh.py) or, at fixed
+    # limit, of what a hand can cost at most (four bets a street), so that no one goes all-in
+    # there: after a short all-in raise pokerkit's next raise is a full bet above the all-in,
     # the table's a full bet above the last full bet, and such hands do not replay in pokerkit.
-    below = (
-        Decimal(blinds[1]) if stakes is None else 4 * 2 * (Decimal(stakes[0]) + Decimal(stakes[1]))
-    )
+    below = Decimal(blinds[1]) if stakes is None else 8 * (Decimal(stakes[0]) + Decimal(stakes[1]))
     stack_choices = [40, 60, 100, 150] if stakes is None else [100, 150, 300]
-    seats = rng.sample(range(1, 10), players)
-    for s in seats:
-        assert t.try_apply(seat(s, str(rng.choice(stack_choices))))
-    for hand in range(25):
-        for s in t.busted(below):
-            assert t.try_apply({"type": "seat.leave", "seat": s})
+    played = compared = 0
+    for session in itertools.count():
+        if played >= 25:
+            break
+        where = tmp_path / f"session-{session}"
+        where.mkdir()
+        cfg = poker_config(
+            where, game=game, structure=structure, stakes=stakes, blinds=blinds, schedule=schedule
+        )
+        t = RandomTable(cfg, rng, 4 if "omaha" in game else 2)
+        seats = rng.sample(range(1, 10), players)
+        for s in seats:
             assert t.try_apply(seat(s, str(rng.choice(stack_choices))))
-        assert t.play_hand(min(seats) if hand == 0 else None)
-    poker_journal(cfg, t.events)
+        for hand in range(25 - played):
+            if hand and t.busted(below):
+                break
+            assert t.play_hand(min(seats) if hand == 0 else None)
+            played += 1
+        poker_journal(cfg, t.events)
+        compared += check_session(cfg, capsys)
+    assert compared >= played // 2
+
+
+def check_session(cfg: Path, capsys: pytest.CaptureFixture[str]) -> int:
+    """Every hand of a session's journal recalled, exported and replayed in pokerkit; how many
+    of them were compared with pokerkit's stacks."""
     code, out, err = run(["recall", "--config", str(cfg), "--json", "--last", "0"], capsys)
     assert code == 0, err
     results = {r["round"]: r for r in map(json.loads, out.splitlines())}
@@ -436,7 +450,7 @@ def test_random_hands_round_trip_through_pokerkit(
         if comparable(result) and (fee == 0 or len(result["pots"]) <= 1):
             assert final.stacks == hh.finishing_stacks, (hh.hand, hh.actions, result)
             compared += 1
-    assert compared >= len(exported) // 2
+    return compared
 
 
 def test_a_big_blind_posted_short_is_called_in_full_and_phh_says_so(
@@ -476,3 +490,32 @@ def test_a_big_blind_posted_short_is_called_in_full_and_phh_says_so(
         "what was posted)",
         "p1 cc",
     ]
+
+
+def test_a_hand_read_by_the_table_writes_as_the_same_hand_entered_at_the_console(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    console, reader = tmp_path / "console", tmp_path / "reader"
+    console.mkdir()
+    reader.mkdir()
+    poker_journal(poker_config(console), HAND_ONE)
+    poker_journal(poker_config(reader), READER_HAND)
+    _, (typed,) = export_phh(console / "poker.toml", capsys)
+    _, (read,) = export_phh(reader / "poker.toml", capsys)
+    assert read.actions == typed.actions  # hole cards per seat, the flop whole, burns left out
+    assert replayed(read).stacks == read.finishing_stacks == [127, 96, 76]
+
+
+def test_a_declared_showdown_shows_the_hands_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = poker_config(tmp_path)
+    events = [e for e in HAND_ONE if e["type"] != "hole.cards"]
+    poker_journal(cfg, [*events, {"type": "showdown", "high": [[1], [3]]}])
+    _, (hh,) = export_phh(cfg, capsys)
+    assert hh.actions[:3] == ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????"]
+    assert hh.actions[-2:] == [
+        "p1 sm ???? # not read: the dealer declared the order",
+        "p3 sm ???? # not read: the dealer declared the order",
+    ]
+    assert hh.finishing_stacks == [76, 96, 127] and hh.winnings == [0, 0, 51]

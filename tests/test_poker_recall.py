@@ -76,7 +76,8 @@ def poker_journal(cfg_path: Path, events: Sequence[Event], *, source: str = "cmd
         bodies: list[tuple[str, Event]] = [
             ("config", {"type": "config", "rules": cfg.rules.to_json()})
         ]
-        bodies += [(source, e) for e in events]
+        # the reader's placements come from its driver, the rest from the console
+        bodies += [("driver/reader" if e["type"] == "table.card" else source, e) for e in events]
         for seq, (src, body) in enumerate(bodies, start=1):
             rec = journal.append(replay_ts(seq), src, None, journal_body(body))
             rows = table.apply(rec)
@@ -292,3 +293,87 @@ def test_recall_json_carries_the_hands_start_and_its_hole_cards(
     assert {"type": "hole.cards", "seat": 1, "cards": ["Qs", "Qd"]} in [
         {k: v for k, v in i.items() if k != "seq"} for i in hand["journal"]
     ]
+
+
+def read(zone: str, card: str, pos: int, s: int | None = None) -> Event:
+    """A placement the card-reading table reports (docs/protocols/poker-table.md)."""
+    ev: Event = {"type": "table.card", "zone": zone, "card": card}
+    if s is not None:
+        ev["seat"] = s
+    ev["at"] = {"run": "1", "pos": pos}
+    return ev
+
+
+# HAND_ONE read by the card-reading table: hole cards card by card, a burn to the muck before
+# each street, the board card by card (the flop is whole at its third card).
+READER_HAND: list[Event] = [
+    seat(1, "100"),
+    seat(3, "100"),
+    seat(5, "100"),
+    start(button=1),
+    read("seat", "Ah", 1, 3),
+    read("seat", "2c", 2, 5),
+    read("seat", "Qs", 3, 1),
+    read("seat", "Kh", 4, 3),
+    read("seat", "7d", 5, 5),
+    read("seat", "Qd", 6, 1),
+    act(1, "raise", "8"),
+    act(3, "call"),
+    act(5, "fold"),
+    read("muck", "5c", 7),
+    read("board", "Ac", 8),
+    read("board", "Qh", 9),
+    read("board", "3s", 10),
+    act(3, "bet", "4"),
+    act(1, "raise", "8"),
+    act(3, "call"),
+    read("muck", "5d", 11),
+    read("board", "9h", 12),
+    act(3, "check"),
+    act(1, "check"),
+    read("muck", "5h", 13),
+    read("board", "2h", 14),
+    act(3, "bet", "8"),
+    act(1, "call"),
+]
+
+
+def test_recall_of_a_hand_read_by_the_table_shows_its_cards_by_seat_and_street(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = poker_config(tmp_path)
+    poker_journal(cfg, READER_HAND)
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    (block,) = hand_blocks(out)
+    assert labelled(block, "seat ")[:3] == [
+        "3   p3            100.00  Ah Kh",
+        "5   p5            100.00  2c 7d",
+        "1   p1            100.00  Qs Qd  button",
+    ]
+    text = "\n".join(block)
+    assert "    #15 to the muck: 5c\n  flop:     Ac Qh 3s  (board Ac Qh 3s; #16-18)\n" in text
+    assert "    #22 to the muck: 5d\n  turn:     9h  (board Ac Qh 3s 9h; #23)\n" in text
+    assert labelled(block, "shown:") == ["seat 3 Ah Kh: flush (Ah Kh Qh 9h 2h)"]
+    assert labelled(block, "stacks:") == [
+        "seat 1 76.00 (-24.00), seat 3 127.00 (+27.00), seat 5 96.00 (-4.00)"
+    ]
+
+
+def test_recall_of_a_declared_showdown_says_no_hand_was_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A table without a reader: no hole cards entered; after the river the dealer ranks the
+    # hands still in, seat 1 best.
+    cfg = poker_config(tmp_path)
+    events = [e for e in HAND_ONE if e["type"] != "hole.cards"] + [
+        {"type": "showdown", "high": [[1], [3]]}
+    ]
+    poker_journal(cfg, events)
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    (block,) = hand_blocks(out)
+    assert labelled(block, "seat ")[0] == "3   p3            100.00  (no hole cards entered)"
+    assert labelled(block, "declared:") == ["#19 showdown high 1 > 3 (no hand read)"]
+    assert not labelled(block, "shown:") and not labelled(block, "mucked:")
+    assert labelled(block, "main pot:") == ["51.00 (seats 1 3): high seat 1; paid seat 1 51.00"]
