@@ -83,6 +83,8 @@ COMMAND_VERBS = {
     # the poker room (issue 12): seats, the hand, and what a table without a reader is told
     "seat.take": "seat.take",
     "seat.leave": "seat.leave",
+    "seat.away": "seat.away",
+    "seat.back": "seat.back",
     "hand.start": "hand.start",
     "hole.cards": "hole.cards",
     "hole.discard": "hole.discard",

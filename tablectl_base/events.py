@@ -168,6 +168,21 @@ class SeatLeave(_Event):
     seat: Seat
 
 
+class SeatAway(_Event):
+    """Poker: the player in a seat sits out from the next hand (not dealt in; the blinds that
+    pass the seat meanwhile are owed on coming back)."""
+
+    type: Literal["seat.away"] = "seat.away"
+    seat: Seat
+
+
+class SeatBack(_Event):
+    """Poker: a player who sat out is dealt in again from the next hand, posting what is owed."""
+
+    type: Literal["seat.back"] = "seat.back"
+    seat: Seat
+
+
 class HandStart(_Event):
     """Poker: the dealer starts a hand; the button moves and the blinds are posted. The first
     hand of a game names the `button` (the seat that drew the highest card); later ones do not."""
@@ -282,6 +297,8 @@ InputEvent = Annotated[
     | Decision
     | SeatTake
     | SeatLeave
+    | SeatAway
+    | SeatBack
     | HandStart
     | HoleCards
     | HoleDiscard
@@ -310,6 +327,8 @@ PUBLIC_TYPES = (
     "decision",
     "seat.take",
     "seat.leave",
+    "seat.away",
+    "seat.back",
     "hand.start",
     "hole.cards",
     "hole.discard",

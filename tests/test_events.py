@@ -156,6 +156,8 @@ VALID_EVENTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
         {"type": "seat.take", "seat": 3, "stack": "100.00", "player": "ann"},
     ),
     ({"type": "seat.leave", "seat": 3}, {"type": "seat.leave", "seat": 3}),
+    ({"type": "seat.away", "seat": 3}, {"type": "seat.away", "seat": 3}),
+    ({"type": "seat.back", "seat": 3}, {"type": "seat.back", "seat": 3}),
     ({"type": "hand.start"}, {"type": "hand.start"}),
     ({"type": "hand.start", "button": 4}, {"type": "hand.start", "button": 4}),
     (

@@ -321,3 +321,99 @@ def test_003_time_collection_no_hand_pays_a_fee_from_its_pot_R44(tmp_path: Path)
     (result,) = rows_by(rows, "round/result")
     assert result["fee"] == {"amount": "0.00", "players": 3, "modified": False}
     assert stacks(result) == {1: "97.00", 3: "106.00", 5: "97.00"}
+
+
+def fold_to_big_blind(table: Table, *seats: int) -> dict[str, Any]:
+    """The seats fold in turn; the big blind takes the blinds. Returns the result."""
+    rows = play(table, *(act(s, "fold") for s in seats))
+    (result,) = rows_by(rows, "round/result")
+    return result
+
+
+def test_a_seat_passed_by_the_big_blind_while_away_posts_both_blinds_on_return() -> None:
+    """No document speaks of missed blinds; the card rooms' usual rule (docs/games/poker-room.md):
+    a seat sitting out that the big blind passes owes the big blind live and the small dead.
+    004 $4-$8, blinds $2/$4, seats 1 3 5 7 9 with $100.
+    Hand 1, button 1: 3 small, 5 big; everyone folds to 5 (+$2 from 3: 5 has $102, 3 $98).
+    Seat 7 sits out. Hand 2, button 3: 5 small, 9 big: the big blind passed seat 7 (after 5, up to
+    9), so 7 owes both; 1, 3, 5 fold (9 $102, 5 $100). Hand 3, button 5: 9 small, 1 big; 3, 5, 9
+    fold (1 $102, 9 $100). Seat 7 comes back. Hand 4, button 7: 9 small $2, 1 big $4, and 7 posts
+    $2 dead and $4 live. 3 and 5 fold; 7 checks (its live $4 is the bet); 9 completes; 1 checks.
+    Pot $14. Flop: 9 bets $4, 1 and 7 fold: 9's $4 comes back and the $14 less the $3 fee (five
+    dealt in: 004 options 1-2, 5 or less) goes to 9: $100 - 8 + 4 + 11 = $107; 1 $98; 7 $94."""
+    table = table_of("texas-holdem-004.toml")
+    for seat in (1, 3, 5, 7, 9):
+        play(table, {"type": "seat.take", "seat": seat, "stack": "100"})
+    play(table, {"type": "hand.start", "button": 1})
+    fold_to_big_blind(table, 7, 9, 1, 3)
+    play(table, {"type": "seat.away", "seat": 7})
+    play(table, {"type": "hand.start"})
+    result = fold_to_big_blind(table, 1, 3, 5)
+    assert result["button"] == 3 and stacks(result)[9] == "102.00"
+    rows = play(table, {"type": "seat.away", "seat": 5}, {"type": "seat.back", "seat": 5})
+    state = rows_by(rows, "state")[-1]  # 5 sat out between hands: the blinds passed no one
+    owes = {s["seat"]: (s["away"], s["owes"]) for s in state["seats"]}
+    assert owes[7] == (True, "both") and owes[5] == (False, "none")
+    play(table, {"type": "hand.start"})
+    fold_to_big_blind(table, 3, 5, 9)
+    rows = play(table, {"type": "seat.back", "seat": 7})
+    (echo,) = rows_by(rows, "event")
+    assert echo["owes"] == "both"
+    rows = play(table, {"type": "hand.start"})
+    (start,) = rows_by(rows, "event")
+    assert start["button"] == 7 and start["dealt_in"] == [9, 1, 3, 5, 7]
+    assert start["posted"] == [
+        {"seat": 9, "post": "blind", "amount": "2.00"},
+        {"seat": 1, "post": "blind", "amount": "4.00"},
+        {"seat": 7, "post": "dead", "amount": "2.00"},
+        {"seat": 7, "post": "blind", "amount": "4.00"},
+    ]
+    play(table, act(3, "fold"), act(5, "fold"), act(7, "check"), act(9, "call"), act(1, "check"))
+    play(table, board("Ac", "Qh", "3s"))
+    bet = {"type": "decision", "seat": 9, "action": "bet", "amount": "4"}
+    rows = play(table, bet, act(1, "fold"), act(7, "fold"))
+    (result,) = rows_by(rows, "round/result")
+    assert result["fee"] == {"amount": "3.00", "players": 5, "modified": False}
+    assert result["pots"][0]["paid"] == [{"seat": 9, "amount": "11.00"}]
+    assert stacks(result) == {1: "98.00", 3: "98.00", 5: "100.00", 7: "94.00", 9: "107.00"}
+    state = rows_by(rows, "state")[-1]
+    assert all(s["owes"] == "none" for s in state["seats"])
+
+
+def test_a_player_new_to_a_game_in_progress_posts_a_big_blind_to_be_dealt_in() -> None:
+    """The card rooms' usual rule (no document): a new player posts a big blind, live, unless
+    the blinds reach the seat first. 004 $4-$8: seats 1 3 5 play hand 1 (button 1; 1 and 3 fold
+    to 5). Seat 2 sits down: the button moves to it (the next seat with chips), hand 2 deals
+    3 5 1 2: 3 small, 5 big, and seat 2, past the blinds, posts $4 live. 1 calls; 2's $4 is the
+    bet, so it may check; 3 completes, 5 checks: $16 in, every player's $4."""
+    table = table_of("texas-holdem-004.toml")
+    seat_three(table)
+    fold_to_big_blind(table, 1, 3)
+    rows = play(table, {"type": "seat.take", "seat": 2, "stack": "100"})
+    (echo,) = rows_by(rows, "event")
+    assert echo["owes"] == "big"
+    (start,) = rows_by(play(table, {"type": "hand.start"}), "event")
+    assert start["button"] == 2 and start["dealt_in"] == [3, 5, 1, 2]
+    assert start["posted"] == [
+        {"seat": 3, "post": "blind", "amount": "2.00"},
+        {"seat": 5, "post": "blind", "amount": "4.00"},
+        {"seat": 2, "post": "blind", "amount": "4.00"},
+    ]
+    rows = play(table, act(1, "call"), act(2, "check"), act(3, "call"), act(5, "check"))
+    state = rows_by(rows, "state")[-1]
+    assert state["hand"]["phase"] == "board" and state["hand"]["pot"] == "16.00"
+
+
+def test_a_new_player_in_the_big_blinds_place_posts_only_the_big_blind() -> None:
+    """Seat 6 sits down where the big blind comes next: 004 $4-$8, seats 1 3 5, hand 1 button 1;
+    hand 2, button 3, deals 5 6 1 3: 5 small, 6 big, and nothing else is posted."""
+    table = table_of("texas-holdem-004.toml")
+    seat_three(table)
+    fold_to_big_blind(table, 1, 3)
+    play(table, {"type": "seat.take", "seat": 6, "stack": "100"})
+    (start,) = rows_by(play(table, {"type": "hand.start"}), "event")
+    assert start["button"] == 3 and start["dealt_in"] == [5, 6, 1, 3]
+    assert start["posted"] == [
+        {"seat": 5, "post": "blind", "amount": "2.00"},
+        {"seat": 6, "post": "blind", "amount": "4.00"},
+    ]

@@ -623,3 +623,19 @@ def test_pots_and_awards_conserve_chips_and_equal_a_chip_by_chip_reference(
         assert {p.seat: p.amount for p in a.paid} == reference_award(
             a.pot, ranking, split, rule, chip, order
         )
+
+
+def test_a_dead_blind_goes_to_the_main_pot_and_matches_no_bet() -> None:
+    """Missed blinds (docs/games/poker-room.md, no document): seat 7 posted $2 dead and $4 live
+    and folded; seat 1 put $4 in and folded; seat 9 put $8 in. Levels count live chips only: $4
+    each from three players is the main pot ($12), 9's other $4 was called by nobody and goes
+    back, and 7's dead $2 joins the main pot: $14 for seat 9."""
+    pots = build_pots(
+        [
+            Contribution(9, D(8)),
+            Contribution(1, D(4), folded=True),
+            Contribution(7, D(4), folded=True, dead=D(2)),
+        ]
+    )
+    assert pots.pots == (Pot(D(14), (9,)),)
+    assert pots.uncalled == Payout(9, D(4))

@@ -70,7 +70,7 @@ TABLE_STAKES = "table stakes"  # a player bets only the chips in front of them
 MONEY = "money"
 
 T = TypeVar("T")
-Verb = Literal["ante", "blind", "straddle", "check", "call", "bet", "raise", "fold"]
+Verb = Literal["ante", "blind", "dead", "straddle", "check", "call", "bet", "raise", "fold"]
 
 
 class BettingError(ValueError):
@@ -103,6 +103,7 @@ class Player:
     stack: Decimal
     in_round: Decimal = ZERO  # blinds, straddles, bets, calls and raises of this round
     in_hand: Decimal = ZERO  # everything put in this hand: antes, earlier rounds, this round
+    dead: Decimal = ZERO  # of `in_hand`, a dead blind: the pot's, matching no one's bet
     folded: bool = False
     acted: bool = False  # acted since the raising was last opened to them (a full bet or raise)
 
@@ -698,6 +699,7 @@ def open_round(
     *,
     straddles: Sequence[Decimal] = (),
     ante: Decimal = ZERO,
+    owed: Sequence[OwedPost] = (),
 ) -> BettingRound:
     """The first betting round of a hand once the antes, blinds and straddles are posted.
 
@@ -706,6 +708,9 @@ def open_round(
     a player short of a post puts in what they have and is all-in. The bet to call is the
     largest post ("a wager that is equal to the amount of the big blind, referred to as a call",
     004 "Texas Hold'em: Dealing Procedures and Round of Play"), even when it was posted short.
+    `owed` are the posts of players coming back after missing the blinds, or new to the game
+    (the engine's reading of missed blinds): a live part that counts toward their call, as a
+    big blind does, and a dead part that goes to the pot like an ante.
     """
     players = _seated(stacks)
     blinds = [_money(b, "a blind", positive=True) for b in blinds]
@@ -733,6 +738,22 @@ def open_round(
         put = min(amount, p.stack)
         players[i] = replace(p, stack=p.stack - put, in_round=put, in_hand=p.in_hand + put)
         actions.append(Action(p.seat, verb, put, put, all_in=players[i].stack == 0))
+    for post in owed:
+        at = next((k for k, q in enumerate(players) if q.seat == post.seat), None)
+        if at is None or at < len(posts):
+            raise BettingError(
+                f"seat {post.seat} owes a post but is not dealt in past the blinds", ROUND_OF_PLAY
+            )
+        p = players[at]
+        dead = min(_money(post.dead, "a dead blind"), p.stack)
+        live = min(_money(post.live, "a live blind"), p.stack - dead)
+        players[at] = replace(
+            p, stack=p.stack - dead - live, in_round=live, in_hand=dead + live, dead=dead
+        )
+        if dead:
+            actions.append(Action(p.seat, "dead", dead, ZERO, all_in=live == 0 and dead == p.stack))
+        if live:
+            actions.append(Action(p.seat, "blind", live, live, all_in=players[at].stack == 0))
     bet = max(amount for _, amount in posts)
     return BettingRound(
         structure=structure,
@@ -745,6 +766,16 @@ def open_round(
         raises=len(straddles),
         actions=tuple(actions),
     )
+
+
+@dataclass(frozen=True)
+class OwedPost:
+    """What a seat dealt in past the blinds posts before the deal: `live` toward its call,
+    `dead` into the pot only."""
+
+    seat: int
+    live: Decimal
+    dead: Decimal = ZERO
 
 
 def _seated(stacks: Sequence[tuple[int, Decimal]]) -> list[Player]:

@@ -52,10 +52,12 @@ class Contribution:
     amount: Decimal
     folded: bool = False
     all_in: bool = False
+    dead: Decimal = ZERO  # besides `amount`: a dead blind, the main pot's, matching no bet
 
     def __post_init__(self) -> None:
         """Refuse an amount that is not money, and a player both folded and all-in."""
         _money(self.amount, f"seat {self.seat}'s contribution")
+        _money(self.dead, f"seat {self.seat}'s dead blind")
         if self.folded and self.all_in:
             raise PotError(f"seat {self.seat} is marked both folded and all-in")
 
@@ -132,6 +134,8 @@ def build_pots(contributions: Iterable[Contribution]) -> Pots:
     go back to that player. Adjacent levels with the same players eligible are one pot. The
     documents describe neither side pots nor the return of an uncalled bet (003 "Basic Seven Card
     Stud Rules" 4 only gives an uncalled bettor the pot): this is the usual card-room practice.
+    Dead blinds match no one's bet: they go to the main pot, the one every player still in may
+    win (docs/games/poker-room.md, missed blinds).
     """
     players = _checked_contributions(contributions)
     pots: list[Pot] = []
@@ -154,6 +158,11 @@ def build_pots(contributions: Iterable[Contribution]) -> Pots:
         else:
             pots.append(Pot(amount, eligible))
         below = level
+    dead = sum((c.dead for c in players), ZERO)
+    if dead and pots:
+        pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+    elif dead:  # everyone's bets came back but the dead money: the players still in share it
+        pots.append(Pot(dead, tuple(sorted(c.seat for c in players if not c.folded))))
     return Pots(tuple(pots), uncalled)
 
 

@@ -242,17 +242,19 @@ def test_limit_holdem_session_button_side_pot_fee_and_no_hole_card_on_any_topic_
     11, seat 1 10. Stacks: 1: 27 - 8 + 10 = 29; 4: 74 - 8 = 66; 7: 106 - 8 + 11 = 109 (204).
 
     Hand 3: seats 5 ($50), 8 ($60) and 9 ($40) sit down; the button moves from seat 1 to seat 4.
-    Seat 5 small blind, seat 7 big blind, seat 8 first; six dealt in.
-      preflop: 8 folds, 9 folds, 1 raises to 8, 4 calls 8, 5 folds (its 2 stays in), 7 calls.
-               2 + 3 x 8 = 26
-      flop: 7 checks, 1 bets 4, 4 folds, 7 calls.              34
-      turn: 7 checks, 1 checks. river: 7 bets 8, 1 calls.      50
+    Seat 5 small blind, seat 7 big blind; seats 8 and 9, new to the game and past the blinds,
+    each post a $4 big blind, live (the card rooms' usual rule: docs/games/poker-room.md);
+    seat 8 first; six dealt in.
+      preflop: 8 folds, 9 folds (their 4 each stay in), 1 raises to 8, 4 calls 8, 5 folds (its 2
+               stays in), 7 calls.   2 + 4 + 4 + 3 x 8 = 34
+      flop: 7 checks, 1 bets 4, 4 folds, 7 calls.              42
+      turn: 7 checks, 1 checks. river: 7 bets 8, 1 calls.      58
     One pot, seats 1 and 7 (every level's contenders the same). Fee: 6 dealt in, the flop dealt:
     004 "Texas Hold'em: Collection Fee Schedule", $4-$8 option 1 "6-9": $4 (the rate by the
-    players dealt in, not by those left: R44). 50 - 4 = 46.
-    Board Js 9h 4s Kh 2d: seat 1 Ks Jd, kings and jacks; seat 7 Ac Jh, jacks. 46 to seat 1.
-    Stacks: 1: 29 - 20 + 46 = 55; 4: 66 - 8 = 58; 5: 50 - 2 = 48; 7: 109 - 20 = 89; 8: 60; 9: 40
-    (350 = 354 - 4). Collected in the session: 3 + 3 + 4 = 10; 360 in chips = 350 + 10.
+    players dealt in, not by those left: R44). 58 - 4 = 54.
+    Board Js 9h 4s Kh 2d: seat 1 Ks Jd, kings and jacks; seat 7 Ac Jh, jacks. 54 to seat 1.
+    Stacks: 1: 29 - 20 + 54 = 63; 4: 66 - 8 = 58; 5: 50 - 2 = 48; 7: 109 - 20 = 89; 8: 56;
+    9: 36 (350 = 354 - 4). Collected in the session: 3 + 3 + 4 = 10; 360 in chips = 350 + 10.
     """
     broker = mosquitto_factory(locked=False)  # see the module's docstring: `#` sees everything
     everything = EveryTopic(broker.port, BASE, client_id="it-everything")
@@ -395,28 +397,28 @@ def test_limit_holdem_session_button_side_pot_fee_and_no_hole_card_on_any_topic_
 
     # -- hand 3 -------------------------------------------------------------------------------
     assert third["button"] == 4 and third["showdown"] is True
-    assert pots(third) == [("46.00", [1, 7], [1], {1: "46.00"})]
+    assert pots(third) == [("54.00", [1, 7], [1], {1: "54.00"})]
     assert third["fee"] == {"amount": "4.00", "players": 6, "modified": False}
     # 12 hole cards, 3 burns, 5 board cards and the 8 cards of the four folded hands in the muck
     assert third["positions"] == [{"device": "reader", "run": "3", "pos": list(range(1, 29))}]
     assert stacks(third) == {
-        1: "55.00",
+        1: "63.00",
         4: "58.00",
         5: "48.00",
         7: "89.00",
-        8: "60.00",
-        9: "40.00",
+        8: "56.00",
+        9: "36.00",
     }
     assert [(h["seat"], h["cards"], h["high"]["name"]) for h in third["shown"]] == [
         (1, ["Ks", "Jd"], "two-pair"),
     ]
     assert [s["stack"] for s in after["seats"]] == [
-        "55.00",
+        "63.00",
         "58.00",
         "48.00",
         "89.00",
-        "60.00",
-        "40.00",
+        "56.00",
+        "36.00",
     ]
 
     # -- R46 on every topic -------------------------------------------------------------------

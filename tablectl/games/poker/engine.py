@@ -48,6 +48,7 @@ from tablectl.games.poker.spec import settings_of
 from tablectl.games.poker.state import (
     VARIANTS,
     HandState,
+    Owed,
     PokerSettings,
     PokerState,
     SeatState,
@@ -59,6 +60,7 @@ from tablectl.rules.betting import (
     TABLE_STAKES,
     BettingError,
     BettingRound,
+    OwedPost,
     open_round,
 )
 from tablectl.rules.flop_hands import (
@@ -93,6 +95,8 @@ from tablectl_base.events import (
     HoleDiscard,
     InputEvent,
     RoundVoid,
+    SeatAway,
+    SeatBack,
     SeatLeave,
     SeatTake,
     Showdown,
@@ -144,6 +148,9 @@ SHOWDOWN_RULE = '003 "Texas Hold-Em (High)" rule 5'
 SEATING = "seating (issue 12 item 1: seats and stacks)"
 BUY_IN = 'the table\'s posted minimum buy-in (game.buy_in_min; 003 "Poker Games Collection Rates")'
 TIME_COLLECTION = 'R44; 003 "Crazy Pineapple High-Low Split: Collection Fee Schedule" option 4'
+MISSED_BLINDS = (
+    "missed blinds (no document says: the card rooms' usual rule, docs/games/poker-room.md)"
+)
 DECLARED = "a table without a reader: the dealer declares the showdown (issue 12 item 5)"
 BOARD_AFTER: Final = (3, 4, 5)  # the board after betting rounds 0, 1, 2: flop, turn, river
 STREETS: Final = ("preflop", "flop", "turn", "river")
@@ -174,6 +181,8 @@ class PokerEngine:
         self._steps: Mapping[type[Any], Callable[[PokerState, Any, str], Any]] = {
             SeatTake: self.seat_take,
             SeatLeave: self.seat_leave,
+            SeatAway: self.seat_away,
+            SeatBack: self.seat_back,
             HandStart: self.hand_start,
             HoleCards: self.hole_cards,
             HoleDiscard: self.hole_discard,
@@ -238,10 +247,11 @@ class PokerEngine:
         """Seat a player with a stack; they are dealt in from the next hand."""
         self.verify_seat_take(state, ev)
         player = ev.player or default_player(ev.seat)
-        seats = tuple(
-            sorted((*state.seats, SeatState(ev.seat, player, ev.stack)), key=lambda s: s.seat)
-        )
-        return replace(state, seats=seats), [event_msg(ev, ts, player=player)]
+        # New to a game in progress: a big blind to be dealt in, unless the blinds reach the seat.
+        owes: Owed = "big" if state.button is not None else "none"
+        taken = SeatState(ev.seat, player, ev.stack, owes=owes)
+        seats = tuple(sorted((*state.seats, taken), key=lambda s: s.seat))
+        return replace(state, seats=seats), [event_msg(ev, ts, player=player, owes=owes)]
 
     def verify_seat_leave(self, state: PokerState, ev: SeatLeave) -> None:
         """A seated player who is not in the hand in play."""
@@ -265,12 +275,58 @@ class PokerEngine:
         seats = tuple(s for s in state.seats if s.seat != ev.seat)
         return replace(state, seats=seats), [event_msg(ev, ts, stack=fmt(left.stack))]
 
+    def _seated(self, state: PokerState, seat: int) -> SeatState:
+        """The seat's player, or a refusal."""
+        found = next((s for s in state.seats if s.seat == seat), None)
+        if found is None:
+            raise Rejected(f"seat {seat} is empty", rule=SEATING)
+        return found
+
+    def verify_seat_away(self, state: PokerState, ev: SeatAway) -> None:
+        """A seated player who is not sitting out already."""
+        if self._seated(state, ev.seat).away:
+            raise Rejected(f"seat {ev.seat} is already sitting out", rule=MISSED_BLINDS)
+
+    def can_seat_away(self, state: PokerState, ev: SeatAway) -> bool:
+        """Whether `verify_seat_away` accepts."""
+        return can(self.verify_seat_away, state, ev)
+
+    def seat_away(
+        self, state: PokerState, ev: SeatAway, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """The seat sits out from the next hand (a hand in play it finishes)."""
+        self.verify_seat_away(state, ev)
+        return self._with_seat(state, ev.seat, away=True), [event_msg(ev, ts)]
+
+    def verify_seat_back(self, state: PokerState, ev: SeatBack) -> None:
+        """A seated player who is sitting out."""
+        if not self._seated(state, ev.seat).away:
+            raise Rejected(f"seat {ev.seat} is not sitting out", rule=MISSED_BLINDS)
+
+    def can_seat_back(self, state: PokerState, ev: SeatBack) -> bool:
+        """Whether `verify_seat_back` accepts."""
+        return can(self.verify_seat_back, state, ev)
+
+    def seat_back(
+        self, state: PokerState, ev: SeatBack, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Dealt in again from the next hand, posting what the seat owes."""
+        self.verify_seat_back(state, ev)
+        new = self._with_seat(state, ev.seat, away=False)
+        owes = self._seated(new, ev.seat).owes
+        return new, [event_msg(ev, ts, owes=owes)]
+
+    def _with_seat(self, state: PokerState, seat: int, **changes: Any) -> PokerState:
+        """The state with one seat's fields changed."""
+        seats = tuple(replace(s, **changes) if s.seat == seat else s for s in state.seats)
+        return replace(state, seats=seats)
+
     # ------------------------------------------------------------------ starting a hand
 
     def _next_button(self, state: PokerState, ev: HandStart) -> int:
         """Where the button is for this hand: named on the first hand, else the next seat
         clockwise with chips (004 "Texas Hold'em: Action and Distribution of Cards")."""
-        playing = [s.seat for s in state.seats if s.stack > 0]
+        playing = [s.seat for s in state.seats if s.stack > 0 and not s.away]
         if state.button is None:
             if ev.button is None:
                 raise Rejected(
@@ -295,7 +351,7 @@ class PokerEngine:
         """No hand in play, at least two players with chips, the button placed by the rules."""
         if state.hand is not None:
             raise Rejected(f"hand {state.hand.number} is still in play", rule=ROUND_OF_PLAY)
-        playing = [s for s in state.seats if s.stack > 0]
+        playing = [s for s in state.seats if s.stack > 0 and not s.away]
         if len(playing) < 2:
             raise Rejected(
                 f"a hand needs at least two players with chips, not {len(playing)}",
@@ -313,21 +369,55 @@ class PokerEngine:
         """Move the button, deal in every seat with chips, post the blinds, open the betting."""
         self.verify_hand_start(state, ev)
         button = self._next_button(state, ev)
-        playing = [s for s in state.seats if s.stack > 0]
+        playing = [s for s in state.seats if s.stack > 0 and not s.away]
         i = next(k for k, s in enumerate(playing) if s.seat == button)
         clockwise = playing[i + 1 :] + playing[: i + 1]  # the button's left first, the button last
+        small, big = self.settings.small_blind, self.settings.big_blind
+        owed = [  # past the blinds, what a seat back from sitting out (or new) posts
+            OwedPost(s.seat, big, small if s.owes == "both" else ZERO)
+            for s in clockwise[2:]
+            if s.owes != "none"
+        ]
         try:
             betting = open_round(
                 self.settings.structure,
                 [(s.seat, s.stack) for s in clockwise],
-                [self.settings.small_blind, self.settings.big_blind],
+                [small, big],
+                owed=owed,
             )
         except BettingError as e:
             raise _rejected(e) from None
         number = state.hands + 1
-        hand = HandState(number, button, state.button, tuple(s.seat for s in clockwise), betting)
+        order = tuple(s.seat for s in clockwise)
+        hand = HandState(number, button, state.button, order, betting, big_blind=order[1])
         new = replace(state, button=button, hand=hand, hands=number)
-        return new, [event_msg(ev, ts, round=number, button=button)]
+        posted: list[JsonValue] = [
+            {"seat": a.seat, "post": a.verb, "amount": fmt(a.added)} for a in betting.actions
+        ]
+        echo = event_msg(ev, ts, round=number, button=button, dealt_in=list(order), posted=posted)
+        return new, [echo]
+
+    def _blinds_passed(self, state: PokerState, hand: HandState) -> PokerState:
+        """After a hand played out: the seats dealt in owe nothing more; a seat sitting out
+        that the big blind passed (clockwise after the last hand's big blind, up to this one's)
+        owes the big blind live and the small dead (the card rooms' usual rule)."""
+        before, now = state.big_blind, hand.big_blind
+        passed: set[int] = set()
+        if before is not None and now is not None and before != now:
+            ring = range(1, self.settings.seats + 1)  # every seat of the table, clockwise
+            for seat in [*ring[before:], *ring[:before]]:  # from the seat after `before`
+                if seat == now:
+                    break
+                passed.add(seat)
+        seats = tuple(
+            replace(s, owes="none")
+            if s.seat in hand.order
+            else replace(s, owes="both")
+            if s.away and s.seat in passed
+            else s
+            for s in state.seats
+        )
+        return replace(state, seats=seats, big_blind=now)
 
     # ------------------------------------------------------------------ cards
 
@@ -740,7 +830,9 @@ class PokerEngine:
         hand = state.hand
         assert hand is not None
         players = hand.betting.players
-        built = build_pots(Contribution(p.seat, p.in_hand, p.folded, p.all_in) for p in players)
+        built = build_pots(
+            Contribution(p.seat, p.in_hand - p.dead, p.folded, p.all_in, p.dead) for p in players
+        )
         fee, modified = self._fee(hand)
         pots = list(built.pots)
         fee = min(fee, pots[0].amount)
@@ -795,7 +887,7 @@ class PokerEngine:
             declared=declared is not None,
         )
         new = replace(state, seats=seats, hand=None, collected=state.collected + fee)
-        return new, [*records, result]
+        return self._blinds_passed(new, hand), [*records, result]
 
     # ------------------------------------------------------------------ a misdeal
 
@@ -848,7 +940,14 @@ class PokerEngine:
         hand = state.hand
         if hand is None:
             view["seats"] = [
-                {"seat": x.seat, "player": x.player, "stack": fmt(x.stack)} for x in state.seats
+                {
+                    "seat": x.seat,
+                    "player": x.player,
+                    "stack": fmt(x.stack),
+                    "away": x.away,
+                    "owes": x.owes,
+                }
+                for x in state.seats
             ]
             view["hand"] = None
             return StateChanged(state.hands, "between-hands", 0, view)
@@ -862,6 +961,7 @@ class PokerEngine:
                 "in_round": fmt(players[x.seat].in_round) if x.seat in players else None,
                 "folded": players[x.seat].folded if x.seat in players else None,
                 "cards_in": self._whole(hand, x.seat),
+                "away": x.away,
             }
             for x in state.seats
         ]
@@ -886,7 +986,8 @@ class PokerEngine:
         """The main and side pots of the rounds already over (this round's bets are still in
         front of the players), each with the seats that may win it."""
         before = [
-            Contribution(p.seat, p.in_hand - p.in_round, p.folded, p.all_in) for p in b.players
+            Contribution(p.seat, p.in_hand - p.in_round - p.dead, p.folded, p.all_in, p.dead)
+            for p in b.players
         ]
         try:
             built = build_pots(before)

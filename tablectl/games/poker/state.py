@@ -35,13 +35,21 @@ class PokerSettings:
     buy_in_min: Decimal | None = None
 
 
+Owed = Literal["none", "big", "both"]
+"""What a seat must post to be dealt in (the engine's reading of missed blinds): nothing, a big
+blind (new to a game in progress), or the big blind live and the small dead (missed both)."""
+
+
 @dataclass(frozen=True)
 class SeatState:
-    """A seated player and the chips in front of them between hands (table stakes)."""
+    """A seated player and the chips in front of them between hands (table stakes); `away`
+    while sitting out, `owes` what is posted on being dealt in again."""
 
     seat: int
     player: str
     stack: Decimal
+    away: bool = False
+    owes: Owed = "none"
 
 
 def _no_cards() -> Mapping[int, tuple[Card, ...]]:
@@ -61,6 +69,7 @@ class HandState:
     previous_button: int | None
     order: tuple[int, ...]
     betting: BettingRound
+    big_blind: int | None = None  # the seat in the big blind's place (None: one blind only)
     board: tuple[Card, ...] = ()
     holes: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
     kept: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
@@ -73,6 +82,7 @@ class PokerState:
 
     seats: tuple[SeatState, ...] = ()
     button: int | None = None
+    big_blind: int | None = None  # where the big blind was in the last hand played out
     hand: HandState | None = None
     hands: int = 0
     collected: Decimal = ZERO
