@@ -56,11 +56,18 @@ def _next_input(
     """A legal input for what the table waits for, or None when no hand can be dealt."""
     hand = state.hand
     if hand is None:
-        if sum(s.stack > 0 for s in state.seats) < 2:
+        away = [s.seat for s in state.seats if s.away]
+        here = [s.seat for s in state.seats if s.stack > 0 and not s.away]
+        pick = data.draw(st.integers(0, 5))
+        if away and (len(here) < 2 or pick == 0):  # back, posting what the blinds passed
+            return {"type": "seat.back", "seat": away[0]}
+        if len(here) > 2 and pick == 1:  # sits out: the blinds may pass it (dead blinds later)
+            return {"type": "seat.away", "seat": data.draw(st.sampled_from(here))}
+        if len(here) < 2:
             return None
         ev: dict[str, Any] = {"type": "hand.start"}
         if state.button is None:
-            ev["button"] = state.seats[0].seat
+            ev["button"] = here[0]
         return ev
     missing = [s for s in hand.order if s not in hand.holes]
     if missing:
