@@ -11,6 +11,7 @@ import json
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -21,7 +22,7 @@ from tablectl.games.poker.spec import PokerGame
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
 from tablectl.outputs import OutboxRow
-from tablectl.phh import PhhError, is_poker_result, poker_hand, to_phh, to_phhs
+from tablectl.phh import PhhError, is_poker_result, left_out, poker_hand, to_phh, to_phhs
 from tablectl.round_text import format_round
 from tablectl.rules.poker_fees import PokerSchedule
 from tablectl.segments import History
@@ -29,7 +30,7 @@ from tablectl.snapshot import SnapshotError
 from tablectl.table import HAND_ENTERED_TYPES, Table, journal_body, replay_ts
 from tablectl.witness import HeadsError, read_heads
 from tablectl_base.events import json_problem
-from tablectl_base.money import fmt
+from tablectl_base.money import ZERO, fmt
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -355,19 +356,27 @@ def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
             entry: dict[str, Any] = {"seq": rec.seq, **rec.body}
             if rec.source.startswith("cmd/") and rec.body.get("type") in HAND_ENTERED_TYPES:
                 entry["by_hand"] = True  # R39: a card no device read, entered at the console
-            if at_start is not None:  # who was dealt in, and the blinds they posted
-                after = table.state_payload().get("seats", [])
-                at_start["posted"] = [
-                    {"seat": x["seat"], "amount": x["in_round"]}
-                    for x in after
-                    if x.get("in_round") is not None
-                ]
+            if at_start is not None:  # who was dealt in, and what each posted: its echo's
+                echo = next(json.loads(r.payload) for r in rows if r.topic.endswith("/event"))
+                at_start["dealt_in"] = echo["dealt_in"]
+                at_start["posted"] = _posts(echo, "blind")
+                at_start["dead"] = _posts(echo, "dead")
                 entry["at_start"] = at_start
             inputs.append(entry)
         for row in rows:
             if row.topic.endswith("/round/result"):
                 yield rec.ts, json.loads(row.payload), inputs
                 inputs = []
+
+
+def _posts(echo: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    """What each seat posted of one kind (`blind`: live, toward its call; `dead`) before the
+    deal, from a `hand.start` echo, in the order posted."""
+    total: dict[int, Decimal] = {}
+    for p in echo["posted"]:
+        if p["post"] == kind:
+            total[p["seat"]] = total.get(p["seat"], ZERO) + Decimal(p["amount"])
+    return [{"seat": seat, "amount": fmt(amount)} for seat, amount in total.items()]
 
 
 def _hand_start(table: Table, rec: Record) -> dict[str, Any] | None:
@@ -527,7 +536,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def _export_phh(args: argparse.Namespace) -> int:
     """Every finished poker hand (or hand --round) as PHH, one `[N]` section each (tablectl/phh.py).
-    A misdeal is left out (noted in a TOML comment); a hand of a game PHH has no variant code for
+    A misdeal, or a hand with a post past the blinds, is left out (noted in a TOML comment); a
+    hand of a game PHH has no variant code for
     refuses the whole export with exit 2, before anything is written."""
     if not getattr(args, "config", None):
         print(
@@ -546,11 +556,12 @@ def _export_phh(args: argparse.Namespace) -> int:
     for _ts, payload, inputs in rounds:
         if not is_poker_result(payload):
             continue
-        if payload.get("void"):
-            skipped.append(f"# hand {payload['round']}: a misdeal (void), not written")
-            continue
         try:
             hand = poker_hand(payload, inputs)
+            why = left_out(hand)
+            if why is not None:
+                skipped.append(f"# hand {payload['round']}: {why}, not written")
+                continue
             documents.append(to_phh(hand, table=cfg.table.table))
         except PhhError as exc:
             print(f"tablectl: hand {payload['round']}: {exc}", file=sys.stderr)

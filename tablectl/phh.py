@@ -62,12 +62,14 @@ class PhhError(ValueError):
 
 @dataclass(frozen=True)
 class SeatStart:
-    """A player dealt in: seat, name, chips before the blinds, the blind posted."""
+    """A player dealt in: seat, name, chips before the blinds, the blind posted (live, toward the
+    call) and any dead blind (missed blinds: the pot's, like an ante)."""
 
     seat: int
     player: str
     stack: Decimal
     posted: Decimal
+    dead: Decimal = ZERO
 
 
 @dataclass(frozen=True)
@@ -140,22 +142,11 @@ def is_poker_result(result: Mapping[str, Any]) -> bool:
     return "pots" in result and "settlements" not in result
 
 
-def _dealt_in(start: Mapping[str, Any], button: int) -> list[dict[str, Any]]:
-    """The seats dealt in, clockwise from the button's left, the button last: those the table
-    showed in the hand once it began (`posted`), else every seat with chips."""
-    posted = start.get("posted")
-    dealt = None if posted is None else {int(p["seat"]) for p in posted}
-    playing = sorted(
-        (
-            s
-            for s in start["seats"]
-            if (int(s["seat"]) in dealt if dealt is not None else Decimal(s["stack"]) > 0)
-        ),
-        key=lambda s: int(s["seat"]),
-    )
-    after = [s for s in playing if int(s["seat"]) > button]
-    before = [s for s in playing if int(s["seat"]) <= button]
-    return after + before
+def _dealt_in(start: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The seats dealt in, clockwise from the button's left, the button last, as the table's
+    `hand.start` echo said (`dealt_in`)."""
+    seats = {int(s["seat"]): s for s in start["seats"]}
+    return [seats[int(seat)] for seat in start["dealt_in"]]
 
 
 def poker_hand(result: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]]) -> PokerHand:
@@ -165,19 +156,19 @@ def poker_hand(result: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]]) -
     if not starts:
         raise PhhError(f"hand {result.get('round')}: its hand.start is not in the journal read")
     start: Mapping[str, Any] = starts[-1]["at_start"]
-    button = int(result["button"])
-    order = _dealt_in(start, button)
-    small, big = (Decimal(b) for b in start["blinds"])
+    order = _dealt_in(start)
+    big = Decimal(start["blinds"][1])
     stack = {int(s["seat"]): Decimal(s["stack"]) for s in order}
     in_round = {seat: ZERO for seat in stack}
     seats: list[SeatStart] = []
-    shown_posted = {int(p["seat"]): Decimal(p["amount"]) for p in start.get("posted") or ()}
-    for k, s in enumerate(order):
+    live = {int(p["seat"]): Decimal(p["amount"]) for p in start["posted"]}
+    dead = {int(p["seat"]): Decimal(p["amount"]) for p in start.get("dead") or ()}
+    for s in order:
         seat = int(s["seat"])
-        blind = (small, big)[k] if k < 2 else ZERO
-        posted = shown_posted.get(seat, min(blind, stack[seat]))
-        seats.append(SeatStart(seat, str(s.get("player") or f"p{seat}"), stack[seat], posted))
-        stack[seat] -= posted
+        posted, gone = live.get(seat, ZERO), dead.get(seat, ZERO)
+        name = str(s.get("player") or f"p{seat}")
+        seats.append(SeatStart(seat, name, stack[seat], posted, gone))
+        stack[seat] -= posted + gone
         in_round[seat] = posted
     # The bet to call is the big blind even when it was posted short (rules/betting.py open_round)
     current = big if len(seats) > 1 else max(in_round.values(), default=ZERO)
@@ -249,7 +240,7 @@ def poker_hand(result: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]]) -
     return PokerHand(
         number=int(result["round"]),
         game=str(result.get("game", start.get("game", "?"))),
-        button=button,
+        button=int(result["button"]),
         result=result,
         seats=tuple(seats),
         holes={seat: tuple(cards) for seat, cards in holes.items()},
@@ -343,6 +334,22 @@ def _showdown(hand: PokerHand, player: Mapping[int, str], hole_count: int) -> li
     ]
 
 
+def left_out(hand: PokerHand) -> str | None:
+    """Why PHH cannot write `hand` faithfully (it is then left out with a note), or None: a
+    misdeal, or a post past the blinds (a player new to the game or back from missed blinds),
+    which PHH could only call a straddle, and a straddle changes who acts first."""
+    if hand.void:
+        return "a misdeal (void)"
+    posts = [s.seat for s in hand.seats[2:] if s.posted > 0 or s.dead > 0]
+    if posts:
+        seats = ", ".join(str(s) for s in posts)
+        return (
+            f"seat {seats} posted past the blinds (missed blinds or new to the game), which PHH "
+            "cannot write: it would read a straddle, which acts last"
+        )
+    return None
+
+
 def to_phh(hand: PokerHand, *, table: str | None = None) -> str:
     """One hand as a PHH document (TOML). PhhError for a misdeal or a game PHH cannot write."""
     if hand.void:
@@ -356,17 +363,11 @@ def to_phh(hand: PokerHand, *, table: str | None = None) -> str:
     # first amount). The table's engine reads 004 with the small blind left of the button and the
     # big blind on it, and the small blind first to act on every street (poker/engine.py): that
     # hand is written with the amounts swapped, so each player posts what they posted.
-    blinds = [small, big] + [s.posted for s in hand.seats[2:]] if n > 2 else [big, small]
-    lines = [
-        f"variant = {_str(code)}",
-        f"antes = [{', '.join(['0'] * n)}]",
-    ]
-    lines += [  # a post past the blinds (a player coming into the game) is no straddle
-        f"# p{k} (seat {s.seat}) posted {_num(s.posted)} coming into the game: PHH reads it "
-        "as a straddle"
-        for k, s in enumerate(hand.seats, start=1)
-        if k > 2 and s.posted > 0
-    ]
+    why = left_out(hand)
+    if why is not None:
+        raise PhhError(f"hand {hand.number}: {why}")
+    blinds = [small, big] + [ZERO] * (n - 2) if n > 2 else [big, small]
+    lines = [f"variant = {_str(code)}", f"antes = [{', '.join(['0'] * n)}]"]
     lines.append(f"blinds_or_straddles = [{', '.join(_num(b) for b in blinds)}]")
     if code in ("FT", "FO/8"):
         stakes = start.get("stakes")

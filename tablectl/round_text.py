@@ -136,6 +136,15 @@ def _poker_seats(hand: PokerHand) -> list[str]:
         "  blinds:    "
         + ", ".join(f"seat {s.seat} {names[k]} {fmt(s.posted)}" for k, s in enumerate(blinds))
     )
+    owed = [s for s in hand.seats[2:] if s.posted > 0 or s.dead > 0]
+    if owed:  # missed blinds, or new to the game (docs/games/poker-room.md)
+        lines.append(
+            "  posted:    "
+            + ", ".join(
+                f"seat {s.seat} {fmt(s.posted)} live" + (f" + {fmt(s.dead)} dead" if s.dead else "")
+                for s in owed
+            )
+        )
     for s in hand.seats:
         cards = " ".join(hand.holes.get(s.seat, ())) or "(no hole cards entered)"
         button = "  button" if s.seat == hand.button else ""

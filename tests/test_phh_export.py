@@ -519,3 +519,43 @@ def test_a_declared_showdown_shows_the_hands_unread(
         "p3 sm ???? # not read: the dealer declared the order",
     ]
     assert hh.finishing_stacks == [76, 96, 127] and hh.winnings == [0, 0, 51]
+
+
+def missed_blinds_session() -> list[Event]:
+    """Seats 1 3 5 7 9 ($100). Hand 1 (button 1: 3 small, 5 big) folds to the big blind; seat 7
+    sits out; hands 2 (button 3: 5 small, 9 big, passing seat 7) and 3 (button 5: 9 small, 1
+    big) fold to the big blind; seat 7 comes back. Hand 4, button 7: 9 small $2, 1 big $4, and
+    7 posts $2 dead and $4 live (docs/games/poker-room.md, missed blinds). 3 and 5 fold, 7
+    checks, 9 completes, 1 checks; the flop; 9 bets $4, 1 and 7 fold."""
+    events: list[Event] = [seat(s, "100") for s in (1, 3, 5, 7, 9)]
+    events += [start(button=1), act(7, "fold"), act(9, "fold"), act(1, "fold"), act(3, "fold")]
+    events += [{"type": "seat.away", "seat": 7}]
+    events += [start(), act(1, "fold"), act(3, "fold"), act(5, "fold")]
+    events += [start(), act(3, "fold"), act(5, "fold"), act(9, "fold")]
+    events += [{"type": "seat.back", "seat": 7}, start()]
+    events += [hole(9, "Ah Kh"), hole(1, "2c 7d"), hole(3, "Qs Qd"), hole(5, "Jc Jd")]
+    events += [hole(7, "8s 8d"), act(3, "fold"), act(5, "fold"), act(7, "check")]
+    events += [act(9, "call"), act(1, "check"), board("Ac Qh 3s")]
+    events += [act(9, "bet", "4"), act(1, "fold"), act(7, "fold")]
+    return events
+
+
+def test_a_dead_blind_is_recalled_and_its_hand_left_out_of_phh_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Recall shows the live and the dead post. PHH has no post past the blinds but a straddle,
+    which acts last: pokerkit could not replay the hand as played, so it is left out, noted,
+    and the three hands before it are written and replay in pokerkit."""
+    cfg = poker_config(tmp_path)
+    poker_journal(cfg, missed_blinds_session())
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    assert "  posted:    seat 7 4.00 live + 2.00 dead\n" in out
+    text, hands = export_phh(cfg, capsys)
+    assert text.startswith(
+        "# hand 4: seat 7 posted past the blinds (missed blinds or new to the game), which PHH "
+        "cannot write: it would read a straddle, which acts last, not written\n"
+    )
+    assert [hh.hand for hh in hands] == [1, 2, 3]
+    for hh in hands:
+        assert replayed(hh).stacks == hh.finishing_stacks
