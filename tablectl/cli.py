@@ -354,6 +354,12 @@ def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
         )
         if rec.body.get("type") in ROUND_INPUTS and not refused:
             entry: dict[str, Any] = {"seq": rec.seq, **rec.body}
+            if rec.body.get("type") == "decision" and isinstance(table.rules.game, PokerGame):
+                # a poker action: what it put in and brought the seat to, as the table said
+                echo: dict[str, Any] = next(
+                    json.loads(r.payload) for r in rows if r.topic.endswith("/event")
+                )
+                entry["added"], entry["to"] = echo["added"], echo["to"]
             if rec.source.startswith("cmd/") and rec.body.get("type") in HAND_ENTERED_TYPES:
                 entry["by_hand"] = True  # R39: a card no device read, entered at the console
             if at_start is not None:  # who was dealt in, and what each posted: its echo's

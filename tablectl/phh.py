@@ -36,16 +36,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Final, Literal
 
+from tablectl.games.poker.engine import BOARD_AFTER, GAMES, STREETS
 from tablectl_base.money import ZERO
 
-STREETS: Final = ("preflop", "flop", "turn", "river")
-BOARD_AFTER: Final = (3, 4, 5)  # board cards once the flop, turn and river are out
-HOLE_CARDS: Final[Mapping[str, int]] = {
-    "texas-holdem": 2,
-    "omaha": 4,
-    "omaha-hi-lo": 4,
-    "crazy-pineapple-hi-lo": 3,
-}
+__all__ = ["STREETS", "PhhError", "PokerHand", "Step", "poker_hand", "to_phh", "to_phhs"]
+
+HOLE_CARDS: Final[Mapping[str, int]] = {gid: game.hole_cards for gid, game in GAMES.items()}
+"""Each flop game's hole cards, as its engine deals them."""
 VARIANT_CODES: Final[Mapping[tuple[str, str], str]] = {
     ("texas-holdem", "fixed-limit"): "FT",
     ("texas-holdem", "no-limit"): "NT",
@@ -209,17 +206,9 @@ def poker_hand(result: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]]) -
                 in_round = dict.fromkeys(in_round, ZERO)
                 current = ZERO
         elif kind == "decision" and int(i["seat"]) in stack:
+            # What the action put in and brought the seat's round to: the table's echo says.
             seat, action = int(i["seat"]), str(i["action"])
-            before = in_round[seat]
-            if action == "call":
-                to = min(current, before + stack[seat])
-            elif action == "all-in":
-                to = before + stack[seat]
-            elif action in ("bet", "raise"):
-                to = Decimal(str(i["amount"]))
-            else:  # check, fold
-                to = before
-            added = to - before
+            added, to = Decimal(i["added"]), Decimal(i["to"])
             stack[seat] -= added
             in_round[seat] = to
             raised = to > current
