@@ -121,6 +121,11 @@ class PokerHand:
         folded = {s.seat for s in self.steps if s.kind == "action" and s.action == "fold"}
         return tuple(s.seat for s in self.seats if s.seat not in folded)
 
+    def kept(self, seat: int) -> tuple[str, ...]:
+        """A seat's hole cards less any it discarded (Crazy Pineapple)."""
+        gone = {c for s in self.steps if s.kind == "discard" and s.seat == seat for c in s.cards}
+        return tuple(c for c in self.holes.get(seat, ()) if c not in gone)
+
     def stacks_after(self) -> dict[int, Decimal]:
         """Every seat's stack after the hand, as the result gives it."""
         return {int(x["seat"]): Decimal(x["stack"]) for x in self.result.get("stacks", [])}

@@ -214,7 +214,7 @@ def _poker_outcome(r: dict[str, Any], hand: PokerHand | None) -> list[str]:
             )
         for seat in () if hand is None or r.get("declared") else hand.live_at_end():
             if seat not in shown:
-                cards = " ".join(hand.holes.get(seat, ())) if hand is not None else ""
+                cards = " ".join(hand.kept(seat)) if hand is not None else ""
                 lines.append(f"  mucked:    seat {seat} {cards} (won no pot: not shown, R46)")
     else:
         lines.append("  no showdown: everyone else folded")

@@ -377,3 +377,50 @@ def test_recall_of_a_declared_showdown_says_no_hand_was_read(
     assert labelled(block, "declared:") == ["#19 showdown high 1 > 3 (no hand read)"]
     assert not labelled(block, "shown:") and not labelled(block, "mucked:")
     assert labelled(block, "main pot:") == ["51.00 (seats 1 3): high seat 1; paid seat 1 51.00"]
+
+
+def test_recall_of_crazy_pineapple_shows_each_discard_and_the_cards_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = poker_config(
+        tmp_path, game="crazy-pineapple-hi-lo", stakes=("3", "6"), blinds=("1", "3"), options=[2]
+    )
+    checked = [act(2, "check"), act(3, "check"), act(1, "check")]
+    events = [
+        seat(1, "100"),
+        seat(2, "100"),
+        seat(3, "100"),
+        start(button=1),
+        hole(2, "Ah 2h 9c"),
+        hole(3, "Kd Ks 4c"),
+        hole(1, "7h 8h Jd"),
+        act(1, "call"),
+        act(2, "call"),
+        act(3, "check"),
+        board("3h 5d Kc"),
+        {"type": "hole.discard", "seat": 2, "card": "9c"},
+        {"type": "hole.discard", "seat": 3, "card": "4c"},
+        {"type": "hole.discard", "seat": 1, "card": "Jd"},
+        *checked,
+        board("6c"),
+        *checked,
+        board("Qd"),
+        *checked,
+    ]
+    poker_journal(cfg, events)
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    (block,) = hand_blocks(out)
+    text = "\n".join(block)
+    assert (
+        "    #13 seat 2 discards 9c\n    #14 seat 3 discards 4c\n    #15 seat 1 discards Jd" in text
+    )
+    assert labelled(block, "shown:") == [
+        "seat 2 Ah 2h: high-card (Ah Kc Qd 6c 5d); low 6-5-3-2-A (Ah 2h 3h 5d 6c)",
+        "seat 3 Kd Ks: three-of-a-kind (Kc Ks Kd Qd 6c)",
+    ]
+    assert labelled(block, "mucked:") == ["seat 1 7h 8h (won no pot: not shown, R46)"]
+    # 9 in, the $2 fee: 7, high 4 (the odd chip) to seat 3, low 3 to seat 2
+    assert labelled(block, "main pot:") == [
+        "7.00 (seats 1 2 3): high seat 3, low seat 2; paid seat 2 3.00, seat 3 4.00"
+    ]
