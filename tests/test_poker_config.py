@@ -696,3 +696,20 @@ def test_poker_rules_of_other_configs_round_trip_through_json(
     rules = loaded(edited(name, game), name).rules
     assert Rules.model_validate(rules.to_json()) == rules
     assert _round_trip(rules) == rules
+
+
+def test_003_crazy_pineapple_option_5_posts_a_20_buy_in_R44() -> None:
+    """003 "Crazy Pineapple High-Low Split: Collection Fee Schedule": options 5-6 are "For 2-4 and
+    2-8 Limit Games with a $20 Buy-in" and "For 3-6 and 6-12 Limit Games with a $40 Buy-in". A
+    table under option 5 may ask more than $20 of a new player, never less."""
+    game = {"stakes": ["2", "4"], "blinds": ["1", "2"], "collection": {"options": [5]}}
+    data = edited("crazy-pineapple-hi-lo-003.toml", {**game, "buy_in_min": "10"})
+    assert problems(data, "crazy-pineapple-hi-lo-003.toml") == [
+        (
+            "game.buy_in_min",
+            "10.00 is below the $20.00 buy-in the document posts with option 5",
+        )
+    ]
+    data = edited("crazy-pineapple-hi-lo-003.toml", game)
+    cfg = loaded(data, "crazy-pineapple-hi-lo-003.toml")
+    assert cfg.rules.poker_schedule().buy_in == Decimal(20)

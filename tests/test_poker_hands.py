@@ -417,3 +417,17 @@ def test_a_new_player_in_the_big_blinds_place_posts_only_the_big_blind() -> None
         {"seat": 5, "post": "blind", "amount": "2.00"},
         {"seat": 6, "post": "blind", "amount": "4.00"},
     ]
+
+
+def test_003_crazy_pineapple_option_6_seats_no_one_below_its_40_buy_in(tmp_path: Path) -> None:
+    """003 Crazy Pineapple option 6, "For 3-6 and 6-12 Limit Games with a $40 Buy-in": with no
+    buy-in of its own in the config, the table takes the posted one."""
+    text = (CONFIG / "crazy-pineapple-hi-lo-003.toml").read_text(encoding="utf-8")
+    path = tmp_path / "table.toml"
+    path.write_text(text.replace("options = [2]", "options = [6]"), encoding="utf-8")
+    cfg = load_config(path)
+    table = Table(cfg)
+    feed(table, {"type": "config", "rules": cfg.rules.to_json()}, source="config")
+    (alert,) = alerts(feed(table, {"type": "seat.take", "seat": 1, "stack": "39"}))
+    assert "below the table's minimum 40.00" in alert["reason"]
+    assert not alerts(feed(table, {"type": "seat.take", "seat": 1, "stack": "40"}))

@@ -209,6 +209,9 @@ class PokerSchedule(BaseModel):
     # The heading the document posts the option under (004's "Limit" and "Spread Limit"): the
     # betting structure of the table it is for; None where the document posts no heading.
     structure: Literal["fixed-limit", "spread-limit"] | None = None
+    # The buy-in the document posts with the option (003 Crazy Pineapple options 5 and 6): the
+    # least a player sits down with at such a table.
+    buy_in: Amount | None = None
 
     @field_validator("options")
     @classmethod
@@ -451,6 +454,7 @@ def _read_together(
             (_modified_text(first), _modified_text(other)),
             (_limits_text(first), _limits_text(other)),
             (f"heading {first.structure}", f"heading {other.structure}"),
+            (f"buy-in {first.buy_in}", f"buy-in {other.buy_in}"),
         )
         if ours != theirs
     ]
@@ -464,6 +468,7 @@ def _read_together(
         "modified_fee": first.modified_fee,
         "table_limits": first.table_limits,
         "structure": first.structure,
+        "buy_in": first.buy_in,
     }
     try:
         return PokerSchedule.model_validate(merged), []

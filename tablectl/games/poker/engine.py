@@ -1025,7 +1025,7 @@ class PokerTableEngine(PokerEngine):
             document=game.document,
             schedule=rules.poker_schedule(),
             seats=rules.seats.count,
-            buy_in_min=game.buy_in_min,
+            buy_in_min=game.least_buy_in(rules.poker_schedule()),
         )
         super().__init__(settings, game_id=game.id)
 

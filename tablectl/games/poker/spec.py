@@ -162,10 +162,26 @@ class PokerGame(GameSettings):
             )
         except ScheduleError as exc:
             raise ScheduleError([_under_game(p) for p in exc.problems]) from None
-        problem = self._limit_problem(schedule)
+        problem = self._limit_problem(schedule) or self._buy_in_problem(schedule)
         if problem:
             raise ScheduleError([problem])
         return schedule
+
+    def _buy_in_problem(self, schedule: PokerSchedule) -> str | None:
+        """A table under an option that posts a buy-in seats no one with less."""
+        posted = schedule.buy_in
+        if posted is None or self.buy_in_min is None or self.buy_in_min >= posted:
+            return None
+        return (
+            f"game.buy_in_min: {fmt(self.buy_in_min)} is below the ${fmt(posted)} buy-in the "
+            f"document posts with {schedule.label}"
+        )
+
+    def least_buy_in(self, schedule: PokerSchedule | None) -> Decimal | None:
+        """The least a player sits down with: the config's, else the posted option's."""
+        if self.buy_in_min is not None:
+            return self.buy_in_min
+        return None if schedule is None else schedule.buy_in
 
     def _limit_problem(self, schedule: PokerSchedule) -> str | None:
         """A posted option belongs to a table limit, under a heading (004's "Limit", "Spread
