@@ -345,6 +345,11 @@ def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
     and played it (each with its journal `seq`). A segment closes only between rounds, so no
     round spans two files."""
     inputs: list[dict[str, Any]] = []
+    # A poker action or hand start is listed once the table has played it, with what its echo
+    # said (the chips it moved; who was dealt in and what each posted): at once, or, when the
+    # round was held, at the record that played it (round.resume). One held and then discarded
+    # (the hand voided) was never played and is not listed.
+    waiting: list[dict[str, Any]] = []
     for rec in journal.records():
         at_start = _hand_start(table, rec) if rec.body.get("type") == "hand.start" else None
         rows = table.apply(rec)
@@ -352,27 +357,51 @@ def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
             r.topic.endswith("/alert") and json.loads(r.payload).get("kind") in _REFUSED
             for r in rows
         )
-        if rec.body.get("type") in ROUND_INPUTS and not refused:
+        kind = rec.body.get("type")
+        if kind in ROUND_INPUTS and not refused:
             entry: dict[str, Any] = {"seq": rec.seq, **rec.body}
-            if rec.body.get("type") == "decision" and isinstance(table.rules.game, PokerGame):
-                # a poker action: what it put in and brought the seat to, as the table said
-                echo: dict[str, Any] = next(
-                    json.loads(r.payload) for r in rows if r.topic.endswith("/event")
-                )
-                entry["added"], entry["to"] = echo["added"], echo["to"]
-            if rec.source.startswith("cmd/") and rec.body.get("type") in HAND_ENTERED_TYPES:
+            if rec.source.startswith("cmd/") and kind in HAND_ENTERED_TYPES:
                 entry["by_hand"] = True  # R39: a card no device read, entered at the console
-            if at_start is not None:  # who was dealt in, and what each posted: its echo's
-                echo = next(json.loads(r.payload) for r in rows if r.topic.endswith("/event"))
-                at_start["dealt_in"] = echo["dealt_in"]
-                at_start["posted"] = _posts(echo, "blind")
-                at_start["dead"] = _posts(echo, "dead")
+            if at_start is not None:
                 entry["at_start"] = at_start
-            inputs.append(entry)
+            poker = isinstance(table.rules.game, PokerGame)
+            (waiting if poker and kind in _ECHOED else inputs).append(entry)
         for row in rows:
+            if waiting and row.topic.endswith("/event"):
+                played = _played(waiting, json.loads(row.payload))
+                if played is not None:
+                    inputs.append(played)
             if row.topic.endswith("/round/result"):
                 yield rec.ts, json.loads(row.payload), inputs
-                inputs = []
+                inputs, waiting = [], []
+
+
+_ECHOED = ("decision", "hand.start")
+"""The poker inputs recall completes from the table's echo of them."""
+
+
+def _played(waiting: list[dict[str, Any]], echo: dict[str, Any]) -> dict[str, Any] | None:
+    """The oldest waiting input `echo` (an `event` payload) is the table's echo of, taken off
+    `waiting` and completed from it; None if it echoes none of them."""
+    k = next(
+        (
+            k
+            for k, w in enumerate(waiting)
+            if w["type"] == echo.get("type") and w.get("seat") == echo.get("seat")
+        ),
+        None,
+    )
+    if k is None:
+        return None
+    entry = waiting.pop(k)
+    if entry["type"] == "decision":  # what it put in and brought the seat to
+        entry["added"], entry["to"] = echo["added"], echo["to"]
+    elif "at_start" in entry:  # who was dealt in, and what each posted
+        at_start = entry["at_start"]
+        at_start["dealt_in"] = echo["dealt_in"]
+        at_start["posted"] = _posts(echo, "blind")
+        at_start["dead"] = _posts(echo, "dead")
+    return entry
 
 
 def _posts(echo: dict[str, Any], kind: str) -> list[dict[str, Any]]:

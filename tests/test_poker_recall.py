@@ -35,11 +35,13 @@ def poker_config(
     schedule: str = "hand",
     options: list[int] | None = None,
     seats: int = 9,
+    reader: bool = False,
 ) -> Path:
     """A poker table's config under `tmp_path`: by default $4-$8 fixed-limit Hold'em under 003
     with its own per-hand schedule ($1 before the flop, then $1/$2/$3 by players dealt in);
     `schedule="half-hour"` makes it a time collection, which takes nothing from the pots;
-    `options` names the document's posted schedule options instead."""
+    `options` names the document's posted schedule options instead; `reader` adds the
+    card-reading table as device `reader`."""
     stakes_line = "" if stakes is None else f'stakes = ["{stakes[0]}", "{stakes[1]}"]\n'
     if schedule == "hand":
         fees = (
@@ -61,6 +63,9 @@ def poker_config(
         f"[seats]\ncount = {seats}\n\n"
         f'[journal]\npath = "{tmp_path / "poker.db"}"\n'
     )
+    if reader:
+        text += '\n[[devices]]\nname = "reader"\ndriver = "poker-table"\nport = "/dev/null"\n'
+
     path = tmp_path / "poker.toml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -77,13 +82,17 @@ def poker_journal(cfg_path: Path, events: Sequence[Event], *, source: str = "cmd
             ("config", {"type": "config", "rules": cfg.rules.to_json()})
         ]
         # the reader's placements come from its driver, the rest from the console
-        bodies += [("driver/reader" if e["type"] == "table.card" else source, e) for e in events]
+        bodies += [
+            ("driver/reader" if e["type"] in ("table.card", "device.status") else source, e)
+            for e in events
+        ]
         for seq, (src, body) in enumerate(bodies, start=1):
             rec = journal.append(replay_ts(seq), src, None, journal_body(body))
             rows = table.apply(rec)
             journal.write_outputs(rec, rows)
             alerts = [json.loads(r.payload) for r in rows if r.topic.endswith("/alert")]
-            assert not alerts, f"{body} was refused: {alerts}"
+            refused = [a for a in alerts if a["kind"] in ("rejected", "invalid-input", "invalid")]
+            assert not refused, f"{body} was refused: {refused}"
     finally:
         journal.close()
     return cfg.journal_path
@@ -424,3 +433,28 @@ def test_recall_of_crazy_pineapple_shows_each_discard_and_the_cards_kept(
     assert labelled(block, "main pot:") == [
         "7.00 (seats 1 2 3): high seat 3, low seat 2; paid seat 2 3.00, seat 3 4.00"
     ]
+
+
+def test_recall_lists_actions_held_by_a_device_fault_where_they_were_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hand 1: the reader jams after seat 1's raise; seat 3's call and seat 5's fold wait
+    # (input-held) until the reader is back and the floor resumes the round, which plays them.
+    # Hand 2: the reader jams again, seat 3's call waits, and the floor voids the hand instead:
+    # the call was never played.
+    cfg = poker_config(tmp_path, reader=True)
+    fault = {"type": "device.status", "device": "reader", "available": True, "fault": "jam"}
+    back = {"type": "device.status", "device": "reader", "available": True}
+    resume = {"type": "round.resume"}
+    one = [*HAND_ONE[:8], fault, *HAND_ONE[8:10], back, resume, *HAND_ONE[10:]]
+    two = [start(), fault, act(3, "call"), {"type": "round.void", "reason": "reader jammed"}]
+    poker_journal(cfg, [*one, *two])
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    first, second = hand_blocks(out)
+    text = "\n".join(first)
+    assert "  preflop:\n    #9 seat 1 raises to 8.00\n    #11 seat 3 calls 6.00\n" in text
+    assert "    #12 seat 5 folds\n" in text
+    assert labelled(first, "main pot:") == ["51.00 (seats 1 3): high seat 3; paid seat 3 51.00"]
+    assert labelled(second, "void:") == ["reader jammed (every chip put in returned)"]
+    assert not any("calls" in line for line in second)
