@@ -399,17 +399,18 @@ def _played(waiting: list[dict[str, Any]], echo: dict[str, Any]) -> dict[str, An
     elif "at_start" in entry:  # who was dealt in, and what each posted
         at_start = entry["at_start"]
         at_start["dealt_in"] = echo["dealt_in"]
-        at_start["posted"] = _posts(echo, "blind")
+        at_start["posted"] = _posts(echo, "blind", "kill")
         at_start["dead"] = _posts(echo, "dead")
+        at_start["kill"] = _posts(echo, "kill")
     return entry
 
 
-def _posts(echo: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-    """What each seat posted of one kind (`blind`: live, toward its call; `dead`) before the
-    deal, from a `hand.start` echo, in the order posted."""
+def _posts(echo: dict[str, Any], *kinds: str) -> list[dict[str, Any]]:
+    """What each seat posted of these kinds (`blind` and `kill`: live, toward its call; `dead`)
+    before the deal, from a `hand.start` echo, in the order posted."""
     total: dict[int, Decimal] = {}
     for p in echo["posted"]:
-        if p["post"] == kind:
+        if p["post"] in kinds:
             total[p["seat"]] = total.get(p["seat"], ZERO) + Decimal(p["amount"])
     return [{"seat": seat, "amount": fmt(amount)} for seat, amount in total.items()]
 

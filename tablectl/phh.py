@@ -334,6 +334,11 @@ def left_out(hand: PokerHand) -> str | None:
     which PHH could only call a straddle, and a straddle changes who acts first."""
     if hand.void:
         return "a misdeal (void)"
+    if hand.start.get("kill"):
+        return (
+            "a kill pot (003 Kill Rules), whose kill blind acts last: PHH has no kill blind, "
+            "and its stakes are not the table's"
+        )
     posts = [s.seat for s in hand.seats[2:] if s.posted > 0 or s.dead > 0]
     if posts:
         seats = ", ".join(str(s) for s in posts)

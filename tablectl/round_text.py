@@ -136,7 +136,10 @@ def _poker_seats(hand: PokerHand) -> list[str]:
         "  blinds:    "
         + ", ".join(f"seat {s.seat} {names[k]} {fmt(s.posted)}" for k, s in enumerate(blinds))
     )
-    owed = [s for s in hand.seats[2:] if s.posted > 0 or s.dead > 0]
+    kills = {int(k["seat"]): k["amount"] for k in hand.start.get("kill") or ()}
+    for seat, amount in kills.items():  # 003 "Betting Limits", Kill Rules
+        lines.append(f"  kill pot:  seat {seat} posted {amount} for the kill blind")
+    owed = [s for s in hand.seats[2:] if (s.posted > 0 or s.dead > 0) and s.seat not in kills]
     if owed:  # missed blinds, or new to the game (docs/games/poker-room.md)
         lines.append(
             "  posted:    "

@@ -559,3 +559,26 @@ def test_a_dead_blind_is_recalled_and_its_hand_left_out_of_phh_with_a_note(
     assert [hh.hand for hh in hands] == [1, 2, 3]
     for hh in hands:
         assert replayed(hh).stacks == hh.finishing_stacks
+
+
+def test_a_kill_pot_is_recalled_and_left_out_of_phh_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """003 Kill Rules, half kill at $2-$4: seat 5 wins hands 1 and 2, so hand 3 is a kill pot
+    with its $3 kill blind (tests/test_poker_hands.py works the amounts). Recall says so; PHH
+    has no kill blind and leaves the hand out, noted; hands 1 and 2 replay in pokerkit."""
+    cfg = poker_config(tmp_path, stakes=("2", "4"), blinds=("1", "2"), schedule="half-hour")
+    text = cfg.read_text(encoding="utf-8").replace('chip = "1"\n', 'chip = "1"\nkill = "half"\n')
+    cfg.write_text(text, encoding="utf-8")
+    events = [seat(1, "100"), seat(3, "100"), seat(5, "100"), start(button=1)]
+    events += [act(1, "fold"), act(3, "fold"), start(), act(3, "fold")]
+    events += [act(5, "raise", "4"), act(1, "fold"), start(), act(1, "fold"), act(3, "fold")]
+    poker_journal(cfg, events)
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    assert "  kill pot:  seat 5 posted 3.00 for the kill blind\n" in out
+    text, hands = export_phh(cfg, capsys)
+    assert text.startswith("# hand 3: a kill pot (003 Kill Rules)")
+    assert [hh.hand for hh in hands] == [1, 2]
+    for hh in hands:
+        assert replayed(hh).stacks == hh.finishing_stacks

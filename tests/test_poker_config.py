@@ -713,3 +713,40 @@ def test_003_crazy_pineapple_option_5_posts_a_20_buy_in_R44() -> None:
     data = edited("crazy-pineapple-hi-lo-003.toml", game)
     cfg = loaded(data, "crazy-pineapple-hi-lo-003.toml")
     assert cfg.rules.poker_schedule().buy_in == Decimal(20)
+
+
+@pytest.mark.parametrize(
+    ("name", "game", "reason"),
+    [
+        (
+            "texas-holdem-003.toml",
+            {"structure": "no-limit", "stakes": None, "kill": "half"},
+            'kill: "With the exception of Pot Limit and No Limit, any and all games played at '
+            'the other betting limits can be played with a half kill or full kill" (003 '
+            '"Betting Limits")',
+        ),
+        (
+            "texas-holdem-004.toml",
+            {"kill": "full"},
+            'kill: the kill rules are document 003\'s ("Betting Limits")',
+        ),
+        (
+            "texas-holdem-003.toml",
+            {"kill": "half"},  # $3-$6, blinds $1/$3: a $4.50 kill blind, $4.50-$9 stakes
+            "4.50, 4.50 cannot be paid in chips of 1.00 (R41: pots are split in the smallest chip)",
+        ),
+    ],
+)
+def test_003_kill_games_where_the_betting_limits_allow_them(
+    name: str, game: dict[str, Any], reason: str
+) -> None:
+    """003 "Betting Limits": half or full kill for every limit but pot and no limit; the kill
+    stakes (one and a half, or twice the stakes) are paid in the table's chips."""
+    assert problems(edited(name, game), name) == [("game", reason)]
+
+
+def test_003_half_kill_at_2_4_is_accepted() -> None:
+    """003's own example: a $2 big blind becomes a $3 kill blind ($2-$4 kill stakes $3-$6)."""
+    game = {"stakes": ["2", "4"], "blinds": ["1", "2"], "kill": "half"}
+    cfg = loaded(edited("texas-holdem-003.toml", game), "texas-holdem-003.toml")
+    assert cfg.table.game.kill == "half"  # type: ignore[attr-defined]

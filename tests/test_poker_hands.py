@@ -431,3 +431,111 @@ def test_003_crazy_pineapple_option_6_seats_no_one_below_its_40_buy_in(tmp_path:
     (alert,) = alerts(feed(table, {"type": "seat.take", "seat": 1, "stack": "39"}))
     assert "below the table's minimum 40.00" in alert["reason"]
     assert not alerts(feed(table, {"type": "seat.take", "seat": 1, "stack": "40"}))
+
+
+def kill_table(tmp_path: Path, kill: str) -> Table:
+    """003 Texas Hold'em, $2-$4 fixed limit, blinds $1/$2, a `kill` game, its collection by time
+    (so no pot pays a fee and the amounts below are only the betting)."""
+    path = tmp_path / "kill.toml"
+    path.write_text(
+        f"""site = "room"
+table = "kill-1"
+[game]
+id = "texas-holdem"
+document = "003"
+structure = "fixed-limit"
+stakes = ["2", "4"]
+blinds = ["1", "2"]
+kill = "{kill}"
+[game.collection.schedule]
+option = 4
+per = "half-hour"
+rates = [{{ from = 2, fee = "1" }}]
+[seats]
+count = 9
+[journal]
+path = "{tmp_path / "kill.db"}"
+""",
+        encoding="utf-8",
+    )
+    cfg = load_config(path)
+    table = Table(cfg)
+    feed(table, {"type": "config", "rules": cfg.rules.to_json()}, source="config")
+    return table
+
+
+def two_pots_to_seat_5(table: Table) -> None:
+    """Hand 1 (button 1: 3 small $1, 5 big $2): 1 and 3 fold, seat 5 wins the pot and the kill
+    button (003 Kill Rules 1). Hand 2 (button 3: 5 small, 1 big): 3 folds, 5 raises to $4, 1
+    folds: seat 5 wins the very next pot (Kill Rules 2). Stacks 1 $98, 3 $99, 5 $103."""
+    seat_three(table)
+    fold_to_big_blind(table, 1, 3)
+    play(table, {"type": "hand.start"}, act(3, "fold"))
+    raise_to_4 = {"type": "decision", "seat": 5, "action": "raise", "amount": "4"}
+    (result,) = rows_by(play(table, raise_to_4, act(1, "fold")), "round/result")
+    assert stacks(result) == {1: "98.00", 3: "99.00", 5: "103.00"}
+
+
+def test_003_half_kill_three_hands_the_kill_blind_and_the_button_back_to_the_pot(
+    tmp_path: Path,
+) -> None:
+    """003 "Betting Limits", Kill Rules, half kill at $2-$4. After seat 5 wins two pots in a
+    row, hand 3 (button 5: 1 small $1, 3 big $2) is a kill pot: the stakes go up by one and a
+    half to $3-$6 and seat 5 posts the $3 kill blind ("In a Half Kill game with a $2 big blind,
+    the big blind would be set at $3"), acting last. 1 and 3 call $3, 5 checks: $9. On the flop
+    a $2 bet is refused (the bet is $3 now); 1 bets $3, 3 and 5 fold: seat 1 takes the $9 (its
+    $3 back) and the kill button; 5 lost, so its button went back to the pot (Kill Rules 4) and
+    the next hand is no kill pot. Stacks 1 $98 - 3 + 9 = $104, 3 $96, 5 $100."""
+    table = kill_table(tmp_path, "half")
+    two_pots_to_seat_5(table)
+    rows = play(table, {"type": "hand.start"})
+    (start,) = rows_by(rows, "event")
+    assert start["posted"] == [
+        {"seat": 1, "post": "blind", "amount": "1.00"},
+        {"seat": 3, "post": "blind", "amount": "2.00"},
+        {"seat": 5, "post": "kill", "amount": "3.00"},
+    ]
+    (state,) = rows_by(rows, "state")
+    assert state["kill"] == {"kind": "half", "holder": 5, "next_hand": True}
+    assert state["hand"]["kill_pot"] is True and state["hand"]["turn"] == 1
+    assert state["hand"]["to_call"] == "2.00"  # seat 1's $1 small blind to the $3 kill blind
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"), board("Ac", "Qh", "3s"))
+    small = {"type": "decision", "seat": 1, "action": "bet", "amount": "2"}
+    (alert,) = alerts(feed(table, small))
+    assert "3.00" in alert["reason"]
+    bet = {"type": "decision", "seat": 1, "action": "bet", "amount": "3"}
+    rows = play(table, bet, act(3, "fold"), act(5, "fold"))
+    (result,) = rows_by(rows, "round/result")
+    assert stacks(result) == {1: "104.00", 3: "96.00", 5: "100.00"}
+    state = rows_by(rows, "state")[-1]
+    assert state["kill"] == {"kind": "half", "holder": 1, "next_hand": False}
+
+
+def test_003_full_kill_doubles_the_stakes_and_a_holder_who_keeps_winning_keeps_killing(
+    tmp_path: Path,
+) -> None:
+    """003 Kill Rules 2, full kill at $2-$4: "In a Full Kill game the stakes double". Hand 3
+    (button 5) is a kill pot at $4-$8 with seat 5's $4 kill blind; 1 and 3 fold to it: seat 5
+    wins again (1's $1 and 3's $2 blinds: $103 + 3 = $106) and hand 4 is a kill pot too."""
+    table = kill_table(tmp_path, "full")
+    two_pots_to_seat_5(table)
+    (start,) = rows_by(play(table, {"type": "hand.start"}), "event")
+    assert start["posted"][-1] == {"seat": 5, "post": "kill", "amount": "4.00"}
+    rows = play(table, act(1, "fold"), act(3, "fold"))
+    (result,) = rows_by(rows, "round/result")
+    assert stacks(result) == {1: "97.00", 3: "97.00", 5: "106.00"}
+    state = rows_by(rows, "state")[-1]
+    assert state["kill"] == {"kind": "full", "holder": 5, "next_hand": True}
+
+
+def test_a_kill_pot_split_returns_the_kill_button_to_the_pot(tmp_path: Path) -> None:
+    """A pot two players share has no one winner to receive the button (tablectl's reading):
+    hand 3 above, everyone checks it down and the dealer declares 1 and 5 tied."""
+    table = kill_table(tmp_path, "half")
+    two_pots_to_seat_5(table)
+    play(table, {"type": "hand.start"}, act(1, "call"), act(3, "call"), act(5, "check"))
+    play(table, board("Ac", "Qh", "3s"), *checks(1, 3, 5), board("9h"), *checks(1, 3, 5))
+    play(table, board("2h"), *checks(1, 3, 5))
+    rows = play(table, {"type": "showdown", "high": [[1, 5], [3]]})
+    state = rows_by(rows, "state")[-1]
+    assert state["kill"] == {"kind": "half", "holder": None, "next_hand": False}

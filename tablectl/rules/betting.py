@@ -65,12 +65,13 @@ SPREAD_LIMIT_RULE = "R43"
 SPREAD_ROUND_CAP = 'R43; 004 "Collection Procedures" ("Poker Games")'
 BETTING_LIMITS = '003 "Betting Limits"'
 STRADDLE_RULE = '003 "Lowball" (Lowball Rules, rule 5)'
+KILL_RULE = '003 "Betting Limits" (Kill Rules)'
 SHORT_ALL_IN = "R43"  # docs/rulings.md R43: the short all-in reading
 TABLE_STAKES = "table stakes"  # a player bets only the chips in front of them
 MONEY = "money"
 
 T = TypeVar("T")
-Verb = Literal["ante", "blind", "dead", "straddle", "check", "call", "bet", "raise", "fold"]
+Verb = Literal["ante", "blind", "dead", "kill", "straddle", "check", "call", "bet", "raise", "fold"]
 
 
 class BettingError(ValueError):
@@ -700,6 +701,7 @@ def open_round(
     straddles: Sequence[Decimal] = (),
     ante: Decimal = ZERO,
     owed: Sequence[OwedPost] = (),
+    kill: OwedPost | None = None,
 ) -> BettingRound:
     """The first betting round of a hand once the antes, blinds and straddles are posted.
 
@@ -711,6 +713,10 @@ def open_round(
     `owed` are the posts of players coming back after missing the blinds, or new to the game
     (the engine's reading of missed blinds): a live part that counts toward their call, as a
     big blind does, and a dead part that goes to the pot like an ante.
+    `kill` is a kill pot's kill blind (003 "Betting Limits", Kill Rules: "The kill blind must be
+    paid"), posted live by the kill button's holder: it is the bet to call, and the first round
+    begins on the holder's left, so the holder acts last; a holder on a blind brings that blind
+    up to the kill blind, and the round begins as usual.
     """
     players = _seated(stacks)
     blinds = [_money(b, "a blind", positive=True) for b in blinds]
@@ -755,11 +761,26 @@ def open_round(
         if live:
             actions.append(Action(p.seat, "blind", live, live, all_in=players[at].stack == 0))
     bet = max(amount for _, amount in posts)
+    first = len(posts) % len(players)
+    if kill is not None:
+        at = next((k for k, q in enumerate(players) if q.seat == kill.seat), None)
+        if at is None:
+            raise BettingError(f"seat {kill.seat} holds the kill but is not dealt in", KILL_RULE)
+        p = players[at]
+        amount = _money(kill.live, "the kill blind", positive=True)
+        put = min(max(ZERO, amount - p.in_round), p.stack)
+        players[at] = replace(
+            p, stack=p.stack - put, in_round=p.in_round + put, in_hand=p.in_hand + put
+        )
+        actions.append(Action(p.seat, "kill", put, p.in_round + put, all_in=p.stack == put))
+        bet = max(bet, amount)
+        if at >= len(posts):
+            first = (at + 1) % len(players)
     return BettingRound(
         structure=structure,
         street=0,
         players=tuple(players),
-        actor=_next_actor(players, len(posts) % len(players), bet),
+        actor=_next_actor(players, first, bet),
         current_bet=bet,
         full_bet=bet,
         last_raise=bet,

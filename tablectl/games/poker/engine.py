@@ -44,7 +44,7 @@ from tablectl.game_records import (
 )
 from tablectl.games.base import Rejected
 from tablectl.games.common import VOID_RULE, can, default_player, event_msg, verify_seat
-from tablectl.games.poker.spec import settings_of
+from tablectl.games.poker.spec import KILL_FACTORS, settings_of
 from tablectl.games.poker.state import (
     VARIANTS,
     HandState,
@@ -378,18 +378,32 @@ class PokerEngine:
             for s in clockwise[2:]
             if s.owes != "none"
         ]
+        order = tuple(s.seat for s in clockwise)
+        structure, kill = self.settings.structure, None
+        if state.kill_next and state.kill_holder in order:  # a kill pot (003 Kill Rules 2, 3)
+            assert self.settings.kill_structure is not None
+            structure = self.settings.kill_structure
+            kill = OwedPost(state.kill_holder, big * self.settings.kill_factor)
         try:
             betting = open_round(
-                self.settings.structure,
+                structure,
                 [(s.seat, s.stack) for s in clockwise],
                 [small, big],
                 owed=owed,
+                kill=kill,
             )
         except BettingError as e:
             raise _rejected(e) from None
         number = state.hands + 1
-        order = tuple(s.seat for s in clockwise)
-        hand = HandState(number, button, state.button, order, betting, big_blind=order[1])
+        hand = HandState(
+            number,
+            button,
+            state.button,
+            order,
+            betting,
+            big_blind=order[1],
+            kill=None if kill is None else kill.seat,
+        )
         new = replace(state, button=button, hand=hand, hands=number)
         posted: list[JsonValue] = [
             {"seat": a.seat, "post": a.verb, "amount": fmt(a.added)} for a in betting.actions
@@ -887,7 +901,23 @@ class PokerEngine:
             declared=declared is not None,
         )
         new = replace(state, seats=seats, hand=None, collected=state.collected + fee)
+        scooped = {p.seat for a in awards for p in a.paid if p.amount > 0}
+        new = self._kill_after(new, scooped)
         return self._blinds_passed(new, hand), [*records, result]
+
+    def _kill_after(self, state: PokerState, winners: set[int]) -> PokerState:
+        """003 "Betting Limits", Kill Rules: the winner of the pot receives the kill button; its
+        holder winning the very next pot makes the next hand a kill pot; losing or folding, the
+        holder returns it to the pot. A pot shared by several players has no one winner: the
+        button returns to the pot (tablectl's reading, docs/games/poker-room.md)."""
+        if self.settings.kill == "none":
+            return state
+        if len(winners) != 1:
+            return replace(state, kill_holder=None, kill_next=False)
+        (winner,) = winners
+        if winner == state.kill_holder:
+            return replace(state, kill_next=True)
+        return replace(state, kill_holder=winner, kill_next=False)
 
     # ------------------------------------------------------------------ a misdeal
 
@@ -936,6 +966,9 @@ class PokerEngine:
             "game": self.game_id,
             "button": state.button,
             "blinds": [fmt(s.small_blind), fmt(s.big_blind)],
+            "kill": None
+            if s.kill == "none"
+            else {"kind": s.kill, "holder": state.kill_holder, "next_hand": state.kill_next},
         }
         hand = state.hand
         if hand is None:
@@ -979,6 +1012,7 @@ class PokerEngine:
             "pot": fmt(b.pot),
             "pots": self._pots_so_far(b),
             "discards_due": list(self._discards_due(hand)),
+            "kill_pot": hand.kill is not None,
         }
         return StateChanged(hand.number, phase, 0, view)
 
@@ -1026,6 +1060,9 @@ class PokerTableEngine(PokerEngine):
             schedule=rules.poker_schedule(),
             seats=rules.seats.count,
             buy_in_min=game.least_buy_in(rules.poker_schedule()),
+            kill=game.kill,
+            kill_factor=KILL_FACTORS.get(game.kill, Decimal(1)),
+            kill_structure=None if game.kill == "none" else game.betting(KILL_FACTORS[game.kill]),
         )
         super().__init__(settings, game_id=game.id)
 

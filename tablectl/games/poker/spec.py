@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 StructureName = Literal["fixed-limit", "spread-limit", "pot-limit", "no-limit"]
 Document = Literal["003", "004"]
 
+KILL_FACTORS: dict[str, Decimal] = {"half": Decimal("1.5"), "full": Decimal(2)}
+"""003 "Betting Limits", Kill Rules 2: in a half kill game the stakes go up by one-and-a-half,
+in a full kill game they double."""
 SPREAD_ROUND_CAP = Decimal(200)
 """R43: under 004 no seat puts more than $200 into one spread-limit betting round."""
 MAX_RAISES = 3
@@ -86,6 +89,9 @@ class PokerGame(GameSettings):
     blinds: tuple[Money, Money]
     chip: Money = Decimal(1)
     buy_in_min: Money | None = None
+    # 003 "Betting Limits": a fixed- or spread-limit game "can be played with a half kill or
+    # full kill" (Kill Rules).
+    kill: Literal["none", "half", "full"] = "none"
     collection: PokerCollection = Field(default_factory=PokerCollection)
 
     DOCUMENTS: ClassVar[tuple[str, ...]] = ()
@@ -122,6 +128,17 @@ class PokerGame(GameSettings):
         if self.chip <= 0:
             raise ValueError("chip: the smallest chip in play is above 0")
         amounts = [*self.blinds, *(self.stakes or ()), *(self.late_stakes or ())]
+        if self.kill != "none":
+            if self.structure not in ("fixed-limit", "spread-limit"):
+                raise ValueError(
+                    'kill: "With the exception of Pot Limit and No Limit, any and all games '
+                    "played at the other betting limits can be played with a half kill or full "
+                    'kill" (003 "Betting Limits")'
+                )
+            if self.document != "003":
+                raise ValueError('kill: the kill rules are document 003\'s ("Betting Limits")')
+            factor = KILL_FACTORS[self.kill]
+            amounts += [a * factor for a in (self.blinds[1], *amounts[2:])]
         odd = [fmt(a) for a in amounts if a % self.chip]
         if odd:
             raise ValueError(
@@ -130,18 +147,21 @@ class PokerGame(GameSettings):
             )
         return self
 
-    def betting(self) -> Structure:
-        """The betting structure of rules/betting.py these options describe (R43)."""
+    def betting(self, factor: Decimal = Decimal(1)) -> Structure:
+        """The betting structure of rules/betting.py these options describe (R43), its stakes
+        times `factor` (a kill pot's, `KILL_FACTORS`)."""
         from tablectl.rules.betting import FixedLimit, NoLimit, PotLimit, SpreadLimit
 
         if self.structure == "fixed-limit":
             assert self.stakes is not None
-            return FixedLimit(self.stakes[0], self.stakes[1], max_raises=MAX_RAISES)
+            small, big = (a * factor for a in self.stakes)
+            return FixedLimit(small, big, max_raises=MAX_RAISES)
         if self.structure == "spread-limit":
             assert self.stakes is not None
-            late = self.late_stakes or (None, None)
+            low, high = (a * factor for a in self.stakes)
+            late = [None if a is None else a * factor for a in self.late_stakes or (None, None)]
             cap = SPREAD_ROUND_CAP if self.document == "004" else None
-            return SpreadLimit(self.stakes[0], self.stakes[1], late[0], late[1], round_cap=cap)
+            return SpreadLimit(low, high, late[0], late[1], round_cap=cap)
         if self.structure == "pot-limit":
             return PotLimit(self.blinds[1])
         return NoLimit(self.blinds[1])

@@ -33,6 +33,9 @@ class PokerSettings:
     schedule: PokerSchedule | None = None
     seats: int = 10
     buy_in_min: Decimal | None = None
+    kill: Literal["none", "half", "full"] = "none"
+    kill_factor: Decimal = Decimal(1)  # a kill pot's stakes over the table's (003 Kill Rules)
+    kill_structure: Structure | None = None  # the structure at kill stakes
 
 
 Owed = Literal["none", "big", "both"]
@@ -70,6 +73,7 @@ class HandState:
     order: tuple[int, ...]
     betting: BettingRound
     big_blind: int | None = None  # the seat in the big blind's place (None: one blind only)
+    kill: int | None = None  # the seat that posted the kill blind: a kill pot (003 Kill Rules)
     board: tuple[Card, ...] = ()
     holes: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
     kept: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
@@ -83,6 +87,8 @@ class PokerState:
     seats: tuple[SeatState, ...] = ()
     button: int | None = None
     big_blind: int | None = None  # where the big blind was in the last hand played out
+    kill_holder: int | None = None  # the kill button's holder (003 Kill Rules 1)
+    kill_next: bool = False  # the holder won the very next pot: the next hand is a kill pot
     hand: HandState | None = None
     hands: int = 0
     collected: Decimal = ZERO
