@@ -37,6 +37,10 @@ STRUCTURES: dict[str, Structure] = {
     "pot": PotLimit(D("2")),
     "no": NoLimit(D("2")),
 }
+KILL_STRUCTURES: dict[str, Structure] = {  # a full kill's doubled stakes (003 Kill Rules)
+    "fixed": FixedLimit(D("4"), D("8")),
+    "spread": SpreadLimit(D("4"), D("40"), round_cap=D("50")),
+}
 
 
 def _amount(data: st.DataObject, low: Decimal, high: Decimal) -> str:
@@ -141,6 +145,10 @@ def test_random_hands_conserve_chips_hide_hole_cards_and_replay_the_same(
             chip=D("1"),
             document=document,
             schedule=SCHEDULE,
+            # fixed and spread limit tables play a full kill (the kill pots among the hands)
+            kill="full" if structure in KILL_STRUCTURES else "none",
+            kill_factor=D(2),
+            kill_structure=KILL_STRUCTURES.get(structure),
         )
     )
     inputs: list[dict[str, Any]] = [
@@ -172,6 +180,8 @@ def test_random_hands_conserve_chips_hide_hole_cards_and_replay_the_same(
                 event(
                     "void" if r.void else f"showdown, {len(r.pots)} pots" if r.showdown else "folds"
                 )
+        if state.hand is not None and state.hand.kill is not None:
+            event("a kill pot dealt")
         live = state.hand.betting.players if state.hand else ()
         behind = {p.seat: p.stack for p in live}
         in_pot = sum((p.in_hand for p in live), D(0))
