@@ -45,6 +45,7 @@ from tablectl.rules.betting import (
     BettingRound,
     FixedLimit,
     NoLimit,
+    OwedPost,
     PotLimit,
     SpreadLimit,
     Structure,
@@ -645,3 +646,23 @@ def test_no_limit_and_pot_limit_amounts_equal_pokerkits(
             to = Decimal(data.draw(st.integers(int(low), int(high))))
             pk.complete_bet_or_raise_to(int(to))
             rnd = rnd.raise_to(to) if rnd.current_bet else rnd.bet(to)
+
+
+def test_the_kill_blind_acts_last_even_from_a_blind_003_kill_rules() -> None:
+    """003 "Betting Limits", Kill Rules: a half kill at $2-$4 (blinds $1/$2) has a $3 kill blind.
+    Heads up, the holder on the small blind brings it up to $3 (the `kill` post adds $2) and the
+    big blind acts first, owing $1; with three players and the holder on the button, the small
+    blind acts first: the kill blind acts last either way."""
+    heads_up = open_round(
+        FixedLimit(d(3), d(6)), seats(50, 50), [d(1), d(2)], kill=OwedPost(1, d(3))
+    )
+    assert [(a.seat, a.verb, a.added) for a in heads_up.actions] == [
+        (1, "blind", d(1)),
+        (2, "blind", d(2)),
+        (1, "kill", d(2)),
+    ]
+    assert heads_up.turn == 2 and heads_up.to_call == d(1)
+    three = open_round(
+        FixedLimit(d(3), d(6)), seats(50, 50, 50), [d(1), d(2)], kill=OwedPost(3, d(3))
+    )
+    assert three.turn == 1 and three.current_bet == d(3)

@@ -715,8 +715,9 @@ def open_round(
     big blind does, and a dead part that goes to the pot like an ante.
     `kill` is a kill pot's kill blind (003 "Betting Limits", Kill Rules: "The kill blind must be
     paid"), posted live by the kill button's holder: it is the bet to call, and the first round
-    begins on the holder's left, so the holder acts last; a holder on a blind brings that blind
-    up to the kill blind, and the round begins as usual.
+    begins on the holder's left, so the holder acts last (a holder on a blind brings that blind
+    up to the kill blind and still acts last: no one may fold a larger post than the bets still
+    in it).
     """
     players = _seated(stacks)
     blinds = [_money(b, "a blind", positive=True) for b in blinds]
@@ -774,8 +775,7 @@ def open_round(
         )
         actions.append(Action(p.seat, "kill", put, p.in_round + put, all_in=p.stack == put))
         bet = max(bet, amount)
-        if at >= len(posts):
-            first = (at + 1) % len(players)
+        first = (at + 1) % len(players)
     return BettingRound(
         structure=structure,
         street=0,
