@@ -381,7 +381,8 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
         table=table,
         schedule=schedule,
         paytables=game_paytables(table.game, paytable_dir(path, table)),
-        warnings=tuple(str(w) for w in driver_warnings),
+        warnings=tuple(str(w) for w in driver_warnings)
+        + tuple(str(Problem(name, key, why)) for key, why in table.game.advice(table)),
     )
 
 

@@ -732,8 +732,9 @@ def test_003_crazy_pineapple_option_5_posts_a_20_buy_in_R44() -> None:
         ),
         (
             "texas-holdem-003.toml",
-            {"kill": "half"},  # $3-$6, blinds $1/$3: a $4.50 kill blind, $4.50-$9 stakes
-            "4.50, 4.50 cannot be paid in chips of 1.00 (R41: pots are split in the smallest chip)",
+            # $5-$10, blinds $2/$5: a $7.50 kill blind, $7.50-$15 kill stakes
+            {"stakes": ["5", "10"], "blinds": ["2", "5"], "kill": "half"},
+            "7.50, 7.50 cannot be paid in chips of 1.00 (R41: pots are split in the smallest chip)",
         ),
     ],
 )
@@ -750,3 +751,21 @@ def test_003_half_kill_at_2_4_is_accepted() -> None:
     game = {"stakes": ["2", "4"], "blinds": ["1", "2"], "kill": "half"}
     cfg = loaded(edited("texas-holdem-003.toml", game), "texas-holdem-003.toml")
     assert cfg.table.game.kill == "half"  # type: ignore[attr-defined]
+
+
+def test_003_a_limit_its_betting_limits_do_not_list_is_a_warning() -> None:
+    """003 "Betting Limits" lists the limits a table may post ($2-$4, $5-$10, ..., no $3-$6);
+    its own Crazy Pineapple section describes "a $3-$6 game", so the list is not all 003
+    approves: a 003 Hold'em table at $3-$6 loads, with a warning naming the list; a Crazy
+    Pineapple table at $3-$6 has none."""
+    data = edited("texas-holdem-003.toml", {"stakes": ["3", "6"], "blinds": ["1", "3"]})
+    (warning,) = loaded(data, "texas-holdem-003.toml").warnings
+    assert warning.endswith(
+        "game.stakes: $3.00-$6.00 is not a betting limit document 003 posts for texas-holdem "
+        "(spread $1.00-$3.00/$1.00-$6.00, $2.00-$4.00, spread $2.00-$4.00/$2.00-$8.00, "
+        '$5.00-$10.00, $6.00-$12.00, $10.00-$20.00, pot limit, no limit; 003 "Betting Limits")'
+    )
+    shipped = [load_config(CONFIG / name) for name in SHIPPED]
+    assert all(cfg.warnings == () for cfg in shipped)  # every shipped poker config: a listed limit
+    pineapple = load_config(CONFIG / "crazy-pineapple-hi-lo-003.toml")
+    assert pineapple.table.game.stakes == (Decimal(3), Decimal(6))  # type: ignore[attr-defined]

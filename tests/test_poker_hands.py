@@ -115,9 +115,10 @@ def test_004_declared_tie_gives_the_odd_chip_left_of_the_button_R41() -> None:
 
 
 def test_003_declared_tie_odd_chip_to_the_winner_nearest_the_buttons_left_R41() -> None:
-    """003 Texas Hold'em, $3-$6 (blinds $1/$3), its inline schedule ($1 for 2-4 dealt in). Seat 1
-    folds, seat 3 completes to $3, seat 5 checks: pot $6, fee $1 after the flop -> $5. Seats 5
-    and 3 tie: $2 each, the odd chip to the tied winner nearest the button's left (seat 3)."""
+    """003 Texas Hold'em, $2-$4 (blinds $1/$2), its inline schedule ($1 for 2-4 dealt in). Seat 1
+    folds, seat 3 completes to $2, seat 5 checks: pot $4, fee $1 after the flop -> $3. Seats 5
+    and 3 tie: $1 each, the odd chip to the tied winner nearest the button's left (seat 3):
+    seat 3 $98 + 2 = $100, seat 5 $98 + 1 = $99."""
     table = table_of("texas-holdem-003.toml")
     seat_three(table)
     play(

@@ -36,6 +36,11 @@ class GameSettings(BaseModel):
         `cross_check` found no problem."""
         return None
 
+    def advice(self, table: TableConfig) -> list[tuple[str, str]]:
+        """What this game finds worth a technician's look but does not refuse (key, reason):
+        `check-config` says "ok, with warnings". Called only once `cross_check` passed."""
+        return []
+
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
         """Problems (key, reason) this game finds in the other sections, e.g. its seat count."""
         return []

@@ -9,6 +9,7 @@ where no document posts one, an inline schedule) in `[game.collection]` (R44).
 from __future__ import annotations
 
 import sys
+import tomllib
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -62,6 +63,47 @@ def posted_schedules(document: str, game: str) -> dict[int, PokerSchedule] | Non
         return None
     path = SCHEDULE_DIR / name
     return parse_poker_schedules(path.read_text(encoding="utf-8"), str(path))
+
+
+class PostedLimit(BaseModel):
+    """One betting limit a document posts (003 "Betting Limits"): a structure with its stakes
+    (and a spread limit's later spread); `game` when only that game's section posts it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    structure: StructureName
+    stakes: tuple[Money, Money] | None = None
+    late_stakes: tuple[Money, Money] | None = None
+    game: str | None = None
+
+    @property
+    def text(self) -> str:
+        """As the document prints it: "$2-$4", "spread $1-$3/$1-$6", "pot limit"."""
+        if self.stakes is None:
+            return self.structure.replace("-", " ")
+        spread = "" if self.late_stakes is None else "/" + _dollars(self.late_stakes)
+        kind = "spread " if self.structure == "spread-limit" else ""
+        return f"{kind}{_dollars(self.stakes)}{spread}"
+
+
+def _dollars(pair: tuple[Decimal, Decimal]) -> str:
+    """"$2-$4"."""
+    return f"${fmt(pair[0])}-${fmt(pair[1])}"
+
+
+LIMITS_FILES = {"003": "poker/betting-limits-003.toml"}
+"""Document -> its posted betting limits, relative to config/schedules (004 posts none: its
+schedules' table limits bind its tables)."""
+
+
+@cache
+def posted_limits(document: str) -> tuple[PostedLimit, ...] | None:
+    """The betting limits `document` posts (None: it posts no list)."""
+    name = LIMITS_FILES.get(document)
+    if name is None:
+        return None
+    data = tomllib.loads((SCHEDULE_DIR / name).read_text(encoding="utf-8"))
+    return tuple(PostedLimit.model_validate(entry) for entry in data["limit"])
 
 
 class PokerCollection(BaseModel):
@@ -186,6 +228,32 @@ class PokerGame(GameSettings):
         if problem:
             raise ScheduleError([problem])
         return schedule
+
+    def advice(self, table: TableConfig) -> list[tuple[str, str]]:
+        """A limit the table's document does not list (003 "Betting Limits"): reported, not
+        refused, since 003's own Crazy Pineapple section describes a limit its list leaves out
+        ("a $3-$6 game"), so the list is not the only limits 003 approves."""
+        found = self._posted_limit_problem(self.schedule(table.seats.count))
+        return [] if found is None else [_keyed(found)]
+
+    def _posted_limit_problem(self, schedule: PokerSchedule) -> str | None:
+        """Under a document that lists the limits a table may post (003 "Betting Limits"), the
+        table's is one of them, or one its game's own section posts; a schedule option naming
+        its table limits binds the stakes already (`_limit_problem`)."""
+        listed = posted_limits(self.document)
+        if listed is None or schedule.table_limits:
+            return None
+        mine = PostedLimit(
+            structure=self.structure, stakes=self.stakes, late_stakes=self.late_stakes
+        )
+        allowed = [x for x in listed if x.game in (None, self.id)]
+        if any(x.model_copy(update={"game": None}) == mine for x in allowed):
+            return None
+        posted = ", ".join(x.text for x in allowed)
+        return (
+            f"game.stakes: {mine.text} is not a betting limit document {self.document} posts for "
+            f"{self.id} ({posted}; 003 \"Betting Limits\")"
+        )
 
     def _buy_in_problem(self, schedule: PokerSchedule) -> str | None:
         """A table under an option that posts a buy-in seats no one with less."""
