@@ -44,14 +44,15 @@ MAX_RAISES = 3
 """R43: three raises a fixed-limit round unless only two players are in it."""
 
 
-def _shipped_schedules() -> Path:
-    """The schedules that come with tablectl: config/schedules in a source checkout, otherwise
-    where installing put them (pyproject.toml data-files: share/tablectl/schedules)."""
-    source = Path(__file__).resolve().parents[3] / "config" / "schedules"
-    return source if source.is_dir() else Path(sys.prefix) / "share" / "tablectl" / "schedules"
+def _shipped(folder: str) -> Path:
+    """A folder of data that comes with tablectl: config/<folder> in a source checkout, otherwise
+    where installing put it (pyproject.toml data-files: share/tablectl/<folder>)."""
+    source = Path(__file__).resolve().parents[3] / "config" / folder
+    return source if source.is_dir() else Path(sys.prefix) / "share" / "tablectl" / folder
 
 
-SCHEDULE_DIR = _shipped_schedules()
+SCHEDULE_DIR = _shipped("schedules")
+LIMITS_DIR = _shipped("limits")
 
 
 @cache
@@ -91,9 +92,9 @@ def _dollars(pair: tuple[Decimal, Decimal]) -> str:
     return f"${fmt(pair[0])}-${fmt(pair[1])}"
 
 
-LIMITS_FILES = {"003": "poker/betting-limits-003.toml"}
-"""Document -> its posted betting limits, relative to config/schedules (004 posts none: its
-schedules' table limits bind its tables)."""
+LIMITS_FILES = {"003": "poker-003.toml"}
+"""Document -> its posted betting limits, in config/limits (004 posts none: its schedules' table
+limits bind its tables)."""
 
 
 @cache
@@ -102,7 +103,7 @@ def posted_limits(document: str) -> tuple[PostedLimit, ...] | None:
     name = LIMITS_FILES.get(document)
     if name is None:
         return None
-    data = tomllib.loads((SCHEDULE_DIR / name).read_text(encoding="utf-8"))
+    data = tomllib.loads((LIMITS_DIR / name).read_text(encoding="utf-8"))
     return tuple(PostedLimit.model_validate(entry) for entry in data["limit"])
 
 
