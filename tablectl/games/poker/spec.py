@@ -88,7 +88,7 @@ class PostedLimit(BaseModel):
 
 
 def _dollars(pair: tuple[Decimal, Decimal]) -> str:
-    """"$2-$4"."""
+    """A pair of amounts as the documents print a limit: "$2-$4"."""
     return f"${fmt(pair[0])}-${fmt(pair[1])}"
 
 
