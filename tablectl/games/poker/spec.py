@@ -253,7 +253,7 @@ class PokerGame(GameSettings):
         posted = ", ".join(x.text for x in allowed)
         return (
             f"game.stakes: {mine.text} is not a betting limit document {self.document} posts for "
-            f"{self.id} ({posted}; 003 \"Betting Limits\")"
+            f'{self.id} ({posted}; 003 "Betting Limits")'
         )
 
     def _buy_in_problem(self, schedule: PokerSchedule) -> str | None:
