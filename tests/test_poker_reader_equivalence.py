@@ -1,0 +1,119 @@
+"""A hand read by the card-reading table is the same hand entered at the console (issue 12 item 5):
+random sessions of the flop games are played twice through a `Table`, once with the console's
+`hole.cards`, `board.cards` and `hole.discard`, once with the reader's `table.card` placements
+(each card in its zone, in order, with its position), and every round result and the final
+state must be the same but for where the cards came from."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tablectl.config import load_config
+from tablectl.games.poker.engine import PokerEngine
+from tablectl.games.registry import make_engine
+from tablectl.table import Table
+from tablectl_base.cards import standard_deck
+from tablectl_base.events import parse_event
+from tests.helpers import records
+from tests.test_poker_engine_properties import _next_input as poker_input
+
+CONFIG = Path(__file__).resolve().parents[1] / "config"
+READ_BY_TABLE = ("positions", "devices", "chain")  # where the cards came from, not the hand
+
+
+def console_session(name: str, stacks: list[int], deck: list[str], data: Any) -> list[Any]:
+    """A random session of up to three hands, as the console would enter it."""
+    cfg = load_config(CONFIG / name)
+    engine = make_engine(cfg.rules)
+    assert isinstance(engine, PokerEngine)
+    state = engine.initial()
+    inputs: list[Any] = [
+        {"type": "seat.take", "seat": i + 1, "stack": str(s)} for i, s in enumerate(stacks)
+    ]
+    for ev in inputs:
+        state, _ = engine.apply(state, parse_event(ev), "t")
+    hands, cards = 0, list(deck)
+    holes: dict[int, list[str]] = {}
+    for _ in range(300):
+        if state.hand is None:
+            if hands == 3:
+                break
+            cards, holes = list(deck), {}
+        step = poker_input(data, engine, state, cards, holes)
+        if step is None:
+            break
+        before = state.hand
+        state, _ = engine.apply(state, parse_event(step), "t")
+        hands += before is not None and state.hand is None
+        inputs.append(step)
+    return inputs
+
+
+def as_read(inputs: list[Any]) -> list[Any]:
+    """The same session with every card the reader's: one `table.card` a card, in its zone,
+    numbered from 1 in each hand's run (the reader's HND), from `device/reader`."""
+    out: list[Any] = []
+    hand, pos = 0, 0
+
+    def placed(zone: str, card: str, seat: int | None = None) -> dict[str, Any]:
+        nonlocal pos
+        pos += 1
+        ev: dict[str, Any] = {"type": "table.card", "zone": zone, "card": card}
+        if seat is not None:
+            ev["seat"] = seat
+        return {**ev, "at": {"run": f"h{hand}", "pos": pos}, "source": "device/reader"}
+
+    for ev in inputs:
+        kind = ev["type"]
+        if kind == "hand.start":
+            hand, pos = hand + 1, 0
+            out.append(ev)
+        elif kind == "hole.cards":
+            out += [placed("seat", c, ev["seat"]) for c in ev["cards"]]
+        elif kind == "board.cards":
+            out += [placed("board", c) for c in ev["cards"]]
+        elif kind == "hole.discard":
+            out.append(placed("muck", ev["card"]))
+        else:
+            out.append(ev)
+    return out
+
+
+def results(name: str, inputs: list[Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Every round result (less where its cards came from) and the last state."""
+    table = Table(load_config(CONFIG / name))
+    out: list[dict[str, Any]] = []
+    for rec in records(inputs):
+        for row in table.apply(rec):
+            payload = json.loads(row.payload)
+            refused = payload.get("kind") in ("rejected", "invalid-input", "engine-error")
+            assert not (row.topic.endswith("/alert") and refused), payload
+            if row.topic.endswith("/round/result"):
+                for key in ("table", "seq", *READ_BY_TABLE):
+                    payload.pop(key, None)
+                out.append(payload)
+    return out, table.state_payload()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(
+        ["texas-holdem-004.toml", "omaha-hi-lo-004.toml", "crazy-pineapple-hi-lo-003.toml"]
+    ),
+    stacks=st.lists(st.integers(5, 120), min_size=2, max_size=6),
+    deck=st.permutations([str(c) for c in standard_deck()]),
+    data=st.data(),
+)
+def test_a_hand_read_by_the_table_settles_as_the_same_hand_entered_at_the_console(
+    name: str, stacks: list[int], deck: list[str], data: st.DataObject
+) -> None:
+    session = console_session(name, stacks, deck, data)
+    entered, entered_state = results(name, session)
+    read, read_state = results(name, as_read(session))
+    assert read == entered
+    assert read_state == entered_state
