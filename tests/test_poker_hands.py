@@ -5,6 +5,7 @@ documents in each test's comments."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -540,3 +541,38 @@ def test_a_kill_pot_split_returns_the_kill_button_to_the_pot(tmp_path: Path) -> 
     rows = play(table, {"type": "showdown", "high": [[1, 5], [3]]})
     state = rows_by(rows, "state")[-1]
     assert state["kill"] == {"kind": "half", "holder": None, "next_hand": False}
+
+
+def test_a_kill_holder_who_leaves_returns_the_button_to_the_pot(tmp_path: Path) -> None:
+    """003 Kill Rules 1 give the button to the winner of a pot: a player who takes the seat its
+    holder left has won nothing, so the next hand is no kill pot and posts no kill blind."""
+    table = kill_table(tmp_path, "half")
+    two_pots_to_seat_5(table)
+    play(table, {"type": "seat.leave", "seat": 5})
+    play(table, {"type": "seat.take", "seat": 5, "stack": "50", "player": "newcomer"})
+    rows = play(table, {"type": "hand.start"})
+    (start,) = rows_by(rows, "event")
+    assert all(p["post"] != "kill" for p in start["posted"])
+    (state,) = rows_by(rows, "state")
+    assert state["kill"] == {"kind": "half", "holder": None, "next_hand": False}
+    assert state["hand"]["kill_pot"] is False
+
+
+def test_a_kill_holder_sitting_out_keeps_the_button_for_its_return(tmp_path: Path) -> None:
+    """Kill Rules 4 return the button when its holder "loses or folds": a holder sitting out
+    does neither (tablectl's reading). Seat 5 wins hands 1 and 2, sits out hand 3 (no kill pot:
+    it cannot pay the kill blind; seat 3 folds to seat 1), comes back: hand 4 is its kill pot."""
+    table = kill_table(tmp_path, "half")
+    two_pots_to_seat_5(table)
+    play(table, {"type": "seat.away", "seat": 5})
+    (start,) = rows_by(play(table, {"type": "hand.start"}), "event")
+    assert all(p["post"] != "kill" for p in start["posted"])
+    rows = play(table, act(3, "fold"))  # heads up, button 1: 3 small (first), 1 big
+    state = rows_by(rows, "state")[-1]
+    assert state["kill"] == {"kind": "half", "holder": 5, "next_hand": True}
+    play(table, {"type": "seat.back", "seat": 5})
+    (start,) = rows_by(play(table, {"type": "hand.start"}), "event")
+    # button 3: seat 5 is the small blind and brings it up to the $3 kill blind
+    mine = [p for p in start["posted"] if p["seat"] == 5]
+    assert [p["post"] for p in mine] == ["blind", "kill"]
+    assert sum(Decimal(p["amount"]) for p in mine) == Decimal(3)

@@ -269,11 +269,15 @@ class PokerEngine:
     def seat_leave(
         self, state: PokerState, ev: SeatLeave, ts: str
     ) -> tuple[PokerState, list[GameRecord]]:
-        """The player leaves with the stack."""
+        """The player leaves with the stack; a kill button the player held goes back to the pot
+        (the next player in the seat has won nothing: 003 Kill Rules 1)."""
         self.verify_seat_leave(state, ev)
         left = next(s for s in state.seats if s.seat == ev.seat)
         seats = tuple(s for s in state.seats if s.seat != ev.seat)
-        return replace(state, seats=seats), [event_msg(ev, ts, stack=fmt(left.stack))]
+        new = replace(state, seats=seats)
+        if state.kill_holder == ev.seat:
+            new = replace(new, kill_holder=None, kill_next=False)
+        return new, [event_msg(ev, ts, stack=fmt(left.stack))]
 
     def _seated(self, state: PokerState, seat: int) -> SeatState:
         """The seat's player, or a refusal."""
@@ -902,15 +906,18 @@ class PokerEngine:
         )
         new = replace(state, seats=seats, hand=None, collected=state.collected + fee)
         scooped = {p.seat for a in awards for p in a.paid if p.amount > 0}
-        new = self._kill_after(new, scooped)
+        new = self._kill_after(new, scooped, hand)
         return self._blinds_passed(new, hand), [*records, result]
 
-    def _kill_after(self, state: PokerState, winners: set[int]) -> PokerState:
+    def _kill_after(self, state: PokerState, winners: set[int], hand: HandState) -> PokerState:
         """003 "Betting Limits", Kill Rules: the winner of the pot receives the kill button; its
         holder winning the very next pot makes the next hand a kill pot; losing or folding, the
         holder returns it to the pot. A pot shared by several players has no one winner: the
-        button returns to the pot (tablectl's reading, docs/games/poker-room.md)."""
+        button returns to the pot; a holder sitting out neither won nor lost: it keeps it
+        (tablectl's readings, docs/games/poker-room.md)."""
         if self.settings.kill == "none":
+            return state
+        if state.kill_holder is not None and state.kill_holder not in hand.order:
             return state
         if len(winners) != 1:
             return replace(state, kill_holder=None, kill_next=False)
