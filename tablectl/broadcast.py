@@ -14,6 +14,7 @@ import heapq
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from tablectl.journal import Record, parse_ts
 from tablectl.outputs import OutboxRow
@@ -41,23 +42,38 @@ class DelayedFeed:
         self.delay = timedelta(seconds=delay_seconds)
         self.base = base_topic
         self._waiting: list[Delayed] = []
+        self._last_due: datetime | None = None  # never sooner than what was queued before
 
-    def add(self, rec: Record, rows: list[OutboxRow]) -> None:
-        """Queue what `rec` published on the fed topics: an input's echo becomes the input as
-        journaled, every card in it, with the echo's `seq`; a result goes as published."""
-        due = parse_ts(rec.ts) + self.delay
+    def add(self, rec: Record, rows: list[OutboxRow], whole: list[dict[str, Any]]) -> None:
+        """Queue what `rec` published on the fed topics. `whole` are the echoes of the inputs
+        the table played with it (`Table.take_unhidden`: every field, hole cards too; a held
+        input played now is one of them, not `rec`), each sent in place of its published echo,
+        due the delay after the input was journaled; the rest go as published."""
+        by_seq = {echo["seq"]: echo for echo in whole}
         for row in rows:
             suffix = row.topic.removeprefix(self.base + "/")
             topic = FEEDS.get(suffix)
             if topic is None:
                 continue
-            if suffix == "event":
-                published = json.loads(row.payload)
-                whole = {"table": published["table"], "seq": row.seq, **rec.body, "ts": rec.ts}
-                payload = json.dumps(whole, separators=(",", ":"), ensure_ascii=False).encode()
-            else:
-                payload = row.payload
+            payload, ts = row.payload, rec.ts
+            echo = by_seq.get(row.seq) if suffix == "event" else None
+            if echo is not None:
+                payload = json.dumps(echo, separators=(",", ":"), ensure_ascii=False).encode()
+                ts = str(echo.get("ts", ts))
+            due = self._due(ts, rec.ts)
             heapq.heappush(self._waiting, Delayed(due, row.seq, topic, payload))
+
+    def _due(self, ts: str, fallback: str) -> datetime:
+        """The delay after `ts` (after the record's own time if `ts` is not a time), and never
+        before a message queued earlier: the feed keeps the table's order."""
+        try:
+            due = parse_ts(ts) + self.delay
+        except ValueError:
+            due = parse_ts(fallback) + self.delay
+        if self._last_due is not None and due < self._last_due:
+            due = self._last_due
+        self._last_due = due
+        return due
 
     def due(self, now: datetime) -> list[Delayed]:
         """Everything whose time has come by `now`, in the order the table published it."""

@@ -417,7 +417,10 @@ class Daemon:
             delay = self.cfg.table.broadcast.delay_seconds
             if delay:
                 feed = DelayedFeed(delay, self.cfg.table.base_topic)
-                self.listeners.append(feed.add)
+                self.table.unhidden = []
+                self.listeners.append(
+                    lambda rec, rows: feed.add(rec, rows, self.table.take_unhidden())
+                )
                 self._spawn(self._broadcast(feed, relay), "broadcast")
         for dev in self.cfg.table.devices:
             self._spawn(

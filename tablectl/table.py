@@ -22,6 +22,7 @@ from tablectl.game_records import (
     DeviceUsed,
     DisplayChanged,
     GameRecord,
+    InputAccepted,
     RoundResult,
     StateChanged,
     TableNotes,
@@ -146,6 +147,9 @@ class Table:
         self.round_positions: list[dict[str, Any]] = []
         # Display views published by the records applied since `take_displayed` last ran.
         self.displayed: dict[str, dict[str, Any]] = {}
+        # With the delayed broadcast feed on (the daemon sets a list): every accepted input's
+        # echo as published but with nothing hidden, since `take_unhidden` last ran.
+        self.unhidden: list[dict[str, Any]] | None = None
 
     def apply(self, rec: Record) -> list[OutboxRow]:
         """Apply one journal record; return its messages, numbered."""
@@ -708,8 +712,19 @@ class Table:
         payload = {"table": self.table_id, "seq": self.seq, **out.payload}
         if isinstance(message, DisplayChanged):
             self.displayed[message.name] = payload
+        if self.unhidden is not None and isinstance(message, InputAccepted):
+            whole = render(dataclasses.replace(message, hide=frozenset()))
+            self.unhidden.append({"table": self.table_id, "seq": self.seq, **whole.payload})
         data = _encode_payload(payload).encode("utf-8")
         return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
+
+    def take_unhidden(self) -> list[dict[str, Any]]:
+        """The accepted inputs' echoes with every field (hole cards too) published since the
+        last call, each with its live echo's `seq`: for the delayed broadcast feed only."""
+        if self.unhidden is None:
+            return []
+        taken, self.unhidden = self.unhidden, []
+        return taken
 
     def take_displayed(self) -> dict[str, dict[str, Any]]:
         """Each display's newest view (as published) since the last call, for the display

@@ -27,7 +27,8 @@ class Played:
     def __init__(self) -> None:
         self.cfg = load_config(CONFIG)
         self.table = Table(self.cfg)
-        self.out: list[tuple[Record, list[OutboxRow]]] = []
+        self.table.unhidden = []  # the feed is on: the table keeps every echo whole
+        self.out: list[tuple[Record, list[OutboxRow], list[dict[str, Any]]]] = []
         self.input({"type": "config", "rules": self.cfg.rules.to_json()}, "config")
 
     def input(self, body: dict[str, Any], source: str = "console") -> list[OutboxRow]:
@@ -35,7 +36,7 @@ class Played:
         ts = format_ts(START + timedelta(seconds=seq))
         rec = Record(seq, ts, source, None, journal_body(body), "", "")
         rows = self.table.apply(rec)
-        self.out.append((rec, rows))
+        self.out.append((rec, rows, self.table.take_unhidden()))
         return rows
 
 
@@ -52,8 +53,8 @@ def hand_with_hole_cards() -> Played:
 
 def fed(played: Played, delay: int) -> DelayedFeed:
     feed = DelayedFeed(delay, played.cfg.table.base_topic)
-    for rec, rows in played.out:
-        feed.add(rec, rows)
+    for rec, rows, whole in played.out:
+        feed.add(rec, rows, whole)
     return feed
 
 
@@ -75,19 +76,22 @@ def test_the_feed_carries_the_hole_cards_the_live_topics_never_show_R46() -> Non
     """Live, `hole.cards` is echoed without its cards; the delayed feed has them, with the live
     echo's seq, and the result goes as published."""
     played = hand_with_hole_cards()
-    live = [r.payload.decode() for _, rows in played.out for r in rows]
+    live = [r.payload.decode() for _, rows, _ in played.out for r in rows]
     assert not any("Kh" in text or "7c" in text for text in live)
     delayed = fed(played, 60).due(START + timedelta(hours=1))
     holes = [json.loads(d.payload) for d in delayed if b'"hole.cards"' in d.payload]
     assert [(h["seat"], h["cards"]) for h in holes] == [(3, ["Ah", "Kh"]), (1, ["7c", "2d"])]
     echoes = {
-        r.seq: json.loads(r.payload) for _, rows in played.out for r in rows if "event" in r.topic
+        r.seq: json.loads(r.payload)
+        for _, rows, _ in played.out
+        for r in rows
+        if "event" in r.topic
     }
     for h in holes:
         assert echoes[h["seq"]]["type"] == "hole.cards" and "cards" not in echoes[h["seq"]]
         assert h["table"] == "holdem-04"
     (result,) = [d for d in delayed if d.topic == "broadcast/round/result"]
-    live_result = [r for _, rows in played.out for r in rows if r.topic.endswith("round/result")]
+    live_result = [r for _, rows, _ in played.out for r in rows if r.topic.endswith("round/result")]
     assert result.payload == live_result[0].payload
 
 
@@ -112,3 +116,22 @@ def test_the_feed_is_off_unless_the_config_sets_a_delay(tmp_path: Path) -> None:
         parse_config(data, tmp_path / "table.toml")
     data["broadcast"] = {"delay_seconds": 1800}
     assert parse_config(data, tmp_path / "table.toml").table.broadcast.delay_seconds == 1800
+
+
+def test_an_input_held_by_a_device_fault_is_fed_whole_when_the_table_plays_it() -> None:
+    """A hole card entered while a device fault holds the hand is played at round.resume: the
+    feed sends that input, its cards included, not a copy of the resume (found in review)."""
+    played = Played()
+    for seat in (1, 3):
+        played.input({"type": "seat.take", "seat": seat, "stack": "100"})
+    played.input({"type": "hand.start", "button": 1})
+    fault = {"type": "device.status", "device": "reader", "available": False, "fault": "x"}
+    played.input(fault, "device/reader")
+    played.input({"type": "hole.cards", "seat": 3, "cards": ["Ah", "Kh"]})
+    played.input({"type": "device.status", "device": "reader", "available": True}, "device/reader")
+    played.input({"type": "round.resume"})
+    delayed = fed(played, 60).due(START + timedelta(hours=1))
+    bodies = [json.loads(d.payload) for d in delayed if d.topic == "broadcast/event"]
+    assert [b["type"] for b in bodies][-2:] == ["round.resume", "hole.cards"]
+    assert bodies[-1]["cards"] == ["Ah", "Kh"] and bodies[-1]["seat"] == 3
+    assert [d.seq for d in delayed] == sorted(d.seq for d in delayed)  # the table's order
