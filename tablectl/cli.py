@@ -333,7 +333,6 @@ def _open_history(args: argparse.Namespace) -> tuple[History, LoadedConfig | Non
 # from the journal, including what no topic showed (burns, folded hands, hole cards).
 POKER_INPUTS = ("hand.start", "hole.cards", "hole.discard", "board.cards", "showdown")
 ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision", *POKER_INPUTS)
-_REFUSED = ("rejected", "invalid-input", "invalid")
 
 
 Round = tuple[str, dict[str, Any], list[dict[str, Any]]]
@@ -341,62 +340,44 @@ Round = tuple[str, dict[str, Any], list[dict[str, Any]]]
 
 def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
     """Every round finished in one journal file, rebuilt from its records with `table` as it
-    stood before them: when it finished, its result payload, and the accepted inputs that dealt
-    and played it (each with its journal `seq`). A segment closes only between rounds, so no
-    round spans two files."""
+    stood before them: when it finished, its result payload, and the inputs that dealt and
+    played it (each with its journal `seq`), in the order the table played them: at once, or,
+    when the round was held, at the record that played it (round.resume, a gap filled). An
+    input refused, or held and then discarded (a void), was never played and is not listed.
+    A segment closes only between rounds, so no round spans two files."""
     inputs: list[dict[str, Any]] = []
-    # A poker action or hand start is listed once the table has played it, with what its echo
-    # said (the chips it moved; who was dealt in and what each posted): at once, or, when the
-    # round was held, at the record that played it (round.resume). One held and then discarded
-    # (the hand voided) was never played and is not listed.
-    waiting: list[dict[str, Any]] = []
+    journaled: dict[int, dict[str, Any]] = {}  # this round's inputs, by seq, until played
+    table.played = []
     for rec in journal.records():
-        at_start = _hand_start(table, rec) if rec.body.get("type") == "hand.start" else None
-        rows = table.apply(rec)
-        refused = any(
-            r.topic.endswith("/alert") and json.loads(r.payload).get("kind") in _REFUSED
-            for r in rows
-        )
         kind = rec.body.get("type")
-        if kind in ROUND_INPUTS and not refused:
+        if kind in ROUND_INPUTS:
             entry: dict[str, Any] = {"seq": rec.seq, **rec.body}
             if rec.source.startswith("cmd/") and kind in HAND_ENTERED_TYPES:
                 entry["by_hand"] = True  # R39: a card no device read, entered at the console
+            at_start = _hand_start(table, rec) if kind == "hand.start" else None
             if at_start is not None:
                 entry["at_start"] = at_start
-            poker = isinstance(table.rules.game, PokerGame)
-            (waiting if poker and kind in _ECHOED else inputs).append(entry)
+            journaled[rec.seq] = entry
+        rows = table.apply(rec)
+        for seq, echo in table.take_played():
+            played = journaled.pop(seq, None)
+            if played is not None:
+                inputs.append(_completed(played, echo))
         for row in rows:
-            if waiting and row.topic.endswith("/event"):
-                played = _played(waiting, json.loads(row.payload))
-                if played is not None:
-                    inputs.append(played)
             if row.topic.endswith("/round/result"):
                 yield rec.ts, json.loads(row.payload), inputs
-                inputs, waiting = [], []
+                inputs = []
+                journaled.clear()
 
 
-_ECHOED = ("decision", "hand.start")
-"""The poker inputs recall completes from the table's echo of them."""
-
-
-def _played(waiting: list[dict[str, Any]], echo: dict[str, Any]) -> dict[str, Any] | None:
-    """The oldest waiting input `echo` (an `event` payload) is the table's echo of, taken off
-    `waiting` and completed from it; None if it echoes none of them."""
-    k = next(
-        (
-            k
-            for k, w in enumerate(waiting)
-            if w["type"] == echo.get("type") and w.get("seat") == echo.get("seat")
-        ),
-        None,
-    )
-    if k is None:
-        return None
-    entry = waiting.pop(k)
-    if entry["type"] == "decision":  # what it put in and brought the seat to
+def _completed(entry: dict[str, Any], echo: dict[str, Any] | None) -> dict[str, Any]:
+    """A poker input completed from the table's echo of it: the chips a decision moved; who a
+    hand start dealt in and what each posted. Other inputs as journaled."""
+    if echo is None or echo.get("type") != entry["type"]:
+        return entry
+    if entry["type"] == "decision" and "added" in echo:  # what it put in and brought the seat to
         entry["added"], entry["to"] = echo["added"], echo["to"]
-    elif "at_start" in entry:  # who was dealt in, and what each posted
+    elif "at_start" in entry and "dealt_in" in echo:  # who was dealt in, what each posted
         at_start = entry["at_start"]
         at_start["dealt_in"] = echo["dealt_in"]
         at_start["posted"] = _posts(echo, "blind", "kill")

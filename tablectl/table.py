@@ -150,6 +150,9 @@ class Table:
         # With the delayed broadcast feed on (the daemon sets a list): every accepted input's
         # echo as published but with nothing hidden, since `take_unhidden` last ran.
         self.unhidden: list[dict[str, Any]] | None = None
+        # For recall (a list when it asks): each input the engine accepted, in the order
+        # played, as (its record's seq, its echo), since `take_played` last ran.
+        self.played: list[tuple[int, dict[str, Any] | None]] | None = None
 
     def apply(self, rec: Record) -> list[OutboxRow]:
         """Apply one journal record; return its messages, numbered."""
@@ -317,6 +320,9 @@ class Table:
         """The engine's judgement of one game input; the device (and position) that fed it is
         noted for the round's result."""
         self.state, outputs = self.engine.apply(self.state, event, rec.ts)
+        if self.played is not None:
+            echo = next((o for o in outputs if isinstance(o, InputAccepted)), None)
+            self.played.append((rec.seq, None if echo is None else render(echo).payload))
         if rec.source.startswith("device/"):
             self.round_devices.add(rec.source.removeprefix("device/"))
         at = getattr(event, "at", None)
@@ -717,6 +723,13 @@ class Table:
             self.unhidden.append({"table": self.table_id, "seq": self.seq, **whole.payload})
         data = _encode_payload(payload).encode("utf-8")
         return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
+
+    def take_played(self) -> list[tuple[int, dict[str, Any] | None]]:
+        """The inputs played since the last call, in order: (record seq, echo payload)."""
+        if self.played is None:
+            return []
+        taken, self.played = self.played, []
+        return taken
 
     def take_unhidden(self) -> list[dict[str, Any]]:
         """The accepted inputs' echoes with every field (hole cards too) published since the

@@ -458,3 +458,56 @@ def test_recall_lists_actions_held_by_a_device_fault_where_they_were_played(
     assert labelled(first, "main pot:") == ["51.00 (seats 1 3): high seat 3; paid seat 3 51.00"]
     assert labelled(second, "void:") == ["reader jammed (every chip put in returned)"]
     assert not any("calls" in line for line in second)
+
+
+def journal_with_refusals(cfg_path: Path, events: Sequence[Event]) -> None:
+    """Journal `events` as the daemon does, refused ones included (poker_journal refuses them)."""
+    cfg = load_config(cfg_path)
+    table = Table(cfg)
+    journal = Journal(cfg.journal_path, table=cfg.table.table)
+    bodies: list[tuple[str, Event]] = [("config", {"type": "config", "rules": cfg.rules.to_json()})]
+    bodies += [
+        ("driver/reader" if e["type"] in ("table.card", "device.status") else "cmd/console", e)
+        for e in events
+    ]
+    try:
+        for seq, (src, body) in enumerate(bodies, start=1):
+            rec = journal.append(replay_ts(seq), src, None, journal_body(body))
+            journal.write_outputs(rec, table.apply(rec))
+    finally:
+        journal.close()
+
+
+JAM = {"type": "device.status", "device": "reader", "available": True, "fault": "jam"}
+BACK = {"type": "device.status", "device": "reader", "available": True}
+
+
+def test_recall_lists_held_inputs_where_the_table_played_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A reader fault holds the hand after seat 1's raise; seat 3's call, seat 5's fold and the
+    flop are entered meanwhile and played at round.resume in that order: recall puts the call and
+    the fold before the flop, as the table played them (review found the flop listed first)."""
+    cfg = poker_config(tmp_path, reader=True)
+    hand = [*HAND_ONE[:8], JAM, *HAND_ONE[8:11], BACK, {"type": "round.resume"}, *HAND_ONE[11:]]
+    poker_journal(cfg, hand)
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    preflop = out.index("  preflop:")
+    flop = out.index("  flop:")
+    assert preflop < out.index("#11 seat 3 calls 6.00") < out.index("#12 seat 5 folds") < flop
+
+
+def test_recall_leaves_out_a_held_input_refused_when_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seat 5's call, entered out of turn while the hand is held, is refused when the table
+    plays it at round.resume: recall lists the call of seat 3 and seat 5's later fold, never
+    the refused call (review found it listed in place of the fold)."""
+    cfg = poker_config(tmp_path, reader=True)
+    hand = [*HAND_ONE[:8], JAM, act(5, "call"), act(3, "call"), BACK, {"type": "round.resume"}]
+    journal_with_refusals(cfg, [*hand, act(5, "fold"), *HAND_ONE[10:]])
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    assert "#10 seat 5" not in out
+    assert "#12 seat 3 calls 6.00" in out and "#15 seat 5 folds" in out
