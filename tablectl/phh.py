@@ -190,7 +190,9 @@ def poker_hand(result: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]]) -
             steps.append(Step(seq, street, "muck", cards=(str(i["card"]),), by_hand=by_hand))
         elif kind == "hole.discard":
             seat = int(i["seat"])
-            steps.append(Step(seq, street, "discard", seat=seat, cards=(str(i["card"]),)))
+            # no card at a table without a reader: nobody saw it
+            thrown: tuple[str, ...] = () if i.get("card") is None else (str(i["card"]),)
+            steps.append(Step(seq, street, "discard", seat=seat, cards=thrown))
         elif kind in ("board.cards", "table.card"):
             cards = i["cards"] if kind == "board.cards" else [i["card"]]
             pending += [(str(c), seq, by_hand) for c in cards]

@@ -191,7 +191,8 @@ def _poker_play(hand: PokerHand) -> list[str]:
         elif step.kind == "action":
             lines.append(f"    #{step.seq} {_describe_step(step)}")
         elif step.kind == "discard":
-            lines.append(f"    #{step.seq} seat {step.seat} discards {' '.join(step.cards)}")
+            what = " ".join(step.cards) or "a card, face down (not read)"
+            lines.append(f"    #{step.seq} seat {step.seat} discards {what}")
         else:
             lines.append(f"    #{step.seq} to the muck: {' '.join(step.cards)}{by_hand}")
     return lines

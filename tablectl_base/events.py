@@ -200,11 +200,12 @@ class HoleCards(_Event):
 
 
 class HoleDiscard(_Event):
-    """Poker (Crazy Pineapple): the hole card a seat discards after the flop, face down."""
+    """Poker (Crazy Pineapple): the hole card a seat discards after the flop, face down; no
+    `card` at a table without a reader, where nobody knows it."""
 
     type: Literal["hole.discard"] = "hole.discard"
     seat: Seat
-    card: CardText
+    card: CardText | None = None
 
 
 class BoardCards(_Event):

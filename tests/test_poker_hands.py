@@ -576,3 +576,21 @@ def test_a_kill_holder_sitting_out_keeps_the_button_for_its_return(tmp_path: Pat
     mine = [p for p in start["posted"] if p["seat"] == 5]
     assert [p["post"] for p in mine] == ["blind", "kill"]
     assert sum(Decimal(p["amount"]) for p in mine) == Decimal(3)
+
+
+def test_003_crazy_pineapple_without_a_reader_discards_unseen_and_declares_the_showdown() -> None:
+    """003 Crazy Pineapple, no reader and no hole cards keyed in: after the flop each seat still
+    in discards face down (`hole.discard` with no card: nobody saw it), the betting goes on, and
+    at the river the dealer declares the order (review found the hand stuck at the discard).
+    Option 2: three dealt in, $2 after the flop; $3 x 3 = $9 less $2 = $7 to seat 5."""
+    table = table_of("crazy-pineapple-hi-lo-003.toml")
+    seat_three(table)
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"), board("3c", "4d", "8s"))
+    (alert,) = alerts(feed(table, {"type": "hole.discard", "seat": 3, "card": "Ah"}))
+    assert alert["reason"] == "seat 3's hole cards are not in yet"
+    play(table, *({"type": "hole.discard", "seat": s} for s in (3, 5, 1)))
+    play(table, *checks(3, 5, 1), board("9h"), *checks(3, 5, 1), board("2h"), *checks(3, 5, 1))
+    rows = play(table, {"type": "showdown", "high": [[5], [1, 3]], "low": []})
+    (result,) = rows_by(rows, "round/result")
+    assert result["declared"] is True and result["fee"]["amount"] == "2.00"
+    assert stacks(result) == {1: "97.00", 3: "97.00", 5: "104.00"}

@@ -7,11 +7,13 @@ A hand, from the dealer's console:
   names it: the high card by suit, 004 "Omaha High/Low Split: Dealing Procedures and Round of
   Play"), the two seats on its left post the small and big blinds (004 "Texas Hold'em: Action
   and Distribution of Cards"; heads up the small blind is left of the button and the big blind
-  is the button, as rules/betting.py reads those words). Dead and missed blinds are not kept
-  yet: a seat that sat out simply posts when the blinds reach it.
+  is the button, as rules/betting.py reads those words). A seat back from sitting out, or new to
+  the game, posts what it owes past the blinds (missed blinds: docs/games/poker-room.md); a kill
+  pot's holder posts the kill blind (003 "Betting Limits", Kill Rules).
 - `hole.cards` per seat (journal only: never in any published record, R46), any time before the
   showdown needs them; `hole.discard` after the flop in Crazy Pineapple, before the second
-  betting round (003 "Crazy Pineapple High-Low Split: Dealing Procedures and Round of Play").
+  betting round (003 "Crazy Pineapple High-Low Split: Dealing Procedures and Round of Play"),
+  with no card at a table without a reader (the showdown is then the dealer's to declare).
 - `decision` with `action` check, call, fold, bet, raise (`amount`: the total raised to) or
   all-in, by the seat whose turn it is.
 - `board.cards`: 3, then 1, then 1, each only once the betting round before it is over.
@@ -447,8 +449,10 @@ class PokerEngine:
 
     def _whole(self, hand: HandState, seat: int) -> bool:
         """Whether every hole card of `seat` is in (the console gives them at once, a reader one
-        by one)."""
-        return len(hand.holes.get(seat, ())) == self.game.hole_cards
+        by one) and its hand is known: not after a discard nobody saw (`hole.discard` with no
+        card, a table without a reader), which leaves the showdown to the dealer."""
+        known = len(hand.holes.get(seat, ())) == self.game.hole_cards
+        return known and hand.kept.get(seat) != ()
 
     def _seen(self, hand: HandState) -> set[Card]:
         """Every card entered this hand: hole cards and the board."""
@@ -506,7 +510,15 @@ class PokerEngine:
             raise Rejected("the discard comes after the flop", rule=DISCARD_RULE)
         if ev.seat not in self._discards_due(hand):
             raise Rejected(f"seat {ev.seat} has no discard to make", rule=DISCARD_RULE)
-        if not self._whole(hand, ev.seat):
+        known = len(hand.holes.get(ev.seat, ())) == self.game.hole_cards
+        if ev.card is None:  # a table without a reader: the discard went face down, unseen
+            if known:
+                raise Rejected(
+                    f"seat {ev.seat}'s hole cards are in: name the card it discards",
+                    rule=DISCARD_RULE,
+                )
+            return
+        if not known:
             raise Rejected(f"seat {ev.seat}'s hole cards are not in yet", rule=DISCARD_RULE)
         if parse_card(ev.card) not in hand.holes[ev.seat]:
             raise Rejected(
@@ -523,7 +535,9 @@ class PokerEngine:
         """Keep two of three; the last discard opens the second betting round."""
         self.verify_hole_discard(state, ev)
         hand = self._hand(state)
-        kept = crazy_pineapple_keep(hand.holes[ev.seat], parse_card(ev.card))
+        kept: tuple[Card, ...] = ()  # unseen: the hand cannot speak at the showdown
+        if ev.card is not None:
+            kept = crazy_pineapple_keep(hand.holes[ev.seat], parse_card(ev.card))
         hand = replace(hand, kept=MappingProxyType({**hand.kept, ev.seat: kept}))
         if not self._discards_due(hand):
             hand = replace(hand, betting=hand.betting.next_round())
