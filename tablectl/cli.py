@@ -373,7 +373,13 @@ def rounds_from_journal(journal: Journal, table: Table) -> Iterator[Round]:
 def _completed(entry: dict[str, Any], echo: dict[str, Any] | None) -> dict[str, Any]:
     """A poker input completed from the table's echo of it: the chips a decision moved; who a
     hand start dealt in and what each posted. Other inputs as journaled."""
-    if echo is None or echo.get("type") != entry["type"]:
+    if echo is None:
+        return entry
+    if entry["type"] == "table.card" and echo.get("type") == "hole.discard":
+        # a hole card read in the muck that the table took as that seat's discard
+        seat, card = echo["seat"], entry["card"]
+        return {"seq": entry["seq"], "type": "hole.discard", "seat": seat, "card": card}
+    if echo.get("type") != entry["type"]:
         return entry
     if entry["type"] == "decision" and "added" in echo:  # what it put in and brought the seat to
         entry["added"], entry["to"] = echo["added"], echo["to"]

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from tablectl.phh import STREETS, PhhError, PokerHand, Step, is_poker_result, poker_hand
-from tablectl_base.money import fmt
+from tablectl_base.money import ZERO, fmt
 
 
 def format_round(ts: str, r: dict[str, Any], inputs: Sequence[dict[str, Any]] = ()) -> str:
@@ -130,15 +130,20 @@ def format_poker_hand(ts: str, r: dict[str, Any], inputs: Sequence[dict[str, Any
 def _poker_seats(hand: PokerHand) -> list[str]:
     """The blinds, then each seat dealt in with its stack and hole cards."""
     lines = []
+    # 003 "Betting Limits", Kill Rules: what the holder added for the kill blind
+    kills = {int(k["seat"]): Decimal(k["amount"]) for k in hand.start.get("kill") or ()}
     blinds = [s for s in hand.seats[:2] if s.posted > 0]
     names = ("small", "big")
     lines.append(
         "  blinds:    "
-        + ", ".join(f"seat {s.seat} {names[k]} {fmt(s.posted)}" for k, s in enumerate(blinds))
+        + ", ".join(
+            f"seat {s.seat} {names[k]} {fmt(s.posted - kills.get(s.seat, ZERO))}"
+            for k, s in enumerate(blinds)
+        )
     )
-    kills = {int(k["seat"]): k["amount"] for k in hand.start.get("kill") or ()}
-    for seat, amount in kills.items():  # 003 "Betting Limits", Kill Rules
-        lines.append(f"  kill pot:  seat {seat} posted {amount} for the kill blind")
+    for s in hand.seats:
+        if s.seat in kills:
+            lines.append(f"  kill pot:  seat {s.seat} posted the kill blind, {fmt(s.posted)}")
     owed = [s for s in hand.seats[2:] if (s.posted > 0 or s.dead > 0) and s.seat not in kills]
     if owed:  # missed blinds, or new to the game (docs/games/poker-room.md)
         lines.append(

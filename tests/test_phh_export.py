@@ -576,7 +576,7 @@ def test_a_kill_pot_is_recalled_and_left_out_of_phh_with_a_note(
     poker_journal(cfg, events)
     code, out, _ = run(["recall", "--config", str(cfg)], capsys)
     assert code == 0
-    assert "  kill pot:  seat 5 posted 3.00 for the kill blind\n" in out
+    assert "  kill pot:  seat 5 posted the kill blind, 3.00\n" in out
     text, hands = export_phh(cfg, capsys)
     assert text.startswith("# hand 3: a kill pot (003 Kill Rules)")
     assert [hh.hand for hh in hands] == [1, 2]

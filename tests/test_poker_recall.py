@@ -511,3 +511,61 @@ def test_recall_leaves_out_a_held_input_refused_when_played(
     assert code == 0
     assert "#10 seat 5" not in out
     assert "#12 seat 3 calls 6.00" in out and "#15 seat 5 folds" in out
+
+
+def test_recall_shows_a_discard_read_in_the_muck_as_that_seats_discard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Crazy Pineapple read by the table: each seat's discard goes to the muck, where the table
+    takes it as the seat's discard; recall says "seat 1 discards Jd", as for the same hand
+    keyed at the console (review found it listed as a card to the muck)."""
+    cfg = poker_config(
+        tmp_path,
+        game="crazy-pineapple-hi-lo",
+        stakes=("3", "6"),
+        blinds=("1", "3"),
+        options=[2],
+        reader=True,
+    )
+    pos = iter(range(1, 100))
+    holes = [
+        read("seat", c, next(pos), s)
+        for s, cards in ((2, "Ah 2h 9c"), (3, "Kd Ks 4c"), (1, "7h 8h Jd"))
+        for c in cards.split()
+    ]
+    checked = [act(2, "check"), act(3, "check"), act(1, "check")]
+    events = [seat(1, "100"), seat(2, "100"), seat(3, "100"), start(button=1), *holes]
+    events += [act(1, "call"), act(2, "call"), act(3, "check")]
+    events += [read("board", c, next(pos)) for c in ("3h", "5d", "Kc")]
+    events += [read("muck", c, next(pos)) for c in ("9c", "4c", "Jd")]
+    events += [*checked, read("board", "6c", next(pos)), *checked]
+    events += [read("board", "Qd", next(pos)), *checked]
+    poker_journal(cfg, events)
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    assert "seat 1 discards Jd" in out and "to the muck: Jd" not in out
+
+
+def test_recall_of_a_kill_pot_with_its_holder_on_the_small_blind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """003 half kill at $2-$4, heads up: seat 1 wins hands 1 and 2, so hand 3 is a kill pot with
+    seat 1 on the small blind: it posts the $1 small blind and brings it up to the $3 kill
+    blind; recall shows the $1 blind and the $3 kill blind (review found "small 3.00")."""
+    path = tmp_path / "kill.toml"
+    path.write_text(
+        'site = "room"\ntable = "kill-1"\n[game]\nid = "texas-holdem"\ndocument = "003"\n'
+        'structure = "fixed-limit"\nstakes = ["2", "4"]\nblinds = ["1", "2"]\nkill = "half"\n'
+        '[game.collection.schedule]\noption = 4\nper = "half-hour"\n'
+        'rates = [{ from = 2, fee = "1" }]\n[seats]\ncount = 9\n'
+        f'[journal]\npath = "{tmp_path / "kill.db"}"\n',
+        encoding="utf-8",
+    )
+    events = [seat(1, "100"), seat(3, "100"), start(button=3), act(1, "raise", "4")]
+    events += [act(3, "fold"), start(), act(3, "fold"), start(), act(3, "fold")]
+    poker_journal(path, events)
+    code, out, _ = run(["recall", "--config", str(path)], capsys)
+    assert code == 0
+    third = out[out.index("Hand 3") :]
+    assert "  blinds:    seat 1 small 1.00, seat 3 big 2.00\n" in third
+    assert "  kill pot:  seat 1 posted the kill blind, 3.00\n" in third
