@@ -666,3 +666,17 @@ def test_the_kill_blind_acts_last_even_from_a_blind_003_kill_rules() -> None:
         FixedLimit(d(3), d(6)), seats(50, 50, 50), [d(1), d(2)], kill=OwedPost(3, d(3))
     )
     assert three.turn == 1 and three.current_bet == d(3)
+
+
+def test_a_short_stack_coming_back_posts_its_live_blind_before_the_dead_one() -> None:
+    """Missed blinds (docs/games/poker-room.md): a seat owing the $2 big blind live and the $1
+    small dead with only $2 posts the $2 live (it plays for the pot, all-in) and nothing dead."""
+    rnd = open_round(
+        FixedLimit(d(2), d(4)),
+        seats(50, 50, 2),
+        [d(1), d(2)],
+        owed=[OwedPost(3, d(2), d(1))],
+    )
+    third = rnd.players[2]
+    assert (third.in_round, third.dead, third.stack) == (d(2), d(0), d(0))
+    assert [(a.seat, a.verb, a.added) for a in rnd.actions][-1] == (3, "blind", d(2))

@@ -752,8 +752,9 @@ def open_round(
                 f"seat {post.seat} owes a post but is not dealt in past the blinds", ROUND_OF_PLAY
             )
         p = players[at]
-        dead = min(_money(post.dead, "a dead blind"), p.stack)
-        live = min(_money(post.live, "a live blind"), p.stack - dead)
+        # A short stack posts the live blind first: it is what plays for the pot.
+        live = min(_money(post.live, "a live blind"), p.stack)
+        dead = min(_money(post.dead, "a dead blind"), p.stack - live)
         players[at] = replace(
             p, stack=p.stack - dead - live, in_round=live, in_hand=dead + live, dead=dead
         )
