@@ -73,7 +73,8 @@ class SeatStart:
 class Step:
     """One thing that happened in the hand, in order: an action of the betting (`seat`,
     `action` as the dealer entered it, chips `added`, the seat's chips in this round after it
-    `to`, `all_in` when nothing is left behind, `raise_` when it raised the bet), the board
+    `to`, `all_in` when nothing is left behind, `raise_` when it raised the bet, `facing` the
+    bet it faced: none, a bet; some, a raise), the board
     turned up (`cards`, when a street is complete), a Crazy Pineapple discard, or a card the
     reader saw go to the muck."""
 
@@ -86,6 +87,7 @@ class Step:
     to: Decimal = ZERO
     all_in: bool = False
     raise_: bool = False
+    facing: Decimal = ZERO
     cards: tuple[str, ...] = ()
     by_hand: bool = False
     first_seq: int = 0  # a board read card by card: the record of its first card
@@ -218,7 +220,7 @@ def poker_hand(result: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]]) -
             added, to = Decimal(i["added"]), Decimal(i["to"])
             stack[seat] -= added
             in_round[seat] = to
-            raised = to > current
+            raised, current_before = to > current, current
             current = max(current, to)
             steps.append(
                 Step(
@@ -231,6 +233,7 @@ def poker_hand(result: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]]) -
                     to=to,
                     all_in=action != "fold" and stack[seat] == 0 and added > 0,
                     raise_=raised,
+                    facing=current_before,
                 )
             )
     return PokerHand(

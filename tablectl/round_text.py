@@ -171,7 +171,7 @@ def _describe_step(step: Step) -> str:
     }.get(step.action)
     if step.action == "all-in":
         if step.raise_:
-            what = f"all-in, {'raises to' if step.to > step.added else 'bets'} {fmt(step.to)}"
+            what = f"all-in, {'raises to' if step.facing > 0 else 'bets'} {fmt(step.to)}"
         else:
             what = f"all-in, calls {fmt(step.added)}"
     elif step.all_in:

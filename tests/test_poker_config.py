@@ -734,7 +734,8 @@ def test_003_crazy_pineapple_option_5_posts_a_20_buy_in_R44() -> None:
             "texas-holdem-003.toml",
             # $5-$10, blinds $2/$5: a $7.50 kill blind, $7.50-$15 kill stakes
             {"stakes": ["5", "10"], "blinds": ["2", "5"], "kill": "half"},
-            "7.50, 7.50 cannot be paid in chips of 1.00 (R41: pots are split in the smallest chip)",
+            "kill: the half kill's blind and stakes 7.50 cannot be paid in chips of 1.00 (R41: "
+            "pots are split in the smallest chip)",
         ),
     ],
 )

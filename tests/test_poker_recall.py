@@ -569,3 +569,16 @@ def test_recall_of_a_kill_pot_with_its_holder_on_the_small_blind(
     third = out[out.index("Hand 3") :]
     assert "  blinds:    seat 1 small 1.00, seat 3 big 2.00\n" in third
     assert "  kill pot:  seat 1 posted the kill blind, 3.00\n" in third
+
+
+def test_recall_calls_an_all_in_over_a_bet_a_raise(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No limit, blinds $2/$4 (seats 3 and 5, button 1): seat 1 moves all in for $100 facing
+    the big blind: recall says it raises to 100.00 (review found "bets"); both blinds fold."""
+    cfg = poker_config(tmp_path, structure="no-limit", stakes=None)
+    events = [seat(1, "100"), seat(3, "100"), seat(5, "100"), start(button=1)]
+    poker_journal(cfg, [*events, act(1, "all-in"), act(3, "fold"), act(5, "fold")])
+    code, out, _ = run(["recall", "--config", str(cfg)], capsys)
+    assert code == 0
+    assert "seat 1 all-in, raises to 100.00" in out

@@ -147,13 +147,13 @@ DISCARD_RULE = _CRAZY_PINEAPPLE
 ONE_DECK = '004 "Omaha High/Low Split: Description of the Deck and Number of Decks Used"'
 FIRST_BUTTON = '004 "Omaha High/Low Split: Dealing Procedures and Round of Play"'
 SHOWDOWN_RULE = '003 "Texas Hold-Em (High)" rule 5'
-SEATING = "seating (issue 12 item 1: seats and stacks)"
+SEATING = "table stakes: a seat holds one player and the chips in front of them"
 BUY_IN = 'the table\'s posted minimum buy-in (game.buy_in_min; 003 "Poker Games Collection Rates")'
 TIME_COLLECTION = 'R44; 003 "Crazy Pineapple High-Low Split: Collection Fee Schedule" option 4'
 MISSED_BLINDS = (
     "missed blinds (no document says: the card rooms' usual rule, docs/games/poker-room.md)"
 )
-DECLARED = "a table without a reader: the dealer declares the showdown (issue 12 item 5)"
+DECLARED = "a table without a reader: the dealer declares the showdown (poker-room.md)"
 BOARD_AFTER: Final = (3, 4, 5)  # the board after betting rounds 0, 1, 2: flop, turn, river
 STREETS: Final = ("preflop", "flop", "turn", "river")
 ACTIONS: Final = ("check", "call", "fold", "bet", "raise", "all-in")
@@ -847,7 +847,8 @@ class PokerEngine:
         if schedule is None:
             return ZERO, False
         reached_flop = len(hand.board) >= BOARD_AFTER[0]
-        modified = schedule.per == "hand" and not reached_flop
+        # the modified fee only where the schedule has one (004 prints none: nothing is taken)
+        modified = schedule.per == "hand" and not reached_flop and schedule.modified_fee is not None
         return hand_fee(schedule, len(hand.order), reached_flop), modified
 
     def _settle(
@@ -1016,6 +1017,7 @@ class PokerEngine:
                 "folded": players[x.seat].folded if x.seat in players else None,
                 "cards_in": self._whole(hand, x.seat),
                 "away": x.away,
+                "owes": x.owes,
             }
             for x in state.seats
         ]

@@ -171,6 +171,7 @@ class PokerGame(GameSettings):
         if self.chip <= 0:
             raise ValueError("chip: the smallest chip in play is above 0")
         amounts = [*self.blinds, *(self.stakes or ()), *(self.late_stakes or ())]
+        _in_chips(amounts, self.chip, "")
         if self.kill != "none":
             if self.structure not in ("fixed-limit", "spread-limit"):
                 raise ValueError(
@@ -181,13 +182,8 @@ class PokerGame(GameSettings):
             if self.document != "003":
                 raise ValueError('kill: the kill rules are document 003\'s ("Betting Limits")')
             factor = KILL_FACTORS[self.kill]
-            amounts += [a * factor for a in (self.blinds[1], *amounts[2:])]
-        odd = [fmt(a) for a in amounts if a % self.chip]
-        if odd:
-            raise ValueError(
-                f"{', '.join(odd)} cannot be paid in chips of {fmt(self.chip)} (R41: pots are "
-                "split in the smallest chip)"
-            )
+            kill_amounts = [a * factor for a in (self.blinds[1], *amounts[2:])]
+            _in_chips(kill_amounts, self.chip, f"kill: the {self.kill} kill's blind and stakes ")
         return self
 
     def betting(self, factor: Decimal = Decimal(1)) -> Structure:
@@ -310,6 +306,16 @@ class PokerGame(GameSettings):
         except ScheduleError as exc:
             problems += [_keyed(p) for p in exc.problems]
         return problems
+
+
+def _in_chips(amounts: list[Decimal], chip: Decimal, what: str) -> None:
+    """ValueError naming each amount (once) that is not a whole number of chips (R41)."""
+    odd = list(dict.fromkeys(fmt(a) for a in amounts if a % chip))
+    if odd:
+        raise ValueError(
+            f"{what}{', '.join(odd)} cannot be paid in chips of {fmt(chip)} (R41: pots are "
+            "split in the smallest chip)"
+        )
 
 
 def _under_game(problem: str) -> str:
