@@ -38,6 +38,7 @@ from tests.test_poker_recall import (
     HAND_ONE,
     MISDEAL,
     READER_HAND,
+    THREE_ALL_INS,
     Event,
     act,
     board,
@@ -139,23 +140,7 @@ def test_an_all_in_before_the_river_shows_down_before_the_rest_of_the_board(
     cfg = poker_config(
         tmp_path, structure="no-limit", stakes=None, blinds=("1", "2"), schedule="half-hour"
     )
-    events = [
-        seat(2, "20"),
-        seat(4, "50"),
-        seat(6, "100"),
-        start(button=6),
-        hole(2, "Ah Ad"),
-        hole(4, "Kh Kd"),
-        hole(6, "Qh Qd"),
-        act(6, "call"),
-        act(2, "all-in"),
-        act(4, "all-in"),
-        act(6, "call"),
-        board("2c 7s 9d"),
-        board("Jc"),
-        board("3h"),
-    ]
-    poker_journal(cfg, events)
+    poker_journal(cfg, THREE_ALL_INS)
     _, (hh,) = export_phh(cfg, capsys)
     assert hh.variant == "NT" and hh.min_bet == 2
     assert hh.actions[3:] == [

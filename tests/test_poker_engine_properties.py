@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from tablectl.config import load_config
 from tablectl.game_records import GameRecord, PokerHandSettled
 from tablectl.games.poker.engine import PokerEngine
 from tablectl.games.poker.state import VARIANTS, PokerSettings, PokerState
+from tablectl.games.registry import make_engine
 from tablectl.render import render
 from tablectl.rules.betting import FixedLimit, NoLimit, PotLimit, SpreadLimit, Structure
 from tablectl.rules.poker_fees import PokerSchedule
@@ -112,6 +115,36 @@ def _next_input(
         assert low is not None and high is not None
         ev["amount"] = _amount(data, low, high)
     return ev
+
+
+def poker_session(
+    config: Path, stacks: list[int], deck_order: list[str], data: st.DataObject
+) -> list[dict[str, Any]]:
+    """A random session of up to three hands at the table `config` describes, as the console
+    enters it (the inputs `_next_input` draws), from the players sitting down on."""
+    engine = make_engine(load_config(config).rules)
+    assert isinstance(engine, PokerEngine)
+    state = engine.initial()
+    inputs: list[dict[str, Any]] = [
+        {"type": "seat.take", "seat": i + 1, "stack": str(s)} for i, s in enumerate(stacks)
+    ]
+    for ev in inputs:
+        state, _ = engine.apply(state, parse_event(ev), "t")
+    hands, deck = 0, list(deck_order)
+    holes: dict[int, list[str]] = {}
+    for _ in range(300):
+        if state.hand is None:
+            if hands == 3:
+                break
+            deck, holes = list(deck_order), {}
+        step = _next_input(data, engine, state, deck, holes)
+        if step is None:
+            break
+        before = state.hand
+        state, _ = engine.apply(state, parse_event(step), "t")
+        hands += before is not None and state.hand is None
+        inputs.append(step)
+    return inputs
 
 
 def _published(records: list[GameRecord]) -> list[str]:

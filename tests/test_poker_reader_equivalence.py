@@ -14,44 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablectl.config import load_config
-from tablectl.games.poker.engine import PokerEngine
-from tablectl.games.registry import make_engine
 from tablectl.table import Table
 from tablectl_base.cards import standard_deck
-from tablectl_base.events import parse_event
 from tests.helpers import records
-from tests.test_poker_engine_properties import _next_input as poker_input
+from tests.test_poker_engine_properties import poker_session
 
 CONFIG = Path(__file__).resolve().parents[1] / "config"
 READ_BY_TABLE = ("positions", "devices", "chain")  # where the cards came from, not the hand
-
-
-def console_session(name: str, stacks: list[int], deck: list[str], data: Any) -> list[Any]:
-    """A random session of up to three hands, as the console would enter it."""
-    cfg = load_config(CONFIG / name)
-    engine = make_engine(cfg.rules)
-    assert isinstance(engine, PokerEngine)
-    state = engine.initial()
-    inputs: list[Any] = [
-        {"type": "seat.take", "seat": i + 1, "stack": str(s)} for i, s in enumerate(stacks)
-    ]
-    for ev in inputs:
-        state, _ = engine.apply(state, parse_event(ev), "t")
-    hands, cards = 0, list(deck)
-    holes: dict[int, list[str]] = {}
-    for _ in range(300):
-        if state.hand is None:
-            if hands == 3:
-                break
-            cards, holes = list(deck), {}
-        step = poker_input(data, engine, state, cards, holes)
-        if step is None:
-            break
-        before = state.hand
-        state, _ = engine.apply(state, parse_event(step), "t")
-        hands += before is not None and state.hand is None
-        inputs.append(step)
-    return inputs
 
 
 def as_read(inputs: list[Any]) -> list[Any]:
@@ -112,7 +81,7 @@ def results(name: str, inputs: list[Any]) -> tuple[list[dict[str, Any]], dict[st
 def test_a_hand_read_by_the_table_settles_as_the_same_hand_entered_at_the_console(
     name: str, stacks: list[int], deck: list[str], data: st.DataObject
 ) -> None:
-    session = console_session(name, stacks, deck, data)
+    session = poker_session(CONFIG / name, stacks, deck, data)
     entered, entered_state = results(name, session)
     read, read_state = results(name, as_read(session))
     assert read == entered

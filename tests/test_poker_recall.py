@@ -71,9 +71,15 @@ def poker_config(
     return path
 
 
-def poker_journal(cfg_path: Path, events: Sequence[Event], *, source: str = "cmd/console") -> Path:
+def poker_journal(
+    cfg_path: Path,
+    events: Sequence[Event],
+    *,
+    source: str = "cmd/console",
+    refusals: bool = False,
+) -> Path:
     """Journal `events` as the daemon does (after the config record); every one must be
-    accepted. Returns the journal's path."""
+    accepted unless `refusals` (a refused input is journaled too). Returns the journal's path."""
     cfg = load_config(cfg_path)
     table = Table(cfg)
     journal = Journal(cfg.journal_path, table=cfg.table.table)
@@ -92,7 +98,7 @@ def poker_journal(cfg_path: Path, events: Sequence[Event], *, source: str = "cmd
             journal.write_outputs(rec, rows)
             alerts = [json.loads(r.payload) for r in rows if r.topic.endswith("/alert")]
             refused = [a for a in alerts if a["kind"] in ("rejected", "invalid-input", "invalid")]
-            assert not refused, f"{body} was refused: {refused}"
+            assert refusals or not refused, f"{body} was refused: {refused}"
     finally:
         journal.close()
     return cfg.journal_path
@@ -234,6 +240,26 @@ def test_recall_says_a_misdeal_returned_every_chip(
     ]
 
 
+THREE_ALL_INS: list[Event] = [
+    seat(2, "20"),
+    seat(4, "50"),
+    seat(6, "100"),
+    start(button=6),
+    hole(2, "Ah Ad"),
+    hole(4, "Kh Kd"),
+    hole(6, "Qh Qd"),
+    act(6, "call"),
+    act(2, "all-in"),
+    act(4, "all-in"),
+    act(6, "call"),
+    board("2c 7s 9d"),
+    board("Jc"),
+    board("3h"),
+]
+"""No limit $1/$2, button seat 6: seat 2 (20) shoves, seat 4 (50) raises all in, seat 6 (100)
+calls 50: a main pot of 60 (2, 4, 6) and a side pot of 60 (4, 6); the board runs out."""
+
+
 def test_recall_shows_all_ins_side_pots_and_a_hand_won_without_a_showdown(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -244,20 +270,7 @@ def test_recall_shows_all_ins_side_pots_and_a_hand_won_without_a_showdown(
         tmp_path, structure="no-limit", stakes=None, blinds=("1", "2"), schedule="half-hour"
     )
     events = [
-        seat(2, "20"),
-        seat(4, "50"),
-        seat(6, "100"),
-        start(button=6),
-        hole(2, "Ah Ad"),
-        hole(4, "Kh Kd"),
-        hole(6, "Qh Qd"),
-        act(6, "call"),
-        act(2, "all-in"),
-        act(4, "all-in"),
-        act(6, "call"),
-        board("2c 7s 9d"),
-        board("Jc"),
-        board("3h"),
+        *THREE_ALL_INS,
         start(),
         act(2, "raise", "6"),
         act(4, "fold"),
@@ -460,24 +473,6 @@ def test_recall_lists_actions_held_by_a_device_fault_where_they_were_played(
     assert not any("calls" in line for line in second)
 
 
-def journal_with_refusals(cfg_path: Path, events: Sequence[Event]) -> None:
-    """Journal `events` as the daemon does, refused ones included (poker_journal refuses them)."""
-    cfg = load_config(cfg_path)
-    table = Table(cfg)
-    journal = Journal(cfg.journal_path, table=cfg.table.table)
-    bodies: list[tuple[str, Event]] = [("config", {"type": "config", "rules": cfg.rules.to_json()})]
-    bodies += [
-        ("driver/reader" if e["type"] in ("table.card", "device.status") else "cmd/console", e)
-        for e in events
-    ]
-    try:
-        for seq, (src, body) in enumerate(bodies, start=1):
-            rec = journal.append(replay_ts(seq), src, None, journal_body(body))
-            journal.write_outputs(rec, table.apply(rec))
-    finally:
-        journal.close()
-
-
 JAM = {"type": "device.status", "device": "reader", "available": True, "fault": "jam"}
 BACK = {"type": "device.status", "device": "reader", "available": True}
 
@@ -506,7 +501,7 @@ def test_recall_leaves_out_a_held_input_refused_when_played(
     the refused call (review found it listed in place of the fold)."""
     cfg = poker_config(tmp_path, reader=True)
     hand = [*HAND_ONE[:8], JAM, act(5, "call"), act(3, "call"), BACK, {"type": "round.resume"}]
-    journal_with_refusals(cfg, [*hand, act(5, "fold"), *HAND_ONE[10:]])
+    poker_journal(cfg, [*hand, act(5, "fold"), *HAND_ONE[10:]], refusals=True)
     code, out, _ = run(["recall", "--config", str(cfg)], capsys)
     assert code == 0
     assert "#10 seat 5" not in out

@@ -38,13 +38,10 @@ from tablectl import __version__, daemon, snapshot
 from tablectl.cli import main
 from tablectl.config import LoadedConfig, load_config
 from tablectl.daemon import Daemon, Input
-from tablectl.games.poker.engine import PokerEngine
-from tablectl.games.registry import make_engine
 from tablectl.journal import Journal, Record, Snapshot
 from tablectl.outputs import OutboxRow
 from tablectl.table import Table
 from tablectl_base.cards import standard_deck
-from tablectl_base.events import parse_event
 from tests.helpers import (
     CLOSE,
     SHOE_NEW,
@@ -62,7 +59,7 @@ from tests.test_blackjack_properties import cfg as blackjack_config
 from tests.test_blackjack_properties import console_session
 from tests.test_pai_gow_engine import config as pai_gow_config
 from tests.test_pai_gow_properties import mixed_inputs as pai_gow_inputs
-from tests.test_poker_engine_properties import _next_input as poker_input
+from tests.test_poker_engine_properties import poker_session
 from tests.test_three_card_poker_engine import tcp_config
 from tests.test_three_card_poker_properties import mixed_inputs as three_card_inputs
 from tests.test_ultimate_properties import mixed_inputs as ultimate_inputs
@@ -1035,28 +1032,8 @@ def test_a_poker_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_re
 ) -> None:
     """Random hands of the flop games (the engine property test's inputs, seats sitting out and
     coming back included): the hand in play, hole cards, pots, missed blinds, all restored."""
-    cfg = load_config(Path(__file__).resolve().parents[1] / "config" / name)
-    engine = make_engine(cfg.rules)
-    assert isinstance(engine, PokerEngine)
-    state = engine.initial()
-    inputs: list[Any] = [
-        {"type": "seat.take", "seat": i + 1, "stack": str(s)} for i, s in enumerate(stacks)
-    ]
-    for ev in inputs:
-        state, _ = engine.apply(state, parse_event(ev), "t")
-    hands, deck = 0, list(deck_order)
-    holes: dict[int, list[str]] = {}
-    for _ in range(300):
-        if state.hand is None:
-            if hands == 3:
-                break
-            deck, holes = list(deck_order), {}
-        step = poker_input(data, engine, state, deck, holes)
-        if step is None:
-            break
-        before = state.hand
-        state, _ = engine.apply(state, parse_event(step), "t")
-        hands += before is not None and state.hand is None
-        inputs.append(step)
+    config = Path(__file__).resolve().parents[1] / "config" / name
+    cfg = load_config(config)
+    inputs = poker_session(config, stacks, deck_order, data)
     recs = records(inputs)
     assert_restores_exactly(cfg, recs, data.draw(cut_points(len(recs))))
