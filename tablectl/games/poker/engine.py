@@ -407,7 +407,6 @@ class PokerEngine:
             state.button,
             order,
             betting,
-            big_blind=order[1],
             kill=None if kill is None else kill.seat,
         )
         new = replace(state, button=button, hand=hand, hands=number)
@@ -423,7 +422,7 @@ class PokerEngine:
         owes the big blind live and the small dead (the card rooms' usual rule)."""
         before, now = state.big_blind, hand.big_blind
         passed: set[int] = set()
-        if before is not None and now is not None and before != now:
+        if before is not None and before != now:
             ring = range(1, self.settings.seats + 1)  # every seat of the table, clockwise
             for seat in [*ring[before:], *ring[:before]]:  # from the seat after `before`
                 if seat == now:

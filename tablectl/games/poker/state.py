@@ -72,11 +72,15 @@ class HandState:
     previous_button: int | None
     order: tuple[int, ...]
     betting: BettingRound
-    big_blind: int | None = None  # the seat in the big blind's place (None: one blind only)
     kill: int | None = None  # the seat that posted the kill blind: a kill pot (003 Kill Rules)
     board: tuple[Card, ...] = ()
     holes: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
     kept: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
+
+    @property
+    def big_blind(self) -> int:
+        """The seat in the big blind's place: the second dealt in from the button's left."""
+        return self.order[1]
 
 
 @dataclass(frozen=True)
