@@ -8,7 +8,7 @@ one of those produces. A leaf module: no MQTT, SQLite or asyncio.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
@@ -40,23 +40,93 @@ class InputAccepted:
     hide: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
-class StateChanged:
-    """The retained `state` (contract 3): `view` is what the table shows; `round`, `phase` and
-    `wagers` (how many are placed) are read by the table's timers and status line."""
+class LazyView:
+    """A view built the first time it is read, then kept: a start-up, an import or a deep
+    verification replays every input without publishing, and never pays for a view it does not
+    show (issue 10). `build` must read only immutable values (an engine state, a copy)."""
 
-    round: int
-    phase: str
-    wagers: int
-    view: JsonObject
+    __slots__ = ("_build", "_view")
+
+    def __init__(self, view: JsonObject | None, build: Callable[[], JsonObject] | None) -> None:
+        if (view is None) == (build is None):
+            raise TypeError("give a view or a function that builds one, not both")
+        self._view = view
+        self._build = build
+
+    @property
+    def view(self) -> JsonObject:
+        """The view, built now if it has not been yet."""
+        if self._view is None:
+            assert self._build is not None
+            self._view, self._build = self._build(), None
+        return self._view
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LazyView) or type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # a view is a dict: not hashable
+
+    def _key(self) -> tuple[object, ...]:
+        raise NotImplementedError
 
 
-@dataclass(frozen=True)
-class DisplayChanged:
-    """A display's whole view changed (`display/<name>`, retained), e.g. the EZTRAK board (R28)."""
+class StateChanged(LazyView):
+    """The retained `state` (contract 3): `view` is what the table shows (given, or built when
+    first read); `round`, `phase` and `wagers` (how many are placed) are read by the table's
+    timers and status line."""
 
-    name: str
-    view: JsonObject
+    __slots__ = ("phase", "round", "wagers")
+
+    def __init__(
+        self,
+        round: int,
+        phase: str,
+        wagers: int,
+        view: JsonObject | None = None,
+        *,
+        build: Callable[[], JsonObject] | None = None,
+    ) -> None:
+        super().__init__(view, build)
+        self.round = round
+        self.phase = phase
+        self.wagers = wagers
+
+    def with_fields(self, extra: JsonObject) -> StateChanged:
+        """The same state with `extra`'s fields after the view's own (built when read)."""
+        return StateChanged(
+            self.round, self.phase, self.wagers, build=lambda: {**self.view, **extra}
+        )
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.round, self.phase, self.wagers, self.view)
+
+    def __repr__(self) -> str:
+        return f"StateChanged({self.round!r}, {self.phase!r}, {self.wagers!r}, {self.view!r})"
+
+
+class DisplayChanged(LazyView):
+    """A display's whole view changed (`display/<name>`, retained), e.g. the EZTRAK board (R28);
+    the view given, or built when first read."""
+
+    __slots__ = ("name",)
+
+    def __init__(
+        self,
+        name: str,
+        view: JsonObject | None = None,
+        *,
+        build: Callable[[], JsonObject] | None = None,
+    ) -> None:
+        super().__init__(view, build)
+        self.name = name
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.name, self.view)
+
+    def __repr__(self) -> str:
+        return f"DisplayChanged({self.name!r}, {self.view!r})"
 
 
 class Outcome(Protocol):

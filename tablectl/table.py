@@ -159,7 +159,7 @@ class Table:
         if rec.seq != self.position + 1:
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
-        return [self._number(o) for o in self._witnessed(rec, self._outputs(rec))]
+        return [self._number(o, rec) for o in self._witnessed(rec, self._outputs(rec))]
 
     def advance(self, rec: Record) -> None:
         """Apply one journal record whose messages are not wanted (they are in the outbox
@@ -325,7 +325,7 @@ class Table:
             self.played.append((rec.seq, None if echo is None else render(echo).payload))
         if rec.source.startswith("device/"):
             self.round_devices.add(rec.source.removeprefix("device/"))
-        at = getattr(event, "at", None)
+        at = event.at if isinstance(event, PositionedEvent) else None
         if at is not None and at.pos > 0:  # a run's own start (a shoe's NEW) holds no card
             used: dict[str, Any] = {
                 "device": at.device or rec.source.removeprefix("device/"),
@@ -619,7 +619,7 @@ class Table:
                 self.round_devices = set()
                 self.round_positions = []
             elif isinstance(o, StateChanged):
-                o = dataclasses.replace(o, view={**o.view, **self._hold_view()})
+                o = o.with_fields(self._hold_view())
             out.append(o)
         return out
 
@@ -646,13 +646,12 @@ class Table:
         """What `state` shows of a hold: why, how many inputs wait, and any gap in a device's
         count (only while there is one)."""
         view: dict[str, Any] = {"held": self.held, "held_inputs": len(self.held_inputs)}
-        gaps = {
-            name: _blocked_reason(name, ledger)
-            for name, ledger in sorted(self.ledgers.items())
-            if ledger.blocked()
-        }
-        if gaps:
-            view["gaps"] = gaps
+        if any(ledger.blocked() for ledger in self.ledgers.values()):
+            view["gaps"] = {
+                name: _blocked_reason(name, ledger)
+                for name, ledger in sorted(self.ledgers.items())
+                if ledger.blocked()
+            }
         return view
 
     def _rules(self, ev: RulesLoaded, rec: Record) -> list[Message]:
@@ -712,9 +711,13 @@ class Table:
             out.append(self.state_view())
         return out
 
-    def _number(self, message: Message) -> OutboxRow:
+    def _number(self, message: Message, rec: Record) -> OutboxRow:
         self.seq += 1
-        out = render(message)
+        try:
+            out = render(message)
+        except Exception as exc:  # R40: a view built only now (a start never builds it)
+            out = render(self._unrendered(message, exc, rec))
+            message = out
         payload = {"table": self.table_id, "seq": self.seq, **out.payload}
         if isinstance(message, DisplayChanged):
             self.displayed[message.name] = payload
@@ -723,6 +726,31 @@ class Table:
             self.unhidden.append({"table": self.table_id, "seq": self.seq, **whole.payload})
         data = _encode_payload(payload).encode("utf-8")
         return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
+
+    def _unrendered(self, message: Message, exc: Exception, rec: Record) -> Output:
+        """R40: a message that cannot be rendered (a view is built only when it is published,
+        never by a start or an import, which replay without publishing) is published as an
+        engine-error alert in its place: one message for one, so the count, and every state the
+        table keeps, are the same whether the record was published or only replayed."""
+        what = self._public_text(f"{type(exc).__name__}: {exc}")[:300]
+        topic = (
+            message.topic
+            if isinstance(message, Output)
+            else "state"
+            if isinstance(message, StateChanged)
+            else f"display/{message.name}"
+            if isinstance(message, DisplayChanged)
+            else "event"
+            if isinstance(message, InputAccepted)
+            else "round/result"
+        )
+        return alert(
+            f"the {topic} message after record {rec.seq} could not be built ({what}); "
+            "the input stands",
+            kind="engine-error",
+            rule="R40",
+            source=rec.source,
+        )
 
     def take_played(self) -> list[tuple[int, dict[str, Any] | None]]:
         """The inputs played since the last call, in order: (record seq, echo payload)."""
@@ -747,8 +775,7 @@ class Table:
 
     def state_view(self) -> StateChanged:
         """The retained `state`: the game's view with any hold shown."""
-        view = self.engine.state_view(self.state)
-        return dataclasses.replace(view, view={**view.view, **self._hold_view()})
+        return self.engine.state_view(self.state).with_fields(self._hold_view())
 
     def state_payload(self) -> dict[str, Any]:
         """The `state` payload as published (less `table` and `seq`)."""

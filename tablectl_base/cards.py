@@ -45,6 +45,10 @@ class Card:
 
 def parse_card(text: object) -> Card:
     """Parse a card case-insensitively ("ah", "AH", "Td", "10d" is not accepted, "jkr")."""
+    if type(text) is str:
+        known = _CANONICAL.get(text)
+        if known is not None:  # the usual case: a card as tablectl writes it
+            return known
     if not isinstance(text, str):
         raise CardError(f'a card is a string like "Ah", not {text!r}')
     t = text.strip()
@@ -58,6 +62,13 @@ def parse_card(text: object) -> Card:
     if suit not in SUITS:
         raise CardError(f"{text!r} is not a card: suit {t[1]!r} is not one of {SUITS}")
     return Card(rank, suit)
+
+
+_CANONICAL: dict[str, Card] = {f"{r}{s}": Card(r, s) for r in RANKS for s in SUITS} | {
+    JOKER: Card(JOKER, "")
+}
+"""Each card by its own name ("Ah", "JKR"): cards are immutable, so one object serves every
+parse of that name."""
 
 
 def standard_deck() -> tuple[Card, ...]:

@@ -44,8 +44,11 @@ def parse_money(value: object, *, allow_zero: bool = True) -> Decimal:
     if isinstance(value, (bool, float)):
         raise MoneyError(f'money must be a decimal string like "12.50", not {value!r}')
     if isinstance(value, str):
-        amount = Decimal(_checked_text(value))
-    elif isinstance(value, int):
+        cents = _text_cents(value)
+        if not allow_zero and cents == 0:
+            raise MoneyError(f"{_show(value)} must be more than zero")
+        return cents
+    if isinstance(value, int):
         if value < 0:
             raise MoneyError(f"{_show(value)} is negative")
         if value >= 10**MAX_DIGITS:
@@ -62,6 +65,14 @@ def parse_money(value: object, *, allow_zero: bool = True) -> Decimal:
 
 
 _TOO_MANY = f"at most {MAX_DIGITS} digits before the point"
+
+
+@lru_cache(maxsize=4096)
+def _text_cents(text: str) -> Decimal:
+    """Money text as whole cents, remembered: a table sees the same few amounts all day (a
+    Decimal is immutable, so one serves every parse); text that is not money raises, uncached."""
+    cents = Decimal(_checked_text(text)).quantize(CENT)
+    return ZERO if cents == 0 else cents
 
 
 def _checked_text(text: str) -> str:

@@ -120,8 +120,11 @@ class Ledger:
         same_run = at.run == self.run and self.pos is not None and at.pos > 0
         recent = dict(self.recent) if same_run else {}
         recent[at.pos] = key
-        for old in [p for p in recent if p <= at.pos - RECENT]:
-            del recent[old]
+        cutoff = at.pos - RECENT
+        recent.pop(cutoff, None)  # the one that usually falls out as the count moves on by one
+        if min(recent) <= cutoff:  # any older one: after a jump in the count
+            for old in [p for p in recent if p <= cutoff]:
+                del recent[old]
         pending = self.pending if same_run else {}
         seq = at.seq if at.seq is not None else self.seq
         return replace(self, run=at.run, pos=at.pos, seq=seq, recent=recent, pending=pending)

@@ -64,12 +64,14 @@ def test_an_engine_exception_is_an_alert_and_a_held_round_with_the_state_unchang
     assert payloads(out, "round/result")[0]["void"] is True
 
 
-def test_a_state_view_that_cannot_be_built_is_an_engine_error_and_advance_ends_where_apply_does_R40(
+def test_a_state_view_that_cannot_be_built_is_an_alert_in_its_place_and_advance_ends_where_apply_does_R40(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A failure while building the `state` view is the input's failure like any other: `apply`
-    answers it with the R40 alert (it does not raise out of the daemon's consumer), and a table
-    advanced over the same records without rendering a message ends in the same snapshot."""
+    """A view is built only when it is published (a start or an import replays without
+    publishing, issue 10): one that fails to build is published as an R40 engine-error alert
+    in its place, one message for one, and the input it follows stands. So `apply` never raises
+    out of the daemon's consumer, and a table advanced over the same records without rendering a
+    message ends in the same snapshot (state, hold, message count)."""
     real = BaccaratEngine.state_payload
 
     def broken(self: BaccaratEngine, state: Any) -> dict[str, Any]:
@@ -92,15 +94,20 @@ def test_a_state_view_that_cannot_be_built_is_an_engine_error_and_advance_ends_w
     table = Table(cfg)
     for rec in recs[:2]:
         table.apply(rec)
-    before = table.state
+    seq = table.seq
     out = table.apply(recs[2])
+    assert [r.topic.rsplit("/", 1)[-1] for r in out] == ["event", "alert"]
     alerts = payloads(out, "alert")
-    assert [a["kind"] for a in alerts] == ["engine-error", "round-held"]
+    assert [a["kind"] for a in alerts] == ["engine-error"]
     assert alerts[0]["rule"] == "R40" and "KeyError" in alerts[0]["reason"]
-    assert table.state is before
-    assert table.held is not None and "engine error" in table.held
-    for rec in recs[3:]:
+    assert "the state message after record 3" in alerts[0]["reason"]
+    assert not payloads(out, "state")
+    assert table.seq == seq + 2  # the echo, and the alert where the state would have been
+    assert [(w.seat, w.spot) for w in table.state.wagers] == [(4, "player"), (5, "banker")]
+    assert table.held is None
+    for rec in recs[3:-1]:
         table.apply(rec)
+    assert payloads(table.apply(recs[-1]), "state")  # the void's next round builds again
     quiet = Table(cfg)
     for rec in recs:
         quiet.advance(rec)

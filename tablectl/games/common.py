@@ -390,8 +390,11 @@ class PlayerDealerEngine(RoundEnd[T]):
         raise NotImplementedError
 
     def state_view(self, state: T) -> StateChanged:
-        """The retained `state` as a record: the view, and what the table's timers read."""
-        return StateChanged(state.round, state.phase, len(state.wagers), self.state_payload(state))
+        """The retained `state` as a record: what the table's timers read, and the view, built
+        when it is read (`state` is immutable)."""
+        return StateChanged(
+            state.round, state.phase, len(state.wagers), build=lambda: self.state_payload(state)
+        )
 
     def transitions(self) -> Mapping[type[Any], Transition[T]]:
         """The game's own inputs (beyond `bank` and `wager`), each to its transition."""

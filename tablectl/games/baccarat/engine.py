@@ -37,6 +37,7 @@ from tablectl.games.common import (
 from tablectl.games.decks import seen_plus
 from tablectl.games.seating import action_order, first_wagered, seats_from_left
 from tablectl.rules import baccarat as rules
+from tablectl.rules.baccarat import CoupOutcome
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import WagerVerdict
@@ -81,7 +82,18 @@ class BaccaratState:
     previous_coups: tuple[Coup, ...] | None = None
 
     def hand(self, which: Hand) -> tuple[Card, ...]:
-        return tuple(c for h, c in self.dealt if h == which)
+        return tuple([c for h, c in self.dealt if h == which])
+
+    def hands(self) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        """The player's and the banker's cards, in the order drawn."""
+        player: list[Card] = []
+        banker: list[Card] = []
+        for h, c in self.dealt:
+            if h == "player":
+                player.append(c)
+            elif h == "banker":
+                banker.append(c)
+        return tuple(player), tuple(banker)
 
 
 class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
@@ -101,6 +113,8 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         self.bet_timer = game.bet_timer_seconds or None
         self.limits, self.schedule = rules.banked()
         self.boards = Scoreboards()  # EZTRAK figures kept as the shoe grows (a cache, R28)
+        # The last coup's outcome, by the (immutable) cards it was worked out from (a cache).
+        self._last_outcome: tuple[tuple[tuple[Hand, Card], ...], CoupOutcome] | None = None
 
     # -- the engine protocol -------------------------------------------------------------
 
@@ -124,7 +138,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         return state.phase == "dealing"
 
     def state_payload(self, state: BaccaratState) -> dict[str, JsonValue]:
-        player, banker = state.hand("player"), state.hand("banker")
+        player, banker = state.hands()
         nxt = rules.next_to_draw(player, banker)
         return {
             "game": GAME_ID,
@@ -192,7 +206,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         why = self.shoe.why_not(card, state.shoe_seen)
         if why:
             raise Rejected(why, rule="contract 1")
-        to = rules.next_to_draw(state.hand("player"), state.hand("banker"))
+        to = rules.next_to_draw(*state.hands())
         if to is None:  # unreachable: a complete coup settles at once
             raise Rejected("the coup is complete; no hand may draw", rule="R25")
         return to
@@ -212,7 +226,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
             shoe_seen=seen_plus(state.shoe_seen, [card]),
         )
         out: list[GameRecord] = [event_msg(ev, ts, round=state.round, to=to)]
-        if rules.next_to_draw(new.hand("player"), new.hand("banker")) is None:
+        if rules.next_to_draw(*new.hands()) is None:
             new, finished = self._finish(new)
             out += finished
         out.append(self._state(new))
@@ -259,8 +273,8 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         """The coup is complete: every wager's verdict (R26, R27) settled against the bank (R1),
         then the EZTRAK board with the coup on it (R28)."""
         assert state.bank_seat is not None
-        player, banker = state.hand("player"), state.hand("banker")
-        o = rules.outcome(player, banker)
+        player, banker = state.hands()
+        o = self._outcome(state)
         verdicts = []
         for w in state.wagers:
             v = rules.wager_result(w.spot, o, banker_push_on_dragon7=self.banker_push_on_dragon7)
@@ -293,8 +307,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         toward the player-dealer's two (R5)."""
         coups = state.coups
         if settled:
-            o = rules.outcome(state.hand("player"), state.hand("banker"))
-            coups = (*coups, Coup(**vars(o)))  # its fields are plain values
+            coups = (*coups, Coup(**vars(self._outcome(state))))  # its fields are plain values
         return BaccaratState(
             round=state.round + 1,
             rotation=self.rotation_after(state, settled),
@@ -323,15 +336,29 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
 
     # -- helpers -----------------------------------------------------------------------------
 
+    def _outcome(self, state: BaccaratState) -> CoupOutcome:
+        """The complete coup's outcome (R26, R27), worked out once per coup: settling and
+        scoring one coup both ask for it."""
+        last = self._last_outcome
+        if last is None or last[0] is not state.dealt:
+            last = self._last_outcome = (state.dealt, rules.outcome(*state.hands()))
+        return last[1]
+
     def _verify_seat(self, seat: int) -> None:
         verify_seat(seat, self.seats)
 
     def _display(self, state: BaccaratState) -> DisplayChanged:
-        limits = {"min": fmt(self.limits.min), "max": fmt(self.limits.max)}
-        previous = None if state.previous_coups is None else self.boards.of(state.previous_coups)
-        current = self.boards.of(state.coups)
-        payload = board_payload(current, previous, limits, self.bet_timer, state.shoe_number)
-        return DisplayChanged("eztrak", payload)
+        """The EZTRAK board (R28) as of `state`, built when it is read."""
+
+        def build() -> JsonObject:
+            limits = {"min": fmt(self.limits.min), "max": fmt(self.limits.max)}
+            previous = (
+                None if state.previous_coups is None else self.boards.of(state.previous_coups)
+            )
+            current = self.boards.of(state.coups)
+            return board_payload(current, previous, limits, self.bet_timer, state.shoe_number)
+
+        return DisplayChanged("eztrak", build=build)
 
 
 @dataclass(frozen=True)

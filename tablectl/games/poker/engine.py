@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tablectl.game_records import (
     GameRecord,
+    JsonObject,
     JsonValue,
     PokerHandSettled,
     PotWon,
@@ -980,6 +981,14 @@ class PokerEngine:
     # ------------------------------------------------------------------ the view
 
     def state_view(self, state: PokerState) -> StateChanged:
+        """The retained `state`: the hand (or the hands played) and its phase; the view built
+        when it is read (`state` is immutable)."""
+        hand = state.hand
+        if hand is None:
+            return StateChanged(state.hands, "between-hands", 0, build=lambda: self._view(state))
+        return StateChanged(hand.number, self._phase(hand), 0, build=lambda: self._view(state))
+
+    def _view(self, state: PokerState) -> JsonObject:
         """Seats and stacks, button, blinds, street, board, whose turn, the call, the least and
         greatest bet or raise, the pot so far; never a hole card (R46)."""
         s = self.settings
@@ -1004,7 +1013,7 @@ class PokerEngine:
                 for x in state.seats
             ]
             view["hand"] = None
-            return StateChanged(state.hands, "between-hands", 0, view)
+            return view
         b = hand.betting
         players = {p.seat: p for p in b.players}
         view["seats"] = [
@@ -1021,11 +1030,10 @@ class PokerEngine:
             for x in state.seats
         ]
         lo, hi = b.min_bet_or_raise_to, b.max_bet_or_raise_to
-        phase = self._phase(hand)
         view["hand"] = {
             "round": hand.number,
             "street": STREETS[b.street],
-            "phase": phase,
+            "phase": self._phase(hand),
             "board": [str(c) for c in hand.board],
             "turn": b.turn,
             "to_call": fmt(b.to_call),
@@ -1036,7 +1044,7 @@ class PokerEngine:
             "discards_due": list(self._discards_due(hand)),
             "kill_pot": hand.kill is not None,
         }
-        return StateChanged(hand.number, phase, 0, view)
+        return view
 
     def _pots_so_far(self, b: BettingRound) -> list[JsonValue]:
         """The main and side pots of the rounds already over (this round's bets are still in
