@@ -10,6 +10,7 @@ import bisect
 import dataclasses
 import json
 import re
+import typing
 from collections import deque
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -298,7 +299,7 @@ class Table:
             return self._resume(rec)
         if isinstance(event, RoundVoid):
             return self._void(event, rec)
-        if isinstance(event, PositionedEvent) and event.at is not None:
+        if isinstance(event, POSITIONED) and event.at is not None:
             return self._positioned(event, rec)
         if rec.source.startswith("cmd/") and isinstance(event, HAND_ENTERED):
             raise Rejected(
@@ -325,7 +326,7 @@ class Table:
             self.played.append((rec.seq, None if echo is None else render(echo).payload))
         if rec.source.startswith("device/"):
             self.round_devices.add(rec.source.removeprefix("device/"))
-        at = event.at if isinstance(event, PositionedEvent) else None
+        at = event.at if isinstance(event, POSITIONED) else None
         if at is not None and at.pos > 0:  # a run's own start (a shoe's NEW) holds no card
             used: dict[str, Any] = {
                 "device": at.device or rec.source.removeprefix("device/"),
@@ -790,6 +791,10 @@ class Table:
 
 Message = GameRecord | Output
 """What the table numbers and publishes: a game's record, or a message of the table's own."""
+
+POSITIONED: tuple[type[PositionedEvent], ...] = typing.get_args(PositionedEvent)
+"""The inputs a device reports with a position, as a tuple (`isinstance` on a tuple is the fast
+one: this is asked of every input)."""
 
 HAND_ENTERED = (ShoeCard, ShoeBurn, ShufflerStack, DiceRoll, TableCard)
 """Inputs a device reports that the console may enter only into a gap, with a position (R39)."""
