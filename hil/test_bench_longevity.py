@@ -25,9 +25,11 @@ def test_the_bench_reports_every_figure_for_a_tiny_table(tmp_path: Path) -> None
     assert f["start_ratio"] is not None and f["start_ratio"] > 0
     assert 5 < f["rss_mb"] < 1000
     assert f["import_records_per_s"] > 0 and f["import_printed_records_per_s"] > 0
-    assert f["replay_rounds"] == f["replay_results"] == 120
-    assert f["replay_alerts"] == {}
-    assert f["replay_rounds_per_s"] > 0
+    assert f["replay_rounds"] == f["replay_command_results"] == 120
+    assert f["replay_command_alerts"] == {}
+    assert f["replay_rounds_per_s"] > 0 and len(f["replay_runs_s"]) == 1
+    assert f["replay_command_rounds_per_s"] > 0
+    assert 20 < f["replay_command_messages_per_round"] < 60
     assert f["targets"] == TARGETS
     assert set(f["met"]) >= {
         "start_ratio",
