@@ -64,7 +64,7 @@ def test_an_engine_exception_is_an_alert_and_a_held_round_with_the_state_unchang
     assert payloads(out, "round/result")[0]["void"] is True
 
 
-def test_a_state_view_that_cannot_be_built_is_an_alert_in_its_place_and_advance_ends_where_apply_does_R40(
+def test_a_state_view_failing_is_an_alert_in_its_place_and_advance_ends_where_apply_does_R40(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A view is built only when it is published (a start or an import replays without
