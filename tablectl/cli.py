@@ -331,7 +331,15 @@ def _open_history(args: argparse.Namespace) -> tuple[History, LoadedConfig | Non
 
 # Inputs that carry a round's cards or decide how they are played: recall lists every one of them
 # from the journal, including what no topic showed (burns, folded hands, hole cards).
-POKER_INPUTS = ("hand.start", "hole.cards", "hole.discard", "board.cards", "showdown")
+POKER_INPUTS = (
+    "hand.start",
+    "hole.cards",
+    "hole.discard",
+    "board.cards",
+    "up.cards",
+    "down.cards",
+    "showdown",
+)
 ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision", *POKER_INPUTS)
 
 

@@ -87,6 +87,8 @@ COMMAND_VERBS = {
     "seat.back": "seat.back",
     "hand.start": "hand.start",
     "hole.cards": "hole.cards",
+    "up.cards": "up.cards",
+    "down.cards": "down.cards",
     "hole.discard": "hole.discard",
     "board.cards": "board.cards",
     "showdown": "showdown",

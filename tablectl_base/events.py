@@ -215,6 +215,30 @@ class BoardCards(_Event):
     cards: list[CardText]
 
 
+class SeatCard(BaseModel):
+    """One card to one seat (stud's streets)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seat: Seat
+    card: CardText
+
+
+class UpCards(_Event):
+    """Stud: the street's face-up card to each seat still in, in the order dealt; public as it
+    falls (R46)."""
+
+    type: Literal["up.cards"] = "up.cards"
+    cards: list[SeatCard] = Field(min_length=1, max_length=14)
+
+
+class DownCards(_Event):
+    """Stud: the street's face-down card (Seven Card Stud's seventh) to each seat still in;
+    `cards` where the console knows them, for the journal only (R46)."""
+
+    type: Literal["down.cards"] = "down.cards"
+    cards: list[SeatCard] | None = Field(None, max_length=14)
+
+
 class Showdown(_Event):
     """Poker at a table without a reader: the dealer declares how the hands still in rank at the
     showdown, best first, tied seats together (`high`), and in a split game the qualifying lows,
@@ -304,6 +328,8 @@ InputEvent = Annotated[
     | HoleCards
     | HoleDiscard
     | BoardCards
+    | UpCards
+    | DownCards
     | Showdown
     | TimeCollect
     | RoundResume
@@ -334,6 +360,8 @@ PUBLIC_TYPES = (
     "hole.cards",
     "hole.discard",
     "board.cards",
+    "up.cards",
+    "down.cards",
     "showdown",
     "time.collect",
     "round.resume",

@@ -663,8 +663,9 @@ class BettingRound:
         assert self.actor is not None
         return self.actor
 
-    def next_round(self) -> BettingRound:
-        """The next street's round: bets reset, first to act left of the button."""
+    def next_round(self, first: int | None = None) -> BettingRound:
+        """The next street's round: bets reset, first to act left of the button, or from seat
+        `first` on (stud: the best board showing bets first)."""
         if not self.complete:
             raise BettingError(
                 f"the betting round is not over: seat {self.turn} is to act", ROUND_OF_PLAY
@@ -673,11 +674,16 @@ class BettingRound:
             raise BettingError("all but one have folded: the hand is over", ROUND_OF_PLAY)
         street = self.street + 1
         players = tuple(replace(p, in_round=ZERO, acted=False) for p in self.players)
+        start = 0
+        if first is not None:
+            start = next((i for i, p in enumerate(players) if p.seat == first), -1)
+            if start < 0 or players[start].folded:
+                raise BettingError(f"seat {first} is not in the hand to act first", ACTION_ORDER)
         return BettingRound(
             structure=self.structure,
             street=street,
             players=players,
-            actor=_next_actor(players, 0, ZERO),
+            actor=_next_actor(players, start, ZERO),
             current_bet=ZERO,
             full_bet=ZERO,
             last_raise=self.structure.opening(street),

@@ -174,12 +174,10 @@ class PokerEngine:
     """The `Engine` of a flop-game poker table under `settings`."""
 
     def __init__(self, settings: PokerSettings, game_id: str | None = None) -> None:
-        if settings.variant not in VARIANTS:
-            raise ValueError(f"variant {settings.variant!r} is not one of {VARIANTS}")
         if not 0 < settings.small_blind <= settings.big_blind:
             raise ValueError("the blinds must be more than zero, the small one at most the big")
         self.settings = settings
-        self.game = GAMES[settings.variant]
+        self.game = self._game(settings.variant)
         self.game_id = game_id or settings.variant
         self._steps: Mapping[type[Any], Callable[[PokerState, Any, str], Any]] = {
             SeatTake: self.seat_take,
@@ -195,6 +193,12 @@ class PokerEngine:
             Showdown: self.showdown,
             TimeCollect: self.time_collect,
         }
+
+    def _game(self, variant: str) -> FlopGame:
+        """The game this engine plays (a stud engine has its own)."""
+        if variant not in VARIANTS:
+            raise ValueError(f"variant {variant!r} is not one of {VARIANTS}")
+        return GAMES[variant]
 
     # ------------------------------------------------------------------ the Engine protocol
 
@@ -707,8 +711,11 @@ class PokerEngine:
         order names every hand still in once (and, in a split game, only qualifying lows)."""
         hand = self._hand(state)
         b = hand.betting
-        if not (b.complete and not b.hand_over and len(hand.board) == BOARD_AFTER[-1]):
-            raise Rejected("the showdown comes after the river's betting", rule=ROUND_OF_PLAY)
+        if not (b.complete and not b.hand_over and self._all_dealt(hand)):
+            raise Rejected(
+                f"the showdown comes after the {self._street_name(self._last_street)}'s betting",
+                rule=ROUND_OF_PLAY,
+            )
         live = {p.seat for p in b.players if not p.folded}
         if all(self._whole(hand, s) for s in live):
             raise Rejected(
@@ -818,11 +825,22 @@ class PokerEngine:
         b = hand.betting
         if b.hand_over:
             return self._settle(state, showdown=False, records=records)
-        if b.complete and len(hand.board) == BOARD_AFTER[-1] and not self._discards_due(hand):
+        if b.complete and self._all_dealt(hand) and not self._discards_due(hand):
             live = [p.seat for p in b.players if not p.folded]
             if all(self._whole(hand, s) for s in live):
                 return self._settle(state, showdown=True, records=records)
         return state, records
+
+    def _all_dealt(self, hand: HandState) -> bool:
+        """Whether every card of the hand is dealt: the river is out."""
+        return len(hand.board) == BOARD_AFTER[-1]
+
+    _last_street: int = len(STREETS) - 1
+    """The last betting round's index."""
+
+    def _street_name(self, street: int) -> str:
+        """A betting round's name, as `state` shows it."""
+        return STREETS[street]
 
     def _strength(self, hand: HandState, seat: int) -> tuple[Strength, ShownHand]:
         """A seat's showdown keys and the hand as shown, by its game's rule (rules/flop_hands)."""
@@ -846,10 +864,14 @@ class PokerEngine:
         schedule = self.settings.schedule
         if schedule is None:
             return ZERO, False
-        reached_flop = len(hand.board) >= BOARD_AFTER[0]
+        reached_flop = self._past_first_round(hand)
         # the modified fee only where the schedule has one (004 prints none: nothing is taken)
         modified = schedule.per == "hand" and not reached_flop and schedule.modified_fee is not None
         return hand_fee(schedule, len(hand.order), reached_flop), modified
+
+    def _past_first_round(self, hand: HandState) -> bool:
+        """Whether the hand got past its first betting round (R44: the flop is dealt)."""
+        return len(hand.board) >= BOARD_AFTER[0]
 
     def _settle(
         self,
@@ -1024,6 +1046,7 @@ class PokerEngine:
                 "in_round": fmt(players[x.seat].in_round) if x.seat in players else None,
                 "folded": players[x.seat].folded if x.seat in players else None,
                 "cards_in": self._whole(hand, x.seat),
+                **self._seat_shown(hand, x.seat),
                 "away": x.away,
                 "owes": x.owes,
             }
@@ -1032,9 +1055,9 @@ class PokerEngine:
         lo, hi = b.min_bet_or_raise_to, b.max_bet_or_raise_to
         view["hand"] = {
             "round": hand.number,
-            "street": STREETS[b.street],
+            "street": self._street_name(b.street),
             "phase": self._phase(hand),
-            "board": [str(c) for c in hand.board],
+            **self._cards_shown(hand),
             "turn": b.turn,
             "to_call": fmt(b.to_call),
             "min_to": None if lo is None else fmt(lo),
@@ -1045,6 +1068,15 @@ class PokerEngine:
             "kill_pot": hand.kill is not None,
         }
         return view
+
+    def _cards_shown(self, hand: HandState) -> dict[str, JsonValue]:
+        """The hand's public cards in `state`: the board."""
+        return {"board": [str(c) for c in hand.board]}
+
+    def _seat_shown(self, hand: HandState, seat: int) -> dict[str, JsonValue]:
+        """A seat's public cards in `state`: none in a flop game (its hole cards are never
+        shown, R46)."""
+        return {}
 
     def _pots_so_far(self, b: BettingRound) -> list[JsonValue]:
         """The main and side pots of the rounds already over (this round's bets are still in
@@ -1079,22 +1111,28 @@ class PokerTableEngine(PokerEngine):
 
     def __init__(self, rules: Rules) -> None:
         game = settings_of(rules.game)
-        small, big = game.blinds
-        settings = PokerSettings(
-            variant=VARIANT_OF[game.id],
-            structure=game.betting(),
-            small_blind=small,
-            big_blind=big,
-            chip=game.chip,
-            document=game.document,
-            schedule=rules.poker_schedule(),
-            seats=rules.seats.count,
-            buy_in_min=game.least_buy_in(rules.poker_schedule()),
-            kill=game.kill,
-            kill_factor=KILL_FACTORS.get(game.kill, Decimal(1)),
-            kill_structure=None if game.kill == "none" else game.betting(KILL_FACTORS[game.kill]),
-        )
-        super().__init__(settings, game_id=game.id)
+        super().__init__(table_settings(rules, VARIANT_OF[game.id]), game_id=game.id)
+
+
+def table_settings(rules: Rules, variant: Variant) -> PokerSettings:
+    """A poker table's engine settings from its journaled rules: the `[game]` options (a
+    PokerGame, flop or stud) and the collection schedule resolved from them (R44)."""
+    game = settings_of(rules.game)
+    small, big = game.blinds
+    return PokerSettings(
+        variant=variant,
+        structure=game.betting(),
+        small_blind=small,
+        big_blind=big,
+        chip=game.chip,
+        document=game.document,
+        schedule=rules.poker_schedule(),
+        seats=rules.seats.count,
+        buy_in_min=game.least_buy_in(rules.poker_schedule()),
+        kill=game.kill,
+        kill_factor=KILL_FACTORS.get(game.kill, Decimal(1)),
+        kill_structure=None if game.kill == "none" else game.betting(KILL_FACTORS[game.kill]),
+    )
 
 
 VARIANT_OF: Final[Mapping[str, Variant]] = MappingProxyType({v: v for v in VARIANTS})

@@ -14,8 +14,25 @@ from tablectl.rules.pots import OddChipRule
 from tablectl_base.cards import Card
 from tablectl_base.money import ZERO
 
-Variant = Literal["texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple-hi-lo"]
+Variant = Literal[
+    "texas-holdem",
+    "omaha",
+    "omaha-hi-lo",
+    "crazy-pineapple-hi-lo",
+    "seven-card-stud",
+    "seven-card-stud-hi-lo",
+    "razz",
+    "five-card-stud",
+]
 VARIANTS: tuple[Variant, ...] = ("texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple-hi-lo")
+"""The flop games (tablectl/games/poker)."""
+STUD_VARIANTS: tuple[Variant, ...] = (
+    "seven-card-stud",
+    "seven-card-stud-hi-lo",
+    "razz",
+    "five-card-stud",
+)
+"""The stud games (tablectl/games/stud)."""
 
 
 @dataclass(frozen=True)
@@ -64,8 +81,9 @@ def _no_cards() -> Mapping[int, tuple[Card, ...]]:
 class HandState:
     """One hand in play. `order` is the seats dealt in clockwise from the button's left, the
     button last; `betting` the current betting round (stacks, chips in, whose turn); `holes`
-    the hole cards entered (journal only, R46), `kept` Crazy Pineapple's two kept after the
-    discard; `previous_button` where the button was before this hand (a misdeal puts it back)."""
+    the hole cards entered (journal only, R46; in stud the down cards), `kept` Crazy Pineapple's
+    two kept after the discard; `up` and `streets` stud's up cards by seat and streets dealt;
+    `previous_button` where the button was before this hand (a misdeal puts it back)."""
 
     number: int
     button: int
@@ -76,6 +94,8 @@ class HandState:
     board: tuple[Card, ...] = ()
     holes: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
     kept: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
+    up: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)  # stud's up cards
+    streets: int = 0  # stud: the streets dealt so far (the first with the hand's down cards)
 
     @property
     def big_blind(self) -> int:
