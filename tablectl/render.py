@@ -183,6 +183,7 @@ def shown_payload(hand: ShownHand) -> dict[str, Any]:
     return {
         "seat": hand.seat,
         "cards": list(hand.cards),
-        "high": {"cards": list(hand.high), "name": hand.high_name},
+        # a low-only game (Razz) shows its low hand alone
+        "high": {"cards": list(hand.high), "name": hand.high_name} if hand.high else None,
         "low": None if hand.low is None else {"cards": list(hand.low), "name": hand.low_name},
     }

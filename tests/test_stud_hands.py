@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from tablectl.outputs import OutboxRow
 from tablectl.table import Table
 from tests.helpers import feed
 from tests.test_poker_hands import act, alerts, play, rows_by, table_of
@@ -84,3 +87,162 @@ def test_the_first_bettor_changes_each_street_and_a_tie_goes_nearest_the_dealers
     assert result["shown"][0]["high"]["name"] == "full-house"
     stacks = {s["seat"]: s["stack"] for s in result["stacks"]}
     assert stacks == {1: "103.00", 3: "98.00", 5: "98.00"}
+
+
+def test_razz_the_lowest_board_bets_first_a_fold_turns_its_up_cards_down_and_a_pair_wins() -> None:
+    """003 "Razz (Seven Card Stud, Low Only)": "a pair can win for low if it is the lowest hand.
+    There is no qualifier"; the lowest board showing bets first (docs/rulings.md, stud); a player
+    who drops "must immediately turn down all of his or her face-up cards" (003 "Basic Seven Card
+    Stud Rules" rule 2, R46)."""
+    table = table_of("razz-003.toml")
+    seats_1_3_5(table)
+    play(table, up(s3="2h", s5="Kc", s1="6s"))
+    # Third street: seat 1 raises to $4, seat 3 calls ($3 more), seat 5 folds its $2: pot $10.
+    play(table, act(1, "call"))  # seat 1 first (left of the big blind): calls $2
+    play(table, {"type": "decision", "seat": 3, "action": "raise", "amount": "4"})
+    play(table, act(5, "fold"), act(1, "call"))
+    seats = {s["seat"]: s for s in state(table)["seats"]}
+    assert seats[5]["up"] == []  # turned down: the Kc is never shown again
+    assert seats[3]["up"] == ["2h"] and seats[1]["up"] == ["6s"]
+    # Fourth street: seat 3 shows 2-3, seat 1 a pair of sixes: seat 3 (lower) bets first.
+    play(table, up(s3="3h", s1="6d"))
+    assert turn(table) == 3
+    play(table, act(3, "check"), act(1, "check"))
+    # Fifth: seat 3 pairs its deuce (2-3-2), seat 1 6-6-7: a pair of twos is lower, seat 3 first.
+    play(table, up(s3="2d", s1="7c"))
+    assert turn(table) == 3
+    play(table, act(3, "check"), act(1, "check"))
+    # Sixth: seat 3 shows two pairs (2-3-2-3), seat 1 one pair (6-6-7-8): seat 1 is lower.
+    play(table, up(s3="3c", s1="8h"))
+    assert turn(table) == 1
+    play(table, act(1, "check"), act(3, "check"))
+    play(table, {"type": "down.cards"}, act(1, "check"), act(3, "check"))
+    # Seat 3: 4h 5h 4c down, 2h 3h 2d 3c up: 2-2-3-3-4-4-5 has four ranks, its best five a pair
+    # of twos (5-4-3-2-2). Seat 1: 9s 9d 7d down, 6s 6d 7c 8h up: a pair of sixes (9-8-7-6-6).
+    # The pair of twos is the lower hand: seat 3 takes the $10 pot less the $1 fee.
+    play(table, hole(1, "9s", "9d", "7d"))
+    out = play(table, hole(3, "4h", "5h", "4c"))
+    (result,) = rows_by(out, "round/result")
+    assert [(p["amount"], p["high"], p["low"]) for p in result["pots"]] == [("9.00", [], [3])]
+    (shown,) = result["shown"]
+    assert shown["seat"] == 3 and shown["high"] is None
+    assert shown["low"]["name"] == "2-2-5-4-3"  # the pair of twos, then 5-4-3 (rules/low.py)
+    stacks = {s["seat"]: s["stack"] for s in result["stacks"]}
+    assert stacks == {1: "96.00", 3: "105.00", 5: "98.00"}
+
+
+def test_stud_high_low_odd_chip_goes_to_the_high_hand() -> None:
+    """003 "Basic Seven Card Stud Rules" rule 6: "The high hand gets the odd chip if the pot does
+    not divide equally" (R41). A $9 pot (after the $1 fee from $10) halves into $4 and $4 with
+    a $1 odd chip: the high hand takes $5, the low $4."""
+    table = table_of("seven-card-stud-hi-lo-003.toml")
+    seats_1_3_5(table)
+    play(table, up(s3="Ah", s5="Kc", s1="Qs"))
+    play(table, act(1, "call"))
+    play(table, {"type": "decision", "seat": 3, "action": "raise", "amount": "4"})
+    play(table, act(5, "fold"), act(1, "call"))  # $4 + $4 + seat 5's $2: a $10 pot
+    for cards in ({"s3": "2h", "s1": "Qd"}, {"s3": "3h", "s1": "Kd"}, {"s3": "4d", "s1": "Ks"}):
+        play(table, up(**cards))
+        first = turn(table)
+        other = 1 if first == 3 else 3
+        play(table, act(first or 0, "check"), act(other, "check"))
+    play(table, {"type": "down.cards"})
+    play(table, act(turn(table) or 0, "check"), act(3 if turn(table) == 1 else 1, "check"))
+    # Seat 1: Q-Q-K-K up with Qh Jc Tc down: queens full of kings wins high; no low (no five
+    # cards 8 or below). Seat 3: A-2-3-4 up with 9c 8d 7s down: 8-4-3-2-A qualifies for low.
+    play(table, hole(1, "Qh", "Jc", "Tc"))
+    out = play(table, hole(3, "9c", "8d", "7s"))
+    (result,) = rows_by(out, "round/result")
+    (pot,) = result["pots"]
+    assert (pot["amount"], pot["high"], pot["low"]) == ("9.00", [1], [3])
+    assert {p["seat"]: p["amount"] for p in pot["paid"]} == {1: "5.00", 3: "4.00"}
+
+
+def test_five_card_stud_deals_one_down_four_up_and_the_best_board_bets_after_the_first_round() -> (
+    None
+):
+    """003 "Five Card Stud": one face-down card and one face-up card, a betting interval begun
+    "to the left of the dealer and not on a blind", then three face-up rounds, the best board
+    first; a fifth card to a seat is refused."""
+    table = table_of("five-card-stud-003.toml")
+    seats_1_3_5(table)
+    play(table, up(s3="4c", s5="9h", s1="Jd"))
+    assert turn(table) == 1
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"))
+    play(table, up(s3="4s", s5="Ah", s1="2d"))  # seat 3's pair of fours beats A-9 and J-2
+    assert turn(table) == 3
+    assert state(table)["hand"]["street"] == "third"
+    play(table, act(3, "check"), act(5, "check"), act(1, "check"))
+    play(table, up(s3="7c", s5="Ad", s1="3d"))  # seat 5 pairs its aces: A-9-A beats 4-4-7
+    assert turn(table) == 5
+    play(table, act(5, "check"), act(1, "check"), act(3, "check"))
+    refused = feed(table, {"type": "down.cards"})
+    assert "up.cards" in alerts(refused)[0]["reason"]  # every Five Card Stud street is up
+    play(table, up(s3="Kc", s5="5s", s1="6d"))
+    play(table, act(5, "check"), act(1, "check"), act(3, "check"))
+    refused = feed(table, hole(1, "Qs", "Qh"))
+    assert alerts(refused)[0]["rule"] == '003 "Five Card Stud"'  # one down card, not two
+    play(table, hole(1, "Qs"), hole(3, "4h"))
+    # Seat 5: aces with 9-5 and Ts down; seat 3: three fours (4-4-4-7-K) wins.
+    out = play(table, hole(5, "Ts"))
+    (result,) = rows_by(out, "round/result")
+    assert [p["high"] for p in result["pots"]] == [[3]]
+    assert result["shown"][0]["high"]["name"] == "three-of-a-kind"
+
+
+@pytest.mark.parametrize(
+    ("event", "why"),
+    [
+        (up(s3="9c", s5="Kd"), "one card to each seat still in"),
+        (up(s3="9c", s5="9c", s1="Kh"), "a card appears twice"),
+        ({"type": "board.cards", "cards": ["9c", "Kd", "Kh"]}, "takes no board.cards"),
+        ({"type": "down.cards"}, "dealt with up.cards"),
+        (hole(3, "Ah", "Ac", "Ad"), "dealt 2 down cards"),
+    ],
+)
+def test_a_street_dealt_wrong_is_refused_and_changes_nothing(
+    event: dict[str, Any], why: str
+) -> None:
+    table = table_of("seven-card-stud-003.toml")
+    seats_1_3_5(table)
+    before = table.state
+    refused = feed(table, event)
+    assert why in alerts(refused)[0]["reason"]
+    assert table.state == before
+
+
+def test_no_down_card_is_published_and_up_cards_are_as_they_fall() -> None:
+    """R46: down cards (the seventh street's, and every hole.cards) are journaled only; up cards
+    are public as they fall."""
+    table = table_of("seven-card-stud-003.toml")
+    seats_1_3_5(table)
+    out: list[OutboxRow] = []
+    out += play(table, up(s3="9c", s5="Kd", s1="Kh"), hole(3, "Ah", "Ac"))
+    echo = rows_by(out, "event")
+    assert echo[0]["cards"] == [
+        {"seat": 3, "card": "9c"},
+        {"seat": 5, "card": "Kd"},
+        {"seat": 1, "card": "Kh"},
+    ]
+    text = b"".join(r.payload for r in out).decode()
+    assert "Ah" not in text and "Ac" not in text
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"))
+    for street in (("4d", "7c", "7h"), ("9d", "5h", "2s"), ("3s", "6h", "Ks")):
+        play(table, up(s3=street[0], s5=street[1], s1=street[2]))
+        first = turn(table)
+        order = [3, 5, 1]
+        i = order.index(first or 0)
+        play(table, *(act(s, "check") for s in order[i:] + order[:i]))
+    out = play(
+        table,
+        {
+            "type": "down.cards",
+            "cards": [
+                {"seat": 3, "card": "2c"},
+                {"seat": 5, "card": "Td"},
+                {"seat": 1, "card": "8d"},
+            ],
+        },
+    )
+    text = b"".join(r.payload for r in out).decode()
+    assert all(c not in text for c in ("2c", "Td", "8d"))
