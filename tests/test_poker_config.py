@@ -54,6 +54,15 @@ SHIPPED: dict[str, tuple[str, str, int, str]] = {
         10,
         "option 2",
     ),
+    "seven-card-stud-003.toml": ("seven-card-stud", "cardroom-1/stud-01", 7, "option 1"),
+    "seven-card-stud-hi-lo-003.toml": (
+        "seven-card-stud-hi-lo",
+        "cardroom-1/stud8-01",
+        7,
+        "option 1",
+    ),
+    "razz-003.toml": ("razz", "cardroom-1/razz-01", 7, "option 1"),
+    "five-card-stud-003.toml": ("five-card-stud", "cardroom-1/stud5-01", 10, "option 1"),
 }
 
 FIVE_RATES = [
@@ -770,3 +779,19 @@ def test_003_a_limit_its_betting_limits_do_not_list_is_a_warning() -> None:
     assert all(cfg.warnings == () for cfg in shipped)  # every shipped poker config: a listed limit
     pineapple = load_config(CONFIG / "crazy-pineapple-hi-lo-003.toml")
     assert pineapple.table.game.stakes == (Decimal(3), Decimal(6))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("name", "most"),
+    [("seven-card-stud-003.toml", 7), ("razz-003.toml", 7), ("five-card-stud-003.toml", 10)],
+)
+def test_a_stud_table_seats_no_more_than_one_deck_deals_every_card_to(name: str, most: int) -> None:
+    """Seven cards each: 7 x 7 = 49 of 52, an eighth player would need 56; Five Card Stud:
+    10 x 5 = 50 (docs/games/stud.md: no document says what happens when the deck runs out)."""
+    data = edited(name, seats={"count": most + 1})
+    found = problems(data, name)
+    assert (
+        "seats.count",
+        f"{most + 1} seats: a {raw(name)['game']['id']} table seats at most "
+        f"{most} ({52 // most} cards each from one 52-card deck)",
+    ) in found
