@@ -173,6 +173,15 @@ VALID_EVENTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
         {"type": "board.cards", "cards": ["2h", "3h", "4h"]},
     ),
     (
+        {"type": "up.cards", "cards": [{"seat": 3, "card": "kd"}, {"seat": 5, "card": "2C"}]},
+        {"type": "up.cards", "cards": [{"seat": 3, "card": "Kd"}, {"seat": 5, "card": "2c"}]},
+    ),
+    ({"type": "down.cards"}, {"type": "down.cards"}),
+    (
+        {"type": "down.cards", "cards": [{"seat": 1, "card": "jkr"}]},
+        {"type": "down.cards", "cards": [{"seat": 1, "card": "JKR"}]},
+    ),
+    (
         {
             "type": "table.card",
             "zone": "seat",
