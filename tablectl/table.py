@@ -154,12 +154,14 @@ class Table:
         # For recall (a list when it asks): each input the engine accepted, in the order
         # played, as (its record's seq, its echo), since `take_played` last ran.
         self.played: list[tuple[int, dict[str, Any] | None]] | None = None
+        self._rendering = True  # whether the record being applied will be published (`apply`)
 
     def apply(self, rec: Record) -> list[OutboxRow]:
         """Apply one journal record; return its messages, numbered."""
         if rec.seq != self.position + 1:
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
+        self._rendering = True
         return [self._number(o, rec) for o in self._witnessed(rec, self._outputs(rec))]
 
     def advance(self, rec: Record) -> None:
@@ -169,6 +171,7 @@ class Table:
         if rec.seq != self.position + 1:
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
+        self._rendering = False
         self.seq += len(self._witnessed(rec, self._outputs(rec)))
 
     def _witnessed(self, rec: Record, outputs: list[Message]) -> list[Message]:
@@ -619,7 +622,7 @@ class Table:
                 o = dataclasses.replace(o, table=TableNotes(devices, self._positions()))
                 self.round_devices = set()
                 self.round_positions = []
-            elif isinstance(o, StateChanged):
+            elif isinstance(o, StateChanged) and self._rendering:  # (advance renders none)
                 o = o.with_fields(self._hold_view())
             out.append(o)
         return out
