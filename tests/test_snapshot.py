@@ -60,6 +60,7 @@ from tests.test_blackjack_properties import console_session
 from tests.test_pai_gow_engine import config as pai_gow_config
 from tests.test_pai_gow_properties import mixed_inputs as pai_gow_inputs
 from tests.test_poker_engine_properties import poker_session
+from tests.test_stud_properties import STUD_CONFIGS, stud_session
 from tests.test_three_card_poker_engine import tcp_config
 from tests.test_three_card_poker_properties import mixed_inputs as three_card_inputs
 from tests.test_ultimate_properties import mixed_inputs as ultimate_inputs
@@ -1035,5 +1036,26 @@ def test_a_poker_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_re
     config = Path(__file__).resolve().parents[1] / "config" / name
     cfg = load_config(config)
     inputs = poker_session(config, stacks, deck_order, data)
+    recs = records(inputs)
+    assert_restores_exactly(cfg, recs, data.draw(cut_points(len(recs))))
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(
+    name=st.sampled_from(STUD_CONFIGS),
+    stacks=st.lists(st.integers(1, 60), min_size=2, max_size=6),
+    deck_order=st.permutations([str(c) for c in standard_deck()]),
+    data=st.data(),
+)
+def test_a_stud_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_replay(
+    name: str, stacks: list[int], deck_order: list[str], data: st.DataObject
+) -> None:
+    """Random hands of the four stud games (the stud property test's inputs: streets of up
+    cards, seventh streets with and without their cards, down cards told early, late or never
+    and the showdown declared, misdeals, seats sitting out): up and down cards by seat, streets
+    dealt, the first bettor's round and the pots, all restored."""
+    config = Path(__file__).resolve().parents[1] / "config" / name
+    cfg = load_config(config)
+    inputs = stud_session(config, stacks, deck_order, data)
     recs = records(inputs)
     assert_restores_exactly(cfg, recs, data.draw(cut_points(len(recs))))
