@@ -338,6 +338,7 @@ POKER_INPUTS = (
     "board.cards",
     "up.cards",
     "down.cards",
+    "option.buy",
     "showdown",
 )
 ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision", *POKER_INPUTS)

@@ -89,6 +89,7 @@ COMMAND_VERBS = {
     "hole.cards": "hole.cards",
     "up.cards": "up.cards",
     "down.cards": "down.cards",
+    "option.buy": "option.buy",
     "hole.discard": "hole.discard",
     "board.cards": "board.cards",
     "showdown": "showdown",

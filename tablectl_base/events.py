@@ -239,6 +239,18 @@ class DownCards(_Event):
     cards: list[SeatCard] | None = Field(None, max_length=14)
 
 
+class OptionBuy(_Event):
+    """Option Alley: a seat's buy, in turn once the last up card's betting is over: the card it
+    discards (`discard`: one of its up cards, or "hole" for its down card; absent: it stands
+    pat) and the card it is given (`card`: face up for an up card, required; face down for the
+    hole card, journaled only and absent where the console does not know it)."""
+
+    type: Literal["option.buy"] = "option.buy"
+    seat: Seat
+    discard: Literal["hole"] | CardText | None = None
+    card: CardText | None = None
+
+
 class Showdown(_Event):
     """Poker at a table without a reader: the dealer declares how the hands still in rank at the
     showdown, best first, tied seats together (`high`), and in a split game the qualifying lows,
@@ -330,6 +342,7 @@ InputEvent = Annotated[
     | BoardCards
     | UpCards
     | DownCards
+    | OptionBuy
     | Showdown
     | TimeCollect
     | RoundResume
@@ -362,6 +375,7 @@ PUBLIC_TYPES = (
     "board.cards",
     "up.cards",
     "down.cards",
+    "option.buy",
     "showdown",
     "time.collect",
     "round.resume",

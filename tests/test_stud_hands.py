@@ -246,3 +246,47 @@ def test_no_down_card_is_published_and_up_cards_are_as_they_fall() -> None:
     )
     text = b"".join(r.payload for r in out).decode()
     assert all(c not in text for c in ("2c", "Td", "8d"))
+
+
+def test_option_alley_a_hole_card_bought_face_down_an_up_card_face_up_then_a_round() -> None:
+    """003 "Option Alley": after "a normal one card down, four cards up game, each player gets to
+    discard one card and buy a new one from the dealer. If the hole card is discarded, the
+    player gets a down card back. Otherwise the new card is dealt face up"; "The buy card is
+    obtained through an additional round of betting"; high-low with no low qualifier."""
+    table = table_of("option-alley-003.toml")
+    seats_1_3_5(table)
+    play(table, up(s3="5c", s5="Kd", s1="2h"), hole(1, "Kc"))
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"))  # $2 each: $6
+    for cards in (
+        {"s3": "6c", "s5": "Kh", "s1": "3h"},  # seat 5's pair of kings bets first
+        {"s3": "7c", "s5": "9s", "s1": "4h"},
+        {"s3": "Qd", "s5": "9d", "s1": "Jc"},  # seat 5: K-K-9-9
+    ):
+        play(table, up(**cards))
+        assert turn(table) == 5
+        play(table, act(5, "check"), act(1, "check"), act(3, "check"))
+    assert state(table)["hand"]["phase"] == "buy"
+    refused = feed(table, {"type": "option.buy", "seat": 5})
+    assert "seat 3 buys first" in alerts(refused)[0]["reason"]  # in turn from the dealer's left
+    out = play(table, {"type": "option.buy", "seat": 3, "discard": "Qd", "card": "Qs"})
+    assert rows_by(out, "event")[0]["card"] == "Qs"  # an up card bought is shown
+    play(table, {"type": "option.buy", "seat": 5})  # stands pat
+    out = play(table, {"type": "option.buy", "seat": 1, "discard": "hole", "card": "Ad"})
+    echo = rows_by(out, "event")[0]
+    assert echo["discard"] == "hole" and "card" not in echo  # the new hole card is not shown
+    assert "Ad" not in b"".join(r.payload for r in out).decode()
+    seats = {s["seat"]: s["up"] for s in state(table)["seats"]}
+    assert seats[3] == ["5c", "6c", "7c", "Qs"]
+    assert state(table)["hand"]["street"] == "buy"
+    assert turn(table) == 5  # the buy's round: K-K-9-9 is the best board showing
+    play(table, {"type": "decision", "seat": 5, "action": "bet", "amount": "4"})
+    play(table, act(1, "call"), act(3, "fold"))  # $6 + $4 + $4 = $14
+    out = play(table, hole(5, "2c"))
+    (result,) = rows_by(out, "round/result")
+    # Seat 5: kings and nines (high). Seat 1 bought the Ad for its Kc: A-2-3-4-J is the lowest
+    # (seat 5's low is two pairs). $14 less the $1 fee is $13: halves of $6, the odd $1 to high.
+    (pot,) = result["pots"]
+    assert (pot["amount"], pot["high"], pot["low"]) == ("13.00", [5], [1])
+    assert {p["seat"]: p["amount"] for p in pot["paid"]} == {5: "7.00", 1: "6.00"}
+    stacks = {s["seat"]: s["stack"] for s in result["stacks"]}
+    assert stacks == {1: "100.00", 3: "98.00", 5: "101.00"}

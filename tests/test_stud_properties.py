@@ -12,10 +12,9 @@ pokerkit with our blinds and its streets' faces, the showdown ranked by tablectl
 and paid by `award`, must pay every player what pokerkit pays (`test_stud_pots_equal_pokerkits`
 says exactly what is compared, and why).
 
-Found so far: a Razz showdown declared with `high` only (best first, as docs/games/poker-room.md
-describes a declaration) is an engine error; the session generator declares Razz's order in
-`low` as well, and `test_a_razz_showdown_declared_best_first_settles_the_pot` (xfail, strict)
-keeps the bug in view.
+Found by these tests and fixed: a Razz showdown declared with `high` only (best first, as
+docs/games/poker-room.md describes a declaration) was an engine error; it now settles, and a
+Razz declaration with a `low` order is refused (`high` is a low-only game's one order).
 """
 
 from __future__ import annotations
@@ -45,6 +44,7 @@ from pokerkit import (
 
 from tablectl.config import load_config
 from tablectl.game_records import GameRecord, PokerHandSettled
+from tablectl.games.base import Rejected
 from tablectl.games.poker.state import PokerState
 from tablectl.games.registry import make_engine
 from tablectl.games.stud.engine import StudEngine
@@ -107,8 +107,7 @@ def _tiers(seats: Sequence[int], key: Callable[[int], Any], *, best_high: bool) 
 
 def _declared(eng: StudEngine, state: PokerState, deal: Deal) -> dict[str, Any]:
     """The dealer's showdown for the hands still in, ranked as their cards rank (the dealer
-    reads them right). Razz is declared best (lowest) first in both `high` and `low`: a
-    declaration with `high` only is an engine error (see the xfail test below)."""
+    reads them right). Razz is declared in `high` alone, best (lowest) first."""
     live = _live(state)
 
     def cards(s: int) -> tuple[list[Card], list[Card]]:
@@ -118,7 +117,7 @@ def _declared(eng: StudEngine, state: PokerState, deal: Deal) -> dict[str, Any]:
     if variant == "razz":
         lows: dict[int, LowHand | None] = {s: razz_low(*cards(s)) for s in live}
         order = _tiers(live, lambda s: lows[s][0], best_high=False)  # type: ignore[index]
-        return {"type": "showdown", "high": order, "low": order}
+        return {"type": "showdown", "high": order}
     highs: dict[int, HighHand] = {s: stud_high(*cards(s)) for s in live}
     ev: dict[str, Any] = {
         "type": "showdown",
@@ -341,30 +340,28 @@ def test_random_stud_hands_conserve_chips_hide_down_cards_turn_folds_down_and_re
     assert _published(replayed) == _published(records)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a Razz showdown declared as documented (`high` best first, no `low`) is "
-    "an engine error (PotError: no low hand in a low-only game) that holds the round",
-)
 def test_a_razz_showdown_declared_best_first_settles_the_pot() -> None:
     """docs/games/poker-room.md: the dealer's `showdown` "ranks every hand still in, best first"
     and "in a split game" also names the qualifying lows. Razz is not a split game: `high`
-    alone, best (lowest) first, must settle the hand (or be refused); the engine raises."""
+    alone, best (lowest) first, settles the hand; a `low` order is refused."""
     eng = _engine(CONFIG / "razz-003.toml")
     state = eng.initial()
     steps: list[dict[str, Any]] = [
         {"type": "seat.take", "seat": 1, "stack": "2"},
-        {"type": "seat.take", "seat": 2, "stack": "2"},
+        {"type": "seat.take", "seat": 2, "stack": "1"},
         {"type": "hand.start", "button": 1},  # both all-in with the blinds: no betting
         *(
             {"type": "up.cards", "cards": [{"seat": 2, "card": a}, {"seat": 1, "card": b}]}
             for a, b in (("2h", "Kc"), ("3h", "Qc"), ("4h", "Jc"), ("5h", "Tc"))
         ),
         {"type": "down.cards"},
-        {"type": "showdown", "high": [[2], [1]]},
     ]
     for step in steps:
         state, out = eng.apply(state, parse_event(step), "t")
+    both = {"type": "showdown", "high": [[2], [1]], "low": [[2], [1]]}
+    with pytest.raises(Rejected, match="played for low only"):
+        eng.apply(state, parse_event(both), "t")
+    state, out = eng.apply(state, parse_event({"type": "showdown", "high": [[2], [1]]}), "t")
     assert state.hand is None
     (result,) = [r for r in out if isinstance(r, PokerHandSettled)]
     assert [p.low for p in result.pots] == [(2,)]

@@ -42,10 +42,15 @@ DECK = 52
 """Stud is dealt from one standard deck without the joker."""
 
 
-def most_seats(streets: tuple[tuple[Face, ...], ...]) -> int:
+def cards_each(streets: tuple[tuple[Face, ...], ...], bought: int = 0) -> int:
+    """The most cards one player is dealt: every street's, and any bought (Option Alley)."""
+    return sum(len(street) for street in streets) + bought
+
+
+def most_seats(streets: tuple[tuple[Face, ...], ...], bought: int = 0) -> int:
     """How many players a stud game can deal every card to from one deck: no document says
     what happens when the deck runs out, so a table never seats more (docs/games/stud.md)."""
-    return DECK // sum(len(street) for street in streets)
+    return DECK // cards_each(streets, bought)
 
 
 FIRST_BETTOR = '003 "Seven Card Stud (High)"; 003 "Five Card Stud"'
@@ -117,6 +122,7 @@ def stud_low_eight(down: Sequence[Card], up: Sequence[Card]) -> LowHand | None:
 
 
 def razz_low(down: Sequence[Card], up: Sequence[Card]) -> LowHand | None:
-    """Razz's hand: the lowest five, no qualifier, a pair counting against it but able to win
-    (003 "Razz (Seven Card Stud, Low Only)")."""
+    """The lowest five, no qualifier, a pair counting against it but able to win: Razz's hand
+    (003 "Razz (Seven Card Stud, Low Only)") and Option Alley's low ("there is no qualifier so a
+    pair could win for low", 003 "Option Alley")."""
     return best_low_five([*down, *up], None)

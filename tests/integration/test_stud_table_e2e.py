@@ -20,8 +20,7 @@ the winners' in their hand's `round/result` `shown` (R46).
 
 A second test deals a hand with the card-reading poker table (the simulated table on a real pty
 and the real PokerTableDriver): each card a `table.card` with zone "seat", its face the deal's.
-It is marked xfail (strict): the stud engine refuses the first card the reader places on third
-street (see its marker's reason).
+(It found the engine refusing every third-street card the reader placed; fixed.)
 """
 
 from __future__ import annotations
@@ -459,13 +458,6 @@ def seat_up(state: Payload, seat: int) -> list[str] | None:
     return {s["seat"]: s.get("up") for s in state.get("seats", [])}.get(seat)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="stud engine: table.card refuses every third-street card (verify_table_card checks "
-    "the street with its first face, 'down', and _verify_street refuses 'down' on a street "
-    "that has an up card: 'the third street is dealt with up.cards')",
-)
 def test_seven_card_stud_hand_read_by_the_card_reading_table(
     tmp_path: Path, mosquitto_factory: MosquittoFactory
 ) -> None:

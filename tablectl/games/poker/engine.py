@@ -730,6 +730,12 @@ class PokerEngine:
         low = [s for tier in ev.low or () for s in tier]
         if low and self.game.low is None:
             raise Rejected(f"{self.game_id} has no low hand", rule=self.game.hole_rule)
+        if ev.low is not None and self.game.split is Split.LOW:
+            raise Rejected(
+                f"{self.game_id} is played for low only: rank every hand in `high`, the lowest "
+                "first",
+                rule=DECLARED,
+            )
         if len(set(low)) != len(low) or not set(low) <= live or any(not t for t in ev.low or ()):
             raise Rejected(
                 "name each qualifying low once, best first, among the hands still in",
@@ -748,6 +754,10 @@ class PokerEngine:
         self.verify_showdown(state, ev)
         hand = self._hand(state)
         tiers = len(ev.high)
+        if self.game.split is Split.LOW:  # a low-only game (Razz): `high` is its one order
+            ranking = {seat: Strength((), (i,)) for i, tier in enumerate(ev.high) for seat in tier}
+            echo = event_msg(ev, ts, round=hand.number)
+            return self._settle(state, showdown=True, records=[echo], declared=ranking)
         ranking = {
             seat: Strength((tiers - i,), None) for i, tier in enumerate(ev.high) for seat in tier
         }

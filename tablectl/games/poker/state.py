@@ -23,6 +23,7 @@ Variant = Literal[
     "seven-card-stud-hi-lo",
     "razz",
     "five-card-stud",
+    "option-alley",
 ]
 VARIANTS: tuple[Variant, ...] = ("texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple-hi-lo")
 """The flop games (tablectl/games/poker)."""
@@ -31,6 +32,7 @@ STUD_VARIANTS: tuple[Variant, ...] = (
     "seven-card-stud-hi-lo",
     "razz",
     "five-card-stud",
+    "option-alley",
 )
 """The stud games (tablectl/games/stud)."""
 
@@ -96,6 +98,8 @@ class HandState:
     kept: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
     up: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)  # stud's up cards
     streets: int = 0  # stud: the streets dealt so far (the first with the hand's down cards)
+    # Option Alley: each seat that has had its buy, with the card it discarded where known
+    bought: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
 
     @property
     def big_blind(self) -> int:

@@ -51,6 +51,7 @@ from tablectl_base.events import (
     DownCards,
     HoleCards,
     HoleDiscard,
+    OptionBuy,
     TableCard,
     UpCards,
 )
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
 
 ONE_DECK = '003 "Basic Seven Card Stud Rules" (one deck: a card is dealt once)'
 FIVE_CARD_RULE = '003 "Five Card Stud"'
+OPTION_ALLEY = '003 "Option Alley"'
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ class StudGame(FlopGame):
     streets: tuple[tuple[Face, ...], ...] = SEVEN_CARD_STUD
     low_bets_first: bool = False
     first_street: int = 3  # the first betting round's street: "third street" (Five Card: second)
+    buy: bool = False  # Option Alley: one card bought after the last street, then a round
 
     @property
     def downs(self) -> int:
@@ -99,6 +102,16 @@ STUD_GAMES: Final[Mapping[str, StudGame]] = MappingProxyType(
         "five-card-stud": StudGame(
             1, FIVE_CARD_RULE, Split.HIGH, stud_high, streets=FIVE_CARD_STUD, first_street=2
         ),
+        "option-alley": StudGame(
+            1,
+            OPTION_ALLEY,
+            Split.HIGH_LOW,
+            stud_high,
+            razz_low,
+            streets=FIVE_CARD_STUD,
+            first_street=2,
+            buy=True,
+        ),
     }
 )
 STREET_NAMES: Final = ("second", "third", "fourth", "fifth", "sixth", "seventh")
@@ -114,8 +127,9 @@ class StudEngine(PokerEngine):
         steps = {k: v for k, v in self._steps.items() if k not in (BoardCards, HoleDiscard)}
         steps[UpCards] = self.up_cards
         steps[DownCards] = self.down_cards
+        steps[OptionBuy] = self.option_buy
         self._steps = steps
-        self._last_street = len(self.game.streets) - 1
+        self._last_street = len(self.game.streets) - (0 if self.game.buy else 1)
 
     def _game(self, variant: str) -> StudGame:
         if variant not in STUD_GAMES:
@@ -129,8 +143,9 @@ class StudEngine(PokerEngine):
         folded = set(hand.betting.folded_seats)
         return [s for s in hand.order if s not in folded]
 
-    def _verify_street(self, hand: HandState, face: Face) -> None:
-        """The next street may be dealt now, and it is of `face` cards."""
+    def _verify_dealing(self, hand: HandState) -> None:
+        """The next street may be dealt now: the first with the hand, a later one once the
+        betting round before it is over."""
         b = hand.betting
         if hand.streets >= len(self.game.streets) or b.hand_over:
             raise Rejected("every street of this hand is dealt", rule=self.game.hole_rule)
@@ -138,6 +153,12 @@ class StudEngine(PokerEngine):
             raise Rejected(
                 f"the betting round is not over: seat {b.turn} is to act", rule=ROUND_OF_PLAY
             )
+
+    def _verify_street(self, hand: HandState, face: Face) -> None:
+        """The next street may be dealt now, and the console deals it with `face` cards: each
+        street with an up card by `up.cards` (the first street's down cards come with the
+        hand), the others by `down.cards`."""
+        self._verify_dealing(hand)
         street = self.game.streets[hand.streets]
         if face not in street or (face == "down" and "up" in street):
             name = self._street_name(hand.streets)
@@ -168,8 +189,9 @@ class StudEngine(PokerEngine):
             )
 
     def _seen(self, hand: HandState) -> set[Card]:
-        """Every card entered this hand: down cards and up cards."""
-        return {c for cards in (*hand.holes.values(), *hand.up.values()) for c in cards}
+        """Every card entered this hand: down cards, up cards and Option Alley's discards."""
+        held = (*hand.holes.values(), *hand.up.values(), *hand.bought.values())
+        return {c for cards in held for c in cards}
 
     def _dealt(self, hand: HandState) -> HandState:
         """One more street is out: its betting round opens (after the first street's, which
@@ -225,6 +247,78 @@ class StudEngine(PokerEngine):
         echo = event_msg(
             ev, ts, hide=("cards",), round=hand.number, street=self._street_name(hand.streets - 1)
         )
+        return self._settle_if_over(replace(state, hand=hand), [echo])
+
+    # ------------------------------------------------------------------ Option Alley's buy
+
+    def _buy_due(self, hand: HandState) -> int | None:
+        """Option Alley: the seat whose buy is next (in turn from the dealer's left), once the
+        last up card's betting is over; None when no buy is due."""
+        b = hand.betting
+        if not self.game.buy or hand.streets != len(self.game.streets):
+            return None
+        if not b.complete or b.hand_over:
+            return None
+        return next((s for s in self._live(hand) if s not in hand.bought), None)
+
+    def verify_option_buy(self, state: PokerState, ev: OptionBuy) -> None:
+        """The seat whose buy it is: stands pat, or discards one of its up cards (its new card
+        dealt up) or its hole card (the new one down) (003 "Option Alley")."""
+        hand = self._hand(state)
+        if not self.game.buy:
+            raise Rejected(f"{self.game_id} has no buy", rule=self.game.hole_rule)
+        due = self._buy_due(hand)
+        if due is None:
+            raise Rejected(
+                "the buy comes once the last up card's betting is over", rule=OPTION_ALLEY
+            )
+        if ev.seat != due:
+            raise Rejected(
+                f"seat {due} buys first (in turn from the dealer's left)", rule=OPTION_ALLEY
+            )
+        if ev.discard is None:
+            if ev.card is not None:
+                raise Rejected("a seat that stands pat is given no card", rule=OPTION_ALLEY)
+            return
+        if ev.discard != "hole":
+            if parse_card(ev.discard) not in hand.up.get(ev.seat, ()):
+                raise Rejected(
+                    f'seat {ev.seat} discards one of its up cards or its hole card ("hole")',
+                    rule=OPTION_ALLEY,
+                )
+            if ev.card is None:
+                raise Rejected(
+                    "a discarded up card is replaced face up: name the new card", rule=OPTION_ALLEY
+                )
+        if ev.card is not None:
+            self._verify_new(hand, [parse_card(ev.card)])
+
+    def option_buy(
+        self, state: PokerState, ev: OptionBuy, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Play the buy; after the last seat's, the buy's betting round opens, the best board
+        showing first. A hole card and its replacement are journaled only (R46)."""
+        self.verify_option_buy(state, ev)
+        hand = self._hand(state)
+        seat = ev.seat
+        gone: tuple[Card, ...] = ()
+        new = None if ev.card is None else parse_card(ev.card)
+        hide: tuple[str, ...] = ()
+        if ev.discard == "hole":
+            gone = hand.holes.get(seat, ())
+            holes = {**hand.holes, seat: () if new is None else (new,)}
+            hand = replace(hand, holes=MappingProxyType(holes))
+            hide = ("card",)
+        elif ev.discard is not None:
+            assert new is not None
+            out = parse_card(ev.discard)
+            gone = (out,)
+            kept = tuple(c for c in hand.up[seat] if c != out)
+            hand = replace(hand, up=MappingProxyType({**hand.up, seat: (*kept, new)}))
+        hand = replace(hand, bought=MappingProxyType({**hand.bought, seat: gone}))
+        if self._buy_due(hand) is None:
+            hand = self._dealt(hand)
+        echo = event_msg(ev, ts, hide=hide, round=hand.number)
         return self._settle_if_over(replace(state, hand=hand), [echo])
 
     # ------------------------------------------------------------------ down cards
@@ -284,8 +378,7 @@ class StudEngine(PokerEngine):
         assert ev.seat is not None
         if ev.seat not in self._live(hand):
             raise Rejected(f"seat {ev.seat} is not in this hand", rule=ACTION_ORDER)
-        first = self.game.streets[min(hand.streets, len(self.game.streets) - 1)][0]
-        self._verify_street(hand, first)
+        self._verify_dealing(hand)
         if self._next_face(hand, ev.seat) is None:
             raise Rejected(
                 f"seat {ev.seat} has this street's cards already", rule=self.game.hole_rule
@@ -331,8 +424,8 @@ class StudEngine(PokerEngine):
     # ------------------------------------------------------------------ the showdown
 
     def _all_dealt(self, hand: HandState) -> bool:
-        """Whether every street is out."""
-        return hand.streets == len(self.game.streets)
+        """Whether every street is out (and Option Alley's buy made: it counts as one more)."""
+        return hand.streets == len(self.game.streets) + (1 if self.game.buy else 0)
 
     def _past_first_round(self, hand: HandState) -> bool:
         """R44 in stud: the fee is the rate once the second street is dealt (the flop's place:
@@ -340,7 +433,10 @@ class StudEngine(PokerEngine):
         return hand.streets >= 2
 
     def _street_name(self, street: int) -> str:
-        """A betting round's name: the street its cards complete ("third" .. "seventh")."""
+        """A betting round's name: the street its cards complete ("third" .. "seventh"), or
+        Option Alley's "buy"."""
+        if street >= len(self.game.streets):
+            return "buy"
         return STREET_NAMES[street + self.game.first_street - 2]
 
     def _strength(self, hand: HandState, seat: int) -> tuple[Strength, ShownHand]:
@@ -376,6 +472,8 @@ class StudEngine(PokerEngine):
     def _phase(self, hand: HandState) -> str:
         """What the hand waits for: a street's cards, an action, or the showdown."""
         b = hand.betting
+        if self._buy_due(hand) is not None:
+            return "buy"
         if hand.streets <= b.street or (b.complete and not self._all_dealt(hand)):
             return "deal"
         if not b.complete:

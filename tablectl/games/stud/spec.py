@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from tablectl.games.poker.spec import PokerGame
 from tablectl.games.spec import GameSpec
-from tablectl.rules.stud import FIVE_CARD_STUD, SEVEN_CARD_STUD, Face, most_seats
+from tablectl.rules.stud import FIVE_CARD_STUD, SEVEN_CARD_STUD, Face, cards_each, most_seats
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
@@ -20,13 +20,14 @@ class StudTable(PokerGame):
     deck deals every card to."""
 
     STREETS: ClassVar[tuple[tuple[Face, ...], ...]] = SEVEN_CARD_STUD
+    BOUGHT: ClassVar[int] = 0  # cards a player may buy (Option Alley: one)
 
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
         """The poker room's checks, and the seats against the deck."""
         problems = super().cross_check(table)
-        most = most_seats(self.STREETS)
+        most = most_seats(self.STREETS, self.BOUGHT)
         if table.seats.count > most:
-            cards = sum(len(street) for street in self.STREETS)
+            cards = cards_each(self.STREETS, self.BOUGHT)
             problems.append(
                 (
                     "seats.count",
@@ -67,13 +68,24 @@ class FiveCardStud(StudTable):
     id: Literal["five-card-stud"]
 
 
+class OptionAlley(StudTable):
+    """Option Alley: Five Card Stud high-low with no low qualifier and one card bought for a
+    last betting round (003 "Option Alley")."""
+
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ("003",)
+    STREETS: ClassVar[tuple[tuple[Face, ...], ...]] = FIVE_CARD_STUD
+    BOUGHT: ClassVar[int] = 1
+    id: Literal["option-alley"]
+
+
 SPEC = GameSpec(
-    title="Poker: the stud games",
+    title="Poker: the stud games and Option Alley",
     settings={
         "seven-card-stud": SevenCardStud,
         "seven-card-stud-hi-lo": SevenCardStudHiLo,
         "razz": Razz,
         "five-card-stud": FiveCardStud,
+        "option-alley": OptionAlley,
     },
     engine="tablectl.games.stud.engine:StudTableEngine",
     spots={},
