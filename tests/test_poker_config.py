@@ -63,6 +63,7 @@ SHIPPED: dict[str, tuple[str, str, int, str]] = {
     ),
     "razz-003.toml": ("razz", "cardroom-1/razz-01", 7, "option 1"),
     "five-card-stud-003.toml": ("five-card-stud", "cardroom-1/stud5-01", 10, "option 1"),
+    "option-alley-003.toml": ("option-alley", "cardroom-1/alley-01", 8, "option 1"),
 }
 
 FIVE_RATES = [
@@ -783,7 +784,12 @@ def test_003_a_limit_its_betting_limits_do_not_list_is_a_warning() -> None:
 
 @pytest.mark.parametrize(
     ("name", "most"),
-    [("seven-card-stud-003.toml", 7), ("razz-003.toml", 7), ("five-card-stud-003.toml", 10)],
+    [
+        ("seven-card-stud-003.toml", 7),
+        ("razz-003.toml", 7),
+        ("five-card-stud-003.toml", 10),
+        ("option-alley-003.toml", 8),  # six cards each: the five dealt and the one bought
+    ],
 )
 def test_a_stud_table_seats_no_more_than_one_deck_deals_every_card_to(name: str, most: int) -> None:
     """Seven cards each: 7 x 7 = 49 of 52, an eighth player would need 56; Five Card Stud:

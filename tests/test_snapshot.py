@@ -1050,10 +1050,10 @@ def test_a_poker_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_re
 def test_a_stud_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_replay(
     name: str, stacks: list[int], deck_order: list[str], data: st.DataObject
 ) -> None:
-    """Random hands of the four stud games (the stud property test's inputs: streets of up
-    cards, seventh streets with and without their cards, down cards told early, late or never
-    and the showdown declared, misdeals, seats sitting out): up and down cards by seat, streets
-    dealt, the first bettor's round and the pots, all restored."""
+    """Random hands of the stud games and Option Alley (the stud property test's inputs: streets
+    of up cards, seventh streets with and without their cards, down cards told early, late or
+    never and the showdown declared, buys, misdeals, seats sitting out): up and down cards by
+    seat, streets dealt, the first bettor's round and the pots, all restored."""
     config = Path(__file__).resolve().parents[1] / "config" / name
     cfg = load_config(config)
     inputs = stud_session(config, stacks, deck_order, data)

@@ -45,7 +45,7 @@ from pokerkit import (
 from tablectl.config import load_config
 from tablectl.game_records import GameRecord, PokerHandSettled
 from tablectl.games.base import Rejected
-from tablectl.games.poker.state import PokerState
+from tablectl.games.poker.state import HandState, PokerState
 from tablectl.games.registry import make_engine
 from tablectl.games.stud.engine import StudEngine
 from tablectl.render import render
@@ -64,6 +64,7 @@ STUD_CONFIGS = (
     "seven-card-stud-hi-lo-003.toml",
     "razz-003.toml",
     "five-card-stud-003.toml",
+    "option-alley-003.toml",
 )
 
 
@@ -83,12 +84,13 @@ class Deal:
     up: dict[int, list[str]] = field(default_factory=dict)
     told: dict[int, list[str]] = field(default_factory=dict)
     declare: bool = False
+    discarded: list[str] = field(default_factory=list)  # Option Alley's hole cards bought away
 
     def untold(self, seat: int) -> list[str]:
         return [c for c in self.down.get(seat, []) if c not in self.told.get(seat, [])]
 
     def downs(self) -> set[str]:
-        return {c for cards in self.down.values() for c in cards}
+        return {c for cards in self.down.values() for c in cards} | set(self.discarded)
 
 
 def _live(state: PokerState) -> list[int]:
@@ -126,6 +128,9 @@ def _declared(eng: StudEngine, state: PokerState, deal: Deal) -> dict[str, Any]:
     if variant == "seven-card-stud-hi-lo":
         eights = {s: low for s in live if (low := stud_low_eight(*cards(s))) is not None}
         ev["low"] = _tiers(list(eights), lambda s: eights[s][0], best_high=False)
+    if variant == "option-alley":  # no qualifier: every hand has a low
+        any_low = {s: razz_low(*cards(s)) for s in live}
+        ev["low"] = _tiers(live, lambda s: any_low[s][0], best_high=False)  # type: ignore[index]
     return ev
 
 
@@ -159,6 +164,7 @@ def _next_stud_input(
     if deal.number != hand.number:  # hand.start dealt the first street's down cards
         first_downs = sum(f == "down" for f in game.streets[0])
         deal.number, deal.down, deal.up, deal.told = hand.number, {}, {}, {}
+        deal.discarded = []
         for s in hand.order:
             deal.down[s] = [deal.deck.pop() for _ in range(first_downs)]
             deal.up[s], deal.told[s] = [], []
@@ -193,6 +199,8 @@ def _next_stud_input(
             for s, c in dealt.items():
                 deal.told[s].append(c)
         return ev
+    if phase == "buy":
+        return _buy(data, hand, deal)
     if phase == "showdown":
         if deal.declare:
             return _declared(eng, state, deal)
@@ -217,6 +225,29 @@ def _next_stud_input(
     if action in ("bet", "raise"):
         assert low is not None and high is not None
         ev["amount"] = _amount(data, low, high)
+    return ev
+
+
+def _buy(data: st.DataObject, hand: HandState, deal: Deal) -> dict[str, Any]:
+    """Option Alley: the next seat's buy (in turn from the dealer's left): pat, an up card for
+    one dealt up, or the hole card for one dealt down (told or not)."""
+    folded = set(hand.betting.folded_seats)
+    seat = next(s for s in hand.order if s not in folded and s not in hand.bought)
+    choice = data.draw(st.sampled_from(["pat", "up", "hole"]))
+    if choice == "pat":
+        return {"type": "option.buy", "seat": seat}
+    new = deal.deck.pop()
+    if choice == "up":
+        out = data.draw(st.sampled_from(deal.up[seat]))
+        deal.up[seat] = [*(c for c in deal.up[seat] if c != out), new]
+        return {"type": "option.buy", "seat": seat, "discard": out, "card": new}
+    deal.discarded += deal.down[seat]
+    deal.down[seat] = [new]
+    ev: dict[str, Any] = {"type": "option.buy", "seat": seat, "discard": "hole"}
+    deal.told[seat] = []
+    if not deal.declare and data.draw(st.booleans()):
+        ev["card"] = new
+        deal.told[seat] = [new]
     return ev
 
 
