@@ -339,6 +339,7 @@ POKER_INPUTS = (
     "up.cards",
     "down.cards",
     "option.buy",
+    "draw",
     "showdown",
 )
 ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision", *POKER_INPUTS)

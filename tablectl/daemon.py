@@ -90,6 +90,7 @@ COMMAND_VERBS = {
     "up.cards": "up.cards",
     "down.cards": "down.cards",
     "option.buy": "option.buy",
+    "draw": "draw",
     "hole.discard": "hole.discard",
     "board.cards": "board.cards",
     "showdown": "showdown",

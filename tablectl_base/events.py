@@ -189,6 +189,8 @@ class HandStart(_Event):
 
     type: Literal["hand.start"] = "hand.start"
     button: Seat | None = None
+    # Lowball: the straddles posted after the big blind, in turn (003 "Lowball" rule 5)
+    straddles: list[Money] | None = Field(None, max_length=13)
 
 
 class HoleCards(_Event):
@@ -237,6 +239,19 @@ class DownCards(_Event):
 
     type: Literal["down.cards"] = "down.cards"
     cards: list[SeatCard] | None = Field(None, max_length=14)
+
+
+class DrawCards(_Event):
+    """The draw games: a seat's draw, in turn from the dealer's left once the first betting
+    round is over: how many cards it asks for (`count`, 0 standing pat; the number first
+    asked for stands, 003 "Lowball" rule 14), and where the console knows them the cards it
+    throws away and the cards it is given (journaled only, R46)."""
+
+    type: Literal["draw"] = "draw"
+    seat: Seat
+    count: int = Field(strict=True, ge=0, le=5)
+    discard: list[CardText] | None = Field(None, max_length=5)
+    cards: list[CardText] | None = Field(None, max_length=5)
 
 
 class OptionBuy(_Event):
@@ -343,6 +358,7 @@ InputEvent = Annotated[
     | UpCards
     | DownCards
     | OptionBuy
+    | DrawCards
     | Showdown
     | TimeCollect
     | RoundResume
@@ -376,6 +392,7 @@ PUBLIC_TYPES = (
     "up.cards",
     "down.cards",
     "option.buy",
+    "draw",
     "showdown",
     "time.collect",
     "round.resume",

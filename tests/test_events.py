@@ -178,6 +178,24 @@ VALID_EVENTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
     ),
     ({"type": "down.cards"}, {"type": "down.cards"}),
     (
+        {"type": "option.buy", "seat": 2, "discard": "hole", "card": "as"},
+        {"type": "option.buy", "seat": 2, "discard": "hole", "card": "As"},
+    ),
+    (
+        {"type": "option.buy", "seat": 2, "discard": "kd", "card": "2c"},
+        {"type": "option.buy", "seat": 2, "discard": "Kd", "card": "2c"},
+    ),
+    ({"type": "option.buy", "seat": 4}, {"type": "option.buy", "seat": 4}),
+    (
+        {"type": "draw", "seat": 1, "count": 2, "discard": ["kd", "qs"], "cards": ["jkr", "2c"]},
+        {"type": "draw", "seat": 1, "count": 2, "discard": ["Kd", "Qs"], "cards": ["JKR", "2c"]},
+    ),
+    ({"type": "draw", "seat": 1, "count": 0}, {"type": "draw", "seat": 1, "count": 0}),
+    (
+        {"type": "hand.start", "button": 1, "straddles": ["4", "8.00"]},
+        {"type": "hand.start", "button": 1, "straddles": ["4.00", "8.00"]},
+    ),
+    (
         {"type": "down.cards", "cards": [{"seat": 1, "card": "jkr"}]},
         {"type": "down.cards", "cards": [{"seat": 1, "card": "JKR"}]},
     ),

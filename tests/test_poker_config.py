@@ -64,6 +64,14 @@ SHIPPED: dict[str, tuple[str, str, int, str]] = {
     "razz-003.toml": ("razz", "cardroom-1/razz-01", 7, "option 1"),
     "five-card-stud-003.toml": ("five-card-stud", "cardroom-1/stud5-01", 10, "option 1"),
     "option-alley-003.toml": ("option-alley", "cardroom-1/alley-01", 8, "option 1"),
+    "five-card-draw-003.toml": ("five-card-draw", "cardroom-1/draw-01", 8, "option 1"),
+    "five-card-draw-hi-lo-003.toml": (
+        "five-card-draw-hi-lo",
+        "cardroom-1/draw8-01",
+        8,
+        "option 1",
+    ),
+    "lowball-003.toml": ("lowball", "cardroom-1/lowball-01", 8, "option 1"),
 }
 
 FIVE_RATES = [
@@ -801,3 +809,12 @@ def test_a_stud_table_seats_no_more_than_one_deck_deals_every_card_to(name: str,
         f"{most + 1} seats: a {raw(name)['game']['id']} table seats at most "
         f"{most} ({52 // most} cards each from one 52-card deck)",
     ) in found
+
+
+def test_a_draw_table_plays_the_small_bet_before_the_draw_and_the_big_after() -> None:
+    """A $2-$4 draw table (docs/games/draw.md): one round at $2, the round after the draw at $4
+    (the flop games' and stud's first two rounds are the small ones)."""
+    draw = settings_of(load_config(CONFIG / "lowball-003.toml").rules.game).betting()
+    assert (draw.opening(0), draw.opening(1)) == (D("2"), D("4"))
+    flop = settings_of(load_config(CONFIG / "texas-holdem-003.toml").rules.game).betting()
+    assert (flop.opening(1), flop.opening(2)) == (D("2"), D("4"))

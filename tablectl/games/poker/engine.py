@@ -358,10 +358,15 @@ class PokerEngine:
         after = [s for s in playing if s > state.button]
         return (after or playing)[0]
 
+    straddles: str | None = None
+    """The rule that permits straddles at this game (None: none are)."""
+
     def verify_hand_start(self, state: PokerState, ev: HandStart) -> None:
         """No hand in play, at least two players with chips, the button placed by the rules."""
         if state.hand is not None:
             raise Rejected(f"hand {state.hand.number} is still in play", rule=ROUND_OF_PLAY)
+        if ev.straddles and self.straddles is None:
+            raise Rejected(f"{self.game_id} is played without straddles", rule=ROUND_OF_PLAY)
         playing = [s for s in state.seats if s.stack > 0 and not s.away]
         if len(playing) < 2:
             raise Rejected(
@@ -400,6 +405,7 @@ class PokerEngine:
                 structure,
                 [(s.seat, s.stack) for s in clockwise],
                 [small, big],
+                straddles=tuple(ev.straddles or ()),
                 owed=owed,
                 kill=kill,
             )
@@ -895,14 +901,6 @@ class PokerEngine:
         hand = state.hand
         assert hand is not None
         players = hand.betting.players
-        built = build_pots(
-            Contribution(p.seat, p.in_hand - p.dead, p.folded, p.all_in, p.dead) for p in players
-        )
-        fee, modified = self._fee(hand)
-        pots = list(built.pots)
-        fee = min(fee, pots[0].amount)
-        rest = pots[0].amount - fee
-        pots = ([Pot(rest, pots[0].eligible)] if rest > 0 else []) + pots[1:]
         ranking: dict[int, Strength] = {}
         shown_by_seat: dict[int, ShownHand] = {}
         if declared is not None:
@@ -911,6 +909,13 @@ class PokerEngine:
             for p in players:
                 if not p.folded:
                     ranking[p.seat], shown_by_seat[p.seat] = self._strength(hand, p.seat)
+        contributions, given_back = self._pot_chips(hand, ranking, declared is not None)
+        built = build_pots(contributions)
+        fee, modified = self._fee(hand)
+        pots = list(built.pots)
+        fee = min(fee, pots[0].amount)
+        rest = pots[0].amount - fee
+        pots = ([Pot(rest, pots[0].eligible)] if rest > 0 else []) + pots[1:]
         awards = award(
             pots,
             ranking,
@@ -921,6 +926,9 @@ class PokerEngine:
         )
         won = paid_by_seat(awards, built.uncalled)
         returned = () if built.uncalled is None else ((built.uncalled.seat, built.uncalled.amount),)
+        for seat, amount in given_back:
+            won[seat] = won.get(seat, ZERO) + amount
+        returned = (*returned, *given_back)
         after = {p.seat: p.stack + won.get(p.seat, ZERO) for p in players}
         seats = tuple(replace(s, stack=after.get(s.seat, s.stack)) for s in state.seats)
         # R46: only the hands that win a contested pot are shown; the rest are taken as mucked.
@@ -955,6 +963,16 @@ class PokerEngine:
         scooped = {p.seat for a in awards for p in a.paid if p.amount > 0}
         new = self._kill_after(new, scooped, hand)
         return self._blinds_passed(new, hand), [*records, result]
+
+    def _pot_chips(
+        self, hand: HandState, ranking: Mapping[int, Strength], declared: bool
+    ) -> tuple[list[Contribution], tuple[tuple[int, Decimal], ...]]:
+        """What each player put in that plays for the pots, and chips given back outside them
+        (Lowball's seven rule, R45, in the draw engine): here, everything put in plays."""
+        return [
+            Contribution(p.seat, p.in_hand - p.dead, p.folded, p.all_in, p.dead)
+            for p in hand.betting.players
+        ], ()
 
     def _kill_after(self, state: PokerState, winners: set[int], hand: HandState) -> PokerState:
         """003 "Betting Limits", Kill Rules: the winner of the pot receives the kill button; its

@@ -139,6 +139,10 @@ class PokerGame(GameSettings):
 
     DOCUMENTS: ClassVar[tuple[str, ...]] = ()
     """The documents that approve the game (each subclass names its own)."""
+    SMALL_ROUNDS: ClassVar[int] = 2
+    """Betting rounds at the small bet (or the first spread) before the big one: the flop
+    games' and stud's first two (003 "Crazy Pineapple High-Low Split"; docs/games/stud.md); a
+    draw game's one, before the draw (docs/games/draw.md)."""
 
     @field_validator("document")
     @classmethod
@@ -194,13 +198,15 @@ class PokerGame(GameSettings):
         if self.structure == "fixed-limit":
             assert self.stakes is not None
             small, big = (a * factor for a in self.stakes)
-            return FixedLimit(small, big, max_raises=MAX_RAISES)
+            return FixedLimit(small, big, max_raises=MAX_RAISES, small_rounds=self.SMALL_ROUNDS)
         if self.structure == "spread-limit":
             assert self.stakes is not None
             low, high = (a * factor for a in self.stakes)
             late = [None if a is None else a * factor for a in self.late_stakes or (None, None)]
             cap = SPREAD_ROUND_CAP if self.document == "004" else None
-            return SpreadLimit(low, high, late[0], late[1], round_cap=cap)
+            return SpreadLimit(
+                low, high, late[0], late[1], round_cap=cap, small_rounds=self.SMALL_ROUNDS
+            )
         if self.structure == "pot-limit":
             return PotLimit(self.blinds[1])
         return NoLimit(self.blinds[1])

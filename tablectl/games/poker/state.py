@@ -24,6 +24,9 @@ Variant = Literal[
     "razz",
     "five-card-stud",
     "option-alley",
+    "five-card-draw",
+    "five-card-draw-hi-lo",
+    "lowball",
 ]
 VARIANTS: tuple[Variant, ...] = ("texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple-hi-lo")
 """The flop games (tablectl/games/poker)."""
@@ -35,6 +38,8 @@ STUD_VARIANTS: tuple[Variant, ...] = (
     "option-alley",
 )
 """The stud games (tablectl/games/stud)."""
+DRAW_VARIANTS: tuple[Variant, ...] = ("five-card-draw", "five-card-draw-hi-lo", "lowball")
+"""The draw games (tablectl/games/draw)."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,8 @@ class HandState:
     streets: int = 0  # stud: the streets dealt so far (the first with the hand's down cards)
     # Option Alley: each seat that has had its buy, with the card it discarded where known
     bought: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
+    # the draw games: each seat that has drawn, with the number of cards it asked for
+    drawn: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def big_blind(self) -> int:

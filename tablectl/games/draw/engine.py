@@ -1,0 +1,397 @@
+"""The draw engine, pure: the poker engine's seats, blinds, betting, pots, collection, kill pots
+and misdeals (tablectl/games/poker/engine.py), with the draw games' cards: five down to each
+player, a betting round, the draw, a second betting round, the showdown. No board, no up card.
+
+A hand, from the dealer's console (or the card-reading table's `table.card`, zone `seat`):
+- `hand.start`: the button moves, the blinds are posted ("The player at the left of the big
+  blind has the first right or obligation to bet", 003 "Five Card Draw"); at Lowball the
+  straddles after the big blind too (003 "Lowball" rule 5). Five cards to each seat dealt in.
+- `decision`: the first betting round. Lowball is "pass and out" before the draw: a player who
+  would check must bet or fold, but for a blind or straddle whose post is the bet (its option).
+- `draw`: each seat still in, in turn from the dealer's left, asks for 0-5 cards; the number
+  first asked for stands (003 "Lowball" rule 14). After the last seat's draw the second
+  betting round opens, the first seat still in left of the dealer first.
+- `hole.cards`: a seat's five cards as they stand (dealt, or after its draw), journal only.
+- The hand ends on the last fold, or when the second round is over and every hand still in is
+  known (else the dealer declares the `showdown`). Lowball's seven rule (R45): a player who
+  checked a seven or better after the draw and wins keeps only the pot as it stood when the draw
+  ended; what the others put in after it goes back to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Final
+
+from tablectl.game_records import GameRecord, JsonValue, ShownHand
+from tablectl.games.base import Rejected
+from tablectl.games.common import event_msg
+from tablectl.games.poker.engine import FlopGame, PokerEngine, _cards, table_settings
+from tablectl.games.poker.spec import settings_of
+from tablectl.games.poker.state import DRAW_VARIANTS, HandState, PokerSettings, PokerState, Variant
+from tablectl.rules.betting import ACTION_ORDER, STRADDLE_RULE, BettingRound
+from tablectl.rules.draw import (
+    HAND_SIZE,
+    draw_high,
+    draw_low_eight,
+    lowball_low,
+    seven_or_better,
+)
+from tablectl.rules.low import describe_low
+from tablectl.rules.poker import rank_category
+from tablectl.rules.pots import Contribution, Split, Strength
+from tablectl_base.cards import Card, parse_card
+from tablectl_base.events import (
+    BoardCards,
+    Decision,
+    DrawCards,
+    HoleCards,
+    HoleDiscard,
+    TableCard,
+)
+
+if TYPE_CHECKING:
+    from tablectl.config import Rules
+
+FIVE_CARD_DRAW = '003 "Five Card Draw"'
+LOWBALL = '003 "Lowball"'
+PASS_AND_OUT = '003 "Lowball": "The game is \'pass and out\' before the draw"'
+FIRST_ASKED = '003 "Lowball" (Lowball Rules, rule 14)'
+SEVEN_RULE = "R45"
+
+
+@dataclass(frozen=True)
+class DrawGame(FlopGame):
+    """A draw game: whether its pack has the joker (Lowball's bug), is pass and out before the
+    draw, and plays the seven rule (R45)."""
+
+    joker: bool = False
+    pass_and_out: bool = False
+    seven_rule: bool = False
+
+
+DRAW_GAMES: Final[Mapping[str, DrawGame]] = MappingProxyType(
+    {
+        "five-card-draw": DrawGame(
+            HAND_SIZE, FIVE_CARD_DRAW, Split.HIGH, lambda hole, _board: draw_high(hole)
+        ),
+        "five-card-draw-hi-lo": DrawGame(
+            HAND_SIZE,
+            '003 "Five Card Draw (High-Low Split)"',
+            Split.HIGH_LOW,
+            lambda hole, _board: draw_high(hole),
+            lambda hole, _board: draw_low_eight(hole),
+        ),
+        "lowball": DrawGame(
+            HAND_SIZE,
+            LOWBALL,
+            Split.LOW,
+            lambda hole, _board: draw_high(hole),
+            lambda hole, _board: lowball_low(hole),
+            joker=True,
+            pass_and_out=True,
+            seven_rule=True,
+        ),
+    }
+)
+STREET_NAMES: Final = ("before-draw", "after-draw")
+
+
+class DrawEngine(PokerEngine):
+    """The `Engine` of a draw table under `settings` (`joker`: False at Lowball in Dealer's
+    Choice, 003 "Lowball" rule 1)."""
+
+    game: DrawGame
+
+    def __init__(self, settings: PokerSettings, game_id: str | None = None) -> None:
+        super().__init__(settings, game_id)
+        steps = {k: v for k, v in self._steps.items() if k not in (BoardCards, HoleDiscard)}
+        steps[DrawCards] = self.draw
+        self._steps = steps
+        self._last_street = 1
+        if self.game.seven_rule:
+            self.straddles = STRADDLE_RULE
+
+    def _game(self, variant: str) -> DrawGame:
+        if variant not in DRAW_GAMES:
+            raise ValueError(f"variant {variant!r} is not one of {DRAW_VARIANTS}")
+        return DRAW_GAMES[variant]
+
+    # ------------------------------------------------------------------ cards
+
+    def _live(self, hand: HandState) -> list[int]:
+        """The seats still in, in the order dealt (from the dealer's left)."""
+        folded = set(hand.betting.folded_seats)
+        return [s for s in hand.order if s not in folded]
+
+    def _verify_five(self, hand: HandState, seat: int, cards: tuple[Card, ...]) -> None:
+        """Five cards from the game's pack, none held by another seat."""
+        if len(cards) != HAND_SIZE:
+            raise Rejected(
+                f"a draw hand is five cards, not {len(cards)}: a hand of more or fewer is dead "
+                '(003 "Lowball" rule 4)',
+                rule=self.game.hole_rule,
+            )
+        if any(c.is_joker for c in cards) and not self.game.joker:
+            raise Rejected(f"{self.game_id} is dealt without the joker", rule=self.game.hole_rule)
+        if len(set(cards)) != len(cards):
+            raise Rejected("a card appears twice in this hand", rule=self.game.hole_rule)
+        others = {c for s, held in hand.holes.items() if s != seat for c in held}
+        if set(cards) & others:
+            raise Rejected(
+                "a card appears twice in this hand: another seat holds it",
+                rule=self.game.hole_rule,
+            )
+
+    def verify_hole_cards(self, state: PokerState, ev: HoleCards) -> None:
+        """A seat's five cards as they stand: as dealt before its draw, its final hand after."""
+        hand = self._hand(state)
+        if ev.seat not in hand.order:
+            raise Rejected(f"seat {ev.seat} is not dealt in this hand", rule=ACTION_ORDER)
+        self._verify_five(hand, ev.seat, _cards(ev.cards))
+
+    def hole_cards(
+        self, state: PokerState, ev: HoleCards, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Record a seat's five (never published, R46); a waiting showdown may now run."""
+        self.verify_hole_cards(state, ev)
+        hand = self._hand(state)
+        holes = MappingProxyType({**hand.holes, ev.seat: _cards(ev.cards)})
+        new = replace(state, hand=replace(hand, holes=holes))
+        return self._settle_if_over(new, [event_msg(ev, ts, hide=("cards",))])
+
+    def _whole(self, hand: HandState, seat: int) -> bool:
+        """Whether the seat's five are known as they stand (after its draw, its new five)."""
+        return len(hand.holes.get(seat, ())) == HAND_SIZE
+
+    def verify_table_card(self, state: PokerState, ev: TableCard) -> None:
+        """The reader's cards are the dealt five of each seat (the draw is the console's)."""
+        hand = self._hand(state)
+        if ev.zone == "muck":
+            return
+        if ev.zone == "board":
+            raise Rejected("a draw game has no board", rule=self.game.hole_rule)
+        assert ev.seat is not None
+        if ev.seat not in hand.order:
+            raise Rejected(f"seat {ev.seat} is not dealt in this hand", rule=ACTION_ORDER)
+        if hand.drawn or len(hand.holes.get(ev.seat, ())) >= HAND_SIZE:
+            raise Rejected(
+                f"seat {ev.seat} has its five: the draw is entered with `draw`",
+                rule=self.game.hole_rule,
+            )
+        card = parse_card(ev.card)
+        if card.is_joker and not self.game.joker:
+            raise Rejected(f"{self.game_id} is dealt without the joker", rule=self.game.hole_rule)
+        if any(card in held for held in hand.holes.values()):
+            raise Rejected("a card appears twice in this hand", rule=self.game.hole_rule)
+
+    def table_card(
+        self, state: PokerState, ev: TableCard, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """One of a seat's five (never published); the muck takes anything."""
+        self.verify_table_card(state, ev)
+        hand = self._hand(state)
+        echo = event_msg(ev, ts, hide=("card",), round=hand.number)
+        if ev.zone == "muck":
+            return state, [echo]
+        assert ev.seat is not None
+        cards = (*hand.holes.get(ev.seat, ()), parse_card(ev.card))
+        hand = replace(hand, holes=MappingProxyType({**hand.holes, ev.seat: cards}))
+        return self._settle_if_over(replace(state, hand=hand), [echo])
+
+    # ------------------------------------------------------------------ the draw
+
+    def _draw_due(self, hand: HandState) -> int | None:
+        """The seat whose draw is next (in turn from the dealer's left), once the first betting
+        round is over; None when no draw is due."""
+        b = hand.betting
+        if b.street != 0 or not b.complete or b.hand_over:
+            return None
+        return next((s for s in self._live(hand) if s not in hand.drawn), None)
+
+    def verify_draw(self, state: PokerState, ev: DrawCards) -> None:
+        """The seat whose draw it is, once; its discards its own cards, its new ones new."""
+        hand = self._hand(state)
+        due = self._draw_due(hand)
+        if ev.seat in hand.drawn:
+            raise Rejected(
+                f"seat {ev.seat} asked for {hand.drawn[ev.seat]}: the number first asked for "
+                "stands",
+                rule=FIRST_ASKED,
+            )
+        if due is None:
+            raise Rejected(
+                "the draw comes once the first betting round is over", rule=self.game.hole_rule
+            )
+        if ev.seat != due:
+            raise Rejected(
+                f"seat {due} draws first (in turn from the dealer's left)", rule=self.game.hole_rule
+            )
+        discard = _cards(ev.discard or [])
+        given = _cards(ev.cards or [])
+        for what, cards in (("discard", discard), ("cards", given)):
+            if cards and len(cards) != ev.count:
+                raise Rejected(
+                    f"`{what}` names {len(cards)} card(s) for a draw of {ev.count}",
+                    rule=self.game.hole_rule,
+                )
+        held = hand.holes.get(ev.seat, ())
+        if discard:
+            if len(held) != HAND_SIZE:
+                raise Rejected(
+                    f"seat {ev.seat}'s five are not in: its discards cannot be named",
+                    rule=self.game.hole_rule,
+                )
+            if not set(discard) <= set(held) or len(set(discard)) != len(discard):
+                raise Rejected(
+                    f"the discards are not seat {ev.seat}'s own cards", rule=self.game.hole_rule
+                )
+        if given:
+            if any(c.is_joker for c in given) and not self.game.joker:
+                raise Rejected(
+                    f"{self.game_id} is dealt without the joker", rule=self.game.hole_rule
+                )
+            seen = {c for cards in hand.holes.values() for c in cards}
+            if len(set(given)) != len(given) or set(given) & seen:
+                raise Rejected("a card appears twice in this hand", rule=self.game.hole_rule)
+
+    def draw(
+        self, state: PokerState, ev: DrawCards, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """Record the draw (its cards journaled only, R46): the seat's five as they now stand
+        where the discards and the new cards are known, else unknown until `hole.cards`; after
+        the last seat's draw the second betting round opens."""
+        self.verify_draw(state, ev)
+        hand = self._hand(state)
+        held = hand.holes.get(ev.seat, ())
+        discard, given = _cards(ev.discard or []), _cards(ev.cards or [])
+        if ev.count == 0:
+            now = held
+        elif len(held) == HAND_SIZE and len(discard) == ev.count and len(given) == ev.count:
+            now = (*(c for c in held if c not in discard), *given)
+        else:
+            now = ()
+        holes = {**hand.holes, ev.seat: now}
+        if not now:
+            holes.pop(ev.seat, None)
+        hand = replace(
+            hand,
+            holes=MappingProxyType(holes),
+            drawn=MappingProxyType({**hand.drawn, ev.seat: ev.count}),
+        )
+        if self._draw_due(hand) is None:
+            hand = replace(hand, betting=hand.betting.next_round())
+        echo = event_msg(ev, ts, hide=("discard", "cards"), round=hand.number)
+        return self._settle_if_over(replace(state, hand=hand), [echo])
+
+    # ------------------------------------------------------------------ betting
+
+    def _decided(self, state: PokerState, ev: Decision) -> BettingRound:
+        """Lowball is pass and out before the draw: no check, but a blind's or straddle's whose
+        post is the bet (its option); no action while a draw is due."""
+        hand = self._hand(state)
+        b = hand.betting
+        if self._draw_due(hand) is not None:
+            raise Rejected(
+                "every player still in draws before the second round", rule=self.game.hole_rule
+            )
+        if self.game.pass_and_out and b.street == 0 and ev.action == "check":
+            me = next((p for p in b.players if p.seat == ev.seat), None)
+            if me is None or me.in_round == 0:
+                raise Rejected("no check before the draw: bet or fold", rule=PASS_AND_OUT)
+        return super()._decided(state, ev)
+
+    # ------------------------------------------------------------------ the showdown
+
+    def _all_dealt(self, hand: HandState) -> bool:
+        """Whether the draw is over: the second betting round is the one in play."""
+        return hand.betting.street == 1
+
+    def _past_first_round(self, hand: HandState) -> bool:
+        """R44 in the draw games: the fee is the rate once the draw is reached (the flop's
+        place: the cards after the first betting round)."""
+        return hand.betting.street >= 1 or self._draw_due(hand) is not None
+
+    def _street_name(self, street: int) -> str:
+        """A betting round's name: before or after the draw."""
+        return STREET_NAMES[street]
+
+    def _strength(self, hand: HandState, seat: int) -> tuple[Strength, ShownHand]:
+        """A seat's showdown keys from its five (rules/draw.py) and the hand as shown."""
+        five = hand.holes[seat]
+        cards = tuple(map(str, five))
+        low = None if self.game.low is None else self.game.low(five, ())
+        low_name = None if low is None else describe_low(low[0])
+        low_shown = None if low is None else tuple(map(str, low[1]))
+        if self.game.split is Split.LOW:  # Lowball: the low hand is the whole hand
+            assert low is not None
+            return Strength((), low[0]), ShownHand(seat, cards, (), "", low_shown, low_name)
+        high = self.game.high(five, ())
+        shown = ShownHand(
+            seat, cards, tuple(map(str, high[1])), rank_category(high[0]), low_shown, low_name
+        )
+        return Strength(high[0], None if low is None else low[0]), shown
+
+    def _pot_chips(
+        self, hand: HandState, ranking: Mapping[int, Strength], declared: bool
+    ) -> tuple[list[Contribution], tuple[tuple[int, Decimal], ...]]:
+        """R45: when a player who checked a seven or better after the draw wins, the pot is the
+        pot as it stood when the draw ended, and every chip put in after the draw goes back to
+        whoever put it in. Only when the hands speak (a declared showdown names no hands)."""
+        chips, none = super()._pot_chips(hand, ranking, declared)
+        b = hand.betting
+        if not self.game.seven_rule or declared or b.street != 1 or not ranking:
+            return chips, none
+        best = min(ranking[s].low or () for s in ranking)
+        winners = {s for s in ranking if ranking[s].low == best}
+        checked = {a.seat for a in b.actions if a.verb == "check"}
+        if not any(s in checked and seven_or_better(best) for s in winners):
+            return chips, none
+        back = tuple((p.seat, p.in_round) for p in b.players if p.in_round > 0)
+        at_draw = [  # (all-in then only if nothing went in after)
+            Contribution(
+                p.seat,
+                p.in_hand - p.in_round - p.dead,
+                p.folded,
+                p.all_in and not p.in_round,
+                p.dead,
+            )
+            for p in b.players
+        ]
+        return at_draw, back
+
+    # ------------------------------------------------------------------ the view
+
+    def _cards_shown(self, hand: HandState) -> dict[str, JsonValue]:
+        """No board, no up card: each seat's draw count is shown with the seat."""
+        return {}
+
+    def _seat_shown(self, hand: HandState, seat: int) -> dict[str, JsonValue]:
+        """How many cards a seat drew (public: the table sees it), None before its draw."""
+        if seat not in hand.order:
+            return {}
+        return {"drew": hand.drawn.get(seat)}
+
+    def _phase(self, hand: HandState) -> str:
+        """What the hand waits for: an action, a draw, or the showdown."""
+        b = hand.betting
+        if self._draw_due(hand) is not None:
+            return "draw"
+        if not b.complete:
+            return "betting"
+        return "showdown"
+
+
+class DrawTableEngine(DrawEngine):
+    """The engine a draw table builds from its journaled rules (tablectl/games/draw/spec.py)."""
+
+    def __init__(self, rules: Rules) -> None:
+        game = settings_of(rules.game)
+        super().__init__(table_settings(rules, VARIANT_OF[game.id]), game_id=game.id)
+
+
+VARIANT_OF: Final[Mapping[str, Variant]] = MappingProxyType({v: v for v in DRAW_VARIANTS})
+"""A draw game id -> its variant (each id names its own)."""
