@@ -191,6 +191,8 @@ class HandStart(_Event):
     button: Seat | None = None
     # Lowball: the straddles posted after the big blind, in turn (003 "Lowball" rule 5)
     straddles: list[Money] | None = Field(None, max_length=13)
+    # Dealer's Choice: the game the player on the button chooses for this hand (003)
+    game: Name | None = None
 
 
 class HoleCards(_Event):

@@ -72,6 +72,7 @@ SHIPPED: dict[str, tuple[str, str, int, str]] = {
         "option 1",
     ),
     "lowball-003.toml": ("lowball", "cardroom-1/lowball-01", 8, "option 1"),
+    "dealers-choice-003.toml": ("dealers-choice", "cardroom-1/choice-01", 7, "option 1"),
 }
 
 FIVE_RATES = [
@@ -818,3 +819,19 @@ def test_a_draw_table_plays_the_small_bet_before_the_draw_and_the_big_after() ->
     assert (draw.opening(0), draw.opening(1)) == (D("2"), D("4"))
     flop = settings_of(load_config(CONFIG / "texas-holdem-003.toml").rules.game).betting()
     assert (flop.opening(1), flop.opening(2)) == (D("2"), D("4"))
+
+
+def test_dealers_choice_offers_only_games_it_plays_with_limits_for_those_it_offers() -> None:
+    name = "dealers-choice-003.toml"
+    base = raw(name)["game"]
+    found = problems(edited(name, {"games": [*base["games"], "pai-gow"]}), name)
+    assert found[0][0] == "game" and "pai-gow cannot be offered" in found[0][1]
+    found = problems(edited(name, {"games": ["texas-holdem", "texas-holdem"]}), name)
+    assert "each game is offered once" in found[0][1]
+    found = problems(edited(name, {"limits": {"omaha": {"stakes": ["3", "6"]}}}), name)
+    assert "limits: omaha is not offered" in found[0][1]
+    bad = {"omaha-hi-lo": {"stakes": ["5", "10"], "blinds": ["2", "5.50"]}}
+    found = problems(edited(name, {"limits": bad}), name)
+    assert "limits.omaha-hi-lo:" in found[0][1] and "5.50" in found[0][1]  # not in $1 chips
+    found = problems(edited(name, seats={"count": 8}), name)
+    assert found[0][0] == "seats.count" and "offers seven-card-stud" in found[0][1]

@@ -101,13 +101,17 @@ STREET_NAMES: Final = ("before-draw", "after-draw")
 
 
 class DrawEngine(PokerEngine):
-    """The `Engine` of a draw table under `settings` (`joker`: False at Lowball in Dealer's
-    Choice, 003 "Lowball" rule 1)."""
+    """The `Engine` of a draw table under `settings` (`joker` False: Lowball in Dealer's
+    Choice, dealt without the bug, 003 "Lowball" rule 1)."""
 
     game: DrawGame
 
-    def __init__(self, settings: PokerSettings, game_id: str | None = None) -> None:
+    def __init__(
+        self, settings: PokerSettings, game_id: str | None = None, *, joker: bool = True
+    ) -> None:
         super().__init__(settings, game_id)
+        if not joker:  # 003 "Lowball" rule 1: "When playing Dealer's Choice, no joker"
+            self.game = replace(self.game, joker=False)
         steps = {k: v for k, v in self._steps.items() if k not in (BoardCards, HoleDiscard)}
         steps[DrawCards] = self.draw
         self._steps = steps

@@ -47,7 +47,7 @@ from tablectl.game_records import (
 )
 from tablectl.games.base import Rejected
 from tablectl.games.common import VOID_RULE, can, default_player, event_msg, verify_seat
-from tablectl.games.poker.spec import KILL_FACTORS, settings_of
+from tablectl.games.poker.spec import KILL_FACTORS, PokerGame, settings_of
 from tablectl.games.poker.state import (
     VARIANTS,
     HandState,
@@ -367,6 +367,11 @@ class PokerEngine:
             raise Rejected(f"hand {state.hand.number} is still in play", rule=ROUND_OF_PLAY)
         if ev.straddles and self.straddles is None:
             raise Rejected(f"{self.game_id} is played without straddles", rule=ROUND_OF_PLAY)
+        if ev.game is not None and ev.game != self.game_id:
+            raise Rejected(
+                f"this table plays {self.game_id}: a hand names its game only at Dealer's Choice",
+                rule=ROUND_OF_PLAY,
+            )
         playing = [s for s in state.seats if s.stack > 0 and not s.away]
         if len(playing) < 2:
             raise Rejected(
@@ -1142,10 +1147,11 @@ class PokerTableEngine(PokerEngine):
         super().__init__(table_settings(rules, VARIANT_OF[game.id]), game_id=game.id)
 
 
-def table_settings(rules: Rules, variant: Variant) -> PokerSettings:
+def table_settings(rules: Rules, variant: Variant, game: PokerGame | None = None) -> PokerSettings:
     """A poker table's engine settings from its journaled rules: the `[game]` options (a
-    PokerGame, flop or stud) and the collection schedule resolved from them (R44)."""
-    game = settings_of(rules.game)
+    PokerGame: flop, stud or draw; or `game`, one game of a Dealer's Choice table) and the
+    collection schedule resolved from them (R44)."""
+    game = game or settings_of(rules.game)
     small, big = game.blinds
     return PokerSettings(
         variant=variant,

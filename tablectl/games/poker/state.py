@@ -107,6 +107,7 @@ class HandState:
     bought: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
     # the draw games: each seat that has drawn, with the number of cards it asked for
     drawn: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    game: str | None = None  # Dealer's Choice: the game the button chose for this hand
 
     @property
     def big_blind(self) -> int:
