@@ -340,6 +340,8 @@ POKER_INPUTS = (
     "down.cards",
     "option.buy",
     "draw",
+    "chinese.set",
+    "chinese.sweep",
     "showdown",
 )
 ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision", *POKER_INPUTS)

@@ -91,6 +91,8 @@ COMMAND_VERBS = {
     "down.cards": "down.cards",
     "option.buy": "option.buy",
     "draw": "draw",
+    "chinese.set": "chinese.set",
+    "chinese.sweep": "chinese.sweep",
     "hole.discard": "hole.discard",
     "board.cards": "board.cards",
     "showdown": "showdown",

@@ -294,10 +294,62 @@ class PokerHandSettled:
     declared: bool = False  # the showdown's order declared by the dealer (no reader, no cards)
 
 
-RoundResult = (RoundSettled, PokerHandSettled)
+@dataclass(frozen=True)
+class ChinesePayment:
+    """One payment of a Chinese Poker round's settlement walk: `amount` of the `owed` (less
+    when a stack ran out), for a clean sweep or the segments (003 "Chinese Poker")."""
+
+    payer: int
+    payee: int
+    owed: Decimal
+    amount: Decimal
+    reason: str
+
+
+@dataclass(frozen=True)
+class ChineseHandShown:
+    """A Chinese Poker hand at the showdown (every hand is exposed: 003 "Chinese Poker"):
+    its setting, or its clean sweep, or that it is fouled; its segments' names."""
+
+    seat: int
+    cards: tuple[str, ...]
+    front: tuple[str, ...]
+    middle: tuple[str, ...]
+    back: tuple[str, ...]
+    names: tuple[str, ...]
+    sweep: str | None
+    fouled: bool
+
+
+@dataclass(frozen=True)
+class ChineseRoundSettled:
+    """A Chinese Poker round's end (`round/result`): the fees taken before the deal, every hand
+    shown, the points each pair settled, each payment of the walk and the stacks after; a misdeal
+    (`void`) returns the fees."""
+
+    round: int
+    game: str
+    button: int
+    fees: tuple[tuple[int, Decimal], ...]
+    hands: tuple[ChineseHandShown, ...]
+    points: tuple[tuple[int, int, int], ...]  # (first, second, points the second pays the first)
+    payments: tuple[ChinesePayment, ...]
+    stacks: tuple[tuple[int, Decimal], ...]
+    point: Decimal
+    void: bool = False
+    reason: str | None = None
+    table: TableNotes = NO_NOTES
+
+
+RoundResult = (RoundSettled, PokerHandSettled, ChineseRoundSettled)
 """The records that end a round (`round/result`): what the table annotates and witnesses."""
 
 GameRecord = Union[  # noqa: UP007
-    InputAccepted, StateChanged, DisplayChanged, RoundSettled, PokerHandSettled
+    InputAccepted,
+    StateChanged,
+    DisplayChanged,
+    RoundSettled,
+    PokerHandSettled,
+    ChineseRoundSettled,
 ]
 """Everything an engine returns."""

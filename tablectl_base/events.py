@@ -256,6 +256,27 @@ class DrawCards(_Event):
     cards: list[CardText] | None = Field(None, max_length=5)
 
 
+class ChineseSet(_Event):
+    """Chinese Poker: a player's thirteen cards as set, three-five-five (003 "Chinese Poker");
+    journaled, shown only when every hand is exposed at the showdown."""
+
+    type: Literal["chinese.set"] = "chinese.set"
+    seat: Seat
+    front: list[CardText] = Field(max_length=13)
+    middle: list[CardText] = Field(max_length=13)
+    back: list[CardText] = Field(max_length=13)
+
+
+class ChineseSweep(_Event):
+    """Chinese Poker: a clean sweep declared before the showdown, with the thirteen cards that
+    hold it (003 "Chinese Poker", Clean Sweep)."""
+
+    type: Literal["chinese.sweep"] = "chinese.sweep"
+    seat: Seat
+    sweep: Literal["dragon", "six-pairs", "three-straights", "three-flushes"]
+    cards: list[CardText] = Field(max_length=13)
+
+
 class OptionBuy(_Event):
     """Option Alley: a seat's buy, in turn once the last up card's betting is over: the card it
     discards (`discard`: one of its up cards, or "hole" for its down card; absent: it stands
@@ -361,6 +382,8 @@ InputEvent = Annotated[
     | DownCards
     | OptionBuy
     | DrawCards
+    | ChineseSet
+    | ChineseSweep
     | Showdown
     | TimeCollect
     | RoundResume
@@ -395,6 +418,8 @@ PUBLIC_TYPES = (
     "down.cards",
     "option.buy",
     "draw",
+    "chinese.set",
+    "chinese.sweep",
     "showdown",
     "time.collect",
     "round.resume",

@@ -192,6 +192,14 @@ VALID_EVENTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
     ),
     ({"type": "draw", "seat": 1, "count": 0}, {"type": "draw", "seat": 1, "count": 0}),
     (
+        {"type": "chinese.set", "seat": 1, "front": ["ah"], "middle": [], "back": ["2C"]},
+        {"type": "chinese.set", "seat": 1, "front": ["Ah"], "middle": [], "back": ["2c"]},
+    ),
+    (
+        {"type": "chinese.sweep", "seat": 1, "sweep": "dragon", "cards": ["ah", "2c"]},
+        {"type": "chinese.sweep", "seat": 1, "sweep": "dragon", "cards": ["Ah", "2c"]},
+    ),
+    (
         {"type": "hand.start", "button": 1, "straddles": ["4", "8.00"]},
         {"type": "hand.start", "button": 1, "straddles": ["4.00", "8.00"]},
     ),

@@ -81,6 +81,7 @@ POSTED: Mapping[tuple[str, str], str] = {
     ("003", "crazy-pineapple-hi-lo"): "poker/crazy-pineapple-003.toml",
     ("004", "texas-holdem"): "poker/texas-holdem-004.toml",
     ("004", "omaha-hi-lo"): "poker/omaha-hi-lo-004.toml",
+    ("003", "chinese-poker"): "poker/chinese-poker-003.toml",
 }
 """(document id, game id) -> the posted schedules' file, relative to config/schedules/."""
 
@@ -212,6 +213,9 @@ class PokerSchedule(BaseModel):
     # The buy-in the document posts with the option (003 Crazy Pineapple options 5 and 6): the
     # least a player sits down with at such a table.
     buy_in: Amount | None = None
+    # What the player holding the action and dealer buttons pays instead of the rate (003
+    # Chinese Poker options 2 and 3, "Player # 1"); None: the rate, like everyone.
+    button_fee: Amount | None = None
 
     @field_validator("options")
     @classmethod
@@ -455,6 +459,7 @@ def _read_together(
             (_limits_text(first), _limits_text(other)),
             (f"heading {first.structure}", f"heading {other.structure}"),
             (f"buy-in {first.buy_in}", f"buy-in {other.buy_in}"),
+            (f"button fee {first.button_fee}", f"button fee {other.button_fee}"),
         )
         if ours != theirs
     ]
@@ -469,6 +474,7 @@ def _read_together(
         "table_limits": first.table_limits,
         "structure": first.structure,
         "buy_in": first.buy_in,
+        "button_fee": first.button_fee,
     }
     try:
         return PokerSchedule.model_validate(merged), []

@@ -226,7 +226,7 @@ class PokerGame(GameSettings):
                 inline=inline,
             )
         except ScheduleError as exc:
-            raise ScheduleError([_under_game(p) for p in exc.problems]) from None
+            raise ScheduleError([under_game(p) for p in exc.problems]) from None
         problem = self._limit_problem(schedule) or self._buy_in_problem(schedule)
         if problem:
             raise ScheduleError([problem])
@@ -237,7 +237,7 @@ class PokerGame(GameSettings):
         refused, since 003's own Crazy Pineapple section describes a limit its list leaves out
         ("a $3-$6 game"), so the list is not the only limits 003 approves."""
         found = self._posted_limit_problem(self.schedule(table.seats.count))
-        return [] if found is None else [_keyed(found)]
+        return [] if found is None else [keyed_problem(found)]
 
     def _posted_limit_problem(self, schedule: PokerSchedule) -> str | None:
         """Under a document that lists the limits a table may post (003 "Betting Limits"), the
@@ -310,7 +310,7 @@ class PokerGame(GameSettings):
         try:
             self.schedule(table.seats.count)
         except ScheduleError as exc:
-            problems += [_keyed(p) for p in exc.problems]
+            problems += [keyed_problem(p) for p in exc.problems]
         return problems
 
 
@@ -324,13 +324,13 @@ def _in_chips(amounts: list[Decimal], chip: Decimal, what: str) -> None:
         )
 
 
-def _under_game(problem: str) -> str:
+def under_game(problem: str) -> str:
     """A schedule problem keyed as the table's config writes it: `collection...` is under
     `game.`; `seats.count` stays where it is."""
     return problem if problem.startswith(("seats.", "game.")) else f"game.{problem}"
 
 
-def _keyed(problem: str) -> tuple[str, str]:
+def keyed_problem(problem: str) -> tuple[str, str]:
     """ "key: reason" as (key, reason)."""
     key, _, reason = problem.partition(": ")
     return key, reason
