@@ -342,6 +342,8 @@ POKER_INPUTS = (
     "draw",
     "chinese.set",
     "chinese.sweep",
+    "hand.dead",
+    "card.flashed",
     "showdown",
 )
 ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision", *POKER_INPUTS)

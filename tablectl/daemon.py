@@ -93,6 +93,8 @@ COMMAND_VERBS = {
     "draw": "draw",
     "chinese.set": "chinese.set",
     "chinese.sweep": "chinese.sweep",
+    "hand.dead": "hand.dead",
+    "card.flashed": "card.flashed",
     "hole.discard": "hole.discard",
     "board.cards": "board.cards",
     "showdown": "showdown",

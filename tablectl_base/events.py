@@ -277,6 +277,26 @@ class ChineseSweep(_Event):
     cards: list[CardText] = Field(max_length=13)
 
 
+class HandDead(_Event):
+    """Poker: the floor declares a seat's hand dead (a hand of more or fewer than five cards, a
+    card dropped after the draw, a fouled hand: 003 "Lowball" rules 4, 12, 15, 17): it is out of
+    the hand, its chips stay in the pot."""
+
+    type: Literal["hand.dead"] = "hand.dead"
+    seat: Seat
+    reason: Name = "dead hand"
+
+
+class CardFlashed(_Event):
+    """Lowball: a card exposed by the dealer, on the deal or on the draw (003 "Lowball" rules 6,
+    7, 8): public, as everyone saw it."""
+
+    type: Literal["card.flashed"] = "card.flashed"
+    seat: Seat
+    card: CardText
+    when: Literal["deal", "draw"]
+
+
 class OptionBuy(_Event):
     """Option Alley: a seat's buy, in turn once the last up card's betting is over: the card it
     discards (`discard`: one of its up cards, or "hole" for its down card; absent: it stands
@@ -384,6 +404,8 @@ InputEvent = Annotated[
     | DrawCards
     | ChineseSet
     | ChineseSweep
+    | HandDead
+    | CardFlashed
     | Showdown
     | TimeCollect
     | RoundResume
@@ -420,6 +442,8 @@ PUBLIC_TYPES = (
     "draw",
     "chinese.set",
     "chinese.sweep",
+    "hand.dead",
+    "card.flashed",
     "showdown",
     "time.collect",
     "round.resume",

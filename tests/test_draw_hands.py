@@ -187,3 +187,74 @@ def test_no_card_of_a_draw_hand_is_published_before_the_showdown() -> None:
     out += play(table, draw(3, 1, discard=["Kc"], cards=["JKR"]))
     text = b"".join(r.payload for r in out).decode()
     assert all(c not in text for c in ("Ah", "2d", "3s", "4s", "Kc", "JKR"))
+
+
+def flash(seat: int, card: str, when: str) -> dict[str, Any]:
+    return {"type": "card.flashed", "seat": seat, "card": card, "when": when}
+
+
+def test_a_flashed_six_on_the_deal_is_replaced_and_a_four_kept() -> None:
+    """003 "Lowball" rule 6: "Flashed card on the deal must be kept by the player if it is a five
+    or lower. If the card is a six or higher it will be replaced after last player is dealt."
+    The flashed card is public: everyone saw it."""
+    table = table_of("lowball-003.toml")
+    seats_1_3_5(table)
+    out = play(table, flash(3, "6h", "deal"))
+    echo = rows_by(out, "event")[0]
+    assert (echo["card"], echo["kept"]) == ("6h", False)
+    # The six is dead: seat 3's five are others, and no one may hold it.
+    refused = feed(table, hole(3, "6h", "2d", "3s", "4s", "5c"))
+    assert "dead" in alerts(refused)[0]["reason"]
+    play(table, hole(3, "Ah", "2d", "3s", "4s", "7c"))
+
+
+def test_a_flashed_card_of_five_or_lower_is_kept_by_its_seat() -> None:
+    table = table_of("lowball-003.toml")
+    seats_1_3_5(table)
+    out = play(table, flash(5, "4d", "deal"))
+    assert rows_by(out, "event")[0]["kept"] is True
+    refused = feed(table, hole(5, "Ah", "2d", "3s", "7s", "8c"))
+    assert "keeps the card flashed" in alerts(refused)[0]["reason"]
+    play(table, hole(5, "Ah", "2d", "3s", "4d", "8c"))
+
+
+def test_two_cards_exposed_on_the_deal_are_a_misdeal() -> None:
+    """003 "Lowball" rule 13: "A misdeal is declared if ... dealer exposes more than one card
+    face up": the hand is void, every chip (the blinds) back, the button back."""
+    table = table_of("lowball-003.toml")
+    seats_1_3_5(table)
+    play(table, flash(3, "Kh", "deal"))
+    out = play(table, flash(1, "2c", "deal"))
+    (result,) = rows_by(out, "round/result")
+    assert result["void"] is True and "rule 13" in result["reason"]
+    assert {s["stack"] for s in result["stacks"]} == {"100.00"}
+    assert state(table)["hand"] is None
+
+
+def test_a_card_flashed_on_the_draw_is_replaced() -> None:
+    """003 "Lowball" rule 7: "Flashed or boxed cards on draw cannot be kept and will be replaced
+    after the last person acts"."""
+    table = table_of("lowball-003.toml")
+    seats_1_3_5(table)
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"))
+    refused = feed(table, flash(3, "3h", "deal"))
+    assert "on the draw after the first round" in alerts(refused)[0]["reason"]
+    out = play(table, flash(3, "3h", "draw"))
+    assert rows_by(out, "event")[0]["kept"] is False
+    refused = feed(table, draw(3, 1, discard=["Kc"], cards=["3h"]))
+    assert alerts(refused)  # the dead 3h is given to no one
+
+
+def test_a_hand_declared_dead_is_out_and_its_chips_stay_in_the_pot() -> None:
+    """003 "Lowball" rule 4: "A hand more or less than five cards is dead" (and rules 12, 15,
+    17): the floor's `hand.dead`; with one player left the hand is over."""
+    table = table_of("lowball-003.toml")
+    seats_1_3_5(table)
+    play(table, act(1, "call"), act(3, "call"))
+    play(table, {"type": "hand.dead", "seat": 1, "reason": "six cards"})
+    assert turn(table) == 5  # the action goes on: the big blind's option
+    play(table, act(5, "check"))
+    out = play(table, {"type": "hand.dead", "seat": 3, "reason": "card dropped"})
+    (result,) = rows_by(out, "round/result")
+    # Seat 5 alone: the $6 pot less the $1 modified fee (the hand ended before the draw).
+    assert [(p["amount"], p["low"] or p["high"]) for p in result["pots"]] == [("5.00", [5])]

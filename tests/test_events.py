@@ -192,6 +192,14 @@ VALID_EVENTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
     ),
     ({"type": "draw", "seat": 1, "count": 0}, {"type": "draw", "seat": 1, "count": 0}),
     (
+        {"type": "hand.dead", "seat": 2, "reason": "six cards"},
+        {"type": "hand.dead", "seat": 2, "reason": "six cards"},
+    ),
+    (
+        {"type": "card.flashed", "seat": 2, "card": "6H", "when": "deal"},
+        {"type": "card.flashed", "seat": 2, "card": "6h", "when": "deal"},
+    ),
+    (
         {"type": "chinese.set", "seat": 1, "front": ["ah"], "middle": [], "back": ["2C"]},
         {"type": "chinese.set", "seat": 1, "front": ["Ah"], "middle": [], "back": ["2c"]},
     ),

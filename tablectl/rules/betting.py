@@ -71,7 +71,19 @@ TABLE_STAKES = "table stakes"  # a player bets only the chips in front of them
 MONEY = "money"
 
 T = TypeVar("T")
-Verb = Literal["ante", "blind", "dead", "kill", "straddle", "check", "call", "bet", "raise", "fold"]
+Verb = Literal[
+    "ante",
+    "blind",
+    "dead",
+    "kill",
+    "straddle",
+    "check",
+    "call",
+    "bet",
+    "raise",
+    "fold",
+    "dead-hand",
+]
 
 
 class BettingError(ValueError):
@@ -562,6 +574,28 @@ class BettingRound:
         """Fold: out of the hand; the chips already in stay in the pot."""
         self.verify_fold()
         return self._act(self._acting().in_round, "fold")
+
+    def dead_hand(self, seat: int) -> BettingRound:
+        """A hand the floor declares dead (a hand of more or fewer than five cards, a card
+        dropped after the draw, a fouled hand: 003 "Lowball" rules 4, 12, 15, 17): out of the
+        hand wherever the action is, its chips staying in the pot; the action goes on."""
+        i = next((k for k, p in enumerate(self.players) if p.seat == seat), None)
+        if i is None:
+            raise BettingError(f"seat {seat} is not in this hand", ACTION_ORDER)
+        p = self.players[i]
+        if p.folded:
+            raise BettingError(f"seat {seat} is out of the hand already", ACTION_ORDER)
+        players = tuple(
+            replace(q, folded=True) if k == i else q for k, q in enumerate(self.players)
+        )
+        start = i + 1 if self.actor is None or self.actor == i else self.actor
+        actor = None if self.actor is None else _next_actor(players, start, self.current_bet)
+        return replace(
+            self,
+            players=players,
+            actions=(*self.actions, Action(seat, "dead-hand", ZERO, p.in_round)),
+            actor=actor,
+        )
 
     # ------------------------------------------------------------------ bet
 

@@ -40,12 +40,13 @@ from tablectl.rules.draw import (
     lowball_low,
     seven_or_better,
 )
-from tablectl.rules.low import describe_low
+from tablectl.rules.low import describe_low, low_value
 from tablectl.rules.poker import rank_category
 from tablectl.rules.pots import Contribution, Split, Strength
 from tablectl_base.cards import Card, parse_card
 from tablectl_base.events import (
     BoardCards,
+    CardFlashed,
     Decision,
     DrawCards,
     HoleCards,
@@ -61,6 +62,8 @@ LOWBALL = '003 "Lowball"'
 PASS_AND_OUT = '003 "Lowball": "The game is \'pass and out\' before the draw"'
 FIRST_ASKED = '003 "Lowball" (Lowball Rules, rule 14)'
 SEVEN_RULE = "R45"
+FLASHED = '003 "Lowball" (Lowball Rules, rules 6-8)'
+MISDEAL = '003 "Lowball" (Lowball Rules, rule 13)'
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,7 @@ class DrawEngine(PokerEngine):
             self.game = replace(self.game, joker=False)
         steps = {k: v for k, v in self._steps.items() if k not in (BoardCards, HoleDiscard)}
         steps[DrawCards] = self.draw
+        steps[CardFlashed] = self.card_flashed
         self._steps = steps
         self._last_street = 1
         if self.game.seven_rule:
@@ -131,8 +135,13 @@ class DrawEngine(PokerEngine):
         folded = set(hand.betting.folded_seats)
         return [s for s in hand.order if s not in folded]
 
+    def _dead(self, hand: HandState) -> set[Card]:
+        """Cards exposed and replaced (Lowball's flashed cards): in no hand again."""
+        return {card for _, _, card, kept in hand.exposed if not kept}
+
     def _verify_five(self, hand: HandState, seat: int, cards: tuple[Card, ...]) -> None:
-        """Five cards from the game's pack, none held by another seat."""
+        """Five cards from the game's pack, none held by another seat nor dead; before the
+        seat's draw, its flashed cards that it keeps among them."""
         if len(cards) != HAND_SIZE:
             raise Rejected(
                 f"a draw hand is five cards, not {len(cards)}: a hand of more or fewer is dead "
@@ -148,6 +157,14 @@ class DrawEngine(PokerEngine):
             raise Rejected(
                 "a card appears twice in this hand: another seat holds it",
                 rule=self.game.hole_rule,
+            )
+        if set(cards) & self._dead(hand):
+            raise Rejected("a card exposed and replaced is dead", rule=FLASHED)
+        kept = {c for s, _, c, k in hand.exposed if s == seat and k}
+        if seat not in hand.drawn and not kept <= set(cards):
+            raise Rejected(
+                f"seat {seat} keeps the card flashed to it on the deal: it is one of its five",
+                rule=FLASHED,
             )
 
     def verify_hole_cards(self, state: PokerState, ev: HoleCards) -> None:
@@ -258,7 +275,7 @@ class DrawEngine(PokerEngine):
                 raise Rejected(
                     f"{self.game_id} is dealt without the joker", rule=self.game.hole_rule
                 )
-            seen = {c for cards in hand.holes.values() for c in cards}
+            seen = {c for cards in hand.holes.values() for c in cards} | self._dead(hand)
             if len(set(given)) != len(given) or set(given) & seen:
                 raise Rejected("a card appears twice in this hand", rule=self.game.hole_rule)
 
@@ -290,6 +307,59 @@ class DrawEngine(PokerEngine):
             hand = replace(hand, betting=hand.betting.next_round())
         echo = event_msg(ev, ts, hide=("discard", "cards"), round=hand.number)
         return self._settle_if_over(replace(state, hand=hand), [echo])
+
+    # ------------------------------------------------------------------ Lowball's flashed cards
+
+    def verify_card_flashed(self, state: PokerState, ev: CardFlashed) -> None:
+        """Lowball: a card the dealer exposed to a seat still in, on the deal (before any draw)
+        or on the draw (after the first round)."""
+        hand = self._hand(state)
+        if not self.game.seven_rule:
+            raise Rejected(
+                f"the flashed-card rules are Lowball's, not {self.game_id}'s", rule=FLASHED
+            )
+        if ev.seat not in self._live(hand):
+            raise Rejected(f"seat {ev.seat} is not in this hand", rule=ACTION_ORDER)
+        card = parse_card(ev.card)
+        if card.is_joker and not self.game.joker:
+            raise Rejected(f"{self.game_id} is dealt without the joker", rule=self.game.hole_rule)
+        others = {c for s, held in hand.holes.items() if s != ev.seat for c in held}
+        if card in others or card in self._dead(hand):
+            raise Rejected("that card is another seat's or dead already", rule=FLASHED)
+        on_draw = hand.betting.street == 1 or self._draw_due(hand) is not None
+        if (ev.when == "deal") == on_draw:
+            raise Rejected(
+                "a card flashed on the deal comes before the draw, on the draw after the first "
+                "round",
+                rule=FLASHED,
+            )
+        held = hand.holes.get(ev.seat, ())
+        if ev.when == "deal" and _kept(card) and len(held) == HAND_SIZE and card not in held:
+            raise Rejected(f"the card is not one of seat {ev.seat}'s five", rule=FLASHED)
+
+    def card_flashed(
+        self, state: PokerState, ev: CardFlashed, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """A flashed card is public. On the deal a five or lower is kept, a six or higher
+        replaced after the last player is dealt (rule 6); on the draw it is always replaced
+        (rules 7, 8). A replaced card is dead. A second card exposed on the deal is a misdeal
+        (rule 13): the hand is void."""
+        self.verify_card_flashed(state, ev)
+        hand = self._hand(state)
+        card = parse_card(ev.card)
+        kept = ev.when == "deal" and _kept(card)
+        hand = replace(hand, exposed=(*hand.exposed, (ev.seat, ev.when, card, kept)))
+        if not kept and card in hand.holes.get(ev.seat, ()):  # its five are unknown again
+            hand = replace(
+                hand, holes=MappingProxyType({s: c for s, c in hand.holes.items() if s != ev.seat})
+            )
+        echo = event_msg(ev, ts, round=hand.number, kept=kept)
+        new = replace(state, hand=hand)
+        if sum(when == "deal" for _, when, _, _ in hand.exposed) > 1:
+            why = f"misdeal: the dealer exposed more than one card ({MISDEAL})"
+            voided, out = self.void(new, why, ts)
+            return voided, [echo, *out[:-1]]  # (apply adds the state)
+        return new, [echo]
 
     # ------------------------------------------------------------------ betting
 
@@ -387,6 +457,12 @@ class DrawEngine(PokerEngine):
         if not b.complete:
             return "betting"
         return "showdown"
+
+
+def _kept(card: Card) -> bool:
+    """003 "Lowball" rule 6: a card flashed on the deal "must be kept by the player if it is a
+    five or lower" (the joker, the lowest card there is, too)."""
+    return card.is_joker or low_value(card) <= 5
 
 
 class DrawTableEngine(DrawEngine):

@@ -93,6 +93,7 @@ from tablectl_base.cards import Card, parse_card
 from tablectl_base.events import (
     BoardCards,
     Decision,
+    HandDead,
     HandStart,
     HoleCards,
     HoleDiscard,
@@ -192,6 +193,7 @@ class PokerEngine:
             TableCard: self.table_card,
             Showdown: self.showdown,
             TimeCollect: self.time_collect,
+            HandDead: self.hand_dead,
         }
 
     def _game(self, variant: str) -> FlopGame:
@@ -777,6 +779,32 @@ class PokerEngine:
                 ranking[seat] = replace(ranking[seat], low=(j,))
         echo = event_msg(ev, ts, round=hand.number)
         return self._settle(state, showdown=True, records=[echo], declared=ranking)
+
+    # ------------------------------------------------------------------ a dead hand
+
+    def verify_hand_dead(self, state: PokerState, ev: HandDead) -> None:
+        """A seat still in the hand in play."""
+        hand = self._hand(state)
+        try:
+            hand.betting.dead_hand(ev.seat)
+        except BettingError as e:
+            raise _rejected(e) from None
+
+    def can_hand_dead(self, state: PokerState, ev: HandDead) -> bool:
+        """Whether `verify_hand_dead` accepts."""
+        return can(self.verify_hand_dead, state, ev)
+
+    def hand_dead(
+        self, state: PokerState, ev: HandDead, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """The floor's call: the seat is out of the hand, its chips stay in the pot; with one
+        player left the hand is over."""
+        self.verify_hand_dead(state, ev)
+        hand = self._hand(state)
+        hand = replace(hand, betting=hand.betting.dead_hand(ev.seat))
+        return self._settle_if_over(
+            replace(state, hand=hand), [event_msg(ev, ts, round=hand.number)]
+        )
 
     # ------------------------------------------------------------------ betting
 

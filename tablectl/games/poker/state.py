@@ -108,6 +108,8 @@ class HandState:
     # the draw games: each seat that has drawn, with the number of cards it asked for
     drawn: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     game: str | None = None  # Dealer's Choice: the game the button chose for this hand
+    # Lowball: the cards the dealer exposed, (seat, "deal" or "draw", card, kept by the seat)
+    exposed: tuple[tuple[int, str, Card, bool], ...] = ()
 
     @property
     def big_blind(self) -> int:
