@@ -74,3 +74,32 @@ def test_a_table_of_one_game_takes_no_choice() -> None:
     seated(table)
     refused = feed(table, start("omaha", button=1))
     assert "only at Dealer's Choice" in alerts(refused)[0]["reason"]
+
+
+def test_a_dealers_choice_table_restores_from_a_snapshot_at_every_record(tmp_path: Any) -> None:
+    """Three hands of three games (the hand's game is table state): restored at every record,
+    the table plays on as the replay did."""
+    from pathlib import Path
+
+    from tablectl.config import load_config
+    from tests.helpers import records
+    from tests.test_snapshot import assert_restores_exactly
+
+    config = Path(__file__).resolve().parents[1] / "config" / "dealers-choice-003.toml"
+    cfg = load_config(config)
+    inputs: list[dict[str, Any]] = [
+        {"type": "config", "rules": cfg.rules.to_json(), "source": "config"},
+        *({"type": "seat.take", "seat": s, "stack": "100"} for s in (1, 3, 5)),
+        start("texas-holdem", button=1),
+        act(1, "fold"),
+        act(3, "fold"),
+        start("razz"),
+        up(s5="2h", s1="Kc", s3="9d"),
+        act(3, "call"),
+        act(5, "fold"),
+        act(1, "check"),
+        up(s1="5c", s3="4d"),
+        start("lowball") | {"type": "hand.start"},
+    ]
+    recs = records(inputs)
+    assert_restores_exactly(cfg, recs, range(len(recs) + 1))
