@@ -57,6 +57,7 @@ from tests.helpers import (
 from tests.test_baccarat_properties import mixed_inputs as baccarat_inputs
 from tests.test_blackjack_properties import cfg as blackjack_config
 from tests.test_blackjack_properties import console_session
+from tests.test_chinese_poker_properties import chinese_session
 from tests.test_pai_gow_engine import config as pai_gow_config
 from tests.test_pai_gow_properties import mixed_inputs as pai_gow_inputs
 from tests.test_poker_engine_properties import poker_session
@@ -1058,4 +1059,19 @@ def test_a_stud_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_rep
     cfg = load_config(config)
     inputs = stud_session(config, stacks, deck_order, data)
     recs = records(inputs)
+    assert_restores_exactly(cfg, recs, data.draw(cut_points(len(recs))))
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(data=st.data())
+def test_a_chinese_poker_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_replay(
+    data: st.DataObject,
+) -> None:
+    """Random Chinese Poker sessions (the Chinese Poker property test's inputs: 2-5 seated, up to
+    three rounds, settings valid and fouled, sweeps held and not, seats sitting out, misdeals):
+    the buttons, the round in play with the hands already in, the stacks and the fees, all
+    restored."""
+    config = Path(__file__).resolve().parents[1] / "config" / "chinese-poker-003.toml"
+    cfg = load_config(config)
+    recs = records(chinese_session(data))
     assert_restores_exactly(cfg, recs, data.draw(cut_points(len(recs))))
