@@ -29,6 +29,7 @@ from tablectl.game_records import (
     TableNotes,
 )
 from tablectl.games.base import Rejected
+from tablectl.games.common import replace
 from tablectl.games.registry import make_engine, spec_of
 from tablectl.journal import Record, format_ts
 from tablectl.outputs import OutboxRow, Output, alert
@@ -182,9 +183,7 @@ class Table:
         if not rec.witness or not any(isinstance(o, RoundResult) for o in outputs):
             return outputs
         out: list[Message] = [
-            dataclasses.replace(o, table=dataclasses.replace(o.table, chain=rec.chain))
-            if isinstance(o, RoundResult)
-            else o
+            replace(o, table=replace(o.table, chain=rec.chain)) if isinstance(o, RoundResult) else o
             for o in outputs
         ]
         return [*out, Output("journal/head", {"chain": rec.chain}, retain=True)]
@@ -349,7 +348,7 @@ class Table:
         device, event = self._source_device(event, rec)
         at = event.at
         assert at is not None
-        ledger = self.ledgers.get(device, Ledger())
+        ledger = self.ledgers.get(device) or Ledger()  # a new Ledger only for a new device
         key = _input_key(rec.body)
         verdict, placed = ledger.place(at, key, starts_run=isinstance(event, ShoeNew))
         where = f" of {at.run}" if at.run is not None else ""
@@ -619,10 +618,10 @@ class Table:
                 devices = tuple(
                     DeviceUsed(n, self.serials.get(n)) for n in sorted(self.round_devices)
                 )
-                o = dataclasses.replace(o, table=TableNotes(devices, self._positions()))
+                o = replace(o, table=TableNotes(devices, self._positions()))
                 self.round_devices = set()
                 self.round_positions = []
-            elif isinstance(o, StateChanged) and self._rendering:  # (advance renders none)
+            elif self._rendering and isinstance(o, StateChanged):  # (advance renders none)
                 o = o.with_fields(self._hold_view())
             out.append(o)
         return out
@@ -846,7 +845,8 @@ def _reply(verb: str, ref: str | None, ok: bool, reason: str | None, **extra: An
     payload: dict[str, Any] = {"id": ref, "ok": ok}
     if reason is not None:
         payload["reason"] = reason
-    payload.update({k: v for k, v in extra.items() if v is not None})
+    if extra:
+        payload.update({k: v for k, v in extra.items() if v is not None})
     return Output(f"cmd/{verb}/reply", payload)
 
 

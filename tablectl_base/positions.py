@@ -127,7 +127,7 @@ class Ledger:
                 del recent[old]
         pending = self.pending if same_run else {}
         seq = at.seq if at.seq is not None else self.seq
-        return replace(self, run=at.run, pos=at.pos, seq=seq, recent=recent, pending=pending)
+        return Ledger(run=at.run, pos=at.pos, seq=seq, recent=recent, pending=pending, gap=self.gap)
 
     def hold(self, at: DevicePosition, key: str, item: Any) -> Ledger:
         """Keep `item` (the caller's) at `at`, which `place` found AHEAD, until its turn."""

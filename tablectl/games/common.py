@@ -176,8 +176,9 @@ def verify_limits(limits: Limits, wagers: Sequence[PlacedWager], ev: Wager) -> N
     """The table limits for the spot, counting what this player already has on it."""
     player = player_of(ev)
     limit = limits.spots.get(ev.spot, limits)  # the spot's own limits, else the table's
+    seat, spot = ev.seat, ev.spot
     total = ev.amount + sum(
-        (w.amount for w in wagers if (w.seat, w.player, w.spot) == (ev.seat, player, ev.spot)),
+        (w.amount for w in wagers if w.seat == seat and w.player == player and w.spot == spot),
         ZERO,
     )
     if ev.amount <= 0 or total < limit.min:

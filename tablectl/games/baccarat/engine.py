@@ -37,7 +37,7 @@ from tablectl.games.common import (
 from tablectl.games.decks import seen_plus
 from tablectl.games.seating import action_order, first_wagered, seats_from_left
 from tablectl.rules import baccarat as rules
-from tablectl.rules.baccarat import CoupOutcome
+from tablectl.rules.baccarat import CoupOutcome, Side
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.rotation import Rotation
 from tablectl.rules.settlement import WagerVerdict
@@ -115,6 +115,8 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         self.boards = Scoreboards()  # EZTRAK figures kept as the shoe grows (a cache, R28)
         # The last coup's outcome, by the (immutable) cards it was worked out from (a cache).
         self._last_outcome: tuple[tuple[tuple[Hand, Card], ...], CoupOutcome] | None = None
+        # Which hand draws next, by the (immutable) cards it was worked out from (a cache).
+        self._last_next: tuple[tuple[tuple[Hand, Card], ...], Side | None] | None = None
 
     # -- the engine protocol -------------------------------------------------------------
 
@@ -206,7 +208,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         why = self.shoe.why_not(card, state.shoe_seen)
         if why:
             raise Rejected(why, rule="contract 1")
-        to = rules.next_to_draw(*state.hands())
+        to = self._next_to_draw(state)
         if to is None:  # unreachable: a complete coup settles at once
             raise Rejected("the coup is complete; no hand may draw", rule="R25")
         return to
@@ -226,7 +228,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
             shoe_seen=seen_plus(state.shoe_seen, [card]),
         )
         out: list[GameRecord] = [event_msg(ev, ts, round=state.round, to=to)]
-        if rules.next_to_draw(*new.hands()) is None:
+        if self._next_to_draw(new) is None:
             new, finished = self._finish(new)
             out += finished
         out.append(self._state(new))
@@ -342,6 +344,14 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         last = self._last_outcome
         if last is None or last[0] is not state.dealt:
             last = self._last_outcome = (state.dealt, rules.outcome(*state.hands()))
+        return last[1]
+
+    def _next_to_draw(self, state: BaccaratState) -> Side | None:
+        """Which hand draws next (R25), worked out once per card dealt: the check after a card
+        and the next card's own check ask it of the same cards."""
+        last = self._last_next
+        if last is None or last[0] is not state.dealt:
+            last = self._last_next = (state.dealt, rules.next_to_draw(*state.hands()))
         return last[1]
 
     def _verify_seat(self, seat: int) -> None:
