@@ -58,6 +58,7 @@ from tests.test_baccarat_properties import mixed_inputs as baccarat_inputs
 from tests.test_blackjack_properties import cfg as blackjack_config
 from tests.test_blackjack_properties import console_session
 from tests.test_chinese_poker_properties import chinese_session
+from tests.test_draw_properties import DRAW_CONFIGS, PACK, draw_session
 from tests.test_pai_gow_engine import config as pai_gow_config
 from tests.test_pai_gow_properties import mixed_inputs as pai_gow_inputs
 from tests.test_poker_engine_properties import poker_session
@@ -1058,6 +1059,27 @@ def test_a_stud_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_rep
     config = Path(__file__).resolve().parents[1] / "config" / name
     cfg = load_config(config)
     inputs = stud_session(config, stacks, deck_order, data)
+    recs = records(inputs)
+    assert_restores_exactly(cfg, recs, data.draw(cut_points(len(recs))))
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(
+    name=st.sampled_from(DRAW_CONFIGS),
+    stacks=st.lists(st.integers(1, 60), min_size=2, max_size=6),
+    deck_order=st.permutations(PACK),
+    data=st.data(),
+)
+def test_a_draw_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_replay(
+    name: str, stacks: list[int], deck_order: list[str], data: st.DataObject
+) -> None:
+    """Random hands of the draw games (the draw property test's inputs: Lowball straddles, pass
+    and out, draws with and without their cards, fives told early, late or never and the
+    showdown declared, misdeals, seats sitting out): each seat's five as the engine knows them,
+    the draws asked for, the round in play and the pots, all restored."""
+    config = Path(__file__).resolve().parents[1] / "config" / name
+    cfg = load_config(config)
+    inputs = draw_session(config, stacks, deck_order, data)
     recs = records(inputs)
     assert_restores_exactly(cfg, recs, data.draw(cut_points(len(recs))))
 
