@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -546,7 +546,9 @@ def test_random_rounds_settle_as_the_document_says_conserve_money_and_replay_the
         # antisymmetric: the rules' own pair, looked at from the other side, pays the opposite
         hands = {s: as_rules_hand(rnd.hands[s]) for s in rnd.order}
         for a, b, n in result.points:
-            side = "b" if a == rnd.button else "a" if b == rnd.button else None
+            side: Literal["a", "b"] | None = (
+                "b" if a == rnd.button else "a" if b == rnd.button else None
+            )
             back = rules.sweep_points(hands[b], hands[a]) + rules.segment_points(
                 hands[b], hands[a], side
             )
@@ -565,7 +567,7 @@ def test_random_rounds_settle_as_the_document_says_conserve_money_and_replay_the
         keys = [
             (
                 phases[p.reason][0],
-                pairs.index(tuple(sorted((p.payer, p.payee), key=rnd.order.index))),
+                pairs.index(_pair(p.payer, p.payee, rnd.order)),
             )
             for p in result.payments
         ]
@@ -575,7 +577,7 @@ def test_random_rounds_settle_as_the_document_says_conserve_money_and_replay_the
         }
         assert set(keys) == owing
         # nobody exchanges more than the stack it started the round with
-        exchanged = Counter[int]()
+        exchanged: dict[int, Decimal] = defaultdict(Decimal)
         for p in result.payments:
             assert 0 <= p.amount <= p.owed
             exchanged[p.payer] += p.amount
@@ -585,7 +587,7 @@ def test_random_rounds_settle_as_the_document_says_conserve_money_and_replay_the
             event("a payment capped by a stack")
         if any(rnd.refs[s].sweep for s in rnd.order):
             event("a clean sweep held")
-        settings_ = [rnd.refs[s].ranks for s in rnd.order if rnd.refs[s].ranks]
+        settings_ = [ranks for s in rnd.order if (ranks := rnd.refs[s].ranks)]
         if any(x[k] == y[k] for x, y in combinations(settings_, 2) for k in range(3)):
             event("a segment tied")
     # replayed, the same inputs publish the same bytes
@@ -666,3 +668,9 @@ def test_the_segment_points_are_the_documents(data: st.DataObject) -> None:
     assert rules.segment_points(a, b, holder) == pair_points(ra, rb, holder)[1]  # type: ignore[arg-type]
     if ra.ranks and rb.ranks and ra.ranks[0] == rb.ranks[0]:
         event("the fronts tie")
+
+
+def _pair(payer: int, payee: int, order: tuple[int, ...] | list[int]) -> tuple[int, int]:
+    """The two seats of a payment in the walk's order (the earlier position first)."""
+    first, second = sorted((payer, payee), key=list(order).index)
+    return first, second

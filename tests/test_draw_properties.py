@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import tomllib
 import warnings
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -256,9 +256,11 @@ def _next_draw_input(
     action = data.draw(st.sampled_from(options))
     if eng.game.seven_rule and b.street == 1 and my_seven_or_better(deal.five[turn]):
         # a seven after the draw is often checked, then called: R45's case
-        sure = [a for a in ("check", "call") if a in options]
-        if sure and data.draw(st.booleans()):
-            action = sure[0]
+        passive = [a for a in ("check", "call") if a in options]
+        if passive:
+            checks: bool = data.draw(st.booleans())
+            if checks:
+                action = passive[0]
     ev = {"type": "decision", "seat": turn, "action": action}
     if action in ("bet", "raise"):
         assert low is not None and high is not None
@@ -390,8 +392,8 @@ class Ledger:
 
     stacks: dict[int, Decimal]
     order: list[int] = field(default_factory=list)
-    before: Counter[int] = field(default_factory=Counter)
-    after: Counter[int] = field(default_factory=Counter)
+    before: dict[int, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
+    after: dict[int, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
     checked: set[int] = field(default_factory=set)
     folded: set[int] = field(default_factory=set)
     drawn: bool = False

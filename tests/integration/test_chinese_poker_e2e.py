@@ -136,7 +136,7 @@ def start_round(console: Console, floor: Console, number: int, body: dict[str, A
     console.ok("hand.start", body)
     wait_set(floor, number, [])
     (echo,) = [e for e in floor.on("event") if e["type"] == "hand.start" and e["round"] == number]
-    return echo
+    return dict(echo)
 
 
 def fees(payload: Payload) -> list[tuple[int, str]]:

@@ -3,7 +3,7 @@
 A round, from the dealer's console:
 - `seat.take` (at least twenty points: 003 Game Rules 1), `seat.leave`, `seat.away` / `seat.back`
   (up to five seated; a seat sitting out lets the fifth play).
-- `round.start` ... spelled `hand.start` as at every poker table: the action and dealer buttons
+- `hand.start`, as at every poker table, starts a round: the action and dealer buttons
   move clockwise (the first round: named, or the first seat clockwise from the dealer), up to four
   players are dealt in from the buttons' holder clockwise, and each pays the fee before the deal
   (the holder its own, R44).
@@ -12,7 +12,7 @@ A round, from the dealer's console:
 - Then the showdown, at once: every hand exposed, each pair's points (clean sweeps first), and the
   settlement walk within the stacks the round started with.
 - `round.void`: a misdeal (003 Game Rules 7): the fees go back, nothing is exchanged, the buttons
-  stay, and the round is dealt again.
+  go back where they were, and the round is dealt again from them.
 """
 
 from __future__ import annotations
