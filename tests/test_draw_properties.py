@@ -557,7 +557,7 @@ def test_random_draw_hands_conserve_chips_hide_cards_and_replay_the_same(
     check_session(name, stacks, deck_order, data)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     stacks=st.lists(st.integers(8, 60), min_size=2, max_size=6),
     deck_order=st.permutations(PACK),

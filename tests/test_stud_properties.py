@@ -303,7 +303,7 @@ def _quoted(cards: set[str], text: str) -> list[str]:
     return sorted(c for c in cards if f'"{c}"' in text)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     name=st.sampled_from(STUD_CONFIGS),
     stacks=st.lists(st.integers(1, 60), min_size=2, max_size=6),
