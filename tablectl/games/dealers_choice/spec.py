@@ -10,26 +10,14 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from tablectl.games.poker.spec import PokerGame, StructureName
+from tablectl.games.poker.state import DRAW_VARIANTS, STUD_VARIANTS, VARIANTS
 from tablectl.games.spec import GameSpec
 from tablectl_base.money import Money
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
 
-OFFERABLE: tuple[str, ...] = (
-    "texas-holdem",
-    "omaha",
-    "omaha-hi-lo",
-    "crazy-pineapple-hi-lo",
-    "seven-card-stud",
-    "seven-card-stud-hi-lo",
-    "razz",
-    "five-card-stud",
-    "option-alley",
-    "five-card-draw",
-    "five-card-draw-hi-lo",
-    "lowball",
-)
+OFFERABLE: tuple[str, ...] = (*VARIANTS, *STUD_VARIANTS, *DRAW_VARIANTS)
 """The games document 003 approves that tablectl plays: "Any game offered at Angie's including
 variations such as High-Low Split and High-only may be selected" (003 "Dealer's Choice")."""
 

@@ -130,11 +130,6 @@ class DrawEngine(PokerEngine):
 
     # ------------------------------------------------------------------ cards
 
-    def _live(self, hand: HandState) -> list[int]:
-        """The seats still in, in the order dealt (from the dealer's left)."""
-        folded = set(hand.betting.folded_seats)
-        return [s for s in hand.order if s not in folded]
-
     def _dead(self, hand: HandState) -> set[Card]:
         """Cards exposed and replaced (Lowball's flashed cards): in no hand again."""
         return {card for _, _, card, kept in hand.exposed if not kept}
@@ -173,16 +168,6 @@ class DrawEngine(PokerEngine):
         if ev.seat not in hand.order:
             raise Rejected(f"seat {ev.seat} is not dealt in this hand", rule=ACTION_ORDER)
         self._verify_five(hand, ev.seat, _cards(ev.cards))
-
-    def hole_cards(
-        self, state: PokerState, ev: HoleCards, ts: str
-    ) -> tuple[PokerState, list[GameRecord]]:
-        """Record a seat's five (never published, R46); a waiting showdown may now run."""
-        self.verify_hole_cards(state, ev)
-        hand = self._hand(state)
-        holes = MappingProxyType({**hand.holes, ev.seat: _cards(ev.cards)})
-        new = replace(state, hand=replace(hand, holes=holes))
-        return self._settle_if_over(new, [event_msg(ev, ts, hide=("cards",))])
 
     def _whole(self, hand: HandState, seat: int) -> bool:
         """Whether the seat's five are known as they stand (after its draw, its new five)."""

@@ -464,6 +464,11 @@ class PokerEngine:
             raise Rejected("no hand is in play: start one with hand.start", rule=ROUND_OF_PLAY)
         return state.hand
 
+    def _live(self, hand: HandState) -> list[int]:
+        """The seats still in, in the order dealt (from the dealer's left)."""
+        folded = set(hand.betting.folded_seats)
+        return [s for s in hand.order if s not in folded]
+
     def _whole(self, hand: HandState, seat: int) -> bool:
         """Whether every hole card of `seat` is in (the console gives them at once, a reader one
         by one) and its hand is known: not after a discard nobody saw (`hole.discard` with no

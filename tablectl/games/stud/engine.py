@@ -138,11 +138,6 @@ class StudEngine(PokerEngine):
 
     # ------------------------------------------------------------------ streets
 
-    def _live(self, hand: HandState) -> list[int]:
-        """The seats still in, in the order dealt (from the dealer's left)."""
-        folded = set(hand.betting.folded_seats)
-        return [s for s in hand.order if s not in folded]
-
     def _verify_dealing(self, hand: HandState) -> None:
         """The next street may be dealt now: the first with the hand, a later one once the
         betting round before it is over."""
