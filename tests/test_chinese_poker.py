@@ -205,3 +205,19 @@ def test_a_setting_out_of_order_is_fouled() -> None:
     assert not setting(cards("As Ks 9h"), cards("Jh Jd 4h 5h 6h"), cards("Qh Qd Qs 8h 8d")).fouled
     # A front pair of kings with a 2 against a middle pair of kings with Q-5-3: not above it.
     assert not setting(cards("Kh Kd 2c"), cards("Ks Kc Qh 5d 3s"), cards("Ah Ad Ac 4h 4d")).fouled
+
+
+def test_a_seat_the_walk_left_without_chips_is_not_dealt_in() -> None:
+    """A player with no chips cannot pay the fee nor play: the next round deals in the others
+    ("up to four players are dealt in", docs/games/chinese-poker.md)."""
+    table = table_of("chinese-poker-003.toml")
+    four_seated(table, ("100", "200", "200"))
+    play(table, {"type": "seat.away", "seat": 3}, {"type": "hand.start", "button": 1})
+    # Seat 1 ($98 after its $2 fee) fouls against quads and a straight flush: 22 points, $110.
+    play(table, chinese_set(1, "Ac Ad As", "3s 4s 5s 6s 8d", "2h 3h 4h 5h 8h"))
+    out = play(table, chinese_set(2, "Ah Kd Qc", "7s 7h 7d 7c 2s", "9h Th Jh Qh Kh"))
+    stacks = {s["seat"]: s["stack"] for s in rows_by(out, "round/result")[0]["stacks"]}
+    assert stacks[1] == "0.00"
+    play(table, {"type": "seat.back", "seat": 3})
+    echo = rows_by(play(table, {"type": "hand.start"}), "event")[0]
+    assert echo["dealt_in"] == [2, 3] and echo["button"] == 2

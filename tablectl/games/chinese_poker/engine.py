@@ -224,7 +224,7 @@ class ChinesePokerEngine:
     def _next_button(self, state: ChineseState, ev: HandStart) -> int:
         """The buttons move clockwise each round; the first round's go to the seat named, or to
         "the first clockwise player from the casino dealer" (the lowest seat playing)."""
-        playing = [s.seat for s in state.seats if not s.away]
+        playing = [s.seat for s in state.seats if not s.away and s.stack > 0]
         if state.button is None:
             if ev.button is not None and ev.button not in playing:
                 raise Rejected(f"seat {ev.button} has no player to take the buttons", rule=RULE)
@@ -240,7 +240,7 @@ class ChinesePokerEngine:
             raise Rejected(f"round {state.round.number} is still in play", rule=RULE)
         if ev.straddles or ev.game is not None:
             raise Rejected("Chinese Poker takes no straddle and no game choice", rule=RULE)
-        if sum(not s.away for s in state.seats) < 2:
+        if sum(not s.away and s.stack > 0 for s in state.seats) < 2:
             raise Rejected("a round needs two players at least", rule=RULE)
         button = self._next_button(state, ev)
         for s in self._dealt_in(state, button):
@@ -249,7 +249,7 @@ class ChinesePokerEngine:
 
     def _dealt_in(self, state: ChineseState, button: int) -> list[SeatState]:
         """Up to four players, from the buttons' holder clockwise."""
-        playing = [s for s in state.seats if not s.away]
+        playing = [s for s in state.seats if not s.away and s.stack > 0]
         i = next(k for k, s in enumerate(playing) if s.seat == button)
         return (playing[i:] + playing[:i])[:DEALT_IN]
 
