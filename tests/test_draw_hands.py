@@ -258,3 +258,15 @@ def test_a_hand_declared_dead_is_out_and_its_chips_stay_in_the_pot() -> None:
     (result,) = rows_by(out, "round/result")
     # Seat 5 alone: the $6 pot less the $1 modified fee (the hand ended before the draw).
     assert [(p["amount"], p["low"] or p["high"]) for p in result["pots"]] == [("5.00", [5])]
+
+
+def test_a_dead_hand_that_was_the_last_to_draw_lets_the_second_round_open() -> None:
+    """draw.md, hand.dead: "the action goes on"; once every seat still in has drawn, the second
+    round opens (review: the hand stayed stuck)."""
+    table = table_of("five-card-draw-003.toml")
+    seats_1_3_5(table)
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"))
+    play(table, draw(3, 1), draw(5, 2))
+    play(table, {"type": "hand.dead", "seat": 1, "reason": "six cards"})
+    assert state(table)["hand"]["street"] == "after-draw"
+    assert turn(table) == 3

@@ -290,3 +290,20 @@ def test_option_alley_a_hole_card_bought_face_down_an_up_card_face_up_then_a_rou
     assert {p["seat"]: p["amount"] for p in pot["paid"]} == {5: "7.00", 1: "6.00"}
     stacks = {s["seat"]: s["stack"] for s in result["stacks"]}
     assert stacks == {1: "100.00", 3: "98.00", 5: "101.00"}
+
+
+def test_option_alley_a_dead_hand_last_to_buy_lets_the_buy_round_open() -> None:
+    table = table_of("option-alley-003.toml")
+    seats_1_3_5(table)
+    play(table, up(s3="5c", s5="Kd", s1="2h"))
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"))
+    for cards in (
+        {"s3": "6c", "s5": "Kh", "s1": "3h"},
+        {"s3": "7c", "s5": "9s", "s1": "4h"},
+        {"s3": "Qd", "s5": "9d", "s1": "Jc"},
+    ):
+        play(table, up(**cards))
+        play(table, act(5, "check"), act(1, "check"), act(3, "check"))
+    play(table, {"type": "option.buy", "seat": 3}, {"type": "option.buy", "seat": 5})
+    play(table, {"type": "hand.dead", "seat": 1, "reason": "fouled"})
+    assert state(table)["hand"]["street"] == "buy" and turn(table) == 5

@@ -346,6 +346,14 @@ class DrawEngine(PokerEngine):
             return voided, [echo, *out[:-1]]  # (apply adds the state)
         return new, [echo]
 
+    def _went_on(self, hand: HandState) -> HandState:
+        """A dead hand that was the last one due to draw: the second round opens."""
+        b = hand.betting
+        waited = b.street == 0 and b.complete and not b.hand_over and bool(hand.drawn)
+        if waited and self._draw_due(hand) is None:
+            return replace(hand, betting=b.next_round())
+        return hand
+
     # ------------------------------------------------------------------ betting
 
     def _decided(self, state: PokerState, ev: Decision) -> BettingRound:

@@ -806,10 +806,15 @@ class PokerEngine:
         player left the hand is over."""
         self.verify_hand_dead(state, ev)
         hand = self._hand(state)
-        hand = replace(hand, betting=hand.betting.dead_hand(ev.seat))
+        hand = self._went_on(replace(hand, betting=hand.betting.dead_hand(ev.seat)))
         return self._settle_if_over(
             replace(state, hand=hand), [event_msg(ev, ts, round=hand.number)]
         )
+
+    def _went_on(self, hand: HandState) -> HandState:
+        """The hand after a seat left it out of turn: what waited on that seat goes on (a
+        draw game's second round, Option Alley's buy round); a flop game waits on no seat."""
+        return hand
 
     # ------------------------------------------------------------------ betting
 

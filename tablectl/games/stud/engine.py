@@ -316,6 +316,14 @@ class StudEngine(PokerEngine):
         echo = event_msg(ev, ts, hide=hide, round=hand.number)
         return self._settle_if_over(replace(state, hand=hand), [echo])
 
+    def _went_on(self, hand: HandState) -> HandState:
+        """A dead hand that was the last one due to buy (Option Alley): the buy's round opens."""
+        b = hand.betting
+        waited = self.game.buy and bool(hand.bought) and b.complete and not b.hand_over
+        if waited and hand.streets == len(self.game.streets) and self._buy_due(hand) is None:
+            return self._dealt(hand)
+        return hand
+
     # ------------------------------------------------------------------ down cards
 
     def _downs_dealt(self, hand: HandState) -> int:
