@@ -270,3 +270,24 @@ def test_a_dead_hand_that_was_the_last_to_draw_lets_the_second_round_open() -> N
     play(table, {"type": "hand.dead", "seat": 1, "reason": "six cards"})
     assert state(table)["hand"]["street"] == "after-draw"
     assert turn(table) == 3
+
+
+def test_a_checked_seven_winning_only_a_side_pot_gives_back_the_chips_after_the_draw_R45() -> None:
+    """R45 pot by pot (review): seat 5 all-in with its big blind wins the main pot with a wheel;
+    seat 3 checked 7-5-4-3-2 after the draw, then called seat 1's $4: the side pot, all of it
+    put in after the draw, goes back to the two who put it in."""
+    table = table_of("lowball-003.toml")
+    for seat, stack in ((1, "100"), (3, "100"), (5, "2")):
+        play(table, {"type": "seat.take", "seat": seat, "stack": stack})
+    play(table, {"type": "hand.start", "button": 1})  # seat 5's $2 big blind: all-in
+    play(table, act(1, "call"), act(3, "call"))  # $6
+    play(table, draw(3, 1), draw(5, 0), draw(1, 1))
+    play(table, act(3, "check"), {"type": "decision", "seat": 1, "action": "bet", "amount": "4"})
+    play(table, act(3, "call"))
+    play(table, hole(1, "8h", "6d", "4c", "3s", "2c"), hole(5, "Ah", "2d", "3c", "4s", "5h"))
+    out = play(table, hole(3, "7h", "5d", "4h", "3d", "2h"))
+    (result,) = rows_by(out, "round/result")
+    returned = sorted(result["returned"], key=lambda r: r["seat"])
+    assert returned == [{"seat": 1, "amount": "4.00"}, {"seat": 3, "amount": "4.00"}]
+    stacks = {s["seat"]: s["stack"] for s in result["stacks"]}
+    assert stacks == {1: "98.00", 3: "98.00", 5: "5.00"}  # the $6 main pot less $1 to seat 5

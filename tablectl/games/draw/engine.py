@@ -42,7 +42,7 @@ from tablectl.rules.draw import (
 )
 from tablectl.rules.low import describe_low, low_value
 from tablectl.rules.poker import rank_category
-from tablectl.rules.pots import Contribution, Split, Strength
+from tablectl.rules.pots import Contribution, Split, Strength, build_pots
 from tablectl_base.cards import Card, parse_card
 from tablectl_base.events import (
     BoardCards,
@@ -412,10 +412,17 @@ class DrawEngine(PokerEngine):
         b = hand.betting
         if not self.game.seven_rule or declared or b.street != 1 or not ranking:
             return chips, none
-        best = min(ranking[s].low or () for s in ranking)
-        winners = {s for s in ranking if ranking[s].low == best}
         checked = {a.seat for a in b.actions if a.verb == "check"}
-        if not any(s in checked and seven_or_better(best) for s in winners):
+        sevens = {
+            s for s in checked & set(ranking) if (low := ranking[s].low) and seven_or_better(low)
+        }
+        winners: set[int] = set()  # of each pot, main and side, the lowest hands in it
+        for pot in build_pots(chips).pots:
+            lows = {s: ranking[s].low or () for s in pot.eligible if s in ranking}
+            if lows:
+                best = min(lows.values())
+                winners |= {s for s, low in lows.items() if low == best}
+        if not sevens & winners:
             return chips, none
         back = tuple((p.seat, p.in_round) for p in b.players if p.in_round > 0)
         at_draw = [  # (all-in then only if nothing went in after)
