@@ -289,12 +289,14 @@ class HandDead(_Event):
 
 class CardFlashed(_Event):
     """Lowball: a card exposed by the dealer, on the deal or on the draw (003 "Lowball" rules 6,
-    7, 8): public, as everyone saw it."""
+    7, 8): public, as everyone saw it. `boxed`: the card was found faced in the deck as it was
+    dealt to the seat (rules 7, 9): dead, and no exposure of the dealer's."""
 
     type: Literal["card.flashed"] = "card.flashed"
     seat: Seat
     card: CardText
     when: Literal["deal", "draw"]
+    boxed: bool | None = Field(None, strict=True)  # (None: not boxed, left out of the record)
 
 
 class OptionBuy(_Event):

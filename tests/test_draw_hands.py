@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
+from tablectl.outputs import OutboxRow
 from tablectl.rules.draw import bug_card, lowball_low, seven_or_better
 from tablectl.rules.low import describe_low
 from tablectl.table import Table
 from tablectl_base.cards import parse_card
 from tests.helpers import feed
-from tests.test_poker_hands import act, alerts, play, rows_by, table_of
+from tests.test_poker_hands import act, alerts, play, read, rows_by, table_of
 from tests.test_stud_hands import hole, state, turn
 
 
@@ -291,3 +292,167 @@ def test_a_checked_seven_winning_only_a_side_pot_gives_back_the_chips_after_the_
     assert returned == [{"seat": 1, "amount": "4.00"}, {"seat": 3, "amount": "4.00"}]
     stacks = {s["seat"]: s["stack"] for s in result["stacks"]}
     assert stacks == {1: "98.00", 3: "98.00", 5: "5.00"}  # the $6 main pot less $1 to seat 5
+
+
+class Reader:
+    """The card-reading table's placements in one hand, numbered as it counts them."""
+
+    def __init__(self, table: Table) -> None:
+        self.table, self.pos = table, 0
+
+    def event(self, zone: str, card: str, seat: int | None = None) -> dict[str, Any]:
+        self.pos += 1
+        return read(zone, card, self.pos, seat=seat)
+
+    def deal(self, *rows: tuple[int, str]) -> list[OutboxRow]:
+        """Cards placed at seats, in the order given: every row published."""
+        return play(self.table, *(self.event("seat", card, seat) for seat, card in rows))
+
+    def muck(self, *texts: str) -> list[OutboxRow]:
+        return play(self.table, *(self.event("muck", card) for card in texts))
+
+    def refused(self, seat: int, card: str) -> dict[str, Any]:
+        """A placement at a seat the rules refuse: its one alert."""
+        (alert,) = alerts(feed(self.table, self.event("seat", card, seat)))
+        return alert
+
+
+def deal_around(reader: Reader, hands: dict[int, list[str]], order: tuple[int, ...]) -> None:
+    """Five rounds of one card each, in the dealing order."""
+    reader.deal(*((seat, hands[seat][i]) for i in range(5) for seat in order))
+
+
+def test_lowball_the_draw_from_the_reader_four_at_once_the_fifth_after_the_others_burns() -> None:
+    """003 "Lowball" rules 16 and 18, as the card-reading table sees them. Rule 18: "When a
+    player calls for cards, the dealer 'burns' (discards) top card face down and then fills the
+    player's requirements"; rule 16: "only four cards can be given at one time. The fifth card
+    will be dealt after the other players have received their requested cards".
+
+    Dealt 3, 5, 1 (button 1). Seat 3 holds Q-Q-J-T-9 and draws five; seat 5 holds 6-5-4-K-K
+    and draws two; seat 1 stands pat on 7-5-4-3-2. Seat 3's A-2-3-4 and the bug (the lowest
+    card not held: the five, 003 "Lowball") make the wheel, 5-4-3-2-A, below seat 1's
+    7-5-4-3-2 and seat 5's 8-7-6-5-4; all three check after the draw, so R45 returns nothing
+    (no chip went in after the draw) and seat 3 takes the $6 pot less the $1 fee."""
+    table = table_of("lowball-003.toml")
+    seats_1_3_5(table)
+    reader = Reader(table)
+    hands = {
+        3: ["Qs", "Qh", "Jd", "Tc", "9d"],
+        5: ["6c", "5d", "4h", "Ks", "Kh"],
+        1: ["7c", "5s", "4s", "3h", "2h"],
+    }
+    deal_around(reader, hands, (3, 5, 1))
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"))  # $6
+    reader.muck(*hands[3])  # seat 3 throws its five
+    play(table, draw(3, 5))
+    alert = reader.refused(3, "Ah")  # no burn yet
+    assert alert["rule"] == '003 "Lowball" (Lowball Rules, rule 18)'
+    assert "burn" in alert["reason"] and "Ah" not in alert["reason"]
+    reader.muck("9h")  # the burn
+    reader.deal((3, "Ah"), (3, "2d"), (3, "3c"), (3, "4c"))
+    alert = reader.refused(3, "JKR")  # a fifth at once
+    assert alert["rule"] == '003 "Lowball" (Lowball Rules, rule 16)'
+    assert "only four are given at one time" in alert["reason"]
+    reader.muck("Ks", "Kh")
+    play(table, draw(5, 2), draw(1, 0))
+    assert state(table)["hand"]["street"] == "after-draw"
+    assert reader.refused(5, "7s")["rule"] == '003 "Lowball" (Lowball Rules, rule 18)'
+    reader.muck("Jh")  # seat 5's burn
+    reader.deal((5, "7s"))
+    assert reader.refused(3, "JKR")["rule"] == '003 "Lowball" (Lowball Rules, rule 16)'
+    reader.deal((5, "8h"))
+    assert reader.refused(5, "9s")["rule"] == '003 "Lowball" (Lowball Rules, rule 14)'
+    out = play(table, act(3, "check"), act(5, "check"), act(1, "check"))
+    assert not rows_by(out, "round/result")  # seat 3's hand waits for its fifth card
+    (result,) = rows_by(reader.deal((3, "JKR")), "round/result")  # after the others: the fifth
+    assert [(p["amount"], p["low"]) for p in result["pots"]] == [("5.00", [3])]
+    assert result["shown"][0]["cards"] == ["Ah", "2d", "3c", "4c", "JKR"]
+    assert result["returned"] == []
+
+
+def test_six_cards_to_one_player_the_sixth_is_taken_back_to_two_a_misdeal() -> None:
+    """003 "Lowball" rule 13: "A misdeal is declared if six cards are dealt to two players".
+    One seat with six (our reading, docs/games/draw.md): the last card dealt to it is taken back
+    and dead, the seat keeps its first five; a second seat with six voids the hand: the blinds
+    back, the button back."""
+    table = table_of("lowball-003.toml")
+    seats_1_3_5(table)
+    reader = Reader(table)
+    deal_around(
+        reader, {3: ["Ah", "2h", "3h", "4h", "5h"], 5: ["As", "2s", "3s", "4s", "5s"]}, (3, 5)
+    )
+    reader.deal((3, "9c"))  # a sixth to seat 3: taken back, dead
+    play(table, *(reader.event("seat", c, 1) for c in ("Ad", "2d", "3d", "4d", "5d")))
+    assert "dead" in reader.refused(1, "9c")["reason"]  # the card taken back is in no hand
+    out = reader.deal((5, "9d"))  # a sixth to seat 5 too: a misdeal
+    (result,) = rows_by(out, "round/result")
+    assert result["void"] is True and "six cards were dealt to two players" in result["reason"]
+    assert "rule 13" in result["reason"]
+    assert {s["stack"] for s in result["stacks"]} == {"100.00"}
+    assert state(table)["hand"] is None
+
+
+def test_a_sixth_card_at_one_seat_leaves_its_first_five_to_play() -> None:
+    """The seat that was dealt six keeps the five dealt first: they win the showdown."""
+    table = table_of("lowball-003.toml")
+    seats_1_3_5(table)
+    reader = Reader(table)
+    hands = {
+        3: ["Ah", "2h", "3h", "4h", "6h"],  # 6-4-3-2-A
+        5: ["As", "2s", "3s", "4s", "7s"],  # 7-4-3-2-A
+        1: ["Ad", "2d", "3d", "4d", "8d"],  # 8-4-3-2-A
+    }
+    deal_around(reader, hands, (3, 5, 1))
+    reader.deal((3, "5c"))  # a sixth: had it counted, seat 3 would hold a wheel
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"))
+    play(table, draw(3, 0), draw(5, 0), draw(1, 0))
+    out = play(table, act(3, "check"), act(5, "check"), act(1, "check"))
+    (result,) = rows_by(out, "round/result")
+    assert [(p["amount"], p["low"]) for p in result["pots"]] == [("5.00", [3])]
+    assert result["shown"][0]["low"]["name"] == "6-4-3-2-A"
+
+
+def test_a_boxed_card_is_dead_even_a_five_and_is_not_the_dealers_exposure() -> None:
+    """003 "Lowball" rule 9: "A card faced in deck, which is a boxed card, is also dead": unlike
+    a five flashed by the dealer (rule 6), a boxed five is not kept; and it is not the dealer
+    exposing a card, so with one card flashed besides it there is no misdeal (rule 13)."""
+    table = table_of("lowball-003.toml")
+    seats_1_3_5(table)
+    reader = Reader(table)
+    reader.deal((3, "Ah"), (5, "5c"))
+    out = play(table, {**flash(5, "5c", "deal"), "boxed": True})
+    (echo,) = rows_by(out, "event")
+    assert (echo["card"], echo["boxed"], echo["kept"]) == ("5c", True, False)
+    play(table, flash(3, "Ah", "deal"))  # the dealer's one exposure: kept, no misdeal
+    assert state(table)["hand"] is not None
+    assert "dead" in reader.refused(1, "5c")["reason"]
+    reader.deal((5, "2c"))  # the boxed card's replacement: seat 5 holds one card
+
+
+def test_a_card_flashed_on_the_draw_is_replaced_after_the_others_from_the_reader() -> None:
+    """003 "Lowball" rules 7 and 8: a card "faced by dealer after the draw is dead and player
+    receives additional card after all players receive their cards"."""
+    table = table_of("lowball-003.toml")
+    seats_1_3_5(table)
+    reader = Reader(table)
+    hands = {
+        3: ["Ah", "2h", "3h", "Kc", "Kd"],
+        5: ["As", "2s", "3s", "4s", "Qs"],
+        1: ["Ad", "2d", "3d", "4d", "8d"],
+    }
+    deal_around(reader, hands, (3, 5, 1))
+    play(table, act(1, "call"), act(3, "call"), act(5, "check"))
+    reader.muck("Kc", "Kd", "9c")  # seat 3's discards, then the burn
+    play(table, draw(3, 2))
+    reader.deal((3, "4c"))
+    play(table, flash(3, "5c", "draw"))  # the second card, faced: dead
+    rule = reader.refused(3, "6c")["rule"]  # its replacement may not come yet
+    assert rule == '003 "Lowball" (Lowball Rules, rule 16)'
+    reader.muck("Qs", "9s")
+    play(table, draw(5, 1))
+    reader.deal((5, "5s"))  # seat 5: A-2-3-4-5, the wheel
+    play(table, draw(1, 0))
+    reader.deal((3, "6c"))  # now: 6-4-3-2-A
+    out = play(table, act(3, "check"), act(5, "check"), act(1, "check"))
+    (result,) = rows_by(out, "round/result")
+    assert [(p["amount"], p["low"]) for p in result["pots"]] == [("5.00", [5])]

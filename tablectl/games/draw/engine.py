@@ -2,7 +2,7 @@
 and misdeals (tablectl/games/poker/engine.py), with the draw games' cards: five down to each
 player, a betting round, the draw, a second betting round, the showdown. No board, no up card.
 
-A hand, from the dealer's console (or the card-reading table's `table.card`, zone `seat`):
+A hand, from the dealer's console (or the card-reading table's `table.card`):
 - `hand.start`: the button moves, the blinds are posted ("The player at the left of the big
   blind has the first right or obligation to bet", 003 "Five Card Draw"); at Lowball the
   straddles after the big blind too (003 "Lowball" rule 5). Five cards to each seat dealt in.
@@ -12,6 +12,9 @@ A hand, from the dealer's console (or the card-reading table's `table.card`, zon
   first asked for stands (003 "Lowball" rule 14). After the last seat's draw the second
   betting round opens, the first seat still in left of the dealer first.
 - `hole.cards`: a seat's five cards as they stand (dealt, or after its draw), journal only.
+- `table.card`: the reader's reads. On the deal each seat's five (a sixth at two seats is a
+  misdeal, rule 13); on the draw the cards each seat asked for, four at once and the fifth after
+  the others (rule 16), each seat's after a burn (rule 18); in the muck, discards and burns.
 - The hand ends on the last fold, or when the second round is over and every hand still in is
   known (else the dealer declares the `showdown`). Lowball's seven rule (R45): a player who
   checked a seven or better after the draw and wins keeps only the pot as it stood when the draw
@@ -64,6 +67,11 @@ FIRST_ASKED = '003 "Lowball" (Lowball Rules, rule 14)'
 SEVEN_RULE = "R45"
 FLASHED = '003 "Lowball" (Lowball Rules, rules 6-8)'
 MISDEAL = '003 "Lowball" (Lowball Rules, rule 13)'
+AT_ONCE = '003 "Lowball" (Lowball Rules, rule 16)'
+BURN = '003 "Lowball" (Lowball Rules, rule 18)'
+BOXED = '003 "Lowball" (Lowball Rules, rules 7, 9)'
+AT_ONCE_MOST = 4
+"""003 "Lowball" rule 16: "only four cards can be given at one time"."""
 
 
 @dataclass(frozen=True)
@@ -131,8 +139,10 @@ class DrawEngine(PokerEngine):
     # ------------------------------------------------------------------ cards
 
     def _dead(self, hand: HandState) -> set[Card]:
-        """Cards exposed and replaced (Lowball's flashed cards): in no hand again."""
-        return {card for _, _, card, kept in hand.exposed if not kept}
+        """Cards out of play: exposed and replaced (Lowball's flashed cards), boxed, or a sixth
+        card dealt to a seat. In no hand again."""
+        dead = {card for _, _, card, kept in hand.exposed if not kept}
+        return dead | {card for _, _, card in hand.boxed} | {card for _, card in hand.over}
 
     def _verify_five(self, hand: HandState, seat: int, cards: tuple[Card, ...]) -> None:
         """Five cards from the game's pack, none held by another seat nor dead; before the
@@ -147,7 +157,7 @@ class DrawEngine(PokerEngine):
             raise Rejected(f"{self.game_id} is dealt without the joker", rule=self.game.hole_rule)
         if len(set(cards)) != len(cards):
             raise Rejected("a card appears twice in this hand", rule=self.game.hole_rule)
-        others = {c for s, held in hand.holes.items() if s != seat for c in held}
+        others = self._in_play(hand) - {*hand.holes.get(seat, ()), *hand.given.get(seat, ())}
         if set(cards) & others:
             raise Rejected(
                 "a card appears twice in this hand: another seat holds it",
@@ -169,44 +179,201 @@ class DrawEngine(PokerEngine):
             raise Rejected(f"seat {ev.seat} is not dealt in this hand", rule=ACTION_ORDER)
         self._verify_five(hand, ev.seat, _cards(ev.cards))
 
+    def hole_cards(
+        self, state: PokerState, ev: HoleCards, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """A seat's five from the console; after its draw they are its hand, and the wait for
+        the reader's cards and discards ends."""
+        self.verify_hole_cards(state, ev)
+        hand = self._hand(state)
+        if ev.seat in hand.before:
+            hand = replace(
+                hand,
+                before=_without(hand.before, ev.seat),
+                thrown=_without(hand.thrown, ev.seat),
+            )
+        return super().hole_cards(replace(state, hand=hand), ev, ts)
+
     def _whole(self, hand: HandState, seat: int) -> bool:
         """Whether the seat's five are known as they stand (after its draw, its new five)."""
         return len(hand.holes.get(seat, ())) == HAND_SIZE
 
     def verify_table_card(self, state: PokerState, ev: TableCard) -> None:
-        """The reader's cards are the dealt five of each seat (the draw is the console's)."""
+        """The reader's cards: each seat's five on the deal (a sixth at a seat is taken back,
+        at two seats a misdeal, rule 13); on the draw, the cards a seat asked for, at most four
+        at once and the fifth or a replacement after every other seat has its own (rules 7, 8,
+        16), each seat's after a burn (rule 18). The muck takes anything."""
         hand = self._hand(state)
         if ev.zone == "muck":
             return
         if ev.zone == "board":
             raise Rejected("a draw game has no board", rule=self.game.hole_rule)
-        assert ev.seat is not None
-        if ev.seat not in hand.order:
-            raise Rejected(f"seat {ev.seat} is not dealt in this hand", rule=ACTION_ORDER)
-        if hand.drawn or len(hand.holes.get(ev.seat, ())) >= HAND_SIZE:
-            raise Rejected(
-                f"seat {ev.seat} has its five: the draw is entered with `draw`",
-                rule=self.game.hole_rule,
-            )
+        seat = ev.seat
+        assert seat is not None
+        if seat not in hand.order:
+            raise Rejected(f"seat {seat} is not dealt in this hand", rule=ACTION_ORDER)
         card = parse_card(ev.card)
         if card.is_joker and not self.game.joker:
             raise Rejected(f"{self.game_id} is dealt without the joker", rule=self.game.hole_rule)
-        if any(card in held for held in hand.holes.values()):
+        if card in self._in_play(hand):
             raise Rejected("a card appears twice in this hand", rule=self.game.hole_rule)
+        if card in self._dead(hand):
+            raise Rejected("a card out of play (exposed, boxed, taken back) is dead", rule=FLASHED)
+        if not self._on_draw(hand):
+            if any(s == seat for s, _ in hand.over):
+                raise Rejected(
+                    f"seat {seat} was dealt a sixth card already", rule=self.game.hole_rule
+                )
+            return
+        self._verify_drawn_card(hand, seat)
+
+    def _verify_drawn_card(self, hand: HandState, seat: int) -> None:
+        """A card read at a seat on the draw: one it asked for, in its turn or late."""
+        if seat not in self._live(hand):
+            raise Rejected(f"seat {seat} is not in this hand", rule=ACTION_ORDER)
+        if seat not in hand.drawn:
+            raise Rejected(
+                f"seat {seat} has not asked for cards: its draw is entered with `draw`",
+                rule=self.game.hole_rule,
+            )
+        if self._owed(hand, seat) <= 0:
+            raise Rejected(
+                f"seat {seat} asked for {hand.drawn[seat]} card(s) and has them",
+                rule=FIRST_ASKED,
+            )
+        if self._late(hand, seat):
+            waiting = [s for s in self._live(hand) if s != seat and not self._first_given(hand, s)]
+            if self._draw_due(hand) is not None or waiting:
+                who = f"seat {waiting[0]}" if waiting else "every seat"
+                raise Rejected(
+                    f"seat {seat}'s fifth card or replacement comes after {who} has its "
+                    "cards: only four are given at one time",
+                    rule=AT_ONCE,
+                )
+            return
+        if self._delivered(hand, seat) == 0:
+            started = sum(1 for s in hand.drawn if s != seat and self._delivered(hand, s))
+            if hand.burns < started + 1:
+                raise Rejected(
+                    f"no burn was read before seat {seat}'s cards: the dealer burns the top card "
+                    "face down before filling each player's draw",
+                    rule=BURN,
+                )
 
     def table_card(
         self, state: PokerState, ev: TableCard, ts: str
     ) -> tuple[PokerState, list[GameRecord]]:
-        """One of a seat's five (never published); the muck takes anything."""
+        """One of a seat's cards (never published); in the muck, on the draw, a seat's discard
+        or a burn."""
         self.verify_table_card(state, ev)
         hand = self._hand(state)
         echo = event_msg(ev, ts, hide=("card",), round=hand.number)
+        card = parse_card(ev.card)
         if ev.zone == "muck":
-            return state, [echo]
-        assert ev.seat is not None
-        cards = (*hand.holes.get(ev.seat, ()), parse_card(ev.card))
-        hand = replace(hand, holes=MappingProxyType({**hand.holes, ev.seat: cards}))
+            return replace(state, hand=self._mucked(hand, card)), [echo]
+        seat = ev.seat
+        assert seat is not None
+        if self._on_draw(hand):
+            if seat in hand.before:
+                given = {**hand.given, seat: (*hand.given.get(seat, ()), card)}
+                hand = self._completed(replace(hand, given=MappingProxyType(given)), seat)
+            else:  # a replacement for a card of a hand drawn from the console
+                holes = {**hand.holes, seat: (*hand.holes[seat], card)}
+                hand = replace(hand, holes=MappingProxyType(holes))
+            return self._settle_if_over(replace(state, hand=hand), [echo])
+        if len(hand.holes.get(seat, ())) >= HAND_SIZE:
+            return self._sixth(replace(state, hand=hand), seat, card, echo, ts)
+        cards = (*hand.holes.get(seat, ()), card)
+        hand = replace(hand, holes=MappingProxyType({**hand.holes, seat: cards}))
         return self._settle_if_over(replace(state, hand=hand), [echo])
+
+    def _sixth(
+        self, state: PokerState, seat: int, card: Card, echo: GameRecord, ts: str
+    ) -> tuple[PokerState, list[GameRecord]]:
+        """A sixth card read at a seat on the deal: the dealer takes it back and it is dead (the
+        seat keeps the five it was dealt first); six cards to two players is a misdeal (003
+        "Lowball" rule 13): the hand is void at once."""
+        hand = self._hand(state)
+        hand = replace(hand, over=(*hand.over, (seat, card)))
+        new = replace(state, hand=hand)
+        if len({s for s, _ in hand.over}) > 1:
+            why = f"misdeal: six cards were dealt to two players ({MISDEAL})"
+            voided, out = self.void(new, why, ts)
+            return voided, [echo, *out[:-1]]  # (apply adds the state)
+        return new, [echo]
+
+    def _mucked(self, hand: HandState, card: Card) -> HandState:
+        """A card read in the muck. On the draw, a card of a seat whose draw is not yet filled
+        is its discard; any other card (no seat's, none dead) a burn. Otherwise (a fold, a card
+        thrown away after the draw) nothing."""
+        if not self._on_draw(hand) or card in self._dead(hand):
+            return hand
+        for seat in self._live(hand):
+            pending = seat not in hand.drawn or seat in hand.before
+            held = hand.before.get(seat, ()) if seat in hand.before else hand.holes.get(seat, ())
+            if card in held:
+                if not pending or card in hand.thrown.get(seat, ()):
+                    return hand
+                thrown = {**hand.thrown, seat: (*hand.thrown.get(seat, ()), card)}
+                return self._completed(replace(hand, thrown=MappingProxyType(thrown)), seat)
+        if card in self._in_play(hand):
+            return hand
+        return replace(hand, burns=hand.burns + 1)
+
+    def _completed(self, hand: HandState, seat: int) -> HandState:
+        """The seat's new five, once the reader (or the console) has given every card it asked
+        for and its discards are known: its five as they stood, less the discards, plus the
+        cards given."""
+        if seat not in hand.before:
+            return hand
+        before, given = hand.before[seat], hand.given.get(seat, ())
+        thrown = hand.thrown.get(seat, ())
+        count = hand.drawn[seat]
+        if len(before) != HAND_SIZE or len(given) != count or len(thrown) != count:
+            return hand
+        now = (*(c for c in before if c not in thrown), *given)
+        return replace(
+            hand,
+            holes=MappingProxyType({**hand.holes, seat: now}),
+            before=_without(hand.before, seat),  # (`given` stays: what the reader dealt)
+            thrown=_without(hand.thrown, seat),
+        )
+
+    def _on_draw(self, hand: HandState) -> bool:
+        """Whether the deal is over: the draw is due or past."""
+        return hand.betting.street == 1 or self._draw_due(hand) is not None
+
+    def _in_play(self, hand: HandState) -> set[Card]:
+        """Every card a seat holds now or was given on the draw."""
+        held = {c for cards in hand.holes.values() for c in cards}
+        return held | {c for cards in hand.given.values() for c in cards}
+
+    def _owed(self, hand: HandState, seat: int) -> int:
+        """How many cards the seat is still to be given on the draw (a replacement included)."""
+        if seat in hand.before:
+            return hand.drawn[seat] - len(hand.given.get(seat, ()))
+        held = hand.holes.get(seat, ())
+        return HAND_SIZE - len(held) if held else 0
+
+    def _delivered(self, hand: HandState, seat: int) -> int:
+        """The cards dealt to a seat on the draw so far, those exposed or boxed (dead) too."""
+        dead = sum(1 for s, w, _, kept in hand.exposed if s == seat and w == "draw" and not kept)
+        dead += sum(1 for s, w, _ in hand.boxed if s == seat and w == "draw")
+        return len(hand.given.get(seat, ())) + dead
+
+    def _first_given(self, hand: HandState, seat: int) -> bool:
+        """Whether the seat has the cards given at its turn: all it asked for, or four of five
+        (rule 16)."""
+        if seat not in hand.before:
+            return seat in hand.drawn
+        return self._delivered(hand, seat) >= min(hand.drawn[seat], AT_ONCE_MOST)
+
+    def _late(self, hand: HandState, seat: int) -> bool:
+        """Whether the seat's next card is one dealt after the others: the fifth of five (rule
+        16) or the replacement of a card exposed or boxed on the draw (rules 7, 8)."""
+        if seat not in hand.before:
+            return True
+        return self._first_given(hand, seat)
 
     # ------------------------------------------------------------------ the draw
 
@@ -238,6 +405,18 @@ class DrawEngine(PokerEngine):
             )
         discard = _cards(ev.discard or [])
         given = _cards(ev.cards or [])
+        thrown = hand.thrown.get(ev.seat, ())
+        if len(thrown) > ev.count:
+            raise Rejected(
+                f"seat {ev.seat} threw {len(thrown)} card(s) in the muck: it cannot draw "
+                f"{ev.count}",
+                rule=self.game.hole_rule,
+            )
+        if discard and not set(thrown) <= set(discard):
+            raise Rejected(
+                f"seat {ev.seat}'s discards read in the muck are not the ones named",
+                rule=self.game.hole_rule,
+            )
         for what, cards in (("discard", discard), ("cards", given)):
             if cards and len(cards) != ev.count:
                 raise Rejected(
@@ -274,20 +453,27 @@ class DrawEngine(PokerEngine):
         hand = self._hand(state)
         held = hand.holes.get(ev.seat, ())
         discard, given = _cards(ev.discard or []), _cards(ev.cards or [])
+        drawn = MappingProxyType({**hand.drawn, ev.seat: ev.count})
         if ev.count == 0:
-            now = held
-        elif len(held) == HAND_SIZE and len(discard) == ev.count and len(given) == ev.count:
-            now = (*(c for c in held if c not in discard), *given)
-        else:
-            now = ()
-        holes = {**hand.holes, ev.seat: now}
-        if not now:
-            holes.pop(ev.seat, None)
-        hand = replace(
-            hand,
-            holes=MappingProxyType(holes),
-            drawn=MappingProxyType({**hand.drawn, ev.seat: ev.count}),
-        )
+            hand = replace(hand, drawn=drawn)
+        elif given:  # the console gives the cards: the new five where the discards are known
+            known = len(held) == HAND_SIZE and len(discard) == ev.count
+            holes = {**hand.holes, ev.seat: (*(c for c in held if c not in discard), *given)}
+            if not known:
+                holes.pop(ev.seat)
+            hand = replace(hand, holes=MappingProxyType(holes), drawn=drawn)
+        else:  # the reader gives them: the five as they stand wait for the cards and discards
+            thrown = discard or hand.thrown.get(ev.seat, ())
+            hand = self._completed(
+                replace(
+                    hand,
+                    holes=_without(hand.holes, ev.seat),
+                    drawn=drawn,
+                    before=MappingProxyType({**hand.before, ev.seat: held}),
+                    thrown=MappingProxyType({**hand.thrown, ev.seat: thrown}),
+                ),
+                ev.seat,
+            )
         if self._draw_due(hand) is None:
             hand = replace(hand, betting=hand.betting.next_round())
         echo = event_msg(ev, ts, hide=("discard", "cards"), round=hand.number)
@@ -308,18 +494,18 @@ class DrawEngine(PokerEngine):
         card = parse_card(ev.card)
         if card.is_joker and not self.game.joker:
             raise Rejected(f"{self.game_id} is dealt without the joker", rule=self.game.hole_rule)
-        others = {c for s, held in hand.holes.items() if s != ev.seat for c in held}
-        if card in others or card in self._dead(hand):
+        mine = {*hand.holes.get(ev.seat, ()), *hand.given.get(ev.seat, ())}
+        if card in self._in_play(hand) - mine or card in self._dead(hand):
             raise Rejected("that card is another seat's or dead already", rule=FLASHED)
-        on_draw = hand.betting.street == 1 or self._draw_due(hand) is not None
-        if (ev.when == "deal") == on_draw:
+        if (ev.when == "deal") == self._on_draw(hand):
             raise Rejected(
                 "a card flashed on the deal comes before the draw, on the draw after the first "
                 "round",
                 rule=FLASHED,
             )
         held = hand.holes.get(ev.seat, ())
-        if ev.when == "deal" and _kept(card) and len(held) == HAND_SIZE and card not in held:
+        kept = ev.when == "deal" and _kept(card) and not ev.boxed
+        if kept and len(held) == HAND_SIZE and card not in held:
             raise Rejected(f"the card is not one of seat {ev.seat}'s five", rule=FLASHED)
 
     def card_flashed(
@@ -327,17 +513,20 @@ class DrawEngine(PokerEngine):
     ) -> tuple[PokerState, list[GameRecord]]:
         """A flashed card is public. On the deal a five or lower is kept, a six or higher
         replaced after the last player is dealt (rule 6); on the draw it is always replaced
-        (rules 7, 8). A replaced card is dead. A second card exposed on the deal is a misdeal
-        (rule 13): the hand is void."""
+        (rules 7, 8). A boxed card (found faced in the deck) is never kept (rules 7, 9). A
+        replaced card is dead: it leaves the seat's cards, and its replacement comes from the
+        reader or the console. A second card the dealer exposes on the deal is a misdeal (rule
+        13): the hand is void."""
         self.verify_card_flashed(state, ev)
         hand = self._hand(state)
         card = parse_card(ev.card)
-        kept = ev.when == "deal" and _kept(card)
-        hand = replace(hand, exposed=(*hand.exposed, (ev.seat, ev.when, card, kept)))
-        if not kept and card in hand.holes.get(ev.seat, ()):  # its five are unknown again
-            hand = replace(
-                hand, holes=MappingProxyType({s: c for s, c in hand.holes.items() if s != ev.seat})
-            )
+        kept = ev.when == "deal" and _kept(card) and not ev.boxed
+        if ev.boxed:
+            hand = replace(hand, boxed=(*hand.boxed, (ev.seat, ev.when, card)))
+        else:
+            hand = replace(hand, exposed=(*hand.exposed, (ev.seat, ev.when, card, kept)))
+        if not kept:
+            hand = _less(hand, ev.seat, card)
         echo = event_msg(ev, ts, round=hand.number, kept=kept)
         new = replace(state, hand=hand)
         if sum(when == "deal" for _, when, _, _ in hand.exposed) > 1:
@@ -457,6 +646,24 @@ class DrawEngine(PokerEngine):
         if not b.complete:
             return "betting"
         return "showdown"
+
+
+def _less(hand: HandState, seat: int, card: Card) -> HandState:
+    """The hand with a dead card taken from the seat's cards (held, or given on the draw)."""
+    given = hand.given.get(seat, ())
+    if card in given:
+        cards = tuple(c for c in given if c != card)
+        return replace(hand, given=MappingProxyType({**hand.given, seat: cards}))
+    held = hand.holes.get(seat, ())
+    if card not in held:
+        return hand
+    holes = {**hand.holes, seat: tuple(c for c in held if c != card)}
+    return replace(hand, holes=MappingProxyType(holes))
+
+
+def _without(cards: Mapping[int, tuple[Card, ...]], seat: int) -> Mapping[int, tuple[Card, ...]]:
+    """A seat -> cards map less one seat."""
+    return MappingProxyType({s: c for s, c in cards.items() if s != seat})
 
 
 def _kept(card: Card) -> bool:

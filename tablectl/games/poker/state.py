@@ -110,6 +110,17 @@ class HandState:
     game: str | None = None  # Dealer's Choice: the game the button chose for this hand
     # Lowball: the cards the dealer exposed, (seat, "deal" or "draw", card, kept by the seat)
     exposed: tuple[tuple[int, str, Card, bool], ...] = ()
+    # the draw from the card-reading table: each drawing seat's five as they stood when it
+    # asked (`before`), the cards read at its antenna since (`given`), its discards read in the
+    # muck (`thrown`), the muck cards read on the draw that are no seat's (`burns`, rule 18)
+    # and a sixth card read at a seat on the deal (`over`, (seat, card), rule 13)
+    before: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
+    given: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
+    thrown: Mapping[int, tuple[Card, ...]] = field(default_factory=_no_cards)
+    burns: int = 0
+    over: tuple[tuple[int, Card], ...] = ()
+    # boxed cards (rules 7, 9), (seat, "deal" or "draw", card): dead, not the dealer's exposure
+    boxed: tuple[tuple[int, str, Card], ...] = ()
 
     @property
     def big_blind(self) -> int:
