@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tablectl.config import load_config
 from tablectl.outputs import OutboxRow
 from tablectl.rules.draw import bug_card, lowball_low, seven_or_better
 from tablectl.rules.low import describe_low
@@ -456,3 +458,46 @@ def test_a_card_flashed_on_the_draw_is_replaced_after_the_others_from_the_reader
     out = play(table, act(3, "check"), act(5, "check"), act(1, "check"))
     (result,) = rows_by(out, "round/result")
     assert [(p["amount"], p["low"]) for p in result["pots"]] == [("5.00", [5])]
+
+
+def test_a_lowball_kill_pot_takes_no_straddles_and_its_kill_blind_is_paid(tmp_path: Path) -> None:
+    """003 "Betting Limits", Kill Rules ("The kill blind must be paid") with 003 "Lowball" rule 5
+    ("Straddles are permitted"): where a hand is a kill pot, the kill blind is its last blind
+    and no straddle follows it (our reading, docs/games/draw.md). Seat 5 wins hands 1 and 2
+    (every other seat folds), so hand 3 is a half-kill pot at $3-$6: a straddle is refused, and
+    without one seat 5 posts the $3 kill blind."""
+    path = tmp_path / "kill.toml"
+    path.write_text(
+        f"""site = "room"
+table = "lowball-kill"
+[game]
+id = "lowball"
+document = "003"
+structure = "fixed-limit"
+stakes = ["2", "4"]
+blinds = ["1", "2"]
+kill = "half"
+[game.collection.schedule]
+option = 4
+per = "half-hour"
+rates = [{{ from = 2, fee = "1" }}]
+[seats]
+count = 8
+[journal]
+path = "{tmp_path / "kill.db"}"
+""",
+        encoding="utf-8",
+    )
+    cfg = load_config(path)
+    table = Table(cfg)
+    feed(table, {"type": "config", "rules": cfg.rules.to_json()}, source="config")
+    seats_1_3_5(table)  # button 1: 3 small, 5 big
+    play(table, act(1, "fold"), act(3, "fold"))  # seat 5 wins, takes the kill button
+    play(table, {"type": "hand.start"}, act(3, "fold"))  # button 3: 5 small, 1 big
+    raise_to_4 = {"type": "decision", "seat": 5, "action": "raise", "amount": "4"}
+    play(table, raise_to_4, act(1, "fold"))  # seat 5 wins the very next pot
+    (alert,) = alerts(feed(table, {"type": "hand.start", "straddles": ["6"]}))
+    assert alert["rule"] == '003 "Betting Limits" (Kill Rules)'
+    assert "no straddles" in alert["reason"]
+    (start,) = rows_by(play(table, {"type": "hand.start"}), "event")
+    assert start["posted"][-1] == {"seat": 5, "post": "kill", "amount": "3.00"}

@@ -59,6 +59,7 @@ from tablectl.games.poker.state import (
 )
 from tablectl.rules.betting import (
     ACTION_ORDER,
+    KILL_RULE,
     ROUND_OF_PLAY,
     TABLE_STAKES,
     BettingError,
@@ -381,6 +382,13 @@ class PokerEngine:
                 rule=ROUND_OF_PLAY,
             )
         self._next_button(state, ev)
+        kill_pot = state.kill_next and state.kill_holder in {s.seat for s in playing}
+        if ev.straddles and kill_pot:  # our reading: docs/games/draw.md, "Kill pots"
+            raise Rejected(
+                "a kill pot takes no straddles: the kill blind must be paid, and it is the "
+                "hand's last blind",
+                rule=KILL_RULE,
+            )
 
     def can_hand_start(self, state: PokerState, ev: HandStart) -> bool:
         """Whether `verify_hand_start` accepts."""
