@@ -9,7 +9,8 @@ Connection handling is an explicit state machine::
 
     DISCONNECTED -> CONNECTING -> CONNECTED --(error)--> BACKOFF -> CONNECTING -> ...
 
-with capped exponential backoff that resets after every successful connect. Each connection
+with capped exponential backoff, jittered (`tablectl_base.backoff`: a floor of tables does not
+retry a restarted broker in lockstep), that resets after every successful connect. Each connection
 uses a fresh ``aiomqtt.Client`` with a clean session: paho's in-memory session state adds
 nothing to the durable outbox, and a command queued at the broker while the table was offline
 is stale by the time it would be delivered (its sender has long given up on the reply).
@@ -40,7 +41,7 @@ import aiomqtt
 import structlog
 
 from tablectl.outputs import OutboxRow
-from tablectl_base.backoff import Backoff
+from tablectl_base.backoff import Backoff, RandomFn
 
 log = structlog.get_logger(__name__)
 
@@ -89,7 +90,8 @@ class Relay:
 
     ``run()`` runs until cancelled or stopped; ``wake()`` says new rows are waiting; ``notice()``
     publishes a message from memory; ``stop()`` publishes the retained ``"offline"`` status,
-    disconnects cleanly and waits for ``run()``.
+    disconnects cleanly and waits for ``run()``. ``sleep`` and ``random`` are the backoff's
+    seams for tests: a timer the test fires, and the jitter's draw.
     """
 
     def __init__(
@@ -107,6 +109,7 @@ class Relay:
         backoff_initial: float = 0.5,
         backoff_max: float = 30.0,
         sleep: Sleep = asyncio.sleep,
+        random: RandomFn | None = None,
         keepalive: int = 30,
         window: int = 50,
         poll_interval: float = 1.0,
@@ -123,7 +126,7 @@ class Relay:
         self._password = password
         self._tls = tls
         self._on_command = on_command
-        self._backoff = Backoff(backoff_initial, backoff_max)
+        self._backoff = Backoff(backoff_initial, backoff_max, random=random)
         self._sleep = sleep
         self._keepalive = keepalive
         self._window = window

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -26,7 +27,6 @@ from tablectl.relay import (
     Relay,
     RelayState,
 )
-from tablectl_base.backoff import Backoff
 
 pytestmark = pytest.mark.integration
 
@@ -399,7 +399,7 @@ async def test_broker_outage_loses_nothing(mosquitto: MosquittoBroker) -> None:
         # A reconnect attempt while the broker is still down fails and backs off longer.
         sleep.fire()
         await wait_until(lambda: len(sleep.delays) == 2 and sleep.waiting == 1, what="retry")
-        assert sleep.delays == [0.5, 1.0]
+        assert jittered(sleep.delays, [0.5, 1.0])
         assert outbox.unsent == 20 and len(outbox.mark_calls) == calls_before
 
         mosquitto.start()  # same port
@@ -454,15 +454,11 @@ async def test_connection_lost_mid_batch_resends_unacknowledged_rows(
 # -- backoff state machine ---------------------------------------------------------------------
 
 
-def test_backoff_doubles_caps_and_resets() -> None:
-    backoff = Backoff(0.5, 30.0)
-    assert [backoff.next_delay() for _ in range(9)] == [0.5, 1, 2, 4, 8, 16, 30, 30, 30]
-    backoff.reset()
-    assert backoff.next_delay() == 0.5
-    with pytest.raises(ValueError):
-        Backoff(0, 1)
-    with pytest.raises(ValueError):
-        Backoff(2, 1)
+def jittered(delays: Sequence[float], ceilings: Sequence[float]) -> bool:
+    """Each delay is in [ceiling/2, ceiling] (equal jitter, tablectl_base.backoff)."""
+    return len(delays) == len(ceilings) and all(
+        c / 2 <= d <= c for d, c in zip(delays, ceilings, strict=True)
+    )
 
 
 async def test_reconnect_state_machine_with_fired_timer(
@@ -484,14 +480,14 @@ async def test_reconnect_state_machine_with_fired_timer(
                 assert relay.state is RelayState.BACKOFF
                 if attempt < 6:
                     sleep.fire()
-            assert sleep.delays == [0.5, 1, 2, 4, 4, 4]
+            assert jittered(sleep.delays, [0.5, 1, 2, 4, 4, 4])
 
             broker = mosquitto_factory(port=port)
             sleep.fire()
             await wait_until(lambda: relay.state is RelayState.CONNECTED, what="connected")
             broker.stop()
             await wait_until(lambda: len(sleep.delays) == 7, what="backoff after loss")
-            assert sleep.delays[-1] == 0.5  # reset by the successful connect
+            assert jittered(sleep.delays[-1:], [0.5])  # reset by the successful connect
 
     transitions = [(e["old"], e["new"]) for e in logs if e["event"] == "relay.state"]
     failing = [("connecting", "backoff"), ("backoff", "connecting")] * 6
@@ -503,6 +499,37 @@ async def test_reconnect_state_machine_with_fired_timer(
     assert transitions[14] == ("connected", "backoff")
     assert any(e["event"] == "relay.connect_failed" for e in logs)
     assert any(e["event"] == "relay.connection_lost" for e in logs)
+
+
+async def test_two_tables_back_off_out_of_lockstep_within_the_cap(unused_tcp_port: int) -> None:
+    """Two tables whose broker is down retry at different instants at every step (their
+    jitter sources differ, as each process's does), and never wait longer than the cap."""
+    sleeps = [ManualSleep(), ManualSleep()]
+    relays = [
+        make_relay(
+            MemoryOutbox(),
+            "127.0.0.1",
+            unused_tcp_port,  # nothing listens: every attempt fails
+            sleep=sleep,
+            backoff_initial=0.5,
+            backoff_max=4,
+            random=random.Random(seed).random,
+        )[0]
+        for seed, sleep in zip((14, 140), sleeps, strict=True)
+    ]
+    async with running(relays[0]), running(relays[1]):
+        for attempt in range(1, 8):
+            for sleep in sleeps:
+
+                def backed_off(s: ManualSleep = sleep, n: int = attempt) -> bool:
+                    return len(s.delays) == n and s.waiting == 1
+
+                await wait_until(backed_off, what=f"backoff {attempt}")
+                sleep.fire()
+    ceilings = [0.5, 1, 2, 4, 4, 4, 4]
+    first, second = (s.delays for s in sleeps)
+    assert jittered(first, ceilings) and jittered(second, ceilings)
+    assert all(a != b for a, b in zip(first, second, strict=True))
 
 
 # -- inbound commands --------------------------------------------------------------------------

@@ -48,6 +48,13 @@ def shoe_modem(fragment: Fragmenter | None = None) -> AnsweringModem[ShoeModel]:
     return AnsweringModem(ShoeModel, fragment=fragment)
 
 
+def jittered(delays: list[float], ceilings: list[float]) -> bool:
+    """Each reconnect delay is in [ceiling/2, ceiling] (equal jitter, tablectl_base.backoff)."""
+    return len(delays) == len(ceilings) and all(
+        c / 2 <= d <= c for d, c in zip(delays, ceilings, strict=True)
+    )
+
+
 class ManualSleep:
     """An injected sleep: records each delay and returns only when the test releases it."""
 
@@ -255,13 +262,13 @@ async def test_unplug_reports_loss_and_reconnects_through_a_symlink(
         assert down.fault == DISCONNECTED
         assert down.detail["error"].startswith(f"lost {link}")
         await sleep.wait_calls(1)
-        assert sleep.delays == [0.2]
+        assert jittered(sleep.delays, [0.2])
 
         link.unlink()
         link.symlink_to(tmp_path / "nothing-here")
         sleep.release()  # retry: the port is not there
         await sleep.wait_calls(2)
-        assert sleep.delays == [0.2, 0.4]
+        assert jittered(sleep.delays, [0.2, 0.4])
         assert "cannot open" in sink.statuses[-1].detail["error"]
 
         # The same shoe plugged in again (on a fresh pty: its cards, SEQ and history go on).
@@ -291,7 +298,7 @@ async def test_missing_port_is_reported_once_and_retried_with_growing_delays() -
             await sleep.wait_calls(n)
             sleep.release()
         await sleep.wait_calls(5)
-    assert sleep.delays == [0.2, 0.4, 0.8, 1.6, 3.2]
+    assert jittered(sleep.delays, [0.2, 0.4, 0.8, 1.6, 3.2])
     assert len(sink.statuses) == 1  # the same failure is not re-reported on every attempt
     status = sink.statuses[0]
     assert (status.available, status.fault) == (False, DISCONNECTED)
@@ -510,7 +517,7 @@ async def test_backoff_resets_only_after_a_connection_that_carried_frames() -> N
         await sink.wait_for(lambda: [e["type"] for e in sink.events] == ["shoe.new"], TIMEOUT)
         modem.unplug()
         await sleep.wait_calls(3)
-    assert sleep.delays == [0.2, 0.4, 0.2]
+    assert jittered(sleep.delays, [0.2, 0.4, 0.2])  # the third: reset
 
 
 # -- options and backoff ---------------------------------------------------------------------
@@ -543,7 +550,7 @@ async def test_backoff_doubles_to_the_cap_and_resets() -> None:
     async def sleep(d: float) -> None:
         slept.append(d)
 
-    b = Backoff(sleep=sleep)
+    b = Backoff(sleep=sleep, random=lambda: 1.0)  # the top of each jitter range: the ceiling
     assert [b.next_delay() for _ in range(8)] == [0.2, 0.4, 0.8, 1.6, 3.2, 5.0, 5.0, 5.0]
     b.reset()
     assert await b.wait() == 0.2
