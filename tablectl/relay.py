@@ -15,10 +15,11 @@ uses a fresh ``aiomqtt.Client`` with a clean session: paho's in-memory session s
 nothing to the durable outbox, and a command queued at the broker while the table was offline
 is stale by the time it would be delivered (its sender has long given up on the reply).
 
-Availability (``<base>/status``, retained, QoS 1): ``"online"`` is published after every
-connect. ``stop()`` publishes ``"offline"`` and disconnects cleanly. Any other end of a
-connection (network loss, a failed publish, the ``run()`` task being cancelled) drops the TCP
-connection *without* an MQTT DISCONNECT, so the broker publishes the Last Will ``"offline"``.
+Availability (``<base>/status``, retained, QoS 1): the bare word ``online`` is published after
+every connect (not JSON: the availability payload Home Assistant and Node-RED expect).
+``stop()`` publishes ``offline`` and disconnects cleanly. Any other end of a connection
+(network loss, a failed publish, the ``run()`` task being cancelled) drops the TCP connection
+*without* an MQTT DISCONNECT, so the broker publishes the Last Will ``offline``.
 
 Notices (`Relay.notice`) are the few messages that cannot go through the outbox because they
 say the outbox cannot be written (a full disk): published from memory on the same connection,
@@ -45,8 +46,10 @@ from tablectl_base.backoff import Backoff, RandomFn
 
 log = structlog.get_logger(__name__)
 
-STATUS_ONLINE = b'"online"'
-STATUS_OFFLINE = b'"offline"'
+STATUS_ONLINE = b"online"
+"""The availability payload after every connect: the bare word, no JSON quotes (docs/mqtt.md)."""
+STATUS_OFFLINE = b"offline"
+"""The availability payload of a clean stop and of the Last Will."""
 MAX_NOTICES = 100
 """Notices kept for the next connection while there is none; beyond that the oldest are dropped."""
 
@@ -89,7 +92,7 @@ class Relay:
     """Publishes an `Outbox` over MQTT and hands ``<base>/cmd/<verb>`` messages to ``on_command``.
 
     ``run()`` runs until cancelled or stopped; ``wake()`` says new rows are waiting; ``notice()``
-    publishes a message from memory; ``stop()`` publishes the retained ``"offline"`` status,
+    publishes a message from memory; ``stop()`` publishes the retained ``offline`` status,
     disconnects cleanly and waits for ``run()``. ``sleep`` and ``random`` are the backoff's
     seams for tests: a timer the test fires, and the jitter's draw.
     """
@@ -171,7 +174,7 @@ class Relay:
 
         QoS 1, on the current connection as soon as the publisher wakes, ahead of outbox rows
         not yet handed to the client. The latest retained notice of each topic is published
-        again after ``"online"`` on every (re)connect, so the broker holds it whatever became of
+        again after ``online`` on every (re)connect, so the broker holds it whatever became of
         the connection it was first sent on. A notice is best effort otherwise: one made while
         disconnected waits for the next connection (at most MAX_NOTICES wait; the oldest are
         dropped), one on the wire when the connection drops is not sent again, and none
@@ -220,7 +223,7 @@ class Relay:
             self._finished.set()
 
     async def stop(self, timeout: float = 10.0) -> None:
-        """Publish ``"offline"`` (retained) and disconnect cleanly; wait up to ``timeout`` for
+        """Publish ``offline`` (retained) and disconnect cleanly; wait up to ``timeout`` for
         ``run()`` to return. Final: a stopped relay's ``run()`` returns at once."""
         self._stop_requested.set()
         self._wake.set()
@@ -280,7 +283,7 @@ class Relay:
         try:
             self._backoff.reset()
             self._set_state(RelayState.CONNECTED)
-            await self._serve(client)  # returns once stop() has published "offline"
+            await self._serve(client)  # returns once stop() has published offline
             clean = True
         finally:
             if clean:
@@ -313,8 +316,8 @@ class Relay:
     # -- outbound ------------------------------------------------------------------------------
 
     async def _publisher(self, client: aiomqtt.Client) -> None:
-        """Everything this connection sends: subscribe, "online", the retained notices, then
-        notices and the outbox until `stop()`, then "offline". Rows still pending at `stop()`
+        """Everything this connection sends: subscribe, online, the retained notices, then
+        notices and the outbox until `stop()`, then offline. Rows still pending at `stop()`
         stay in the outbox for the next start."""
         if not self._stop_requested.is_set():  # else stop() came while connecting: just go
             if self._on_command is not None:
@@ -344,7 +347,7 @@ class Relay:
                     waker.cancel()
                 self._settle_notices(notes)
                 self._settle(in_flight, only_done=True)
-            self._issue_notices(client, notes)  # made just before stop(): before "offline"
+            self._issue_notices(client, notes)  # made just before stop(): before offline
             if in_flight or notes:  # stop(): let what is on the wire be acknowledged first
                 await asyncio.wait({*in_flight, *notes}, timeout=self._timeout)
         finally:

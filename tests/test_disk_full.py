@@ -209,6 +209,13 @@ def replayed(path: Path) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], 
         again.journal.close()
 
 
+def decoded(topic: str, payload: bytes) -> Any:
+    """A payload as the contract has it: `status` is the bare word (text), the rest JSON."""
+    if topic == f"{BASE}/status":
+        return payload.decode("ascii")
+    return json.loads(payload) if payload else None
+
+
 class Floor:
     """A floor system and a dealer console on the broker: everything under the table's base
     topic (payloads decoded, the retain flag kept), and commands sent with a fresh id."""
@@ -234,8 +241,9 @@ class Floor:
 
     async def _collect(self) -> None:
         async for m in self.client.messages:
-            payload = json.loads(bytes(m.payload)) if m.payload else None
-            self.messages.append((m.topic.value, payload, m.retain))
+            self.messages.append(
+                (m.topic.value, decoded(m.topic.value, bytes(m.payload)), m.retain)
+            )
 
     def on(self, suffix: str) -> list[Any]:
         return [p for t, p, _ in self.messages if t == f"{BASE}/{suffix}"]

@@ -309,6 +309,21 @@ async def test_online_is_retained_on_connect(mosquitto: MosquittoBroker) -> None
             assert (status.payload, status.retain, status.qos) == (STATUS_ONLINE, True, 1)
 
 
+async def test_availability_is_the_bare_word_home_assistant_and_node_red_expect(
+    mosquitto: MosquittoBroker,
+) -> None:
+    """`online` and `offline` without JSON quotes (docs/mqtt.md, changed in issue 14): the
+    payloads Home Assistant's availability_topic and Node-RED compare against."""
+    assert (STATUS_ONLINE, STATUS_OFFLINE) == (b"online", b"offline")
+    relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port)
+    async with Collector(mosquitto, f"{BASE}/status") as live:
+        task = asyncio.create_task(relay.run())
+        await wait_until(lambda: live.statuses() == [b"online"], what="online")
+        await asyncio.wait_for(relay.stop(), 5)
+        await asyncio.wait_for(task, 5)
+        await wait_until(lambda: live.statuses() == [b"online", b"offline"], what="offline")
+
+
 async def test_last_will_when_the_connection_is_cut(
     mosquitto: MosquittoBroker, tcp_proxy_factory: ProxyFactory
 ) -> None:
