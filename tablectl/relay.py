@@ -21,6 +21,11 @@ every connect (not JSON: the availability payload Home Assistant and Node-RED ex
 (network loss, a failed publish, the ``run()`` task being cancelled) drops the TCP connection
 *without* an MQTT DISCONNECT, so the broker publishes the Last Will ``offline``.
 
+Retained topics come back after a broker restart without persistence (which forgets them):
+on every connect the relay publishes the newest retained outbox row of each topic again, same
+``seq`` and bytes (`Outbox.latest_retained`), merged into the outbox stream in ``seq`` order, so
+the broker ends every topic on its newest message even while a backlog drains.
+
 Notices (`Relay.notice`) are the few messages that cannot go through the outbox because they
 say the outbox cannot be written (a full disk): published from memory on the same connection,
 best effort, the retained ones again after every connect.
@@ -76,6 +81,10 @@ class Outbox(Protocol):
 
     def mark_sent(self, seqs: Sequence[int]) -> None:
         """Record that the broker acknowledged these rows."""
+        ...
+
+    def latest_retained(self) -> list[OutboxRow]:
+        """The newest retained row of each topic, sent or not, in seq order."""
         ...
 
 
@@ -317,8 +326,9 @@ class Relay:
 
     async def _publisher(self, client: aiomqtt.Client) -> None:
         """Everything this connection sends: subscribe, online, the retained notices, then
-        notices and the outbox until `stop()`, then offline. Rows still pending at `stop()`
-        stay in the outbox for the next start."""
+        notices and the outbox (with each retained topic's newest row again) until `stop()`,
+        then offline. Rows still pending at `stop()` stay in the outbox for the next start."""
+        again: list[OutboxRow] = []  # the retained rows this connection publishes again
         if not self._stop_requested.is_set():  # else stop() came while connecting: just go
             if self._on_command is not None:
                 await _checked(client.subscribe(self.command_filter, qos=1))
@@ -327,6 +337,7 @@ class Relay:
             waiting_notices = [n for n in self._notices if not n.retain]
             self._notices.clear()
             self._notices.extend([*self._retained.values(), *waiting_notices])
+            again = self._outbox.latest_retained()
         in_flight: dict[asyncio.Future[None], OutboxRow] = {}
         notes: dict[asyncio.Future[None], Notice] = {}
         try:
@@ -334,7 +345,7 @@ class Relay:
             while not self._stop_requested.is_set():
                 self._wake.clear()  # before reading the outbox, so no wake() can be missed
                 self._issue_notices(client, notes)
-                last = self._issue(client, in_flight, last)
+                last = self._issue(client, in_flight, last, again)
                 waker = asyncio.ensure_future(self._wake.wait())
                 try:
                     waiting: set[asyncio.Future[Any]] = {*in_flight, *notes, waker}
@@ -384,26 +395,42 @@ class Relay:
         client: aiomqtt.Client,
         in_flight: dict[asyncio.Future[None], OutboxRow],
         last: int,
+        again: Sequence[OutboxRow] = (),
     ) -> int:
-        """Start publishing the next pending rows, in seq order, up to `window` unacknowledged.
+        """Start publishing the next rows, in seq order, up to `window` unacknowledged.
 
-        A sliding window rather than batches: a new card goes on the wire at once even while
-        earlier messages wait for their PUBACK (which a broker's Nagle delay can hold ~40 ms).
-        Each task hands its message to paho before its first await, and tasks start in creation
-        order, so messages go on the wire in seq order; aiomqtt's QoS 1 `publish()` returns
-        only once the PUBACK arrived.
+        The next rows are the pending ones merged with `again` (`_next_rows`). A sliding window
+        rather than batches: a new card goes on the wire at once even while earlier messages
+        wait for their PUBACK (which a broker's Nagle delay can hold ~40 ms). Each task hands
+        its message to paho before its first await, and tasks start in creation order, so
+        messages go on the wire in seq order; aiomqtt's QoS 1 `publish()` returns only once the
+        PUBACK arrived.
         """
         room = self._window - len(in_flight)
         if room <= 0:
             return last
-        rows = [r for r in self._outbox.pending(self._window + len(in_flight)) if r.seq > last]
-        for row in rows[:room]:
+        for row in self._next_rows(self._window + len(in_flight), last, again)[:room]:
             task = asyncio.ensure_future(
                 client.publish(row.topic, row.payload, qos=row.qos, retain=row.retain)
             )
             in_flight[task] = row
             last = row.seq
         return last
+
+    def _next_rows(self, limit: int, last: int, again: Sequence[OutboxRow]) -> list[OutboxRow]:
+        """The rows after seq `last`, in seq order: pending ones and those of `again` (retained
+        rows published once more on this connection), each seq once.
+
+        `again` joins the stream only up to the last pending row read: while more pending rows
+        may lie beyond it, a row of `again` past it could overtake an older pending row of its
+        own topic and leave the broker holding that older one. With seq order the broker's last
+        message on a topic is always the topic's newest row.
+        """
+        pending = self._outbox.pending(limit)
+        horizon = pending[-1].seq if len(pending) >= limit else None  # None: nothing beyond
+        rows = {r.seq: r for r in again if r.seq > last and (horizon is None or r.seq <= horizon)}
+        rows.update((r.seq, r) for r in pending if r.seq > last)
+        return [rows[seq] for seq in sorted(rows)]
 
     def _settle(self, in_flight: dict[asyncio.Future[None], OutboxRow], *, only_done: bool) -> None:
         """Mark acknowledged rows sent; raise the first publish failure. With `only_done` False

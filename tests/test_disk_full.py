@@ -637,6 +637,10 @@ class NoOutbox:
             raise sqlite3.OperationalError("database or disk is full")
         self.rows = [r for r in self.rows if r.seq not in set(seqs)]
 
+    def latest_retained(self) -> list[OutboxRow]:
+        newest = {r.topic: r for r in self.rows if r.retain}
+        return sorted(newest.values(), key=lambda r: r.seq)
+
 
 @pytest.mark.integration
 async def test_a_retained_notice_is_published_again_after_every_reconnect(

@@ -93,6 +93,13 @@ class MemoryOutbox:
     def unsent(self) -> int:
         return len(self.rows.keys() - self.sent)
 
+    def latest_retained(self) -> list[OutboxRow]:
+        newest: dict[str, OutboxRow] = {}
+        for seq in sorted(self.rows):
+            if self.rows[seq].retain:
+                newest[self.rows[seq].topic] = self.rows[seq]
+        return sorted(newest.values(), key=lambda r: r.seq)
+
 
 @dataclass(frozen=True)
 class Received:
@@ -294,6 +301,65 @@ async def test_rows_found_by_periodic_check_without_wake(mosquitto: MosquittoBro
         await wait_until(lambda: relay.state is RelayState.CONNECTED, what="connected")
         outbox.add(n=1)  # no wake()
         await wait_until(lambda: len(live.row_messages()) == 1, what="polled row")
+
+
+async def test_every_retained_topic_comes_back_after_a_broker_restart_without_persistence(
+    mosquitto: MosquittoBroker,
+) -> None:
+    """The test broker keeps nothing across a restart (persistence false). After it, a fresh
+    subscriber gets each retained topic's newest row again, same seq and bytes, and `online`;
+    no event comes back, and nothing but the newest row of a topic is published again."""
+    outbox = MemoryOutbox()
+    for i in range(1, 4):
+        outbox.add("state", retain=True, round=i)
+        outbox.add("device/shoe/status", retain=True, available=i % 2 == 1)
+        outbox.add("event", n=i)
+    outbox.add("display/eztrak", retain=True, hands=3)
+    outbox.add("journal/head", retain=True, chain="ab12")
+    newest = {r.topic: r.payload for r in outbox.latest_retained()}
+    assert len(newest) == 4
+    relay, _ = make_relay(outbox, mosquitto.host, mosquitto.port)
+    async with running(relay):
+        await wait_until(lambda: outbox.unsent == 0, what="every row sent")
+        mosquitto.stop()
+        mosquitto.start()  # same port, nothing retained
+        async with Collector(mosquitto) as live:
+            await wait_until(lambda: live.statuses() == [STATUS_ONLINE], what="online again")
+            await wait_until(lambda: len(live.row_messages()) == 4, what="the retained rows")
+            await asyncio.sleep(0.2)  # anything more would have come by now
+            assert {m.topic: m.payload for m in live.row_messages()} == newest
+            assert [m.seq for m in live.row_messages()] == sorted(
+                m.seq for m in live.row_messages()
+            )
+        async with Collector(mosquitto) as fresh:
+            await fresh.sync()
+            retained = {m.topic: m.payload for m in fresh.messages if m.retain}
+            assert retained == {f"{BASE}/status": STATUS_ONLINE, **newest}
+
+
+async def test_a_retained_row_published_again_never_overtakes_an_older_pending_row(
+    mosquitto: MosquittoBroker,
+) -> None:
+    """State 5 was acknowledged but state 3 was not (marks lost out of order): state 5 goes out
+    again after state 3, in seq order, so the broker ends on 5. With a window of one the
+    pending rows are read one at a time, so 5 also waits for the pending rows before it."""
+    outbox = MemoryOutbox()
+    outbox.add("event", n=1)
+    outbox.add("state", retain=True, round=1)
+    outbox.add("state", retain=True, round=2)
+    outbox.add("event", n=2)
+    outbox.add("state", retain=True, round=3)
+    outbox.add("device/shoe/status", retain=True, available=True)
+    outbox.sent.update({1, 2, 5})
+    relay, _ = make_relay(outbox, mosquitto.host, mosquitto.port, window=1)
+    async with Collector(mosquitto) as live, running(relay):
+        await wait_until(lambda: len(live.row_messages()) == 4, what="four rows")
+        await asyncio.sleep(0.2)  # anything more would have come by now
+        assert [m.seq for m in live.row_messages()] == [3, 4, 5, 6]
+        assert_rows_intact(outbox, live.row_messages())
+        async with Collector(mosquitto, f"{BASE}/state") as late:
+            await wait_until(lambda: bool(late.messages), what="retained state")
+            assert [m.payload for m in late.messages] == [outbox.rows[5].payload]
 
 
 # -- status and Last Will ----------------------------------------------------------------------
