@@ -31,3 +31,8 @@ fi
 if [ "${NEED_MOSQUITTO:-0}" = 1 ] && ! command -v openssl >/dev/null 2>&1; then
     apt_install openssl
 fi
+# the scoreboard page's test drives a real headless Chromium through its chromedriver
+# (tests/integration/test_scoreboard_page.py): Debian's packages, never a browser a tool downloads
+if [ "${NEED_BROWSER:-0}" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
+    apt_install chromium chromium-driver
+fi

@@ -1,0 +1,537 @@
+"""The table-side scoreboard page (issue 14 item 3, docs/scoreboard.md) in a real headless
+Chromium, served by a real Mosquitto's websockets listener (`http_dir` = web/) and fed over
+MQTT-over-WebSockets by the real daemon of an EZ Baccarat Panda 8 table.
+
+The broker is locked as a card room's is (tests/integration/conftest.py) and the page connects
+as a read-only user this test adds to the acl_file: read `state`, `display/eztrak`,
+`round/result` and `status` of the table, nothing else. The test deals the worked shoe of
+tests/test_eztrak.py (11 hands, every card chosen here and the drawing rules applied by hand)
+through a simulated shoe on a pty, with burns before it, then a second shoe of two hands, and
+checks what the page shows against figures worked by hand: the statistics of both shoes, the
+bead plate, the big road and the three derived roads, the last hand, the bet timer, and the
+table's status when the daemon stops.
+
+No hidden card reaches the page's socket: the page keeps every PUBLISH its MQTT client received
+(`window.scoreboard.received`, with `record=1`); every card named in one must have been dealt by
+the shoe before the page had received that many messages, no burned card is named anywhere (the
+delayed broadcast feed is on, and the test sees the burns on it with the broadcast role, so they
+were on the broker), and the page received nothing but its four topics.
+
+Screenshots go to the test's tmp_path (`pytest --basetemp=DIR` keeps them in DIR), never the
+repository. The browser is Debian's `chromium` and `chromium-driver` (scripts/setup.sh with
+NEED_BROWSER=1); Selenium is given both paths, so Selenium Manager never runs or downloads."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+from tablectl_drivers.sim.shoe import SimulatedShoe
+from tests.conftest import MosquittoBroker, MosquittoFactory, find_mosquitto_passwd, free_port
+from tests.integration.harness import REPO, Console, DaemonProcess, write_config
+
+pytestmark = pytest.mark.integration
+
+BASE = "tablectl/it/t1"
+WEB = REPO / "web"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+PAGE_USER = "scoreboard-it"
+PAGE_PASSWORD = "scoreboard-it-secret"
+BET_TIMER = 60
+WAIT = 15.0
+CARD = re.compile(r"^[2-9TJQKA][shdc]$")
+
+# The worked shoe of tests/test_eztrak.py, dealt card by card in the order of 003 (player,
+# banker, player, banker, then the player's and the banker's third cards as the tableau says).
+#   hand  cards (P B P B [P3] [B3])   player-banker  why it ends there
+SHOE_1: list[list[str]] = [
+    ["3s", "2h", "5d", "3c"],  # 1 P 8-5: player natural, both stand
+    ["Ac", "Ah", "3d", "2s", "Td", "4s"],  # 2 B 4-7: P 4 draws T; B 3 draws (third not 8): Dragon 7
+    ["2c", "6c", "4h", "Qh"],  # 3 T 6-6: both stand
+    ["Ks", "As", "Jd", "2d", "8h"],  # 4 P 8-3: P 0 draws 8; B 3 stands on an 8: Panda 8
+    ["4c", "9s", "5h", "Tc"],  # 5 T 9-9: both naturals
+    ["Kd", "7c", "2h", "2c"],  # 6 B 2-9: banker natural
+    ["3h", "5c", "4d", "Ad"],  # 7 P 7-6: both stand
+    ["5s", "Qs", "Jc", "Jh", "Qd", "Ac"],  # 8 P 5-1: P 5 draws Q; B 0 draws A
+    ["Kh", "6h", "Qc", "Ks", "Jh"],  # 9 B 0-6: P 0 draws J; B 6 stands on a 0
+    ["2s", "4h", "Ah", "Th", "Tc"],  # 10 B 3-4: P 3 draws T; B 4 stands on a 0
+    ["Ad", "3s", "3h", "4c", "5c"],  # 11 P 9-7: P 4 draws 5; B 7 stands
+]
+SHOE_2: list[list[str]] = [
+    ["Kc", "9d", "Qd", "Kh"],  # 1 B 0-9: banker natural
+    ["4s", "Jd", "5s", "Js"],  # 2 P 9-0: player natural
+]
+BURNS_1 = ["9h", "8c", "7s"]  # never dealt in this test: a burn named anywhere is a leak
+BURNS_2 = ["9c", "6s"]
+
+# Worked by hand from the hands above (tests/test_eztrak.py works the same shoe):
+# Player hands 1 4 7 8 11 = 5/11 = 45.45 -> 45.5; Banker 2 6 9 10 = 4 -> 36.4; Tie 3 5 = 2 ->
+# 18.2; Dragon 7 (hand 2) and Panda 8 (hand 4) 1 -> 9.1; naturals in hands 1 5 6 = 3 -> 27.3;
+# player naturals 1 5 = 2 -> 18.2; banker naturals 5 6 = 2 -> 18.2.
+STATS_1 = {
+    "hands": (11, None),
+    "player": (5, "45.5"),
+    "banker": (4, "36.4"),
+    "tie": (2, "18.2"),
+    "dragon7": (1, "9.1"),
+    "panda8": (1, "9.1"),
+    "naturals": (3, "27.3"),
+    "player_naturals": (2, "18.2"),
+    "banker_naturals": (2, "18.2"),
+}
+STATS_2 = {
+    "hands": (2, None),
+    "player": (1, "50.0"),
+    "banker": (1, "50.0"),
+    "tie": (0, "0.0"),
+    "dragon7": (0, "0.0"),
+    "panda8": (0, "0.0"),
+    "naturals": (2, "100.0"),
+    "player_naturals": (1, "50.0"),
+    "banker_naturals": (1, "50.0"),
+}
+# Bead plate: every coup in columns of six.
+BEAD_1 = [["P", "B", "T", "P", "T", "B"], ["P", "P", "B", "B", "P"]]
+# Big road: (winner, ties counted on it, natural). The tie of hand 3 goes on hand 2's B, the tie
+# of hand 5 on hand 4's P; hands 1 and 6 were naturals.
+BIG_ROAD_1 = [
+    [("P", 0, True)],
+    [("B", 1, False)],
+    [("P", 1, False)],
+    [("B", 0, True)],
+    [("P", 0, False), ("P", 0, False)],
+    [("B", 0, False), ("B", 0, False)],
+    [("P", 0, False)],
+]
+# Derived roads over big-road column lengths 1 1 1 1 2 2 1 (docs/games/baccarat.md's rule):
+# big eye boy (k=1) starts at column 2: c2 r0 |c1|=|c0| R; c3 r0 R; c4 r0 R; c4 r1 c3 ends at
+# row 0: B; c5 r0 |c4|=2 != |c3|=1: B; c5 r1 c4 has row 1: R; c6 r0 |c5|=|c4|: R.
+BIG_EYE_BOY_1 = [["R", "R", "R"], ["B", "B"], ["R", "R"]]
+# small road (k=2) starts at column 3: c3 r0 |c2|=|c0| R; c4 r0 |c3|=|c1| R; c4 r1 c2 ends at
+# row 0: B; c5 r0 |c4| != |c2|: B; c5 r1 c3 ends at row 0: B; c6 r0 |c5| != |c3|: B.
+SMALL_ROAD_1 = [["R", "R"], ["B", "B", "B", "B"]]
+# cockroach pig (k=3) starts at column 4: c4 r0 |c3|=|c0| R; c4 r1 B; c5 r0 |c4| != |c1| B;
+# c5 r1 c2 ends at row 0: B; c6 r0 |c5| != |c2| B.
+COCKROACH_PIG_1 = [["R"], ["B", "B", "B", "B"]]
+
+
+def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
+    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dealt = {c for hand in SHOE_1 + SHOE_2 for c in hand}
+    assert not dealt & set(BURNS_1 + BURNS_2)  # the burns are cards no hand shows
+
+    broker, ws_port = websocket_broker(mosquitto_factory)
+    with SimulatedShoe() as shoe, Browser(tmp_path, monkeypatch) as driver:
+        cfg = write_config(tmp_path, shoe_port=shoe.port, mqtt_port=broker.port)
+        add_page_user(broker)
+        text = cfg.read_text().replace(
+            "decks = 8\n", f"decks = 8\nbet_timer_seconds = {BET_TIMER}\n"
+        )
+        cfg.write_text(text + "[broadcast]\ndelay_seconds = 1\n")
+        console = Console(broker.port, BASE)
+        feed = Console(broker.port, BASE, client_id="it-broadcast", role="broadcast")
+        daemon = DaemonProcess(cfg)
+        try:
+            daemon.start()
+            console.wait_for("online", lambda: "online" in console.on("status"))
+            console.wait_for("the shoe", lambda: available(console))
+            page = Page(driver, ws_port)
+            page.wait("the page subscribed", "return window.scoreboard.link === 'subscribed'")
+            granted = driver.execute_script("return window.scoreboard.granted")
+            assert [g["topic"] for g in granted] == [
+                f"{BASE}/{t}" for t in ("status", "state", "display/eztrak", "round/result")
+            ]
+            assert all(g["granted"] == 1 for g in granted), granted
+            page.wait("status online", "return window.scoreboard.status === 'online'")
+
+            fed: list[tuple[str, int]] = []  # (card, page messages received before it was dealt)
+            rounds: dict[int, list[str]] = {}
+            new_shoe(console, shoe, SHOE_1, BURNS_1, page, fed, shoes=1)
+            for n, hand in enumerate(SHOE_1, start=1):
+                rounds[n] = hand
+                play_hand(console, shoe, page, hand, fed, n, check_timer=n == 1)
+            page.wait("11 hands", "return document.getElementById('hands').textContent === '11'")
+            page.wait(
+                "the last hand",
+                "return document.getElementById('last').dataset.round === '11'",
+            )
+            assert page.stats("cur") == STATS_1
+            assert page.beads() == BEAD_1
+            assert page.big_road() == BIG_ROAD_1
+            assert page.derived("big-eye-boy") == BIG_EYE_BOY_1
+            assert page.derived("small-road") == SMALL_ROAD_1
+            assert page.derived("cockroach-pig") == COCKROACH_PIG_1
+            assert page.text("last-winner") == "round 11: player wins"
+            assert page.cards("last-player") == ["Ad", "3h", "5c"]
+            assert page.cards("last-banker") == ["3s", "4c"]
+            assert page.text("last-player-total") == "9"
+            assert page.text("last-banker-total") == "7"
+            assert page.text("limits") == "Limits 5.00\u2013500.00"
+            assert page.text("game-name") == "EZ Baccarat Panda 8"
+            driver.save_screenshot(str(tmp_path / "scoreboard-shoe-1.png"))
+
+            # The second shoe: this shoe's figures start again, the first shoe's are "previous".
+            new_shoe(console, shoe, SHOE_2, BURNS_2, page, fed, shoes=2)
+            page.wait("shoe 2", "return document.getElementById('shoe').textContent === '2'")
+            for n, hand in enumerate(SHOE_2, start=12):
+                rounds[n] = hand
+                play_hand(console, shoe, page, hand, fed, n, check_timer=False)
+            page.wait("2 hands", "return document.getElementById('hands').textContent === '2'")
+            assert page.stats("cur") == STATS_2
+            assert page.stats("prev") == STATS_1
+            assert page.beads() == [["B", "P"]]
+            assert page.big_road() == [[("B", 0, True)], [("P", 0, True)]]
+            assert page.derived("big-eye-boy") == []
+            # A hand being dealt shows its cards as the shoe gives them, and no more.
+            console.ok("bank", {"seat": latest_offer(console), "amount": "500"})
+            console.ok(
+                "wager",
+                {"seat": 7 if latest_offer(console) != 7 else 6, "spot": "tie", "amount": "5"},
+            )
+            shoe.load(["8d", "Jc"], announce=False)
+            for card in ("8d", "Jc"):
+                deal(console, shoe, page, card, fed)
+            page.wait(
+                "the card on the table",
+                "return document.querySelectorAll('#now .card').length === 2",
+            )
+            assert page.cards("now-player") == ["8d"]
+            assert page.cards("now-banker") == ["Jc"]
+            assert page.text("phase") == "no more bets"
+            driver.save_screenshot(str(tmp_path / "scoreboard-shoe-2-dealing.png"))
+
+            # The broker had the burns (on the delayed feed, for its role only) ...
+            feed.wait_for(
+                "the burns on the delayed feed",
+                lambda: {*BURNS_1, *BURNS_2} <= {e.get("card") for e in feed.on("broadcast/event")},
+            )
+            assert daemon.terminate() == 0, daemon.log_text()
+            page.wait("status offline", "return window.scoreboard.status === 'offline'")
+            page.wait(
+                "the banner",
+                "return document.getElementById('banner').textContent === 'Table offline'",
+            )
+            driver.save_screenshot(str(tmp_path / "scoreboard-offline.png"))
+            received: list[dict[str, Any]] = driver.execute_script(
+                "return window.scoreboard.received"
+            )
+            check_layout(driver)
+            log = driver.get_log("browser")  # type: ignore[no-untyped-call]  # selenium: untyped
+            severe = [e for e in log if e["level"] == "SEVERE"]
+            assert not severe, severe
+        finally:
+            daemon.stop_quietly()
+            console.close()
+            feed.close()
+
+    # ... and the page never had a card before the table dealt it, nor any burn.
+    topics = {f"{BASE}/{t}" for t in ("status", "state", "display/eztrak", "round/result")}
+    assert {m["topic"] for m in received} == topics
+    seen_before: dict[
+        str, int
+    ] = {}  # card -> how many page messages had come before the shoe first dealt it
+    for card, count in fed:
+        seen_before.setdefault(card, count)
+    for m in received:
+        for card in cards_in(m["payload"]):
+            assert card in seen_before, f"{card} (never dealt) in {m['topic']}: {m['payload']}"
+            assert m["n"] >= seen_before[card], (
+                f"{card} reached the page (message {m['n']}) before the shoe dealt it "
+                f"(after message {seen_before[card]})"
+            )
+    for m in received:
+        if m["topic"] == f"{BASE}/round/result":
+            result = json.loads(m["payload"])
+            assert [d["card"] for d in result["dealt"]] == rounds[result["round"]]
+        if m["topic"] == f"{BASE}/state":
+            state = json.loads(m["payload"])
+            shown = state["cards"]["player"] + state["cards"]["banker"]
+            assert set(shown) <= set(rounds.get(state["round"], ["8d", "Jc"]))
+    assert sorted(tmp_path.glob("scoreboard-*.png"))
+
+
+# -- the broker with its websockets listener ------------------------------------------------
+
+
+def websocket_broker(factory: MosquittoFactory) -> tuple[MosquittoBroker, int]:
+    """A locked broker (no user yet) with a websockets listener serving web/ (http_dir), as
+    docs/operations.md sets one up. Mosquitto 2.0.11 binds that listener on every interface
+    whatever address is given; the test connects on loopback only."""
+    broker = factory(start=False)
+    ws_port = free_port()
+    with broker.config_path.open("a") as conf:
+        conf.write(f"listener {ws_port}\nprotocol websockets\nhttp_dir {WEB}\n")
+    broker.start()
+    return broker, ws_port
+
+
+def add_page_user(broker: MosquittoBroker) -> None:
+    """The page's read-only user, written into the broker's acl_file by this test: the four
+    topics the page reads, read only. (`tablectl broker-acl`'s display role reads `display/#`
+    and `state` only; docs/scoreboard.md.)"""
+    topics = ("state", "display/eztrak", "round/result", "status")
+    grants = "".join(f"topic read {BASE}/{t}\n" for t in topics)
+    with broker.acl_path.open("a") as acl:
+        acl.write(f"\n# the scoreboard page (test)\nuser {PAGE_USER}\n{grants}")
+    subprocess.run(
+        [find_mosquitto_passwd(), "-b", str(broker.password_path), PAGE_USER, PAGE_PASSWORD],
+        check=True,
+        capture_output=True,
+        timeout=WAIT,
+    )
+    broker.reload()
+
+
+# -- the browser -----------------------------------------------------------------------------
+
+
+class Browser:
+    """Debian's headless Chromium through its chromedriver, both by path: Selenium Manager is
+    never asked for a driver or a browser (SE_OFFLINE too, should anything ask)."""
+
+    def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        for binary, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+            if not os.access(binary, os.X_OK):
+                pytest.fail(
+                    f"the scoreboard test needs {binary}: `apt-get install {package}` "
+                    "(NEED_BROWSER=1 bash scripts/setup.sh does it)",
+                    pytrace=False,
+                )
+        monkeypatch.setenv("SE_OFFLINE", "true")
+        self.options = webdriver.ChromeOptions()
+        self.options.binary_location = CHROMIUM
+        for arg in (
+            "--headless=new",
+            "--no-sandbox",  # root in CI
+            "--disable-dev-shm-usage",
+            "--disable-gpu",
+            "--window-size=1600,1000",
+            "--no-first-run",
+            "--disable-extensions",
+            "--disable-background-networking",
+            "--disable-component-update",
+            f"--user-data-dir={tmp_path / 'chromium-profile'}",
+        ):
+            self.options.add_argument(arg)
+        self.options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        self.service = Service(
+            executable_path=CHROMEDRIVER, log_output=str(tmp_path / "chromedriver.log")
+        )
+        self.driver: webdriver.Chrome | None = None
+
+    def __enter__(self) -> webdriver.Chrome:
+        self.driver = webdriver.Chrome(service=self.service, options=self.options)
+        return self.driver
+
+    def __exit__(self, *exc: object) -> None:
+        if self.driver is not None:
+            self.driver.quit()
+
+
+class Page:
+    """The scoreboard page as the test reads it: from what it shows (the DOM)."""
+
+    def __init__(self, driver: webdriver.Chrome, ws_port: int) -> None:
+        self.driver = driver
+        self.driver.get(
+            f"http://127.0.0.1:{ws_port}/scoreboard.html?table={BASE}&record=1"
+            f"#user={PAGE_USER}&pass={PAGE_PASSWORD}"
+        )
+
+    def wait(self, what: str, script: str, timeout: float = WAIT) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.driver.execute_script(script):
+            if time.monotonic() > deadline:
+                state = self.driver.execute_script(
+                    "const s = window.scoreboard; return s && {link: s.link, detail: s.linkDetail,"
+                    " received: s.received.length}"
+                )
+                raise AssertionError(f"the page did not show {what}: {state}")
+            time.sleep(0.02)  # poll interval, bounded by the deadline above
+
+    def count(self) -> int:
+        """How many PUBLISH packets the page's client has received so far."""
+        n: int = self.driver.execute_script("return window.scoreboard.received.length")
+        return n
+
+    def text(self, element_id: str) -> str:
+        return str(self.driver.find_element(By.ID, element_id).text)
+
+    def cards(self, element_id: str) -> list[str]:
+        found = self.driver.find_elements(By.CSS_SELECTOR, f"#{element_id} .card")
+        return [str(e.get_attribute("data-card")) for e in found]
+
+    def stats(self, block: str) -> dict[str, tuple[int, str | None]]:
+        rows: list[list[str]] = self.driver.execute_script(
+            "return [...document.querySelectorAll('#stats tbody tr')].map(tr => [tr.dataset.stat,"
+            f" tr.querySelector('.count.{block}').textContent,"
+            f" tr.querySelector('.pct.{block}').textContent])"
+        )
+        return {k: (int(c), p.removesuffix("%") if p else None) for k, c, p in rows}
+
+    def _cells(self, selector: str, *keys: str) -> list[list[Any]]:
+        """Road cells by their column and row in the data (data-col, data-row)."""
+        cells: list[dict[str, str]] = self.driver.execute_script(
+            f"return [...document.querySelectorAll('{selector}')].map(e => ({{...e.dataset}}))"
+        )
+        columns: list[list[Any]] = []
+        for cell in sorted(cells, key=lambda c: (int(c["col"]), int(c["row"]))):
+            col, row = int(cell["col"]), int(cell["row"])
+            if col == len(columns):
+                columns.append([])
+            assert (col, row) == (len(columns) - 1, len(columns[-1])), cells
+            value = tuple(cell[k] for k in keys)
+            columns[-1].append(value[0] if len(keys) == 1 else value)
+        return columns
+
+    def beads(self) -> list[list[str]]:
+        return self._cells("#bead-plate .bead", "v")
+
+    def big_road(self) -> list[list[tuple[str, int, bool]]]:
+        return [
+            [(v, int(t), n == "1") for v, t, n in column]
+            for column in self._cells("#big-road .br", "v", "ties", "natural")
+        ]
+
+    def derived(self, road: str) -> list[list[str]]:
+        return self._cells(f"#{road} > span", "v")
+
+
+def check_layout(driver: webdriver.Chrome) -> None:
+    """The page's dragon tail: a column longer than six rows turns right along the bottom row,
+    and the next column starts at the top of the next free grid column."""
+    placed: list[list[int]] = driver.execute_script(
+        "return window.scoreboard.layout([[1,2,3,4,5,6,7,8], [9], [10,11]], 6)"
+        ".map(p => [p.c, p.r, p.x, p.y])"
+    )
+    assert placed == [
+        *([0, r, 0, r] for r in range(6)),
+        [0, 6, 1, 5],
+        [0, 7, 2, 5],
+        [1, 0, 1, 0],
+        [2, 0, 2, 0],
+        [2, 1, 2, 1],
+    ]
+
+
+# -- playing the table -----------------------------------------------------------------------
+
+
+def available(console: Console) -> bool:
+    st = console.on("device/shoe/status")
+    return bool(st) and st[-1].get("available") is True
+
+
+def latest(console: Console, suffix: str) -> dict[str, Any] | None:
+    found = [p for p in console.on(suffix) if isinstance(p, dict) and "seq" in p]
+    return max(found, key=lambda p: p["seq"]) if found else None
+
+
+def latest_offer(console: Console) -> int:
+    state = latest(console, "state")
+    seat = state.get("bank_offer_seat") if state else None
+    return int(seat) if seat else 4
+
+
+def new_shoe(
+    console: Console,
+    shoe: SimulatedShoe,
+    hands: list[list[str]],
+    burns: list[str],
+    page: Page,
+    fed: list[tuple[str, int]],
+    *,
+    shoes: int,
+) -> None:
+    """Insert a shoe holding the burns and then exactly these hands' cards, and burn."""
+    shoe.load([*burns, *(c for hand in hands for c in hand)])
+    console.wait_for(
+        f"shoe.new {shoes}",
+        lambda: sum(1 for e in console.on("event") if e["type"] == "shoe.new") >= shoes,
+    )
+
+    def burns_echoed() -> int:
+        return sum(1 for e in console.on("event") if e["type"] == "shoe.burn")
+
+    for card in burns:
+        before = burns_echoed()
+        fed.append(("burn", page.count()))
+        assert shoe.burn() == card
+        console.wait_for(f"burn {card}", lambda: burns_echoed() > before)  # noqa: B023
+
+
+def deal(
+    console: Console, shoe: SimulatedShoe, page: Page, card: str, fed: list[tuple[str, int]]
+) -> None:
+    """The shoe deals `card`; returns once the table has published the state after it."""
+
+    def cards() -> list[dict[str, Any]]:
+        return [e for e in console.on("event") if e["type"] == "shoe.card"]
+
+    before = len(cards())
+    fed.append((card, page.count()))  # what the page had before this card left the shoe
+    assert shoe.draw() == card
+    console.wait_for(f"card {card}", lambda: len(cards()) > before)
+    seq = cards()[-1]["seq"]
+    console.wait_for(
+        f"state after {card}", lambda: any(s["seq"] > seq for s in console.on("state"))
+    )
+
+
+def play_hand(
+    console: Console,
+    shoe: SimulatedShoe,
+    page: Page,
+    hand: list[str],
+    fed: list[tuple[str, int]],
+    rnd: int,
+    *,
+    check_timer: bool,
+) -> None:
+    seat = latest_offer(console)
+    others = [s for s in (1, 2, 3, 5, 6, 7) if s != seat]
+    console.ok("bank", {"seat": seat, "amount": "500"})
+    console.ok("wager", {"seat": others[0], "spot": "player", "amount": "10"})
+    console.ok("wager", {"seat": others[1], "spot": "banker", "amount": "10"})
+    if check_timer:  # the bet timer counts from the round's first wager (R28)
+        page.wait(
+            "the bet timer",
+            "return document.getElementById('bet-timer').dataset.state === 'running'",
+        )
+        left = int(page.text("bet-timer").removeprefix("Bets close in ").removesuffix(" s"))
+        assert BET_TIMER - 5 <= left <= BET_TIMER
+    for card in hand:
+        deal(console, shoe, page, card, fed)
+    console.wait_for(
+        f"round {rnd}'s result", lambda: any(r["round"] == rnd for r in console.on("round/result"))
+    )
+
+
+def cards_in(payload: str) -> Iterator[str]:
+    """Every card a payload names: each JSON string that is a card code."""
+    try:
+        value: Any = json.loads(payload)
+    except ValueError:
+        return
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, str) and CARD.match(v):
+            yield v

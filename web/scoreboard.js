@@ -1,0 +1,360 @@
+/* The table-side scoreboard (docs/scoreboard.md): reads one table's retained topics over
+ * MQTT-over-WebSockets (mqtt-ws.js) and draws them. It subscribes to four topics below the
+ * table's base and nothing else: `status`, `state`, `display/eztrak` and `round/result`, the
+ * topics a read-only display user may read. It never asks for `broadcast/#` (the delayed feed
+ * with every card), `event`, or anything of another table: it can show only what the table has
+ * already shown, because those topics carry nothing more (docs/mqtt.md, "The card-exposure
+ * rule").
+ *
+ * Address: scoreboard.html?table=tablectl/<site>/<table>[&broker=ws://host:port/mqtt]
+ *          [&record=1]#user=<user>&pass=<password>
+ * The user and password may also be query parameters; in the fragment (after #) they never
+ * reach the web server or its log. `record=1` keeps every message received in
+ * `window.scoreboard.received` (a test's witness); otherwise only the last 200 are kept.
+ */
+(function () {
+  "use strict";
+
+  const params = new URLSearchParams(location.search);
+  const secret = new URLSearchParams(location.hash.slice(1));
+  const base = (params.get("table") || "").replace(/\/+$/, "");
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const brokerUrl = params.get("broker") || `${scheme}://${location.host}/mqtt`;
+  const keepAll = params.get("record") === "1";
+  const TOPICS = ["status", "state", "display/eztrak", "round/result"];
+  const KEPT = 200;
+
+  const GAMES = {
+    "ez-baccarat-panda8": "EZ Baccarat Panda 8",
+    "three-card-poker-6cb": "Three Card Poker 6 Card Bonus",
+    "fortune-pai-gow": "Fortune Pai Gow Poker",
+    "ultimate-texas-holdem": "Ultimate Texas Hold'em",
+    "pure-21.5-blackjack": "Pure 21.5 Blackjack",
+    "pure-spanish-21.5": "Pure Spanish 21.5",
+  };
+  const STATS = [
+    ["player", "Player"], ["banker", "Banker"], ["tie", "Tie"], ["dragon7", "Dragon 7"],
+    ["panda8", "Panda 8"], ["naturals", "Naturals"], ["player_naturals", "Player naturals"],
+    ["banker_naturals", "Banker naturals"],
+  ];
+  const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+  const ROWS = 6;
+
+  // Everything the page knows, on window for a test or a technician's console.
+  const sb = (window.scoreboard = {
+    base, broker: brokerUrl, topics: TOPICS.map((t) => `${base}/${t}`),
+    received: [],        // every PUBLISH received: {n, topic, payload (text), qos, retain, at}
+    granted: null,       // the SUBACK: [{topic, granted}] (granted null: refused)
+    link: "connecting",  // connecting connected subscribed backoff stopped
+    linkDetail: null,
+    status: null,        // the table's `status`: online / offline
+    state: null, eztrak: null, result: null, results: [],
+    timer: { round: null, since: null },
+    renders: 0,
+  });
+  const lastSeq = {};
+
+  const $ = (id) => document.getElementById(id);
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else if (k.startsWith("data-")) e.setAttribute(k, v);
+      else e[k] = v;
+    }
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  // -- messages ---------------------------------------------------------------------------
+
+  function onMessage(topic, bytes, meta) {
+    const text = new TextDecoder().decode(bytes);
+    sb.received.push({ n: sb.received.length ? sb.received[sb.received.length - 1].n + 1 : 0,
+      topic, payload: text, qos: meta.qos, retain: meta.retain, at: Date.now() });
+    if (!keepAll && sb.received.length > KEPT) sb.received.splice(0, sb.received.length - KEPT);
+    const suffix = topic.slice(base.length + 1);
+    if (suffix === "status") {
+      sb.status = text.replace(/^"|"$/g, "");  // tables before issue 14 sent "online" quoted
+      render();
+      return;
+    }
+    let payload;
+    try { payload = JSON.parse(text); } catch (err) { return; }
+    // De-duplicate by seq (docs/mqtt.md): an older or repeated message changes nothing.
+    if (typeof payload.seq === "number") {
+      if (lastSeq[suffix] !== undefined && payload.seq <= lastSeq[suffix]) return;
+      lastSeq[suffix] = payload.seq;
+    }
+    if (suffix === "state") onState(payload);
+    else if (suffix === "display/eztrak") sb.eztrak = payload;
+    else if (suffix === "round/result") {
+      sb.result = payload;
+      sb.results.push(payload);
+      if (sb.results.length > 50) sb.results.shift();
+    }
+    render();
+  }
+
+  function onState(state) {
+    // The bet timer (R28) runs from the round's first wager; the page starts its count when it
+    // sees the round's first state with a wager. Joined later than that, it cannot know when
+    // the timer started and says only that it runs.
+    const betting = state.phase === "betting" && (state.wagers || []).length > 0;
+    if (betting && sb.timer.round !== state.round) {
+      const first = !sb.state || sb.state.round !== state.round || !(sb.state.wagers || []).length;
+      sb.timer = { round: state.round, since: first && sb.state ? Date.now() : null };
+    }
+    sb.state = state;
+  }
+
+  function onLink(state, detail) {
+    sb.link = state;
+    sb.linkDetail = detail;
+    if (state === "connected") for (const k of Object.keys(lastSeq)) delete lastSeq[k];
+    if (state === "subscribed") sb.granted = detail;
+    render();
+  }
+
+  // -- drawing ----------------------------------------------------------------------------
+
+  function card(code) {
+    const rank = code[0] === "T" ? "10" : code[0];
+    const suit = code[1];
+    return el("span", { class: `card suit-${suit}`, "data-card": code }, rank + (SUITS[suit] || suit));
+  }
+
+  function baccaratTotal(cards) {
+    let sum = 0;
+    for (const c of cards) sum += c[0] === "A" ? 1 : "23456789".includes(c[0]) ? Number(c[0]) : 0;
+    return sum % 10;
+  }
+
+  function cards(target, list) {
+    const box = $(target);
+    box.replaceChildren(...(list || []).map(card));
+  }
+
+  /** Lay road columns (true length) on a grid of `rows` rows: each column starts one grid
+   * column right of the last one's start, at the top; a column longer than the grid, or that
+   * meets a cell already there, turns right along its last row (the "dragon tail"). Returns
+   * [{cell, c, r, x, y}]: c, r the column and row in the data; x, y the place on the grid. */
+  function layout(columns, rows) {
+    const taken = new Set();
+    const placed = [];
+    let start = -1;
+    columns.forEach((column, c) => {
+      let x = start + 1;
+      while (taken.has(`${x},0`)) x++;
+      start = x;
+      let y = 0, tail = false;
+      column.forEach((cell, r) => {
+        if (r > 0) {
+          if (!tail && y + 1 < rows && !taken.has(`${x},${y + 1}`)) y++;
+          else { x++; tail = true; }
+        }
+        taken.add(`${x},${y}`);
+        placed.push({ cell, c, r, x, y });
+      });
+    });
+    return placed;
+  }
+
+  /** Draw placed cells on road `id`: at least as many grid columns as the box shows, and when
+   * the road is longer than that, scrolled so that its newest columns are in view. */
+  function drawRoad(id, placed, make) {
+    const box = $(id);
+    const cell = parseFloat(getComputedStyle(box).getPropertyValue("--cell")) || 26;
+    const fits = Math.max(1, Math.floor(box.clientWidth / cell));
+    const width = Math.max(fits, ...placed.map((p) => p.x + 1));
+    box.style.gridTemplateColumns = `repeat(${width}, var(--cell))`;
+    box.replaceChildren(...placed.map((p) => {
+      const e = make(p.cell);
+      e.setAttribute("data-col", p.c);
+      e.setAttribute("data-row", p.r);
+      e.style.gridColumn = String(p.x + 1);
+      e.style.gridRow = String(p.y + 1);
+      return e;
+    }));
+    box.scrollLeft = Math.max(0, box.scrollWidth - box.clientWidth);
+  }
+
+  function drawRoads(roads) {
+    const bead = (roads.bead_plate || []).flatMap((col, c) =>
+      col.map((cell, r) => ({ cell, c, r, x: c, y: r })));
+    drawRoad("bead-plate", bead, (v) => el("span", { class: `bead v-${v}`, "data-v": v }, v));
+    drawRoad("big-road", layout(roads.big_road || [], ROWS), (cell) => {
+      const e = el("span", { class: `br v-${cell.winner}`, "data-v": cell.winner,
+        "data-ties": cell.ties, "data-natural": cell.natural ? "1" : "0" });
+      if (cell.natural) e.append(el("i", { class: "nat" }));
+      if (cell.ties) e.append(el("i", { class: "tie" }, cell.ties > 1 ? cell.ties : ""));
+      return e;
+    });
+    for (const [id, key, cls] of [["big-eye-boy", "big_eye_boy", "eye"],
+      ["small-road", "small_road", "dot"], ["cockroach-pig", "cockroach_pig", "slash"]]) {
+      drawRoad(id, layout(roads[key] || [], ROWS), (v) => el("span", { class: `${cls} c-${v}`, "data-v": v }));
+    }
+  }
+
+  function drawStats(z) {
+    const body = $("stats").tBodies[0];
+    const rows = [["hands", "Hands"], ...STATS].map(([key, label]) => {
+      const tr = el("tr", { "data-stat": key });
+      tr.append(el("th", {}, label));
+      for (const [block, which] of [[z.stats, "cur"], [z.previous, "prev"]]) {
+        const v = block ? block[key] : null;
+        const count = v === null || v === undefined ? "" : key === "hands" ? v : v.count;
+        const pct = v && key !== "hands" ? `${v.pct}%` : "";
+        tr.append(el("td", { class: `count ${which}` }, count), el("td", { class: `pct ${which}` }, pct));
+      }
+      return tr;
+    });
+    body.replaceChildren(...rows);
+    $("stats").classList.toggle("no-previous", !z.previous);
+  }
+
+  function drawTimer() {
+    const box = $("bet-timer");
+    const z = sb.eztrak, st = sb.state;
+    if (!z || !z.bet_timer) { box.dataset.state = "none"; box.textContent = ""; return; }
+    if (st && st.phase === "betting" && (st.wagers || []).length && sb.timer.round === st.round) {
+      if (sb.timer.since === null) { box.dataset.state = "running"; box.textContent = "Bets closing"; return; }
+      const left = Math.max(0, Math.ceil(z.bet_timer - (Date.now() - sb.timer.since) / 1000));
+      box.dataset.state = "running";
+      box.dataset.left = left;
+      box.textContent = `Bets close in ${left} s`;
+    } else if (st && st.phase !== "betting") {
+      box.dataset.state = "closed";
+      box.textContent = "No more bets";
+    } else {
+      box.dataset.state = "idle";
+      box.textContent = `Bet timer ${z.bet_timer} s`;
+    }
+  }
+
+  function drawBaccarat() {
+    const z = sb.eztrak, st = sb.state, res = sb.result;
+    if (z) {
+      $("shoe").textContent = z.shoe;
+      $("hands").textContent = z.hands;
+      const lim = z.limits || {};
+      const keys = Object.keys(lim);
+      $("limits").textContent = keys.length === 2 && lim.min && lim.max
+        ? `Limits ${lim.min}\u2013${lim.max}`
+        : keys.map((k) => `${k} ${lim[k]}`).join(" \u00b7 ");
+      drawStats(z);
+      drawRoads(z.roads || {});
+    }
+    if (st) {
+      const now = st.cards || { player: [], banker: [] };
+      cards("now-player", now.player);
+      cards("now-banker", now.banker);
+      $("now-player-total").textContent = now.player.length ? baccaratTotal(now.player) : "";
+      $("now-banker-total").textContent = now.banker.length ? baccaratTotal(now.banker) : "";
+      $("phase").textContent = st.phase === "betting" ? "place your bets" : "no more bets";
+      $("phase").dataset.phase = st.phase;
+      const pd = st.player_dealer;
+      $("bank").textContent = pd
+        ? `Player-dealer seat ${pd.seat}, bank ${pd.bank} (hand ${pd.turn} of 2)`
+        : st.bank_offer_seat ? `Bank offered to seat ${st.bank_offer_seat}` : "No bank posted";
+    }
+    if (res) {
+      const o = res.outcome;
+      $("last").dataset.round = res.round;
+      if (res.void || !o) {
+        $("last-winner").textContent = `round ${res.round} void${res.reason ? `: ${res.reason}` : ""}`;
+        $("last-winner").dataset.winner = "void";
+        for (const side of ["player", "banker"]) { cards(`last-${side}`, []); $(`last-${side}-total`).textContent = ""; }
+      } else {
+        const tags = [o.natural ? "natural" : "", o.dragon7 ? "Dragon 7" : "", o.panda8 ? "Panda 8" : ""];
+        $("last-winner").textContent = `round ${res.round}: ${o.winner} wins ${tags.filter(Boolean).join(", ")}`.trim();
+        $("last-winner").dataset.winner = o.winner;
+        for (const side of ["player", "banker"]) {
+          cards(`last-${side}`, o[side].cards);
+          $(`last-${side}-total`).textContent = o[side].total;
+        }
+      }
+    }
+  }
+
+  function drawOther() {
+    const st = sb.state;
+    const facts = [];
+    if (st) {
+      facts.push(["Round", st.round], ["Phase", st.phase]);
+      const pd = st.player_dealer;
+      if (pd) facts.push(["Player-dealer", `seat ${pd.seat}${pd.bank ? `, bank ${pd.bank}` : ""}${pd.turn ? ` (turn ${pd.turn})` : ""}`]);
+      if (st.bank_offer_seat) facts.push(["Bank offered to", `seat ${st.bank_offer_seat}`]);
+      if (st.button_seat) facts.push(["Button", `seat ${st.button_seat}`]);
+      if (st.total_action) facts.push(["Total action", st.total_action]);
+    }
+    $("other-facts").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", { "data-fact": k }, v)]));
+    const hits = [];
+    for (const r of sb.results.slice().reverse()) {
+      for (const s of r.settlements || []) {
+        if (SIDE_BETS.has(s.spot) && (s.status === "win" || s.status === "partial")) {
+          hits.push(el("li", { "data-round": r.round, "data-spot": s.spot }, `round ${r.round}: seat ${s.seat} ${s.spot} +${s.net}`));
+        }
+      }
+    }
+    $("hits").replaceChildren(...hits.slice(0, 12));
+  }
+  const SIDE_BETS = new Set(["dragon7", "panda8", "pair-plus", "six-card-bonus", "fortune", "envy",
+    "trips", "red_flex", "red-flex", "buster", "match_dealer", "match-dealer"]);
+
+  function drawBanner() {
+    const b = $("banner");
+    let text = "";
+    if (sb.link !== "subscribed" && sb.link !== "connected") text = "Connecting to the table\u2026";
+    else if (sb.status === "offline") text = "Table offline";
+    else if (sb.state && sb.state.held) text = `Round held: ${sb.state.held}`;
+    b.hidden = !text;
+    b.textContent = text;
+  }
+
+  function render() {
+    sb.renders++;
+    const st = sb.state;
+    const game = st ? st.game : sb.eztrak ? "ez-baccarat-panda8" : null;
+    $("table-name").textContent = st ? st.table : sb.eztrak ? sb.eztrak.table : base.split("/").pop();
+    $("game-name").textContent = game ? GAMES[game] || game : "";
+    if (st) $("round").textContent = st.round;
+    const ts = $("table-status");
+    ts.dataset.status = sb.status || "unknown";
+    ts.textContent = `table ${sb.status || "?"}`;
+    const ls = $("link-status");
+    ls.dataset.link = sb.link;
+    ls.textContent = sb.link === "subscribed" ? "live" : sb.link;
+    const baccarat = game === "ez-baccarat-panda8";
+    $("baccarat").hidden = !baccarat;
+    $("other").hidden = baccarat || !game;
+    if (baccarat) drawBaccarat();
+    else if (game) drawOther();
+    drawTimer();
+    drawBanner();
+  }
+
+  // -- start ------------------------------------------------------------------------------
+
+  if (!/^[^#+]+$/.test(base)) {
+    $("help").hidden = false;
+    return;
+  }
+  sb.layout = layout;  // for a test of the dragon tail
+  document.title = `Scoreboard ${base.split("/").pop()}`;
+  render();
+  setInterval(drawTimer, 250);
+  const rand = new Uint32Array(1);
+  crypto.getRandomValues(rand);
+  sb.client = new MqttWsClient({
+    url: brokerUrl,
+    clientId: `scoreboard-${rand[0].toString(36)}`,
+    username: secret.get("user") || params.get("user") || undefined,
+    password: secret.get("pass") || params.get("pass") || undefined,
+    keepalive: 30,
+    subscriptions: sb.topics.map((topic) => ({ topic, qos: 1 })),
+    onMessage,
+    onState: onLink,
+  });
+  sb.client.start();
+})();
