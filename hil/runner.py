@@ -81,7 +81,7 @@ def normalise(topic: str, payload: Any, retain: bool) -> dict[str, Any]:
 def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Messages once each by seq, checked in seq order, seq dropped. Device statuses are taken
     out of the stream and listed after it, per device in topic order, each device's changes only
-    (and `journal/status`, which the daemon publishes from memory, is left out):
+    (and `journal/status` and `info`, which the daemon publishes from memory, are left out):
     when two drivers report relative to each other and to the game's messages is timing, not
     behaviour, and a driver may report an unchanged status again (e.g. with new counters)."""
     seen: set[int] = set()
@@ -89,7 +89,7 @@ def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     devices: dict[str, list[dict[str, Any]]] = {}
     last_seq = 0
     for m in messages:
-        if m["topic"].endswith("/journal/status"):
+        if m["topic"].endswith(("/journal/status", "/info")):
             continue  # from memory, not the journal (docs/mqtt.md): when it comes is timing
         p = m["payload"]
         seq = p.get("seq") if isinstance(p, dict) else None

@@ -43,6 +43,7 @@ Access = Literal["read", "write", "readwrite", "deny"]
 # Last Will is on `status`, and Mosquitto refuses a connection whose will the ACL does not allow.
 TABLE_WRITES = (
     "status",
+    "info",
     "state",
     "event",
     "alert",

@@ -6,9 +6,10 @@ Unknown keys are errors (a typo must not silently fall back to a default). Colle
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, Union
 
@@ -251,6 +252,10 @@ class LoadedConfig:
     # vendor plugin that cannot be loaded (issue 5: "imported lazily so a broken plugin cannot
     # stop the daemon"; its device reports itself unavailable instead).
     warnings: tuple[str, ...] = ()
+    # "sha256:<hex>" of the file's bytes as `load_config` read them (the retained `info` topic
+    # names it, so a floor can tell which tables run which config file); None for a config
+    # built in memory.
+    digest: str | None = None
 
     @property
     def rules(self) -> Rules:
@@ -543,7 +548,7 @@ def load_config(path: Path | str) -> LoadedConfig:
         raise ConfigError([Problem(str(p), "", "not UTF-8 text")]) from None
     except (ValueError, RecursionError) as exc:
         raise ConfigError([Problem(str(p), "", _toml_problem(exc))]) from None
-    return parse_config(data, p)
+    return replace(parse_config(data, p), digest=f"sha256:{hashlib.sha256(raw).hexdigest()}")
 
 
 def _toml_problem(exc: ValueError | RecursionError) -> str:

@@ -31,7 +31,8 @@ import structlog
 from tablectl import sdnotify, segments, snapshot
 from tablectl.broadcast import DelayedFeed
 from tablectl.chainkey import ChainKey, load_key
-from tablectl.config import BrokerSetupError, LoadedConfig, resolve
+from tablectl.config import BrokerSetupError, LoadedConfig, Rules, resolve
+from tablectl.info import info_payload, rules_digest
 from tablectl.journal import Journal, JournalError, Record, format_ts
 from tablectl.outputs import OutboxRow
 from tablectl.relay import Relay
@@ -223,6 +224,9 @@ class Daemon:
         # The config's rules, due to be journaled when the journal could not take them: they
         # go in before the next input.
         self._rules_pending: Input | None = None
+        # The rules the retained `info` was last made for (None: not yet made), and its digest.
+        self._info_rules: Rules | None = None
+        self._info_digest: str | None = None
 
     # -- start-up ----------------------------------------------------------------------------
 
@@ -421,6 +425,7 @@ class Daemon:
             self.relay = relay
             # This start's word, in place of any the broker still holds from before it.
             self._notice("journal/status", {"writable": True, "since": now_ts()}, retain=True)
+            self._publish_info()
             self._spawn(relay.run(), "relay")
             delay = self.cfg.table.broadcast.delay_seconds
             if delay:
@@ -597,6 +602,7 @@ class Daemon:
         for listener in self.listeners:
             listener(rec, rows)
         self._show(self.table.take_displayed())
+        self._info_if_rules_changed()
         if item.source != "config":
             self._journal_rules()
         self._arm_bet_timer()
@@ -660,6 +666,25 @@ class Daemon:
             "alert",
             {"kind": "journal-writable", "reason": reason, "journaled": False, "ts": since},
         )
+
+    def _publish_info(self) -> None:
+        """The retained `info` (tablectl/info.py) for the rules in force now. The relay keeps
+        the newest and publishes it again after every connect."""
+        self._info_rules = self.table.rules
+        self._info_digest = rules_digest(self.table.rules)
+        payload = info_payload(self.cfg, self.table.rules, ts=now_ts(), serial_of=port_serial)
+        self._notice("info", payload, retain=True)
+
+    def _info_if_rules_changed(self) -> None:
+        """After a record: when a `config` record put other rules in force, `info` anew (a
+        record with the same rules again changes nothing). Cheap when nothing changed: the
+        table keeps the same rules object until a `config` record is applied."""
+        if self.relay is None or self.table.rules is self._info_rules:
+            return
+        if rules_digest(self.table.rules) == self._info_digest:
+            self._info_rules = self.table.rules
+            return
+        self._publish_info()
 
     def _notice(self, suffix: str, fields: dict[str, Any], *, retain: bool = False) -> None:
         """Publish from memory, not through the outbox (Relay.notice): no `seq`."""

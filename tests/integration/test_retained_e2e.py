@@ -6,6 +6,8 @@ newest retained row of each (same seq)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 import threading
 import time
@@ -16,6 +18,8 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+import tablectl
+from tablectl.journal import Journal
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker
 from tests.integration.harness import TIMEOUT, Console, DaemonProcess, write_config
@@ -84,6 +88,18 @@ def journal_retained(journal: Path) -> dict[str, tuple[int, bytes]]:
     return {topic: (seq, bytes(payload)) for topic, seq, payload in rows}
 
 
+def journaled_rules_digest(journal: Path) -> str:
+    """The digest of the rules in the journal's `config` record, computed as docs/mqtt.md
+    tells a floor to: sorted keys, no spaces, UTF-8, sha256."""
+    book = Journal(journal, table="t1")
+    try:
+        (rules,) = [r.body["rules"] for r in book.records() if r.body["type"] == "config"]
+    finally:
+        book.close()
+    text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def all_sent(journal: Path) -> bool:
     with sqlite3.connect(journal) as db:
         return int(db.execute("SELECT count(*) FROM outbox WHERE sent = 0").fetchone()[0]) == 0
@@ -115,7 +131,8 @@ def test_every_retained_topic_is_back_with_the_same_bytes_after_a_broker_restart
         from_outbox = journal_retained(journal)
         expected = {f"{BASE}/{t}" for t in ("state", "device/shoe/status", "journal/head")}
         assert expected <= from_outbox.keys()  # the game's retained topics are all in play
-        wanted = {*from_outbox, f"{BASE}/status", f"{BASE}/journal/status"}
+        from_memory = {f"{BASE}/{t}" for t in ("status", "journal/status", "info")}
+        wanted = {*from_outbox, *from_memory}
         before = retained_now(mosquitto, "it-fresh-1", wanted)
 
         seen = heard(console, wanted)
@@ -138,3 +155,12 @@ def test_every_retained_topic_is_back_with_the_same_bytes_after_a_broker_restart
     for topic, (_seq, payload) in from_outbox.items():
         assert after[topic] == payload, topic
     assert set(after) == wanted  # and nothing else: no event or result is retained
+    assert json.loads(after[f"{BASE}/info"]) == {
+        "table": "t1",
+        "version": tablectl.__version__,
+        "game": "ez-baccarat-panda8",
+        "rules_digest": journaled_rules_digest(journal),
+        "config_digest": "sha256:" + hashlib.sha256(cfg.read_bytes()).hexdigest(),
+        "devices": [{"name": "shoe", "driver": "shoe"}],  # a pty: no serial known
+        "ts": json.loads(after[f"{BASE}/info"])["ts"],
+    }
