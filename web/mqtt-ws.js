@@ -76,6 +76,7 @@
       this.lastSent = 0;        // ms, performance.now() of the last packet sent
       this.lastHeard = 0;       // ms, of the last packet received
       this.connected = false;
+      this.pings = 0;           // PINGREQs sent (for a test; the page shows nothing of it)
       this.random = this.opts.random || Math.random;  // injectable for a test
     }
 
@@ -165,7 +166,7 @@
       this.pingTimer = setInterval(() => {
         const now = performance.now();
         if (now - this.lastHeard > 1.5 * k) { this._retry("keepalive: broker silent"); return; }
-        if (now - this.lastSent >= k) this._send(packet(PINGREQ, 0, []));
+        if (now - this.lastSent >= k) { this._send(packet(PINGREQ, 0, [])); this.pings++; }
       }, Math.min(1000, k / 4));
     }
 

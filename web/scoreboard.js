@@ -7,7 +7,7 @@
  * rule").
  *
  * Address: scoreboard.html?table=tablectl/<site>/<table>[&broker=ws://host:port/mqtt]
- *          [&record=1]#user=<user>&pass=<password>
+ *          [&keepalive=30][&record=1]#user=<user>&pass=<password>
  * The user and password may also be query parameters; in the fragment (after #) they never
  * reach the web server or its log. `record=1` keeps every message received in
  * `window.scoreboard.received` (a test's witness); otherwise only the last 200 are kept.
@@ -21,6 +21,7 @@
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const brokerUrl = params.get("broker") || `${scheme}://${location.host}/mqtt`;
   const keepAll = params.get("record") === "1";
+  const keepalive = Math.min(Math.max(Number(params.get("keepalive")) || 30, 1), 600);
   const TOPICS = ["status", "state", "display/eztrak", "round/result"];
   const KEPT = 200;
 
@@ -50,6 +51,7 @@
     status: null,        // the table's `status`: online / offline
     state: null, eztrak: null, result: null, results: [],
     timer: { round: null, since: null },
+    connects: 0,         // accepted CONNACKs: 1 + the reconnects
     renders: 0,
   });
   const lastSeq = {};
@@ -86,7 +88,7 @@
       if (lastSeq[suffix] !== undefined && payload.seq <= lastSeq[suffix]) return;
       lastSeq[suffix] = payload.seq;
     }
-    if (suffix === "state") onState(payload);
+    if (suffix === "state") onState(payload, meta.retain);
     else if (suffix === "display/eztrak") sb.eztrak = payload;
     else if (suffix === "round/result") {
       sb.result = payload;
@@ -96,14 +98,16 @@
     render();
   }
 
-  function onState(state) {
-    // The bet timer (R28) runs from the round's first wager; the page starts its count when it
-    // sees the round's first state with a wager. Joined later than that, it cannot know when
-    // the timer started and says only that it runs.
+  function onState(state, retained) {
+    // The bet timer (R28) runs from the round's first wager. The page starts its count when a
+    // live state with a wager follows one of the same round without any: that state is the
+    // first wager's. Otherwise (it connected while betting was open) it cannot know when the
+    // timer started, and says only that it runs.
     const betting = state.phase === "betting" && (state.wagers || []).length > 0;
     if (betting && sb.timer.round !== state.round) {
-      const first = !sb.state || sb.state.round !== state.round || !(sb.state.wagers || []).length;
-      sb.timer = { round: state.round, since: first && sb.state ? Date.now() : null };
+      const prev = sb.state;
+      const first = !retained && prev && prev.round === state.round && !(prev.wagers || []).length;
+      sb.timer = { round: state.round, since: first ? Date.now() : null };
     }
     sb.state = state;
   }
@@ -111,7 +115,10 @@
   function onLink(state, detail) {
     sb.link = state;
     sb.linkDetail = detail;
-    if (state === "connected") for (const k of Object.keys(lastSeq)) delete lastSeq[k];
+    if (state === "connected") {
+      sb.connects++;
+      for (const k of Object.keys(lastSeq)) delete lastSeq[k];  // the retained ones come again
+    }
     if (state === "subscribed") sb.granted = detail;
     render();
   }
@@ -351,10 +358,12 @@
     clientId: `scoreboard-${rand[0].toString(36)}`,
     username: secret.get("user") || params.get("user") || undefined,
     password: secret.get("pass") || params.get("pass") || undefined,
-    keepalive: 30,
+    keepalive,
     subscriptions: sb.topics.map((topic) => ({ topic, qos: 1 })),
     onMessage,
     onState: onLink,
   });
   sb.client.start();
+  // New credentials in the fragment: start afresh (a fragment change alone reloads nothing).
+  window.addEventListener("hashchange", () => location.reload());
 })();

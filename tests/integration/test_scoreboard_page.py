@@ -38,7 +38,13 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 from tablectl_drivers.sim.shoe import SimulatedShoe
-from tests.conftest import MosquittoBroker, MosquittoFactory, find_mosquitto_passwd, free_port
+from tests.conftest import (
+    MosquittoBroker,
+    MosquittoFactory,
+    find_mosquitto_passwd,
+    free_port,
+    password_for,
+)
 from tests.integration.harness import REPO, Console, DaemonProcess, write_config
 
 pytestmark = pytest.mark.integration
@@ -183,6 +189,27 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             assert page.text("game-name") == "EZ Baccarat Panda 8"
             driver.save_screenshot(str(tmp_path / "scoreboard-shoe-1.png"))
 
+            # Keep alive: with nothing to acknowledge for 2 s the page pings; the broker never
+            # dropped it.
+            page.wait("a PINGREQ", "return window.scoreboard.client.pings > 0", timeout=5)
+            assert driver.execute_script("return window.scoreboard.connects") == 1
+            # The broker restarts (no persistence): the page says so, reconnects by itself, and
+            # shows the same shoe again from the retained topics the table publishes anew.
+            broker.stop()
+            page.wait("the link down", "return window.scoreboard.link !== 'subscribed'")
+            assert page.text("banner") == "Connecting to the table\u2026"
+            broker.start()
+            page.wait("the page back", "return window.scoreboard.connects === 2")
+            console.wait_for("the table back", lambda: console.on("status").count("online") >= 2)
+            page.wait(
+                "the shoe again",
+                "return document.getElementById('hands').textContent"
+                " === '11' && window.scoreboard.eztrak.hands === 11"
+                " && document.getElementById('banner').hidden",
+            )
+            assert page.stats("cur") == STATS_1
+            assert page.big_road() == BIG_ROAD_1
+
             # The second shoe: this shoe's figures start again, the first shoe's are "previous".
             new_shoe(console, shoe, SHOE_2, BURNS_2, page, fed, shoes=2)
             page.wait("shoe 2", "return document.getElementById('shoe').textContent === '2'")
@@ -232,6 +259,21 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             log = driver.get_log("browser")  # type: ignore[no-untyped-call]  # selenium: untyped
             severe = [e for e in log if e["level"] == "SEVERE"]
             assert not severe, severe
+
+            # With the display role `tablectl broker-acl` generates (display/# and state only),
+            # the page still shows the EZTRAK board; status and round/result are not granted.
+            display = Page(driver, ws_port, user="display-it", password=password_for("display-it"))
+            display.wait("the display role's page", "return window.scoreboard.granted !== null")
+            display.wait("the board", "return document.getElementById('hands').textContent === '2'")
+            assert display.stats("prev") == STATS_1
+            assert display.beads() == [["B", "P"]]
+            # Mosquitto grants every subscription (SUBACK QoS 1) and delivers only what the ACL
+            # lets the user read: the retained `status` ("offline" by now) never comes.
+            display_topics = driver.execute_script(
+                "return [...new Set(window.scoreboard.received.map(m => m.topic))].sort()"
+            )
+            assert display_topics == [f"{BASE}/display/eztrak", f"{BASE}/state"]
+            assert display.text("table-status") == "table ?"
         finally:
             daemon.stop_quietly()
             console.close()
@@ -344,11 +386,18 @@ class Browser:
 class Page:
     """The scoreboard page as the test reads it: from what it shows (the DOM)."""
 
-    def __init__(self, driver: webdriver.Chrome, ws_port: int) -> None:
+    def __init__(
+        self,
+        driver: webdriver.Chrome,
+        ws_port: int,
+        *,
+        user: str = PAGE_USER,
+        password: str = PAGE_PASSWORD,
+    ) -> None:
         self.driver = driver
         self.driver.get(
-            f"http://127.0.0.1:{ws_port}/scoreboard.html?table={BASE}&record=1"
-            f"#user={PAGE_USER}&pass={PAGE_PASSWORD}"
+            f"http://127.0.0.1:{ws_port}/scoreboard.html?table={BASE}&record=1&keepalive=2"
+            f"#user={user}&pass={password}"
         )
 
     def wait(self, what: str, script: str, timeout: float = WAIT) -> None:
