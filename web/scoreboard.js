@@ -284,30 +284,44 @@
     }
   }
 
+  // The side bets of each game, as their spots are named in `round/result.settlements`.
+  const SIDE_BETS = {
+    dragon7: "Dragon 7", panda8: "Panda 8", "pair-plus": "Pair Plus",
+    "six-card-bonus": "6 Card Bonus", fortune: "Fortune", envy: "Envy", trips: "Trips",
+    "bad-beat": "Bad Beat", "red-flex": "Red Flex", buster: "Buster Blackjack",
+    "match-dealer": "Match the Dealer",
+  };
+
+  /** Another game than baccarat: what its `state` says of the table, and the side-bet hits of
+   * the rounds the page saw (`round/result`), newest first. */
   function drawOther() {
     const st = sb.state;
     const facts = [];
     if (st) {
       facts.push(["Round", st.round], ["Phase", st.phase]);
       const pd = st.player_dealer;
-      if (pd) facts.push(["Player-dealer", `seat ${pd.seat}${pd.bank ? `, bank ${pd.bank}` : ""}${pd.turn ? ` (turn ${pd.turn})` : ""}`]);
+      if (pd) {
+        const bank = pd.bank ? `, bank ${pd.bank}` : "";
+        const turn = pd.turn ? ` (hand ${pd.turn} of 2)` : "";
+        facts.push(["Player-dealer", `seat ${pd.seat}${bank}${turn}`]);
+      } else if ("player_dealer" in st) facts.push(["Player-dealer", "no bank posted"]);
       if (st.bank_offer_seat) facts.push(["Bank offered to", `seat ${st.bank_offer_seat}`]);
       if (st.button_seat) facts.push(["Button", `seat ${st.button_seat}`]);
       if (st.total_action) facts.push(["Total action", st.total_action]);
     }
-    $("other-facts").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", { "data-fact": k }, v)]));
+    $("other-facts").replaceChildren(...facts.flatMap(([k, v]) =>
+      [el("dt", {}, k), el("dd", { "data-fact": k }, v)]));
     const hits = [];
     for (const r of sb.results.slice().reverse()) {
       for (const s of r.settlements || []) {
-        if (SIDE_BETS.has(s.spot) && (s.status === "win" || s.status === "partial")) {
-          hits.push(el("li", { "data-round": r.round, "data-spot": s.spot }, `round ${r.round}: seat ${s.seat} ${s.spot} +${s.net}`));
+        if (SIDE_BETS[s.spot] && (s.status === "win" || s.status === "partial")) {
+          hits.push(el("li", { "data-round": r.round, "data-seat": s.seat, "data-spot": s.spot,
+            "data-net": s.net }, `Round ${r.round}: seat ${s.seat} ${SIDE_BETS[s.spot]} +${s.net}`));
         }
       }
     }
     $("hits").replaceChildren(...hits.slice(0, 12));
   }
-  const SIDE_BETS = new Set(["dragon7", "panda8", "pair-plus", "six-card-bonus", "fortune", "envy",
-    "trips", "red_flex", "red-flex", "buster", "match_dealer", "match-dealer"]);
 
   function drawBanner() {
     const b = $("banner");
@@ -333,6 +347,7 @@
     ls.dataset.link = sb.link;
     ls.textContent = sb.link === "subscribed" ? "live" : sb.link;
     const baccarat = game === "ez-baccarat-panda8";
+    document.body.dataset.game = baccarat ? "baccarat" : game ? "other" : "";
     $("baccarat").hidden = !baccarat;
     $("other").hidden = baccarat || !game;
     if (baccarat) drawBaccarat();

@@ -45,6 +45,7 @@ from tests.conftest import (
     free_port,
     password_for,
 )
+from tests.integration.floor import events, running_table, shipped_config
 from tests.integration.harness import REPO, Console, DaemonProcess, write_config
 
 pytestmark = pytest.mark.integration
@@ -280,20 +281,10 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             feed.close()
 
     # ... and the page never had a card before the table dealt it, nor any burn.
-    topics = {f"{BASE}/{t}" for t in ("status", "state", "display/eztrak", "round/result")}
-    assert {m["topic"] for m in received} == topics
-    seen_before: dict[
-        str, int
-    ] = {}  # card -> how many page messages had come before the shoe first dealt it
-    for card, count in fed:
-        seen_before.setdefault(card, count)
-    for m in received:
-        for card in cards_in(m["payload"]):
-            assert card in seen_before, f"{card} (never dealt) in {m['topic']}: {m['payload']}"
-            assert m["n"] >= seen_before[card], (
-                f"{card} reached the page (message {m['n']}) before the shoe dealt it "
-                f"(after message {seen_before[card]})"
-            )
+    assert_no_card_before_shown(received, fed, BASE)
+    assert {m["topic"] for m in received} == {
+        f"{BASE}/{t}" for t in ("status", "state", "display/eztrak", "round/result")
+    }
     for m in received:
         if m["topic"] == f"{BASE}/round/result":
             result = json.loads(m["payload"])
@@ -303,6 +294,86 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             shown = state["cards"]["player"] + state["cards"]["banker"]
             assert set(shown) <= set(rounds.get(state["round"], ["8d", "Jc"]))
     assert sorted(tmp_path.glob("scoreboard-*.png"))
+
+
+# Another game: Pure 21.5 Blackjack (config/pure-21.5-blackjack-003-6to5.toml as shipped), the
+# second round of tests/integration/test_blackjack_e2e.py, worked by hand there: seat 4 banks
+# $500; seat 5 bets 20 with Red Flex 5 and Buster 5, seat 1 bets 10. Deal: seat 5 Js, seat 1 7c,
+# player-dealer 8h up, seat 5 6s, seat 1 4d, hole card 8d face down. Seat 5 hits 9c and busts;
+# seat 1 doubles for 5 and gets 2c, whose echo turns the hole card over; the player-dealer hits
+# 8s: 888. Red Flex (8h 8d red, then black) pays 2 to 1: +10.00; Buster (a three-card bust)
+# 1 to 1: +5.00.
+BJ_BASE = "tablectl/cardroom-1/bj-03"
+BJ_DEAL = ["Js", "7c", "8h", "6s", "4d", "8d"]
+BJ_HOLE = "8d"
+BJ_LEFT = ["Qh", "3c"]  # never drawn
+
+
+def test_the_scoreboard_page_at_a_blackjack_table_shows_no_hole_card(
+    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other games' view: the game, the player-dealer and the rotation, the side-bet hits;
+    and the hole card reaches the page's socket only once the table has turned it over."""
+    broker, ws_port = websocket_broker(mosquitto_factory)
+    with SimulatedShoe() as shoe, Browser(tmp_path, monkeypatch) as driver:
+        cfg = shipped_config(
+            tmp_path,
+            "pure-21.5-blackjack-003-6to5.toml",
+            ports={"/dev/tablectl-shoe": shoe.port},
+            mqtt_port=broker.port,
+        )
+        add_page_user(broker, BJ_BASE)
+        with running_table(cfg, broker, BJ_BASE, ["shoe"]) as (console, floor):
+            page = Page(driver, ws_port, base=BJ_BASE)
+            page.wait("the page subscribed", "return window.scoreboard.link === 'subscribed'")
+            shoe.load([*BJ_DEAL, "9c", "2c", "8s", *BJ_LEFT])
+            floor.wait_for("the new shoe", lambda: bool(events(floor, "shoe.new")))
+            shown: list[tuple[str, int]] = []
+            for verb, body in (
+                ("bank", {"seat": 4, "amount": "500"}),
+                ("wager", {"seat": 5, "spot": "base", "amount": "20"}),
+                ("wager", {"seat": 5, "spot": "red-flex", "amount": "5"}),
+                ("wager", {"seat": 5, "spot": "buster", "amount": "5"}),
+                ("wager", {"seat": 1, "spot": "base", "amount": "10"}),
+                ("bets.close", {}),
+            ):
+                console.ok(verb, body)
+            for card in BJ_DEAL:
+                if card != BJ_HOLE:  # the hole card is dealt face down: not shown yet
+                    shown.append((card, page.count()))
+                deal(floor, shoe, page, card, [])
+            page.wait("the player-dealer", "return window.scoreboard.state.phase === 'playing'")
+            assert page.facts() == {
+                "Round": "1",
+                "Phase": "playing",
+                "Player-dealer": "seat 4, bank 500.00 (hand 1 of 2)",
+                "Total action": "40.00",
+            }
+            driver.save_screenshot(str(tmp_path / "scoreboard-blackjack-playing.png"))
+            shown.append(("9c", page.count()))
+            deal(floor, shoe, page, "9c", [])
+            console.ok("decision", {"seat": 1, "action": "double", "amount": "5"})
+            shown += [("2c", page.count()), (BJ_HOLE, page.count())]  # 2c turns it over
+            deal(floor, shoe, page, "2c", [])
+            shown.append(("8s", page.count()))
+            deal(floor, shoe, page, "8s", [])
+            floor.wait_for("the result", lambda: bool(floor.on("round/result")))
+            page.wait("the hits", "return document.querySelectorAll('#hits li').length === 2")
+            assert page.text("game-name") == "Pure 21.5 Blackjack"
+            assert page.text("hits").splitlines() == [
+                "Round 1: seat 5 Red Flex +10.00",
+                "Round 1: seat 5 Buster Blackjack +5.00",
+            ]
+            page.wait("the next round", "return window.scoreboard.state.round === 2")
+            assert page.facts()["Bank offered to"] == "seat 4"  # its second hand (R5)
+            assert driver.execute_script("return document.getElementById('baccarat').hidden")
+            driver.save_screenshot(str(tmp_path / "scoreboard-blackjack.png"))
+            received: list[dict[str, Any]] = driver.execute_script(
+                "return window.scoreboard.received"
+            )
+    assert_no_card_before_shown(received, shown, BJ_BASE)
+    named = {card for m in received for card in cards_in(m["payload"])}
+    assert BJ_HOLE in named and not named & set(BJ_LEFT)
 
 
 # -- the broker with its websockets listener ------------------------------------------------
@@ -320,12 +391,12 @@ def websocket_broker(factory: MosquittoFactory) -> tuple[MosquittoBroker, int]:
     return broker, ws_port
 
 
-def add_page_user(broker: MosquittoBroker) -> None:
+def add_page_user(broker: MosquittoBroker, base: str = BASE) -> None:
     """The page's read-only user, written into the broker's acl_file by this test: the four
     topics the page reads, read only. (`tablectl broker-acl`'s display role reads `display/#`
     and `state` only; docs/scoreboard.md.)"""
     topics = ("state", "display/eztrak", "round/result", "status")
-    grants = "".join(f"topic read {BASE}/{t}\n" for t in topics)
+    grants = "".join(f"topic read {base}/{t}\n" for t in topics)
     with broker.acl_path.open("a") as acl:
         acl.write(f"\n# the scoreboard page (test)\nuser {PAGE_USER}\n{grants}")
     subprocess.run(
@@ -391,12 +462,13 @@ class Page:
         driver: webdriver.Chrome,
         ws_port: int,
         *,
+        base: str = BASE,
         user: str = PAGE_USER,
         password: str = PAGE_PASSWORD,
     ) -> None:
         self.driver = driver
         self.driver.get(
-            f"http://127.0.0.1:{ws_port}/scoreboard.html?table={BASE}&record=1&keepalive=2"
+            f"http://127.0.0.1:{ws_port}/scoreboard.html?table={base}&record=1&keepalive=2"
             f"#user={user}&pass={password}"
         )
 
@@ -415,6 +487,14 @@ class Page:
         """How many PUBLISH packets the page's client has received so far."""
         n: int = self.driver.execute_script("return window.scoreboard.received.length")
         return n
+
+    def facts(self) -> dict[str, str]:
+        """The other games' table facts: each `dd[data-fact]` by its name."""
+        found: dict[str, str] = self.driver.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('#other-facts dd')]"
+            ".map(d => [d.dataset.fact, d.textContent]))"
+        )
+        return found
 
     def text(self, element_id: str) -> str:
         return str(self.driver.find_element(By.ID, element_id).text)
@@ -567,6 +647,27 @@ def play_hand(
     console.wait_for(
         f"round {rnd}'s result", lambda: any(r["round"] == rnd for r in console.on("round/result"))
     )
+
+
+def assert_no_card_before_shown(
+    received: list[dict[str, Any]], shown: list[tuple[str, int]], base: str
+) -> None:
+    """`received`: every PUBLISH the page's client got, numbered (`n`) in arrival order;
+    `shown`: (card, how many the page had received before the table showed that card). Every
+    card a message names must have been shown before the page had received that message, and
+    the page received nothing but its four topics."""
+    topics = {f"{base}/{t}" for t in ("status", "state", "display/eztrak", "round/result")}
+    assert {m["topic"] for m in received} <= topics
+    first: dict[str, int] = {}  # card -> how many page messages had come before it was shown
+    for card, count in shown:
+        first.setdefault(card, count)
+    for m in received:
+        for card in cards_in(m["payload"]):
+            assert card in first, f"{card} (never shown) in {m['topic']}: {m['payload']}"
+            assert m["n"] >= first[card], (
+                f"{card} reached the page (message {m['n']}: {m['topic']} {m['payload']}) "
+                f"before the table showed it (after message {first[card]})"
+            )
 
 
 def cards_in(payload: str) -> Iterator[str]:
