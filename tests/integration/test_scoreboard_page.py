@@ -371,6 +371,7 @@ def test_the_scoreboard_page_at_a_blackjack_table_shows_no_hole_card(
             received: list[dict[str, Any]] = driver.execute_script(
                 "return window.scoreboard.received"
             )
+            check_mqtt_framing(driver)
     assert_no_card_before_shown(received, shown, BJ_BASE)
     named = {card for m in received for card in cards_in(m["payload"])}
     assert BJ_HOLE in named and not named & set(BJ_LEFT)
@@ -554,6 +555,32 @@ def check_layout(driver: webdriver.Chrome) -> None:
         [2, 0, 2, 0],
         [2, 1, 2, 1],
     ]
+
+
+def check_mqtt_framing(driver: webdriver.Chrome) -> None:
+    """web/mqtt-ws.js cuts packets out of whatever the WebSocket frames hold: a QoS 1 PUBLISH
+    with a two-byte remaining length fed one byte at a time, then a QoS 0 PUBLISH and a
+    PINGRESP in one frame. Each message is delivered once and whole, and the QoS 1 one is
+    acknowledged with a PUBACK naming its packet id."""
+    out: dict[str, Any] = driver.execute_script(
+        """
+        const got = [], sent = [];
+        const c = new MqttWsClient({url: "ws://unused", clientId: "t", onMessage:
+          (topic, bytes, meta) => got.push([topic, new TextDecoder().decode(bytes), meta.qos])});
+        c.ws = {readyState: 1, send: (b) => sent.push(Array.from(b)), close() {}};
+        const enc = (s) => Array.from(new TextEncoder().encode(s));
+        const body = "x".repeat(200);  // remaining length 2 + 3 + 2 + 200 = 207: two bytes
+        const topic = [0, 3, ...enc("a/b")];
+        const qos1 = [0x32, 207 % 128 + 128, 1, ...topic, 0x12, 0x34, ...enc(body)];
+        for (const b of qos1) c._receive(new Uint8Array([b]));
+        const qos0 = [0x30, 7, ...topic, ...enc("hi")];
+        c._receive(new Uint8Array([...qos0, 0xd0, 0]));
+        return {got, sent, left: c.buffer.length, open: c.ws !== null};
+        """
+    )
+    assert out["got"] == [["a/b", "x" * 200, 1], ["a/b", "hi", 0]]
+    assert out["sent"] == [[0x40, 2, 0x12, 0x34]]  # PUBACK, packet id 0x1234
+    assert (out["left"], out["open"]) == (0, True)
 
 
 # -- playing the table -----------------------------------------------------------------------
