@@ -69,7 +69,8 @@ def replay_ts(seq: int) -> str:
     return format_ts(REPLAY_EPOCH + timedelta(seconds=seq))
 
 
-CARD_FIELDS = ("card", "cards", "low")
+CARD_FIELDS = ("card", "cards", "low", "discard", "front", "middle", "back")
+"""The input fields that hold cards (a draw's discards, a Chinese Poker setting too): withheld."""
 # A card as our own messages write it (canonical: "Ah", "Td", "JKR"), and as raw input may quote
 # it in any case ("ah"); the raw form is matched only inside quotes so English words survive.
 _CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][shdc]|JKR)(?![A-Za-z0-9])")

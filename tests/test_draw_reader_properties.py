@@ -25,14 +25,11 @@ Properties:
 The refused inputs are the reader's rule-16 and rule-18 reads and, at the console, a draw out
 of turn naming its cards and a seat's hand of four.
 
-Found by writing these (each an xfail test below, the sessions steer round it):
-- a refused `draw` publishes its `discard` (a seat's hole cards) in the alert's `input`
-  (`test_a_refused_draw_alert_withholds_the_seats_discards_R46`); the sessions' console probes
-  therefore name no discards;
-- a hand whose first round is over as it starts (every player but one all-in on the blinds)
-  cannot be dealt from the reader: its first card read is refused as a draw card
-  (`test_a_hand_all_in_on_the_blinds_is_dealt_from_the_reader`); the sessions enter such a
-  hand's fives at the console in both tables.
+Found by writing these, fixed, and kept as tests below: a refused `draw` published its
+`discard` (a seat's hole cards) in the alert's `input`
+(`test_a_refused_draw_alert_withholds_the_seats_discards_R46`); a hand whose first round is
+over as it starts (every player but one all-in on the blinds) could not be dealt from the
+reader (`test_a_hand_all_in_on_the_blinds_is_dealt_from_the_reader`).
 """
 
 from __future__ import annotations
@@ -275,23 +272,12 @@ class Generator:
                 five[seat].append(card)
                 s.cards[s.hand].add(card)
         self.hand.five = five
-        # A hand whose first round is over at once (every player but one all-in on the blinds)
-        # is due to draw before its deal is read: the engine takes the reader's deal for drawn
-        # cards and refuses it (test_a_hand_all_in_on_the_blinds_is_dealt_from_the_reader,
-        # xfail); the floor enters those fives at the console (docs/games/draw.md).
-        at_once = self.eng.state_view(self.state).phase == "draw"
-        if at_once:
-            event("all in on the blinds: the deal entered at the console")
-        else:
-            for i in range(5):
-                for seat in hand.order:
-                    s.read("seat", five[seat][i], seat)
+        for i in range(5):  # (a hand all in on its blinds is dealt from the reader too)
+            for seat in hand.order:
+                s.read("seat", five[seat][i], seat)
         for seat in hand.order:
             ev = {"type": "hole.cards", "seat": seat, "cards": list(five[seat])}
-            if at_once:
-                s.both(ev)
-            else:
-                s.console_only(ev)
+            s.console_only(ev)
             self.apply(ev)
 
     def decide(self) -> None:
@@ -315,7 +301,8 @@ class Generator:
         later = [x for x in due if x != seat]
         if later and self.data.draw(st.integers(0, 3)) == 0:
             cards = self.hand.deck[-1:]
-            ev = {"type": "draw", "seat": later[0], "count": 1, "cards": cards}
+            mine = self.hand.five[later[0]][:1]  # its own card, which the alert must withhold
+            ev = {"type": "draw", "seat": later[0], "count": 1, "cards": cards, "discard": mine}
             self.script.both(ev, refused=Refusal(reason=f"seat {seat} draws first"))
             self.script.cards[self.script.hand] |= set(cards)
             event("probe: a draw out of turn naming its cards")
@@ -549,14 +536,6 @@ def _to_the_draw(name: str) -> tuple[Table, list[str]]:
     return table, five
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a refused `draw` publishes its `discard` (the seat's own hole cards) in the "
-    "alert's `input`: tablectl/table.py public_input withholds only `card`, `cards` and `low` "
-    "(CARD_FIELDS), not the draw's `discard` (R46; docs/mqtt.md 'Alerts never show a card'). "
-    'Seat 3 holding Ah 2d 3s Kc Qh: {"type":"draw","seat":3,"count":2,"discard":["Kc"]} is '
-    'refused and its alert\'s input is {"type":"draw","seat":3,"count":2,"discard":["Kc"]}',
-)
 @pytest.mark.parametrize("name", CONFIGS)
 def test_a_refused_draw_alert_withholds_the_seats_discards_R46(name: str) -> None:
     """R46 and docs/mqtt.md ("Alerts never show a card"): a `draw` refused (here its `discard`
@@ -569,14 +548,6 @@ def test_a_refused_draw_alert_withholds_the_seats_discards_R46(name: str) -> Non
     assert not shown & set(five), alert
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: when the first betting round is over as the hand starts (every player but one "
-    "all-in on the blinds), the draw engine takes the reader's deal for the draw "
-    "(DrawEngine._on_draw looks only at the betting) and refuses the first card dealt: "
-    "'seat 2 has not asked for cards: its draw is entered with `draw`'. lowball-003, seats 1 "
-    "and 2 with $1 each, hand.start button 1, then table.card seat 2 (its first card dealt)",
-)
 @pytest.mark.parametrize("name", CONFIGS)
 def test_a_hand_all_in_on_the_blinds_is_dealt_from_the_reader(name: str) -> None:
     """docs/games/draw.md ("A hand, input by input"): `table.card` at a seat on the deal is one

@@ -219,7 +219,7 @@ class DrawEngine(PokerEngine):
             raise Rejected("a card appears twice in this hand", rule=self.game.hole_rule)
         if card in self._dead(hand):
             raise Rejected("a card out of play (exposed, boxed, taken back) is dead", rule=FLASHED)
-        if not self._on_draw(hand):
+        if self._dealing(hand, seat):
             if any(s == seat for s, _ in hand.over):
                 raise Rejected(
                     f"seat {seat} was dealt a sixth card already", rule=self.game.hole_rule
@@ -273,7 +273,7 @@ class DrawEngine(PokerEngine):
             return replace(state, hand=self._mucked(hand, card)), [echo]
         seat = ev.seat
         assert seat is not None
-        if self._on_draw(hand):
+        if not self._dealing(hand, seat):
             if seat in hand.before:
                 given = {**hand.given, seat: (*hand.given.get(seat, ()), card)}
                 hand = self._completed(replace(hand, given=MappingProxyType(given)), seat)
@@ -342,6 +342,15 @@ class DrawEngine(PokerEngine):
     def _on_draw(self, hand: HandState) -> bool:
         """Whether the deal is over: the draw is due or past."""
         return hand.betting.street == 1 or self._draw_due(hand) is not None
+
+    def _dealing(self, hand: HandState, seat: int) -> bool:
+        """Whether a card read at the seat is one of its five as dealt: before the draw, while
+        no seat has asked for cards and the seat has not got five (or, before the first round is
+        over, a sixth). Not the betting alone: a hand all in on its blinds has no first round,
+        and its five are still dealt."""
+        if hand.betting.street == 1 or hand.drawn:
+            return seat not in hand.drawn and len(hand.holes.get(seat, ())) < HAND_SIZE
+        return len(hand.holes.get(seat, ())) < HAND_SIZE or self._draw_due(hand) is None
 
     def _in_play(self, hand: HandState) -> set[Card]:
         """Every card a seat holds now or was given on the draw."""
