@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Literal, Protocol, Union
 
 from tablectl_base.events import InputEvent
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
 
 JsonValue = Union[  # noqa: UP007 (a recursive alias must be spelled with Union on Python 3.11)
     str, int, float, bool, None, Sequence["JsonValue"], Mapping[str, "JsonValue"]
@@ -28,6 +29,7 @@ EMPTY: JsonObject = MappingProxyType({})
 """No fields (an immutable default)."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class InputAccepted:
     """An accepted input, echoed on `event` (contract 3): the event's own fields less `hide`
@@ -137,6 +139,7 @@ class Outcome(Protocol):
         ...
 
 
+@quick_init
 @dataclass(frozen=True)
 class Fee:
     """One collection fee (R4): the player-dealer's flat fee from total table action, or one
@@ -150,6 +153,7 @@ class Fee:
     total_action: Decimal | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class BankView:
     """The player-dealer's bank over the round: `turn` is which of its two hands (R5); a void
@@ -164,6 +168,7 @@ class BankView:
 Status = Literal["win", "lose", "push", "returned", "partial"]
 
 
+@quick_init
 @dataclass(frozen=True)
 class Settlement:
     """What actually happened to one wager (R1). `net` is the player's gain, fees excluded;
@@ -179,6 +184,7 @@ class Settlement:
     notes: JsonObject = field(default_factory=lambda: EMPTY)
 
 
+@quick_init
 @dataclass(frozen=True)
 class DeviceUsed:
     """A device that fed the round, with its serial (the table adds these)."""
@@ -187,6 +193,7 @@ class DeviceUsed:
     serial: str | None
 
 
+@quick_init
 @dataclass(frozen=True)
 class TableNotes:
     """What the table, not the engine, adds to a round's result: the devices (and serials) that
@@ -201,6 +208,7 @@ class TableNotes:
 NO_NOTES = TableNotes()
 
 
+@quick_init
 @dataclass(frozen=True)
 class Deck:
     """The round's deck, for a game dealt from alternating decks: its colour (None when the
@@ -211,6 +219,7 @@ class Deck:
     after_dealt: bool = False
 
 
+@quick_init
 @dataclass(frozen=True)
 class RoundHeaders:
     """Where a game's `round/result` says its cards came from (contract 3): the reading shoe's
@@ -223,6 +232,7 @@ class RoundHeaders:
 NO_HEADERS = RoundHeaders()
 
 
+@quick_init
 @dataclass(frozen=True)
 class RoundSettled:
     """A round's end (`round/result`): settled (R1-R4), or void (a misdeal: `outcome` None, every
@@ -243,6 +253,7 @@ class RoundSettled:
     table: TableNotes = NO_NOTES
 
 
+@quick_init
 @dataclass(frozen=True)
 class ShownHand:
     """A hand shown down at a poker showdown (R46: only hands shown are published): the hole
@@ -257,6 +268,7 @@ class ShownHand:
     low_name: str | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class PotWon:
     """One poker pot (the main pot first, then side pots): its chips after any collection, who
@@ -269,6 +281,7 @@ class PotWon:
     paid: tuple[tuple[int, Decimal], ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class PokerHandSettled:
     """A poker hand's end (`round/result`): the pots and their winners, the collection taken
@@ -294,6 +307,7 @@ class PokerHandSettled:
     declared: bool = False  # the showdown's order declared by the dealer (no reader, no cards)
 
 
+@quick_init
 @dataclass(frozen=True)
 class ChinesePayment:
     """One payment of a Chinese Poker round's settlement walk: `amount` of the `owed` (less
@@ -306,6 +320,7 @@ class ChinesePayment:
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class ChineseHandShown:
     """A Chinese Poker hand at the showdown (every hand is exposed: 003 "Chinese Poker"):
@@ -321,6 +336,7 @@ class ChineseHandShown:
     fouled: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class ChineseRoundSettled:
     """A Chinese Poker round's end (`round/result`): the fees taken before the deal, every hand

@@ -7,7 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
 
+
+@quick_init
 @dataclass(frozen=True)
 class Output:
     """One outgoing message. `topic` is relative to `tablectl/<site>/<table>`."""
@@ -27,6 +30,7 @@ def alert(reason: str, *, rule: str | None = None, kind: str = "rejected", **ext
     return Output("alert", payload)
 
 
+@quick_init
 @dataclass(frozen=True)
 class OutboxRow:
     """One outgoing message, already rendered; ``payload`` carries ``table`` and ``seq``."""

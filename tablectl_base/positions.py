@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Any
 
 from tablectl_base.events import DevicePosition
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
 
 RECENT = 64
 """Positions whose input is remembered, to tell a card read twice from a different card."""
@@ -36,6 +37,7 @@ class Verdict(Enum):
     """Already kept past a gap, the same input again (a resend): nothing to do."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class Gap:
     """Positions of `run` after `after` that the device did not report and cannot resend.
@@ -58,6 +60,7 @@ class Gap:
         return f"device {device}: position(s) {spans(self.missing)}{where} missing"
 
 
+@quick_init
 @dataclass(frozen=True)
 class Ledger:
     """One device's count as dealt: `run`, `pos` (the last position dealt in order, 0 at a run's

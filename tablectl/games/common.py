@@ -37,6 +37,7 @@ from tablectl.rules.settlement import (
     void_round,
 )
 from tablectl_base.events import Bank, InputEvent, Wager
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
 from tablectl_base.money import ZERO, fmt
 
 VOID_RULE = "round.void"  # docs/events.md: "the floor voids the round in progress"
@@ -86,6 +87,7 @@ def _plain_fields(cls: type) -> frozenset[str] | None:
     return frozenset(f.name for f in fields)
 
 
+@quick_init
 @dataclass(frozen=True)
 class PlacedWager:
     """A wager on the layout: who placed it, where, how much."""

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from tablectl_base.cards import Card
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
 
 Side = Literal["player", "banker"]
 Winner = Literal["player", "banker", "tie"]
@@ -152,6 +153,7 @@ def next_to_draw(player: Sequence[Card], banker: Sequence[Card]) -> Side | None:
     return None
 
 
+@quick_init
 @dataclass(frozen=True)
 class CoupOutcome:
     """The result of a complete coup, with everything the five wagers settle on (R26, R27)."""

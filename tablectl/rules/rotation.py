@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
+
 HANDS_PER_TURN = 2  # "offered ... in a clockwise manner around the table after every two hands"
 
 
+@quick_init
 @dataclass(frozen=True)
 class Rotation:
     """Who banked the last finished round, and how many rounds running they have banked."""

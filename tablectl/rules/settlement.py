@@ -33,6 +33,7 @@ from tablectl.rules.fees import (
     player_fees,
     total_table_action,
 )
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
 from tablectl_base.money import ZERO
 
 Verdict = Literal["win", "lose", "push"]
@@ -54,6 +55,7 @@ __all__ = [
 ]
 
 
+@quick_init
 @dataclass(frozen=True)
 class WagerVerdict:
     """What the rules say one wager did: `owed` is the payout (not counting the stake) on a win."""
@@ -69,6 +71,7 @@ class WagerVerdict:
     )  # what the game adds to the wager's settlement row
 
 
+@quick_init
 @dataclass(frozen=True)
 class BankResult:
     """The bank after settlement: `end` is what the player-dealer takes back."""

@@ -51,6 +51,7 @@ from tablectl_base.events import (
     ShoeNew,
     Wager,
 )
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
 from tablectl_base.money import fmt
 
 GAME_ID = "ez-baccarat-panda8"
@@ -65,6 +66,7 @@ Phase = Literal["betting", "dealing"]
 Hand = Literal["player", "banker", "burn"]
 
 
+@quick_init
 @dataclass(frozen=True)
 class BaccaratState:
     """Everything the table knows; immutable, replaced on every accepted input."""
@@ -371,6 +373,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         return DisplayChanged("eztrak", build=build)
 
 
+@quick_init
 @dataclass(frozen=True)
 class BaccaratOutcome:
     """The coup: both hands, their totals and naturals, the winner and the bonus hands (003)."""
