@@ -29,7 +29,7 @@ import json
 import os
 import sqlite3
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +41,7 @@ from tablectl.witness import Head
 
 GENESIS = "0" * 64
 SNAPSHOTS_KEPT = 3  # the newest checkpoints kept: a damaged one falls back to the one before
+BODIES_KEPT = 1024  # flat bodies a replay remembers, parsed (`Journal.records`)
 SCHEMA_VERSION = "3"  # 3: hashes stored as bytes, no stored prev_hash, snapshots, segments
 # Older schemas are read as they are, and upgraded when the daemon opens them. 2 added keyed
 # hashes (`journal.mac`, `keys`) and published heads.
@@ -158,6 +159,9 @@ class Record:
     hash: str
     key: str | None = None
     witness: bool = False
+    text: str | None = field(default=None, compare=False, repr=False)
+    """`body` as the journal file holds it (JSON text), when read from one: a replay parses a
+    body it has parsed before (the same wager, the same bank) only once (Table)."""
 
     @property
     def chain(self) -> dict[str, Any]:
@@ -180,6 +184,25 @@ class Record:
 _loads = json.JSONDecoder().decode
 """json.loads(text) for a str (what SQLite gives for a TEXT column), without its per-call checks."""
 
+_scan: Callable[[str, int], tuple[Any, int]]
+_scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # (typeshed lacks it)
+"""The decoder's scanner: (the value at an index, the index after it), or StopIteration."""
+
+
+def _load_body(text: str) -> Any:
+    """`_loads(text)` for a record's body: a journal holds compact JSON, which the decoder's C
+    scanner reads at once; anything else (leading or trailing whitespace, not JSON) goes through
+    `_loads`, so its value or its error is the same."""
+    if type(text) is str:
+        try:
+            value, end = _scan(text, 0)
+        except StopIteration:
+            return _loads(text)
+        if end == len(text):
+            return value
+    return _loads(text)
+
+
 _new_record = object.__new__
 
 
@@ -193,10 +216,12 @@ def _record(
     hash: str,
     key: str | None,
     witness: bool,
+    text: str,
 ) -> Record:
-    """`Record(seq, ts, source, ref, body, prev_hash, hash, key, witness)` at under half its
-    cost, for `Journal.records` (a replay reads every record): the same instance, its fields set
-    directly rather than one `object.__setattr__` at a time by the frozen class's `__init__`."""
+    """`Record(seq, ts, source, ref, body, prev_hash, hash, key, witness, text)` at under half
+    its cost, for `Journal.records` (a replay reads every record): the same instance, its fields
+    set directly rather than one `object.__setattr__` at a time by the frozen class's
+    `__init__`."""
     rec: Record = _new_record(Record)
     rec.__dict__.update(
         seq=seq,
@@ -208,6 +233,7 @@ def _record(
         hash=hash,
         key=key,
         witness=witness,
+        text=text,
     )
     return rec
 
@@ -653,13 +679,25 @@ class Journal:
         )
         starts = [k.first_seq for k in self.key_starts]
         witness_from = self._witness_from
-        for seq, ts, source, ref, body, stored in cur:
+        flat: dict[str, dict[str, Any]] = {}  # bodies met before, without a nested value
+        for seq, ts, source, ref, text, stored in cur:
             i = bisect.bisect_right(starts, seq) if starts else 0
             key = self.key_starts[i - 1].key_id if i else None
             digest = stored.hex() if type(stored) is bytes else _hex(stored)
             assert digest is not None
             witness = witness_from is not None and seq >= witness_from  # `_witness`
-            yield _record(seq, ts, source, ref, _loads(body), prev, digest, key, witness)
+            # The same wager or bank comes again and again: a flat body is parsed once, then
+            # copied (each record has a body of its own).
+            known = flat.get(text)
+            if known is not None:
+                body = dict(known)
+            else:
+                body = _load_body(text)
+                if type(body) is dict and text.count("{") == 1 and "[" not in text:
+                    if len(flat) >= BODIES_KEPT:
+                        flat.clear()
+                    flat[text] = dict(body)
+            yield _record(seq, ts, source, ref, body, prev, digest, key, witness, text)
             prev = digest
 
     def hash_at(self, seq: int) -> str | None:

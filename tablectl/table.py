@@ -56,6 +56,7 @@ from tablectl_base.events import (
 from tablectl_base.positions import Gap, Ledger, Verdict, spans
 
 RECENT_REFS = 4096  # command ids remembered to refuse a redelivered command
+PARSED_KEPT = 1024  # journaled bodies remembered with their parsed event (`_parse`)
 REPLAY_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -133,6 +134,8 @@ class Table:
         self.seq = 0
         self.position = 0  # the last journal record applied
         self._refs = RecentRefs()
+        # The sets, lists and dicts below are replaced, never changed in place: `_save` keeps
+        # them by reference (no copies on every record) for R40 to put back.
         # Devices: what each reports now, and which ones fed the round in progress.
         self.faults: dict[str, str] = {}
         self.unavailable: set[str] = set()
@@ -157,6 +160,7 @@ class Table:
         # played, as (its record's seq, its echo), since `take_played` last ran.
         self.played: list[tuple[int, dict[str, Any] | None]] | None = None
         self._rendering = True  # whether the record being applied will be published (`apply`)
+        self._parsed: dict[str, InputEvent] = {}  # journaled JSON text -> its event (`_parse`)
 
     def apply(self, rec: Record) -> list[OutboxRow]:
         """Apply one journal record; return its messages, numbered."""
@@ -174,7 +178,11 @@ class Table:
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
         self._rendering = False
-        self.seq += len(self._witnessed(rec, self._outputs(rec)))
+        outputs = self._outputs(rec)
+        # Only counted: a witness (`_witnessed`) adds its journal/head to a round's result.
+        self.seq += len(outputs)
+        if rec.witness and any(isinstance(o, RoundResult) for o in outputs):
+            self.seq += 1
 
     def _witnessed(self, rec: Record, outputs: list[Message]) -> list[Message]:
         """A record that finishes a round publishes the journal's chain head with it: in each
@@ -205,17 +213,18 @@ class Table:
 
     def _save(self) -> tuple[Any, ...]:
         """What applying one record may change, cheaply: engine states and ledgers are
-        immutable, so a reference (and a copy of each list or dict) is enough."""
+        immutable, and the containers are replaced rather than changed, so references are
+        enough."""
         return (
             self.state,
             self.held,
-            list(self.held_inputs),
-            dict(self.ledgers),
-            set(self.round_devices),
-            list(self.round_positions),
-            dict(self.faults),
-            set(self.unavailable),
-            dict(self.serials),
+            self.held_inputs,
+            self.ledgers,
+            self.round_devices,
+            self.round_positions,
+            self.faults,
+            self.unavailable,
+            self.serials,
         )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
@@ -254,7 +263,7 @@ class Table:
     def _judge(self, rec: Record, verb: str | None) -> list[Message]:
         """One record's messages: an alert for anything refused, a reply to every command."""
         try:
-            event = parse_event(rec.body)
+            event = self._parse(rec)
         except EventError as exc:  # a journal written by an older version, or edited
             out = [alert(f"journal record {rec.seq} is not a valid event: {exc}", kind="invalid")]
             return out + _maybe_reply(verb, rec.ref, False, str(exc))
@@ -288,7 +297,26 @@ class Table:
             ]
             reason = self._public_text(rej.reason)
             return out + _maybe_reply(verb, rec.ref, False, reason, rule=rej.rule)
-        return outputs + _maybe_reply(verb, rec.ref, True, None)
+        if verb is None:
+            return outputs
+        # `advance` only counts the messages: the reply it never sends is not built either.
+        reply = _reply(verb, rec.ref, True, None) if self._rendering else COUNTED_REPLY
+        return [*outputs, reply]
+
+    def _parse(self, rec: Record) -> InputEvent:
+        """`parse_event(rec.body)`, parsed once for every record with the same JSON text: a
+        replay meets the same wager or bank again and again, and events are immutable. An input
+        with a position (`at`) is never the same twice, so it is not remembered."""
+        text = rec.text
+        if text is None or not isinstance(rec.body, dict) or "at" in rec.body:
+            return parse_event(rec.body)
+        event = self._parsed.get(text)
+        if event is None:
+            event = parse_event(rec.body)
+            if len(self._parsed) >= PARSED_KEPT:
+                self._parsed.clear()
+            self._parsed[text] = event
+        return event
 
     def _public_text(self, text: str) -> str:
         """An alert's text as it may be published: card names masked unless the game shows every
@@ -328,7 +356,9 @@ class Table:
             echo = next((o for o in outputs if isinstance(o, InputAccepted)), None)
             self.played.append((rec.seq, None if echo is None else render(echo).payload))
         if rec.source.startswith("device/"):
-            self.round_devices.add(rec.source.removeprefix("device/"))
+            device = rec.source.removeprefix("device/")
+            if device not in self.round_devices:
+                self.round_devices = {*self.round_devices, device}
         at = event.at if isinstance(event, POSITIONED) else None
         if at is not None and at.pos > 0:  # a run's own start (a shoe's NEW) holds no card
             used: dict[str, Any] = {
@@ -338,7 +368,7 @@ class Table:
             }
             if rec.source.startswith("cmd/"):
                 used["by_hand"] = True
-            self.round_positions.append(used)
+            self.round_positions = [*self.round_positions, used]
         return self._annotate(outputs)
 
     # -- positions (issue 9) -------------------------------------------------------------------
@@ -352,27 +382,36 @@ class Table:
         ledger = self.ledgers.get(device) or Ledger()  # a new Ledger only for a new device
         key = _input_key(rec.body)
         verdict, placed = ledger.place(at, key, starts_run=isinstance(event, ShoeNew))
-        where = f" of {at.run}" if at.run is not None else ""
-        by_hand = rec.source.startswith("cmd/")
+        if verdict is Verdict.DEAL:
+            self._set_ledger(device, placed)
+            # Each step below is skipped where it would do nothing: the usual card, with nothing
+            # pending and no gap, is only dealt.
+            blocked = bool(ledger.pending) or ledger.gap is not None
+            out = self._new_run(device, ledger, placed) if ledger.pending else []
+            same_run = placed.run == ledger.run
+            rank = _fill_rank(ledger, rec) if same_run and blocked else float(rec.seq)
+            out += self._deal(event, rec, rank)
+            now = self.ledgers[device]
+            return out + self._drain(device, rank) if now.pending or now.gap is not None else out
         if verdict is Verdict.WAITING:
             return []  # a resend of what already waits past the gap
+        where = f" of {at.run}" if at.run is not None else ""
         if verdict in (Verdict.REPEAT, Verdict.CONFLICT):
-            if by_hand:
+            if rec.source.startswith("cmd/"):
                 raise Rejected(f"position {at.pos}{where} of {device} is already in", rule="R39")
             return self._repeated(device, at.pos, where, verdict, rec)
-        if verdict is Verdict.AHEAD:
-            return self._wait_for_gap(device, placed.hold(at, key, (event, rec)), at.pos, where)
-        self.ledgers[device] = placed
-        out = self._new_run(device, ledger, placed)
-        rank = _fill_rank(ledger, rec) if placed.run == ledger.run else float(rec.seq)
-        out += self._deal(event, rec, rank)
-        return out + self._drain(device, rank)
+        assert verdict is Verdict.AHEAD
+        return self._wait_for_gap(device, placed.hold(at, key, (event, rec)), at.pos, where)
+
+    def _set_ledger(self, device: str, ledger: Ledger) -> None:
+        """`device`'s ledger is now `ledger` (in a new dict: see `_save`)."""
+        self.ledgers = {**self.ledgers, device: ledger}
 
     def _wait_for_gap(self, device: str, ledger: Ledger, pos: int, where: str) -> list[Message]:
         """An input past a gap is kept in `ledger` (not dealt); the first one to wait says which
         positions it waits for."""
         first = len(ledger.pending) == 1
-        self.ledgers[device] = ledger
+        self._set_ledger(device, ledger)
         out: list[Message] = []
         if first:
             why = "the device cannot resend them" if ledger.gap else "asking the device to resend"
@@ -442,7 +481,7 @@ class Table:
         if not old.pending or new.run == old.run:
             return []
         gap = old.gap or Gap(old.run, old.pos or 0, old.missing(), "a new run began first")
-        self.ledgers[device] = new.with_gap(gap)
+        self._set_ledger(device, new.with_gap(gap))
         return [
             alert(
                 f"{gap.describe(device)} when {new.run} began: {len(old.pending)} input(s) "
@@ -459,12 +498,12 @@ class Table:
         ledger = self.ledgers[device]
         while (nxt := ledger.next_pending()) is not None:
             (event, rec), ledger = nxt
-            self.ledgers[device] = ledger
+            self._set_ledger(device, ledger)
             rank = max(float(rec.seq), rank + 0.001)
             out += self._deal_or_refuse(event, rec, rank)
         gap = ledger.gap
         if gap is not None and gap.missing is not None and _filled(gap, ledger):
-            self.ledgers[device] = ledger.with_gap(None)
+            self._set_ledger(device, ledger.with_gap(None))
             out.append(
                 alert(
                     f"device {device}: position(s) {spans(gap.missing)} entered; "
@@ -511,7 +550,7 @@ class Table:
         if missing is None and self.engine.between_rounds(self.state) and not ledger.pending:
             # Between rounds nothing of a round can be missing: say so and play on.
             return [alert(f"{told}; no round was in progress", kind="gap", device=device)]
-        self.ledgers[device] = ledger.with_gap(gap)
+        self._set_ledger(device, ledger.with_gap(gap))
         remedy = (
             "void the round"
             if missing is None
@@ -536,7 +575,8 @@ class Table:
         dropped = [(event, kept) for _, event, kept in self.held_inputs]
         self.held_inputs = []
         for name in sorted(self.ledgers):
-            skipped, self.ledgers[name] = self.ledgers[name].skip()
+            skipped, skipped_to = self.ledgers[name].skip()
+            self._set_ledger(name, skipped_to)
             dropped += skipped
         return [
             *outputs,
@@ -549,7 +589,9 @@ class Table:
         hold (it is in the journal already; the alert shows no card). `rank` places it among
         what is kept (its record's seq unless it fills a gap)."""
         item = (float(rec.seq) if rank is None else rank, event, rec)
-        bisect.insort(self.held_inputs, item, key=lambda kept: kept[0])
+        held = list(self.held_inputs)
+        bisect.insort(held, item, key=lambda kept: kept[0])
+        self.held_inputs = held
         return [
             alert(
                 f"kept until round.resume or round.void: the round is held ({self.held})",
@@ -613,7 +655,14 @@ class Table:
 
     def _annotate(self, outputs: Iterable[Message]) -> list[Message]:
         """Say in every result which devices (and serials) fed the round; show holds in state."""
-        out: list[Message] = []
+        if not self._rendering:  # `advance` only counts them: what it must do is start afresh
+            out = list(outputs)
+            for o in out:
+                if isinstance(o, RoundResult):
+                    self.round_devices = set()
+                    self.round_positions = []
+            return out
+        out = []
         for o in outputs:
             if isinstance(o, RoundResult):
                 devices = tuple(
@@ -622,7 +671,7 @@ class Table:
                 o = replace(o, table=TableNotes(devices, self._positions()))
                 self.round_devices = set()
                 self.round_positions = []
-            elif self._rendering and isinstance(o, StateChanged):  # (advance renders none)
+            elif isinstance(o, StateChanged):
                 o = o.with_fields(self._hold_view())
             out.append(o)
         return out
@@ -696,18 +745,18 @@ class Table:
         }
         out: list[Message] = [Output(f"device/{ev.device}/status", payload, retain=True)]
         serial = ev.detail.get("serial")
-        self.serials[ev.device] = serial if isinstance(serial, str) else None
+        self.serials = {**self.serials, ev.device: serial if isinstance(serial, str) else None}
         fault = ev.fault or (None if ev.available else "UNAVAILABLE")
         if ev.available:
-            self.unavailable.discard(ev.device)
+            self.unavailable = self.unavailable - {ev.device}
         else:
-            self.unavailable.add(ev.device)
+            self.unavailable = self.unavailable | {ev.device}
         if fault is None:
-            self.faults.pop(ev.device, None)
+            self.faults = {name: f for name, f in self.faults.items() if name != ev.device}
             return out
         if self.faults.get(ev.device) != fault:  # a standing fault is alerted once, not per report
             out.append(alert(f"device {ev.device}: {fault}", kind="device-fault", device=ev.device))
-        self.faults[ev.device] = fault
+        self.faults = {**self.faults, ev.device: fault}
         if self.held is None and self.engine.in_deal(self.state):
             # No result from a half-read hand: the round waits for the operator.
             self.held = f"device {ev.device}: {fault}"
@@ -840,6 +889,10 @@ def _blocked_reason(name: str, ledger: Ledger) -> str:
         return ledger.gap.describe(name)
     where = f" of {ledger.run}" if ledger.run is not None else ""
     return f"device {name}: position(s) {spans(ledger.missing())}{where} not yet reported"
+
+
+COUNTED_REPLY = Output("cmd/reply")
+"""The stand-in for a command's ok reply that `advance` counts and never sends."""
 
 
 def _reply(verb: str, ref: str | None, ok: bool, reason: str | None, **extra: Any) -> Output:
