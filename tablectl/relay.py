@@ -260,9 +260,20 @@ class Relay:
             await asyncio.gather(sleeper, stopper, return_exceptions=True)
 
     def _make_client(self) -> aiomqtt.Client:
+        relay = self
+
+        class Handed(asyncio.Queue[aiomqtt.Message]):
+            """Each message handed to the relay as it arrives: aiomqtt's own queue is read by an
+            iterator that stops at a disconnect and drops whatever it still held, commands the
+            broker counts as delivered."""
+
+            def put_nowait(self, item: aiomqtt.Message) -> None:
+                relay._take(item)
+
         return aiomqtt.Client(
             self._host,
             self._port,
+            queue_type=Handed,
             identifier=self._client_id,
             username=self._username,
             password=self._password,
@@ -469,14 +480,19 @@ class Relay:
     # -- inbound -------------------------------------------------------------------------------
 
     async def _receive(self, client: aiomqtt.Client) -> None:
-        """Queue ``<base>/cmd/<verb>`` messages; ends with ``MqttError`` when the link drops."""
-        prefix = f"{self._base}/cmd/"
+        """Wait out the connection: ends with ``MqttError`` when the link drops. Messages never
+        come out of the iterator: each was handed to `_take` as it arrived (`_make_client`)."""
         async for message in client.messages:
-            topic = message.topic.value
-            verb = topic[len(prefix) :] if topic.startswith(prefix) else ""
-            if not verb or "/" in verb:
-                continue  # not a command: e.g. our own .../cmd/<verb>/reply
-            self._commands.put_nowait((verb, bytes(message.payload)))
+            self._take(message)  # (not reached: the client's queue keeps nothing)
+
+    def _take(self, message: aiomqtt.Message) -> None:
+        """Queue a ``<base>/cmd/<verb>`` message for the command worker."""
+        prefix = f"{self._base}/cmd/"
+        topic = message.topic.value
+        verb = topic[len(prefix) :] if topic.startswith(prefix) else ""
+        if not verb or "/" in verb:
+            return  # not a command: e.g. our own .../cmd/<verb>/reply
+        self._commands.put_nowait((verb, bytes(message.payload)))
 
     async def _command_worker(self) -> None:
         """Run ``on_command`` one at a time, in arrival order, across reconnects.

@@ -638,6 +638,29 @@ async def test_commands_reach_on_command_but_replies_do_not(mosquitto: Mosquitto
         ]
 
 
+async def test_a_command_that_arrived_as_the_link_dropped_is_still_handed_on() -> None:
+    """aiomqtt's message iterator stops at a disconnect and drops what its queue still held,
+    commands paho had already acknowledged to the broker. The relay's client keeps no queue:
+    each message is taken as it arrives, so one received in the same instant as the drop (here
+    put on the client's queue with the link already down) still reaches `on_command`."""
+    got: list[tuple[str, bytes]] = []
+
+    async def on_command(verb: str, payload: bytes) -> None:
+        got.append((verb, payload))
+
+    relay, _ = make_relay(MemoryOutbox(), "127.0.0.1", 1, on_command=on_command)
+    client = relay._make_client()
+    message = aiomqtt.Message(f"{BASE}/cmd/bets.close", b'{"id":"r9"}', 1, False, 1, None)
+    client._queue.put_nowait(message)  # as aiomqtt's on_message does, before the PUBACK
+    client._disconnected.set_exception(aiomqtt.MqttError("link dropped"))
+    with pytest.raises(aiomqtt.MqttError):
+        await relay._receive(client)
+    worker = asyncio.create_task(relay._command_worker())
+    await wait_until(lambda: got == [("bets.close", b'{"id":"r9"}')], what="the command")
+    worker.cancel()
+    await asyncio.gather(worker, return_exceptions=True)
+
+
 async def test_failing_command_handler_is_logged_and_relay_keeps_running(
     mosquitto: MosquittoBroker,
 ) -> None:
