@@ -169,6 +169,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--mqtt-port", type=int, default=1883)
     demo.add_argument("--seed", type=int, default=7)
     demo.add_argument("--delay", type=float, default=0.15, help="seconds between cards")
+    demo.add_argument("--table", default="bac-1", help="the demo table's id (its topics' name)")
     demo.set_defaults(func=cmd_demo)
 
     acl = sub.add_parser("broker-acl", help="the Mosquitto ACL for a card room's tables")
@@ -719,7 +720,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from tablectl.demo import run_demo
 
     return run_demo(
-        args.dir, rounds=args.rounds, mqtt_port=args.mqtt_port, seed=args.seed, delay=args.delay
+        args.dir,
+        rounds=args.rounds,
+        mqtt_port=args.mqtt_port,
+        seed=args.seed,
+        delay=args.delay,
+        table=args.table,
     )
 
 

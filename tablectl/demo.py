@@ -33,7 +33,9 @@ RESHUFFLE_BELOW = 16  # cards left when the demo dealer puts in a new shoe
 KEY_FILE = "journal.key"  # the demo table's chain key, made in its folder (tablectl keygen)
 
 
-def write_config(folder: Path, port: str, mqtt_port: int, broker: bool) -> Path:
+def write_config(
+    folder: Path, port: str, mqtt_port: int, broker: bool, table: str = "bac-1"
+) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     if not (folder / KEY_FILE).exists():  # the demo's install step: its own journal chain key
         create_key(folder / KEY_FILE)
@@ -41,7 +43,7 @@ def write_config(folder: Path, port: str, mqtt_port: int, broker: bool) -> Path:
     path.write_text(
         f"""# Written by `tablectl demo`.
 site = "demo"
-table = "bac-1"
+table = "{table}"
 
 [game]
 id = "ez-baccarat-panda8"
@@ -83,17 +85,27 @@ def broker_reachable(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
-def run_demo(folder: Path, *, rounds: int, mqtt_port: int, seed: int, delay: float) -> int:
+def run_demo(
+    folder: Path,
+    *,
+    rounds: int,
+    mqtt_port: int,
+    seed: int,
+    delay: float,
+    table: str = "bac-1",
+) -> int:
     configure_logging("error")
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C ends the demo; the journal is kept
-        asyncio.run(_demo(folder, rounds, mqtt_port, seed, delay))
+        asyncio.run(_demo(folder, rounds, mqtt_port, seed, delay, table))
     return 0
 
 
-async def _demo(folder: Path, rounds: int, mqtt_port: int, seed: int, delay: float) -> None:
+async def _demo(
+    folder: Path, rounds: int, mqtt_port: int, seed: int, delay: float, table: str
+) -> None:
     shoe = SimulatedShoe()
     broker = broker_reachable(mqtt_port)
-    cfg = load_config(write_config(folder, shoe.port, mqtt_port, broker))
+    cfg = load_config(write_config(folder, shoe.port, mqtt_port, broker, table))
     daemon = Daemon(cfg)
     progress = asyncio.Event()
 
