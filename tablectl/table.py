@@ -865,9 +865,27 @@ _encode_key = json.JSONEncoder(sort_keys=True).encode
 """json.dumps(x, sort_keys=True) with one encoder for every call."""
 
 
+_KEYS_KEPT = 1024
+_keys: dict[tuple[tuple[str, Any], ...], str] = {}
+"""Input keys by the fields they were made of, when every value is text or a whole number
+(a card's type and name, mostly): equal fields of those types are equal JSON."""
+
+
 def _input_key(body: dict[str, Any]) -> str:
     """What tells two reads at one position apart: the input without its position."""
-    return _encode_key({k: v for k, v in body.items() if k != "at"})
+    rest = [(k, v) for k, v in body.items() if k != "at"]
+    for _, v in rest:
+        if type(v) is not str and type(v) is not int:  # (not a bool: True == 1)
+            return _encode_key(dict(rest))
+    # The JSON text of the same few cards again and again: made once each (the encoder is
+    # most of a card's cost in `_positioned` otherwise).
+    fields = tuple(rest)
+    key = _keys.get(fields)
+    if key is None:
+        if len(_keys) >= _KEYS_KEPT:
+            _keys.clear()
+        key = _keys[fields] = _encode_key(dict(rest))
+    return key
 
 
 def _fill_rank(before: Ledger, rec: Record) -> float:

@@ -21,6 +21,11 @@ from tablectl_base.frozen import quick_init  # frozen, built at a plain class's 
 RECENT = 64
 """Positions whose input is remembered, to tell a card read twice from a different card."""
 
+_TIDY = "_tidy_at"
+"""Set by `Ledger._at` on the ledger it makes (not a field: no snapshot or comparison sees it):
+the position at which `recent` held none older than RECENT before it. A ledger made any other
+way (a skip moves `pos` on and keeps `recent`) has no such mark."""
+
 
 class Verdict(Enum):
     """What to do with one positioned input."""
@@ -121,16 +126,25 @@ class Ledger:
     def _at(self, at: DevicePosition, key: str) -> Ledger:
         """Dealt in order: the cursor moves to `at` (a new run starts its memory afresh)."""
         same_run = at.run == self.run and self.pos is not None and at.pos > 0
-        recent = dict(self.recent) if same_run else {}
+        # dict.copy clones the table at once, where dict() re-inserts every entry (the pop
+        # below leaves a hole in it each card, which dict() will not clone over).
+        recent = _copy(self.recent) if same_run else {}
         recent[at.pos] = key
         cutoff = at.pos - RECENT
         recent.pop(cutoff, None)  # the one that usually falls out as the count moves on by one
-        if min(recent) <= cutoff:  # any older one: after a jump in the count
+        # Any older one, after a jump in the count, is looked for (a scan of `recent`) unless
+        # there can be none: a new run, or the next position after one this method dealt.
+        tidy = not same_run or (at.pos - 1 == self.pos and self.__dict__.get(_TIDY) == self.pos)
+        if not tidy and min(recent) <= cutoff:
             for old in [p for p in recent if p <= cutoff]:
                 del recent[old]
         pending = self.pending if same_run else {}
         seq = at.seq if at.seq is not None else self.seq
-        return Ledger(run=at.run, pos=at.pos, seq=seq, recent=recent, pending=pending, gap=self.gap)
+        moved = Ledger(
+            run=at.run, pos=at.pos, seq=seq, recent=recent, pending=pending, gap=self.gap
+        )
+        moved.__dict__[_TIDY] = at.pos
+        return moved
 
     def hold(self, at: DevicePosition, key: str, item: Any) -> Ledger:
         """Keep `item` (the caller's) at `at`, which `place` found AHEAD, until its turn."""
@@ -166,6 +180,11 @@ class Ledger:
         return dropped, replace(
             self, pos=pos, seq=self.seq if seq is None else seq, pending={}, gap=None
         )
+
+
+def _copy(mapping: Mapping[int, str]) -> dict[int, str]:
+    """A dict with the items of `mapping`, in its order."""
+    return mapping.copy() if type(mapping) is dict else dict(mapping)
 
 
 def spans(positions: tuple[int, ...] | list[int]) -> str:
