@@ -128,6 +128,7 @@ class Cut:
         self.port = free_port()
         self.cut = False
         self._links: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
 
     async def start(self) -> None:
@@ -143,8 +144,14 @@ class Cut:
             writer.close()
             return
         self._links |= {writer, up_w}
-        await asyncio.gather(_pipe(reader, up_w), _pipe(up_r, writer))
-        self._links -= {writer, up_w}
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        try:
+            await asyncio.gather(_pipe(reader, up_w), _pipe(up_r, writer))
+        finally:
+            self._links -= {writer, up_w}
+            self._tasks.discard(task)
 
     def set_cut(self, cut: bool) -> None:
         self.cut = cut
@@ -153,9 +160,12 @@ class Cut:
                 w.close()
 
     async def close(self) -> None:
+        """Cut every link and wait for its copying to end."""
         self.set_cut(True)
         if self._server is not None:
             self._server.close()
+        if self._tasks:  # (closing both ends ends each copy; a cancel would upset asyncio's
+            await asyncio.wait(list(self._tasks), timeout=5)  # stream callback in 3.11)
 
 
 async def _pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
@@ -228,6 +238,7 @@ def capture(folder: Path, rounds: int = CAPTURE_ROUNDS) -> list[tuple[str, bytes
         proc = await asyncio.create_subprocess_exec(
             *_demo_argv(folder / "cap", "cap-1", broker.port, rounds, 0.0),
             stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
         )
         await proc.wait()
         await asyncio.sleep(0.5)
