@@ -135,7 +135,11 @@ def next_to_draw(player: Sequence[Card], banker: Sequence[Card]) -> Side | None:
         return _OPENING[(p, b)]
     if p > 3 or b > 3:
         raise ValueError("a baccarat hand has at most three cards")
-    player_hits = player_draws(player[:2], banker_two=banker[:2])
+    # `player_draws` and `banker_draws` with each two-card total worked out once (this is asked
+    # after every card dealt): nobody draws on a natural, the player hits on 0-5.
+    banker_score = hand_total(banker[:2])
+    player_score = None if banker_score >= 8 else hand_total(player[:2])
+    player_hits = player_score is not None and player_score <= 5
     if p == 2 and player_hits:
         if b == 3:
             raise ValueError("the banker drew before the player's third card")
@@ -145,7 +149,12 @@ def next_to_draw(player: Sequence[Card], banker: Sequence[Card]) -> Side | None:
             f"the player stands on {hand_total(player[:2])} "
             f"(banker {hand_total(banker[:2])}): no third card"
         )
-    banker_hits = banker_draws(banker[:2], player)
+    if player_score is None or player_score >= 8:
+        banker_hits = False
+    elif p == 2:
+        banker_hits = banker_score <= 5
+    else:
+        banker_hits = BANKER_CHART[banker_score][point(player[2])]
     if b == 2:
         return "banker" if banker_hits else None
     if not banker_hits:
@@ -178,8 +187,8 @@ def outcome(player: Sequence[Card], banker: Sequence[Card]) -> CoupOutcome:
         winner=winner,
         player_total=pt,
         banker_total=bt,
-        player_natural=is_natural(player),
-        banker_natural=is_natural(banker),
+        player_natural=len(player) == 2 and pt >= 8,  # `is_natural`, its total known
+        banker_natural=len(banker) == 2 and bt >= 8,
         dragon7=len(banker) == 3 and bt == 7 and pt <= 6,
         panda8=len(player) == 3 and pt == 8 and bt <= 7,
     )
