@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tablectl.config import TableConfig
+from tablectl.discovery import discovery_topics
 
 Access = Literal["read", "write", "readwrite", "deny"]
 
@@ -133,7 +134,8 @@ def room_users(tables: Sequence[TableConfig]) -> list[BrokerUser]:
                     "table",
                     site,
                     tuple(Grant("write", f"{base}/{s}") for s in TABLE_WRITES)
-                    + tuple(Grant("read", f"{base}/{s}") for s in TABLE_READS),
+                    + tuple(Grant("read", f"{base}/{s}") for s in TABLE_READS)
+                    + _discovery_grants(t),
                     f"{site}/{t.table}: the table daemon ({t.game.id})",
                 )
             )
@@ -205,6 +207,13 @@ def _console_grants(base: str) -> tuple[Grant, ...]:
         Grant("deny", f"{base}/{BROADCAST}"),
         Grant("read", f"{base}/#"),
     )
+
+
+def _discovery_grants(t: TableConfig) -> tuple[Grant, ...]:
+    """Home Assistant discovery, where the table publishes it: its retained entity configs."""
+    if not t.mqtt.discovery:
+        return ()
+    return (Grant("write", discovery_topics(t.mqtt.discovery_prefix, t.site, t.table)),)
 
 
 def acl_text(users: Sequence[BrokerUser]) -> str:

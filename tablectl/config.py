@@ -126,6 +126,10 @@ class Mqtt(_Strict):
     password_file: PathText | None = None
     tls: Tls | None = None
     keepalive: int = Field(30, ge=5, le=3600)
+    # Home Assistant MQTT discovery (tablectl/discovery.py): retained entity configs for the
+    # table's status, held round, journal trouble, round and last alert. Off unless asked.
+    discovery: bool = False
+    discovery_prefix: str = Field("homeassistant", pattern=r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")
 
 
 class Journal(_Strict):

@@ -32,6 +32,7 @@ from tablectl import sdnotify, segments, snapshot
 from tablectl.broadcast import DelayedFeed
 from tablectl.chainkey import ChainKey, load_key
 from tablectl.config import BrokerSetupError, LoadedConfig, Rules, resolve
+from tablectl.discovery import discovery_messages
 from tablectl.info import info_payload, rules_digest
 from tablectl.journal import Journal, JournalError, Record, format_ts
 from tablectl.outputs import OutboxRow
@@ -426,6 +427,11 @@ class Daemon:
             # This start's word, in place of any the broker still holds from before it.
             self._notice("journal/status", {"writable": True, "since": now_ts()}, retain=True)
             self._publish_info()
+            if self.cfg.table.mqtt.discovery:
+                for topic, payload in discovery_messages(
+                    self.cfg, self.cfg.table.mqtt.discovery_prefix
+                ):
+                    relay.notice_at(topic, payload, retain=True)
             self._spawn(relay.run(), "relay")
             delay = self.cfg.table.broadcast.delay_seconds
             if delay:

@@ -189,7 +189,12 @@ class Relay:
         dropped), one on the wire when the connection drops is not sent again, and none
         survives the process. Nothing marks a notice sent, and it carries no ``seq``.
         """
-        note = Notice(f"{self._base}/{topic_suffix}", payload, retain)
+        self.notice_at(f"{self._base}/{topic_suffix}", payload, retain=retain)
+
+    def notice_at(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
+        """`notice` on a whole topic outside the table's base (Home Assistant discovery's
+        `<prefix>/<component>/<node>/<object>/config`, tablectl/discovery.py)."""
+        note = Notice(topic, payload, retain)
         if retain:
             self._retained[note.topic] = note
         self._notices.append(note)
