@@ -1,13 +1,23 @@
-"""structlog set-up: JSON lines on stderr, one event per line, for journald and log shippers.
+"""structlog set-up: one event per line on stderr, in the form the reader of that stderr wants.
 
-Records from the standard library (aiomqtt, asyncio) go through the same renderer, so every line
-on stderr is one JSON object.
+- Under systemd, stderr connected to the journal (systemd sets `JOURNAL_STREAM` to that
+  stream's device and inode): each JSON line starts with its syslog priority, `<4>` for a
+  warning, which journald takes as the entry's priority (`SyslogLevelPrefix=`, on by default)
+  and strips, so `journalctl -u tablectl -p warning` shows warnings and worse.
+- On a terminal: a readable line (time, level, event, fields), for a technician at the console.
+- Anywhere else (a pipe, a file, a log shipper): plain JSON lines.
+
+Records from the standard library (aiomqtt, asyncio) go through the same renderer. aiomqtt's
+"There are N pending publish calls." is expected whenever the relay publishes a backlog with
+its window of messages in flight: it is logged at debug, not as a warning.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
+from typing import Any, TextIO
 
 import structlog
 
@@ -18,9 +28,56 @@ _LEVELS = {
     "error": logging.ERROR,
 }
 
+SYSLOG_PRIORITY = {
+    logging.DEBUG: 7,
+    logging.INFO: 6,
+    logging.WARNING: 4,
+    logging.ERROR: 3,
+    logging.CRITICAL: 2,
+}
+"""A logging level -> its syslog priority (RFC 5424: 7 debug, 6 info, 4 warning, 3 err, 2 crit)."""
 
-def configure_logging(level: str = "info") -> None:
-    """Route structlog and stdlib logging to stderr as JSON at `level`."""
+
+def syslog_priority(levelno: int) -> int:
+    """The syslog priority of a logging level (a level between two takes the lower one's)."""
+    return next(p for lvl, p in sorted(SYSLOG_PRIORITY.items(), reverse=True) if levelno >= lvl)
+
+
+def to_journal(stream: TextIO) -> bool:
+    """Whether `stream` is the journal's: systemd's `JOURNAL_STREAM` names its device:inode."""
+    named = os.environ.get("JOURNAL_STREAM", "")
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False  # no file descriptor (a test's buffer): not the journal
+    return named == f"{st.st_dev}:{st.st_ino}"
+
+
+class _PriorityPrefix(logging.Formatter):
+    """Puts `<N>`, the record's syslog priority, before the line another formatter made."""
+
+    def __init__(self, inner: logging.Formatter) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"<{syslog_priority(record.levelno)}>{self.inner.format(record)}"
+
+
+class _PendingPublishes(logging.Filter):
+    """aiomqtt's "There are N pending publish calls." at debug: the relay's window at work."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.WARNING and "pending publish calls" in record.getMessage():
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            return logging.getLogger().isEnabledFor(logging.DEBUG)
+        return True
+
+
+def configure_logging(level: str = "info", stream: TextIO | None = None) -> None:
+    """Route structlog and stdlib logging to `stream` (stderr) at `level`, rendered for its
+    reader: the journal (JSON with a priority prefix), a terminal (readable), else JSON."""
+    out = sys.stderr if stream is None else stream
     lvl = _LEVELS[level]
     shared: list[structlog.typing.Processor] = [
         structlog.contextvars.merge_contextvars,
@@ -34,17 +91,35 @@ def configure_logging(level: str = "info") -> None:
         logger_factory=structlog.stdlib.LoggerFactory(),
         cache_logger_on_first_use=False,
     )
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        structlog.stdlib.ProcessorFormatter(
-            foreign_pre_chain=shared,
-            processors=[
-                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
-                structlog.processors.format_exc_info,
-                structlog.processors.JSONRenderer(),
-            ],
-        )
+    journal = to_journal(out)
+    console = not journal and _isatty(out)
+    renderer: Any = (
+        structlog.dev.ConsoleRenderer(colors=False)
+        if console
+        else structlog.processors.JSONRenderer()
     )
+    formatter: logging.Formatter = structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=shared,
+        processors=[
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            *([] if console else [structlog.processors.format_exc_info]),
+            renderer,
+        ],
+    )
+    if journal:
+        formatter = _PriorityPrefix(formatter)
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(formatter)
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(lvl)
+    mqtt = logging.getLogger("mqtt")  # aiomqtt's logger
+    mqtt.filters[:] = [f for f in mqtt.filters if not isinstance(f, _PendingPublishes)]
+    mqtt.addFilter(_PendingPublishes())
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
