@@ -9,14 +9,13 @@ from typing import Any
 
 import pytest
 
-from tablectl.config import load_config
 from tablectl.outputs import OutboxRow
 from tablectl.rules.draw import bug_card, lowball_low, seven_or_better
 from tablectl.rules.low import describe_low
 from tablectl.table import Table
 from tablectl_base.cards import parse_card
 from tests.helpers import feed
-from tests.test_poker_hands import act, alerts, play, read, rows_by, table_of
+from tests.test_poker_hands import act, alerts, kill_table, play, read, rows_by, table_of
 from tests.test_stud_hands import hole, state, turn
 
 
@@ -466,31 +465,7 @@ def test_a_lowball_kill_pot_takes_no_straddles_and_its_kill_blind_is_paid(tmp_pa
     and no straddle follows it (our reading, docs/games/draw.md). Seat 5 wins hands 1 and 2
     (every other seat folds), so hand 3 is a half-kill pot at $3-$6: a straddle is refused, and
     without one seat 5 posts the $3 kill blind."""
-    path = tmp_path / "kill.toml"
-    path.write_text(
-        f"""site = "room"
-table = "lowball-kill"
-[game]
-id = "lowball"
-document = "003"
-structure = "fixed-limit"
-stakes = ["2", "4"]
-blinds = ["1", "2"]
-kill = "half"
-[game.collection.schedule]
-option = 4
-per = "half-hour"
-rates = [{{ from = 2, fee = "1" }}]
-[seats]
-count = 8
-[journal]
-path = "{tmp_path / "kill.db"}"
-""",
-        encoding="utf-8",
-    )
-    cfg = load_config(path)
-    table = Table(cfg)
-    feed(table, {"type": "config", "rules": cfg.rules.to_json()}, source="config")
+    table = kill_table(tmp_path, "half", game="lowball", seats=8)
     seats_1_3_5(table)  # button 1: 3 small, 5 big
     play(table, act(1, "fold"), act(3, "fold"))  # seat 5 wins, takes the kill button
     play(table, {"type": "hand.start"}, act(3, "fold"))  # button 3: 5 small, 1 big

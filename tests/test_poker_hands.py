@@ -435,15 +435,15 @@ def test_003_crazy_pineapple_option_6_seats_no_one_below_its_40_buy_in(tmp_path:
     assert not alerts(feed(table, {"type": "seat.take", "seat": 1, "stack": "40"}))
 
 
-def kill_table(tmp_path: Path, kill: str) -> Table:
-    """003 Texas Hold'em, $2-$4 fixed limit, blinds $1/$2, a `kill` game, its collection by time
-    (so no pot pays a fee and the amounts below are only the betting)."""
+def kill_table(tmp_path: Path, kill: str, game: str = "texas-holdem", seats: int = 9) -> Table:
+    """003 Texas Hold'em (or `game`), $2-$4 fixed limit, blinds $1/$2, a `kill` game, its
+    collection by time (so no pot pays a fee and the amounts below are only the betting)."""
     path = tmp_path / "kill.toml"
     path.write_text(
         f"""site = "room"
 table = "kill-1"
 [game]
-id = "texas-holdem"
+id = "{game}"
 document = "003"
 structure = "fixed-limit"
 stakes = ["2", "4"]
@@ -454,7 +454,7 @@ option = 4
 per = "half-hour"
 rates = [{{ from = 2, fee = "1" }}]
 [seats]
-count = 9
+count = {seats}
 [journal]
 path = "{tmp_path / "kill.db"}"
 """,
