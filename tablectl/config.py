@@ -7,22 +7,27 @@ Unknown keys are errors (a typo must not silently fall back to a default). Colle
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 import tomllib
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Required, TypedDict, TypeVar, Union
 
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
+    Strict,
     ValidationError,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
-from tablectl.games.registry import game_ids, settings_models, spec_of, spots_of
+from tablectl.games.registry import available, game_ids, settings_models, spec_of, spots_of
 from tablectl.games.settings import GameSettings
 from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
 from tablectl.rules.paytables import PayTable
@@ -30,7 +35,20 @@ from tablectl.rules.poker_fees import PokerSchedule
 from tablectl_base.money import Money
 
 M = TypeVar("M", bound=BaseModel)
-TopicId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
+TOPIC_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+TopicId = Annotated[str, Field(pattern=TOPIC_ID)]
+StrictInt = Annotated[int, Strict()]
+"""An integer written as one: `baud = "9600"` (text) or `9600.0` is refused, not converted."""
+StrictBool = Annotated[bool, Strict()]
+"""true or false: `enabled = "yes"` or `1` is refused, not converted."""
+Text = Annotated[str, Field(min_length=1)]
+"""Text that must say something: `""` is refused."""
+_PATTERNS = {
+    TOPIC_ID: "1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit "
+    "(it is part of the MQTT topics)",
+    r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$": "letters, digits, '_' or '-', in parts joined by '/'",
+}
+"""What each pattern a key must match means, for a technician (never the raw regex)."""
 MAX_PATH = 4096  # Linux PATH_MAX
 
 
@@ -39,7 +57,7 @@ def _path_text(value: str) -> str:
     if "\0" in value:
         raise ValueError("contains a NUL byte (\\0), which no path can hold")
     if not value:
-        raise ValueError("is empty; give a path")
+        raise ValueError('is empty (""); give a path')
     if len(value) > MAX_PATH:
         raise ValueError(f"is {len(value)} characters long; a path is at most {MAX_PATH}")
     return value
@@ -84,14 +102,14 @@ class Limits(SpotLimit):
 
 
 class Seats(_Strict):
-    count: int = Field(7, ge=1, le=14)
+    count: StrictInt = Field(7, ge=1, le=14)
 
 
 class Collection(_Strict):
     """A schedule picked from a schedules file (`file` relative to this config) or given inline."""
 
     file: PathText | None = None
-    option: int | None = Field(None, ge=1)
+    option: StrictInt | None = Field(None, ge=1)
     schedule: CollectionSchedule | None = None
 
     @model_validator(mode="after")
@@ -105,9 +123,9 @@ class Collection(_Strict):
 
 class Device(_Strict):
     name: TopicId
-    driver: str
+    driver: Text
     port: PathText
-    baud: int = Field(9600, ge=50, le=4_000_000)
+    baud: StrictInt = Field(9600, ge=50, le=4_000_000)
     options: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -118,17 +136,17 @@ class Tls(_Strict):
 
 
 class Mqtt(_Strict):
-    enabled: bool = True
-    host: str = "127.0.0.1"
-    port: int = Field(1883, ge=1, le=65535)
-    client_id: str | None = None
-    username: str | None = None
+    enabled: StrictBool = True
+    host: Text = "127.0.0.1"
+    port: StrictInt = Field(1883, ge=1, le=65535)
+    client_id: Text | None = None
+    username: Text | None = None
     password_file: PathText | None = None
     tls: Tls | None = None
-    keepalive: int = Field(30, ge=5, le=3600)
+    keepalive: StrictInt = Field(30, ge=5, le=3600)
     # Home Assistant MQTT discovery (tablectl/discovery.py): retained entity configs for the
     # table's status, held round, journal trouble, round and last alert. Off unless asked.
-    discovery: bool = False
+    discovery: StrictBool = False
     discovery_prefix: str = Field("homeassistant", pattern=r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")
 
 
@@ -138,13 +156,13 @@ class Journal(_Strict):
     key_file: PathText | None = None
     # How long published messages stay in the outbox (the newest retained one of each topic and
     # anything unsent always stay): the journal keeps the inputs, which reproduce them all.
-    outbox_hours: int = Field(24, ge=1, le=24 * 366)
+    outbox_hours: StrictInt = Field(24, ge=1, le=24 * 366)
     # Closed monthly segments: `tablectl archive` moves all but the newest `keep_local_months`
     # of them here (relative to this config; a mounted share off the table PC is best), and
     # deletes archived ones older than `retain_months` (0: never). docs/operations.md "Storage".
     archive_dir: PathText | None = None
-    keep_local_months: int = Field(2, ge=0, le=120)
-    retain_months: int = Field(0, ge=0, le=1200)
+    keep_local_months: StrictInt = Field(2, ge=0, le=120)
+    retain_months: StrictInt = Field(0, ge=0, le=1200)
 
 
 class Broadcast(_Strict):
@@ -176,8 +194,10 @@ class TableConfig(_Strict):
     def _unique_devices(self) -> TableConfig:
         names = [d.name for d in self.devices]
         dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"device names must be unique: {', '.join(dupes)}")
+        if dupes:  # parse_config names each one at its key (devices[i].name)
+            raise PydanticCustomError(
+                "duplicate_device_name", "device names must be unique: {names}", {"names": dupes}
+            )
         return self
 
     @property
@@ -307,19 +327,71 @@ def _key(loc: tuple[int | str, ...]) -> str:
     return out
 
 
+def shown(value: object) -> str:
+    """A value as the technician wrote it in TOML: text quoted, numbers and true/false bare."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int | float | Decimal):
+        return str(value)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
+
+
+_KINDS = {
+    "int_type": "a whole number written without quotes",
+    "int_from_float": "a whole number",
+    "bool_type": "true or false, without quotes",
+    "string_type": "text in quotes",
+    "list_type": "a list",
+    "dict_type": "a table",
+    "model_type": "a table",
+    "model_attributes_type": "a table",
+    "decimal_type": "an amount",
+    "float_type": "a number",
+}
+
+
 def _reason(err: Any) -> str:
+    """pydantic's error as a technician reads it, with the value it saw."""
+    kind = err["type"]
+    value = err.get("input")
+    ctx = err.get("ctx") or {}
     msg = str(err["msg"]).removeprefix("Value error, ")
-    if err["type"] == "extra_forbidden":
+    if kind == "extra_forbidden":
         return "unknown key (check the spelling; unknown keys are not ignored)"
-    if err["type"] == "missing":
+    if kind == "missing":
         return "required key is missing"
-    if err["type"] == "union_tag_invalid":
-        return f"unknown game id; known: {', '.join(GAME_IDS)}"
-    return msg
+    if kind == "union_tag_invalid":
+        return f"unknown game id {shown(ctx.get('tag'))}; known: {', '.join(GAME_IDS)}"
+    if kind == "union_tag_not_found":
+        return f"required key is missing: name the game; known: {', '.join(GAME_IDS)}"
+    if kind in _KINDS:
+        return f"must be {_KINDS[kind]}, not {shown(value)}"
+    if kind == "string_pattern_mismatch":
+        pattern = str(ctx.get("pattern", ""))
+        meaning = _PATTERNS.get(pattern, f"text of the form {pattern}")
+        return f"{shown(value)} is not usable here: give {meaning}"
+    if kind == "string_too_short" and value == "":
+        return 'is empty ("")'
+    if kind == "literal_error":
+        return f"{shown(value)} is not one of {ctx.get('expected', '')}"
+    if isinstance(value, dict | list) or value is None:
+        return msg
+    seen = shown(value)
+    return msg if seen in msg else f"{msg} (got {seen})"
 
 
-def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
+def parse_config(data: dict[str, Any], path: Path, *, need_devices: bool = False) -> LoadedConfig:
     """Validate decoded TOML; raise ConfigError listing every problem.
+
+    Every device must fill one of the game's device roles (`DEVICE_ROLES` of its spec module);
+    with `need_devices` (every config file `load_config` reads) a role the game cannot do
+    without must be filled too. A config built in memory (a test's, an engine's) may leave it.
 
     The cross-checks (schedule file, limits against the schedule, per-spot limits, driver names)
     run on every section that is valid by itself, so one typo does not hide the other problems.
@@ -330,7 +402,12 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
     try:
         table = TableConfig.model_validate(data)
     except ValidationError as exc:
-        problems += [Problem(name, _key(tuple(e["loc"])), _reason(e)) for e in exc.errors()]
+        problems += [
+            Problem(name, _error_key(e), _reason(e))
+            for e in exc.errors()
+            if e["type"] != "duplicate_device_name"  # named at each device's key below
+        ]
+    problems += _duplicate_names(name, data.get("devices"))
     collection = _section(Collection, data.get("collection"))
     limits = _section(Limits, data.get("limits"))
     game = data.get("game")
@@ -371,9 +448,18 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
         try:
             SpotLimit.model_validate({k: raw_limits.get(k) for k in ("min", "max")})
         except ValidationError as exc:
-            problems += [Problem(name, "limits", _reason(e)) for e in exc.errors()]
-    driver_problems, driver_warnings = _driver_checks(name, data.get("devices"))
+            problems += [
+                Problem(name, _key(("limits", *e["loc"])), _reason(e)) for e in exc.errors()
+            ]
+    driver_problems, driver_warnings, built = _driver_checks(name, data.get("devices"))
     problems += driver_problems
+    if game_id in GAME_IDS and isinstance(data.get("devices", []), list):
+        role_problems, role_warnings = _role_checks(
+            name, str(game_id), data.get("devices", []), built, need=need_devices
+        )
+        problems += role_problems
+        driver_warnings += role_warnings
+    driver_warnings += _surprises(name, data.get("devices"), built)
     if table is not None:
         problems += _paytable_problems(name, table.game, paytable_dir(path, table))
         # a game's own checks of the other sections (e.g. its seat count)
@@ -443,8 +529,11 @@ def _limit_problems(name: str, limits: Limits, schedule: CollectionSchedule) -> 
     return out
 
 
-def _driver_checks(name: str, devices: object) -> tuple[list[Problem], list[Problem]]:
-    """Problems and warnings of the devices' drivers.
+def _driver_checks(
+    name: str, devices: object
+) -> tuple[list[Problem], list[Problem], dict[int, object]]:
+    """Problems and warnings of the devices' drivers, and the options each driver built (by the
+    device's index) for the game's own checks.
 
     Problems: a driver name neither built in nor installed; options a driver refuses (it checks
     them when built and opens nothing until it runs); a built-in that cannot be imported.
@@ -453,7 +542,7 @@ def _driver_checks(name: str, devices: object) -> tuple[list[Problem], list[Prob
     daemon runs the other devices and reports this one unavailable on device/<name>/status.
     """
     if not isinstance(devices, list):
-        return [], []
+        return [], [], {}
     from tablectl_drivers.registry import (
         BUILTIN_DRIVERS,
         DriverLoadError,
@@ -464,9 +553,10 @@ def _driver_checks(name: str, devices: object) -> tuple[list[Problem], list[Prob
     known = available_drivers()
     problems: list[Problem] = []
     warnings: list[Problem] = []
+    built: dict[int, object] = {}
     for i, dev in enumerate(devices):
         driver = dev.get("driver") if isinstance(dev, dict) else None
-        if not isinstance(driver, str):
+        if not isinstance(driver, str) or not driver:
             continue
         if driver not in known:
             problems.append(
@@ -491,7 +581,8 @@ def _driver_checks(name: str, devices: object) -> tuple[list[Problem], list[Prob
                 warnings.append(Problem(name, key, f"{exc}{_PLUGIN_DOWN}"))
             continue
         try:
-            cls(device.name, device.port, device.baud, device.options)
+            made = cls(device.name, device.port, device.baud, device.options)
+            built[i] = getattr(made, "options", None)
         except (ValueError, TypeError) as exc:
             problems.append(Problem(name, f"devices[{i}].options", str(exc)))
         except Exception as exc:
@@ -501,10 +592,238 @@ def _driver_checks(name: str, devices: object) -> tuple[list[Problem], list[Prob
             warnings.append(
                 Problem(name, key, f"driver {driver!r} cannot be built: {cause}{_PLUGIN_DOWN}")
             )
-    return problems, warnings
+    return problems, warnings, built
 
 
 _PLUGIN_DOWN = "; the daemon runs without this device and reports it unavailable"
+
+
+class DeviceRole(TypedDict, total=False):
+    """One kind of device a game takes, declared in its spec module's `DEVICE_ROLES` (a game
+    whose spec module declares none, e.g. one installed by an entry point, is not checked)."""
+
+    role: Required[str]
+    """What the device is for, as a floor person says it ("the cards", "the dice")."""
+    drivers: Required[tuple[str, ...]]
+    """The built-in drivers that can fill it (a vendor plugin is allowed with a warning)."""
+    needed: bool
+    """The table cannot deal without one: a config file without it is refused."""
+    most: int
+    """How many devices may fill it (unset: any number)."""
+    stack_size: tuple[int, ...]
+    """A dispenser's `stack_size` must be exactly these sizes (the game's hands and board)."""
+    dice: int
+    """A dice cup's `dice` must be this many."""
+    why: str
+    """The rule or document line that says so."""
+
+
+DRIVER_WHAT = {
+    "shoe": "a card-reading shoe",
+    "line": "a card-reading device described line by line (it reads as a shoe)",
+    "dice-cup": "a dice cup",
+    "shuffler": "a shuffler",
+    "hand-dispenser": "a hand dispenser",
+    "eztrak": "an EZtrak display",
+    "poker-table": "a card-reading poker table",
+}
+"""What each built-in driver's device is, for the messages."""
+
+HEARTBEATS_OPTIONAL = {
+    "shoe": "a shoe's heartbeats (HBT) are optional (docs/protocols/shoe.md), so a shoe that "
+    "sends none is reported SILENT, and the round held, whenever nobody deals for that long",
+}
+"""Built-in drivers whose devices may never send HBT: `silence_timeout` there is a surprise."""
+
+
+def device_roles(game_id: str) -> tuple[DeviceRole, ...] | None:
+    """The device roles a game's spec module declares (`DEVICE_ROLES`), or None if it declares
+    none (then any device is allowed)."""
+    where = available().get(game_id)
+    if where is None:
+        return None
+    roles = getattr(import_module(where.partition(":")[0]), "DEVICE_ROLES", None)
+    return None if roles is None else tuple(roles)
+
+
+def _duplicate_names(name: str, devices: object) -> list[Problem]:
+    """A device name used twice, named at the second (and later) device's key."""
+    if not isinstance(devices, list):
+        return []
+    first: dict[str, int] = {}
+    out = []
+    for i, dev in enumerate(devices):
+        dev_name = dev.get("name") if isinstance(dev, dict) else None
+        if not isinstance(dev_name, str):
+            continue
+        if dev_name in first:
+            out.append(
+                Problem(
+                    name,
+                    f"devices[{i}].name",
+                    f"{shown(dev_name)} is already the name of devices[{first[dev_name]}]; "
+                    "each device needs a name of its own (it names the device's MQTT topics)",
+                )
+            )
+        else:
+            first[dev_name] = i
+    return out
+
+
+def _roles_text(roles: tuple[DeviceRole, ...]) -> str:
+    if not roles:
+        return "it takes no devices"
+    return "its devices are " + "; ".join(
+        f"{r['role']}: {' or '.join(r['drivers'])}" for r in roles
+    )
+
+
+def _role_checks(
+    name: str,
+    game_id: str,
+    devices: list[Any],
+    built: dict[int, object],
+    *,
+    need: bool,
+) -> tuple[list[Problem], list[Problem]]:
+    """Each device fills one of the game's roles, set as the game needs (stack sizes, dice);
+    no role has more devices than it takes; with `need`, every role the game needs is filled.
+    A vendor plugin's device is allowed with a warning: which role it fills cannot be told."""
+    from tablectl_drivers.registry import BUILTIN_DRIVERS, available_drivers
+
+    roles = device_roles(game_id)
+    if roles is None:
+        return [], []
+    title = spec_of(game_id).title
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+    filled: dict[str, list[int]] = {r["role"]: [] for r in roles}
+    plugins = False
+    unsure = False  # a device whose driver is refused already: it may be the needed one
+    known = available_drivers()
+    for i, dev in enumerate(devices):
+        driver = dev.get("driver") if isinstance(dev, dict) else None
+        if not isinstance(driver, str) or driver not in known:
+            unsure = True
+            continue  # reported already (or no driver key: reported by the full pass)
+        key = f"devices[{i}].driver"
+        if driver not in BUILTIN_DRIVERS:
+            plugins = True
+            warnings.append(
+                Problem(
+                    name,
+                    key,
+                    f"driver {shown(driver)} is a vendor plugin: check-config cannot tell whether "
+                    f"{game_id} can use it ({_roles_text(roles)})",
+                )
+            )
+            continue
+        role = next((r for r in roles if driver in r["drivers"]), None)
+        if role is None:
+            problems.append(
+                Problem(
+                    name,
+                    key,
+                    f"{game_id} ({title}) cannot use driver {shown(driver)} "
+                    f"({DRIVER_WHAT.get(driver, driver)}): {_roles_text(roles)}",
+                )
+            )
+            continue
+        filled[role["role"]].append(i)
+        problems += _role_options(name, i, dev, driver, role, built.get(i))
+    for role in roles:
+        at = filled[role["role"]]
+        most = role.get("most")
+        if most is not None and len(at) > most:
+            problems.append(
+                Problem(
+                    name,
+                    f"devices[{at[most]}].driver",
+                    f"{game_id} takes at most {most} device for {role['role']}, and "
+                    + ", ".join(f"devices[{j}]" for j in at)
+                    + " all fill it",
+                )
+            )
+        if need and role.get("needed") and not at and not unsure:
+            why = f" ({role['why']})" if role.get("why") else ""
+            text = (
+                f"{game_id} needs a device for {role['role']}: {' or '.join(role['drivers'])}"
+                f"{why}; none is configured"
+            )
+            if plugins:  # a vendor's device may be the one: say so, do not refuse
+                warnings.append(Problem(name, "devices", text + " unless a plugin's device is it"))
+            else:
+                problems.append(Problem(name, "devices", text))
+    return problems, warnings
+
+
+def _role_options(
+    name: str, i: int, dev: dict[str, Any], driver: str, role: DeviceRole, options: object
+) -> list[Problem]:
+    """A dispenser's stack sizes and a dice cup's dice as the game deals them."""
+    out = []
+    raw = dev.get("options")
+    given = raw if isinstance(raw, dict) else {}
+    why = f" ({role['why']})" if role.get("why") else ""
+    wanted = role.get("stack_size")
+    sizes = getattr(options, "stack_sizes", None)
+    if wanted is not None and isinstance(sizes, tuple) and tuple(sorted(sizes)) != wanted:
+        seen = (
+            shown(given["stack_size"])
+            if "stack_size" in given
+            else f"unset, so {driver}'s default {sizes[0] if len(sizes) == 1 else list(sizes)}"
+        )
+        want = str(wanted[0]) if len(wanted) == 1 else str(list(wanted))
+        out.append(
+            Problem(
+                name,
+                f"devices[{i}].options.stack_size",
+                f"{role['role']} at this game come in stacks of {want}{why}: "
+                f"stack_size must be {want}, not {seen}",
+            )
+        )
+    dice = role.get("dice")
+    count = getattr(options, "dice", None)
+    if dice is not None and isinstance(count, int) and count != dice:
+        seen = shown(given["dice"]) if "dice" in given else f"unset, so {count}"
+        out.append(
+            Problem(
+                name,
+                f"devices[{i}].options.dice",
+                f"the cup holds {dice} dice at this game{why}: dice must be {dice}, not {seen}",
+            )
+        )
+    return out
+
+
+def _surprises(name: str, devices: object, built: dict[int, object]) -> list[Problem]:
+    """Options that are valid but will surprise at the table: warned of, never refused."""
+    if not isinstance(devices, list):
+        return []
+    out = []
+    for i, dev in enumerate(devices):
+        if i not in built or not isinstance(dev, dict):
+            continue
+        why = HEARTBEATS_OPTIONAL.get(str(dev.get("driver")))
+        timeout = getattr(built[i], "silence_timeout", None)
+        if why is not None and timeout is not None:
+            out.append(
+                Problem(
+                    name,
+                    f"devices[{i}].options.silence_timeout",
+                    f"{shown(dev.get('options', {}).get('silence_timeout'))} seconds: {why}; "
+                    "set it only if this device sends HBT while idle",
+                )
+            )
+    return out
+
+
+def _error_key(err: Any) -> str:
+    """The key an error of the full pass is at: a game id's is `game.id`, not `game`."""
+    key = _key(tuple(err["loc"]))
+    if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        return f"{key}.id"
+    return key
 
 
 def _schedule(col: Collection, path: Path, problems: list[Problem]) -> CollectionSchedule | None:
@@ -552,7 +871,9 @@ def load_config(path: Path | str) -> LoadedConfig:
         raise ConfigError([Problem(str(p), "", "not UTF-8 text")]) from None
     except (ValueError, RecursionError) as exc:
         raise ConfigError([Problem(str(p), "", _toml_problem(exc))]) from None
-    return replace(parse_config(data, p), digest=f"sha256:{hashlib.sha256(raw).hexdigest()}")
+    return replace(
+        parse_config(data, p, need_devices=True), digest=f"sha256:{hashlib.sha256(raw).hexdigest()}"
+    )
 
 
 def _toml_problem(exc: ValueError | RecursionError) -> str:

@@ -154,7 +154,7 @@ ONE_PROBLEM: list[tuple[str, Edit, str, str]] = [
         "wrong type: text for a seat count",
         replace("count = 8", 'count = "seven"'),
         "seats.count",
-        "valid integer",
+        'must be a whole number written without quotes, not "seven"',
     ),
     (
         "wrong type: number for money",
@@ -215,8 +215,8 @@ ONE_PROBLEM: list[tuple[str, Edit, str, str]] = [
     (
         "unknown game id",
         replace('id = "ez-baccarat-panda8"', 'id = "ez-baccarat-panda9"'),
-        "game",
-        "unknown game id",
+        "game.id",
+        'unknown game id "ez-baccarat-panda9"',
     ),
     (
         "unknown wager in per-spot limits",
@@ -228,13 +228,13 @@ ONE_PROBLEM: list[tuple[str, Edit, str, str]] = [
         "table id that cannot be a topic level",
         replace('table = "bac-01"', 'table = "bac/01"'),
         "table",
-        "pattern",
+        '"bac/01" is not usable here: give 1 to 64 letters, digits',
     ),
     (
         "duplicate device names",
         replace("[mqtt]", '[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/x"\n\n[mqtt]'),
-        "(top level)",
-        "device names must be unique: shoe",
+        "devices[2].name",
+        '"shoe" is already the name of devices[0]',
     ),
     (
         "password file without a username",

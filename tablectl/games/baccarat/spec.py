@@ -10,7 +10,7 @@ from tablectl.games.settings import GameSettings
 from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
 
 if TYPE_CHECKING:
-    pass
+    from tablectl.config import DeviceRole
 
 
 class BaccaratGame(GameSettings):
@@ -46,4 +46,15 @@ SPEC = GameSpec(
     dealt_from_shoe=True,
     displays=("eztrak",),  # R28
     analyzer="tablectl.games.baccarat.spec:analyze",
+)
+
+# The devices a table of this game takes (tablectl/config.py checks every config against them).
+DEVICE_ROLES: tuple[DeviceRole, ...] = (
+    {
+        "role": "the cards",
+        "drivers": ("shoe", "line"),
+        "most": 1,
+        "why": "003: every card is dealt from the card-reading shoe",
+    },
+    {"role": "the scoreboard display", "drivers": ("eztrak",), "why": "R28"},
 )

@@ -11,7 +11,7 @@ from tablectl.games.settings import GameSettings
 from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
 
 if TYPE_CHECKING:
-    from tablectl.config import TableConfig
+    from tablectl.config import DeviceRole, TableConfig
 
 
 def _backline_problems(spots: tuple[str, ...], allowed: tuple[str, ...]) -> None:
@@ -188,4 +188,16 @@ SPEC = GameSpec(
     },
     dealt_from_shoe=True,
     analyzer="tablectl.games.blackjack.spec:analyze",
+)
+
+# The devices a table of this game takes (tablectl/config.py checks every config against them).
+DEVICE_ROLES: tuple[DeviceRole, ...] = (
+    {
+        "role": "the cards",
+        "drivers": ("shoe", "line"),
+        "needed": True,
+        "most": 1,
+        "why": '000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play": every card, '
+        "hits included, comes out of the card-reading shoe as shoe.card",
+    },
 )

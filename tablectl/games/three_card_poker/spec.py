@@ -11,7 +11,7 @@ from tablectl.games.settings import GameSettings
 from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
 
 if TYPE_CHECKING:
-    pass
+    from tablectl.config import DeviceRole
 
 
 class ThreeCardPokerGame(GameSettings):
@@ -75,4 +75,15 @@ SPEC = GameSpec(
     engine="tablectl.games.three_card_poker.engine:ThreeCardPokerEngine",
     spots={"three-card-poker-6cb": ("ante", "play", "pair-plus", "six-card-bonus")},
     analyzer="tablectl.games.three_card_poker.spec:analyze",
+)
+
+# The devices a table of this game takes (tablectl/config.py checks every config against them).
+DEVICE_ROLES: tuple[DeviceRole, ...] = (
+    {
+        "role": "the hands",
+        "drivers": ("shuffler", "hand-dispenser"),
+        "most": 1,
+        "stack_size": (3,),
+        "why": '003 line 910: "the device shall dispense cards in stacks of three"',
+    },
 )

@@ -1,0 +1,390 @@
+"""The mistakes a technician makes writing a table config by hand (issue 15 item 1), each through
+the real command line: `tablectl check-config --config FILE` exits 2 and prints one
+`FILE: key.path: reason` line per problem, at the exact key, echoing the value it saw, with no
+traceback; what only surprises at the table is a warning (exit 0). Every shipped table config
+passes with neither."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tablectl.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = ROOT / "config"
+
+Edit = Callable[[str], str]
+
+
+def replace(old: str, new: str) -> Edit:
+    """An edit of the config text that fails loudly if the shipped file no longer has `old`."""
+
+    def edit(text: str) -> str:
+        assert old in text, f"the shipped config no longer contains {old!r}"
+        return text.replace(old, new, 1)
+
+    return edit
+
+
+def add_device(name: str, driver: str, port: str, extra: str = "") -> Edit:
+    """One more [[devices]] entry, after the shipped ones (before [mqtt])."""
+    block = f'[[devices]]\nname = "{name}"\ndriver = "{driver}"\nport = "{port}"\n{extra}\n'
+    return replace("[mqtt]", f"{block}[mqtt]")
+
+
+def drop_devices(text: str) -> str:
+    """The config with every [[devices]] entry (and its options) taken out."""
+    out, skipping = [], False
+    for line in text.splitlines(keepends=True):
+        header = line.strip()
+        if header.startswith("["):
+            skipping = header.startswith(("[[devices]]", "[devices."))
+        if not skipping:
+            out.append(line)
+    assert len(out) < len(text.splitlines()), "the shipped config has no devices"
+    return "".join(out)
+
+
+def write(tmp_path: Path, shipped: str, *edits: Edit) -> Path:
+    """A shipped config as a technician edits it: schedules found, the journal in tmp_path."""
+    text = (CONFIG / shipped).read_text(encoding="utf-8")
+    text = text.replace('file = "schedules/', f'file = "{CONFIG}/schedules/')
+    text = re.sub(r'path = "/var/lib/tablectl/[^"]+"', f'path = "{tmp_path}/table.db"', text)
+    for edit in edits:
+        text = edit(text)
+    path = tmp_path / "table.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def check_config(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(["check-config", "--config", str(path)])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def lines(err: str, path: Path, prefix: str = "") -> list[tuple[str, str]]:
+    """Every stderr line as (key, reason); each names the file first."""
+    found = []
+    for line in err.strip().splitlines():
+        m = re.match(rf"^{prefix}{re.escape(str(path))}: (?P<key>[^:]+): (?P<reason>.+)$", line)
+        assert m, f"not a '{prefix}FILE: key.path: reason' line: {line!r}"
+        found.append((m["key"], m["reason"]))
+    return found
+
+
+def refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], shipped: str, *edits: Edit
+) -> list[tuple[str, str]]:
+    """check-config's problems with the edited config: exit 2, nothing on stdout."""
+    path = write(tmp_path, shipped, *edits)
+    code, out, err = check_config(path, capsys)
+    assert code == 2, (out, err)
+    assert out == ""
+    return lines(err, path)
+
+
+def only(problems: list[tuple[str, str]], key: str, *said: str) -> None:
+    """Exactly one problem, at `key`, saying each of `said` (the value seen among them)."""
+    assert len(problems) == 1, problems
+    (got_key, reason), *_ = problems
+    assert got_key == key, problems
+    for text in said:
+        assert text in reason, (text, reason)
+
+
+BJ = "pure-21.5-blackjack-000.toml"
+PGP = "fortune-pai-gow-003.toml"
+BAC = "ez-baccarat-panda8.toml"
+
+
+# -- device roles: which devices a game takes ---------------------------------------------------
+
+
+def test_a_card_reading_shoe_at_pai_gow_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problems = refused(tmp_path, capsys, PGP, add_device("shoe", "shoe", "/dev/tablectl-shoe"))
+    only(problems, "devices[2].driver", 'driver "shoe"', "fortune-pai-gow", "hand-dispenser")
+
+
+def test_a_shuffler_at_blackjack_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problems = refused(tmp_path, capsys, BJ, add_device("shuffler", "shuffler", "/dev/x"))
+    only(problems, "devices[1].driver", 'driver "shuffler"', "pure-21.5-blackjack", "shoe")
+
+
+def test_a_blackjack_table_without_a_card_device_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problems = refused(tmp_path, capsys, BJ, drop_devices)
+    only(problems, "devices", "needs a device for the cards", "shoe or line", "none is configured")
+
+
+def test_a_second_shoe_at_blackjack_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problems = refused(tmp_path, capsys, BJ, add_device("shoe2", "shoe", "/dev/tablectl-shoe2"))
+    only(problems, "devices[1].driver", "at most 1 device for the cards", "devices[0], devices[1]")
+
+
+def test_a_poker_table_reader_at_baccarat_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problems = refused(tmp_path, capsys, BAC, add_device("reader", "poker-table", "/dev/x"))
+    only(problems, "devices[2].driver", 'driver "poker-table"', "ez-baccarat-panda8")
+
+
+def test_a_reader_at_chinese_poker_which_takes_no_device_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit = add_device("reader", "poker-table", "/dev/tablectl-poker-table")
+    problems = refused(tmp_path, capsys, "chinese-poker-003.toml", edit)
+    only(problems, "devices[0].driver", 'driver "poker-table"', "it takes no devices")
+
+
+# -- stack sizes and dice ---------------------------------------------------------------------
+
+
+def test_stack_size_5_at_pai_gow_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit = replace("stack_size = 7 ", "stack_size = 5 ")
+    problems = refused(tmp_path, capsys, PGP, edit)
+    only(problems, "devices[1].options.stack_size", "stack_size must be 7, not 5")
+
+
+def test_a_shuffler_left_at_its_default_stack_of_3_at_pai_gow_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edits = (
+        replace('driver = "hand-dispenser"', 'driver = "shuffler"'),
+        replace("stack_size = 7 ", "# stack_size = 7 "),
+    )
+    problems = refused(tmp_path, capsys, PGP, *edits)
+    only(problems, "devices[1].options.stack_size", "must be 7", "unset, so shuffler's default 3")
+
+
+def test_a_pai_gow_stack_of_7_at_three_card_poker_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit = replace("stack_size = 3 ", "stack_size = 7 ")
+    problems = refused(tmp_path, capsys, "three-card-poker-6cb-003.toml", edit)
+    only(problems, "devices[0].options.stack_size", "stack_size must be 3, not 7")
+
+
+def test_ultimate_with_board_stacks_only_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit = replace("stack_size = [2, 5]", "stack_size = 5")
+    problems = refused(tmp_path, capsys, "ultimate-texas-holdem-003.toml", edit)
+    only(problems, "devices[0].options.stack_size", "stack_size must be [2, 5], not 5")
+
+
+def test_two_dice_at_pai_gow_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problems = refused(tmp_path, capsys, PGP, replace("dice = 3 ", "dice = 2 "))
+    only(problems, "devices[0].options.dice", "dice must be 3, not 2")
+
+
+# -- empty text and wrong types (nothing converted) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("edit", "key", "said"),
+    [
+        (replace('port = "/dev/tablectl-shoe"', 'port = ""'), "devices[0].port", 'empty ("")'),
+        (
+            lambda text: re.sub(r'^path = ".*"', 'path = ""', text, count=1, flags=re.M),
+            "journal.path",
+            'empty ("")',
+        ),
+        (replace('driver = "shoe"', 'driver = ""'), "devices[0].driver", 'empty ("")'),
+        (replace('host = "127.0.0.1"', 'host = ""'), "mqtt.host", 'empty ("")'),
+    ],
+    ids=["device port", "journal path", "driver", "broker host"],
+)
+def test_empty_text_is_refused_at_its_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Edit, key: str, said: str
+) -> None:
+    only(refused(tmp_path, capsys, BJ, edit), key, said)
+
+
+@pytest.mark.parametrize(
+    ("edit", "key", "said"),
+    [
+        (
+            replace('port = "/dev/tablectl-shoe"', "port = 18870"),
+            "devices[0].port",
+            "must be text in quotes, not 18870",
+        ),
+        (
+            replace("port = 1883", 'port = "18870"'),
+            "mqtt.port",
+            'must be a whole number written without quotes, not "18870"',
+        ),
+        (
+            replace("baud = 9600", 'baud = "9600"'),
+            "devices[0].baud",
+            'must be a whole number written without quotes, not "9600"',
+        ),
+        (
+            replace("count = 8 ", "count = 8.0 "),
+            "seats.count",
+            "must be a whole number written without quotes, not 8.0",
+        ),
+        (
+            replace("option = 1 ", 'option = "1" '),
+            "collection.option",
+            'must be a whole number written without quotes, not "1"',
+        ),
+        (
+            replace('host = "127.0.0.1"', 'host = "127.0.0.1"\nenabled = "yes"'),
+            "mqtt.enabled",
+            'must be true or false, without quotes, not "yes"',
+        ),
+    ],
+    ids=[
+        "number for a port path",
+        "text for the broker port",
+        "text baud",
+        "float seats",
+        "text option",
+        "text bool",
+    ],
+)
+def test_a_wrong_type_is_refused_not_converted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Edit, key: str, said: str
+) -> None:
+    only(refused(tmp_path, capsys, BJ, edit), key, said)
+
+
+# -- each problem once, at its key, with the value seen ----------------------------------------
+
+
+def test_a_float_money_value_is_reported_once_at_its_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problems = refused(
+        tmp_path, capsys, BAC, replace('min = "5"\nmax = "500"', 'min = 5.5\nmax = "500"')
+    )
+    only(problems, "limits.min", "5.5")
+
+
+def test_a_duplicate_device_name_is_reported_at_the_second_device(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit = replace('name = "dispenser"', 'name = "dice"')
+    problems = refused(tmp_path, capsys, PGP, edit)
+    only(problems, "devices[1].name", '"dice" is already the name of devices[0]')
+
+
+def test_a_wrong_game_id_is_echoed_at_game_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit = replace('id = "fortune-pai-gow"', 'id = "fortune-pai-gow-poker"')
+    problems = refused(tmp_path, capsys, PGP, edit)
+    only(problems, "game.id", 'unknown game id "fortune-pai-gow-poker"', "fortune-pai-gow,")
+
+
+def test_a_missing_game_id_is_reported_at_game_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problems = refused(tmp_path, capsys, PGP, replace('id = "fortune-pai-gow"', ""))
+    only(problems, "game.id", "required key is missing")
+
+
+def test_a_site_that_cannot_be_a_topic_is_explained_not_shown_as_a_regex(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problems = refused(tmp_path, capsys, BJ, replace('site = "cardroom-1"', 'site = "card room 1"'))
+    only(problems, "site", '"card room 1" is not usable', "letters, digits")
+    assert "^" not in problems[0][1] and "[A-Za-z" not in problems[0][1]
+
+
+# -- warned of, not refused ---------------------------------------------------------------------
+
+
+def test_silence_timeout_on_a_shoe_is_a_warning_not_a_refusal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit = replace("baud = 9600", "baud = 9600\noptions = { silence_timeout = 10 }")
+    path = write(tmp_path, BJ, edit)
+    code, out, err = check_config(path, capsys)
+    assert code == 0 and "ok, with warnings" in out
+    (key, reason), *more = lines(err, path, prefix="warning: ")
+    assert not more
+    assert key == "devices[0].options.silence_timeout"
+    assert "10 seconds" in reason and "optional" in reason and "SILENT" in reason
+
+
+PLUGIN = """
+class VendorReader:
+    def __init__(self, name, port, baud, options):
+        self.name = name
+
+    async def run(self, sink):
+        pass
+"""
+
+
+def test_a_vendor_plugin_device_is_allowed_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plugin (a real distribution on sys.path) whose role check-config cannot tell: allowed,
+    with a warning, even where the game needs a device only it may be filling."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "vendor_reader_pkg.py").write_text(PLUGIN)
+    info = site / "vendor_reader-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: vendor-reader\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[tablectl.drivers]\nvendor-reader = vendor_reader_pkg:VendorReader\n"
+    )
+    monkeypatch.syspath_prepend(str(site))
+    path = write(tmp_path, BJ, drop_devices, add_device("reader", "vendor-reader", "/dev/x"))
+    code, _, err = check_config(path, capsys)
+    assert code == 0, err
+    warned = dict(lines(err, path, prefix="warning: "))
+    assert 'driver "vendor-reader" is a vendor plugin' in warned["devices[0].driver"]
+    assert "unless a plugin's device is it" in warned["devices"]
+    monkeypatch.delitem(__import__("sys").modules, "vendor_reader_pkg", raising=False)
+
+
+# -- every shipped table config passes ------------------------------------------------------------
+
+
+def _table_configs() -> list[Path]:
+    found = []
+    for path in sorted(CONFIG.rglob("*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        if {"site", "table", "game", "journal"} <= data.keys():
+            found.append(path)
+    return found
+
+
+SHIPPED = _table_configs()
+
+
+def test_the_shipped_table_configs_are_found() -> None:
+    assert len(SHIPPED) >= 20
+    assert CONFIG / BJ in SHIPPED and CONFIG / PGP in SHIPPED
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_every_shipped_table_config_passes_without_warnings(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = check_config(path, capsys)
+    assert code == 0, err
+    assert err == ""
+    assert out.startswith(f"{path}: ok: ")
