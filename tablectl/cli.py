@@ -1,5 +1,16 @@
 """`tablectl` command line (DESIGN contract 4): run, check-config, replay, recall, verify-journal,
-analyze, export, demo, devices, broker-acl, keygen, collect-heads."""
+analyze, export, archive, import, demo, devices, broker-acl, keygen, collect-heads.
+
+Every command that reads a table config takes it as --config FILE, by default
+/etc/tablectl/table.toml. `tablectl COMMAND --help` describes a command, with examples.
+
+Exit codes, the same for every command:
+  0  ok
+  1  a check failed: verify-journal found a break, devices found a configured device
+     missing, recall/export found no such round, run stopped on a failure
+  2  usage or config error: a wrong option, a config or file that cannot be read or is
+     not valid, a journal that cannot be opened
+"""
 
 from __future__ import annotations
 
@@ -10,12 +21,12 @@ import functools
 import json
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
 
-from tablectl import segments, snapshot
+from tablectl import __version__, segments, snapshot
 from tablectl.chainkey import ChainKey, KeyFileError, create_key, load_key
 from tablectl.config import BrokerSetupError, ConfigError, LoadedConfig, Problem, load_config
 from tablectl.games.poker.spec import PokerGame
@@ -34,10 +45,18 @@ from tablectl_base.money import ZERO, fmt
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
+DEFAULT_CONFIG = Path("/etc/tablectl/table.toml")
+"""The table config every command reads when no `--config` is given (docs/operations.md)."""
+
+CONFIG_HELP = f"the table config (default {DEFAULT_CONFIG})"
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version (0) and usage errors (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         code: int = args.func(args)
     except ConfigError as exc:
@@ -52,25 +71,121 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tablectl", description=__doc__)
-    sub = p.add_subparsers(dest="command", required=True)
+def _command(
+    sub: Any, name: str, summary: str, description: str, examples: Sequence[str]
+) -> argparse.ArgumentParser:
+    """A subcommand with its one-line summary (in `tablectl --help`), a description and
+    examples (in `tablectl NAME --help`)."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog="examples:\n" + "\n".join(f"  {e}" for e in examples),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
 
-    run = sub.add_parser("run", help="run the table daemon")
-    run.add_argument("--config", required=True, type=Path)
+
+def _config_arg(p: argparse.ArgumentParser, text: str = CONFIG_HELP) -> None:
+    p.add_argument("--config", type=Path, default=DEFAULT_CONFIG, metavar="FILE", help=text)
+
+
+def analyzed_games() -> dict[str, tuple[str, ...]]:
+    """Each game `analyze` knows -> the wagers it analyzes: the registry's games that have an
+    analysis, their wagers from the analysis modules (baccarat, whose analysis takes every spot,
+    and a game from another distribution: its spots)."""
+    from tablectl.analysis import blackjack, pai_gow, three_card_poker, ultimate
+    from tablectl.games.registry import game_ids, spec_of, spots_of
+
+    known: dict[str, tuple[str, ...]] = {
+        **{game: tuple(w) for game, w in blackjack.ANALYZED.items()},
+        "fortune-pai-gow": tuple(pai_gow.WAGERS),
+        "three-card-poker-6cb": tuple(three_card_poker.WAGERS),
+        "ultimate-texas-holdem": tuple(ultimate.WAGERS),
+    }
+    return {gid: known.get(gid, spots_of(gid)) for gid in game_ids() if spec_of(gid).analyzer}
+
+
+def default_decks(game: str) -> int | None:
+    """The deck count of a game's shoe when its config does not say (its `[game]` model's
+    default), None for a game dealt from one deck a round."""
+    from tablectl.games.registry import spec_of
+
+    spec = spec_of(game)
+    if not spec.dealt_from_shoe:
+        return None
+    field = spec.settings[game].model_fields.get("decks")
+    default = None if field is None else field.default
+    return default if isinstance(default, int) else None
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="tablectl",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"tablectl {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = _command(
+        sub,
+        "run",
+        "run the table daemon",
+        "Run the table: read the devices, journal every input, play the game, publish over MQTT.\n"
+        "systemd starts it (systemd/tablectl.service); exit 1 when it stopped on a failure.",
+        [f"tablectl run --config {DEFAULT_CONFIG}", "tablectl run"],
+    )
+    _config_arg(run)
     run.set_defaults(func=cmd_run)
 
-    check = sub.add_parser("check-config", help="validate a table config (exit 0 valid, 2 not)")
-    check.add_argument("file", type=Path)
+    check = _command(
+        sub,
+        "check-config",
+        "validate a table config (exit 0 valid, 2 not)",
+        "Validate a table config as `run` would load it, and say what it sets up.\n"
+        "Exit 0 valid (warnings on stderr), 2 not (each problem at its key path).",
+        [
+            "tablectl check-config --config /etc/tablectl/table.toml",
+            "tablectl check-config config/ez-baccarat-panda8.toml   # the older positional form",
+        ],
+    )
+    check.add_argument(
+        "--config", type=Path, metavar="FILE", help=f"{CONFIG_HELP}; or give it as FILE"
+    )
+    check.add_argument(
+        "file",
+        type=Path,
+        nargs="?",
+        metavar="FILE",
+        help="the config as a positional argument (kept for compatibility: same as --config)",
+    )
     check.set_defaults(func=cmd_check_config)
 
-    replay = sub.add_parser("replay", help="run a JSONL event file through the engine")
-    replay.add_argument("--config", required=True, type=Path)
+    replay = _command(
+        sub,
+        "replay",
+        "run a JSONL event file through the engine",
+        "Run a file of input events (JSON lines, e.g. from `export`) through the table's\n"
+        "engine and print every MQTT message it would publish, one JSON line each.",
+        [
+            "tablectl replay --config table.toml events.jsonl",
+            "tablectl export --config table.toml | tablectl replay --config table.toml -",
+        ],
+    )
+    _config_arg(replay)
     replay.add_argument("events", type=Path, help="JSON lines; '-' reads standard input")
     replay.set_defaults(func=cmd_replay)
 
-    recall = sub.add_parser("recall", help="finished rounds from the journal, every card in order")
-    _journal_args(recall)
+    recall = _command(
+        sub,
+        "recall",
+        "finished rounds from the journal, every card in order",
+        "Show finished rounds from the journal for a dispute: every card and decision in the\n"
+        "order it was entered, and the result. Exit 1 when --round is not in the journal.",
+        ["tablectl recall --last 3", "tablectl recall --config table.toml --round 412"],
+    )
+    _journal_args(recall, config_only=True)
     recall.add_argument("--last", type=int, default=10, help="the last N rounds (default 10)")
     recall.add_argument("--round", type=int, help="only this round")
     recall.add_argument(
@@ -82,8 +197,19 @@ def _parser() -> argparse.ArgumentParser:
     recall.add_argument("--json", action="store_true", help="round/result payloads as JSON lines")
     recall.set_defaults(func=cmd_recall)
 
-    verify = sub.add_parser("verify-journal", help="check the journal's hash chain")
-    _journal_args(verify, config_required=False)
+    verify = _command(
+        sub,
+        "verify-journal",
+        "check the journal's hash chain",
+        "Check the journal's hash chain (and its signatures with the chain key): exit 0 intact,\n"
+        "1 a break or a mismatch was found (each printed), 2 it could not be read.",
+        [
+            "tablectl verify-journal",
+            "tablectl verify-journal --journal journal.db --key old.key --against heads.jsonl",
+            "tablectl verify-journal --config table.toml --deep",
+        ],
+    )
+    _journal_args(verify)
     verify.add_argument(
         "--key",
         action="append",
@@ -106,22 +232,48 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify.set_defaults(func=cmd_verify)
 
-    keygen = sub.add_parser("keygen", help="create a journal chain key file (mode 0600)")
-    keygen.add_argument("path", type=Path)
+    keygen = _command(
+        sub,
+        "keygen",
+        "create a journal chain key file (mode 0600)",
+        "Create a new journal chain key file (mode 0600) for the config's [journal] key_file.\n"
+        "Keep a copy off the table's PC: it verifies the journal's signatures.",
+        ["tablectl keygen /var/lib/tablectl/chain.key"],
+    )
+    keygen.add_argument("path", type=Path, help="the key file to create (refused if it exists)")
     keygen.set_defaults(func=cmd_keygen)
 
-    heads = sub.add_parser("collect-heads", help="print the table's journal heads off MQTT")
-    heads.add_argument("--config", required=True, type=Path)
+    heads = _command(
+        sub,
+        "collect-heads",
+        "print the table's journal heads off MQTT",
+        "Subscribe to the table's journal heads on the broker and print them as JSON lines,\n"
+        "for `verify-journal --against` later.",
+        [
+            "tablectl collect-heads --seconds 3600 >> heads.jsonl",
+            "tablectl collect-heads --config table.toml --username floor "
+            "--password-file floor.pw --count 10",
+        ],
+    )
+    _config_arg(heads)
     heads.add_argument("--seconds", type=float, default=0.0, help="stop after N s (0: Ctrl-C)")
     heads.add_argument("--count", type=int, default=0, help="stop after N heads (0: no limit)")
     heads.add_argument("--username", help="the broker user (default: the config's)")
     heads.add_argument("--password-file", type=Path, help="that user's password file")
     heads.set_defaults(func=cmd_collect_heads)
 
-    export = sub.add_parser(
-        "export", help="the journal as JSON lines that `replay` accepts, or poker hands as PHH"
+    export = _command(
+        sub,
+        "export",
+        "the journal as JSON lines that `replay` accepts, or poker hands as PHH",
+        "Write the journal as JSON lines (every record, for `replay` and `import`), or every\n"
+        "finished poker hand as Poker Hand History (--format phh).",
+        [
+            "tablectl export > table.jsonl",
+            "tablectl export --config table.toml --format phh --round 12 > hand12.phhs",
+        ],
     )
-    _journal_args(export, config_required=False)
+    _journal_args(export)
     export.add_argument(
         "--format",
         choices=["jsonl", "phh"],
@@ -132,58 +284,165 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--round", type=int, help="with --format phh: only this hand")
     export.set_defaults(func=cmd_export)
 
-    arch = sub.add_parser(
-        "archive", help="move closed monthly journal segments to the archive folder"
+    arch = _command(
+        sub,
+        "archive",
+        "move closed monthly journal segments to the archive folder",
+        "Move closed monthly journal segments to the archive folder (keeping the newest\n"
+        "[journal] keep_local_months here) and delete archived ones past retain_months.",
+        ["tablectl archive", "tablectl archive --config table.toml --to /mnt/archive/t1"],
     )
-    arch.add_argument("--config", required=True, type=Path)
+    _config_arg(arch)
     arch.add_argument("--to", type=Path, help="the archive folder (default: [journal] archive_dir)")
     arch.set_defaults(func=cmd_archive)
 
-    imp = sub.add_parser(
-        "import", help="a new journal from an export (a table restored onto a replacement PC)"
+    imp = _command(
+        sub,
+        "import",
+        "a new journal from an export (a table restored onto a replacement PC)",
+        "Build the config's (new, empty) journal from an `export` file, checking the export's\n"
+        "chain hashes, and take a snapshot after it: a table restored onto a replacement PC.",
+        ["tablectl import --config /etc/tablectl/table.toml table.jsonl"],
     )
-    imp.add_argument("--config", required=True, type=Path)
+    _config_arg(imp)
     imp.add_argument("events", type=Path, help="the `tablectl export` file")
     imp.set_defaults(func=cmd_import)
 
-    analyze = sub.add_parser("analyze", help="exact probability and house edge of a wager")
-    analyze.add_argument("--game", required=True)
-    analyze.add_argument("--wager", required=True)
-    analyze.add_argument("--paytable")
-    analyze.add_argument(
-        "--decks", type=int, help="baccarat and blackjack: decks in the shoe (default 8)"
+    games = analyzed_games()
+    wagers = sorted({w for ws in games.values() for w in ws})
+    analyze = _command(
+        sub,
+        "analyze",
+        "hit frequency and house edge of a wager (exact, or simulated with its interval)",
+        "Hit frequency and house edge of a wager. An exact figure is the headline; a\n"
+        "simulated one is printed with its 95% confidence interval (and, where an exact figure\n"
+        "exists too, as a cross-check of it). Progress goes to stderr on a terminal.\n\n"
+        "wagers by game:\n" + "\n".join(f"  {g}: {' '.join(w)}" for g, w in games.items()),
+        [
+            "tablectl analyze --game ez-baccarat-panda8 --wager dragon7",
+            "tablectl analyze --game pure-21.5-blackjack --wager buster --decks 6",
+            "tablectl analyze --game three-card-poker-6cb --wager six-card-bonus --json",
+        ],
     )
-    analyze.add_argument("--banker-push-on-dragon7", action="store_true")
-    analyze.add_argument("--pure-pays", choices=["6 to 5", "3 to 2"])  # 21.5 base wager (R11)
-    analyze.add_argument("--json", action="store_true")
+    analyze.add_argument(
+        "--game",
+        required=True,
+        choices=list(games),
+        metavar="GAME",
+        help="the game id: " + ", ".join(games),
+    )
+    analyze.add_argument(
+        "--wager",
+        required=True,
+        choices=wagers,
+        metavar="WAGER",
+        help="the wager (spot) id: each game's wagers are listed above",
+    )
+    analyze.add_argument(
+        "--paytable", metavar="NAME", help="the pay table (default: the wager's usual one)"
+    )
+    analyze.add_argument(
+        "--decks",
+        type=int,
+        help="games dealt from a shoe: decks in it (default: the game's own, "
+        + ", ".join(f"{g} {d}" for g in games if (d := default_decks(g)) is not None)
+        + ")",
+    )
+    analyze.add_argument(
+        "--banker-push-on-dragon7",
+        action="store_true",
+        help="baccarat: the R26 option (the banker wager pushes on a Dragon 7)",
+    )
+    analyze.add_argument(
+        "--pure-pays",
+        choices=["6 to 5", "3 to 2"],  # 21.5 base wager (R11)
+        help="blackjack base wager: what a Pure 21.5 pays (default 6 to 5, R11)",
+    )
+    analyze.add_argument("--json", action="store_true", help="every figure as one JSON document")
     analyze.set_defaults(func=cmd_analyze)
 
-    devices = sub.add_parser("devices", help="list serial ports and USB devices, matched to config")
-    devices.add_argument("--config", type=Path, help="match them to this config's [[devices]]")
-    devices.add_argument("--json", action="store_true")
+    devices = _command(
+        sub,
+        "devices",
+        "list serial ports and USB devices, matched to config",
+        "List the serial ports and USB devices present and which config [[devices]] entry each\n"
+        f"one is. The config is {DEFAULT_CONFIG} when it exists, unless --config names one.\n"
+        "Exit 1 when a configured device is not found (or its port is invalid).",
+        [
+            "tablectl devices",
+            "tablectl devices --config table.toml --json",
+            "tablectl devices --check   # only the configured devices; exit 1 if one is missing",
+        ],
+    )
+    devices.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help=f"match them to this config's [[devices]] (default {DEFAULT_CONFIG} if it exists)",
+    )
+    devices.add_argument(
+        "--check",
+        action="store_true",
+        help="print only the configured devices that are missing (nothing when all are found); "
+        "needs a config",
+    )
+    devices.add_argument("--json", action="store_true", help="everything as one JSON document")
     devices.set_defaults(func=cmd_devices)
 
-    demo = sub.add_parser("demo", help="a simulated EZ Baccarat table, end to end")
+    demo = _command(
+        sub,
+        "demo",
+        "a simulated EZ Baccarat table, end to end",
+        "Run a simulated EZ Baccarat table end to end: a simulated shoe, the daemon, a journal\n"
+        "in --dir and messages on a local MQTT broker (Mosquitto on --mqtt-port).",
+        ["tablectl demo", "tablectl demo --rounds 0 --delay 1 --table bac-7"],
+    )
     demo.add_argument("--rounds", type=int, default=12, help="rounds to play (0 = until Ctrl-C)")
-    demo.add_argument("--dir", type=Path, default=Path("demo-data"))
-    demo.add_argument("--mqtt-port", type=int, default=1883)
-    demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument(
+        "--dir", type=Path, default=Path("demo-data"), help="where its files go (default demo-data)"
+    )
+    demo.add_argument(
+        "--mqtt-port", type=int, default=1883, help="the broker's port (default 1883)"
+    )
+    demo.add_argument("--seed", type=int, default=7, help="the shuffle's seed (default 7)")
     demo.add_argument("--delay", type=float, default=0.15, help="seconds between cards")
     demo.add_argument("--table", default="bac-1", help="the demo table's id (its topics' name)")
     demo.set_defaults(func=cmd_demo)
 
-    acl = sub.add_parser("broker-acl", help="the Mosquitto ACL for a card room's tables")
-    acl.add_argument("--config", required=True, action="append", type=Path, dest="configs")
+    acl = _command(
+        sub,
+        "broker-acl",
+        "the Mosquitto ACL for a card room's tables",
+        "Print the Mosquitto ACL (or only the user names) for the tables whose configs are\n"
+        "given: every table's user and the floor's, each with its topics only.",
+        [
+            "tablectl broker-acl --config t1.toml --config t2.toml > /etc/mosquitto/tablectl.acl",
+            "tablectl broker-acl --users",
+        ],
+    )
+    acl.add_argument(
+        "--config",
+        action="append",
+        type=Path,
+        dest="configs",
+        metavar="FILE",
+        help=f"a table config (repeatable: one per table; default {DEFAULT_CONFIG})",
+    )
     acl.add_argument("--users", action="store_true", help="only the user names, one a line")
     acl.set_defaults(func=cmd_broker_acl)
     return p
 
 
-def _journal_args(p: argparse.ArgumentParser, *, config_required: bool = True) -> None:
-    g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--config", type=Path, help="the table config (its journal is used)")
-    if not config_required:
-        g.add_argument("--journal", type=Path, help="a journal file")
+def _journal_args(p: argparse.ArgumentParser, *, config_only: bool = False) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help=f"the table config, whose journal is read (default {DEFAULT_CONFIG})",
+    )
+    if not config_only:
+        g.add_argument("--journal", type=Path, help="a journal file, read without a config")
     p.add_argument(
         "--archive",
         type=Path,
@@ -191,6 +450,13 @@ def _journal_args(p: argparse.ArgumentParser, *, config_required: bool = True) -
         help="a folder of archived journal segments to read too (default: the config's "
         "[journal] archive_dir; segments beside the journal are always read)",
     )
+
+
+def _journal_config(args: argparse.Namespace) -> Path | None:
+    """The config a journal command reads: --config, else the default unless --journal."""
+    if args.config is not None:
+        return Path(args.config)
+    return None if getattr(args, "journal", None) is not None else DEFAULT_CONFIG
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -210,6 +476,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:
+    if args.config is not None and args.file is not None:
+        print("tablectl: give the config once: --config FILE (or FILE alone)", file=sys.stderr)
+        return EXIT_USAGE
+    args.file = args.config or args.file or DEFAULT_CONFIG
     cfg = load_config(args.file)
     t = cfg.table
     for warning in cfg.warnings:  # e.g. a vendor plugin that cannot load: the table still runs
@@ -320,8 +590,9 @@ def _open_history(args: argparse.Namespace) -> tuple[History, LoadedConfig | Non
     """The journal named on the command line with its closed segments (beside it, and in the
     archive folder), read-only."""
     archive = getattr(args, "archive", None)
-    if getattr(args, "config", None):
-        cfg = load_config(args.config)
+    config = _journal_config(args)
+    if config is not None:
+        cfg = load_config(config)
         path = cfg.journal_path
         table: str | None = cfg.table.table
         archive = archive or cfg.archive_path
@@ -577,7 +848,7 @@ def _export_phh(args: argparse.Namespace) -> int:
     A misdeal, or a hand with a post past the blinds, is left out (noted in a TOML comment); a
     hand of a game PHH has no variant code for
     refuses the whole export with exit 2, before anything is written."""
-    if not getattr(args, "config", None):
+    if _journal_config(args) is None:
         print(
             "tablectl: --format phh replays the journal under its rules: give --config",
             file=sys.stderr,
@@ -671,6 +942,7 @@ def _export_lines(
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
+    from tablectl.analysis import progress_to
     from tablectl.games.registry import spec_of
     from tablectl.games.spec import AnalyzeRequest
 
@@ -689,31 +961,139 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         game=args.game,
         wager=args.wager,
         paytable=args.paytable,
-        decks=args.decks,
+        decks=args.decks if args.decks is not None else default_decks(args.game),
         banker_push_on_dragon7=args.banker_push_on_dragon7,
         pure_pays=args.pure_pays,
     )
+    counter = ProgressCounter(sys.stderr)
     try:
-        analysis = spec.analyze(request)
+        with progress_to(counter):
+            analysis = spec.analyze(request)
     except (ValueError, KeyError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    result = analysis.result
+    finally:
+        counter.close()
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(analysis.result))
     else:
-        print(
-            f"{analysis.what}: hit frequency {result['hit_frequency']:.6f}, "
-            f"house edge {100 * result['house_edge']:.4f}% ({result['method']})"
-        )
+        print("\n".join(analysis_lines(analysis.what, analysis.result)))
     return EXIT_OK
 
 
-def cmd_devices(args: argparse.Namespace) -> int:
-    from tablectl.devices import run_devices
+PROGRESS_AFTER = 3.0
+"""Seconds an analysis runs before ProgressCounter shows anything."""
 
-    entries = load_config(args.config).table.devices if args.config else None
-    return run_devices(entries, as_json=args.json, out=sys.stdout)
+
+class ProgressCounter:
+    """`analyze`'s progress on a terminal: "parts done/total, seconds" on one line of stderr,
+    rewritten in place, once the analysis has run PROGRESS_AFTER seconds; nothing when stderr is
+    not a terminal (a log, a pipe, a test)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        isatty = getattr(stream, "isatty", None)
+        self.enabled = bool(isatty is not None and isatty())
+        self.started = time.monotonic()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        elapsed = time.monotonic() - self.started
+        if not self.enabled or elapsed < PROGRESS_AFTER:
+            return
+        self.stream.write(f"\ranalyze: {done}/{total} parts done, {elapsed:.0f} s")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        """End the progress line, if one was shown."""
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.shown = False
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.4f}%"
+
+
+def _interval(ci: Sequence[float], show: Callable[[float], str]) -> str:
+    return f"95% interval {show(ci[0])} to {show(ci[1])}"
+
+
+def _simulated(result: Mapping[str, Any]) -> str:
+    """A simulation's figures, each with its 95% interval, and its size."""
+    hit = float(result["hit_frequency"])
+    edge = float(result["house_edge"])
+    parts = [f"hit frequency {hit:.6f}"]
+    if "hit_frequency_ci95" in result:
+        parts[0] += f" ({_interval(result['hit_frequency_ci95'], lambda v: f'{v:.6f}')})"
+    parts.append(f"house edge {_pct(edge)}")
+    if "ci95" in result:
+        parts[1] += f" ({_interval(result['ci95'], _pct)})"
+    size = f", {result['hands']:,} rounds" if "hands" in result else ""
+    seed = f", seed {result['seed']}" if "seed" in result else ""
+    return ", ".join(parts) + f" (simulation{size}{seed})"
+
+
+def analysis_lines(what: str, result: Mapping[str, Any]) -> list[str]:
+    """`analyze`'s text: an exact figure is the headline; a simulation is printed with the 95%
+    interval of every figure, as the cross-check of the exact figure when there is one."""
+    exact = result.get("exact_full_shoe") if result.get("method") == "simulation" else None
+    if isinstance(exact, Mapping):
+        hit, edge = float(exact["hit_frequency"]), float(exact["house_edge"])
+        low, high = (float(v) for v in result.get("ci95", (edge, edge)))
+        inside = "inside" if low <= edge <= high else "outside"
+        return [
+            f"{what}: hit frequency {hit:.6f}, house edge {_pct(edge)} "
+            "(exact: the player-dealer's hand from a full shoe)",
+            f"  cross-check: {_simulated(result)}; the exact house edge is {inside} the interval",
+        ]
+    if result.get("method") == "simulation":
+        return [f"{what}: {_simulated(result)}"]
+    return [
+        f"{what}: hit frequency {float(result['hit_frequency']):.6f}, "
+        f"house edge {_pct(float(result['house_edge']))} ({result['method']})"
+    ]
+
+
+MISSING = ("not found", "invalid")
+"""A configured device's `devices` status that fails the check (exit 1)."""
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    from tablectl import devices
+
+    config: Path | None = args.config
+    if config is None and DEFAULT_CONFIG.exists():
+        config = DEFAULT_CONFIG
+    if args.check and config is None:
+        print(
+            f"tablectl: devices --check needs a config: give --config (no {DEFAULT_CONFIG})",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    entries = load_config(config).table.devices if config is not None else None
+    inv = devices.inventory()
+    matches = None if entries is None else devices.match_entries(entries, inv)
+    missing = [m for m in matches or () if m.status in MISSING]
+    if not args.check:
+        render = devices.render_json if args.json else devices.render_text
+        sys.stdout.write(render(inv, matches) + "\n")
+    elif args.json:
+        gone = [
+            {"name": m.name, "driver": m.driver, "port": m.port, "status": m.status, "note": m.note}
+            for m in missing
+        ]
+        print(json.dumps({"missing": gone}, indent=2))
+    else:
+        for m in missing:
+            print(f"{m.name} [{m.driver}] {m.port}: {m.status}" + (f": {m.note}" if m.note else ""))
+    if missing:
+        names = ", ".join(m.name for m in missing)
+        print(f"tablectl: {config}: device(s) not found: {names}", file=sys.stderr)
+        return EXIT_FAIL
+    return EXIT_OK
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -734,7 +1114,7 @@ def cmd_broker_acl(args: argparse.Namespace) -> int:
     from tablectl.broker import acl_text, room_users
 
     tables, problems = [], []
-    for path in args.configs:
+    for path in args.configs or [DEFAULT_CONFIG]:
         try:
             tables.append(load_config(path).table)
         except ConfigError as exc:

@@ -628,11 +628,12 @@ def test_analyze_tie_on_eight_decks_is_exact(capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--wager", "ties", "--decks", "8"], "'ties' is not an EZ Baccarat Panda 8 wager"),
+        (["--wager", "ties", "--decks", "8"], "invalid choice: 'ties'"),
+        (["--wager", "buster", "--decks", "8"], "'buster' is not an EZ Baccarat Panda 8 wager"),
         (["--wager", "tie", "--decks", "2"], "3 to 8 decks, not 2"),
         (["--wager", "tie", "--decks", "9"], "3 to 8 decks, not 9"),
     ],
-    ids=["unknown wager", "2 decks", "9 decks"],
+    ids=["unknown wager", "another game's wager", "2 decks", "9 decks"],
 )
 def test_analyze_refuses_an_unknown_wager_or_deck_count_with_exit_2(
     capsys: pytest.CaptureFixture[str], argv: list[str], message: str
@@ -649,17 +650,22 @@ def test_analyze_refuses_an_unknown_game_with_exit_2(capsys: pytest.CaptureFixtu
 
 
 @pytest.mark.parametrize(
-    "game", ["three-card-poker-6cb", "fortune-pai-gow", "ultimate-texas-holdem"]
+    ("game", "wager"),
+    [
+        ("three-card-poker-6cb", "pair-plus"),
+        ("fortune-pai-gow", "fortune"),
+        ("ultimate-texas-holdem", "trips"),
+    ],
 )
 def test_analyze_refuses_decks_for_a_one_deck_game_with_exit_2(
-    capsys: pytest.CaptureFixture[str], game: str
+    capsys: pytest.CaptureFixture[str], game: str, wager: str
 ) -> None:
     # Three Card Poker and Ultimate deal each round from one 52-card deck (004 "Three Card Poker 6
     # Card Bonus: Description of the Deck and Number of Decks Used", "Ultimate Texas Hold'em:
     # Description of the Deck and Number of Decks Used"), Fortune Pai Gow from one 53-card deck (003
     # "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used"): a deck count would
     # be ignored.
-    code, out, err = run(["analyze", "--game", game, "--wager", "x", "--decks", "6"], capsys)
+    code, out, err = run(["analyze", "--game", game, "--wager", wager, "--decks", "6"], capsys)
     assert (code, out) == (2, "")
     assert "--decks does not apply" in err
 

@@ -13,6 +13,7 @@ import pytest
 import serial.tools.list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
+import tablectl.cli
 import tablectl_drivers.usb
 from tablectl import devices
 from tablectl.cli import main
@@ -20,6 +21,17 @@ from tablectl.config import Device
 from tablectl_drivers.sim.usb_backend import SimUsbBackend, SimUsbDevice
 from tablectl_drivers.usb import UsbUnavailableError, list_devices
 from tests.helpers import write_config
+
+
+def config_with(tmp_path: Path, entries: list[tuple[str, str]]) -> Path:
+    """A baccarat table config with these (name, port) devices: the first its card-reading
+    shoe, the others scoreboard displays (a role without a limit: the game takes any number)."""
+    path = write_config(tmp_path)
+    with path.open("a") as f:
+        for i, (name, port) in enumerate(entries):
+            driver = "eztrak" if i else "shoe"
+            f.write(f'\n[[devices]]\nname = "{name}"\ndriver = "{driver}"\nport = "{port}"\n')
+    return path
 
 
 def port_info(
@@ -67,24 +79,33 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         ("spare-dice", "usb:16c0:05dc:CUP-2"),
         ("remote", "socket://127.0.0.1:7000"),
     ]
-    path = write_config(tmp_path)
-    with path.open("a") as f:
-        for name, port in entries:
-            f.write(f'\n[[devices]]\nname = "{name}"\ndriver = "shoe"\nport = "{port}"\n')
+    path = config_with(tmp_path, entries)
     return {"config": path, "cup": cup, "display": display, "by_id": shuffler_link}
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    code = main(argv)
+@pytest.fixture(autouse=True)
+def no_default_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No /etc/tablectl/table.toml of the machine running the tests is read."""
+    monkeypatch.setattr(tablectl.cli, "DEFAULT_CONFIG", tmp_path / "absent" / "table.toml")
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str], code: int = 0) -> str:
+    """The command's stdout, having checked its exit code (1: a configured device is missing,
+    said on stderr)."""
+    got = main(argv)
     out, err = capsys.readouterr()
-    assert (code, err) == (0, "")
+    assert got == code
+    if code == 0:
+        assert err == ""
+    else:
+        assert err.startswith("tablectl: ") and "device(s) not found" in err
     return out
 
 
 def test_json_lists_devices_and_matches_config_entries(
     table: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    doc = json.loads(run(["devices", "--config", str(table["config"]), "--json"], capsys))
+    doc = json.loads(run(["devices", "--config", str(table["config"]), "--json"], capsys, 1))
 
     ports = {p["device"]: p for p in doc["serial_ports"]}
     assert list(ports) == ["/dev/ttyFAKE0", "/dev/ttyFAKE1", "/dev/ttyS0"]
@@ -148,7 +169,7 @@ def test_json_lists_devices_and_matches_config_entries(
 
 
 def test_text_output(table: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
-    out = run(["devices", "--config", str(table["config"])], capsys)
+    out = run(["devices", "--config", str(table["config"])], capsys, 1)
     lines = out.splitlines()
     assert lines[0] == "Serial ports:"
     assert "  /dev/ttyFAKE0  0403:6001  serial SHOE0001  FT232R USB UART" in lines
@@ -158,10 +179,10 @@ def test_text_output(table: dict[str, Any], capsys: pytest.CaptureFixture[str]) 
     assert any(ln.endswith("Acme Dice cup") for ln in lines)
     assert "      config: dice" in lines
     assert "  shoe [shoe] /dev/ttyFAKE0: found: /dev/ttyFAKE0 (path)" in lines
-    assert f"  shuffler [shoe] {table['by_id']}: found: /dev/ttyFAKE1 (by-id link)" in lines
-    assert "  spare-shoe [shoe] /dev/tablectl-spare-shoe: not found" in lines
-    assert "  spare-dice [shoe] usb:16c0:05dc:CUP-2: not found" in lines
-    assert "  remote [shoe] socket://127.0.0.1:7000: network" in lines
+    assert f"  shuffler [eztrak] {table['by_id']}: found: /dev/ttyFAKE1 (by-id link)" in lines
+    assert "  spare-shoe [eztrak] /dev/tablectl-spare-shoe: not found" in lines
+    assert "  spare-dice [eztrak] usb:16c0:05dc:CUP-2: not found" in lines
+    assert "  remote [eztrak] socket://127.0.0.1:7000: network" in lines
 
 
 def test_without_a_config_only_lists(
@@ -177,7 +198,7 @@ def test_an_unplugged_usb_device_is_not_found(
     table: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
     table["cup"].unplug()
-    doc = json.loads(run(["devices", "--config", str(table["config"]), "--json"], capsys))
+    doc = json.loads(run(["devices", "--config", str(table["config"]), "--json"], capsys, 1))
     dice = next(c for c in doc["config"] if c["name"] == "dice")
     assert (dice["status"], dice["matches"]) == ("not found", [])
 
@@ -189,7 +210,7 @@ def test_usb_unavailable_is_reported_not_raised(
         raise UsbUnavailableError(38, "no USB backend: is libusb installed?")
 
     monkeypatch.setattr(tablectl_drivers.usb, "list_devices", no_libusb)
-    doc = json.loads(run(["devices", "--config", str(table["config"]), "--json"], capsys))
+    doc = json.loads(run(["devices", "--config", str(table["config"]), "--json"], capsys, 1))
     assert doc["usb_devices"] == [] and "libusb" in doc["usb_error"]
     dice = next(c for c in doc["config"] if c["name"] == "dice")
     assert dice["status"] == "unchecked"
@@ -241,12 +262,9 @@ def test_a_port_pyserial_does_not_list_is_present_not_not_found(
             ("missing", str(tmp_path / "ttyUSB9")),
             ("file", str(plain)),
         ]
-        path = write_config(tmp_path)
-        with path.open("a") as f:
-            for name, port in entries:
-                f.write(f'\n[[devices]]\nname = "{name}"\ndriver = "shoe"\nport = "{port}"\n')
-        doc = json.loads(run(["devices", "--config", str(path), "--json"], capsys))
-        text = run(["devices", "--config", str(path)], capsys).splitlines()
+        path = config_with(tmp_path, entries)
+        doc = json.loads(run(["devices", "--config", str(path), "--json"], capsys, 1))
+        text = run(["devices", "--config", str(path)], capsys, 1).splitlines()
     finally:
         os.close(master)
         os.close(slave)
@@ -259,5 +277,64 @@ def test_a_port_pyserial_does_not_list_is_present_not_not_found(
         "missing": ("not found", None),
         "file": ("invalid", f"{plain} exists but is not a device"),
     }
-    assert f"  linked [shoe] {link}: present" in text
+    assert f"  linked [eztrak] {link}: present" in text
     assert f"      {listed}" in text
+
+
+# -- exit codes and --check (issue 15 item 2) ------------------------------------------------
+
+
+def test_every_configured_device_found_exits_0(
+    table: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sub = tmp_path / "found"
+    sub.mkdir()
+    path = config_with(sub, [("shoe", "/dev/ttyFAKE0"), ("dice", "usb:16c0:05dc:CUP-1")])
+    assert "shoe [shoe] /dev/ttyFAKE0: found" in run(["devices", "--config", str(path)], capsys)
+    assert run(["devices", "--config", str(path), "--check"], capsys) == ""
+    doc = json.loads(run(["devices", "--config", str(path), "--check", "--json"], capsys))
+    assert doc == {"missing": []}
+
+
+def test_a_missing_configured_device_exits_1_naming_it(
+    table: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["devices", "--config", str(table["config"])]) == 1
+    out, err = capsys.readouterr()
+    assert "  spare-shoe [eztrak] /dev/tablectl-spare-shoe: not found" in out.splitlines()
+    assert err == f"tablectl: {table['config']}: device(s) not found: spare-shoe, spare-dice\n"
+
+
+def test_check_prints_only_the_missing_devices(
+    table: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = run(["devices", "--config", str(table["config"]), "--check"], capsys, 1)
+    assert out.splitlines() == [
+        "spare-shoe [eztrak] /dev/tablectl-spare-shoe: not found",
+        "spare-dice [eztrak] usb:16c0:05dc:CUP-2: not found",
+    ]
+    doc = json.loads(
+        run(["devices", "--config", str(table["config"]), "--check", "--json"], capsys, 1)
+    )
+    assert [m["name"] for m in doc["missing"]] == ["spare-shoe", "spare-dice"]
+
+
+def test_check_without_a_config_is_a_usage_error(
+    table: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["devices", "--check"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "devices --check needs a config" in err
+
+
+def test_the_default_config_is_matched_when_it_exists(
+    table: dict[str, Any], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(tablectl.cli, "DEFAULT_CONFIG", table["config"])
+    out = run(["devices", "--check"], capsys, 1)
+    assert "spare-shoe [eztrak] /dev/tablectl-spare-shoe: not found" in out
+
+
+def test_an_unreadable_config_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["devices", "--config", str(tmp_path / "nope.toml")]) == 2
+    assert "cannot read" in capsys.readouterr().err

@@ -39,6 +39,7 @@ from math import comb
 from types import MappingProxyType
 from typing import Any
 
+from tablectl.analysis import progress
 from tablectl.rules.blackjack import (
     INSURANCE_ODDS,
     buster_cards,
@@ -431,11 +432,16 @@ def simulate(
     sizes = [min(SIM_CHUNK, hands - start) for start in range(0, hands, SIM_CHUNK)]
     jobs = [(game, decks, k, f"{seed}/{i}", players) for i, k in enumerate(sizes)]
     workers = min(workers or workers_available(), len(jobs))
+    parts: list[tuple[dict[int, int], dict[int, int]]] = []
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(_simulate_chunk, *zip(*jobs, strict=True)))
+            for part in pool.map(_simulate_chunk, *zip(*jobs, strict=True)):
+                parts.append(part)
+                progress(len(parts), len(jobs))
     else:
-        parts = [_simulate_chunk(*job) for job in jobs]
+        for job in jobs:
+            parts.append(_simulate_chunk(*job))
+            progress(len(parts), len(jobs))
     red_runs: Counter[int] = Counter()
     busts: Counter[int] = Counter()
     for runs, bust in parts:

@@ -17,6 +17,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
+from tablectl.analysis import progress
 from tablectl.analysis.blackjack import (
     PURE_GAME,
     SIM_SEED,
@@ -528,11 +529,16 @@ def simulate_base(
     sizes = [min(BASE_CHUNK, hands - start) for start in range(0, hands, BASE_CHUNK)]
     jobs = [(game, decks, pure_pays, k, f"{seed}/{i}") for i, k in enumerate(sizes)]
     workers = min(workers or workers_available(), len(jobs))
+    parts: list[BaseTally] = []
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(_base_chunk, *zip(*jobs, strict=True)))
+            for part in pool.map(_base_chunk, *zip(*jobs, strict=True)):
+                parts.append(part)
+                progress(len(parts), len(jobs))
     else:
-        parts = [_base_chunk(*job) for job in jobs]
+        for job in jobs:
+            parts.append(_base_chunk(*job))
+            progress(len(parts), len(jobs))
     return sum(parts, BaseTally())
 
 

@@ -38,6 +38,7 @@ from math import comb, prod
 from types import MappingProxyType
 from typing import Any
 
+from tablectl.analysis import progress
 from tablectl.analysis.three_card_poker import best_five_category_counts
 from tablectl.rules.paytables import PayTable, payout
 from tablectl.rules.poker import (
@@ -313,10 +314,12 @@ def showdown_counts(values: tuple[int, ...] = FULL_DECK_VALUES, workers: int = 1
         chunks = [multisets[k :: workers * 8] for k in range(workers * 8)]
         out = ([0] * 10, [0] * 10, [0] * 10)
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(_count_multisets, [values] * len(chunks), chunks):
+            parts = pool.map(_count_multisets, [values] * len(chunks), chunks)
+            for done, part in enumerate(parts, start=1):
                 for total, add in zip(out, part, strict=True):
                     for c, x in enumerate(add):
                         total[c] += x
+                progress(done, len(chunks))
     result = ShowdownCounts.of(*out)
     n = 4 * len(values)
     if result.deals != comb(n, 5) * comb(n - 5, 2) * comb(n - 7, 2):
