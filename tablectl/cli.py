@@ -309,7 +309,6 @@ def _parser() -> argparse.ArgumentParser:
     imp.set_defaults(func=cmd_import)
 
     games = analyzed_games()
-    wagers = sorted({w for ws in games.values() for w in ws})
     analyze = _command(
         sub,
         "analyze",
@@ -334,9 +333,9 @@ def _parser() -> argparse.ArgumentParser:
     analyze.add_argument(
         "--wager",
         required=True,
-        choices=wagers,
         metavar="WAGER",
-        help="the wager (spot) id: each game's wagers are listed above",
+        help="the wager (spot) id: each game's wagers are listed above (another is refused, "
+        "naming the game's)",
     )
     analyze.add_argument(
         "--paytable", metavar="NAME", help="the pay table (default: the wager's usual one)"

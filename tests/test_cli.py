@@ -628,7 +628,7 @@ def test_analyze_tie_on_eight_decks_is_exact(capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--wager", "ties", "--decks", "8"], "invalid choice: 'ties'"),
+        (["--wager", "ties", "--decks", "8"], "'ties' is not an EZ Baccarat Panda 8 wager"),
         (["--wager", "buster", "--decks", "8"], "'buster' is not an EZ Baccarat Panda 8 wager"),
         (["--wager", "tie", "--decks", "2"], "3 to 8 decks, not 2"),
         (["--wager", "tie", "--decks", "9"], "3 to 8 decks, not 9"),

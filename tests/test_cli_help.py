@@ -5,7 +5,11 @@ everywhere with the default path; the exit codes documented and kept."""
 from __future__ import annotations
 
 import argparse
+import io
+import json
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,10 +89,17 @@ def test_analyze_lists_games_and_wagers_from_the_registry_and_analyses() -> None
         *three_card_poker.WAGERS,
         *ultimate.WAGERS,
     }
-    assert set(options["--wager"].choices or ()) == wagers
     text = analyze.format_help()
+    listed = {
+        w
+        for line in text.split("wagers by game:\n")[1].split("\n\n")[0].splitlines()
+        for w in line.split(":")[1].split()
+    }
+    assert listed == wagers
     assert "pure-21.5-blackjack: base red-flex buster insurance" in text
     assert "ez-baccarat-panda8: player banker tie dragon7 panda8" in text
+    # the game's own refusal, naming its wagers (not one list of every game's)
+    assert main(["analyze", "--game", "three-card-poker-6cb", "--wager", "play"]) == EXIT_USAGE
     decks = options["--decks"].help or ""
     assert "pure-21.5-blackjack 6" in decks and "ez-baccarat-panda8 8" in decks
     assert "{6 to 5,3 to 2}" in text  # --pure-pays
@@ -162,3 +173,152 @@ def test_exit_codes_are_documented_in_one_place() -> None:
         assert line in doc
     ops = (REPO / "docs" / "operations.md").read_text()
     assert "## Exit codes" in ops
+
+
+# -- analyze: per-game defaults, the exact headline, intervals, progress ---------------------
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def small_simulations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red Flex, Buster and the base game simulated with a few rounds, in this process, in
+    chunks (so that progress has parts to count)."""
+    from tablectl.analysis import blackjack, blackjack_base
+
+    real = blackjack.simulate
+
+    def simulate(game: str, decks: int, hands: int, **kw: Any) -> Any:
+        return real(game, decks, 4_000, **{**kw, "workers": 1})
+
+    monkeypatch.setattr(blackjack, "simulate", simulate)
+    monkeypatch.setattr(blackjack, "SIM_CHUNK", 1_000)
+    monkeypatch.setattr(blackjack_base, "BASE_HANDS", 60)
+    monkeypatch.setattr(blackjack_base, "BASE_CHUNK", 30)
+    monkeypatch.setattr(blackjack_base, "workers_available", lambda: 1)
+
+
+def analyze(argv: list[str], capsys: pytest.CaptureFixture[str]) -> list[str]:
+    assert main(["analyze", *argv]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert err == ""  # no progress when stderr is not a terminal
+    return out.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("game", "wager", "decks"),
+    [
+        ("pure-21.5-blackjack", "insurance", 6),
+        ("pure-spanish-21.5", "match-dealer", 6),
+        ("ez-baccarat-panda8", "tie", 8),
+    ],
+)
+def test_decks_default_to_the_games_own(
+    game: str, wager: str, decks: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tablectl.games.registry import spec_of
+
+    assert spec_of(game).settings[game].model_fields["decks"].default == decks
+    (line,) = analyze(["--game", game, "--wager", wager], capsys)
+    assert f"{decks} decks)" in line and line.endswith("(exact)")
+    assert main(["analyze", "--game", game, "--wager", wager, "--json"]) == EXIT_OK
+    assert json.loads(capsys.readouterr().out)["decks"] == decks
+
+
+@pytest.mark.usefixtures("small_simulations")
+def test_the_exact_figure_is_the_headline_and_the_simulation_its_cross_check(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--game", "pure-21.5-blackjack", "--wager", "buster"]
+    headline, check = analyze(argv, capsys)
+    assert main(["analyze", *argv, "--json"]) == EXIT_OK
+    result = json.loads(capsys.readouterr().out)
+    exact = result["exact_full_shoe"]
+    assert headline.startswith("pure-21.5-blackjack buster (option-5, 6 decks): ")
+    assert f"house edge {100 * exact['house_edge']:.4f}% (exact" in headline
+    assert f"hit frequency {exact['hit_frequency']:.6f}" in headline
+    assert "simulation" not in headline
+    low, high = result["ci95"]
+    hit_low, hit_high = result["hit_frequency_ci95"]
+    assert check.startswith("  cross-check: ")
+    assert f"house edge {100 * result['house_edge']:.4f}%" in check
+    assert f"(95% interval {100 * low:.4f}% to {100 * high:.4f}%)" in check
+    assert f"(95% interval {hit_low:.6f} to {hit_high:.6f})" in check
+    assert "simulation, 4,000 rounds" in check
+    inside = "inside" if low <= exact["house_edge"] <= high else "outside"
+    assert check.endswith(f"the exact house edge is {inside} the interval")
+
+
+@pytest.mark.usefixtures("small_simulations")
+def test_a_simulated_figure_is_printed_with_its_interval(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (line,) = analyze(["--game", "pure-21.5-blackjack", "--wager", "base"], capsys)
+    assert line.startswith("pure-21.5-blackjack base (pure pays 6 to 5, 6 decks): hit frequency ")
+    assert line.count("(95% interval ") == 2
+    assert "(simulation, 60 rounds" in line
+
+
+def test_analysis_lines_say_where_the_exact_figure_falls() -> None:
+    from tablectl.cli import analysis_lines
+
+    sim = {
+        "method": "simulation",
+        "hit_frequency": 0.5,
+        "hit_frequency_ci95": [0.49, 0.51],
+        "house_edge": 0.0542,
+        "ci95": [0.0488, 0.0596],
+        "hands": 1_000_000,
+        "seed": 7,
+        "exact_full_shoe": {"hit_frequency": 0.5, "house_edge": 0.059826},
+    }
+    head, check = analysis_lines("w", sim)
+    assert head == "w: hit frequency 0.500000, house edge 5.9826% " + (
+        "(exact: the player-dealer's hand from a full shoe)"
+    )
+    assert check == (
+        "  cross-check: hit frequency 0.500000 (95% interval 0.490000 to 0.510000), house edge "
+        "5.4200% (95% interval 4.8800% to 5.9600%) (simulation, 1,000,000 rounds, seed 7); the "
+        "exact house edge is outside the interval"
+    )
+    exact = {"method": "exact", "hit_frequency": 0.1, "house_edge": 0.02}
+    assert analysis_lines("w", exact) == ["w: hit frequency 0.100000, house edge 2.0000% (exact)"]
+
+
+@pytest.mark.usefixtures("small_simulations")
+def test_progress_goes_to_a_terminal_only(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["analyze", "--game", "pure-21.5-blackjack", "--wager", "red-flex"]
+    terminal = Terminal()
+    monkeypatch.setattr(tablectl.cli, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(argv) == EXIT_OK
+    shown = terminal.getvalue()
+    assert "\ranalyze: 1/4 parts done, " in shown and "\ranalyze: 4/4 parts done, " in shown
+    assert shown.endswith("\n")  # the progress line ended before the result
+    assert "cross-check" in capsys.readouterr().out
+
+    pipe = io.StringIO()  # a pipe or a log: nothing
+    monkeypatch.setattr(sys, "stderr", pipe)
+    assert main(argv) == EXIT_OK
+    assert pipe.getvalue() == ""
+
+
+def test_progress_waits_a_few_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablectl.cli import ProgressCounter
+
+    terminal = Terminal()
+    counter = ProgressCounter(terminal)
+    counter(1, 8)  # under PROGRESS_AFTER: a short analysis shows nothing
+    counter.close()
+    assert terminal.getvalue() == ""
+    counter.started -= tablectl.cli.PROGRESS_AFTER
+    counter(2, 8)
+    counter.close()
+    assert terminal.getvalue().startswith("\ranalyze: 2/8 parts done, 3 s")
