@@ -699,7 +699,7 @@ def _role_checks(
     warnings: list[Problem] = []
     filled: dict[str, list[int]] = {r["role"]: [] for r in roles}
     plugins = False
-    unsure = False  # a device whose driver is refused already: it may be the needed one
+    unsure = False  # a device refused already (driver or options): it may be the needed one
     known = available_drivers()
     for i, dev in enumerate(devices):
         driver = dev.get("driver") if isinstance(dev, dict) else None
@@ -709,6 +709,8 @@ def _role_checks(
         key = f"devices[{i}].driver"
         if driver not in BUILTIN_DRIVERS:
             plugins = True
+            if i not in built:
+                continue  # it cannot be loaded or built: warned of (or refused) already
             warnings.append(
                 Problem(
                     name,
@@ -729,7 +731,10 @@ def _role_checks(
                 )
             )
             continue
-        filled[role["role"]].append(i)
+        if i in built:
+            filled[role["role"]].append(i)
+        else:  # its options are refused, reported already: not counted, but it fills the role
+            unsure = True
         problems += _role_options(name, i, dev, driver, role, built.get(i))
     for role in roles:
         at = filled[role["role"]]
