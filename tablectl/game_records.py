@@ -90,7 +90,10 @@ class StateChanged(LazyView):
         *,
         build: Callable[[], JsonObject] | None = None,
     ) -> None:
-        super().__init__(view, build)
+        if (view is None) == (build is None):  # LazyView.__init__, inlined: one a record
+            raise TypeError("give a view or a function that builds one, not both")
+        self._view = view
+        self._build = build
         self.round = round
         self.phase = phase
         self.wagers = wagers

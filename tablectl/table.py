@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import json
 import re
 import typing
 from collections import deque
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from enum import Enum
+from typing import Any, cast
 
 from pydantic import ValidationError
 
@@ -267,7 +269,8 @@ class Table:
         except EventError as exc:  # a journal written by an older version, or edited
             out = [alert(f"journal record {rec.seq} is not a valid event: {exc}", kind="invalid")]
             return out + _maybe_reply(verb, rec.ref, False, str(exc))
-        if isinstance(event, InputInvalid):
+        route = _route(type(event))
+        if route is _Route.TABLE and isinstance(event, InputInvalid):
             out = [
                 alert(
                     self._public_text(event.reason),
@@ -277,14 +280,14 @@ class Table:
                 )
             ]
             return out + _maybe_reply(verb, rec.ref, False, self._public_text(event.reason))
-        if isinstance(event, DeviceStatus):
+        if route is _Route.TABLE and isinstance(event, DeviceStatus):
             return self._device(event, rec)
-        if isinstance(event, DeviceGap):
+        if route is _Route.TABLE and isinstance(event, DeviceGap):
             return self._gap(event, rec)
-        if isinstance(event, RulesLoaded):
+        if route is _Route.TABLE and isinstance(event, RulesLoaded):
             return self._rules(event, rec)
         try:
-            outputs = self._game(event, rec)
+            outputs = self._deal(event, rec) if route is _Route.GAME else self._game(event, rec)
         except Rejected as rej:
             out = [
                 alert(
@@ -326,12 +329,13 @@ class Table:
     def _game(self, event: InputEvent, rec: Record) -> list[Message]:
         """A game input: placed in its device's count, kept while the round is held, otherwise
         the engine's to judge."""
-        if isinstance(event, RoundResume):
+        route = _route(type(event))
+        if route is _Route.FLOOR and isinstance(event, RoundResume):
             return self._resume(rec)
-        if isinstance(event, RoundVoid):
+        if route is _Route.FLOOR and isinstance(event, RoundVoid):
             return self._void(event, rec)
-        if isinstance(event, POSITIONED) and event.at is not None:
-            return self._positioned(event, rec)
+        if route is _Route.POSITIONED and cast(PositionedEvent, event).at is not None:
+            return self._positioned(cast(PositionedEvent, event), rec)
         if rec.source.startswith("cmd/") and isinstance(event, HAND_ENTERED):
             raise Rejected(
                 "a card entered at the console fills a gap its device could not: give its "
@@ -359,7 +363,8 @@ class Table:
             device = rec.source.removeprefix("device/")
             if device not in self.round_devices:
                 self.round_devices = {*self.round_devices, device}
-        at = event.at if isinstance(event, POSITIONED) else None
+        positioned = _route(type(event)) is _Route.POSITIONED
+        at = cast(PositionedEvent, event).at if positioned else None
         if at is not None and at.pos > 0:  # a run's own start (a shoe's NEW) holds no card
             used: dict[str, Any] = {
                 "device": at.device or rec.source.removeprefix("device/"),
@@ -381,7 +386,7 @@ class Table:
         assert at is not None
         ledger = self.ledgers.get(device) or Ledger()  # a new Ledger only for a new device
         key = _input_key(rec.body)
-        verdict, placed = ledger.place(at, key, starts_run=isinstance(event, ShoeNew))
+        verdict, placed = ledger.place(at, key, starts_run=type(event) is ShoeNew)
         if verdict is Verdict.DEAL:
             self._set_ledger(device, placed)
             # Each step below is skipped where it would do nothing: the usual card, with nothing
@@ -852,6 +857,29 @@ HAND_ENTERED = (ShoeCard, ShoeBurn, ShufflerStack, DiceRoll, TableCard)
 """Inputs a device reports that the console may enter only into a gap, with a position (R39)."""
 HAND_ENTERED_TYPES = tuple(str(cls.model_fields["type"].default) for cls in HAND_ENTERED)
 """Their event types, as journaled."""
+
+
+class _Route(Enum):
+    """Where the table sends an input (`_judge`, `_game`, `_play`)."""
+
+    TABLE = "table"  # its own: a device's status or gap, new rules, an invalid input
+    FLOOR = "floor"  # the floor's: round.resume, round.void
+    POSITIONED = "positioned"  # placed in its device's count first (when it has a position)
+    GAME = "game"  # anything else: the engine's
+
+
+@functools.cache
+def _route(kind: type) -> _Route:
+    """Where an input of class `kind` goes: asked of every input, answered once a class. (An
+    `isinstance` that fails against an event class is a call of its metaclass's
+    `__instancecheck__`: a handful of those an input were a tenth of a replay's time.)"""
+    if issubclass(kind, (InputInvalid, DeviceStatus, DeviceGap, RulesLoaded)):
+        return _Route.TABLE
+    if issubclass(kind, (RoundResume, RoundVoid)):
+        return _Route.FLOOR
+    if issubclass(kind, POSITIONED):
+        return _Route.POSITIONED
+    return _Route.GAME
 
 
 _encode_payload = json.JSONEncoder(

@@ -55,14 +55,19 @@ def replace(obj: D, /, **changes: Any) -> D:
     whose instance holds its fields and nothing else; anything else goes to
     `dataclasses.replace` itself."""
     cls: type = type(obj)
-    fields = _plain_fields(cls)
+    fields = _PLAIN_FIELDS.get(cls) or _plain_fields(cls)
     held = getattr(obj, "__dict__", None)
     if fields is None or held is None or len(held) != len(fields) or not fields >= changes.keys():
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     new: D = object.__new__(cls)
-    new.__dict__.update(held)
-    new.__dict__.update(changes)
+    values = new.__dict__
+    values.update(held)
+    values.update(changes)
     return new
+
+
+_PLAIN_FIELDS: dict[type, frozenset[str]] = {}
+"""`_plain_fields` of the classes that have them, looked up without a call (`replace`)."""
 
 
 @cache
@@ -84,7 +89,8 @@ def _plain_fields(cls: type) -> frozenset[str] | None:
     declared = vars(cls).get("__dataclass_fields__", {})  # InitVar and ClassVar ones too
     if not all(f.init for f in fields) or len(fields) != len(declared):
         return None
-    return frozenset(f.name for f in fields)
+    names = _PLAIN_FIELDS[cls] = frozenset(f.name for f in fields)
+    return names
 
 
 @quick_init
@@ -228,12 +234,16 @@ def player_dealer_view(
     return {"seat": bank_seat, "bank": fmt(bank), "turn": rotation.turn_of(bank_seat)}
 
 
+NOTHING_HIDDEN: frozenset[str] = frozenset()
+"""What an echo usually hides: one empty set for them all, rather than a new one an echo."""
+
+
 def event_msg(
-    ev: InputEvent, ts: str, *, hide: Iterable[str] = (), **extra: JsonValue
+    ev: InputEvent, ts: str, *, hide: Iterable[str] = NOTHING_HIDDEN, **extra: JsonValue
 ) -> InputAccepted:
     """The `event` echo of an accepted input; `hide` drops fields the table does not show yet
     (a stack's cards before they are exposed)."""
-    return InputAccepted(ev, ts, extra, frozenset(hide))
+    return InputAccepted(ev, ts, extra, hide if type(hide) is frozenset else frozenset(hide))
 
 
 def can(verify: Callable[[S, A], object], state: S, arg: A) -> bool:
