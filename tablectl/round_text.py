@@ -4,7 +4,7 @@ journaled card and decision in order, wagers, settlements and fees."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -50,7 +50,7 @@ def format_round(ts: str, r: dict[str, Any], inputs: Sequence[dict[str, Any]] = 
             f"banker: {' '.join(o['banker']['cards'])} = {o['banker']['total']}"
         )
     elif o is not None:
-        lines.append("  outcome: " + json.dumps(o, separators=(",", ":")))
+        lines += banked_outcome(r)
     for i in inputs:
         hand = "  (entered by hand, R39)" if i.get("by_hand") else ""
         lines.append(f"  journal: #{i['seq']} {describe_input(i)}{hand}")
@@ -69,6 +69,211 @@ def format_round(ts: str, r: dict[str, Any], inputs: Sequence[dict[str, Any]] = 
             f"  fee:     {f['payer']} seat {f['seat']} {f['amount']} (schedule {f['schedule']})"
         )
     return "\n".join(lines)
+
+
+def _json_line(o: Any) -> str:
+    return "  outcome: " + json.dumps(o, separators=(",", ":"))
+
+
+def banked_outcome(r: dict[str, Any]) -> list[str]:
+    """A banked game's `outcome` as the floor reads it (docs/games/*.md "Recall"): blackjack's
+    hands and side bets, Three Card Poker's threes and 6 Card Bonus hands, Fortune Pai Gow's
+    dice, highs and lows, Ultimate Texas Hold'em's board and best fives. A game without a
+    printer, or an outcome whose shape the printer does not know, reads as the raw JSON line;
+    keys a printer does not know follow its lines as a JSON line of their own."""
+    o = r["outcome"]
+    printer = _BANKED.get(str(r.get("game")))
+    if printer is None or not isinstance(o, dict):
+        return [_json_line(o)]
+    known, draw = printer
+    try:
+        lines = draw(o, r.get("settlements") or [])
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return [_json_line(o)]
+    rest = {k: v for k, v in o.items() if k not in known}
+    return lines + ([_json_line(rest)] if rest else [])
+
+
+def _name(rank: Any) -> str:
+    """A rank as spoken: `three-of-a-kind` -> `three of a kind`."""
+    return str(rank).replace("-", " ")
+
+
+def _cards(cards: Sequence[Any]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def _rows(settlements: Sequence[dict[str, Any]], seat: Any, spot: str) -> list[dict[str, Any]]:
+    return [s for s in settlements if s.get("seat") == seat and s.get("spot") == spot]
+
+
+def _sides(settlements: Sequence[dict[str, Any]], seat: Any, spots: Sequence[str]) -> str:
+    """`blind push, trips win`: the seat's settled side bets among `spots`, in that order."""
+    said = [
+        f"{spot.replace('-', ' ')} {row['status']}"
+        for spot in spots
+        for row in _rows(settlements, seat, spot)
+    ]
+    return ", ".join(said)
+
+
+def _bj_total(h: dict[str, Any]) -> str:
+    rank = h["rank"]
+    if rank == "pure-21.5":
+        return "Pure 21.5"
+    if rank == "888":
+        return f"888 ({h['total']})"
+    if rank == "bust":
+        return f"{h['total']} bust"
+    return str(rank)
+
+
+BJ_ENDS = {"surrender": "surrendered", "rescue": "rescued", "split-aces": "split aces"}
+
+
+def _blackjack(o: dict[str, Any], settlements: Sequence[dict[str, Any]]) -> list[str]:
+    d = o["player_dealer"]
+    peek = "  (hole card checked)" if o.get("peek") else ""
+    lines = [f"  dealer:  seat {d['seat']}  {_cards(d['cards'])} = {_bj_total(d)}{peek}"]
+    for h in o["hands"]:
+        notes = []
+        if h.get("split"):
+            notes.append("split")
+        if h.get("doubles"):
+            notes.append("doubled " + " + ".join(h["doubles"]))
+        if h.get("end") in BJ_ENDS:
+            notes.append(BJ_ENDS[h["end"]])
+        results = [
+            str(s.get("result", s["status"]))
+            for s in _rows(settlements, h["seat"], "base")
+            if s.get("hand") == h["hand"]
+        ]
+        lines.append(
+            f"  hand:    seat {h['seat']} #{h['hand']} {h['player']}  {_cards(h['cards'])} = "
+            f"{_bj_total(h)}"
+            + (f"  {', '.join(notes)}" if notes else "")
+            + (f"  -> {', '.join(results)}" if results else "")
+        )
+    rf = o.get("red_flex")
+    if rf is not None:
+        pays = f"pays {rf['category']}" if rf["category"] else "loses"
+        lines.append(f"  red flex: {rf['count']} red in the dealer's hand, {pays}")
+    bu = o.get("buster")
+    if bu is not None:
+        if bu["cards"] is None:
+            lines.append("  buster:  the dealer did not bust, loses")
+        else:
+            pays = f"pays {bu['category']}" if bu["category"] else "loses"
+            lines.append(f"  buster:  the dealer busted with {bu['cards']} cards, {pays}")
+    for m in o.get("match_dealer") or []:
+        hit = f"matches {m['category']}" if m["category"] else "no match"
+        lines.append(
+            f"  match:   seat {m['seat']}  {_cards(m['cards'])} against up card "
+            f"{d['up_card']}: {hit}"
+        )
+    return lines
+
+
+def _three_card(o: dict[str, Any], settlements: Sequence[dict[str, Any]]) -> list[str]:
+    d = o["player_dealer"]
+    qualifies = "qualifies" if d["qualified"] else "does not qualify"
+    lines = [f"  dealer:  seat {d['seat']}  {_cards(d['cards'])}  {_name(d['rank'])}, {qualifies}"]
+    for h in o["hands"]:
+        if h["decision"] == "fold":
+            text = "folds"
+        else:
+            showdown = h.get("showdown")
+            verdict = {"win": "wins", "lose": "loses", "tie": "ties"}.get(
+                str(showdown), "the dealer does not qualify"
+            )
+            text = f"{_cards(h['cards'])}  {_name(h['rank'])}, plays, {verdict}"
+        line = f"  hand:    seat {h['seat']}  {text}"
+        bonus = h.get("six_card_bonus")
+        if bonus is not None:
+            five = f"{_cards(bonus['cards'])} " if bonus.get("cards") else ""
+            line += f";  6 card bonus: {five}{_name(bonus['rank'])}"
+        lines.append(line)
+    return lines
+
+
+def _pai_gow(o: dict[str, Any], settlements: Sequence[dict[str, Any]]) -> list[str]:
+    def setting(h: dict[str, Any]) -> str:
+        text = (
+            f"high {_cards(h['high']['cards'])} ({_name(h['high']['rank'])})  "
+            f"low {_cards(h['low']['cards'])} ({_name(h['low']['rank'])})"
+        )
+        by = h.get("set_by")
+        if by == "house-way":
+            return text + f"  house way {h.get('house_way_row')}"
+        return text + (f"  set by {by}" if by else "")
+
+    dice = " ".join(str(x) for x in o["dice"])
+    d = o["player_dealer"]
+    lines = [
+        f"  dice:    {dice} = {o['total']}: first hand to seat {o['first_seat']}, "
+        f"action button seat {o['button_seat']}",
+        f"  dealer:  seat {d['seat']}  {setting(d)}",
+    ]
+    verdicts = {"win": "wins", "lose": "loses", "push": "pushes"}
+    for h in o["hands"]:
+        hits = []
+        if h.get("fortune"):
+            hits.append(f"fortune {_name(h['fortune'])}")
+        if h.get("envy"):
+            hits.append("envy hand")
+        lines.append(
+            f"  hand:    seat {h['seat']}  {setting(h)}  {verdicts.get(h['result'], h['result'])}"
+            + (f";  {', '.join(hits)}" if hits else "")
+        )
+    envy = o.get("envy_hands") or []
+    if envy:
+        lines.append("  envy:    paid for the hands at seat " + ", ".join(map(str, envy)))
+    return lines
+
+
+def _ultimate(o: dict[str, Any], settlements: Sequence[dict[str, Any]]) -> list[str]:
+    lines = [f"  board:   {_cards(o['board'])}"]
+    d = o.get("player_dealer")
+    if d is None:
+        lines.append("  dealer:  not turned over (every hand folded)")
+    else:
+        qualifies = "qualifies" if d["qualifies"] else "does not qualify"
+        lines.append(
+            f"  dealer:  seat {d['seat']}  {_cards(d['cards'])}  best {_cards(d['best_five'])}  "
+            f"{_name(d['rank'])}, {qualifies}"
+        )
+    verdicts = {"win": "wins", "lose": "loses", "push": "pushes"}
+    for h in o["hands"]:
+        if h.get("folded"):
+            text = "folds"
+        else:
+            p = h.get("play")
+            bet = f"play {p['amount']} ({p['multiple']}x {p['street']})" if p else "no play"
+            text = (
+                f"{_cards(h['cards'])}  best {_cards(h['best_five'])}  {_name(h['rank'])}, "
+                f"{bet}, {verdicts.get(h['result'], h['result'])}"
+            )
+        sides = _sides(settlements, h["seat"], ("blind", "trips", "bad-beat"))
+        lines.append(
+            f"  hand:    seat {h['seat']} {h['player']}  {text}" + (f";  {sides}" if sides else "")
+        )
+    return lines
+
+
+Printer = Callable[[dict[str, Any], Sequence[dict[str, Any]]], list[str]]
+_BJ_KEYS = frozenset({"player_dealer", "peek", "hands", "red_flex", "buster", "match_dealer"})
+_BANKED: dict[str, tuple[frozenset[str], Printer]] = {
+    "pure-21.5-blackjack": (_BJ_KEYS, _blackjack),
+    "pure-spanish-21.5": (_BJ_KEYS, _blackjack),
+    "three-card-poker-6cb": (frozenset({"player_dealer", "hands"}), _three_card),
+    "fortune-pai-gow": (
+        frozenset(
+            {"dice", "total", "first_seat", "button_seat", "player_dealer", "hands", "envy_hands"}
+        ),
+        _pai_gow,
+    ),
+    "ultimate-texas-holdem": (frozenset({"board", "player_dealer", "hands"}), _ultimate),
+}
 
 
 def describe_input(body: dict[str, Any]) -> str:
