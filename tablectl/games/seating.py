@@ -63,9 +63,10 @@ def action_order(
     keep their order."""
     rank = {s: i for i, s in enumerate(seat_order)}
     spot_rank = {s: i for i, s in enumerate(spot_order)}
-    indexed = list(enumerate(wagers))
+    # Sorted by (first rank, second rank, place): the place is unique, so no wager is compared.
     if settlement_order == "by-spot":
-        indexed.sort(key=lambda p: (spot_rank[p[1].spot], rank[p[1].seat], p[0]))
+        keyed = [(spot_rank[w.spot], rank[w.seat], i, w) for i, w in enumerate(wagers)]
     else:
-        indexed.sort(key=lambda p: (rank[p[1].seat], spot_rank[p[1].spot], p[0]))
-    return [w for _, w in indexed]
+        keyed = [(rank[w.seat], spot_rank[w.spot], i, w) for i, w in enumerate(wagers)]
+    keyed.sort()
+    return [k[3] for k in keyed]

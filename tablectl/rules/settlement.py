@@ -165,6 +165,8 @@ def collection_fees(
     fee = player_dealer_fee(schedule, total)
     if fee > 0:
         fees.append(Fee("player-dealer", bank_seat, fee, schedule.option, total_action=total))
+    if schedule.player_fee <= 0 and not schedule.player_fee_brackets:
+        return tuple(fees)  # no wager pays a player fee (its checks are total_table_action's)
     charged = [
         (seat, player, amount)
         for (seat, player, spot), amount in totals.items()

@@ -119,6 +119,7 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         self._last_outcome: tuple[tuple[tuple[Hand, Card], ...], CoupOutcome] | None = None
         # Which hand draws next, by the (immutable) cards it was worked out from (a cache).
         self._last_next: tuple[tuple[tuple[Hand, Card], ...], Side | None] | None = None
+        self._from_left: dict[int, tuple[int, ...]] = {}  # `seats_from_left`, by seat (a cache)
 
     # -- the engine protocol -------------------------------------------------------------
 
@@ -323,7 +324,10 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
 
     def seats_from_left(self, bank_seat: int) -> list[int]:
         """Seats clockwise from the player-dealer's left, the player-dealer's own seat last."""
-        return seats_from_left(bank_seat, self.seats)
+        order = self._from_left.get(bank_seat)
+        if order is None:  # worked out once a seat: every settlement asks it twice
+            order = self._from_left[bank_seat] = tuple(seats_from_left(bank_seat, self.seats))
+        return list(order)
 
     def action_seat(self, bank_seat: int, wagers: Iterable[PlacedWager]) -> int | None:
         """R2: the first seat clockwise from the player-dealer's left that has a wager."""
