@@ -46,6 +46,8 @@ from tablectl.broker import (
 )
 from tablectl.config import TableConfig, load_config
 
+pytest_plugins = ["tests.schema_check"]  # every payload against its schema (schemas/)
+
 START_TIMEOUT = 10.0
 STOP_TIMEOUT = 5.0
 
