@@ -109,8 +109,7 @@ async def discovered(folder: Path, broker: MosquittoBroker, asked: bool) -> dict
         return daemon.relay is not None and daemon.relay.state is RelayState.CONNECTED
 
     async def collect(client: aiomqtt.Client) -> None:
-        async for m in client.messages:
-            assert m.retain
+        async for m in client.messages:  # (live or retained: the daemon may still be sending)
             got[m.topic.value] = bytes(m.payload)
 
     try:
@@ -138,6 +137,16 @@ async def test_the_daemon_publishes_the_configs_retained_and_only_when_asked(
     (then cleared); a daemon without it publishes none."""
     got = await discovered(tmp_path / "on", mosquitto, True)
     assert all(json.loads(p)["device"]["identifiers"] == [NODE] for p in got.values())
+    retained: dict[str, bytes] = {}  # the daemon stopped: what the broker still holds for it
+    async with aiomqtt.Client(mosquitto.host, mosquitto.port) as client:
+        await client.subscribe("homeassistant/#", qos=1)
+        async with asyncio.timeout(10):
+            async for m in client.messages:
+                assert m.retain
+                retained[m.topic.value] = bytes(m.payload)
+                if set(retained) == ENTITIES:
+                    break
+    assert retained == got
     async with aiomqtt.Client(mosquitto.host, mosquitto.port) as client:
         for topic in ENTITIES:  # (cleared, so the next daemon's subscriber sees only its own)
             await client.publish(topic, b"", qos=1, retain=True)
