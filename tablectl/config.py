@@ -21,14 +21,13 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    Strict,
     ValidationError,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
 from tablectl.games.registry import available, game_ids, settings_models, spec_of, spots_of
-from tablectl.games.settings import GameSettings
+from tablectl.games.settings import GameSettings, StrictBool, StrictInt
 from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
 from tablectl.rules.paytables import PayTable
 from tablectl.rules.poker_fees import PokerSchedule
@@ -37,10 +36,6 @@ from tablectl_base.money import Money
 M = TypeVar("M", bound=BaseModel)
 TOPIC_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 TopicId = Annotated[str, Field(pattern=TOPIC_ID)]
-StrictInt = Annotated[int, Strict()]
-"""An integer written as one: `baud = "9600"` (text) or `9600.0` is refused, not converted."""
-StrictBool = Annotated[bool, Strict()]
-"""true or false: `enabled = "yes"` or `1` is refused, not converted."""
 Text = Annotated[str, Field(min_length=1)]
 """Text that must say something: `""` is refused."""
 _PATTERNS = {
@@ -383,6 +378,8 @@ def _reason(err: Any) -> str:
     if isinstance(value, dict | list) or value is None:
         return msg
     seen = shown(value)
+    if isinstance(value, bool | str):  # a message quoting Python's True or 'x': as TOML says it
+        msg = msg.replace(repr(value), seen, 1)
     return msg if seen in msg else f"{msg} (got {seen})"
 
 

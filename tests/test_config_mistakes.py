@@ -9,11 +9,16 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
+from typing import Annotated, Any, get_args, get_origin
 
 import pytest
+from pydantic import BaseModel, BeforeValidator, Strict
 
 from tablectl.cli import main
+from tablectl.games.registry import settings_models
+from tablectl_base.money import parse_money
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "config"
@@ -265,6 +270,162 @@ def test_a_wrong_type_is_refused_not_converted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Edit, key: str, said: str
 ) -> None:
     only(refused(tmp_path, capsys, BJ, edit), key, said)
+
+
+# -- [game] options: nothing converted there either --------------------------------------------
+
+SP = "pure-spanish-21.5-003.toml"
+CP = "chinese-poker-003.toml"
+
+
+@pytest.mark.parametrize(
+    ("shipped", "edit", "key", "said"),
+    [
+        (
+            BJ,
+            replace("decks = 6 ", 'decks = "6" '),
+            "game.decks",
+            'must be a whole number written without quotes, not "6"',
+        ),
+        (
+            BJ,
+            replace("decks = 6 ", "decks = 6.0 "),
+            "game.decks",
+            "must be a whole number written without quotes, not 6.0",
+        ),
+        (
+            BAC,
+            replace("decks = 8 ", "decks = true "),
+            "game.decks",
+            "must be a whole number written without quotes, not true",
+        ),
+        (
+            BAC,
+            replace("bet_timer_seconds = 0 ", 'bet_timer_seconds = "30" '),
+            "game.bet_timer_seconds",
+            'must be a whole number written without quotes, not "30"',
+        ),
+        (
+            BJ,
+            replace("insurance = true ", 'insurance = "true" '),
+            "game.insurance",
+            'must be true or false, without quotes, not "true"',
+        ),
+        (
+            BAC,
+            replace("banker_push_on_dragon7 = false", "banker_push_on_dragon7 = 0"),
+            "game.banker_push_on_dragon7",
+            "must be true or false, without quotes, not 0",
+        ),
+        (
+            SP,
+            replace("double_double = true", 'double_double = "yes"'),
+            "game.double_double",
+            'must be true or false, without quotes, not "yes"',
+        ),
+        (
+            CP,
+            replace("options = [2] ", 'options = ["2"] '),
+            "game.collection.options[0]",
+            'must be a whole number written without quotes, not "2"',
+        ),
+    ],
+    ids=[
+        "text decks",
+        "float decks",
+        "bool decks",
+        "text bet timer",
+        "text insurance",
+        "number for a bool",
+        "text double-double",
+        "text collection option",
+    ],
+)
+def test_a_game_option_of_the_wrong_type_is_refused_not_converted(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    shipped: str,
+    edit: Edit,
+    key: str,
+    said: str,
+) -> None:
+    only(refused(tmp_path, capsys, shipped, edit), key, said)
+
+
+@pytest.mark.parametrize("point", ['"5"', '"5.0"', '"5.00"', "5"])
+def test_game_money_written_as_the_docs_say_is_accepted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], point: str
+) -> None:
+    """docs/config.md: money is text of ASCII digits with up to two decimals, or an integer."""
+    path = write(tmp_path, CP, replace('point = "5" ', f"point = {point} "))
+    code, out, err = check_config(path, capsys)
+    assert (code, err) == (0, ""), err
+    assert out.startswith(f"{path}: ok: ")
+
+
+@pytest.mark.parametrize(
+    ("edit", "key", "said"),
+    [
+        (replace('point = "5" ', "point = 5.0 "), "game.point", "not 5.0"),
+        (replace('point = "5" ', "point = true "), "game.point", "not true"),
+        (replace('point = "5" ', 'point = "$5" '), "game.point", '"$5" has a currency sign'),
+        (replace('point = "5" ', 'point = "5,00" '), "game.point", '"5,00" has a comma'),
+        (replace('point = "5" ', 'point = "5E0" '), "game.point", '"5E0" has an exponent'),
+        (replace('chip = "1"', 'chip = "0.333"'), "game.chip", '"0.333" has fractions of a cent'),
+    ],
+    ids=["float", "bool", "currency sign", "comma", "exponent", "fraction of a cent"],
+)
+def test_game_money_not_written_as_the_docs_say_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Edit, key: str, said: str
+) -> None:
+    only(refused(tmp_path, capsys, CP, edit), key, said)
+
+
+def test_poker_blinds_as_a_float_are_refused_at_the_blind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit = replace('blinds = ["1", "2"]', 'blinds = ["1", 2.0]')
+    problems = refused(tmp_path, capsys, "texas-holdem-003.toml", edit)
+    only(problems, "game.blinds[1]", "not 2.0")
+
+
+def _lax_fields(model: type[BaseModel], seen: set[type[BaseModel]]) -> list[str]:
+    """Every field of `model` (and the models in it) that pydantic would convert into: an int,
+    bool, float or Decimal without Strict(), money excepted (parse_money has its own rule)."""
+    if model in seen:
+        return []
+    seen.add(model)
+    found = []
+
+    def lax(annotation: Any, metadata: tuple[Any, ...] | list[Any]) -> bool:
+        if get_origin(annotation) is Annotated:
+            base, *more = get_args(annotation)
+            return lax(base, [*metadata, *more])
+        if annotation in (int, bool, float):
+            return not any(isinstance(m, Strict) and m.strict for m in metadata)
+        if annotation is Decimal:
+            return not any(
+                isinstance(m, BeforeValidator) and m.func is parse_money for m in metadata
+            )
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            found.extend(_lax_fields(annotation, seen))
+            return False
+        return any(lax(arg, ()) for arg in get_args(annotation) if arg is not Ellipsis)
+
+    for name, info in model.model_fields.items():
+        if lax(info.annotation, info.metadata):
+            found.append(f"{model.__name__}.{name}: {info.annotation}")
+    return found
+
+
+def test_every_game_option_is_strict() -> None:
+    """No game's [game] option converts text, floats or numbers into another type: the rule is
+    in the types (tablectl/games/settings.py StrictInt, StrictBool; Money), checked here for every
+    registered game, so a new option of a lax type fails this test."""
+    seen: set[type[BaseModel]] = set()
+    lax = [f for model in settings_models().values() for f in _lax_fields(model, seen)]
+    assert lax == []
+    assert len(seen) > len(settings_models())  # nested models (collection, limits) walked too
 
 
 # -- each problem once, at its key, with the value seen ----------------------------------------

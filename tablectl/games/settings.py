@@ -5,18 +5,30 @@ model lives in its package and is found through the game registry (tablectl/game
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Strict
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
     from tablectl.rules.poker_fees import PokerSchedule
 
+StrictInt = Annotated[int, Strict()]
+"""An integer written as one: `decks = "6"` (text), `decks = 6.0` or `true` is refused, not
+converted (issue 15). Every whole-number option of a game, and of the rest of the config."""
+StrictBool = Annotated[bool, Strict()]
+"""true or false: `insurance = "true"`, `"yes"` or `1` is refused, not converted."""
+
 
 class GameSettings(BaseModel):
     """A game's `[game]` section. Subclasses declare `id: Literal["<game id>"]` and their options;
-    unknown keys are errors, as everywhere in the config."""
+    unknown keys are errors, as everywhere in the config.
+
+    Nothing is converted: a whole number is a `StrictInt`, true/false a `StrictBool`, money is
+    `tablectl_base.money.Money` (text like "12.50" or an integer, never a float), text is `str`
+    (which takes no number). The model itself is not `strict=True`: a TOML (or journaled JSON)
+    list must still become a tuple. tests/test_config_mistakes.py walks every game's fields.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

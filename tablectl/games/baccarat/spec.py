@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
-from tablectl.games.settings import GameSettings
+from tablectl.games.settings import GameSettings, StrictBool, StrictInt
 from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
 
 if TYPE_CHECKING:
@@ -17,10 +17,10 @@ class BaccaratGame(GameSettings):
     """EZ Baccarat Panda 8 (document 003) and its approval options."""
 
     id: Literal["ez-baccarat-panda8"]
-    decks: int = Field(8, ge=3, le=8, description="3 to 8 decks in the shoe (003)")
+    decks: StrictInt = Field(8, ge=3, le=8, description="3 to 8 decks in the shoe (003)")
     settlement_order: Literal["by-spot", "by-seat"] = "by-spot"  # R3: 003 settles spot by spot
-    banker_push_on_dragon7: bool = False  # R26
-    bet_timer_seconds: int = Field(0, ge=0, le=600)  # R28: 0 = no timer
+    banker_push_on_dragon7: StrictBool = False  # R26
+    bet_timer_seconds: StrictInt = Field(0, ge=0, le=600)  # R28: 0 = no timer
 
     def bet_timer(self) -> int:
         return self.bet_timer_seconds

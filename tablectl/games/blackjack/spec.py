@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from tablectl.games.settings import GameSettings
+from tablectl.games.settings import GameSettings, StrictBool, StrictInt
 from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class Pure215Game(GameSettings):
     id: Literal["pure-21.5-blackjack"]
     # 000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used": "a single deck to
     # a maximum of eight decks"
-    decks: int = Field(6, ge=1, le=8)
+    decks: StrictInt = Field(6, ge=1, le=8)
     # R11: 000 "Pure 21.5 Blackjack: Card Values and Hand Rankings" and
     # 003 "Pure 21.5 Blackjack 6 to 5: Value of the Cards" pay 6 to 5;
     # 003 "Pure 21.5 Blackjack 3 to 2: Value of the Cards" (the 3 to 2 approval) pays 3 to 2.
@@ -59,8 +59,8 @@ class Pure215Game(GameSettings):
     # Determined and Paid" offer insurance with an ace up; even money (a pure hand's insurance of
     # exactly half) is written in 003 "Pure 21.5 Blackjack 3 to 2: Insurance and Even Money" and 004
     # "Pure 21.5 Blackjack: Double-Down, Split, Surrender, Insurance, and Even Money" only.
-    insurance: bool = True
-    even_money: bool = False
+    insurance: StrictBool = True
+    even_money: StrictBool = False
     # R2: 000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play" counts the action button
     # from the hole card; 003 "Pure 21.5 Blackjack 3 to 2: Round of Play" "The action on payouts
     # will always begin with the player to the left of the player-dealer position".
@@ -114,11 +114,11 @@ class PureSpanish215Game(GameSettings):
     id: Literal["pure-spanish-21.5"]
     # 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used": "a minimum of four
     # decks ... eight decks"
-    decks: int = Field(6, ge=4, le=8)
+    decks: StrictInt = Field(6, ge=4, le=8)
     # R20 / 003 "Pure Spanish 21.5: Double-Down, Rescue, Double-Double Down, Split, and Surrender":
     # double-double down "If the player-dealer hits on a soft 17, the casino may allow"; tablectl's
     # player-dealer always hits soft 17 (Chart 1B, R14), so it may be on.
-    double_double: bool = False
+    double_double: StrictBool = False
     # R21: the Match the Dealer pay table (003 "Pure Spanish 21.5: Match the Dealer Card Bonus Bet
     # Pay Tables": "MATCH-003" in blackjack.toml); left out: no Match the Dealer wager (003 "Pure
     # Spanish 21.5: Match the Dealer Up Card Bonus Bet": "casinos may offer").

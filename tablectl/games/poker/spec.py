@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from tablectl.games.settings import GameSettings
+from tablectl.games.settings import GameSettings, StrictInt
 from tablectl.games.spec import GameSpec
 from tablectl.rules.fees import ScheduleError
 from tablectl.rules.poker_fees import (
@@ -113,7 +113,7 @@ class PokerCollection(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    options: tuple[int, ...] = ()
+    options: tuple[StrictInt, ...] = ()
     # As written (a TOML table): `table_schedule` validates it, naming each problem by its key.
     schedule: dict[str, Any] | None = None
 
