@@ -383,12 +383,14 @@ def _reason(err: Any) -> str:
     return msg if seen in msg else f"{msg} (got {seen})"
 
 
-def parse_config(data: dict[str, Any], path: Path, *, need_devices: bool = False) -> LoadedConfig:
+def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
     """Validate decoded TOML; raise ConfigError listing every problem.
 
-    Every device must fill one of the game's device roles (`DEVICE_ROLES` of its spec module);
-    with `need_devices` (every config file `load_config` reads) a role the game cannot do
-    without must be filled too. A config built in memory (a test's, an engine's) may leave it.
+    Every device must fill one of the game's device roles (`DEVICE_ROLES` of its spec module),
+    and a role the game cannot do without (blackjack's card source) must be filled: here, so a
+    config built in memory (a test's, a tool's) is held to the same rules as a file `load_config`
+    reads. Nothing that replays a journal needs a config without devices: the journaled `Rules`
+    carry everything a round is played under, and `Rules` has no devices.
 
     The cross-checks (schedule file, limits against the schedule, per-spot limits, driver names)
     run on every section that is valid by itself, so one typo does not hide the other problems.
@@ -452,7 +454,7 @@ def parse_config(data: dict[str, Any], path: Path, *, need_devices: bool = False
     problems += driver_problems
     if game_id in GAME_IDS and isinstance(data.get("devices", []), list):
         role_problems, role_warnings = _role_checks(
-            name, str(game_id), data.get("devices", []), built, need=need_devices
+            name, str(game_id), data.get("devices", []), built
         )
         problems += role_problems
         driver_warnings += role_warnings
@@ -604,7 +606,7 @@ class DeviceRole(TypedDict, total=False):
     drivers: Required[tuple[str, ...]]
     """The built-in drivers that can fill it (a vendor plugin is allowed with a warning)."""
     needed: bool
-    """The table cannot deal without one: a config file without it is refused."""
+    """The table cannot deal without one: a config without it is refused (parse_config)."""
     most: int
     """How many devices may fill it (unset: any number)."""
     stack_size: tuple[int, ...]
@@ -680,11 +682,9 @@ def _role_checks(
     game_id: str,
     devices: list[Any],
     built: dict[int, object],
-    *,
-    need: bool,
 ) -> tuple[list[Problem], list[Problem]]:
     """Each device fills one of the game's roles, set as the game needs (stack sizes, dice);
-    no role has more devices than it takes; with `need`, every role the game needs is filled.
+    no role has more devices than it takes; every role the game needs is filled.
     A vendor plugin's device is allowed with a warning: which role it fills cannot be told."""
     from tablectl_drivers.registry import BUILTIN_DRIVERS, available_drivers
 
@@ -746,7 +746,7 @@ def _role_checks(
                     + " all fill it",
                 )
             )
-        if need and role.get("needed") and not at and not unsure:
+        if role.get("needed") and not at and not unsure:
             why = f" ({role['why']})" if role.get("why") else ""
             text = (
                 f"{game_id} needs a device for {role['role']}: {' or '.join(role['drivers'])}"
@@ -873,9 +873,7 @@ def load_config(path: Path | str) -> LoadedConfig:
         raise ConfigError([Problem(str(p), "", "not UTF-8 text")]) from None
     except (ValueError, RecursionError) as exc:
         raise ConfigError([Problem(str(p), "", _toml_problem(exc))]) from None
-    return replace(
-        parse_config(data, p, need_devices=True), digest=f"sha256:{hashlib.sha256(raw).hexdigest()}"
-    )
+    return replace(parse_config(data, p), digest=f"sha256:{hashlib.sha256(raw).hexdigest()}")
 
 
 def _toml_problem(exc: ValueError | RecursionError) -> str:

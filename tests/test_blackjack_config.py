@@ -35,6 +35,8 @@ COLLECTION = {
     },
 }
 NOT_BACCARAT = {"decks": None, "banker_push_on_dragon7": None, "bet_timer_seconds": None}
+# A blackjack table needs its card source (DEVICE_ROLES, checked by parse_config): the shoe.
+CARD_SHOE = [{"name": "shoe", "driver": "shoe", "port": "/dev/tablectl-shoe"}]
 
 
 @pytest.mark.parametrize("name", [*CONFIGS, "pure-spanish-21.5-003.toml"])
@@ -125,7 +127,7 @@ def test_spanish_schedules_1_to_52_with_player_fee_brackets_from_option_42_R4() 
 def _problems(tmp_path: Path, **game: Any) -> str:
     base = {"id": "pure-21.5-blackjack", **NOT_BACCARAT, "settlement_order": "by-seat"}
     with pytest.raises(ConfigError) as err:
-        make_config(tmp_path, game={**base, **game}, collection=COLLECTION)
+        make_config(tmp_path, game={**base, **game}, collection=COLLECTION, devices=CARD_SHOE)
     return str(err.value)
 
 
@@ -148,14 +150,16 @@ def test_a_buster_table_is_not_a_red_flex_table_R18_R19(tmp_path: Path) -> None:
 def test_pure_table_has_at_most_eight_places_000_line_49(tmp_path: Path) -> None:
     base = {"id": "pure-21.5-blackjack", **NOT_BACCARAT, "settlement_order": "by-seat"}
     with pytest.raises(ConfigError) as err:
-        make_config(tmp_path, game=base, collection=COLLECTION, seats={"count": 9})
+        make_config(
+            tmp_path, game=base, collection=COLLECTION, seats={"count": 9}, devices=CARD_SHOE
+        )
     assert "seats.count" in str(err.value)
 
 
 def test_spanish_decks_4_to_8_003_line_1841(tmp_path: Path) -> None:
     game = {"id": "pure-spanish-21.5", **NOT_BACCARAT, "settlement_order": "by-seat", "decks": 2}
     with pytest.raises(ConfigError) as err:
-        make_config(tmp_path, game=game, collection=COLLECTION)
+        make_config(tmp_path, game=game, collection=COLLECTION, devices=CARD_SHOE)
     assert "decks" in str(err.value)
 
 

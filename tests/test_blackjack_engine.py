@@ -47,6 +47,8 @@ SCHEDULE = {
 }
 COLLECTION = {"file": None, "option": None, "schedule": SCHEDULE}
 NOT_BACCARAT = {"decks": None, "banker_push_on_dragon7": None, "bet_timer_seconds": None}
+# A blackjack table needs its card source (DEVICE_ROLES, checked by parse_config): the shoe.
+CARD_SHOE = [{"name": "shoe", "driver": "shoe", "port": "/dev/tablectl-shoe"}]
 
 
 def pure_cfg(tmp_path: Path, **game: Any) -> LoadedConfig:
@@ -60,7 +62,13 @@ def pure_cfg(tmp_path: Path, **game: Any) -> LoadedConfig:
         "insurance": True,
         "even_money": True,
     }
-    return make_config(tmp_path, game={**base, **game}, collection=COLLECTION, seats={"count": 7})
+    return make_config(
+        tmp_path,
+        game={**base, **game},
+        collection=COLLECTION,
+        seats={"count": 7},
+        devices=CARD_SHOE,
+    )
 
 
 def spanish_cfg(tmp_path: Path, **game: Any) -> LoadedConfig:
@@ -72,7 +80,13 @@ def spanish_cfg(tmp_path: Path, **game: Any) -> LoadedConfig:
         "match_dealer_table": "MATCH-003",
         "double_double": True,
     }
-    return make_config(tmp_path, game={**base, **game}, collection=COLLECTION, seats={"count": 7})
+    return make_config(
+        tmp_path,
+        game={**base, **game},
+        collection=COLLECTION,
+        seats={"count": 7},
+        devices=CARD_SHOE,
+    )
 
 
 def decide(seat: int, action: str, **extra: Any) -> dict[str, Any]:

@@ -35,6 +35,8 @@ SCHEDULE = {
     "brackets": [{"from": "5", "fee": "1"}, {"from": "101", "fee": "2"}],
 }
 NOT_BACCARAT = {"decks": None, "banker_push_on_dragon7": None, "bet_timer_seconds": None}
+# A blackjack table needs its card source (DEVICE_ROLES, checked by parse_config): the shoe.
+CARD_SHOE = [{"name": "shoe", "driver": "shoe", "port": "/dev/tablectl-shoe"}]
 VARIANTS: dict[str, dict[str, Any]] = {
     "pure": {
         "id": "pure-21.5-blackjack",
@@ -81,7 +83,9 @@ RANKS = "A23456789TJQK"
 def cfg(tmp_path: Path, variant: str) -> LoadedConfig:
     game = {**NOT_BACCARAT, **VARIANTS[variant]}
     collection = {"file": None, "option": None, "schedule": SCHEDULE}
-    return make_config(tmp_path, game=game, collection=collection, seats={"count": SEATS})
+    return make_config(
+        tmp_path, game=game, collection=collection, seats={"count": SEATS}, devices=CARD_SHOE
+    )
 
 
 def shoe(rng: random.Random, spanish: bool) -> list[str]:

@@ -17,6 +17,7 @@ import pytest
 from pydantic import BaseModel, BeforeValidator, Strict
 
 from tablectl.cli import main
+from tablectl.config import ConfigError, load_config, parse_config
 from tablectl.games.registry import settings_models
 from tablectl_base.money import parse_money
 
@@ -131,6 +132,24 @@ def test_a_blackjack_table_without_a_card_device_is_refused(
 ) -> None:
     problems = refused(tmp_path, capsys, BJ, drop_devices)
     only(problems, "devices", "needs a device for the cards", "shoe or line", "none is configured")
+
+
+def test_a_blackjack_config_built_in_memory_without_a_card_device_is_refused_too(
+    tmp_path: Path,
+) -> None:
+    """The needed-device check is parse_config's, not only load_config's: a config a test or a
+    tool builds in memory is refused for the same missing shoe, at the same key."""
+    path = write(tmp_path, BJ, drop_devices)
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    with pytest.raises(ConfigError) as from_memory:
+        parse_config(data, path)
+    with pytest.raises(ConfigError) as from_file:
+        load_config(path)
+    assert from_memory.value.problems == from_file.value.problems
+    (problem,) = from_memory.value.problems
+    assert problem.key == "devices"
+    assert "pure-21.5-blackjack needs a device for the cards: shoe or line" in problem.reason
+    assert "none is configured" in problem.reason
 
 
 def test_a_second_shoe_at_blackjack_is_refused(
