@@ -1036,17 +1036,18 @@ def _simulated(result: Mapping[str, Any]) -> str:
 
 
 def analysis_lines(what: str, result: Mapping[str, Any]) -> list[str]:
-    """`analyze`'s text: an exact figure is the headline; a simulation is printed with the 95%
-    interval of every figure, as the cross-check of the exact figure when there is one."""
-    exact = result.get("exact_full_shoe") if result.get("method") == "simulation" else None
-    if isinstance(exact, Mapping):
-        hit, edge = float(exact["hit_frequency"]), float(exact["house_edge"])
-        low, high = (float(v) for v in result.get("ci95", (edge, edge)))
+    """`analyze`'s text, the same figures as `--json` in the same order: an exact figure is the
+    headline; a simulation is printed with the 95% interval of every figure, as the cross-check
+    (`result["simulation"]`) of the exact figure when there is one."""
+    check = result.get("simulation")
+    if result.get("method") == "exact" and isinstance(check, Mapping):
+        hit, edge = float(result["hit_frequency"]), float(result["house_edge"])
+        low, high = (float(v) for v in check["ci95"])
         inside = "inside" if low <= edge <= high else "outside"
+        scope = f"exact: {result['exact_for']}" if result.get("exact_for") else "exact"
         return [
-            f"{what}: hit frequency {hit:.6f}, house edge {_pct(edge)} "
-            "(exact: the player-dealer's hand from a full shoe)",
-            f"  cross-check: {_simulated(result)}; the exact house edge is {inside} the interval",
+            f"{what}: hit frequency {hit:.6f}, house edge {_pct(edge)} ({scope})",
+            f"  cross-check: {_simulated(check)}; the exact house edge is {inside} the interval",
         ]
     if result.get("method") == "simulation":
         return [f"{what}: {_simulated(result)}"]

@@ -7,6 +7,7 @@ import json
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 import pytest
 
@@ -186,16 +187,52 @@ def test_red_flex_edge_is_the_pay_table_over_the_runs_R18() -> None:
 def test_simulation_interval_holds_the_exact_figure_R18_R19(wager: str, table: str) -> None:
     """Seven players drawing before the player-dealer do not move its hand's distribution."""
     result = bj.analyze(PURE, wager, table, 6, hands=60_000, seed=7)
-    assert result["method"] == "simulation"
-    assert result["hands"] == 60_000
-    assert result["players"] == 7
-    assert "assumes" in result
-    exact = result["exact_full_shoe"]
-    assert exact["method"] == "exact"
-    lo, hi = result["ci95"]
-    assert lo <= exact["house_edge"] <= hi
-    lo, hi = result["hit_frequency_ci95"]
-    assert lo <= exact["hit_frequency"] <= hi
+    sim = result["simulation"]
+    assert sim["method"] == "simulation"
+    assert sim["hands"] == 60_000
+    assert sim["players"] == 7
+    assert "assumes" in sim
+    assert result["method"] == "exact"  # the headline; the simulation its cross-check
+    lo, hi = sim["ci95"]
+    assert lo <= result["house_edge"] <= hi
+    assert sim["exact_inside_ci95"] is True
+    lo, hi = sim["hit_frequency_ci95"]
+    assert lo <= result["hit_frequency"] <= hi
+
+
+@pytest.mark.parametrize(("wager", "table"), [("red-flex", "RFB-02"), ("buster", "option-5")])
+def test_the_exact_figure_is_the_json_headline_and_the_simulation_its_cross_check_R18_R19(
+    wager: str, table: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`analyze --json` leads with the exact figure, as the text does (issue 15): its figures are
+    exact_full_shoe's, and the simulation follows under "simulation" with both 95% intervals."""
+    real = bj.simulate
+
+    def simulate(game: str, decks: int, hands: int, **kw: Any) -> Any:
+        assert hands == bj.SIM_HANDS  # the CLI's; 20,000 here to keep the suite quick
+        return real(game, decks, 20_000, **{**kw, "workers": 1})
+
+    monkeypatch.setattr(bj, "simulate", simulate)
+    monkeypatch.setattr(bj, "SIM_CHUNK", 5_000)
+    argv = ["analyze", "--game", PURE, "--wager", wager, "--decks", "6", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    exact = bj.exact_full_shoe(PURE, wager, 6, paytable(table))
+    assert out["method"] == "exact"
+    assert out["exact_for"] == "the player-dealer's hand from a full shoe"
+    for key in ("hit_frequency", "house_edge", "exact", "probabilities", "assumes"):
+        assert out[key] == exact[key], key
+    keys = list(out)
+    assert keys.index("house_edge") < keys.index("simulation")  # the headline comes first
+    assert "exact_full_shoe" not in out and "ci95" not in out  # one figure per place
+    sim = out["simulation"]
+    assert sim["method"] == "simulation"
+    assert (sim["hands"], sim["seed"], sim["players"]) == (20_000, bj.SIM_SEED, 7)
+    low, high = sim["ci95"]
+    assert low <= sim["house_edge"] <= high
+    hit_low, hit_high = sim["hit_frequency_ci95"]
+    assert hit_low <= sim["hit_frequency"] <= hit_high
+    assert sim["exact_inside_ci95"] is (low <= out["house_edge"] <= high)
 
 
 def test_simulation_is_seeded_and_the_same_on_any_cpus(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -238,19 +238,22 @@ def test_the_exact_figure_is_the_headline_and_the_simulation_its_cross_check(
     headline, check = analyze(argv, capsys)
     assert main(["analyze", *argv, "--json"]) == EXIT_OK
     result = json.loads(capsys.readouterr().out)
-    exact = result["exact_full_shoe"]
+    assert result["method"] == "exact"  # the JSON's headline is the exact figure too
+    sim = result["simulation"]
+    assert sim["method"] == "simulation"
     assert headline.startswith("pure-21.5-blackjack buster (option-5, 6 decks): ")
-    assert f"house edge {100 * exact['house_edge']:.4f}% (exact" in headline
-    assert f"hit frequency {exact['hit_frequency']:.6f}" in headline
+    assert f"house edge {100 * result['house_edge']:.4f}% (exact" in headline
+    assert f"hit frequency {result['hit_frequency']:.6f}" in headline
     assert "simulation" not in headline
-    low, high = result["ci95"]
-    hit_low, hit_high = result["hit_frequency_ci95"]
+    low, high = sim["ci95"]
+    hit_low, hit_high = sim["hit_frequency_ci95"]
     assert check.startswith("  cross-check: ")
-    assert f"house edge {100 * result['house_edge']:.4f}%" in check
+    assert f"house edge {100 * sim['house_edge']:.4f}%" in check
     assert f"(95% interval {100 * low:.4f}% to {100 * high:.4f}%)" in check
     assert f"(95% interval {hit_low:.6f} to {hit_high:.6f})" in check
     assert "simulation, 4,000 rounds" in check
-    inside = "inside" if low <= exact["house_edge"] <= high else "outside"
+    inside = "inside" if low <= result["house_edge"] <= high else "outside"
+    assert sim["exact_inside_ci95"] is (inside == "inside")
     assert check.endswith(f"the exact house edge is {inside} the interval")
 
 
@@ -268,14 +271,20 @@ def test_analysis_lines_say_where_the_exact_figure_falls() -> None:
     from tablectl.cli import analysis_lines
 
     sim = {
-        "method": "simulation",
         "hit_frequency": 0.5,
-        "hit_frequency_ci95": [0.49, 0.51],
-        "house_edge": 0.0542,
-        "ci95": [0.0488, 0.0596],
-        "hands": 1_000_000,
-        "seed": 7,
-        "exact_full_shoe": {"hit_frequency": 0.5, "house_edge": 0.059826},
+        "house_edge": 0.059826,
+        "method": "exact",
+        "exact_for": "the player-dealer's hand from a full shoe",
+        "simulation": {
+            "method": "simulation",
+            "hit_frequency": 0.5,
+            "hit_frequency_ci95": [0.49, 0.51],
+            "house_edge": 0.0542,
+            "ci95": [0.0488, 0.0596],
+            "hands": 1_000_000,
+            "seed": 7,
+            "exact_inside_ci95": False,
+        },
     }
     head, check = analysis_lines("w", sim)
     assert head == "w: hit frequency 0.500000, house edge 5.9826% " + (

@@ -4,12 +4,13 @@
   card, so it is counted exactly: every up card of the shoe and every pair of the rest.
 - Insurance (R17) is counted exactly over the hole card given an ace up.
 - Red Flex (R18) and Buster (R19) are settled on the player-dealer's whole hand, which draws by
-  Chart 1B after the players have drawn. They get a seeded simulation of a full table dealt from
-  a freshly shuffled shoe in the documents' order (`simulate`), with its 95% confidence
-  interval, and an exact figure for the player-dealer's hand dealt from the top of a full shoe
-  ("exact_full_shoe", `dealer_distribution`): a forward recursion over the multisets of card
-  values the hand can hold (its total, softness and size are functions of the multiset, and
-  drawing without replacement makes every ordering of one multiset equally likely), in Fractions.
+  Chart 1B after the players have drawn. Their headline is exact, for the player-dealer's hand
+  dealt from the top of a full shoe (`exact_full_shoe`, `dealer_distribution`): a forward
+  recursion over the multisets of card values the hand can hold (its total, softness and size
+  are functions of the multiset, and drawing without replacement makes every ordering of one
+  multiset equally likely), in Fractions. A seeded simulation of a full table dealt from a
+  freshly shuffled shoe in the documents' order (`simulate`) is its cross-check, under
+  "simulation" with its 95% confidence intervals.
 
 The players' draws cannot move the exact figure: whether a player draws depends only on cards
 already seen, and the unseen remainder of a shuffled shoe stays exchangeable at such a stopping
@@ -105,6 +106,8 @@ SIM_ASSUMES = (
     "1B (the same rule as the player-dealer, which keeps within Chart 1A) and never doubles, "
     "splits or surrenders; then the player-dealer completes the hand by Chart 1B (R14)"
 )
+EXACT_FOR = "the player-dealer's hand from a full shoe"
+"""What an exact Red Flex or Buster figure is the figure of (`analyze`'s "exact_for")."""
 EXACT_ASSUMES = (
     "the player-dealer's cards are the first cards of a freshly shuffled full shoe of the "
     "configured decks (no player cards removed), completed by Chart 1B unless a Pure 21.5 "
@@ -570,11 +573,13 @@ def analyze(
     seed: int = SIM_SEED,
     players: int = SIM_PLAYERS,
 ) -> dict[str, Any]:
-    """Hit frequency and house edge of a 21.5 side bet ("method": "exact" or "simulation").
+    """Hit frequency and house edge of a 21.5 side bet; every headline figure is exact.
 
-    Match the Dealer and insurance are exact. Red Flex and Buster are simulated (`hands` seeded
-    rounds) with their 95% interval as "ci95", and carry the exact figure of the player-dealer's
-    hand from a full shoe as "exact_full_shoe".
+    Match the Dealer and insurance are exact. Red Flex and Buster lead with the exact figure of
+    the player-dealer's hand from a full shoe ("method": "exact", "exact_for" saying so) and
+    carry their seeded simulation (`hands` rounds dealt to `players` players) as the cross-check
+    under "simulation": its own figures, "ci95" and "hit_frequency_ci95" (95% intervals), and
+    "exact_inside_ci95", whether the house edge's interval holds the exact one.
     """
     _check(game, wager, decks)
     result: dict[str, Any] = {"game": game, "wager": wager, "decks": decks}
@@ -596,8 +601,8 @@ def analyze(
     if wager == "match-dealer":
         return result | match_dealer_figures(game, decks, table)
     sim = simulate(game, decks, hands, seed=seed, players=players)
-    return (
-        result
-        | simulated_figures(sim, wager, table, players=players, seed=seed)
-        | {"exact_full_shoe": exact_full_shoe(game, wager, decks, table)}
-    )
+    exact = exact_full_shoe(game, wager, decks, table)
+    check = simulated_figures(sim, wager, table, players=players, seed=seed)
+    low, high = check["ci95"]
+    check["exact_inside_ci95"] = bool(low <= exact["house_edge"] <= high)
+    return result | exact | {"exact_for": EXACT_FOR, "simulation": check}

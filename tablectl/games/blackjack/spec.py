@@ -169,8 +169,9 @@ def analyze(request: AnalyzeRequest) -> Analysis:
         )
         table = f"pure pays {result['pure_pays']}"
     else:
-        # --paytable defaults per wager (blackjack.DEFAULT_PAYTABLES); Red Flex and Buster are
-        # simulated (1,000,000 seeded rounds) and carry "exact_full_shoe"
+        # --paytable defaults per wager (blackjack.DEFAULT_PAYTABLES); Red Flex and Buster lead
+        # with the exact figure and carry their simulation (1,000,000 seeded rounds) as the
+        # cross-check under "simulation"
         if request.pure_pays is not None:
             raise ValueError("--pure-pays is for the base wager (R11)")
         result = blackjack.analyze(request.game, request.wager, request.paytable, decks)
