@@ -5,9 +5,12 @@ everywhere with the default path; the exit codes documented and kept."""
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
+import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -317,6 +320,79 @@ def test_progress_goes_to_a_terminal_only(
     monkeypatch.setattr(sys, "stderr", pipe)
     assert main(argv) == EXIT_OK
     assert pipe.getvalue() == ""
+
+
+def _shown_progress(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> str:
+    """What `analyze` writes to a terminal's stderr (progress from the first second on)."""
+    terminal = Terminal()
+    monkeypatch.setattr(tablectl.cli, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["analyze", *argv]) == EXIT_OK
+    assert "(exact)" in capsys.readouterr().out
+    return terminal.getvalue()
+
+
+def test_three_card_poker_progress_goes_to_a_terminal_only(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The 6 Card Bonus's C(52,6) classes report through the one progress hook (in_steps)."""
+    from tablectl.analysis import three_card_poker
+
+    argv = ["--game", "three-card-poker-6cb", "--wager", "six-card-bonus"]
+    three_card_poker.best_five_category_counts.cache_clear()  # counted again, not remembered
+    shown = _shown_progress(argv, monkeypatch, capsys)
+    assert "\ranalyze: 1/50 parts done, " in shown and "\ranalyze: 50/50 parts done, " in shown
+    assert shown.endswith("\n")
+
+    three_card_poker.best_five_category_counts.cache_clear()
+    pipe = io.StringIO()  # a pipe or a log: nothing
+    monkeypatch.setattr(sys, "stderr", pipe)
+    assert main(["analyze", *argv]) == EXIT_OK
+    assert pipe.getvalue() == ""
+
+
+@pytest.fixture
+def small_pai_gow_deck(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The Fortune count over a deck of 9-A and the joker (the same code, a second's work)."""
+    from tablectl.analysis import pai_gow
+
+    real = pai_gow.category_counts
+
+    @functools.cache
+    def small(joker: bool, ranks: str = "") -> Any:
+        return real.__wrapped__(joker, "9TJQKA")
+
+    pai_gow.fortune_counts.cache_clear()
+    monkeypatch.setattr(pai_gow, "category_counts", small)
+    yield
+    pai_gow.fortune_counts.cache_clear()  # the real deck's counts again for later tests
+
+
+@pytest.mark.usefixtures("small_pai_gow_deck")
+def test_pai_gow_progress_goes_to_a_terminal_in_two_parts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Fortune count without the joker is the first half, with it the second."""
+    shown = _shown_progress(
+        ["--game", "fortune-pai-gow", "--wager", "fortune"], monkeypatch, capsys
+    )
+    done = [int(m) for m in re.findall(r"\ranalyze: (\d+)/100 parts done, ", shown)]
+    assert done == sorted(done) and done[0] == 1 and done[-1] == 100
+    assert 50 in done  # the first part ends where the second begins
+    assert shown.endswith("\n")
+
+
+def test_in_steps_reports_each_step_once_not_each_item() -> None:
+    from tablectl.analysis import STEPS, in_steps, progress_to
+
+    told: list[tuple[int, int]] = []
+    with progress_to(lambda done, total: told.append((done, total))):
+        items = [*in_steps(range(1_000), part=0, parts=2), *in_steps(range(7), part=1, parts=2)]
+    assert items == [*range(1_000), *range(7)]
+    assert told[:STEPS] == [(k, 2 * STEPS) for k in range(1, STEPS + 1)]
+    assert told[STEPS:] == [(STEPS + k, 2 * STEPS) for k in range(1, 7)] + [(2 * STEPS, 100)]
 
 
 def test_progress_waits_a_few_seconds(monkeypatch: pytest.MonkeyPatch) -> None:

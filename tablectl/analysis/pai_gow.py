@@ -24,6 +24,7 @@ from math import comb, prod
 from types import MappingProxyType
 from typing import TypedDict
 
+from tablectl.analysis import in_steps
 from tablectl.rules.pai_gow import DEFAULT_PAYTABLE as DEFAULT_PAYTABLE  # the CLI's default
 from tablectl.rules.pai_gow import fortune_category_unchecked, fortune_paytable
 from tablectl.rules.paytables import FORTUNE_CATEGORIES, PayTable, payout
@@ -127,7 +128,8 @@ def category_counts(joker: bool, ranks: str = RANKS) -> Mapping[str, int]:
     extra = [_JOKER] if joker else []
     counts: Counter[str] = Counter()
     memo: dict[tuple[str, frozenset[int], bool | None], str] = {}
-    for ms in _multisets(reals, len(ranks)):
+    # the Fortune count's two parts: without the joker (0 of 2), then with it (1 of 2)
+    for ms in in_steps(list(_multisets(reals, len(ranks))), part=int(joker), parts=2):
         total = prod(_COMB4[k] for k in ms)
         held = [(r, k) for r, k in enumerate(ms) if k]
         present = [r for r, _ in held]

@@ -19,6 +19,7 @@ from math import comb, prod
 from types import MappingProxyType
 from typing import Any
 
+from tablectl.analysis import in_steps
 from tablectl.rules.paytables import PayTable, get_paytable, payout
 from tablectl.rules.poker import rank_category, rank_unchecked, three_card_category
 from tablectl_base.cards import RANKS, Card, standard_deck
@@ -73,7 +74,7 @@ def best_five_category_counts(n: int) -> Mapping[str, int]:
     if not 5 <= n <= 7:
         raise ValueError(f"the class count covers 5 to 7 cards, not {n}")
     counts: Counter[str] = Counter()
-    for ms in _multisets(n):
+    for ms in in_steps(list(_multisets(n))):
         total = prod(comb(4, k) for k in ms)
         present = [r for r, k in enumerate(ms) if k]
         flushes = 0
