@@ -35,7 +35,7 @@ from tablectl.config import BrokerSetupError, LoadedConfig, Rules, resolve
 from tablectl.discovery import discovery_messages
 from tablectl.info import info_payload, rules_digest
 from tablectl.journal import Journal, JournalError, Record, format_ts
-from tablectl.outputs import OutboxRow
+from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.relay import Relay
 from tablectl.segments import History
 from tablectl.table import Table, journal_body, now_ts
@@ -191,6 +191,13 @@ def _open_journal(cfg: LoadedConfig) -> Journal:
         before, after, first = journal.key_change
         log.warning("journal.key", key=after, previous=before, from_record=first)
     return journal
+
+
+def notice_payload(table: str, fields: dict[str, Any]) -> bytes:
+    """A message published from memory (no `seq`): the envelope (`table`, `ts`, `v`) and
+    `fields`; `ts` is the time the fields give, else now (docs/mqtt.md)."""
+    payload = {"table": table, "ts": now_ts(), "v": PAYLOAD_VERSION, **fields}
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 class Daemon:
@@ -696,9 +703,7 @@ class Daemon:
         """Publish from memory, not through the outbox (Relay.notice): no `seq`."""
         if self.relay is None:
             return  # MQTT off: the log says it
-        payload = {"table": self.cfg.table.table, **fields}
-        text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-        self.relay.notice(suffix, text.encode("utf-8"), retain=retain)
+        self.relay.notice(suffix, notice_payload(self.cfg.table.table, fields), retain=retain)
 
     def _refuse_unjournaled(self, verb: str, payload: bytes) -> None:
         """A command while the journal cannot be written: answered at once from memory, not

@@ -9,6 +9,11 @@ from typing import Any
 
 from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
 
+PAYLOAD_VERSION = 1
+"""`v` in every JSON payload tablectl publishes: the version of the payload schemas (schemas/,
+docs/mqtt.md). A key added where a reader may ignore it keeps it; a change that would break a
+reader (a key removed, renamed or given another meaning) raises it."""
+
 
 @quick_init
 @dataclass(frozen=True)
@@ -33,7 +38,8 @@ def alert(reason: str, *, rule: str | None = None, kind: str = "rejected", **ext
 @quick_init
 @dataclass(frozen=True)
 class OutboxRow:
-    """One outgoing message, already rendered; ``payload`` carries ``table`` and ``seq``."""
+    """One outgoing message, already rendered; ``payload`` carries the envelope (``table``,
+    ``seq``, ``ts``, ``v``)."""
 
     seq: int
     topic: str

@@ -34,7 +34,7 @@ from tablectl.games.base import Rejected
 from tablectl.games.common import replace
 from tablectl.games.registry import make_engine, spec_of
 from tablectl.journal import Record, format_ts
-from tablectl.outputs import OutboxRow, Output, alert
+from tablectl.outputs import PAYLOAD_VERSION, OutboxRow, Output, alert
 from tablectl.render import render
 from tablectl_base.events import (
     DeviceGap,
@@ -776,12 +776,21 @@ class Table:
         except Exception as exc:  # R40: a view built only now (a start never builds it)
             out = render(self._unrendered(message, exc, rec))
             message = out
-        payload = {"table": self.table_id, "seq": self.seq, **out.payload}
+        # The envelope (docs/mqtt.md): `ts` is the record's journal time (an input's echo keeps
+        # its own, which a held input's differs from), `v` the payload schemas' version.
+        payload = {
+            "table": self.table_id,
+            "seq": self.seq,
+            "ts": rec.ts,
+            "v": PAYLOAD_VERSION,
+            **out.payload,
+        }
         if isinstance(message, DisplayChanged):
             self.displayed[message.name] = payload
         if self.unhidden is not None and isinstance(message, InputAccepted):
             whole = render(dataclasses.replace(message, hide=frozenset()))
-            self.unhidden.append({"table": self.table_id, "seq": self.seq, **whole.payload})
+            envelope = {"table": self.table_id, "seq": self.seq, "ts": rec.ts}
+            self.unhidden.append({**envelope, "v": PAYLOAD_VERSION, **whole.payload})
         data = _encode_payload(payload).encode("utf-8")
         return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
 

@@ -134,10 +134,10 @@ def _wrap_notice(original: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(original)
     def _notice(self: Any, suffix: str, fields: dict[str, Any], *, retain: bool = False) -> None:
         original(self, suffix, fields, retain=retain)
-        if self.relay is not None:  # as Daemon._notice builds it
-            payload = {"table": self.cfg.table.table, **fields}
-            text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-            check(suffix, text.encode("utf-8"), "Daemon._notice")
+        if self.relay is not None:
+            from tablectl.daemon import notice_payload
+
+            check(suffix, notice_payload(self.cfg.table.table, fields), "Daemon._notice")
 
     return _notice
 

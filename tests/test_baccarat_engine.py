@@ -816,7 +816,7 @@ def test_records_carry_command_source_and_ref_contract3(tmp_path: Path) -> None:
     table = Table(make_config(tmp_path))
     rows = [row for r in recs for row in table.apply(r)]
     assert payloads(rows, "cmd/bets.close/reply") == [
-        {"table": "t1", "seq": len(rows), "id": "x1", "ok": True}
+        {"table": "t1", "seq": len(rows), "ts": recs[1].ts, "v": 1, "id": "x1", "ok": True}
     ]
 
 

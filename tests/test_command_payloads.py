@@ -170,7 +170,15 @@ def test_a_lone_surrogate_escape_is_refused_not_a_dead_journal(cons: Console) ->
         body, _ = refused(cons, "wager", payload)
         assert "not Unicode" in body["reason"]
     _, rows = cons.send("bank", b'{"id":"after","seat":3,"amount":"500"}')
-    assert reply(rows, "bank") == {"table": "t1", "seq": rows[-1].seq, "id": "after", "ok": True}
+    answer = reply(rows, "bank")
+    assert answer == {
+        "table": "t1",
+        "seq": rows[-1].seq,
+        "ts": answer["ts"],  # the journal's time of the command's record
+        "v": 1,
+        "id": "after",
+        "ok": True,
+    }
 
 
 def test_an_overlong_id_is_refused_and_the_reply_id_is_null(cons: Console) -> None:

@@ -27,6 +27,7 @@ SCHEMAS = REPO / "schemas"
 MQTT_DOC = REPO / "docs" / "mqtt.md"
 SCENARIOS = sorted((REPO / "hil" / "scenarios").glob("*/expected.jsonl"))
 BASE = "tablectl/room/t1"
+TS = "2026-11-27T03:00:00.000000Z"
 
 
 def _refs(node: Any) -> Iterator[str]:
@@ -171,7 +172,8 @@ def test_schema_for_maps_every_topic_form() -> None:
 
 def _recorded() -> list[tuple[str, bytes, Any]]:
     """The scenarios' expected messages (hil/runner.py records them without `seq` and `ts`, and
-    a device status by availability and fault only), with what the recorder took out put back."""
+    a device status by availability and fault only: no `v`), with what the recorder took out put
+    back."""
     out = []
     for path in SCENARIOS:
         for line in path.read_text().splitlines():
@@ -186,10 +188,10 @@ def _recorded() -> list[tuple[str, bytes, Any]]:
                 payload = (
                     {"seq": 1, **payload} if kind not in ("info", "journal/status") else payload
                 )
-                if kind in ("event", "device/<name>/status", "info"):
-                    payload.setdefault("ts", "2026-11-27T03:00:00.000000Z")
+                payload.setdefault("ts", "2026-11-27T03:00:00.000000Z")
                 if kind == "device/<name>/status":
                     payload.setdefault("detail", {})
+                    payload.setdefault("v", 1)
                 if kind == "journal/head":
                     payload.setdefault("chain", {"seq": 1, "hash": "0" * 64, "key": None})
                 raw = json.dumps(payload).encode()
@@ -226,6 +228,8 @@ def test_the_recorded_scenarios_match_their_schemas_in_both_implementations() ->
 STATE: dict[str, Any] = {
     "table": "t1",
     "seq": 4,
+    "ts": "2026-11-27T03:00:00.000000Z",
+    "v": 1,
     "game": "ez-baccarat-panda8",
     "round": 1,
     "phase": "betting",
@@ -259,6 +263,16 @@ def test_a_state_without_seq_is_refused_naming_topic_schema_and_path() -> None:
     assert str(error).startswith(f"{BASE}/state: schemas/state.json refuses the payload at $: ")
 
 
+def test_every_payload_carries_ts_and_the_schema_version_issue14() -> None:
+    """Issue 14: `ts` and `v` in every JSON payload (the suite's schema check holds every
+    payload tablectl publishes to it); a reader told another version is refused, not misread."""
+    for key in ("ts", "v"):
+        error = _refusal("state", {k: v for k, v in STATE.items() if k != key})
+        assert f'"{key}" is a required property' in error.message
+    assert _refusal("state", {**STATE, "v": 2}).path == "$.v"
+    assert _refusal("state", {**STATE, "ts": "yesterday"}).path == "$.ts"
+
+
 def test_a_state_field_of_the_wrong_shape_is_refused_at_its_path() -> None:
     wagers = [{**STATE["wagers"][0], "amount": "100"}]  # money is always published with cents
     error = _refusal("state", {**STATE, "wagers": wagers})
@@ -270,7 +284,7 @@ def test_a_state_field_of_the_wrong_shape_is_refused_at_its_path() -> None:
 
 
 def test_an_alert_of_an_unknown_kind_is_refused() -> None:
-    alert = {"table": "t1", "seq": 9, "kind": "on-fire", "reason": "smoke"}
+    alert = {"table": "t1", "seq": 9, "ts": TS, "v": 1, "kind": "on-fire", "reason": "smoke"}
     error = _refusal(f"{BASE}/alert", alert)
     assert (error.schema, error.path) == ("schemas/alert.json", "$.kind")
     assert '"on-fire" is not one of' in error.message
@@ -280,6 +294,8 @@ def test_alerts_never_show_a_card_and_carry_seq_unless_from_memory() -> None:
     refused = {
         "table": "t1",
         "seq": 9,
+        "ts": TS,
+        "v": 1,
         "kind": "rejected",
         "reason": "no",
         "source": "cmd/shoe.card",
@@ -288,18 +304,24 @@ def test_alerts_never_show_a_card_and_carry_seq_unless_from_memory() -> None:
     assert _refusal("alert", refused).path == "$.input.card"
     withheld = {**refused, "input": {"type": "shoe.card", "withheld": ["card"]}}
     schemas.validate("alert", json.dumps(withheld).encode())
-    memory: dict[str, Any] = {"table": "t1", "kind": "journal-unwritable", "reason": "disk full"}
+    memory: dict[str, Any] = {
+        "table": "t1",
+        "ts": TS,
+        "v": 1,
+        "kind": "journal-unwritable",
+        "reason": "disk full",
+    }
     assert '"journaled" is a required property' in _refusal("alert", memory).message
-    memory |= {"journaled": False, "ts": "2026-11-26T21:12:03.120519Z"}
+    memory |= {"journaled": False}
     schemas.validate("alert", json.dumps(memory).encode())
     assert _refusal("alert", {**memory, "seq": 3}).path == "$.seq"
 
 
 def test_an_event_never_carries_a_card_the_table_has_not_shown() -> None:
-    burn = {"table": "t1", "seq": 4, "type": "shoe.burn", "round": 1, "ts": "x"}
+    burn = {"table": "t1", "seq": 4, "v": 1, "type": "shoe.burn", "round": 1, "ts": TS}
     schemas.validate("event", json.dumps(burn).encode())
     assert _refusal("event", {**burn, "card": "Ah"}).path == "$.card"
-    hole = {"table": "t1", "seq": 5, "type": "hole.cards", "seat": 3, "round": 1, "ts": "x"}
+    hole = {"table": "t1", "seq": 5, "v": 1, "type": "hole.cards", "seat": 3, "round": 1, "ts": TS}
     assert _refusal("event", {**hole, "cards": ["Ah", "Kh"]}).path == "$.cards"
     # the delayed broadcast feed carries them, and must
     schemas.validate("broadcast/event", json.dumps({**hole, "cards": ["Ah", "Kh"]}).encode())
@@ -329,10 +351,11 @@ def test_commands_as_the_table_takes_them() -> None:
 
 
 def test_a_reply_says_why_only_when_refused() -> None:
-    ok = {"table": "t1", "seq": 11, "id": "c-1003", "ok": True}
+    ok = {"table": "t1", "seq": 11, "ts": TS, "v": 1, "id": "c-1003", "ok": True}
     schemas.validate("cmd/wager/reply", json.dumps(ok).encode())
     assert _refusal("cmd/wager/reply", {**ok, "reason": "fine"}).path == "$.reason"
-    refused = {"table": "t1", "id": None, "ok": False, "reason": "x", "journaled": False}
+    refused = {"table": "t1", "ts": TS, "v": 1, "id": None, "ok": False, "reason": "x"}
+    refused["journaled"] = False
     schemas.validate("cmd/wager/reply", json.dumps(refused).encode())
     assert _refusal("cmd/wager/reply", {**refused, "journaled": True}).path == "$.journaled"
 

@@ -358,7 +358,8 @@ def test_each_finished_round_publishes_its_head_in_the_result_and_on_journal_hea
         rec = recs[chain["seq"]]
         assert chain == {"seq": rec.seq, "hash": rec.hash, "key": key.id}
         assert json.loads(head.payload)["chain"] == chain
-        assert list(json.loads(head.payload)) == ["table", "seq", "chain"]
+        assert list(json.loads(head.payload)) == ["table", "seq", "ts", "v", "chain"]
+        assert json.loads(head.payload)["ts"] == rec.ts  # the record that finished the round
     # the head follows the result it repeats
     seqs = {r.topic.removeprefix(BASE + "/"): r.seq for r in rows}
     assert seqs["round/result"] < seqs["journal/head"]

@@ -163,4 +163,5 @@ def test_every_retained_topic_is_back_with_the_same_bytes_after_a_broker_restart
         "config_digest": "sha256:" + hashlib.sha256(cfg.read_bytes()).hexdigest(),
         "devices": [{"name": "shoe", "driver": "shoe"}],  # a pty: no serial known
         "ts": json.loads(after[f"{BASE}/info"])["ts"],
+        "v": 1,
     }
