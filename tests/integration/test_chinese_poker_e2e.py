@@ -404,5 +404,5 @@ def test_chinese_poker_three_rounds_restart_mid_round_and_no_card_before_the_sho
         if m.topic == f"{BASE}/event" and m.payload["type"].startswith("chinese.")
     ]
     assert sorted(e["seat"] for e in echoes) == [1, 2, 2, 3, 3, 4, 4, 5]
-    shown = {"table", "seq", "ts", "v", "type", "seat", "sweep"}
-    assert all(set(e) <= shown for e in echoes), echoes
+    envelope = {"table", "seq", "ts", "v", "type", "seat", "sweep"}
+    assert all(set(e) <= envelope for e in echoes), echoes
