@@ -14,8 +14,11 @@ hand:
 - ``floor-<site>``: floor and surveillance systems: read everything the tables publish, but not the
   inbound commands (a Pai Gow ``cmd/decision`` names a player's low hand before the showdown,
   docs/mqtt.md), and write nothing;
-- ``display-<site>``: display pages (EZTRAK boards, table signs): read ``display/#`` and ``state``
-  only, write nothing;
+- ``display-<site>``: display pages (EZTRAK boards, table signs, the scoreboard page): read
+  ``status``, ``info`` (the posted limits, pay tables and collection schedule), ``state`` and
+  ``display/#`` only, write nothing; with ``--display-results`` (``display_results``) also
+  ``round/result``, which names every player id with each wager's result (the scoreboard's last
+  hand and side-bet hits need it), so it is left out unless asked;
 - ``broadcast-<site>``: a broadcast production's feed: read only ``broadcast/#``, the delayed feed
   with every card (tablectl/broadcast.py), which no other role may read (the consoles, pit and
   floor are denied it: R46 keeps hole cards off every live topic).
@@ -57,7 +60,8 @@ TABLE_WRITES = (
 )
 TABLE_READS = ("cmd/+",)  # the commands; `cmd/<verb>/reply` is one level deeper, so not these
 COMMANDS = "cmd/+"  # what a console may write: a command, never a reply
-DISPLAY_READS = ("display/#", "state")
+DISPLAY_READS = ("status", "info", "state", "display/#")  # nothing any card the table hides
+DISPLAY_RESULTS = "round/result"  # player ids with each wager's result: only when asked
 BROADCAST = "broadcast/#"  # the delayed feed: its own role only
 
 # What a Mosquitto password file and an ACL file's `user` line can carry.
@@ -111,10 +115,12 @@ def broadcast_user(site: str) -> str:
     return f"broadcast-{site}"
 
 
-def room_users(tables: Sequence[TableConfig]) -> list[BrokerUser]:
+def room_users(tables: Sequence[TableConfig], *, display_results: bool = False) -> list[BrokerUser]:
     """Every user of a card room's broker, for these tables: per table the daemon and its console,
-    per site the pit, floor and display roles. ValueError for two configs of one table, a user
-    name the broker cannot take, or one user name given to two roles."""
+    per site the pit, floor and display roles (the display role reads `round/result` too when
+    `display_results`). ValueError for two configs of one table, a user name the broker cannot
+    take, or one user name given to two roles."""
+    display_reads = (*DISPLAY_READS, DISPLAY_RESULTS) if display_results else DISPLAY_READS
     if not tables:
         raise ValueError("no table config given")
     bases: dict[str, TableConfig] = {}
@@ -174,8 +180,8 @@ def room_users(tables: Sequence[TableConfig]) -> list[BrokerUser]:
                 display_user(site),
                 "display",
                 site,
-                tuple(Grant("read", f"{t.base_topic}/{s}") for t in here for s in DISPLAY_READS),
-                f"{site}: display pages, display/# and state only",
+                tuple(Grant("read", f"{t.base_topic}/{s}") for t in here for s in display_reads),
+                f"{site}: display pages, read only: " + ", ".join(display_reads),
             )
         )
         users.append(

@@ -428,6 +428,12 @@ def _parser() -> argparse.ArgumentParser:
         help=f"a table config (repeatable: one per table; default {DEFAULT_CONFIG})",
     )
     acl.add_argument("--users", action="store_true", help="only the user names, one a line")
+    acl.add_argument(
+        "--display-results",
+        action="store_true",
+        help="let the display-<site> role read round/result too (the scoreboard's last hand and "
+        "side-bet hits): it names every player id with each wager's result",
+    )
     acl.set_defaults(func=cmd_broker_acl)
     return p
 
@@ -1122,7 +1128,7 @@ def cmd_broker_acl(args: argparse.Namespace) -> int:
     if problems:
         raise ConfigError(problems)
     try:
-        users = room_users(tables)
+        users = room_users(tables, display_results=args.display_results)
     except ValueError as exc:
         print(f"tablectl broker-acl: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -1,6 +1,8 @@
 """The retained `<base>/info` topic (issue 14 item 1): which software a table runs and under
 what, so a floor of many tables can tell at a glance which run which release, game, rules and
-config file, and which devices (docs/mqtt.md "info").
+config file, and which devices (docs/mqtt.md "info"); and what the table posts under its rules
+(`posted`: limits or stakes, pay tables, the collection schedule, the bet timer), which the
+scoreboard page shows at the table (issue 14 item 3, docs/scoreboard.md).
 
 Like `status` it describes the running process, not the table's play: published from memory
 (`Relay.notice`, retained, no `seq`, not journaled) by the daemon at start and again whenever
@@ -13,10 +15,20 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from tablectl import __version__
-from tablectl.config import LoadedConfig, Rules
+from tablectl.config import Limits, LoadedConfig, Rules
+from tablectl.games.chinese_poker.spec import TABLE_LIMIT as CHINESE_POKER_LIMIT
+from tablectl.games.chinese_poker.spec import ChinesePoker
+from tablectl.games.dealers_choice.spec import DealersChoice
+from tablectl.games.poker.spec import PokerGame
+from tablectl.rules.fees import Bracket, CollectionSchedule
+from tablectl.rules.paytables import PayTable
+from tablectl.rules.poker_fees import PokerSchedule
+from tablectl_base.money import fmt
 
 SerialOf = Callable[[str], str | None]
 """A device port -> the serial behind it, None when unknown (the daemon's `port_serial`)."""
@@ -50,12 +62,140 @@ def info_payload(
 
     `rules` are the rules in force (the journal's), which differ from the config file's while a
     change waits for the end of a round; `config_digest` is the file's as loaded (None for a
-    config built in memory); `ts` is when this info was made."""
+    config built in memory); `posted` is what the table posts under those rules (limits, pay
+    tables, collection schedule, bet timer: `posted`); `ts` is when this info was made."""
     return {
         "version": __version__,
         "game": rules.game.id,
         "rules_digest": rules_digest(rules),
         "config_digest": cfg.digest,
         "devices": devices(cfg, serial_of),
+        "posted": posted(rules),
         "ts": ts,
+    }
+
+
+def posted(rules: Rules) -> dict[str, Any]:
+    """What a card room posts at the table, from the rules in force (issue 14 item 3): the table
+    limits (a banked game's, with any spot's own) or the poker room's stakes, each pay table the
+    rules carry, the collection schedule (R4 or R44) and the bet timer where one runs. Money is
+    text with two places and a pay is "N to D" odds, as `tablectl analyze` writes them; keys
+    are the rules' own (the journal's `config` record), so a figure can be traced there."""
+    out: dict[str, Any] = {}
+    if rules.limits is not None:
+        out["limits"] = _limits(rules.limits)
+    game = rules.game
+    if isinstance(game, PokerGame):
+        out["betting"] = _betting(game, rules.poker_schedule())
+    elif isinstance(game, ChinesePoker):
+        low, high = CHINESE_POKER_LIMIT
+        out["points"] = {
+            "point": fmt(game.point),
+            "chip": fmt(game.chip),
+            "buy_in": fmt(game.least_buy_in),
+            "table_limit": {"min": fmt(low), "max": fmt(high)},
+        }
+    out["paytables"] = [_paytable(table) for table in rules.paytables.values()]
+    schedule = rules.schedule
+    if isinstance(schedule, CollectionSchedule):
+        out["collection"] = _banked_collection(schedule)
+    else:
+        out["collection"] = _poker_collection(schedule)
+    timer = game.bet_timer()
+    if timer > 0:
+        out["bet_timer"] = timer
+    return out
+
+
+def _limits(limits: Limits) -> dict[str, Any]:
+    return {
+        "min": fmt(limits.min),
+        "max": fmt(limits.max),
+        "spots": {s: {"min": fmt(x.min), "max": fmt(x.max)} for s, x in limits.spots.items()},
+    }
+
+
+def _pair(pair: tuple[Decimal, Decimal] | None) -> list[str] | None:
+    return None if pair is None else [fmt(pair[0]), fmt(pair[1])]
+
+
+def _stakes(game: PokerGame) -> dict[str, Any]:
+    return {
+        "structure": game.structure,
+        "stakes": _pair(game.stakes),
+        "late_stakes": _pair(game.late_stakes),
+        "blinds": _pair(game.blinds),
+    }
+
+
+def _betting(game: PokerGame, schedule: PokerSchedule) -> dict[str, Any]:
+    """A poker room table's betting: structure, stakes, blinds, kill, smallest chip, the least
+    buy-in (the config's, else the posted option's; None: none posted), and at Dealer's Choice
+    each offered game with its own limits."""
+    least = game.least_buy_in(schedule)
+    out = {
+        **_stakes(game),
+        "kill": game.kill,
+        "chip": fmt(game.chip),
+        "buy_in": None if least is None else fmt(least),
+    }
+    if isinstance(game, DealersChoice):
+        out["games"] = [{"game": g, **_stakes(game.game_options(g))} for g in game.games]
+    return out
+
+
+def odds_text(odds: Fraction) -> str:
+    """A pay as `tablectl analyze` writes it: "300 to 1", "3 to 2"."""
+    return f"{odds.numerator} to {odds.denominator}"
+
+
+def _paytable(table: PayTable) -> dict[str, Any]:
+    """One pay table as the rules hold it: its name, the wager it settles, and each winning
+    hand's pay in the table's order; a Fortune table's Envy amounts too (R32)."""
+    out: dict[str, Any] = {
+        "name": table.name,
+        "wager": table.wager,
+        "pays": [{"hand": hand, "pays": odds_text(pay)} for hand, pay in table.pays.items()],
+    }
+    if table.envy:
+        out["envy"] = [{"hand": hand, "amount": fmt(pay)} for hand, pay in table.envy.items()]
+    return out
+
+
+def _brackets(brackets: tuple[Bracket, ...]) -> list[dict[str, str]]:
+    return [{"min_action": fmt(b.min_action), "fee": fmt(b.fee)} for b in brackets]
+
+
+def _banked_collection(schedule: CollectionSchedule) -> dict[str, Any]:
+    """An R4 schedule option: its table limit, the player-dealer's fee by total table action,
+    and the player's fee (flat per wager or per player, or by the wager's size, on some spots)."""
+    return {
+        "option": schedule.option,
+        "table_min": fmt(schedule.table_min),
+        "table_max": fmt(schedule.table_max),
+        "brackets": _brackets(schedule.brackets),
+        "player_fee": fmt(schedule.player_fee),
+        "player_fee_per": schedule.player_fee_per,
+        "player_fee_brackets": _brackets(schedule.player_fee_brackets),
+        "player_fee_spots": list(schedule.player_fee_spots),
+    }
+
+
+def _poker_collection(schedule: PokerSchedule) -> dict[str, Any]:
+    """An R44 schedule: per hand or per half hour, the fee by the number of players, the fee of
+    a hand that ends before the flop, and what the option posts with it."""
+    return {
+        "options": list(schedule.options),
+        "per": schedule.per,
+        "rates": [
+            {"min_players": r.min_players, "max_players": r.max_players, "fee": fmt(r.fee)}
+            for r in schedule.rates
+        ],
+        "modified_fee": None if schedule.modified_fee is None else fmt(schedule.modified_fee),
+        "table_limits": [
+            {"lower": fmt(x.lower), "higher": fmt(x.higher)} for x in schedule.table_limits
+        ],
+        "structure": schedule.structure,
+        "buy_in": None if schedule.buy_in is None else fmt(schedule.buy_in),
+        "button_fee": None if schedule.button_fee is None else fmt(schedule.button_fee),
     }

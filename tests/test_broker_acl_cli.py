@@ -115,10 +115,23 @@ def test_each_role_may_do_what_the_issue_says_and_nothing_more(
         assert not may(floor, "read", f"{base}/cmd/decision")
     assert all(a in ("read", "deny") for a, _ in floor)
 
-    # display pages: display/# and state only
-    assert may(display, "read", f"{bac}/display/eztrak")
-    assert may(display, "read", f"{tcp}/state")
-    for topic in ("round/result", "event", "alert", "cmd/wager", "cmd/wager/reply"):
+    # display pages (the scoreboard): status, info (the posted limits, pay tables and
+    # schedule), state and display/#; not round/result (player ids) unless asked, nor anything
+    # with a card the table has not shown
+    for base in (bac, tcp):
+        for topic in ("status", "info", "state", "display/eztrak"):
+            assert may(display, "read", f"{base}/{topic}"), topic
+    for topic in (
+        "round/result",
+        "event",
+        "alert",
+        "cmd/wager",
+        "cmd/wager/reply",
+        "journal/head",
+        "device/shoe/status",
+        "broadcast/event",
+        "broadcast/round/result",
+    ):
         assert not may(display, "read", f"{bac}/{topic}"), topic
     assert all(a == "read" for a, _ in display)
 
@@ -134,6 +147,33 @@ def test_each_role_may_do_what_the_issue_says_and_nothing_more(
             assert not may(other, "read", f"{base}/broadcast/event")
     assert not may(console, "read", f"{bac}/broadcast/event")
     assert all(a == "read" for a, _ in broadcast)
+
+
+def test_display_results_lets_the_display_role_read_round_results_too(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--display-results`: the scoreboard's last hand and side-bet hits need `round/result`,
+    which names every player id; asked for, the display role reads it, and still nothing else
+    more (no event, no command, no delayed feed) and writes nothing. The other roles are as
+    without it."""
+    argv = ["broker-acl", "--config", str(BAC), "--config", str(TCP)]
+    code, plain, _ = run(argv, capsys)
+    assert code == 0
+    code, acl, _ = run([*argv, "--display-results"], capsys)
+    assert code == 0
+    by_user, without = grants(acl), grants(plain)
+    display = by_user["display-cardroom-1"]
+    for base in ("tablectl/cardroom-1/bac-01", "tablectl/cardroom-1/tcp-04"):
+        assert may(display, "read", f"{base}/round/result")
+        assert not may(without["display-cardroom-1"], "read", f"{base}/round/result")
+        for topic in ("status", "info", "state", "display/eztrak"):
+            assert may(display, "read", f"{base}/{topic}"), topic
+        for topic in ("event", "alert", "cmd/wager", "broadcast/round/result", "journal/head"):
+            assert not may(display, "read", f"{base}/{topic}"), topic
+    assert all(a == "read" for a, _ in display)
+    assert {u: g for u, g in by_user.items() if u != "display-cardroom-1"} == {
+        u: g for u, g in without.items() if u != "display-cardroom-1"
+    }
 
 
 def test_the_table_may_write_every_topic_the_daemon_publishes() -> None:

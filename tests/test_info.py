@@ -19,9 +19,10 @@ import aiomqtt
 import pytest
 
 import tablectl
+from tablectl import schemas
 from tablectl.config import Rules, load_config
 from tablectl.daemon import Daemon
-from tablectl.info import devices, info_payload, rules_digest
+from tablectl.info import devices, info_payload, posted, rules_digest
 from tablectl.journal import Journal
 from tests.conftest import MosquittoBroker
 from tests.helpers import BASE, TABLE_ID, write_config
@@ -29,6 +30,27 @@ from tests.helpers import BASE, TABLE_ID, write_config
 SHOE = {"name": "shoe", "driver": "shoe", "port": "/dev/tablectl-shoe"}
 EZTRAK = {"name": "board", "driver": "eztrak", "port": "usb:0403:6001:A1B2C3"}
 TIMEOUT = 10.0
+SHIPPED = Path(__file__).resolve().parents[1] / "config"
+
+# config/schedules/ez-baccarat-panda8.toml option 3 (003 lines 1241-1245): $5-$500 per spot, the
+# player-dealer's fee $1 from $5 of total action, $2 from $201, $3 from $301, $5 from $501, $8
+# from $1000; no player fee.
+EZ_BACCARAT_OPTION_3 = {
+    "option": 3,
+    "table_min": "5.00",
+    "table_max": "500.00",
+    "brackets": [
+        {"min_action": "5.00", "fee": "1.00"},
+        {"min_action": "201.00", "fee": "2.00"},
+        {"min_action": "301.00", "fee": "3.00"},
+        {"min_action": "501.00", "fee": "5.00"},
+        {"min_action": "1000.00", "fee": "8.00"},
+    ],
+    "player_fee": "0.00",
+    "player_fee_per": "wager",
+    "player_fee_brackets": [],
+    "player_fee_spots": [],
+}
 
 
 def no_serial(port: str) -> str | None:
@@ -51,9 +73,237 @@ def test_info_names_version_game_digests_and_devices(tmp_path: Path) -> None:
         "rules_digest": canonical_sha256(cfg.rules.to_json()),
         "config_digest": "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest(),
         "devices": [],
+        "posted": {
+            "limits": {"min": "5.00", "max": "500.00", "spots": {}},
+            "paytables": [],
+            "collection": EZ_BACCARAT_OPTION_3,
+        },
         "ts": "2026-11-27T00:00:00.000000Z",
     }
     assert info["version"] == importlib.metadata.version("tablectl")  # the installed release
+
+
+def shipped_posted(name: str) -> dict[str, Any]:
+    """`posted` of a shipped config, after checking the whole `info` against its schema."""
+    cfg = load_config(SHIPPED / name)
+    info = info_payload(cfg, cfg.rules, ts="2026-11-27T00:00:00.000000Z", serial_of=no_serial)
+    schemas.validate(
+        f"{cfg.table.base_topic}/info", json.dumps({"table": "t", "v": 1, **info}).encode()
+    )
+    found: dict[str, Any] = info["posted"]
+    return found
+
+
+def pays(*rows: tuple[str, str]) -> list[dict[str, str]]:
+    return [{"hand": hand, "pays": pay} for hand, pay in rows]
+
+
+def test_posted_at_a_blackjack_table_limits_per_spot_side_bets_and_the_schedule() -> None:
+    """config/pure-21.5-blackjack-003-6to5.toml: limits $5-$200, Red Flex and Buster $5-$100
+    each (003 line 782); RFB-12 (config/paytables/blackjack.toml, 003 lines 504-512) and Buster
+    option 1 (003 lines 535-541); schedule option 5 (003 lines 810-814). No bet timer."""
+    assert shipped_posted("pure-21.5-blackjack-003-6to5.toml") == {
+        "limits": {
+            "min": "5.00",
+            "max": "200.00",
+            "spots": {
+                "red-flex": {"min": "5.00", "max": "100.00"},
+                "buster": {"min": "5.00", "max": "100.00"},
+            },
+        },
+        "paytables": [
+            {
+                "name": "RFB-12",
+                "wager": "red-flex",
+                "pays": pays(
+                    ("red-8-or-more", "300 to 1"),
+                    ("red-7", "200 to 1"),
+                    ("red-6", "100 to 1"),
+                    ("red-5", "50 to 1"),
+                    ("red-4", "8 to 1"),
+                    ("red-3", "3 to 1"),
+                    ("red-2", "2 to 1"),
+                ),
+            },
+            {
+                "name": "option-1",
+                "wager": "buster",
+                "pays": pays(
+                    ("cards-3", "1 to 1"),
+                    ("cards-4", "3 to 1"),
+                    ("cards-5", "8 to 1"),
+                    ("cards-6", "20 to 1"),
+                    ("cards-7", "50 to 1"),
+                    ("cards-8-or-more", "200 to 1"),
+                ),
+            },
+        ],
+        "collection": {
+            "option": 5,
+            "table_min": "5.00",
+            "table_max": "200.00",
+            "brackets": [
+                {"min_action": "5.00", "fee": "0.50"},
+                {"min_action": "51.00", "fee": "1.00"},
+                {"min_action": "101.00", "fee": "2.00"},
+                {"min_action": "201.00", "fee": "3.00"},
+                {"min_action": "301.00", "fee": "4.00"},
+            ],
+            "player_fee": "0.00",
+            "player_fee_per": "wager",
+            "player_fee_brackets": [],
+            "player_fee_spots": [],
+        },
+    }
+
+
+def test_posted_ultimate_texas_holdem_a_fractional_pay_and_a_fee_per_player() -> None:
+    """config/ultimate-texas-holdem-004.toml: the Blind pays a flush 3 to 2 (004 line 1096), the
+    Trips as 004 lines 1092-1098; option 1 charges each player $1 once (004 line 1150)."""
+    got = shipped_posted("ultimate-texas-holdem-004.toml")
+    assert got["limits"] == {"min": "5.00", "max": "500.00", "spots": {}}
+    assert got["paytables"] == [
+        {
+            "name": "BLIND-004",
+            "wager": "blind",
+            "pays": pays(
+                ("royal-flush", "500 to 1"),
+                ("straight-flush", "50 to 1"),
+                ("four-of-a-kind", "10 to 1"),
+                ("full-house", "3 to 1"),
+                ("flush", "3 to 2"),
+                ("straight", "1 to 1"),
+            ),
+        },
+        {
+            "name": "TRIPS-004",
+            "wager": "trips",
+            "pays": pays(
+                ("royal-flush", "50 to 1"),
+                ("straight-flush", "40 to 1"),
+                ("four-of-a-kind", "30 to 1"),
+                ("full-house", "9 to 1"),
+                ("flush", "7 to 1"),
+                ("straight", "4 to 1"),
+                ("three-of-a-kind", "3 to 1"),
+            ),
+        },
+    ]
+    collection = got["collection"]
+    assert (collection["player_fee"], collection["player_fee_per"]) == ("1.00", "player")
+    assert [b["min_action"] for b in collection["brackets"]] == [
+        "5.00",
+        "25.00",
+        "75.00",
+        "125.00",
+        "200.00",
+    ]
+    assert [b["fee"] for b in collection["brackets"]] == ["1.00", "2.00", "3.00", "5.00", "10.00"]
+    assert "bet_timer" not in got
+
+
+def test_posted_fortune_pai_gow_the_envy_amounts_and_a_fee_by_the_wager() -> None:
+    """config/fortune-pai-gow-004.toml: FORTUNE-003 with its Envy amounts (004 lines 886-892);
+    option 1 charges the player by the wager's size (004 lines 911-915)."""
+    got = shipped_posted("fortune-pai-gow-004.toml")
+    assert got["limits"] == {"min": "10.00", "max": "500.00", "spots": {}}
+    (fortune,) = got["paytables"]
+    assert (fortune["name"], fortune["wager"]) == ("FORTUNE-003", "fortune")
+    assert fortune["pays"][0] == {"hand": "seven-card-straight-flush", "pays": "5000 to 1"}
+    assert fortune["pays"][-1] == {"hand": "straight", "pays": "2 to 1"}
+    assert len(fortune["pays"]) == 11
+    assert fortune["envy"] == [
+        {"hand": "seven-card-straight-flush", "amount": "5000.00"},
+        {"hand": "royal-flush-royal-match", "amount": "1000.00"},
+        {"hand": "seven-card-straight-flush-joker", "amount": "500.00"},
+        {"hand": "five-aces", "amount": "250.00"},
+        {"hand": "royal-flush", "amount": "50.00"},
+        {"hand": "straight-flush", "amount": "20.00"},
+        {"hand": "four-of-a-kind", "amount": "5.00"},
+    ]
+    collection = got["collection"]
+    assert collection["player_fee"] == "0.00"
+    assert collection["player_fee_brackets"][:3] == [
+        {"min_action": "10.00", "fee": "0.50"},
+        {"min_action": "50.00", "fee": "1.00"},
+        {"min_action": "101.00", "fee": "2.00"},
+    ]
+
+
+def test_posted_at_a_poker_table_the_stakes_and_the_posted_options_read_together() -> None:
+    """config/texas-holdem-004.toml: fixed limit $4-$8, blinds $2-$4; the posted options 1 and 2
+    (config/schedules/poker/texas-holdem-004.toml) read as one schedule: $3 a hand with 2 to 5
+    players, $4 with 6 to 9, for a $4-$8 "Limit" table; no pay table, no banked limits."""
+    assert shipped_posted("texas-holdem-004.toml") == {
+        "betting": {
+            "structure": "fixed-limit",
+            "stakes": ["4.00", "8.00"],
+            "late_stakes": None,
+            "blinds": ["2.00", "4.00"],
+            "kill": "none",
+            "chip": "1.00",
+            "buy_in": None,
+        },
+        "paytables": [],
+        "collection": {
+            "options": [1, 2],
+            "per": "hand",
+            "rates": [
+                {"min_players": 2, "max_players": 5, "fee": "3.00"},
+                {"min_players": 6, "max_players": 9, "fee": "4.00"},
+            ],
+            "modified_fee": None,
+            "table_limits": [{"lower": "4.00", "higher": "8.00"}],
+            "structure": "fixed-limit",
+            "buy_in": None,
+            "button_fee": None,
+        },
+    }
+
+
+def test_posted_dealers_choice_each_offered_game_with_its_own_limits() -> None:
+    """config/dealers-choice-003.toml: $2-$4 for every game but Omaha high-low, $5-$10 with
+    blinds $2-$5 ([game.limits.omaha-hi-lo]); its own schedule, an open-ended top rate."""
+    got = shipped_posted("dealers-choice-003.toml")
+    games = {g["game"]: (g["stakes"], g["blinds"]) for g in got["betting"]["games"]}
+    assert list(games)[:2] == ["texas-holdem", "omaha-hi-lo"]
+    assert games["omaha-hi-lo"] == (["5.00", "10.00"], ["2.00", "5.00"])
+    assert games["razz"] == (["2.00", "4.00"], ["1.00", "2.00"])
+    assert got["collection"]["rates"][-1] == {"min_players": 7, "max_players": None, "fee": "3.00"}
+    assert got["collection"]["modified_fee"] == "1.00"
+
+
+def test_posted_chinese_poker_the_point_the_buy_in_and_the_button_fee() -> None:
+    """config/chinese-poker-003.toml: a $5 point, twenty points' buy-in ($100), the posted
+    $1-$100 limit; option 2: $1 each, $2 for the buttons' holder (003 "Chinese Poker")."""
+    got = shipped_posted("chinese-poker-003.toml")
+    assert got["points"] == {
+        "point": "5.00",
+        "chip": "1.00",
+        "buy_in": "100.00",
+        "table_limit": {"min": "1.00", "max": "100.00"},
+    }
+    assert "limits" not in got and "betting" not in got
+    assert got["collection"]["rates"] == [{"min_players": 2, "max_players": 5, "fee": "1.00"}]
+    assert got["collection"]["button_fee"] == "2.00"
+
+
+def test_posted_bet_timer_where_one_runs_and_every_shipped_config_fits_the_schema(
+    tmp_path: Path,
+) -> None:
+    timed = load_config(write_config(tmp_path, game={"bet_timer_seconds": 45})).rules
+    assert posted(timed)["bet_timer"] == 45
+    assert "bet_timer" not in posted(load_config(write_config(tmp_path)).rules)
+    for path in sorted(SHIPPED.glob("*.toml")):
+        shipped_posted(path.name)  # each one's info validates against schemas/info.json
+
+
+def test_posted_follows_the_rules_not_the_file(tmp_path: Path) -> None:
+    """`posted` is built from the rules it is given (the journal's, in force), as the digest."""
+    cfg = load_config(write_config(tmp_path))
+    lower = load_config(write_config(tmp_path, limits={"max": "100"})).rules
+    info = info_payload(cfg, lower, ts="2026-11-27T00:00:00.000000Z", serial_of=no_serial)
+    assert info["posted"]["limits"]["max"] == "100.00"
 
 
 def test_a_device_serial_is_given_where_known_and_left_out_where_not(tmp_path: Path) -> None:

@@ -1,10 +1,10 @@
 /* The table-side scoreboard (docs/scoreboard.md): reads one table's retained topics over
- * MQTT-over-WebSockets (mqtt-ws.js) and draws them. It subscribes to four topics below the
- * table's base and nothing else: `status`, `state`, `display/eztrak` and `round/result`, the
- * topics a read-only display user may read. It never asks for `broadcast/#` (the delayed feed
- * with every card), `event`, or anything of another table: it can show only what the table has
- * already shown, because those topics carry nothing more (docs/mqtt.md, "The card-exposure
- * rule").
+ * MQTT-over-WebSockets (mqtt-ws.js) and draws them. It subscribes to five topics below the
+ * table's base and nothing else: `status`, `info` (what the table posts: limits, pay tables,
+ * the collection schedule), `state`, `display/eztrak` and `round/result`, the topics a
+ * read-only display user may read. It never asks for `broadcast/#` (the delayed feed with every
+ * card), `event`, or anything of another table: it can show only what the table has already
+ * shown, because those topics carry nothing more (docs/mqtt.md, "The card-exposure rule").
  *
  * Address: scoreboard.html?table=tablectl/<site>/<table>[&broker=ws://host:port/mqtt]
  *          [&keepalive=30][&record=1]#user=<user>&pass=<password>
@@ -22,7 +22,7 @@
   const brokerUrl = params.get("broker") || `${scheme}://${location.host}/mqtt`;
   const keepAll = params.get("record") === "1";
   const keepalive = Math.min(Math.max(Number(params.get("keepalive")) || 30, 1), 600);
-  const TOPICS = ["status", "state", "display/eztrak", "round/result"];
+  const TOPICS = ["status", "info", "state", "display/eztrak", "round/result"];
   const KEPT = 200;
 
   const GAMES = {
@@ -32,6 +32,20 @@
     "ultimate-texas-holdem": "Ultimate Texas Hold'em",
     "pure-21.5-blackjack": "Pure 21.5 Blackjack",
     "pure-spanish-21.5": "Pure Spanish 21.5",
+    "texas-holdem": "Texas Hold'em",
+    "omaha": "Omaha",
+    "omaha-hi-lo": "Omaha Hi-Lo",
+    "crazy-pineapple-hi-lo": "Crazy Pineapple Hi-Lo",
+    "seven-card-stud": "Seven Card Stud",
+    "seven-card-stud-hi-lo": "Seven Card Stud Hi-Lo",
+    "razz": "Razz",
+    "five-card-stud": "Five Card Stud",
+    "option-alley": "Option Alley",
+    "five-card-draw": "Five Card Draw",
+    "five-card-draw-hi-lo": "Five Card Draw Hi-Lo",
+    "lowball": "Lowball",
+    "dealers-choice": "Dealer's Choice",
+    "chinese-poker": "Chinese Poker",
   };
   const STATS = [
     ["player", "Player"], ["banker", "Banker"], ["tie", "Tie"], ["dragon7", "Dragon 7"],
@@ -49,7 +63,7 @@
     link: "connecting",  // connecting connected subscribed backoff stopped
     linkDetail: null,
     status: null,        // the table's `status`: online / offline
-    state: null, eztrak: null, result: null, results: [],
+    state: null, eztrak: null, info: null, result: null, results: [],
     timer: { round: null, since: null },
     connects: 0,         // accepted CONNACKs: 1 + the reconnects
     renders: 0,
@@ -90,6 +104,7 @@
     }
     if (suffix === "state") onState(payload, meta.retain);
     else if (suffix === "display/eztrak") sb.eztrak = payload;
+    else if (suffix === "info") sb.info = payload;
     else if (suffix === "round/result") {
       sb.result = payload;
       sb.results.push(payload);
@@ -222,8 +237,12 @@
 
   function drawTimer() {
     const box = $("bet-timer");
-    const z = sb.eztrak, st = sb.state;
-    if (!z || !z.bet_timer) { box.dataset.state = "none"; box.textContent = ""; return; }
+    const st = sb.state;
+    const posted = sb.info && sb.info.posted;
+    // The timer's length: the EZTRAK board's, else what `info` posts (absent: no timer).
+    const length = (sb.eztrak && sb.eztrak.bet_timer) || (posted && posted.bet_timer) || 0;
+    const z = { bet_timer: length };
+    if (!z.bet_timer) { box.dataset.state = "none"; box.textContent = ""; return; }
     if (st && st.phase === "betting" && (st.wagers || []).length && sb.timer.round === st.round) {
       if (sb.timer.since === null) { box.dataset.state = "running"; box.textContent = "Bets closing"; return; }
       const left = Math.max(0, Math.ceil(z.bet_timer - (Date.now() - sb.timer.since) / 1000));
@@ -249,6 +268,7 @@
       $("limits").textContent = keys.length === 2 && lim.min && lim.max
         ? `Limits ${lim.min}\u2013${lim.max}`
         : keys.map((k) => `${k} ${lim[k]}`).join(" \u00b7 ");
+      $("limits").dataset.from = "display/eztrak";
       drawStats(z);
       drawRoads(z.roads || {});
     }
@@ -323,6 +343,136 @@
     $("hits").replaceChildren(...hits.slice(0, 12));
   }
 
+  // -- what the table posts (`info.posted`) ------------------------------------------------
+
+  const WAGERS = { ...SIDE_BETS, blind: "Blind", base: "Base", ante: "Ante", play: "Play",
+    player: "Player", banker: "Banker", tie: "Tie" };
+  const STRUCTURES = { "fixed-limit": "Fixed limit", "spread-limit": "Spread limit",
+    "pot-limit": "Pot limit", "no-limit": "No limit" };
+  const range = (low, high) => `${low}\u2013${high}`;
+
+  /** A pay table's category id as the layout reads it: "red-8-or-more" "8 or more red cards",
+   * "cards-3" "3-card bust", "seven-card-straight-flush-joker" "7-card straight flush (joker)". */
+  function handName(hand) {
+    let m = /^red-(\d)(-or-more)?$/.exec(hand);
+    if (m) return `${m[1]}${m[2] ? " or more" : ""} red cards`;
+    m = /^cards-(\d)(-or-more)?$/.exec(hand);
+    if (m) return m[2] ? `${m[1]} or more cards bust` : `${m[1]}-card bust`;
+    let text = hand.replace(/-joker$/, " (joker)").replace(/-royal-match$/, " + royal match")
+      .replace(/^five-aces$/, "5 aces").replace(/-/g, " ").replace(/^seven card /, "7-card ");
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
+  function stakesText(b) {
+    const name = STRUCTURES[b.structure] || b.structure;
+    if (!b.stakes) return name;
+    const late = b.late_stakes ? ` / ${range(...b.late_stakes)}` : "";
+    return `${name} ${range(...b.stakes)}${late}`;
+  }
+
+  /** The header's limits at another game than baccarat: a banked game's table limits, a poker
+   * table's structure and stakes, a Chinese Poker point. */
+  function limitsText(p) {
+    if (p.limits) return `Limits ${range(p.limits.min, p.limits.max)}`;
+    if (p.betting) return stakesText(p.betting);
+    if (p.points) return `Point ${p.points.point}`;
+    return "";
+  }
+
+  function postedFacts(p) {
+    const facts = [];
+    if (p.limits) {
+      facts.push(["Table limits", range(p.limits.min, p.limits.max)]);
+      for (const [spot, lim] of Object.entries(p.limits.spots || {})) {
+        facts.push([`${WAGERS[spot] || spot} limits`, range(lim.min, lim.max)]);
+      }
+    }
+    const b = p.betting;
+    if (b) {
+      facts.push(["Betting", stakesText(b)], ["Blinds", b.blinds.join(" / ")]);
+      if (b.kill !== "none") facts.push(["Kill", `${b.kill} kill`]);
+      if (b.buy_in) facts.push(["Buy-in", `${b.buy_in} minimum`]);
+      for (const g of b.games || []) {
+        facts.push([GAMES[g.game] || g.game, `${stakesText(g)}, blinds ${g.blinds.join(" / ")}`]);
+      }
+    }
+    if (p.points) {
+      facts.push(["Point", p.points.point], ["Buy-in", `${p.points.buy_in} minimum`],
+        ["Table limit", range(p.points.table_limit.min, p.points.table_limit.max)]);
+    }
+    if (p.bet_timer) facts.push(["Bet timer", `${p.bet_timer} s`]);
+    return facts;
+  }
+
+  function paytable(t) {
+    const box = el("div", { class: "paytable-box", "data-paytable": t.name, "data-wager": t.wager });
+    box.append(el("h3", {}, `${WAGERS[t.wager] || t.wager} (${t.name})`));
+    const table = el("table", { class: "paytable" });
+    const envy = Object.fromEntries((t.envy || []).map((e) => [e.hand, e.amount]));
+    for (const row of t.pays) {
+      const tr = el("tr", { "data-hand": row.hand });
+      tr.append(el("td", { class: "hand" }, handName(row.hand)), el("td", { class: "pay" }, row.pays));
+      if (t.envy) tr.append(el("td", { class: "envy" }, envy[row.hand] ? `Envy ${envy[row.hand]}` : ""));
+      table.append(tr);
+    }
+    box.append(table);
+    return box;
+  }
+
+  /** The collection schedule as a card room posts it: a banked game's option (table limit, the
+   * player-dealer's fee by total action, the player's fee) or a poker table's (the fee by the
+   * number of players, per hand or per half hour). Each row [what, fee]; a head row has no fee. */
+  function collectionRows(c) {
+    const rows = [];
+    if (c.per) {  // a poker table (R44)
+      rows.push([c.per === "hand" ? "Per hand, by players dealt in" : "Per half hour, each seated player"]);
+      for (const r of c.rates) {
+        const who = r.max_players === null ? `${r.min_players} or more`
+          : r.max_players === r.min_players ? `${r.min_players}` : `${r.min_players}\u2013${r.max_players}`;
+        rows.push([`${who} players`, r.fee]);
+      }
+      if (c.modified_fee) rows.push(["Hand ended before the flop", c.modified_fee]);
+      if (c.button_fee) rows.push(["The buttons' holder", c.button_fee]);
+      if (c.table_limits.length) rows.push([`For a ${c.table_limits.map((l) => range(l.lower, l.higher)).join(" or ")} table`]);
+      if (c.buy_in) rows.push(["Buy-in", c.buy_in]);
+      return rows;
+    }
+    rows.push([`Table limit ${range(c.table_min, c.table_max)}; player-dealer, by total action`]);
+    for (const b of c.brackets) rows.push([`from ${b.min_action}`, b.fee]);
+    const spots = c.player_fee_spots.length
+      ? ` (${c.player_fee_spots.map((s) => WAGERS[s] || s).join(", ")} only)` : "";
+    if (c.player_fee_brackets.length) {
+      rows.push([`Player, by the wager${spots}`]);
+      for (const b of c.player_fee_brackets) rows.push([`from ${b.min_action}`, b.fee]);
+    } else if (Number(c.player_fee) > 0) {
+      rows.push([`Player, per ${c.player_fee_per}${spots}`, c.player_fee]);
+    } else {
+      rows.push(["Player", "none"]);
+    }
+    return rows;
+  }
+
+  /** `info.posted` in the posted panel, which goes into the view of the table's game. */
+  function drawPosted(view) {
+    const panel = $("posted-panel");
+    const p = sb.info && sb.info.posted;
+    panel.hidden = !p || !view;
+    if (!p || !view) return;
+    if (panel.parentNode !== view) view.append(panel);
+    $("posted-facts").replaceChildren(...postedFacts(p).flatMap(([k, v]) =>
+      [el("dt", {}, k), el("dd", { "data-posted": k }, v)]));
+    $("paytables").replaceChildren(...(p.paytables || []).map(paytable));
+    const c = p.collection;
+    const options = c.per ? c.options : [c.option];
+    $("collection-title").textContent = `Collection: option${options.length > 1 ? "s" : ""} ${options.join(" and ")}`;
+    $("collection").tBodies[0].replaceChildren(...collectionRows(c).map(([what, fee]) => {
+      const tr = el("tr");
+      if (fee === undefined) tr.append(el("td", { class: "head", colSpan: 2 }, what));
+      else tr.append(el("td", {}, what), el("td", { class: "fee" }, fee));
+      return tr;
+    }));
+  }
+
   function drawBanner() {
     const b = $("banner");
     let text = "";
@@ -336,7 +486,7 @@
   function render() {
     sb.renders++;
     const st = sb.state;
-    const game = st ? st.game : sb.eztrak ? "ez-baccarat-panda8" : null;
+    const game = st ? st.game : sb.eztrak ? "ez-baccarat-panda8" : sb.info ? sb.info.game : null;
     $("table-name").textContent = st ? st.table : sb.eztrak ? sb.eztrak.table : base.split("/").pop();
     $("game-name").textContent = game ? GAMES[game] || game : "";
     if (st) $("round").textContent = st.round;
@@ -352,6 +502,12 @@
     $("other").hidden = baccarat || !game;
     if (baccarat) drawBaccarat();
     else if (game) drawOther();
+    const posted = sb.info && sb.info.posted;
+    if (!baccarat || !sb.eztrak) {  // the EZTRAK board's limits first at baccarat
+      $("limits").textContent = posted ? limitsText(posted) : "";
+      $("limits").dataset.from = posted ? "info" : "";
+    }
+    drawPosted(baccarat ? $("baccarat") : game ? $("other") : null);
     drawTimer();
     drawBanner();
   }

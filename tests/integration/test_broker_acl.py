@@ -130,7 +130,7 @@ class Room:
     journal: Path
     console: Console  # the dealer console of table t1
     floor: Console  # a floor system: reads everything but the commands
-    display: Console  # a display page: display/# and state only
+    display: Console  # a display page: status, info, state and display/# only
 
 
 @pytest.fixture
@@ -250,8 +250,9 @@ def test_the_floor_gets_every_message_of_a_round_and_a_display_page_only_its_own
 ) -> None:
     """A refused wager, then a whole round. The floor receives every message of the outbox,
     whatever its topic (so the ACL lets the table publish all it publishes: a denied publish
-    would be dropped without a word); the display page receives only `state` and
-    `display/eztrak`, those after the round included."""
+    would be dropped without a word); the display page receives only `status`, `info`,
+    `state` and `display/eztrak`, those after the round included (no `round/result`: the
+    generated display role reads it only with `--display-results`)."""
     refused = room.console.send("wager", {"seat": 1, "spot": "player", "amount": "25"})
     assert not refused["ok"]  # no bank yet: an alert and a refusing reply
     room.shoe.new_shoe(8, seed=11)
@@ -286,6 +287,8 @@ def test_the_floor_gets_every_message_of_a_round_and_a_display_page_only_its_own
         ),
     )
     assert {m.topic.removeprefix(f"{BASE}/") for m in room.display.messages} == {
+        "status",
+        "info",
         "state",
         "display/eztrak",
     }

@@ -19,6 +19,8 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 import tablectl
+from tablectl.config import load_config
+from tablectl.info import posted
 from tablectl.journal import Journal
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker
@@ -162,6 +164,7 @@ def test_every_retained_topic_is_back_with_the_same_bytes_after_a_broker_restart
         "rules_digest": journaled_rules_digest(journal),
         "config_digest": "sha256:" + hashlib.sha256(cfg.read_bytes()).hexdigest(),
         "devices": [{"name": "shoe", "driver": "shoe"}],  # a pty: no serial known
+        "posted": posted(load_config(cfg).rules),  # tests/test_info.py works it by hand
         "ts": json.loads(after[f"{BASE}/info"])["ts"],
         "v": 1,
     }

@@ -3,8 +3,8 @@ Chromium, served by a real Mosquitto's websockets listener (`http_dir` = web/) a
 MQTT-over-WebSockets by the real daemon of an EZ Baccarat Panda 8 table.
 
 The broker is locked as a card room's is (tests/integration/conftest.py) and the page connects
-as a read-only user this test adds to the acl_file: read `state`, `display/eztrak`,
-`round/result` and `status` of the table, nothing else. The test deals the worked shoe of
+as a read-only user this test adds to the acl_file: read `status`, `info`, `state`,
+`display/eztrak` and `round/result` of the table, nothing else. The test deals the worked shoe of
 tests/test_eztrak.py (11 hands, every card chosen here and the drawing rules applied by hand)
 through a simulated shoe on a pty, with burns before it, then a second shoe of two hands, and
 checks what the page shows against figures worked by hand: the statistics of both shoes, the
@@ -15,7 +15,7 @@ No hidden card reaches the page's socket: the page keeps every PUBLISH its MQTT 
 (`window.scoreboard.received`, with `record=1`); every card named in one must have been dealt by
 the shoe before the page had received that many messages, no burned card is named anywhere (the
 delayed broadcast feed is on, and the test sees the burns on it with the broadcast role, so they
-were on the broker), and the page received nothing but its four topics.
+were on the broker), and the page received nothing but its five topics.
 
 Screenshots go to the test's tmp_path (`pytest --basetemp=DIR` keeps them in DIR), never the
 repository. The browser is Debian's `chromium` and `chromium-driver` (scripts/setup.sh with
@@ -59,6 +59,7 @@ PAGE_PASSWORD = "scoreboard-it-secret"
 BET_TIMER = 60
 WAIT = 15.0
 CARD = re.compile(r"^[2-9TJQKA][shdc]$")
+PAGE_TOPICS = ("status", "info", "state", "display/eztrak", "round/result")  # as it subscribes
 
 # The worked shoe of tests/test_eztrak.py, dealt card by card in the order of 003 (player,
 # banker, player, banker, then the player's and the banker's third cards as the tableau says).
@@ -158,9 +159,7 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             page = Page(driver, ws_port)
             page.wait("the page subscribed", "return window.scoreboard.link === 'subscribed'")
             granted = driver.execute_script("return window.scoreboard.granted")
-            assert [g["topic"] for g in granted] == [
-                f"{BASE}/{t}" for t in ("status", "state", "display/eztrak", "round/result")
-            ]
+            assert [g["topic"] for g in granted] == [f"{BASE}/{t}" for t in PAGE_TOPICS]
             assert all(g["granted"] == 1 for g in granted), granted
             page.wait("status online", "return window.scoreboard.status === 'online'")
 
@@ -188,6 +187,19 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             assert page.text("last-banker-total") == "7"
             assert page.text("limits") == "Limits 5.00\u2013500.00"
             assert page.text("game-name") == "EZ Baccarat Panda 8"
+            # the posted collection schedule (`info`): config/schedules/ez-baccarat-panda8.toml
+            # option 3, as the harness's config names it (003 lines 1241-1245)
+            assert page.text("collection-title") == "Collection: option 3"
+            assert page.collection() == [
+                "Table limit 5.00\u2013500.00; player-dealer, by total action",
+                "from 5.00 1.00",
+                "from 201.00 2.00",
+                "from 301.00 3.00",
+                "from 501.00 5.00",
+                "from 1000.00 8.00",
+                "Player none",
+            ]
+            assert page.posted()["Bet timer"] == f"{BET_TIMER} s"
             driver.save_screenshot(str(tmp_path / "scoreboard-shoe-1.png"))
 
             # Keep alive: with nothing to acknowledge for 2 s the page pings; the broker never
@@ -261,20 +273,25 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             severe = [e for e in log if e["level"] == "SEVERE"]
             assert not severe, severe
 
-            # With the display role `tablectl broker-acl` generates (display/# and state only),
-            # the page still shows the EZTRAK board; status and round/result are not granted.
+            # With the display role `tablectl broker-acl` generates (status, info, state and
+            # display/#), the page shows the EZTRAK board, the table's status and the posted
+            # schedule; round/result is not granted without --display-results.
             display = Page(driver, ws_port, user="display-it", password=password_for("display-it"))
             display.wait("the display role's page", "return window.scoreboard.granted !== null")
             display.wait("the board", "return document.getElementById('hands').textContent === '2'")
             assert display.stats("prev") == STATS_1
             assert display.beads() == [["B", "P"]]
             # Mosquitto grants every subscription (SUBACK QoS 1) and delivers only what the ACL
-            # lets the user read: the retained `status` ("offline" by now) never comes.
+            # lets the user read: the retained ones here, `status` ("offline" by now) included.
+            display.wait("the retained info", "return window.scoreboard.info !== null")
             display_topics = driver.execute_script(
                 "return [...new Set(window.scoreboard.received.map(m => m.topic))].sort()"
             )
-            assert display_topics == [f"{BASE}/display/eztrak", f"{BASE}/state"]
-            assert display.text("table-status") == "table ?"
+            assert display_topics == [
+                f"{BASE}/{t}" for t in ("display/eztrak", "info", "state", "status")
+            ]
+            assert display.text("table-status") == "table offline"
+            assert display.text("collection-title") == "Collection: option 3"
         finally:
             daemon.stop_quietly()
             console.close()
@@ -282,9 +299,7 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
 
     # ... and the page never had a card before the table dealt it, nor any burn.
     assert_no_card_before_shown(received, fed, BASE)
-    assert {m["topic"] for m in received} == {
-        f"{BASE}/{t}" for t in ("status", "state", "display/eztrak", "round/result")
-    }
+    assert {m["topic"] for m in received} == {f"{BASE}/{t}" for t in PAGE_TOPICS}
     for m in received:
         if m["topic"] == f"{BASE}/round/result":
             result = json.loads(m["payload"])
@@ -343,6 +358,41 @@ def test_the_scoreboard_page_at_a_blackjack_table_shows_no_hole_card(
                     shown.append((card, page.count()))
                 deal(floor, shoe, page, card, [])
             page.wait("the player-dealer", "return window.scoreboard.state.phase === 'playing'")
+            # What the table posts (`info`), from config/pure-21.5-blackjack-003-6to5.toml:
+            # limits $5-$200, Red Flex and Buster $5-$100 each (003 line 782), RFB-12 (003 lines
+            # 504-512) and Buster option 1 (003 lines 535-541), schedule option 5 (003 lines
+            # 810-814: the player-dealer $0.50 to $4 by total action, players nothing).
+            assert page.text("limits") == "Limits 5.00\u2013200.00"
+            assert page.posted() == {
+                "Table limits": "5.00\u2013200.00",
+                "Red Flex limits": "5.00\u2013100.00",
+                "Buster Blackjack limits": "5.00\u2013100.00",
+            }
+            assert page.paytable("RFB-12") == [
+                ("red-8-or-more", "8 or more red cards", "300 to 1"),
+                ("red-7", "7 red cards", "200 to 1"),
+                ("red-6", "6 red cards", "100 to 1"),
+                ("red-5", "5 red cards", "50 to 1"),
+                ("red-4", "4 red cards", "8 to 1"),
+                ("red-3", "3 red cards", "3 to 1"),
+                ("red-2", "2 red cards", "2 to 1"),
+            ]
+            assert page.paytable("option-1")[0] == ("cards-3", "3-card bust", "1 to 1")
+            assert page.paytable("option-1")[-1] == (
+                "cards-8-or-more",
+                "8 or more cards bust",
+                "200 to 1",
+            )
+            assert page.text("collection-title") == "Collection: option 5"
+            assert page.collection() == [
+                "Table limit 5.00\u2013200.00; player-dealer, by total action",
+                "from 5.00 0.50",
+                "from 51.00 1.00",
+                "from 101.00 2.00",
+                "from 201.00 3.00",
+                "from 301.00 4.00",
+                "Player none",
+            ]
             assert page.facts() == {
                 "Round": "1",
                 "Phase": "playing",
@@ -393,11 +443,10 @@ def websocket_broker(factory: MosquittoFactory) -> tuple[MosquittoBroker, int]:
 
 
 def add_page_user(broker: MosquittoBroker, base: str = BASE) -> None:
-    """The page's read-only user, written into the broker's acl_file by this test: the four
-    topics the page reads, read only. (`tablectl broker-acl`'s display role reads `display/#`
-    and `state` only; docs/scoreboard.md.)"""
-    topics = ("state", "display/eztrak", "round/result", "status")
-    grants = "".join(f"topic read {base}/{t}\n" for t in topics)
+    """The page's read-only user, written into the broker's acl_file by this test: the five
+    topics the page reads, read only (what `tablectl broker-acl --display-results` gives its
+    display role; without the option it reads all but `round/result`: docs/scoreboard.md)."""
+    grants = "".join(f"topic read {base}/{t}\n" for t in PAGE_TOPICS)
     with broker.acl_path.open("a") as acl:
         acl.write(f"\n# the scoreboard page (test)\nuser {PAGE_USER}\n{grants}")
     subprocess.run(
@@ -496,6 +545,32 @@ class Page:
             ".map(d => [d.dataset.fact, d.textContent]))"
         )
         return found
+
+    def posted(self) -> dict[str, str]:
+        """The posted panel's facts (limits, stakes, bet timer): each `dd[data-posted]`."""
+        found: dict[str, str] = self.driver.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('#posted-facts dd')]"
+            ".map(d => [d.dataset.posted, d.textContent]))"
+        )
+        return found
+
+    def paytable(self, name: str) -> list[tuple[str, str, str]]:
+        """Pay table `name` as shown: (category id, the hand as written, the pay) a row."""
+        rows: list[list[str]] = self.driver.execute_script(
+            "return [...document.querySelectorAll(`[data-paytable='${arguments[0]}'] tr`)]"
+            ".map(tr => [tr.dataset.hand, tr.querySelector('.hand').textContent,"
+            " tr.querySelector('.pay').textContent])",
+            name,
+        )
+        return [(h, t, p) for h, t, p in rows]
+
+    def collection(self) -> list[str]:
+        """The posted collection schedule, a line a row (its cells joined by a space)."""
+        rows: list[str] = self.driver.execute_script(
+            "return [...document.querySelectorAll('#collection tr')]"
+            ".map(tr => [...tr.cells].map(c => c.textContent).join(' '))"
+        )
+        return rows
 
     def text(self, element_id: str) -> str:
         return str(self.driver.find_element(By.ID, element_id).text)
@@ -682,8 +757,8 @@ def assert_no_card_before_shown(
     """`received`: every PUBLISH the page's client got, numbered (`n`) in arrival order;
     `shown`: (card, how many the page had received before the table showed that card). Every
     card a message names must have been shown before the page had received that message, and
-    the page received nothing but its four topics."""
-    topics = {f"{base}/{t}" for t in ("status", "state", "display/eztrak", "round/result")}
+    the page received nothing but its five topics."""
+    topics = {f"{base}/{t}" for t in PAGE_TOPICS}
     assert {m["topic"] for m in received} <= topics
     first: dict[str, int] = {}  # card -> how many page messages had come before it was shown
     for card, count in shown:
