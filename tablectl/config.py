@@ -167,6 +167,26 @@ class Broadcast(_Strict):
     delay_seconds: int = Field(0, strict=True, ge=0, le=86_400)
 
 
+class PaceBand(_Strict):
+    """The rounds an hour a table is expected to play (issue 14 item 2): outside the band an
+    alert (`pace`) waits for a person. Either end may be left out; journaled with the rules, so
+    a replay raises the same alerts."""
+
+    min_rounds_per_hour: StrictInt | None = Field(None, ge=1, le=10_000)
+    max_rounds_per_hour: StrictInt | None = Field(None, ge=1, le=10_000)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> PaceBand:
+        low, high = self.min_rounds_per_hour, self.max_rounds_per_hour
+        if low is not None and high is not None and low > high:
+            raise PydanticCustomError(
+                "pace_band",
+                "min_rounds_per_hour ({low}) is above max_rounds_per_hour ({high})",
+                {"low": low, "high": high},
+            )
+        return self
+
+
 class TableConfig(_Strict):
     site: TopicId
     table: TopicId
@@ -179,6 +199,7 @@ class TableConfig(_Strict):
     devices: list[Device] = Field(default_factory=list)
     mqtt: Mqtt = Mqtt()
     broadcast: Broadcast = Broadcast()
+    pace: PaceBand | None = None
     journal: Journal
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     # The folder of pay table files (relative to this config); unset: the ones shipped with
@@ -234,9 +255,15 @@ class Rules(_Strict):
     # The pay tables the game names, by name, as they read when the rules were loaded: a later
     # edit of config/paytables/*.toml changes new rounds only, never how old ones replay.
     paytables: dict[str, PayTable] = Field(default_factory=dict)
+    pace: PaceBand | None = None  # issue 14: the band of rounds an hour (alerts only)
 
     def to_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True)
+        """The rules as journaled; without `pace` when none is set, so rules journaled before
+        it existed keep their JSON (and digest)."""
+        doc = self.model_dump(mode="json", by_alias=True)
+        if doc.get("pace") is None:
+            doc.pop("pace", None)
+        return doc
 
     def banked(self) -> tuple[Limits, CollectionSchedule]:
         """A banked game's limits and collection schedule (R4); ValueError at a poker table."""
@@ -285,6 +312,7 @@ class LoadedConfig:
             limits=t.limits,
             schedule=self.schedule,
             paytables=self.paytables,
+            pace=t.pace,
         )
 
     @property

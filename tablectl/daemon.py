@@ -76,6 +76,7 @@ COMMAND_VERBS = {
     "decision": "decision",
     "round.resume": "round.resume",
     "round.void": "round.void",
+    "alert.ack": "alert.ack",  # issue 14: a person closes an open alert (who and why)
     # R39: the dealer enters a card a device could not resend, with its position (at.pos)
     "shoe.card": "shoe.card",
     "shoe.burn": "shoe.burn",

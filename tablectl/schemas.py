@@ -44,6 +44,7 @@ SCHEMA_FILES = (
     "broadcast-event.json",
     "broadcast-round-result.json",
     "cmd.json",
+    "alerts-open.json",
 )
 """Every schema file; `common.json` holds the definitions the others share."""
 
@@ -54,6 +55,7 @@ TOPICS: dict[str, str] = {
     "event": "event.json",
     "round/result": "round-result.json",
     "alert": "alert.json",
+    "alerts/open": "alerts-open.json",
     "display/eztrak": "display-eztrak.json",
     "journal/head": "journal-head.json",
     "journal/status": "journal-status.json",

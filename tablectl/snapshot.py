@@ -32,9 +32,10 @@ from tablectl.journal import SNAPSHOTS_KEPT, Journal, Record, Snapshot, Verifica
 from tablectl.table import RecentRefs, Table
 from tablectl_base.cards import Card, parse_card
 
-FORMAT = 1
+FORMAT = 2
 """The snapshot format. A tablectl that cannot read a stored format skips that snapshot and
-replays from an older one it can read, or from the first record."""
+replays from an older one it can read, or from the first record. 2: the table's open alerts
+and pace (issue 14), which a format 1 snapshot does not hold."""
 
 _PACKAGES = ("tablectl.", "tablectl_base.")
 """Where the classes a snapshot may name live (tablectl's own, and the leaf package it shares
@@ -71,6 +72,8 @@ def encode(table: Table) -> bytes:
         "held_inputs": _enc(table.held_inputs),
         "ledgers": _enc(table.ledgers),
         "round_positions": _enc(table.round_positions),
+        "open_alerts": _enc(table.open_alerts),
+        "pace": _enc(table.pace),
     }
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
@@ -130,6 +133,8 @@ def _restore(cfg: LoadedConfig, doc: dict[str, Any]) -> Table:
     table.held_inputs = _dec(doc["held_inputs"])
     table.ledgers = _dec(doc["ledgers"])
     table.round_positions = _dec(doc["round_positions"])
+    table.open_alerts = _dec(doc["open_alerts"])
+    table.pace = _dec(doc["pace"])
     kind = type(table.engine.initial())
     if type(table.state) is not kind:
         raise SnapshotError(f"its state is a {type(table.state).__name__}, not a {kind.__name__}")

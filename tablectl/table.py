@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
+from tablectl.alerts import NEEDS_A_PERSON, OpenAlert, OpenAlerts, Pace
 from tablectl.config import LoadedConfig, Rules
 from tablectl.game_records import (
     DeviceUsed,
@@ -37,6 +38,7 @@ from tablectl.journal import Record, format_ts
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow, Output, alert
 from tablectl.render import render
 from tablectl_base.events import (
+    AlertAck,
     DeviceGap,
     DeviceStatus,
     DiceRoll,
@@ -153,6 +155,9 @@ class Table:
         # resumes from the journal's cursor after a restart. And where this round's inputs sat.
         self.ledgers: dict[str, Ledger] = {}
         self.round_positions: list[dict[str, Any]] = []
+        # Alerts waiting for a person, and the pace against the rules' band (issue 14 item 2).
+        self.open_alerts = OpenAlerts()
+        self.pace = Pace()
         # Display views published by the records applied since `take_displayed` last ran.
         self.displayed: dict[str, dict[str, Any]] = {}
         # With the delayed broadcast feed on (the daemon sets a list): every accepted input's
@@ -208,10 +213,57 @@ class Table:
             self._refs.add(key)
         saved = self._save()
         try:
-            return self._judge(rec, verb)
+            outputs = self._judge(rec, verb)
         except Exception as exc:  # R40: never a crash, never a restart loop, never half a state
             self._restore(saved)
-            return self._engine_error(exc, rec, verb)
+            outputs = self._engine_error(exc, rec, verb)
+        return self._watched(outputs, rec)
+
+    def _watched(self, outputs: list[Message], rec: Record) -> list[Message]:
+        """Issue 14 item 2: a round finished outside the rules' pace band raises a `pace` alert;
+        each alert a person must act on (NEEDS_A_PERSON) opens, its id the `seq` its message will
+        have; when that changes what is open, the retained `alerts/open` follows the record's
+        other messages. (Messages are numbered in order from `self.seq + 1`, by `apply` and
+        `advance` alike.)"""
+        band = self.rules.pace
+        if band is not None:
+            for o in outputs:
+                if isinstance(o, RoundResult) and not getattr(o, "void", False):
+                    low, high = band.min_rounds_per_hour, band.max_rounds_per_hour
+                    self.pace, raised = self.pace.after_round(rec.ts, low, high)
+                    if raised is not None:
+                        outputs = [*outputs, alert(str(raised.pop("reason")), **raised)]
+        opened = self.open_alerts
+        for i, o in enumerate(outputs):
+            if type(o) is Output and o.topic == "alert":
+                kind = o.payload.get("kind")
+                if kind in NEEDS_A_PERSON:
+                    reason = str(o.payload.get("reason"))
+                    opened = opened.opened(OpenAlert(self.seq + 1 + i, str(kind), reason, rec.ts))
+        if opened is self.open_alerts:
+            return outputs
+        self.open_alerts = opened
+        return [*outputs, Output("alerts/open", opened.payload(), retain=True)]
+
+    def _ack(self, event: AlertAck, rec: Record) -> list[Message]:
+        """`alert.ack`: a person closes an open alert, saying who and why (journaled)."""
+        found = self.open_alerts.find(event.alert)
+        if found is None:
+            listed = ", ".join(str(a.id) for a in self.open_alerts.items) or "none"
+            raise Rejected(f"no open alert {event.alert} (open: {listed})", rule="alert.ack")
+        self.open_alerts = self.open_alerts.acknowledged(event.alert)
+        echo = {
+            "type": "alert.ack",
+            "alert": found.id,
+            "kind": found.kind,
+            "by": event.by,
+            "why": event.why,
+            "ts": rec.ts,
+        }
+        return [
+            Output("event", echo),
+            Output("alerts/open", self.open_alerts.payload(), retain=True),
+        ]
 
     def _save(self) -> tuple[Any, ...]:
         """What applying one record may change, cheaply: engine states and ledgers are
@@ -227,6 +279,8 @@ class Table:
             self.faults,
             self.unavailable,
             self.serials,
+            self.open_alerts,
+            self.pace,
         )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
@@ -240,6 +294,8 @@ class Table:
             self.faults,
             self.unavailable,
             self.serials,
+            self.open_alerts,
+            self.pace,
         ) = saved
 
     def _engine_error(self, exc: Exception, rec: Record, verb: str | None) -> list[Message]:
@@ -334,6 +390,8 @@ class Table:
             return self._resume(rec)
         if route is _Route.FLOOR and isinstance(event, RoundVoid):
             return self._void(event, rec)
+        if route is _Route.FLOOR and isinstance(event, AlertAck):
+            return self._ack(event, rec)
         if route is _Route.POSITIONED and cast(PositionedEvent, event).at is not None:
             return self._positioned(cast(PositionedEvent, event), rec)
         if rec.source.startswith("cmd/") and isinstance(event, HAND_ENTERED):
@@ -872,7 +930,7 @@ class _Route(Enum):
     """Where the table sends an input (`_judge`, `_game`, `_play`)."""
 
     TABLE = "table"  # its own: a device's status or gap, new rules, an invalid input
-    FLOOR = "floor"  # the floor's: round.resume, round.void
+    FLOOR = "floor"  # the floor's: round.resume, round.void, alert.ack
     POSITIONED = "positioned"  # placed in its device's count first (when it has a position)
     GAME = "game"  # anything else: the engine's
 
@@ -884,7 +942,7 @@ def _route(kind: type) -> _Route:
     `__instancecheck__`: a handful of those an input were a tenth of a replay's time.)"""
     if issubclass(kind, (InputInvalid, DeviceStatus, DeviceGap, RulesLoaded)):
         return _Route.TABLE
-    if issubclass(kind, (RoundResume, RoundVoid)):
+    if issubclass(kind, (RoundResume, RoundVoid, AlertAck)):
         return _Route.FLOOR
     if issubclass(kind, POSITIONED):
         return _Route.POSITIONED

@@ -341,6 +341,16 @@ class RoundVoid(_Event):
     reason: str = Field("misdeal", min_length=1, max_length=200)
 
 
+class AlertAck(_Event):
+    """A person acknowledges an open alert (issue 14 item 2): `alert` is the alert's `seq` (its
+    `id` in `alerts/open`), `by` who, `why` what they did about it. Journaled like any input."""
+
+    type: Literal["alert.ack"] = "alert.ack"
+    alert: int = Field(strict=True, ge=1)
+    by: Name = Field(min_length=1)
+    why: str = Field(min_length=1, max_length=200)
+
+
 class DeviceStatus(_Event):
     """Internal: a driver's availability or fault, journaled so status is part of the record."""
 
@@ -412,6 +422,7 @@ InputEvent = Annotated[
     | TimeCollect
     | RoundResume
     | RoundVoid
+    | AlertAck
     | DeviceStatus
     | DeviceGap
     | InputInvalid
@@ -450,6 +461,7 @@ PUBLIC_TYPES = (
     "time.collect",
     "round.resume",
     "round.void",
+    "alert.ack",
 )
 
 INTERNAL_TYPES = ("device.status", "device.gap", "input.invalid", "config")

@@ -131,7 +131,9 @@ def assert_rejected(
     "dealer-error", every other refusal "rejected" (docs/mqtt.md)."""
     before = table.state
     rows = feed(table, event)
-    assert topics(rows) == ["alert"], topics(rows)
+    # A dealer error waits for a person: it opens on `alerts/open` too (issue 14).
+    opens = ["alerts/open"] if kind == "dealer-error" else []
+    assert topics(rows) == ["alert", *opens], topics(rows)
     alert = payload(rows[0])
     assert alert["kind"] == kind, alert
     assert alert.get("rule") == rule, alert
@@ -590,14 +592,14 @@ def test_chart_1a_alert_is_kind_dealer_error_with_state_unchanged_R15(tmp_path: 
     table, _ = play(pure_cfg(tmp_path), events)
     before, seq = table.state, table.seq
     rows = feed(table, decide(2, "double"), source="cmd/decision", ref="r1")
-    assert topics(rows) == ["alert", "cmd/decision/reply"]
+    assert topics(rows) == ["alert", "cmd/decision/reply", "alerts/open"]
     alert = payload(rows[0])
     assert alert["kind"] == "dealer-error"
     assert alert["rule"] == "R15" and alert["reason"].startswith("dealer error")
     assert alert["source"] == "cmd/decision"
     assert alert["input"] == {"type": "decision", "seat": 2, "action": "double"}
     assert payload(rows[1])["ok"] is False and payload(rows[1])["rule"] == "R15"
-    assert table.state == before and table.seq == seq + 2
+    assert table.state == before and table.seq == seq + 3  # alert, reply, alerts/open
     # a card drawn to the hand that must stand is the same dealer error (R15)
     assert_rejected(table, cards("2h")[0], rule="R15", kind="dealer-error")
     # a refusal the rules do not call a dealer error keeps kind "rejected": a split of no pair

@@ -303,8 +303,8 @@ def test_any_input_is_accepted_or_refused_with_state_unchanged_contract2(
         before = table.state
         out = real_feed(rec)
         names = [r.topic.rsplit("/", 1)[-1] for r in out]
-        if "alert" in names:
-            assert names == ["alert"]
+        if "alert" in names:  # a dealer error also opens on `alerts/open` (issue 14)
+            assert names in (["alert"], ["alert", "open"]), names
             alert = payload(out[0])
             # R15: a Chart 1A refusal or a card no hand may draw is a "dealer-error"
             assert alert["kind"] in ("rejected", "dealer-error", "invalid-input"), alert

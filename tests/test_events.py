@@ -248,6 +248,10 @@ VALID_EVENTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
         {"type": "round.void", "reason": "card fell"},
     ),
     (
+        {"type": "alert.ack", "alert": 41, "by": "floor:ann", "why": "reseated the shoe"},
+        {"type": "alert.ack", "alert": 41, "by": "floor:ann", "why": "reseated the shoe"},
+    ),
+    (
         {"type": "device.status", "device": "shoe", "available": False, "fault": "timeout"},
         {"type": "device.status", "device": "shoe", "available": False, "fault": "timeout"},
     ),
