@@ -32,9 +32,9 @@ EZTRAK = {"name": "board", "driver": "eztrak", "port": "usb:0403:6001:A1B2C3"}
 TIMEOUT = 10.0
 SHIPPED = Path(__file__).resolve().parents[1] / "config"
 
-# config/schedules/ez-baccarat-panda8.toml option 3 (003 lines 1241-1245): $5-$500 per spot, the
-# player-dealer's fee $1 from $5 of total action, $2 from $201, $3 from $301, $5 from $501, $8
-# from $1000; no player fee.
+# config/schedules/ez-baccarat-panda8.toml option 3 (003 "EZ Baccarat Panda 8: Collection Fee
+# Schedule"): $5-$500 per spot, the player-dealer's fee $1 from $5 of total action, $2 from
+# $201, $3 from $301, $5 from $501, $8 from $1000; no player fee.
 EZ_BACCARAT_OPTION_3 = {
     "option": 3,
     "table_min": "5.00",
@@ -100,8 +100,10 @@ def pays(*rows: tuple[str, str]) -> list[dict[str, str]]:
 
 def test_posted_at_a_blackjack_table_limits_per_spot_side_bets_and_the_schedule() -> None:
     """config/pure-21.5-blackjack-003-6to5.toml: limits $5-$200, Red Flex and Buster $5-$100
-    each (003 line 782); RFB-12 (config/paytables/blackjack.toml, 003 lines 504-512) and Buster
-    option 1 (003 lines 535-541); schedule option 5 (003 lines 810-814). No bet timer."""
+    each (003 "Pure 21.5 Blackjack 6 to 5: Wagering Limits and Collection Fees"); RFB-12
+    (config/paytables/blackjack.toml, 003 "Red Flex Bet") and Buster option 1 (003 "Buster
+    Blackjack Bonus Bet Pay Table"); schedule option 5 (003 "Pure 21.5 Blackjack 6 to 5:
+    Wagering Limits and Collection Fees"). No bet timer."""
     assert shipped_posted("pure-21.5-blackjack-003-6to5.toml") == {
         "limits": {
             "min": "5.00",
@@ -158,8 +160,9 @@ def test_posted_at_a_blackjack_table_limits_per_spot_side_bets_and_the_schedule(
 
 
 def test_posted_ultimate_texas_holdem_a_fractional_pay_and_a_fee_per_player() -> None:
-    """config/ultimate-texas-holdem-004.toml: the Blind pays a flush 3 to 2 (004 line 1096), the
-    Trips as 004 lines 1092-1098; option 1 charges each player $1 once (004 line 1150)."""
+    """config/ultimate-texas-holdem-004.toml: the Blind pays a flush 3 to 2 and the Trips as 004
+    "Ultimate Texas Hold'em Paytable" lists them; option 1 charges each player $1 once (004
+    "Ultimate Texas Hold'em: Collection Rates Schedule")."""
     got = shipped_posted("ultimate-texas-holdem-004.toml")
     assert got["limits"] == {"min": "5.00", "max": "500.00", "spots": {}}
     assert got["paytables"] == [
@@ -203,8 +206,9 @@ def test_posted_ultimate_texas_holdem_a_fractional_pay_and_a_fee_per_player() ->
 
 
 def test_posted_fortune_pai_gow_the_envy_amounts_and_a_fee_by_the_wager() -> None:
-    """config/fortune-pai-gow-004.toml: FORTUNE-003 with its Envy amounts (004 lines 886-892);
-    option 1 charges the player by the wager's size (004 lines 911-915)."""
+    """config/fortune-pai-gow-004.toml: FORTUNE-003 with its Envy amounts (004 "Envy Bonus");
+    option 1 charges the player by the wager's size (004 "Fortune Pai Gow Poker: Collection
+    Rates")."""
     got = shipped_posted("fortune-pai-gow-004.toml")
     assert got["limits"] == {"min": "10.00", "max": "500.00", "spots": {}}
     (fortune,) = got["paytables"]

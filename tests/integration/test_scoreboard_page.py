@@ -188,7 +188,8 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             assert page.text("limits") == "Limits 5.00\u2013500.00"
             assert page.text("game-name") == "EZ Baccarat Panda 8"
             # the posted collection schedule (`info`): config/schedules/ez-baccarat-panda8.toml
-            # option 3, as the harness's config names it (003 lines 1241-1245)
+            # option 3, as the harness's config names it (003 "EZ Baccarat Panda 8: Collection Fee
+            # Schedule")
             assert page.text("collection-title") == "Collection: option 3"
             assert page.collection() == [
                 "Table limit 5.00\u2013500.00; player-dealer, by total action",
@@ -359,9 +360,10 @@ def test_the_scoreboard_page_at_a_blackjack_table_shows_no_hole_card(
                 deal(floor, shoe, page, card, [])
             page.wait("the player-dealer", "return window.scoreboard.state.phase === 'playing'")
             # What the table posts (`info`), from config/pure-21.5-blackjack-003-6to5.toml:
-            # limits $5-$200, Red Flex and Buster $5-$100 each (003 line 782), RFB-12 (003 lines
-            # 504-512) and Buster option 1 (003 lines 535-541), schedule option 5 (003 lines
-            # 810-814: the player-dealer $0.50 to $4 by total action, players nothing).
+            # limits $5-$200, Red Flex and Buster $5-$100 each, schedule option 5 (the
+            # player-dealer $0.50 to $4 by total action, players nothing): 003 "Pure 21.5
+            # Blackjack 6 to 5: Wagering Limits and Collection Fees"; RFB-12 (003 "Red Flex Bet")
+            # and Buster option 1 (003 "Buster Blackjack Bonus Bet Pay Table").
             assert page.text("limits") == "Limits 5.00\u2013200.00"
             assert page.posted() == {
                 "Table limits": "5.00\u2013200.00",
