@@ -51,6 +51,7 @@ TABLE_WRITES = (
     "state",
     "event",
     "alert",
+    "alerts/open",
     "round/result",
     "device/+/status",
     "display/#",

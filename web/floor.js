@@ -1,8 +1,8 @@
 /* The floor view (docs/floor.md): one row for every table of a site, fed by the tables'
- * retained topics alone over MQTT-over-WebSockets (mqtt-ws.js). It subscribes to five topic
+ * retained topics alone over MQTT-over-WebSockets (mqtt-ws.js). It subscribes to six topic
  * filters below `tablectl/<site>/` and nothing else:
  *
- *   +/status  +/info  +/state  +/journal/status  +/device/+/status
+ *   +/status  +/info  +/state  +/journal/status  +/device/+/status  +/alerts/open
  *
  * never `broadcast/#` (the delayed feed with every card), `event`, `round/result` or `cmd/#`.
  * `state` carries the cards the table has shown (docs/mqtt.md, "The card-exposure rule"): the
@@ -37,7 +37,9 @@
   const keepAll = params.get("record") === "1";
   const keepalive = Math.min(Math.max(Number(params.get("keepalive")) || 30, 1), 600);
   const prefix = `tablectl/${site}/`;
-  const FILTERS = ["+/status", "+/info", "+/state", "+/journal/status", "+/device/+/status"];
+  const FILTERS = [
+    "+/status", "+/info", "+/state", "+/journal/status", "+/device/+/status", "+/alerts/open",
+  ];
   const RATE_WINDOW = 3600 * 1000;  // ms: the round rate counts the round changes of the last hour
   const DASH = "\u2014";
 
@@ -136,7 +138,7 @@
     const id = rest.slice(0, cut);
     const suffix = rest.slice(cut + 1);
     let device = null;
-    if (!["status", "info", "state", "journal/status"].includes(suffix)) {
+    if (!["status", "info", "state", "journal/status", "alerts/open"].includes(suffix)) {
       const m = /^device\/([^/]+)\/status$/.exec(suffix);
       if (!m) return;
       device = m[1];
@@ -161,7 +163,12 @@
     }
     if (suffix === "info") onInfo(t, p);
     else if (suffix === "state") onState(t, p, meta.retain);
-    else if (suffix === "journal/status") {
+    else if (suffix === "alerts/open") {
+      // The alerts waiting for a person (docs/mqtt.md "alerts/open"), until acknowledged.
+      const open = Array.isArray(p.open) ? p.open : [];
+      t.open = open.map((a) => `#${a.id} ${text0(a.kind)}: ${text0(a.reason)}`);
+      if (typeof p.overflow === "number" && p.overflow > 0) t.open.push(`${p.overflow} older`);
+    } else if (suffix === "journal/status") {
       t.journal = { writable: p.writable !== false, reason: text0(p.reason), since: text0(p.since) };
     } else {
       t.devices.set(device, { available: p.available !== false, fault: text0(p.fault) });
@@ -261,6 +268,7 @@
     if (t.journal && !t.journal.writable) {
       alerts.push(`journal not writable${t.journal.reason ? `: ${t.journal.reason}` : ""}`);
     }
+    for (const line of t.open || []) alerts.push(`open ${line}`);
     const devices = [];
     const names = [...t.configured];
     for (const name of [...t.devices.keys()].sort()) if (!names.includes(name)) names.push(name);

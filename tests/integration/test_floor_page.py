@@ -58,8 +58,17 @@ SCALE_TABLES = 500
 WRITER = "it-synthetic"  # publishes the synthetic tables' retained topics
 SCALE_READER = "floor-scale"  # the floor role's grants, written by hand for the synthetic site
 WAIT = 15.0
-FILTERS = ("+/status", "+/info", "+/state", "+/journal/status", "+/device/+/status")
-TOPIC = re.compile(r"^tablectl/[^/]+/[^/]+/(status|info|state|journal/status|device/[^/]+/status)$")
+FILTERS = (
+    "+/status",
+    "+/info",
+    "+/state",
+    "+/journal/status",
+    "+/device/+/status",
+    "+/alerts/open",
+)
+TOPIC = re.compile(
+    r"^tablectl/[^/]+/[^/]+/(status|info|state|journal/status|device/[^/]+/status|alerts/open)$"
+)
 
 # From the worked shoe of tests/test_eztrak.py (dealt as test_scoreboard_page.py deals it): t1
 # plays its hands 1-3 and is dealt the first two cards of hand 4 when its shoe jams; t2 plays
@@ -103,7 +112,7 @@ def test_the_floor_page_shows_every_table_and_no_card(
                 console.wait_for("the shoe", console.device_available)
 
             # The generated floor role: it reads every topic of the site's tables but the
-            # commands and the delayed feed; the page asks for its five filters and no more, at
+            # commands and the delayed feed; the page asks for its six filters and no more, at
             # QoS 0 (docs/floor.md: acknowledgements would hold the broker to 20 in flight).
             page = FloorPage(driver, ws_port, SITE, f"floor-{SITE}")
             page.wait("the page subscribed", "return window.floor.link === 'subscribed'")
@@ -156,6 +165,13 @@ def test_the_floor_page_shows_every_table_and_no_card(
             held_state = latest(t1, "state")
             jammed = t1.on("device/shoe/status")[-1]
             assert held_state is not None and held_state["held"] and jammed["fault"] == "JAM"
+            # Both wait for a person on the retained `alerts/open` (issue 14 item 2).
+            raised = {a["kind"]: a for a in t1.on("alert")}
+            fault, hold = raised["device-fault"], raised["round-held"]
+            page.wait(
+                "t1's open alerts",
+                "const t = window.floor.tables.get('t1'); return !!t.open && t.open.length === 2",
+            )
             # t2 stops (a clean stop publishes `offline`; a crash's Last Will says the same).
             assert daemons["t2"].terminate() == 0, daemons["t2"].log_text()
             page.wait("t2 offline", "return window.floor.counts.offline === 1")
@@ -176,9 +192,33 @@ def test_the_floor_page_shows_every_table_and_no_card(
             assert (row2["status"], row2["kind"], row2["round"]) == ("offline", "offline", "3")
             assert (row1["status"], row1["kind"], row1["phase"]) == ("online", "held", "dealing")
             assert row1["held"].startswith("device shoe: JAM"), row1
-            assert row1["alerts"] == "shoe: JAM"
+            assert row1["alerts"] == (
+                f"open #{fault['seq']} device-fault: {fault['reason']}; "
+                f"open #{hold['seq']} round-held: {hold['reason']}; shoe: JAM"
+            )
             assert row1["devices"] == [["shoe JAM", "fault"]]
             driver.save_screenshot(str(tmp_path / "floor-two-tables.png"))
+            # A floor person acknowledges the fault (who and why): it leaves the list and the
+            # page; the held round's alert stays open until someone acknowledges it too.
+            t1.ok("alert.ack", {"alert": fault["seq"], "by": "floor:lee", "why": "cleared the jam"})
+            page.wait(
+                "the fault acknowledged",
+                "return window.floor.tables.get('t1').open.length === 1",
+            )
+            page.wait(
+                "t1's row redrawn",
+                "return !document.querySelector('tr[data-table=\"t1\"] td.c-alerts')"
+                ".textContent.includes('device-fault')",
+            )
+            assert page.row("t1")["alerts"] == (
+                f"open #{hold['seq']} round-held: {hold['reason']}; shoe: JAM"
+            )
+            (ack,) = [e for e in t1.on("event") if e["type"] == "alert.ack"]
+            assert (ack["alert"], ack["by"], ack["why"]) == (
+                fault["seq"],
+                "floor:lee",
+                "cleared the jam",
+            )
             received: list[dict[str, Any]] = driver.execute_script("return window.floor.received")
             assert_no_card_in_page(driver)
             retained = {
@@ -519,7 +559,7 @@ def deal(
 
 
 def assert_no_card_before_shown(received: list[dict[str, Any]], fed: list[tuple[str, int]]) -> None:
-    """Every PUBLISH the page received is on one of its five filters; a card is named only in
+    """Every PUBLISH the page received is on one of its six filters; a card is named only in
     a `state`, only in its `cards` (the cards on the table), only once the shoe had dealt it,
     and never a burn or a card left in the shoe."""
     assert received, "the page received nothing"
