@@ -8,6 +8,10 @@ A journal that cannot be written (a full disk, an I/O error: `JournalUnwritable`
 table, not the daemon: the input that met it is tried again every JOURNAL_RETRY_SECONDS, those
 behind it wait in the queue, commands are refused from memory, and the floor hears of it from
 memory too (`alert`, retained `journal/status`; docs/operations.md "Disk full").
+
+The retained `journal/status` also says how many outbox rows the broker has not acknowledged
+(`unsent`, the count the STATUS= line shows): at start, after every connect when it changed, and
+as it changes, at most every UNSENT_NOTE_SECONDS (`UnsentNotes`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import asyncio
 import contextlib
 import errno
 import json
+import math
 import signal
 import sqlite3
 import ssl
@@ -36,7 +41,7 @@ from tablectl.discovery import discovery_messages
 from tablectl.info import info_payload, rules_digest
 from tablectl.journal import Journal, JournalError, Record, format_ts
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
-from tablectl.relay import Relay
+from tablectl.relay import Relay, RelayState
 from tablectl.segments import History
 from tablectl.table import Table, journal_body, now_ts
 from tablectl_base.events import json_problem
@@ -51,7 +56,11 @@ RECOVERY_NOTE_SECONDS = 2.0
 RECOVERY_EXTEND_SECONDS = 30.0
 """How much more time each of those notes asks systemd for (EXTEND_TIMEOUT_USEC)."""
 STATUS_NOTE_SECONDS = 1.0
-"""How often the STATUS= line is checked for a change while running."""
+"""How often the STATUS= line and the unsent count are checked for a change while running."""
+UNSENT_NOTE_SECONDS = 5.0
+"""The least time between two retained `journal/status` told for a new unsent count alone: a
+backlog of thousands draining is told in a message every 5 s, not one a row; a backlog that
+reached 0 is told at once (`UnsentNotes`, docs/mqtt.md)."""
 SNAPSHOT_EVERY_RECORDS = 1000
 """Records applied between snapshots, taken at the next round boundary (about 70 baccarat
 rounds): a start replays at most this many records, plus the round in progress."""
@@ -194,6 +203,33 @@ def _open_journal(cfg: LoadedConfig) -> Journal:
     return journal
 
 
+@dataclass
+class UnsentNotes:
+    """When the retained `journal/status` tells the unsent count anew (docs/mqtt.md): on a check
+    that finds a count other than the one last told, seen on the check before too (a healthy
+    table's messages are unacknowledged for a few milliseconds: a count caught on one check only
+    is not told), and at least `every` seconds after the last told; a backlog that reached 0 at
+    once. Pure: the daemon's checks give the count and the (monotonic) time."""
+
+    every: float
+    told: int | None = None  # the count the retained journal/status carries (None: none yet)
+    told_at: float = -math.inf
+    seen: int = 0  # the count found by the check before
+
+    def due(self, count: int, now: float) -> bool:
+        """Whether a check that found `count` at `now` should tell it."""
+        before, self.seen = self.seen, count
+        if count == self.told:
+            return False
+        if count == 0:
+            return True
+        return before != 0 and now - self.told_at >= self.every
+
+    def said(self, count: int, now: float) -> None:
+        """`count` was told at `now` (a check's, the start's or a connect's)."""
+        self.told, self.told_at = count, now
+
+
 def notice_payload(table: str, fields: dict[str, Any]) -> bytes:
     """A message published from memory (no `seq`): the envelope (`table`, `ts`, `v`) and
     `fields`; `ts` is the time the fields give, else now (docs/mqtt.md)."""
@@ -236,6 +272,14 @@ class Daemon:
         # The rules the retained `info` was last made for (None: not yet made), and its digest.
         self._info_rules: Rules | None = None
         self._info_digest: str | None = None
+        # The retained journal/status: whether the journal can be written (the last word, told
+        # again with each new unsent count), and when the unsent count is told anew.
+        self._journal_fields: dict[str, Any] = {"writable": True, "since": now_ts()}
+        self.unsent_notes = UnsentNotes(UNSENT_NOTE_SECONDS)
+        self.status_note_seconds = STATUS_NOTE_SECONDS
+        self._unsent_known = 0  # the last count the journal gave (unsent_count)
+        self._unsent_unreadable = False  # the last try to count failed (logged once)
+        self._status_said = ""  # the last STATUS= line sent to systemd
 
     # -- start-up ----------------------------------------------------------------------------
 
@@ -281,7 +325,7 @@ class Daemon:
             records=count,
             from_snapshot=start,
             applied=applied,
-            unsent=self.journal.unsent_count(),
+            unsent=self.unsent_count(),
         )
         if count >= SNAPSHOT_EVERY_RECORDS:
             self._checkpoint_if_room()  # the next start need not replay all that again
@@ -433,7 +477,7 @@ class Daemon:
         if relay is not None:
             self.relay = relay
             # This start's word, in place of any the broker still holds from before it.
-            self._notice("journal/status", {"writable": True, "since": now_ts()}, retain=True)
+            self._journal_status({"writable": True, "since": now_ts()})
             self._publish_info()
             if self.cfg.table.mqtt.discovery:
                 for topic, payload in discovery_messages(
@@ -457,8 +501,8 @@ class Daemon:
         interval = sdnotify.watchdog_interval()
         if interval:
             self._spawn(self._watchdog(interval), "watchdog")
-        if sdnotify.notify_socket_set():
-            self._spawn(self._status_notes(STATUS_NOTE_SECONDS), "status")
+        if relay is not None or sdnotify.notify_socket_set():
+            self._spawn(self._status_notes(), "status")
         sdnotify.ready()
         log.info("running", table=self.cfg.table.table, game=self.cfg.table.game.id)
         try:
@@ -659,9 +703,7 @@ class Daemon:
             "alert",
             {"kind": "journal-unwritable", "reason": reason, "journaled": False, "ts": since},
         )
-        self._notice(
-            "journal/status", {"writable": False, "reason": reason, "since": since}, retain=True
-        )
+        self._journal_status({"writable": False, "reason": reason, "since": since})
 
     def _journal_writable(self) -> None:
         """The input the journal could not take is in: the floor hears so, and the queue runs."""
@@ -675,11 +717,67 @@ class Daemon:
         reason = f"the journal can be written again (unwritable since {self._trouble_since})"
         self.journal_trouble = self._trouble_since = None
         self._trouble_began.clear()
-        self._notice("journal/status", {"writable": True, "since": since}, retain=True)
+        self._journal_status({"writable": True, "since": since})
         self._notice(
             "alert",
             {"kind": "journal-writable", "reason": reason, "journaled": False, "ts": since},
         )
+
+    def _journal_status(
+        self,
+        fields: dict[str, Any] | None = None,
+        *,
+        count: int | None = None,
+        now: float | None = None,
+    ) -> None:
+        """The retained `journal/status` (docs/mqtt.md): whether the journal can be written
+        (`fields`, kept for the next, else the last word again) and the unsent `count` (else
+        counted now), told at `now` (monotonic; else now). The relay keeps the newest and
+        publishes it again after every connect."""
+        if fields is not None:
+            self._journal_fields = fields
+        if count is None:
+            count = self.unsent_count()
+        self._notice("journal/status", {**self._journal_fields, "unsent": count}, retain=True)
+        self.unsent_notes.said(count, time.monotonic() if now is None else now)
+
+    def unsent_count(self) -> int:
+        """The outbox rows the broker has not acknowledged: the one count both the STATUS= line
+        and the retained `journal/status` give. A journal that cannot even be read for it gives
+        the last count it gave (logged once), rather than stop the table's status."""
+        try:
+            self._unsent_known = self.journal.unsent_count()
+        except sqlite3.Error as exc:
+            if not self._unsent_unreadable:
+                log.warning("journal.unsent_unreadable", error=str(exc), last=self._unsent_known)
+            self._unsent_unreadable = True
+        else:
+            self._unsent_unreadable = False
+        return self._unsent_known
+
+    def note_status(self, now: float | None = None) -> None:
+        """One check of the status loop (`now`: the monotonic time, for a test's own clock):
+        the unsent count once, for the STATUS= line to systemd when it changed and for the
+        retained `journal/status` when `UnsentNotes` says so. While the relay is not connected
+        the count is not told (it could not reach anyone, and the relay would keep it among the
+        notices waiting); the relay's connect hook (`_on_connect`) tells the count of then."""
+        count = self.unsent_count()
+        if sdnotify.notify_socket_set():
+            line = self.status_line(count)
+            if line != self._status_said:
+                sdnotify.status(line)
+                self._status_said = line
+        now = time.monotonic() if now is None else now
+        due = self.unsent_notes.due(count, now)
+        if due and self.relay is not None and self.relay.state is RelayState.CONNECTED:
+            self._journal_status(count=count, now=now)
+
+    def _on_connect(self) -> None:
+        """The relay connected (`Relay(on_connect=...)`): the unsent count now, when the retained
+        `journal/status` kept from before says another, so the relay publishes this one."""
+        count = self.unsent_count()
+        if count != self.unsent_notes.told:
+            self._journal_status(count=count)
 
     def _publish_info(self) -> None:
         """The retained `info` (tablectl/info.py) for the rules in force now. The relay keeps
@@ -847,6 +945,7 @@ class Daemon:
             password=password,
             tls=tls,
             on_command=self.on_command,
+            on_connect=self._on_connect,
             keepalive=m.keepalive,
         )
 
@@ -928,9 +1027,10 @@ class Daemon:
             sdnotify.watchdog()
             await asyncio.sleep(interval)
 
-    def status_line(self) -> str:
+    def status_line(self, unsent: int | None = None) -> str:
         """What `systemctl status` shows: a journal that cannot be written first, the round and
-        its phase, any hold, the broker, and how many messages wait to be published."""
+        its phase, any hold, the broker, and how many messages wait to be published (`unsent`,
+        else `unsent_count()` now)."""
         st = self.table.state_view()
         parts = []
         if self.journal_trouble is not None:
@@ -942,18 +1042,15 @@ class Daemon:
             parts.append(f"broker {self.relay.state.value}")
         else:
             parts.append("mqtt off")
-        parts.append(f"{self.journal.unsent_count()} unsent")
+        parts.append(f"{self.unsent_count() if unsent is None else unsent} unsent")
         return "; ".join(parts)
 
-    async def _status_notes(self, interval: float) -> None:
-        """STATUS= to systemd whenever the status line changes (checked every `interval` s)."""
-        last = ""
+    async def _status_notes(self) -> None:
+        """`note_status` every `status_note_seconds`: STATUS= to systemd whenever the status line
+        changes, the unsent count on the retained `journal/status` as it changes."""
         while True:
-            line = self.status_line()
-            if line != last:
-                sdnotify.status(line)
-                last = line
-            await asyncio.sleep(interval)
+            self.note_status()
+            await asyncio.sleep(self.status_note_seconds)
 
 
 RECANCEL_SECONDS = 1.0

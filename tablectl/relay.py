@@ -27,8 +27,10 @@ on every connect the relay publishes the newest retained outbox row of each topi
 the broker ends every topic on its newest message even while a backlog drains.
 
 Notices (`Relay.notice`) are the few messages that cannot go through the outbox because they
-say the outbox cannot be written (a full disk): published from memory on the same connection,
-best effort, the retained ones again after every connect.
+say the outbox cannot be written (a full disk), or how many of its rows wait: published from
+memory on the same connection, best effort, the newest retained one of each topic again after
+every connect. ``on_connect`` is called on every connect before those go out, so a notice made
+then (the daemon's fresh unsent count) is the one published, not a stale one.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ MAX_NOTICES = 100
 """Notices kept for the next connection while there is none; beyond that the oldest are dropped."""
 
 CommandHandler = Callable[[str, bytes], Awaitable[None]]
+ConnectHook = Callable[[], None]
 Sleep = Callable[[float], Awaitable[None]]
 T = TypeVar("T")
 
@@ -102,8 +105,11 @@ class Relay:
 
     ``run()`` runs until cancelled or stopped; ``wake()`` says new rows are waiting; ``notice()``
     publishes a message from memory; ``stop()`` publishes the retained ``offline`` status,
-    disconnects cleanly and waits for ``run()``. ``sleep`` and ``random`` are the backoff's
-    seams for tests: a timer the test fires, and the jitter's draw.
+    disconnects cleanly and waits for ``run()``. ``on_connect`` is called after every connect,
+    after ``online`` and before the retained notices are published again: a notice it makes
+    replaces the one of its topic kept from before (a failure is logged, and the connection
+    goes on). ``sleep`` and ``random`` are the backoff's seams for tests: a timer the test
+    fires, and the jitter's draw.
     """
 
     def __init__(
@@ -118,6 +124,7 @@ class Relay:
         password: str | None = None,
         tls: ssl.SSLContext | None = None,
         on_command: CommandHandler | None = None,
+        on_connect: ConnectHook | None = None,
         backoff_initial: float = 0.5,
         backoff_max: float = 30.0,
         sleep: Sleep = asyncio.sleep,
@@ -138,6 +145,7 @@ class Relay:
         self._password = password
         self._tls = tls
         self._on_command = on_command
+        self._on_connect = on_connect
         self._backoff = Backoff(backoff_initial, backoff_max, random=random)
         self._sleep = sleep
         self._keepalive = keepalive
@@ -349,7 +357,12 @@ class Relay:
             if self._on_command is not None:
                 await _checked(client.subscribe(self.command_filter, qos=1))
             await _checked(client.publish(self.status_topic, STATUS_ONLINE, qos=1, retain=True))
-            # The latest retained notices again, then the others still waiting.
+            if self._on_connect is not None:
+                try:
+                    self._on_connect()  # e.g. a fresh unsent count, in place of a stale one
+                except Exception:
+                    self._log.exception("relay.on_connect_failed")
+            # The latest retained notices again (each topic's newest), then the others waiting.
             waiting_notices = [n for n in self._notices if not n.retain]
             self._notices.clear()
             self._notices.extend([*self._retained.values(), *waiting_notices])

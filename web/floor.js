@@ -110,6 +110,7 @@
         configured: [],     // device names from `info.devices`, in config order
         round: null, phase: null, held: null, heldInputs: 0, gaps: [],
         journal: null,      // {writable, reason, since} from `journal/status`
+        unsent: null,       // {count, at}: `journal/status.unsent` and its `ts`; null: never said
         devices: new Map(), // name -> {available, fault} from `device/<name>/status`
         samples: [],        // [{t, round}]: when the round number went up, for the rate
         lastSeq: {},        // topic suffix -> the newest seq taken (de-duplication)
@@ -170,6 +171,9 @@
       if (typeof p.overflow === "number" && p.overflow > 0) t.open.push(`${p.overflow} older`);
     } else if (suffix === "journal/status") {
       t.journal = { writable: p.writable !== false, reason: text0(p.reason), since: text0(p.since) };
+      // The outbox's backlog as the table last managed to say it (a table before the count
+      // says nothing: its cell keeps the dash).
+      if (Number.isInteger(p.unsent) && p.unsent >= 0) t.unsent = { count: p.unsent, at: text0(p.ts) };
     } else {
       t.devices.set(device, { available: p.available !== false, fault: text0(p.fault) });
     }
@@ -298,8 +302,6 @@
       t.shown[`${c}.title`] = "";
     }
     t.cells.table.textContent = t.id;
-    t.cells.backlog.textContent = DASH;
-    t.cells.backlog.title = "no retained topic carries the table's unsent backlog yet (docs/floor.md)";
     t.row = tr;  // put in the table by the next reorder (a new table sets it)
   }
 
@@ -344,6 +346,7 @@
     put(t, "rate", d.rate === null ? DASH : String(Math.round(d.rate)), rateTip);
     const alerts = d.alerts.join("; ");
     put(t, "alerts", alerts, alerts);
+    put(t, "backlog", t.unsent ? String(t.unsent.count) : DASH, backlogTip(t.unsent));
     const sig = d.devices.map((x) => `${x.name}=${x.health}:${x.fault || ""}`).join(",");
     if (t.shown.devices !== sig) {
       t.cells.devices.replaceChildren(...d.devices.map((x) => {
@@ -361,6 +364,16 @@
     }
     const rank = sortKey(t);
     if (rank !== t.rank) { t.rank = rank; reorder = true; }
+  }
+
+  /** The Unsent cell's tooltip: what the figure is and how old it may be (docs/floor.md). */
+  function backlogTip(u) {
+    if (!u) return "the table has not said its unsent backlog (no journal/status with it yet)";
+    const when = u.at && Number.isFinite(Date.parse(u.at))
+      ? ` at ${new Date(Date.parse(u.at)).toLocaleTimeString()}` : "";
+    return `messages in the table's outbox not yet acknowledged by the broker, as the table ` +
+      `last said${when}: told again at most every 5 s while it changes and at once when it ` +
+      `reaches 0; a table that cannot reach the broker cannot update it`;
   }
 
   function sortKey(t) {

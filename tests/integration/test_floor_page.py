@@ -141,6 +141,13 @@ def test_the_floor_page_shows_every_table_and_no_card(
                 "return document.querySelector('tr[data-table=\"t2\"] td.c-round')"
                 ".textContent === '3'",
             )
+            # Each table's outbox drained: the retained journal/status says so (at once).
+            for name in TABLES:
+                page.wait(
+                    f"{name}'s backlog told",
+                    f"return document.querySelector('tr[data-table=\"{name}\"] td.c-backlog')"
+                    ".textContent === '0'",
+                )
             row1, row2 = page.row("t1"), page.row("t2")
             for row in (row1, row2):
                 assert row["status"] == "online"
@@ -148,7 +155,7 @@ def test_the_floor_page_shows_every_table_and_no_card(
                 assert row["version"] == tablectl.__version__
                 assert row["phase"] == "betting"
                 assert row["held"] == "" and row["alerts"] == ""
-                assert row["backlog"] == "\u2014"  # no retained topic carries it (docs/floor.md)
+                assert row["backlog"] == "0"  # journal/status.unsent (docs/floor.md)
                 assert row["devices"] == [["shoe", "ok"]]
             assert (row1["round"], row2["round"]) == ("4", "3")
             # t1's round went up three times while the page watched, t2's twice: a rate each.
@@ -255,7 +262,8 @@ def scale_check(
 ) -> None:
     """500 tables' retained topics (the real daemon's payloads, table id rewritten): table i
     is offline when i % 10 == 0 (50 tables), held by a jammed shoe when i % 25 == 1 (20), its
-    journal unwritable when i % 50 == 7 (10); listed, counted and sorted within a few seconds.
+    journal unwritable with 40 + i messages unsent when i % 50 == 7 (10); listed, counted and
+    sorted within a few seconds.
     The broker has no limit on a client's queue (`max_queued_messages 0`, as the test brokers
     and docs/floor.md's broker for a large floor): at Mosquitto's default of 1000 the page gets
     only the first 1000 or so of these 2500 retained messages.
@@ -288,6 +296,7 @@ def scale_check(
     assert [r["table"] for r in rows[:3]] == ["s010", "s020", "s030"]  # by id within a group
     s007 = page.row("s007")
     assert s007["alerts"] == "journal not writable: database or disk is full"
+    assert (s007["backlog"], page.row("s008")["backlog"]) == ("47", "0")  # journal/status.unsent
     driver.save_screenshot(str(tmp_path / "floor-500.png"))
 
     # A live update moves the row, it does not make a new one: s001's jam is cleared.
@@ -348,7 +357,7 @@ def publish_synthetic(broker: MosquittoBroker, real: dict[str, Any]) -> None:
             device = real["jammed"] if held else real["device/shoe/status"]
             journal = dict(real["journal/status"])
             if i % 50 == 7:
-                journal.update(writable=False, reason="database or disk is full")
+                journal.update(writable=False, reason="database or disk is full", unsent=40 + i)
             w.publish(f"{table}/status", "offline" if i % 10 == 0 else "online")
             for suffix, payload in (
                 ("info", real["info"]),

@@ -130,6 +130,12 @@ def test_every_retained_topic_is_back_with_the_same_bytes_after_a_broker_restart
             open_round(console, seat=4)
             finish_round(console, shoe, rnd, [])
         wait_all_sent(journal)
+        # ... and said so: the retained journal/status tells the drained backlog (within a
+        # second), so the one taken below is the last the table makes.
+        console.wait_for(
+            "unsent 0 told",
+            lambda: (console.on("journal/status") or [{}])[-1].get("unsent") == 0,
+        )
         from_outbox = journal_retained(journal)
         expected = {f"{BASE}/{t}" for t in ("state", "device/shoe/status", "journal/head")}
         assert expected <= from_outbox.keys()  # the game's retained topics are all in play
