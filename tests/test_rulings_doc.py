@@ -202,6 +202,8 @@ def line_citations(path: Path, keep: set[str]) -> list[str]:
     """The line citations in a file, but for a published one in a string literal, a code span or
     a JSON example."""
     text = path.read_text(encoding="utf-8")
+    if not LINE_CITATION.search(text):
+        return []  # most files: no need to tokenize them
     quoted: list[tuple[int, int]] = []
     if path.suffix == ".py":
         starts = [0]
