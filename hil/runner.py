@@ -49,6 +49,7 @@ from hil.traffic import Command, DeviceWrite, read
 REPO = Path(__file__).resolve().parents[1]
 SCHEDULES = REPO / "config" / "schedules"
 QUIET = 0.4  # seconds without a new message: the daemon has finished with the last input
+QUIET_AFTER = 0.15  # the same once it has answered the input (a message came after it went in)
 TIMEOUT = 20.0
 _PORT = re.compile(r"\{port:([A-Za-z0-9_.-]+)\}")
 _EMULATOR = re.compile(r"\{emulator:([a-z-]+)\}")
@@ -154,12 +155,17 @@ class Floor:
 
     def quiet(self, since: float = 0.0) -> None:
         """Wait until nothing has arrived for QUIET seconds, counted from `since` at the least
-        (the moment the last input went in)."""
+        (the moment the last input went in); QUIET_AFTER once a message has come after it (the
+        daemon publishes a record's messages together, so the input has been taken)."""
         deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() - max(self.last_at, since) < QUIET:
+        while True:
+            last = self.last_at
+            window = QUIET_AFTER if since and last > since else QUIET
+            if time.monotonic() - max(last, since) >= window:
+                return
             if time.monotonic() > deadline:
                 raise SystemExit("the daemon never went quiet")
-            time.sleep(0.05)
+            time.sleep(0.02)
 
     def command(self, n: int, verb: str, payload: dict[str, Any]) -> None:
         ref = f"hil-{n}"
