@@ -22,6 +22,7 @@ NEEDS_A_PERSON: frozenset[str] = frozenset(
         "dealer-error",  # R15: the dealer did something the rules do not allow
         "engine-error",  # R40: an input the code could not apply
         "pace",  # rounds an hour outside the band the rules set
+        "journal-trouble",  # the journal could not be written for a while (journaled after)
     }
 )
 """The alert kinds that stay open until acknowledged. The others (a refused wager, a card read

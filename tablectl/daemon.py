@@ -715,6 +715,15 @@ class Daemon:
             waiting=self.queue.qsize(),
         )
         reason = f"the journal can be written again (unwritable since {self._trouble_since})"
+        # Issue 14: the trouble goes into the journal now that it can, after what waited, so
+        # that it stays on `alerts/open` until a person acknowledges it.
+        trouble = {
+            "type": "journal.trouble",
+            "reason": (self.journal_trouble or "unknown")[:300],
+            "since": self._trouble_since or since,
+            "until": since,
+        }
+        self.submit_nowait("journal", trouble)
         self.journal_trouble = self._trouble_since = None
         self._trouble_began.clear()
         self._journal_status({"writable": True, "since": since})

@@ -45,6 +45,7 @@ from tablectl_base.events import (
     EventError,
     InputEvent,
     InputInvalid,
+    JournalTrouble,
     PositionedEvent,
     RoundResume,
     RoundVoid,
@@ -340,6 +341,13 @@ class Table:
             return self._device(event, rec)
         if route is _Route.TABLE and isinstance(event, DeviceGap):
             return self._gap(event, rec)
+        if route is _Route.TABLE and isinstance(event, JournalTrouble):
+            # Issue 14: the journal's trouble, journaled once it could be, waits for a person.
+            reason = (
+                f"the journal could not be written from {event.since} to {event.until} "
+                f"({event.reason}): inputs waited, commands were refused"
+            )
+            return [alert(reason, kind="journal-trouble", since=event.since, until=event.until)]
         if route is _Route.TABLE and isinstance(event, RulesLoaded):
             return self._rules(event, rec)
         try:
@@ -940,7 +948,7 @@ def _route(kind: type) -> _Route:
     """Where an input of class `kind` goes: asked of every input, answered once a class. (An
     `isinstance` that fails against an event class is a call of its metaclass's
     `__instancecheck__`: a handful of those an input were a tenth of a replay's time.)"""
-    if issubclass(kind, (InputInvalid, DeviceStatus, DeviceGap, RulesLoaded)):
+    if issubclass(kind, (InputInvalid, DeviceStatus, DeviceGap, RulesLoaded, JournalTrouble)):
         return _Route.TABLE
     if issubclass(kind, (RoundResume, RoundVoid, AlertAck)):
         return _Route.FLOOR

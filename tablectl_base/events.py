@@ -384,6 +384,16 @@ class InputInvalid(_Event):
     reason: str
 
 
+class JournalTrouble(_Event):
+    """Internal: the journal could not be written from `since` until `until` (the daemon
+    journals it as soon as it can, so that the trouble waits for a person like any alert)."""
+
+    type: Literal["journal.trouble"] = "journal.trouble"
+    reason: str = Field(max_length=300)
+    since: Name
+    until: Name
+
+
 class RulesLoaded(_Event):
     """Internal: the rules (game, seats, limits, collection schedule) in force from here on."""
 
@@ -426,7 +436,8 @@ InputEvent = Annotated[
     | DeviceStatus
     | DeviceGap
     | InputInvalid
-    | RulesLoaded,
+    | RulesLoaded
+    | JournalTrouble,
     Field(discriminator="type"),
 ]
 
@@ -464,7 +475,7 @@ PUBLIC_TYPES = (
     "alert.ack",
 )
 
-INTERNAL_TYPES = ("device.status", "device.gap", "input.invalid", "config")
+INTERNAL_TYPES = ("device.status", "device.gap", "input.invalid", "config", "journal.trouble")
 
 _adapter: TypeAdapter[InputEvent] = TypeAdapter(InputEvent)
 

@@ -212,3 +212,25 @@ def test_replay_and_snapshot_hold_the_same_open_alerts_and_pace(tmp_path: Path) 
     restored = snapshot.restore(cfg, snapshot.encode(run.table))
     assert snapshot.encode(restored) == snapshot.encode(run.table)
     assert restored.open_alerts == run.table.open_alerts and restored.pace == run.table.pace
+
+
+def test_the_journals_trouble_journaled_after_it_waits_for_a_person(tmp_path: Path) -> None:
+    """The daemon journals `journal.trouble` once the journal takes inputs again (issue 14)."""
+    run = Run(make_config(tmp_path))
+    body = {
+        "type": "journal.trouble",
+        "reason": "database or disk is full",
+        "since": "2026-11-27T20:00:00.000000Z",
+        "until": "2026-11-27T20:05:00.000000Z",
+    }
+    out = run.feed(body, source="journal")
+    (trouble,) = payloads(out, "alert")
+    assert trouble["kind"] == "journal-trouble"
+    assert (trouble["since"], trouble["until"]) == (body["since"], body["until"])
+    assert trouble["reason"] == (
+        "the journal could not be written from 2026-11-27T20:00:00.000000Z to "
+        "2026-11-27T20:05:00.000000Z (database or disk is full): inputs waited, commands were "
+        "refused"
+    )
+    assert [a["id"] for a in opened(out)["open"]] == [trouble["seq"]]
+    assert opened(run.ack(trouble["seq"]))["open"] == []

@@ -346,13 +346,23 @@ async def test_an_append_the_disk_cannot_take_records_nothing_and_the_table_resu
 
         filling.stop()  # the room comes back
         await asyncio.wait_for(card, TIMEOUT)
+        # The trouble itself is journaled once it can be, after what waited (issue 14).
+        await until(
+            lambda: len(snapshot_of(daemon.journal)) == len(before) + 3, "the trouble journaled"
+        )
         after = snapshot_of(daemon.journal)
         assert after[: len(before)] == before
         added = after[len(before) :]
         assert [(source, ref, body["type"]) for _, _, source, ref, body, _, _ in added] == [
             ("cmd/wager", trigger, "wager"),
             ("device/shoe", None, "shoe.card"),
+            ("journal", None, "journal.trouble"),
         ]
+        trouble = added[-1][4]
+        assert (
+            trouble["reason"] == "database or disk is full" and trouble["since"] < trouble["until"]
+        )
+        assert [a.kind for a in daemon.table.open_alerts.items] == ["journal-trouble"]
         assert daemon.journal.verify() == []
         assert daemon.journal_trouble is None
         assert not daemon.status_line().startswith("JOURNAL")
@@ -405,8 +415,9 @@ async def test_outputs_the_disk_cannot_take_are_written_once_with_the_seqs_a_rep
         filling.stop()
         rec = await asyncio.wait_for(stuck, TIMEOUT)
         await asyncio.wait_for(waiting, TIMEOUT)
-        assert rec.seq == seq and daemon.journal.last_seq == seq + 1
-        assert daemon.journal.applied() == seq + 1 and outputs_of(daemon.journal, seq) > 0
+        await until(lambda: daemon.journal.applied() == seq + 2, "the trouble journaled")
+        assert rec.seq == seq and daemon.journal.last_seq == seq + 2  # the input, the trouble
+        assert outputs_of(daemon.journal, seq) > 0
     stored, replay, problems = replayed(path)
     assert problems == []
     assert stored == replay  # each output once, under the seq the replay gives it
