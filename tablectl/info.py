@@ -16,7 +16,6 @@ import hashlib
 import json
 from collections.abc import Callable
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 from tablectl import __version__
@@ -26,7 +25,7 @@ from tablectl.games.chinese_poker.spec import ChinesePoker
 from tablectl.games.dealers_choice.spec import DealersChoice
 from tablectl.games.poker.spec import PokerGame
 from tablectl.rules.fees import Bracket, CollectionSchedule
-from tablectl.rules.paytables import PayTable
+from tablectl.rules.paytables import PayTable, odds_text
 from tablectl.rules.poker_fees import PokerSchedule
 from tablectl_base.money import fmt
 
@@ -142,11 +141,6 @@ def _betting(game: PokerGame, schedule: PokerSchedule) -> dict[str, Any]:
     if isinstance(game, DealersChoice):
         out["games"] = [{"game": g, **_stakes(game.game_options(g))} for g in game.games]
     return out
-
-
-def odds_text(odds: Fraction) -> str:
-    """A pay as `tablectl analyze` writes it: "300 to 1", "3 to 2"."""
-    return f"{odds.numerator} to {odds.denominator}"
 
 
 def _paytable(table: PayTable) -> dict[str, Any]:

@@ -55,7 +55,7 @@ from tablectl.rules.blackjack import (
     red_flex_count,
 )
 from tablectl.rules.blackjack import paytable as named_paytable
-from tablectl.rules.paytables import PayTable, payout
+from tablectl.rules.paytables import PayTable, odds_text, payout
 from tablectl_base.cards import Card, DeckKind, deck_of
 
 PURE_GAME = "pure-21.5-blackjack"
@@ -596,7 +596,7 @@ def analyze(
     result |= {
         "paytable": table.name,
         "source": table.source,
-        "pays": {c: f"{p.numerator} to {p.denominator}" for c, p in table.pays.items()},
+        "pays": {c: odds_text(p) for c, p in table.pays.items()},
     }
     if wager == "match-dealer":
         return result | match_dealer_figures(game, decks, table)

@@ -40,7 +40,7 @@ from typing import Any
 
 from tablectl.analysis import progress
 from tablectl.analysis.three_card_poker import best_five_category_counts
-from tablectl.rules.paytables import PayTable, payout
+from tablectl.rules.paytables import PayTable, odds_text, payout
 from tablectl.rules.poker import (
     FIVE_CARD_CATEGORIES,
     ROYAL_FLUSH,
@@ -405,7 +405,7 @@ def analyze(
         "wager": wager,
         "paytable": table.name,
         "source": table.source,
-        "pays": {c: f"{p.numerator} to {p.denominator}" for c, p in table.pays.items()},
+        "pays": {c: odds_text(p) for c, p in table.pays.items()},
         "method": "exact",
     }
     if wager == "trips":

@@ -133,6 +133,11 @@ def parse_odds(value: object) -> Fraction:
     raise ValueError(f'a pay is odds like 25 or "3 to 2", not {value!r}')
 
 
+def odds_text(odds: Fraction) -> str:
+    """A pay as a person reads it (`tablectl analyze`, `info`): "300 to 1", "3 to 2"."""
+    return f"{odds.numerator} to {odds.denominator}"
+
+
 def _odds_text(odds: Fraction) -> str | int:
     return int(odds) if odds.denominator == 1 else f"{odds.numerator} to {odds.denominator}"
 
