@@ -879,12 +879,11 @@ class Daemon:
         ref = None
         if isinstance(data, dict):
             raw_id = data.pop("id", None)
-            ref = None if raw_id is None else str(raw_id)
-            if ref is not None and len(ref) > MAX_REF_CHARS:
-                await self._submit_command(
-                    source, data, error=f"id is {len(ref)} characters; at most {MAX_REF_CHARS}"
-                )
+            problem = id_problem(raw_id)
+            if problem is not None:
+                await self._submit_command(source, data, error=problem)
                 return
+            ref = None if raw_id is None else str(raw_id)
         if verb not in COMMAND_VERBS:
             await self._submit_command(
                 source,
@@ -1114,8 +1113,30 @@ def _command_id(payload: bytes) -> str | None:
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
     raw = data.get("id") if isinstance(data, dict) else None
-    ref = None if raw is None else str(raw)
-    return ref if ref is not None and len(ref) <= MAX_REF_CHARS and _is_unicode(ref) else None
+    if raw is None or id_problem(raw) is not None:
+        return None
+    return str(raw) if _is_unicode(str(raw)) else None
+
+
+def id_problem(raw: Any) -> str | None:
+    """Why a command's decoded `id` cannot be its request id, or None: text or a whole number
+    of at most MAX_REF_CHARS characters, or null (no id), as schemas/cmd.json allows."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, (str, int)):
+        return f"id must be text or a whole number, not {_json_kind(raw)}"
+    if len(str(raw)) > MAX_REF_CHARS:
+        return f"id is {len(str(raw))} characters; at most {MAX_REF_CHARS}"
+    return None
+
+
+def _json_kind(value: Any) -> str:
+    """What JSON calls a decoded value's kind, for a reason a person reads."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    return {dict: "an object", list: "an array"}.get(type(value), type(value).__name__)
 
 
 def _head(payload: bytes) -> str:

@@ -87,7 +87,7 @@ def _deeper_than(value: Any, limit: int) -> bool:
 
 def check_command(verb: str, payload: bytes) -> None:
     """A command the table takes as its event must be one the verb's schema accepts."""
-    from tablectl.daemon import COMMAND_VERBS, MAX_COMMAND_BYTES, MAX_COMMAND_DEPTH
+    from tablectl.daemon import COMMAND_VERBS, MAX_COMMAND_BYTES, MAX_COMMAND_DEPTH, id_problem
     from tablectl_base.events import EventError, parse_event
 
     if verb not in COMMAND_VERBS or len(payload) > MAX_COMMAND_BYTES:
@@ -99,8 +99,7 @@ def check_command(verb: str, payload: bytes) -> None:
     if not isinstance(data, dict) or _deeper_than(data, MAX_COMMAND_DEPTH):
         return
     body = dict(data)
-    ref = body.pop("id", None)
-    if ref is not None and len(str(ref)) > 128:
+    if id_problem(body.pop("id", None)) is not None:
         return
     if body.setdefault("type", COMMAND_VERBS[verb]) != COMMAND_VERBS[verb]:
         return

@@ -188,6 +188,38 @@ def test_an_overlong_id_is_refused_and_the_reply_id_is_null(cons: Console) -> No
     assert answer["id"] is None
 
 
+def test_a_null_id_is_the_same_as_no_id(cons: Console) -> None:
+    """The command schemas allow `"id": null`; the table takes the command, the reply's id null."""
+    rec, rows = cons.send("bank", b'{"id":null,"seat":3,"amount":"500"}')
+    assert rec.body == {"type": "bank", "seat": 3, "amount": "500.00"}
+    assert reply(rows, "bank") | {"seq": 0, "ts": ""} == {
+        "table": "t1",
+        "seq": 0,
+        "ts": "",
+        "v": 1,
+        "id": None,
+        "ok": True,
+    }
+
+
+@pytest.mark.parametrize(
+    ("raw_id", "kind"),
+    [
+        ("[1]", "an array"),
+        ('{"a":1}', "an object"),
+        ("true", "true or false"),
+        ("1.5", "the number 1.5"),
+    ],
+)
+def test_an_id_that_is_not_text_or_a_whole_number_is_refused(
+    cons: Console, raw_id: str, kind: str
+) -> None:
+    """Only what the schemas allow is taken: text, an integer, or null."""
+    body, answer = refused(cons, "bank", f'{{"id":{raw_id},"seat":3,"amount":"500"}}'.encode())
+    assert body["reason"] == f"id must be text or a whole number, not {kind}"
+    assert answer["id"] is None
+
+
 # -- shape: not an object, unknown verb, wrong type, strict fields --------------------------------
 
 
