@@ -39,7 +39,7 @@ from tablectl.chainkey import ChainKey, load_key
 from tablectl.config import BrokerSetupError, LoadedConfig, Rules, resolve
 from tablectl.discovery import discovery_messages
 from tablectl.info import info_payload, rules_digest
-from tablectl.journal import Journal, JournalError, Record, format_ts
+from tablectl.journal import Journal, JournalError, Record, format_ts, parse_ts
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.relay import Relay, RelayState
 from tablectl.segments import History
@@ -1009,17 +1009,17 @@ class Daemon:
     # -- timers ------------------------------------------------------------------------------
 
     def _arm_bet_timer(self) -> None:
-        """R28: the optional bet timer closes betting by itself after the round's first wager."""
-        seconds = self.cfg.table.game.bet_timer()
-        if not seconds:
+        """R28: the optional bet timer closes betting by itself at the time `state` shows
+        (`bets_close_at`: the round's first wager's record time plus the timer), so a restart
+        during betting closes it when it would have closed anyway, not a full timer later."""
+        clock = self.table.bet_clock
+        if clock is None:
             return
-        st = self.table.state_view()
-        if st.phase != "betting" or not st.wagers:
+        rnd, closes = clock
+        if self._bet_timer is not None and self._bet_timer_round == rnd:
             return
-        if self._bet_timer is not None and self._bet_timer_round == st.round:
-            return
-        rnd = st.round
         loop = asyncio.get_running_loop()
+        delay = max(0.0, (parse_ts(closes) - datetime.now(UTC)).total_seconds())
 
         def fire() -> None:
             self._bet_timer = None
@@ -1027,7 +1027,7 @@ class Daemon:
             if now.round == rnd and now.phase == "betting":
                 self.submit_nowait("timer", {"type": "bets.close"})
 
-        self._bet_timer = loop.call_later(seconds, fire)
+        self._bet_timer = loop.call_later(delay, fire)
         self._bet_timer_round = rnd
 
     async def _watchdog(self, interval: float) -> None:
@@ -1136,7 +1136,11 @@ def _json_kind(value: Any) -> str:
         return "true or false"
     if isinstance(value, float):
         return f"the number {value!r}"
-    return {dict: "an object", list: "an array"}.get(type(value), type(value).__name__)
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    return type(value).__name__
 
 
 def _head(payload: bytes) -> str:

@@ -32,10 +32,11 @@ from tablectl.journal import SNAPSHOTS_KEPT, Journal, Record, Snapshot, Verifica
 from tablectl.table import RecentRefs, Table
 from tablectl_base.cards import Card, parse_card
 
-FORMAT = 2
+FORMAT = 3
 """The snapshot format. A tablectl that cannot read a stored format skips that snapshot and
 replays from an older one it can read, or from the first record. 2: the table's open alerts
-and pace (issue 14), which a format 1 snapshot does not hold."""
+and pace (issue 14), which a format 1 snapshot does not hold. 3: the bet timer's clock
+(`Table.bet_clock`, R28)."""
 
 _PACKAGES = ("tablectl.", "tablectl_base.")
 """Where the classes a snapshot may name live (tablectl's own, and the leaf package it shares
@@ -74,6 +75,7 @@ def encode(table: Table) -> bytes:
         "round_positions": _enc(table.round_positions),
         "open_alerts": _enc(table.open_alerts),
         "pace": _enc(table.pace),
+        "bet_clock": _enc(table.bet_clock),
     }
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
@@ -135,6 +137,7 @@ def _restore(cfg: LoadedConfig, doc: dict[str, Any]) -> Table:
     table.round_positions = _dec(doc["round_positions"])
     table.open_alerts = _dec(doc["open_alerts"])
     table.pace = _dec(doc["pace"])
+    table.bet_clock = _dec(doc["bet_clock"])
     kind = type(table.engine.initial())
     if type(table.state) is not kind:
         raise SnapshotError(f"its state is a {type(table.state).__name__}, not a {kind.__name__}")

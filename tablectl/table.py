@@ -34,7 +34,7 @@ from tablectl.game_records import (
 from tablectl.games.base import Rejected
 from tablectl.games.common import replace
 from tablectl.games.registry import make_engine, spec_of
-from tablectl.journal import Record, format_ts
+from tablectl.journal import Record, format_ts, parse_ts
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow, Output, alert
 from tablectl.render import render
 from tablectl_base.events import (
@@ -159,6 +159,9 @@ class Table:
         # Alerts waiting for a person, and the pace against the rules' band (issue 14 item 2).
         self.open_alerts = OpenAlerts()
         self.pace = Pace()
+        # R28: with a bet timer, (round, when betting closes): the round's first wager's record
+        # time plus the timer, so a restart and every screen count down to the same moment.
+        self.bet_clock: tuple[int, str] | None = None
         # Display views published by the records applied since `take_displayed` last ran.
         self.displayed: dict[str, dict[str, Any]] = {}
         # With the delayed broadcast feed on (the daemon sets a list): every accepted input's
@@ -282,6 +285,7 @@ class Table:
             self.serials,
             self.open_alerts,
             self.pace,
+            self.bet_clock,
         )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
@@ -297,6 +301,7 @@ class Table:
             self.serials,
             self.open_alerts,
             self.pace,
+            self.bet_clock,
         ) = saved
 
     def _engine_error(self, exc: Exception, rec: Record, verb: str | None) -> list[Message]:
@@ -440,7 +445,7 @@ class Table:
             if rec.source.startswith("cmd/"):
                 used["by_hand"] = True
             self.round_positions = [*self.round_positions, used]
-        return self._annotate(outputs)
+        return self._annotate(outputs, rec.ts)
 
     # -- positions (issue 9) -------------------------------------------------------------------
 
@@ -641,7 +646,7 @@ class Table:
         outputs: list[Message] = []
         if not (self.engine.between_rounds(self.state) and (blocked or self.held is not None)):
             self.state, engine_out = self.engine.void(self.state, event.reason, rec.ts)
-            outputs = self._annotate(engine_out)
+            outputs = self._annotate(engine_out, rec.ts)
         self.held = None
         dropped = [(event, kept) for _, event, kept in self.held_inputs]
         self.held_inputs = []
@@ -724,14 +729,17 @@ class Table:
                 out.append(self._refusal(rej, original))
         return [*out, self.state_view()]
 
-    def _annotate(self, outputs: Iterable[Message]) -> list[Message]:
-        """Say in every result which devices (and serials) fed the round; show holds in state."""
+    def _annotate(self, outputs: Iterable[Message], ts: str) -> list[Message]:
+        """Say in every result which devices (and serials) fed the round; show holds and the
+        bet timer in state."""
         if not self._rendering:  # `advance` only counts them: what it must do is start afresh
             out = list(outputs)
             for o in out:
                 if isinstance(o, RoundResult):
                     self.round_devices = set()
                     self.round_positions = []
+                elif isinstance(o, StateChanged):
+                    self._clock_bets(o, ts)
             return out
         out = []
         for o in outputs:
@@ -743,9 +751,29 @@ class Table:
                 self.round_devices = set()
                 self.round_positions = []
             elif isinstance(o, StateChanged):
-                o = o.with_fields(self._hold_view())
+                self._clock_bets(o, ts)
+                o = o.with_fields(self._table_view())
             out.append(o)
         return out
+
+    def _clock_bets(self, state: StateChanged, ts: str) -> None:
+        """R28: the bet timer starts at the round's first wager (the record time of the input
+        that placed it) and stops when betting closes."""
+        if state.phase != "betting" or not state.wagers:
+            self.bet_clock = None
+        elif self.bet_clock is None or self.bet_clock[0] != state.round:
+            seconds = self.rules.game.bet_timer()
+            if seconds:
+                closes = format_ts(parse_ts(ts) + timedelta(seconds=seconds))
+                self.bet_clock = (state.round, closes)
+
+    def _table_view(self) -> dict[str, Any]:
+        """What the table adds to the game's `state`: any hold, and when a running bet timer
+        closes betting (`bets_close_at`, R28)."""
+        view = self._hold_view()
+        if self.bet_clock is not None:
+            view["bets_close_at"] = self.bet_clock[1]
+        return view
 
     def _positions(self) -> dict[str, Any]:
         """Issue 9 item 4: where in each device's own count the round's inputs sat, so anyone can
@@ -908,7 +936,7 @@ class Table:
 
     def state_view(self) -> StateChanged:
         """The retained `state`: the game's view with any hold shown."""
-        return self.engine.state_view(self.state).with_fields(self._hold_view())
+        return self.engine.state_view(self.state).with_fields(self._table_view())
 
     def state_payload(self) -> dict[str, Any]:
         """The `state` payload as published (less `table` and `seq`)."""

@@ -64,7 +64,7 @@
     linkDetail: null,
     status: null,        // the table's `status`: online / offline
     state: null, eztrak: null, info: null, result: null, results: [],
-    timer: { round: null, since: null },
+    offsets: [],         // the table's clock less this screen's, per recent live state
     connects: 0,         // accepted CONNACKs: 1 + the reconnects
     renders: 0,
   });
@@ -114,17 +114,22 @@
   }
 
   function onState(state, retained) {
-    // The bet timer (R28) runs from the round's first wager. The page starts its count when a
-    // live state with a wager follows one of the same round without any: that state is the
-    // first wager's. Otherwise (it connected while betting was open) it cannot know when the
-    // timer started, and says only that it runs.
-    const betting = state.phase === "betting" && (state.wagers || []).length > 0;
-    if (betting && sb.timer.round !== state.round) {
-      const prev = sb.state;
-      const first = !retained && prev && prev.round === state.round && !(prev.wagers || []).length;
-      sb.timer = { round: state.round, since: first ? Date.now() : null };
+    // The bet timer (R28) counts down to the table's `bets_close_at`, read on the table's
+    // clock: a live state's `ts` (its record's time) says how far this screen's clock is from
+    // it, less the delivery time; the largest of the recent ones is the least delayed.
+    if (!retained && state.ts) {
+      sb.offsets.push(tsMillis(state.ts) - Date.now());
+      if (sb.offsets.length > 20) sb.offsets.shift();
     }
     sb.state = state;
+  }
+
+  function tableNow() {
+    return Date.now() + (sb.offsets.length ? Math.max(...sb.offsets) : 0);
+  }
+
+  function tsMillis(ts) {
+    return Date.parse(ts.replace(/(\.\d{3})\d*Z$/, "$1Z"));  // microseconds: JS reads ms
   }
 
   function onLink(state, detail) {
@@ -243,9 +248,8 @@
     const length = (sb.eztrak && sb.eztrak.bet_timer) || (posted && posted.bet_timer) || 0;
     const z = { bet_timer: length };
     if (!z.bet_timer) { box.dataset.state = "none"; box.textContent = ""; return; }
-    if (st && st.phase === "betting" && (st.wagers || []).length && sb.timer.round === st.round) {
-      if (sb.timer.since === null) { box.dataset.state = "running"; box.textContent = "Bets closing"; return; }
-      const left = Math.max(0, Math.ceil(z.bet_timer - (Date.now() - sb.timer.since) / 1000));
+    if (st && st.phase === "betting" && st.bets_close_at) {
+      const left = Math.max(0, Math.ceil((tsMillis(st.bets_close_at) - tableNow()) / 1000));
       box.dataset.state = "running";
       box.dataset.left = left;
       box.textContent = `Bets close in ${left} s`;

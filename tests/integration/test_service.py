@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
-from tablectl.journal import Journal
+from tablectl.journal import Journal, parse_ts
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker
 from tests.integration.harness import DaemonProcess, write_config
@@ -66,6 +67,49 @@ async def test_bet_timer_closes_betting_R28(tmp_path: Path) -> None:
     sources = [(r.source, r.body["type"]) for r in journal.records()]
     journal.close()
     assert sources[-1] == ("timer", "bets.close")
+
+
+async def test_a_restart_during_betting_closes_it_when_state_said_not_a_timer_later_R28(
+    tmp_path: Path,
+) -> None:
+    """`state.bets_close_at` is the first wager's record time plus the timer; a daemon started
+    after that moment closes betting at once (the old one restarted the whole timer)."""
+    timer = 3
+    cfg_path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1)
+    text = cfg_path.read_text().replace("decks = 8", f"decks = 8\nbet_timer_seconds = {timer}")
+    text = text.replace('[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n', "")
+    cfg_path.write_text(text.replace("[mqtt]", "[mqtt]\nenabled = false"))
+    cfg = load_config(cfg_path)
+    first = Daemon(cfg)
+    runner = asyncio.create_task(first.run(install_signals=False))
+    try:
+        await first.submit("console", {"type": "bank", "seat": 1, "amount": "100"})
+        placed = await first.submit(
+            "console", {"type": "wager", "seat": 2, "spot": "tie", "amount": "5"}
+        )
+        closes = first.table.state_payload()["bets_close_at"]
+    finally:
+        first.stop()
+        await runner
+    assert parse_ts(closes) == parse_ts(placed.ts) + timedelta(seconds=timer)
+    await asyncio.sleep(max(0.0, (parse_ts(closes) - datetime.now(UTC)).total_seconds()) + 0.1)
+    second = Daemon(cfg)
+    started = datetime.now(UTC)
+    runner = asyncio.create_task(second.run(install_signals=False))
+    try:
+        deadline = time.monotonic() + 10
+        while second.table.state_payload()["phase"] != "dealing":
+            assert time.monotonic() < deadline, "the bet timer never closed betting"
+            await asyncio.sleep(0.02)
+    finally:
+        second.stop()
+        await runner
+    journal = Journal(cfg.journal_path, table="t1")
+    (closed,) = [r for r in journal.records() if r.source == "timer"]
+    journal.close()
+    assert parse_ts(closed.ts) >= parse_ts(closes)  # never before the moment state showed
+    # at once, not a whole timer after the restart (3 s against the few ms a start takes here)
+    assert parse_ts(closed.ts) - started < timedelta(seconds=timer)
 
 
 async def test_a_failing_driver_is_reported_and_the_table_runs_on(
