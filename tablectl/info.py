@@ -76,7 +76,8 @@ def info_payload(
 
 def posted(rules: Rules) -> dict[str, Any]:
     """What a card room posts at the table, from the rules in force (issue 14 item 3): the table
-    limits (a banked game's, with any spot's own) or the poker room's stakes, each pay table the
+    limits (a banked game's, with any spot's own) or the poker room's stakes, the pays the rules
+    fix (`GameSettings.fixed_pays`: baccarat's spots, a pure 21.5, insurance), each pay table the
     rules carry, the collection schedule (R4 or R44) and the bet timer where one runs. Money is
     text with two places and a pay is "N to D" odds, as `tablectl analyze` writes them; keys
     are the rules' own (the journal's `config` record), so a figure can be traced there."""
@@ -94,6 +95,9 @@ def posted(rules: Rules) -> dict[str, Any]:
             "buy_in": fmt(game.least_buy_in),
             "table_limit": {"min": fmt(low), "max": fmt(high)},
         }
+    out["pays"] = [
+        {"wager": p.wager, "hand": p.hand, "pays": odds_text(p.odds)} for p in game.fixed_pays()
+    ]
     out["paytables"] = [_paytable(table) for table in rules.paytables.values()]
     schedule = rules.schedule
     if isinstance(schedule, CollectionSchedule):

@@ -53,6 +53,25 @@ EZ_BACCARAT_OPTION_3 = {
 }
 
 
+# R26, R27 (003 "EZ Baccarat Panda 8"): Player and Banker 1 to 1 (no commission), Tie 8 to 1,
+# Dragon 7 40 to 1, Panda 8 25 to 1; the banker line wins on a Dragon 7 unless the option says push.
+EZ_BACCARAT_PAYS = [
+    {"wager": "player", "hand": "player wins", "pays": "1 to 1"},
+    {"wager": "banker", "hand": "banker wins", "pays": "1 to 1"},
+    {"wager": "tie", "hand": "tie", "pays": "8 to 1"},
+    {
+        "wager": "dragon7",
+        "hand": "banker wins with three cards totalling 7 against 6 or less",
+        "pays": "40 to 1",
+    },
+    {
+        "wager": "panda8",
+        "hand": "player wins with three cards totalling 8 against 7 or less",
+        "pays": "25 to 1",
+    },
+]
+
+
 def no_serial(port: str) -> str | None:
     return None
 
@@ -75,6 +94,7 @@ def test_info_names_version_game_digests_and_devices(tmp_path: Path) -> None:
         "devices": [],
         "posted": {
             "limits": {"min": "5.00", "max": "500.00", "spots": {}},
+            "pays": EZ_BACCARAT_PAYS,
             "paytables": [],
             "collection": EZ_BACCARAT_OPTION_3,
         },
@@ -113,6 +133,11 @@ def test_posted_at_a_blackjack_table_limits_per_spot_side_bets_and_the_schedule(
                 "buster": {"min": "5.00", "max": "100.00"},
             },
         },
+        # R11: this approval pays a pure 21.5 6 to 5; R17: insurance 2 to 1
+        "pays": [
+            {"wager": "base", "hand": "a pure 21.5", "pays": "6 to 5"},
+            {"wager": "insurance", "hand": "the player-dealer has a pure 21.5", "pays": "2 to 1"},
+        ],
         "paytables": [
             {
                 "name": "RFB-12",
@@ -248,6 +273,7 @@ def test_posted_at_a_poker_table_the_stakes_and_the_posted_options_read_together
             "chip": "1.00",
             "buy_in": None,
         },
+        "pays": [],
         "paytables": [],
         "collection": {
             "options": [1, 2],
@@ -433,3 +459,29 @@ async def test_info_follows_the_rules_in_force_across_a_change_that_waits_for_th
     second_start = got[first:]
     assert [i["rules_digest"] for i in second_start] == [old, new]
     assert {i["config_digest"] for i in second_start} == {file_digest}
+
+
+def test_posted_pays_follow_the_approval_a_3_to_2_table_and_a_spanish_one() -> None:
+    """R11: config/pure-21.5-blackjack-003-3to2.toml pays a pure 21.5 3 to 2 (003 "Pure 21.5
+    Blackjack 3 to 2: Value of the Cards"); Pure Spanish 21.5 pays 6 to 5 and offers no
+    insurance (003 "Pure Spanish 21.5: Card Values and Hand Rankings", R17)."""
+    assert shipped_posted("pure-21.5-blackjack-003-3to2.toml")["pays"][0] == {
+        "wager": "base",
+        "hand": "a pure 21.5",
+        "pays": "3 to 2",
+    }
+    assert shipped_posted("pure-spanish-21.5-003.toml")["pays"] == [
+        {"wager": "base", "hand": "a pure 21.5", "pays": "6 to 5"}
+    ]
+
+
+def test_posted_banker_line_says_a_dragon_7_pushes_where_the_option_is_on_R26(
+    tmp_path: Path,
+) -> None:
+    rules = load_config(write_config(tmp_path, game={"banker_push_on_dragon7": True})).rules
+    (_, banker, *_) = posted(rules)["pays"]
+    assert banker == {
+        "wager": "banker",
+        "hand": "banker wins (a Dragon 7 pushes)",
+        "pays": "1 to 1",
+    }

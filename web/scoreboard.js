@@ -350,7 +350,7 @@
   // -- what the table posts (`info.posted`) ------------------------------------------------
 
   const WAGERS = { ...SIDE_BETS, blind: "Blind", base: "Base", ante: "Ante", play: "Play",
-    player: "Player", banker: "Banker", tie: "Tie" };
+    player: "Player", banker: "Banker", tie: "Tie", insurance: "Insurance" };
   const STRUCTURES = { "fixed-limit": "Fixed limit", "spread-limit": "Spread limit",
     "pot-limit": "Pot limit", "no-limit": "No limit" };
   const range = (low, high) => `${low}\u2013${high}`;
@@ -423,6 +423,21 @@
     return box;
   }
 
+  /** The pays the rules fix (baccarat's spots, a pure 21.5, insurance) as one more table. */
+  function fixedPays(pays) {
+    const box = el("div", { class: "paytable-box", "data-paytable": "fixed" });
+    box.append(el("h3", {}, "Pays"));
+    const table = el("table", { class: "paytable" });
+    for (const row of pays) {
+      const tr = el("tr", { "data-hand": row.wager });
+      tr.append(el("td", { class: "hand" }, `${WAGERS[row.wager] || row.wager}: ${row.hand}`),
+        el("td", { class: "pay" }, row.pays));
+      table.append(tr);
+    }
+    box.append(table);
+    return box;
+  }
+
   /** The collection schedule as a card room posts it: a banked game's option (table limit, the
    * player-dealer's fee by total action, the player's fee) or a poker table's (the fee by the
    * number of players, per hand or per half hour). Each row [what, fee]; a head row has no fee. */
@@ -465,7 +480,8 @@
     if (panel.parentNode !== view) view.append(panel);
     $("posted-facts").replaceChildren(...postedFacts(p).flatMap(([k, v]) =>
       [el("dt", {}, k), el("dd", { "data-posted": k }, v)]));
-    $("paytables").replaceChildren(...(p.paytables || []).map(paytable));
+    const fixed = p.pays && p.pays.length ? [fixedPays(p.pays)] : [];
+    $("paytables").replaceChildren(...fixed, ...(p.paytables || []).map(paytable));
     const c = p.collection;
     const options = c.per ? c.options : [c.option];
     $("collection-title").textContent = `Collection: option${options.length > 1 ? "s" : ""} ${options.join(" and ")}`;

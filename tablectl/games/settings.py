@@ -5,6 +5,8 @@ model lives in its package and is found through the game registry (tablectl/game
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Strict
@@ -18,6 +20,16 @@ StrictInt = Annotated[int, Strict()]
 converted (issue 15). Every whole-number option of a game, and of the rest of the config."""
 StrictBool = Annotated[bool, Strict()]
 """true or false: `insurance = "true"`, `"yes"` or `1` is refused, not converted."""
+
+
+@dataclass(frozen=True)
+class FixedPay:
+    """A pay the game's rules fix rather than a pay table: a winning `wager` on `hand` is paid
+    `odds` to 1. What `info` posts beside the pay tables (issue 14 item 3)."""
+
+    wager: str
+    hand: str
+    odds: Fraction
 
 
 class GameSettings(BaseModel):
@@ -41,6 +53,11 @@ class GameSettings(BaseModel):
         """R28: seconds after the round's first wager at which betting closes by itself (0: the
         game has no bet timer, or it is off)."""
         return 0
+
+    def fixed_pays(self) -> tuple[FixedPay, ...]:
+        """The pays the rules fix for this game's options (each from the one constant its
+        settlement pays by); () where every pay is a pay table's or even money."""
+        return ()
 
     def own_schedule(self, seats: int) -> PokerSchedule | None:
         """The collection schedule the game's own section gives (a poker game's, R44), for a

@@ -201,6 +201,14 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
                 "Player none",
             ]
             assert page.posted()["Bet timer"] == f"{BET_TIMER} s"
+            # R26, R27: the pays 003 fixes, as the layout reads them
+            assert [(w, pay) for w, _, pay in page.paytable("fixed")] == [
+                ("player", "1 to 1"),
+                ("banker", "1 to 1"),
+                ("tie", "8 to 1"),
+                ("dragon7", "40 to 1"),
+                ("panda8", "25 to 1"),
+            ]
             driver.save_screenshot(str(tmp_path / "scoreboard-shoe-1.png"))
 
             # Keep alive: with nothing to acknowledge for 2 s the page pings; the broker never
@@ -370,6 +378,11 @@ def test_the_scoreboard_page_at_a_blackjack_table_shows_no_hole_card(
                 "Red Flex limits": "5.00\u2013100.00",
                 "Buster Blackjack limits": "5.00\u2013100.00",
             }
+            # the pays the rules fix: R11 6 to 5 at this approval, R17 insurance 2 to 1
+            assert page.paytable("fixed") == [
+                ("base", "Base: a pure 21.5", "6 to 5"),
+                ("insurance", "Insurance: the player-dealer has a pure 21.5", "2 to 1"),
+            ]
             assert page.paytable("RFB-12") == [
                 ("red-8-or-more", "8 or more red cards", "300 to 1"),
                 ("red-7", "7 red cards", "200 to 1"),

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
-from tablectl.games.settings import GameSettings, StrictBool, StrictInt
+from tablectl.games.settings import FixedPay, GameSettings, StrictBool, StrictInt
 from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
 
 if TYPE_CHECKING:
@@ -24,6 +25,20 @@ class BaccaratGame(GameSettings):
 
     def bet_timer(self) -> int:
         return self.bet_timer_seconds
+
+    def fixed_pays(self) -> tuple[FixedPay, ...]:
+        """Every spot's pay (R26, R27: `rules.baccarat.PAYOUTS`, what settlement pays)."""
+        from tablectl.rules.baccarat import PAYOUTS
+
+        banker = "banker wins (a Dragon 7 pushes)" if self.banker_push_on_dragon7 else "banker wins"
+        hands = {
+            "player": "player wins",
+            "banker": banker,
+            "tie": "tie",
+            "dragon7": "banker wins with three cards totalling 7 against 6 or less",
+            "panda8": "player wins with three cards totalling 8 against 7 or less",
+        }
+        return tuple(FixedPay(spot, hands[spot], Fraction(odds)) for spot, odds in PAYOUTS.items())
 
 
 def analyze(request: AnalyzeRequest) -> Analysis:

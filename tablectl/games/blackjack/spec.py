@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from tablectl.games.settings import GameSettings, StrictBool, StrictInt
+from tablectl.games.settings import FixedPay, GameSettings, StrictBool, StrictInt
 from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
 
 if TYPE_CHECKING:
@@ -84,6 +84,10 @@ class Pure215Game(GameSettings):
             raise ValueError("even_money is an insurance wager (R17): it needs insurance = true")
         return self
 
+    def fixed_pays(self) -> tuple[FixedPay, ...]:
+        """A pure 21.5 (R11: 6 to 5 or 3 to 2) and, where offered, insurance (R17: 2 to 1)."""
+        return _pays_of(self)
+
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
         """At most eight places, the player-dealer's included (000 "Pure 21.5 Blackjack: Dealing
         Procedures and Round of Play", 004 "Pure 21.5 Blackjack: Description of Table Used and Total
@@ -133,6 +137,11 @@ class PureSpanish215Game(GameSettings):
     # on all wagers."
     backline_spots: tuple[str, ...] = ("base", "match-dealer")
 
+    def fixed_pays(self) -> tuple[FixedPay, ...]:
+        """A pure 21.5 (R11: 6 to 5 at a Spanish table); Pure Spanish 21.5 offers no insurance
+        (R17)."""
+        return _pays_of(self)
+
     @model_validator(mode="after")
     def _backline_known(self) -> PureSpanish215Game:
         """Backline is for the game's own wagers only."""
@@ -177,6 +186,18 @@ def analyze(request: AnalyzeRequest) -> Analysis:
         result = blackjack.analyze(request.game, request.wager, request.paytable, decks)
         table = str(result.get("paytable", result.get("pays")))
     return Analysis(f"{request.game} {request.wager} ({table}, {decks} decks)", result)
+
+
+def _pays_of(game: Pure215Game | PureSpanish215Game) -> tuple[FixedPay, ...]:
+    """What the table's variant pays (the settlement's own odds, `variant_of`)."""
+    from tablectl.games.blackjack.variant import variant_of
+    from tablectl.rules.blackjack import INSURANCE_ODDS
+
+    variant = variant_of(game)
+    pays = [FixedPay("base", "a pure 21.5", variant.pure_odds)]
+    if variant.insurance:
+        pays.append(FixedPay("insurance", "the player-dealer has a pure 21.5", INSURANCE_ODDS))
+    return tuple(pays)
 
 
 SPEC = GameSpec(
