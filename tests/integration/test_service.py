@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tablectl.config import load_config
+from tablectl.config import LoadedConfig, load_config
 from tablectl.daemon import Daemon
 from tablectl.journal import Journal, parse_ts
 from tablectl_drivers.sim.shoe import SimulatedShoe
@@ -44,22 +44,31 @@ def test_sd_notify_ready_watchdog_and_stopping(tmp_path: Path, mosquitto: Mosqui
             sock.close()
 
 
-async def test_bet_timer_closes_betting_R28(tmp_path: Path) -> None:
+def timed_table(tmp_path: Path, seconds: int) -> LoadedConfig:
+    """The harness's baccarat table with a bet timer of `seconds` (R28), no device, MQTT off."""
     cfg_path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1)
-    text = cfg_path.read_text()
-    text = text.replace("decks = 8", "decks = 8\nbet_timer_seconds = 1")
+    text = cfg_path.read_text().replace("decks = 8", f"decks = 8\nbet_timer_seconds = {seconds}")
     text = text.replace('[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n', "")
     cfg_path.write_text(text.replace("[mqtt]", "[mqtt]\nenabled = false"))
-    cfg = load_config(cfg_path)
+    return load_config(cfg_path)
+
+
+async def until_dealing(daemon: Daemon) -> None:
+    """Wait (10 s at most) for betting to close."""
+    deadline = time.monotonic() + 10
+    while daemon.table.state_payload()["phase"] != "dealing":
+        assert time.monotonic() < deadline, "the bet timer never closed betting"
+        await asyncio.sleep(0.02)
+
+
+async def test_bet_timer_closes_betting_R28(tmp_path: Path) -> None:
+    cfg = timed_table(tmp_path, 1)
     daemon = Daemon(cfg)
     runner = asyncio.create_task(daemon.run(install_signals=False))
     try:
         await daemon.submit("console", {"type": "bank", "seat": 1, "amount": "100"})
         await daemon.submit("console", {"type": "wager", "seat": 2, "spot": "tie", "amount": "5"})
-        deadline = time.monotonic() + 10
-        while daemon.table.state_payload()["phase"] != "dealing":
-            assert time.monotonic() < deadline, "the bet timer never closed betting"
-            await asyncio.sleep(0.05)
+        await until_dealing(daemon)
     finally:
         daemon.stop()
         await runner
@@ -75,11 +84,7 @@ async def test_a_restart_during_betting_closes_it_when_state_said_not_a_timer_la
     """`state.bets_close_at` is the first wager's record time plus the timer; a daemon started
     after that moment closes betting at once (the old one restarted the whole timer)."""
     timer = 3
-    cfg_path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1)
-    text = cfg_path.read_text().replace("decks = 8", f"decks = 8\nbet_timer_seconds = {timer}")
-    text = text.replace('[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n', "")
-    cfg_path.write_text(text.replace("[mqtt]", "[mqtt]\nenabled = false"))
-    cfg = load_config(cfg_path)
+    cfg = timed_table(tmp_path, timer)
     first = Daemon(cfg)
     runner = asyncio.create_task(first.run(install_signals=False))
     try:
@@ -97,10 +102,7 @@ async def test_a_restart_during_betting_closes_it_when_state_said_not_a_timer_la
     started = datetime.now(UTC)
     runner = asyncio.create_task(second.run(install_signals=False))
     try:
-        deadline = time.monotonic() + 10
-        while second.table.state_payload()["phase"] != "dealing":
-            assert time.monotonic() < deadline, "the bet timer never closed betting"
-            await asyncio.sleep(0.02)
+        await until_dealing(second)
     finally:
         second.stop()
         await runner
