@@ -332,29 +332,8 @@ class Table:
             out = [alert(f"journal record {rec.seq} is not a valid event: {exc}", kind="invalid")]
             return out + _maybe_reply(verb, rec.ref, False, str(exc))
         route = _route(type(event))
-        if route is _Route.TABLE and isinstance(event, InputInvalid):
-            out = [
-                alert(
-                    self._public_text(event.reason),
-                    kind="invalid-input",
-                    source=rec.source,
-                    raw=self._public_text(event.raw[:512]),
-                )
-            ]
-            return out + _maybe_reply(verb, rec.ref, False, self._public_text(event.reason))
-        if route is _Route.TABLE and isinstance(event, DeviceStatus):
-            return self._device(event, rec)
-        if route is _Route.TABLE and isinstance(event, DeviceGap):
-            return self._gap(event, rec)
-        if route is _Route.TABLE and isinstance(event, JournalTrouble):
-            # Issue 14: the journal's trouble, journaled once it could be, waits for a person.
-            reason = (
-                f"the journal could not be written from {event.since} to {event.until} "
-                f"({event.reason}): inputs waited, commands were refused"
-            )
-            return [alert(reason, kind="journal-trouble", since=event.since, until=event.until)]
-        if route is _Route.TABLE and isinstance(event, RulesLoaded):
-            return self._rules(event, rec)
+        if route is _Route.TABLE:
+            return self._table_input(event, rec, verb)
         try:
             outputs = self._deal(event, rec) if route is _Route.GAME else self._game(event, rec)
         except Rejected as rej:
@@ -374,6 +353,34 @@ class Table:
         # `advance` only counts the messages: the reply it never sends is not built either.
         reply = _reply(verb, rec.ref, True, None) if self._rendering else COUNTED_REPLY
         return [*outputs, reply]
+
+    def _table_input(self, event: InputEvent, rec: Record, verb: str | None) -> list[Message]:
+        """An input for the table itself, not the game: a refused payload, a device's status or
+        gap, the journal's trouble, new rules."""
+        if isinstance(event, InputInvalid):
+            out = [
+                alert(
+                    self._public_text(event.reason),
+                    kind="invalid-input",
+                    source=rec.source,
+                    raw=self._public_text(event.raw[:512]),
+                )
+            ]
+            return out + _maybe_reply(verb, rec.ref, False, self._public_text(event.reason))
+        if isinstance(event, DeviceStatus):
+            return self._device(event, rec)
+        if isinstance(event, DeviceGap):
+            return self._gap(event, rec)
+        if isinstance(event, JournalTrouble):
+            # Issue 14: the journal's trouble, journaled once it could be, waits for a person.
+            reason = (
+                f"the journal could not be written from {event.since} to {event.until} "
+                f"({event.reason}): inputs waited, commands were refused"
+            )
+            return [alert(reason, kind="journal-trouble", since=event.since, until=event.until)]
+        if isinstance(event, RulesLoaded):
+            return self._rules(event, rec)
+        raise AssertionError(f"{type(event).__name__} is routed to the table but not handled")
 
     def _parse(self, rec: Record) -> InputEvent:
         """`parse_event(rec.body)`, parsed once for every record with the same JSON text: a
