@@ -29,13 +29,11 @@
 (function () {
   "use strict";
 
-  const params = new URLSearchParams(location.search);
-  const secret = new URLSearchParams(location.hash.slice(1));
+  const link = TablectlPage.link();
+  const params = link.params;
   const site = params.get("site") || "";
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const brokerUrl = params.get("broker") || `${scheme}://${location.host}/mqtt`;
-  const keepAll = params.get("record") === "1";
-  const keepalive = Math.min(Math.max(Number(params.get("keepalive")) || 30, 1), 600);
+  const brokerUrl = link.brokerUrl;
+  const keepAll = link.keepAll;
   const prefix = `tablectl/${site}/`;
   const FILTERS = [
     "+/status", "+/info", "+/state", "+/journal/status", "+/device/+/status", "+/alerts/open",
@@ -43,29 +41,7 @@
   const RATE_WINDOW = 3600 * 1000;  // ms: the round rate counts the round changes of the last hour
   const DASH = "\u2014";
 
-  const GAMES = {
-    "ez-baccarat-panda8": "EZ Baccarat Panda 8",
-    "three-card-poker-6cb": "Three Card Poker 6 Card Bonus",
-    "fortune-pai-gow": "Fortune Pai Gow Poker",
-    "ultimate-texas-holdem": "Ultimate Texas Hold'em",
-    "pure-21.5-blackjack": "Pure 21.5 Blackjack",
-    "pure-spanish-21.5": "Pure Spanish 21.5",
-    "texas-holdem": "Texas Hold'em",
-    "omaha": "Omaha",
-    "omaha-hi-lo": "Omaha hi-lo",
-    "crazy-pineapple-hi-lo": "Crazy Pineapple hi-lo",
-    "seven-card-stud": "Seven Card Stud",
-    "seven-card-stud-hi-lo": "Seven Card Stud hi-lo",
-    "razz": "Razz",
-    "five-card-stud": "Five Card Stud",
-    "option-alley": "Option Alley",
-    "five-card-draw": "Five Card Draw",
-    "five-card-draw-hi-lo": "Five Card Draw hi-lo",
-    "lowball": "Lowball",
-    "dealers-choice": "Dealer's Choice",
-    "chinese-poker": "Chinese Poker",
-  };
-  const gameName = (id) => (Object.prototype.hasOwnProperty.call(GAMES, id) ? GAMES[id] : id);
+  const gameName = TablectlPage.gameName;
   const COLUMNS = ["table", "status", "game", "version", "round", "phase", "held", "rate",
     "alerts", "backlog", "devices"];
   // Sorting "trouble first": offline, then held, then with open alerts, then status unknown.
@@ -506,19 +482,6 @@
   drawLink();
   drawCounts();
   setInterval(tick, 5000);
-  const rand = new Uint32Array(1);
-  crypto.getRandomValues(rand);
-  fl.client = new MqttWsClient({
-    url: brokerUrl,
-    clientId: `floor-${rand[0].toString(36)}`,
-    username: secret.get("user") || params.get("user") || undefined,
-    password: secret.get("pass") || params.get("pass") || undefined,
-    keepalive,
-    subscriptions: fl.topics.map((topic) => ({ topic, qos: 0 })),
-    onMessage,
-    onState: onLink,
-  });
-  fl.client.start();
-  // New credentials in the fragment: start afresh (a fragment change alone reloads nothing).
-  window.addEventListener("hashchange", () => location.reload());
+  const subscriptions = fl.topics.map((topic) => ({ topic, qos: 0 }));
+  fl.client = TablectlPage.connect(link, "floor", subscriptions, onMessage, onLink);
 })();

@@ -15,38 +15,15 @@
 (function () {
   "use strict";
 
-  const params = new URLSearchParams(location.search);
-  const secret = new URLSearchParams(location.hash.slice(1));
+  const link = TablectlPage.link();
+  const params = link.params;
   const base = (params.get("table") || "").replace(/\/+$/, "");
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const brokerUrl = params.get("broker") || `${scheme}://${location.host}/mqtt`;
-  const keepAll = params.get("record") === "1";
-  const keepalive = Math.min(Math.max(Number(params.get("keepalive")) || 30, 1), 600);
+  const brokerUrl = link.brokerUrl;
+  const keepAll = link.keepAll;
+  const gameName = TablectlPage.gameName;
   const TOPICS = ["status", "info", "state", "display/eztrak", "round/result"];
   const KEPT = 200;
 
-  const GAMES = {
-    "ez-baccarat-panda8": "EZ Baccarat Panda 8",
-    "three-card-poker-6cb": "Three Card Poker 6 Card Bonus",
-    "fortune-pai-gow": "Fortune Pai Gow Poker",
-    "ultimate-texas-holdem": "Ultimate Texas Hold'em",
-    "pure-21.5-blackjack": "Pure 21.5 Blackjack",
-    "pure-spanish-21.5": "Pure Spanish 21.5",
-    "texas-holdem": "Texas Hold'em",
-    "omaha": "Omaha",
-    "omaha-hi-lo": "Omaha Hi-Lo",
-    "crazy-pineapple-hi-lo": "Crazy Pineapple Hi-Lo",
-    "seven-card-stud": "Seven Card Stud",
-    "seven-card-stud-hi-lo": "Seven Card Stud Hi-Lo",
-    "razz": "Razz",
-    "five-card-stud": "Five Card Stud",
-    "option-alley": "Option Alley",
-    "five-card-draw": "Five Card Draw",
-    "five-card-draw-hi-lo": "Five Card Draw Hi-Lo",
-    "lowball": "Lowball",
-    "dealers-choice": "Dealer's Choice",
-    "chinese-poker": "Chinese Poker",
-  };
   const STATS = [
     ["player", "Player"], ["banker", "Banker"], ["tie", "Tie"], ["dragon7", "Dragon 7"],
     ["panda8", "Panda 8"], ["naturals", "Naturals"], ["player_naturals", "Player naturals"],
@@ -397,7 +374,7 @@
       if (b.kill !== "none") facts.push(["Kill", `${b.kill} kill`]);
       if (b.buy_in) facts.push(["Buy-in", `${b.buy_in} minimum`]);
       for (const g of b.games || []) {
-        facts.push([GAMES[g.game] || g.game, `${stakesText(g)}, blinds ${g.blinds.join(" / ")}`]);
+        facts.push([gameName(g.game), `${stakesText(g)}, blinds ${g.blinds.join(" / ")}`]);
       }
     }
     if (p.points) {
@@ -508,7 +485,7 @@
     const st = sb.state;
     const game = st ? st.game : sb.eztrak ? "ez-baccarat-panda8" : sb.info ? sb.info.game : null;
     $("table-name").textContent = st ? st.table : sb.eztrak ? sb.eztrak.table : base.split("/").pop();
-    $("game-name").textContent = game ? GAMES[game] || game : "";
+    $("game-name").textContent = game ? gameName(game) : "";
     if (st) $("round").textContent = st.round;
     const ts = $("table-status");
     ts.dataset.status = sb.status || "unknown";
@@ -542,19 +519,6 @@
   document.title = `Scoreboard ${base.split("/").pop()}`;
   render();
   setInterval(drawTimer, 250);
-  const rand = new Uint32Array(1);
-  crypto.getRandomValues(rand);
-  sb.client = new MqttWsClient({
-    url: brokerUrl,
-    clientId: `scoreboard-${rand[0].toString(36)}`,
-    username: secret.get("user") || params.get("user") || undefined,
-    password: secret.get("pass") || params.get("pass") || undefined,
-    keepalive,
-    subscriptions: sb.topics.map((topic) => ({ topic, qos: 1 })),
-    onMessage,
-    onState: onLink,
-  });
-  sb.client.start();
-  // New credentials in the fragment: start afresh (a fragment change alone reloads nothing).
-  window.addEventListener("hashchange", () => location.reload());
+  const subscriptions = sb.topics.map((topic) => ({ topic, qos: 1 }));
+  sb.client = TablectlPage.connect(link, "scoreboard", subscriptions, onMessage, onLink);
 })();
