@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import re
 import signal
 import socket
@@ -309,6 +310,25 @@ def journal_replay(config: Path, repeats: int) -> list[float]:
     return times
 
 
+def interpreter() -> dict[str, Any]:
+    """Which Python runs the bench (its replay is this interpreter's): the version, the binary,
+    and whether libpython is a shared library it calls into or built into the binary. Both
+    matter: Debian's python3 (what `scripts/install` builds the table's venv from) is built into
+    its binary with profile-guided optimisation, where a Python built from source with
+    `--enable-shared` (pyenv's, say) calls every C function through the shared library and
+    replays a quarter slower or more (README, Performance)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8") as maps:
+            shared = any("libpython" in line for line in maps)
+    except OSError:
+        shared = None
+    return {
+        "version": platform.python_version(),
+        "binary": os.path.realpath(sys.executable),
+        "libpython": None if shared is None else "shared" if shared else "built in",
+    }
+
+
 def measure(
     rounds: int,
     small: int,
@@ -328,6 +348,7 @@ def measure(
             "small_rounds": small,
             "seed": seed,
             "repeats": repeats,
+            "interpreter": interpreter(),
         }
         per: dict[str, dict[str, Any]] = {}
         configs: dict[str, Path] = {}
@@ -482,6 +503,8 @@ def report(f: dict[str, Any]) -> str:
             f"  RSS at READY        {f['rss_mb']} MB, the largest of the starts (small: "
             f"{f['small_rss_mb']} MB)   "
             f"target <= {t['rss_mb_max']:.0f} MB: {mark('rss_mb')}",
+            f"  interpreter         Python {f['interpreter']['version']} "
+            f"({f['interpreter']['binary']}, libpython {f['interpreter']['libpython']})",
             f"  replay              {f['replay_rounds_per_s']:,} rounds/s ({f['replay_rounds']:,}"
             f" rounds; runs {f['replay_runs_s']} s)   target >= "
             f"{t['replay_rounds_per_s_min']:.0f}: {mark('replay_rounds_per_s')}",

@@ -5,6 +5,7 @@ figure of the benchmark meaningless."""
 from __future__ import annotations
 
 import json
+import platform
 from pathlib import Path
 
 from hil.bench_longevity import TARGETS, measure, replay, write_history, write_table_config
@@ -24,6 +25,8 @@ def test_the_bench_reports_every_figure_for_a_tiny_table(tmp_path: Path) -> None
         assert f[key] is not None and 0 < f[key] < 120, key  # READY=1 came
     assert f["start_ratio"] is not None and f["start_ratio"] > 0
     assert 5 < f["rss_mb"] < 1000
+    assert f["interpreter"]["version"] == platform.python_version()
+    assert f["interpreter"]["libpython"] in ("shared", "built in")
     assert f["import_records_per_s"] > 0 and f["import_printed_records_per_s"] > 0
     assert f["replay_rounds"] == f["replay_command_results"] == 120
     assert f["replay_command_alerts"] == {}
