@@ -189,7 +189,7 @@ class Table:
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
         self._rendering = False
-        counted = self._counted_game_input(rec)
+        counted = self._counted_input(rec)
         if counted is not None:
             self.seq += counted
             return
@@ -199,47 +199,62 @@ class Table:
         if rec.witness and any(isinstance(o, RoundResult) for o in outputs):
             self.seq += 1
 
-    def _counted_game_input(self, rec: Record) -> int | None:
+    def _counted_input(self, rec: Record) -> int | None:
         """`advance`'s short way through the usual record of a replay (issue 10): a game input
-        the engine accepts (a bank, a wager, bets.close, a decision) from anywhere but a device,
-        while no round is held and nothing is paced, played for recall or witnessed. It moves
-        the state, the request ids and the bet clock as `_outputs` does and returns how many
-        messages that way makes (the engine's and the reply); None sends the record the full
-        way, which judges (and refuses) it as ever. tests/test_snapshot.py holds the two ways
-        equal record by record for every game."""
-        source = rec.source
+        the engine accepts (a bank, a wager, bets.close, a decision) from anywhere but a
+        device, or a device's input that is the next in its count with nothing waiting (a
+        card from the shoe), while no round is held and nothing is paced, played for recall or
+        witnessed. It moves the state, the request ids, the device's count and what the round
+        notes as `_outputs` does and returns how many messages that way makes; None sends the
+        record the full way, which judges (and refuses) it as ever. tests/test_snapshot.py
+        holds the two ways equal record by record for every game."""
         if (
             self.held is not None
             or self.played is not None
             or rec.witness
             or self.rules.pace is not None
-            or source.startswith("device/")
         ):
             return None
         try:
             event = self._parse(rec)
         except EventError:
             return None
-        if _route(type(event)) is not _Route.GAME:
-            return None
-        key = None
-        if source.startswith("cmd/"):
-            key = f"{source[4:]}/{rec.ref}" if rec.ref is not None else ""
-            if key in self._refs:
+        route = _route(type(event))
+        source = rec.source
+        key: str | None = None  # a command's request id as the table remembers it
+        placed: Ledger | None = None  # a device's count after its input
+        if route is _Route.GAME and not source.startswith("device/"):
+            if source.startswith("cmd/"):
+                key = f"{source[4:]}/{rec.ref}" if rec.ref is not None else ""
+                if key in self._refs:
+                    return None
+        elif route is _Route.POSITIONED and source.startswith("device/"):
+            placed = self._next_in_count(cast(PositionedEvent, event), source[7:], rec)
+            if placed is None:
                 return None
+        else:
+            return None
         try:
             self.state, outputs = self.engine.apply(self.state, event, rec.ts)
         except Exception:  # a refusal (or R40) is the full way's to judge and to say
             return None
         if key:
             self._refs.add(key)
-        for o in outputs:
-            if isinstance(o, RoundResult):
-                self.round_devices = set()
-                self.round_positions = []
-            elif isinstance(o, StateChanged):
-                self._clock_bets(o, rec.ts)
-        return len(outputs) + (key is not None)
+        if placed is not None:
+            self._set_ledger(source[7:], placed)
+        return len(self._noted(event, rec, outputs)) + (key is not None)
+
+    def _next_in_count(self, event: PositionedEvent, device: str, rec: Record) -> Ledger | None:
+        """`device`'s count after `event` when it is simply the next position of the run in
+        progress, with nothing waiting and no gap (what `_positioned` deals at once); else None."""
+        at = event.at
+        ledger = self.ledgers.get(device)
+        if at is None or ledger is None or ledger.pending or ledger.gap is not None:
+            return None
+        if type(event) is ShoeNew:
+            return None
+        verdict, placed = ledger.place(at, _input_key(rec.body), starts_run=False)
+        return placed if verdict is Verdict.DEAL and placed.run == ledger.run else None
 
     def _witnessed(self, rec: Record, outputs: list[Message]) -> list[Message]:
         """A record that finishes a round publishes the journal's chain head with it: in each
@@ -480,6 +495,11 @@ class Table:
         """The engine's judgement of one game input; the device (and position) that fed it is
         noted for the round's result."""
         self.state, outputs = self.engine.apply(self.state, event, rec.ts)
+        return self._noted(event, rec, outputs)
+
+    def _noted(self, event: InputEvent, rec: Record, outputs: list[GameRecord]) -> list[Message]:
+        """What the table notes of an input the engine accepted: the echo for recall, the
+        device (and position) that fed the round, holds and the bet clock in `state`."""
         if self.played is not None:
             echo = next((o for o in outputs if isinstance(o, InputAccepted)), None)
             self.played.append((rec.seq, None if echo is None else render(echo).payload))

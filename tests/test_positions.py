@@ -302,3 +302,33 @@ def test_recall_shows_each_cards_position_and_those_entered_by_hand_R39(
     assert "shoe.card 9h at 1 of S1" in out
     assert "shoe.card 2c at 2  (entered by hand, R39)" in out
     assert "shoe.card Kd at 3 of S1\n" in out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(1, len(TRUTH)), max_size=40))
+def test_a_replay_places_every_arrival_as_the_live_table_does(
+    tmp_path_factory: pytest.TempPathFactory, arrivals: list[int]
+) -> None:
+    """`advance` (a start's or an import's replay, which takes a short way for the card that is
+    simply next in its count: `Table._counted_input`) keeps the device's count, what waits, the
+    round's positions and the message count exactly as `apply` does, record by record, and deals
+    the game the same cards."""
+    cfg = make_config(tmp_path_factory.mktemp("p"))
+    live, quiet = Table(cfg), Table(cfg)
+    for table in (live, quiet):
+        table.engine = _Recorder()
+        table.state = table.engine.initial()
+    for rec in records([new_shoe(), *(card(TRUTH[pos - 1], pos) for pos in arrivals)]):
+        live.apply(rec)
+        quiet.advance(rec)
+        kept = (live.seq, live.state, live.ledgers, live.round_positions, live.round_devices)
+        assert (
+            quiet.seq,
+            quiet.state,
+            quiet.ledgers,
+            quiet.round_positions,
+            quiet.round_devices,
+        ) == kept
+        assert (quiet.held, quiet.held_inputs) == (live.held, live.held_inputs)
+    assert isinstance(live.engine, _Recorder) and isinstance(quiet.engine, _Recorder)
+    assert quiet.engine.dealt == live.engine.dealt
