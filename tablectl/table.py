@@ -234,15 +234,18 @@ class Table:
                 return None
         else:
             return None
+        saved = self._save()
         try:
             self.state, outputs = self.engine.apply(self.state, event, rec.ts)
-        except Exception:  # a refusal (or R40) is the full way's to judge and to say
+            if placed is not None:
+                self._set_ledger(source[7:], placed)
+            counted = len(self._noted(event, rec, outputs))
+        except Exception:  # a refusal, or anything R40 answers: the full way's to judge and say
+            self._restore(saved)
             return None
         if key:
             self._refs.add(key)
-        if placed is not None:
-            self._set_ledger(source[7:], placed)
-        return len(self._noted(event, rec, outputs)) + (key is not None)
+        return counted + (key is not None)
 
     def _next_in_count(self, event: PositionedEvent, device: str, rec: Record) -> Ledger | None:
         """`device`'s count after `event` when it is simply the next position of the run in

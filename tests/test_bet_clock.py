@@ -7,10 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tablectl import snapshot
+from tablectl.game_records import StateChanged
+from tablectl.journal import Record
 from tablectl.outputs import OutboxRow
 from tablectl.table import Table
-from tests.helpers import bank, cards, make_config, payloads, wager
+from tests.helpers import bank, cards, make_config, payload, payloads, wager
 from tests.test_alerts_open import Run
 
 TIMER = 45
@@ -80,3 +84,32 @@ def test_a_replay_without_rendering_keeps_the_same_clock(tmp_path: Path) -> None
         replayed.advance(rec)
     assert replayed.bet_clock == run.table.bet_clock
     assert replayed.state_payload() == run.table.state_payload()
+
+
+def test_a_fault_after_the_engine_took_an_input_is_an_engine_error_either_way_R40(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever fails after the engine accepted an input (here the bet clock, made to fail for
+    one record) is that input's R40 engine error: the state as before it, the round held. A
+    replay that only counts (`advance`, whose short way takes the usual wager) ends exactly
+    where the live table does, record by record."""
+    cfg = make_config(tmp_path, game={"bet_timer_seconds": TIMER})
+    clock = Table._clock_bets
+
+    def failing(self: Table, state: StateChanged, ts: str) -> None:
+        if ts == "2026-11-27T20:00:02.000000Z":
+            raise ValueError("the clock broke")
+        clock(self, state, ts)
+
+    monkeypatch.setattr(Table, "_clock_bets", failing)
+    live, quiet = Table(cfg), Table(cfg)
+    bodies = [("cmd/bank", bank(3, "500")), ("cmd/wager", wager(4, "player", "20"))]
+    kinds = []
+    for seq, (source, body) in enumerate(bodies, start=1):
+        rec = Record(seq, f"2026-11-27T20:00:0{seq}.000000Z", source, f"r{seq}", body, "", "")
+        kinds.append([payload(r)["kind"] for r in live.apply(rec) if r.topic.endswith("/alert")])
+        quiet.advance(rec)
+        assert (quiet.seq, quiet.state, quiet.held) == (live.seq, live.state, live.held)
+        assert quiet.bet_clock == live.bet_clock
+    assert kinds == [[], ["engine-error", "round-held"]]
+    assert live.state.wagers == () and live.held is not None  # the wager never stood
