@@ -11,11 +11,16 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
 }
 
+# Debian's own python3 where there is one, as scripts/install builds the table's venv from it: the
+# tests and benchmarks then run what a table runs (a Python built from source and found first on
+# the PATH, pyenv's say, replays a journal about a quarter slower; README, Performance).
+PYTHON=python3
+[ ! -x /usr/bin/python3 ] || PYTHON=/usr/bin/python3
 if [ ! -x .venv/bin/python ]; then
-    if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c "import ensurepip" 2>/dev/null; then
+    if ! "$PYTHON" -m venv --help >/dev/null 2>&1 || ! "$PYTHON" -c "import ensurepip" 2>/dev/null; then
         apt_install python3-venv
     fi
-    python3 -m venv .venv
+    "$PYTHON" -m venv .venv
 fi
 stamp=.venv/.tablectl-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
