@@ -532,6 +532,7 @@ class Page:
         password: str = PAGE_PASSWORD,
     ) -> None:
         self.driver = driver
+        self.ws_port = ws_port
         self.driver.get(
             f"http://127.0.0.1:{ws_port}/scoreboard.html?table={base}&record=1&keepalive=2"
             f"#user={user}&pass={password}"
@@ -759,6 +760,23 @@ def play_hand(
         )
         left = int(page.text("bet-timer").removeprefix("Bets close in ").removesuffix(" s"))
         assert BET_TIMER - 5 <= left <= BET_TIMER
+        # A screen opened now, in the middle of betting, counts down to the same moment: the
+        # retained `state` says when (`bets_close_at`), not the page's own count.
+        first_tab = page.driver.current_window_handle
+        page.driver.switch_to.new_window("tab")
+        try:
+            late = Page(page.driver, page.ws_port)
+            late.wait(
+                "the late screen's bet timer",
+                "return document.getElementById('bet-timer').dataset.state === 'running'",
+            )
+            late_left = int(
+                late.text("bet-timer").removeprefix("Bets close in ").removesuffix(" s")
+            )
+            assert left - 5 <= late_left <= left
+        finally:
+            page.driver.close()
+            page.driver.switch_to.window(first_tab)
     for card in hand:
         deal(console, shoe, page, card, fed)
     console.wait_for(
