@@ -1125,9 +1125,8 @@ def id_problem(raw: Any) -> str | None:
         return None
     if isinstance(raw, bool) or not isinstance(raw, (str, int)):
         return f"id must be text or a whole number, not {_json_kind(raw)}"
-    if len(str(raw)) > MAX_REF_CHARS:
-        return f"id is {len(str(raw))} characters; at most {MAX_REF_CHARS}"
-    return None
+    chars = len(str(raw))
+    return f"id is {chars} characters; at most {MAX_REF_CHARS}" if chars > MAX_REF_CHARS else None
 
 
 def _json_kind(value: Any) -> str:

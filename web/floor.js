@@ -41,7 +41,7 @@
   const RATE_WINDOW = 3600 * 1000;  // ms: the round rate counts the round changes of the last hour
   const DASH = "\u2014";
 
-  const gameName = TablectlPage.gameName;
+  const { gameName, tsMillis } = TablectlPage;
   const COLUMNS = ["table", "status", "game", "version", "round", "phase", "held", "rate",
     "alerts", "backlog", "devices"];
   // Sorting "trouble first": offline, then held, then with open alerts, then status unknown.
@@ -345,8 +345,8 @@
   /** The Unsent cell's tooltip: what the figure is and how old it may be (docs/floor.md). */
   function backlogTip(u) {
     if (!u) return "the table has not said its unsent backlog (no journal/status with it yet)";
-    const when = u.at && Number.isFinite(Date.parse(u.at))
-      ? ` at ${new Date(Date.parse(u.at)).toLocaleTimeString()}` : "";
+    const when = Number.isFinite(tsMillis(u.at))
+      ? ` at ${new Date(tsMillis(u.at)).toLocaleTimeString()}` : "";
     return `messages in the table's outbox not yet acknowledged by the broker, as the table ` +
       `last said${when}: told again at most every 5 s while it changes and at once when it ` +
       `reaches 0; a table that cannot reach the broker cannot update it`;

@@ -6,6 +6,7 @@
  *   const link = TablectlPage.link();     // broker, keepalive, record=1, credentials
  *   const client = TablectlPage.connect(link, "scoreboard", subscriptions, onMessage, onState);
  *   TablectlPage.gameName("omaha-hi-lo")  // "Omaha hi-lo"; an unknown id as it is
+ *   TablectlPage.tsMillis(state.ts)       // a payload's `ts` in ms since the epoch
  */
 (function (global) {
   "use strict";
@@ -36,6 +37,12 @@
   /** A game id as a person reads it (the README's names); an id this page does not know, as is. */
   function gameName(id) {
     return Object.prototype.hasOwnProperty.call(GAMES, id) ? GAMES[id] : id;
+  }
+
+  /** A tablectl timestamp ("2026-11-27T20:00:02.000000Z") in milliseconds since the epoch;
+   * NaN for anything else. Its microseconds are cut to the milliseconds JavaScript reads. */
+  function tsMillis(ts) {
+    return typeof ts === "string" ? Date.parse(ts.replace(/(\.\d{3})\d*Z$/, "$1Z")) : NaN;
   }
 
   /** What the page's address says of its link: `broker` (else the WebSocket listener that served
@@ -76,5 +83,5 @@
     return client;
   }
 
-  global.TablectlPage = { GAMES, gameName, link, connect };
+  global.TablectlPage = { GAMES, gameName, tsMillis, link, connect };
 })(window);

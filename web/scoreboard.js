@@ -20,7 +20,7 @@
   const base = (params.get("table") || "").replace(/\/+$/, "");
   const brokerUrl = link.brokerUrl;
   const keepAll = link.keepAll;
-  const gameName = TablectlPage.gameName;
+  const { gameName, tsMillis } = TablectlPage;
   const TOPICS = ["status", "info", "state", "display/eztrak", "round/result"];
   const KEPT = 200;
 
@@ -103,10 +103,6 @@
 
   function tableNow() {
     return Date.now() + (sb.offsets.length ? Math.max(...sb.offsets) : 0);
-  }
-
-  function tsMillis(ts) {
-    return Date.parse(ts.replace(/(\.\d{3})\d*Z$/, "$1Z"));  // microseconds: JS reads ms
   }
 
   function onLink(state, detail) {
@@ -223,8 +219,7 @@
     const posted = sb.info && sb.info.posted;
     // The timer's length: the EZTRAK board's, else what `info` posts (absent: no timer).
     const length = (sb.eztrak && sb.eztrak.bet_timer) || (posted && posted.bet_timer) || 0;
-    const z = { bet_timer: length };
-    if (!z.bet_timer) { box.dataset.state = "none"; box.textContent = ""; return; }
+    if (!length) { box.dataset.state = "none"; box.textContent = ""; return; }
     if (st && st.phase === "betting" && st.bets_close_at) {
       const left = Math.max(0, Math.ceil((tsMillis(st.bets_close_at) - tableNow()) / 1000));
       box.dataset.state = "running";
@@ -235,7 +230,7 @@
       box.textContent = "No more bets";
     } else {
       box.dataset.state = "idle";
-      box.textContent = `Bet timer ${z.bet_timer} s`;
+      box.textContent = `Bet timer ${length} s`;
     }
   }
 

@@ -139,7 +139,7 @@ def odds_text(odds: Fraction) -> str:
 
 
 def _odds_text(odds: Fraction) -> str | int:
-    return int(odds) if odds.denominator == 1 else f"{odds.numerator} to {odds.denominator}"
+    return int(odds) if odds.denominator == 1 else odds_text(odds)
 
 
 Odds = Annotated[Fraction, BeforeValidator(parse_odds), PlainSerializer(_odds_text)]
