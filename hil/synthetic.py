@@ -1,4 +1,5 @@
-"""A seeded, realistic EZ Baccarat Panda 8 table history, as `tablectl export` writes it.
+"""A seeded, realistic EZ Baccarat Panda 8 table history, as `tablectl export` writes it
+(each line with its chain head, so `tablectl import` proves it as it proves a real export).
 
 The longevity benchmark (hil/bench_longevity.py, issue 10) needs a year of a busy table without
 playing a year: this writes the journal lines such a table would have, for `tablectl import`
@@ -14,6 +15,7 @@ usage: python hil/synthetic.py --config table.toml --rounds 1000 [--seed 1] > hi
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import sys
@@ -27,6 +29,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tablectl.config import load_config
+from tablectl.journal import GENESIS, record_bytes
 from tablectl.rules.baccarat import next_to_draw, point
 from tablectl_base.cards import RANKS, SUITS, Card
 
@@ -120,11 +123,18 @@ def baccarat_history(
     command = 0
     frame = 0  # the shoe's frame counter (SEQ before the wrap)
 
+    prev, seq = GENESIS, 0  # the chain so far: an export line carries its head (exports.py)
+
     def line(body: dict[str, Any], source: str, ref: str | None = None) -> str:
-        body["ts"] = clock.ts()
+        nonlocal prev, seq
+        seq += 1
+        ts = clock.ts()
+        prev = hashlib.sha256(record_bytes(prev, seq, ts, source, ref, _encode(body))).hexdigest()
+        body["ts"] = ts
         body["source"] = source
         if ref is not None:
             body["ref"] = ref
+        body["chain"] = {"seq": seq, "hash": prev, "key": None}
         return _encode(body)
 
     def cmd(body: dict[str, Any], verb: str) -> str:

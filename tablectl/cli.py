@@ -21,7 +21,7 @@ import functools
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
@@ -29,6 +29,7 @@ from typing import Any, TextIO
 from tablectl import __version__, segments, snapshot
 from tablectl.chainkey import ChainKey, KeyFileError, create_key, load_key
 from tablectl.config import BrokerSetupError, ConfigError, LoadedConfig, Problem, load_config
+from tablectl.exports import ExportError, export_line, verified_lines
 from tablectl.games.poker.spec import PokerGame
 from tablectl.journal import Journal, JournalError, Record
 from tablectl.logs import configure_logging
@@ -300,12 +301,26 @@ def _parser() -> argparse.ArgumentParser:
         sub,
         "import",
         "a new journal from an export (a table restored onto a replacement PC)",
-        "Build the config's (new, empty) journal from an `export` file, checking the export's\n"
-        "chain hashes, and take a snapshot after it: a table restored onto a replacement PC.",
-        ["tablectl import --config /etc/tablectl/table.toml table.jsonl"],
+        "Build the config's (new, empty) journal from an `export` file and take a snapshot\n"
+        "after it: a table restored onto a replacement PC. Every line is proved against the\n"
+        "export's chain (its hash from its contents and the line before it): a line deleted,\n"
+        "inserted, moved or edited anywhere refuses the whole import (exit 1, naming the first\n"
+        "bad line) and leaves no journal behind. --against ties the export to the old table's\n"
+        "published heads as well.",
+        [
+            "tablectl import --config /etc/tablectl/table.toml table.jsonl",
+            "tablectl import --config /etc/tablectl/table.toml table.jsonl --against heads.jsonl",
+        ],
     )
     _config_arg(imp)
     imp.add_argument("events", type=Path, help="the `tablectl export` file")
+    imp.add_argument(
+        "--against",
+        type=Path,
+        metavar="FILE",
+        help="JSON lines of the old table's chain heads (collect-heads): the import is refused "
+        "unless every head agrees with the export",
+    )
     imp.set_defaults(func=cmd_import)
 
     games = analyzed_games()
@@ -546,9 +561,9 @@ def replay_records(lines: Iterator[str]) -> Iterator[Record]:
 
 def _chain_head(chain: Any, seq: int) -> tuple[str | None, str | None]:
     """An exported record's chain head (hash, key id) carried through, so that replay publishes
-    the same witness the daemon did; a line without one (or with one for another seq) publishes
-    none (None, None)."""
-    if not isinstance(chain, dict) or chain.get("seq") != seq:
+    the same witness the daemon did; a line without one, with one for another seq, or with one
+    the table never published (`"published": false`) publishes none (None, None)."""
+    if not isinstance(chain, dict) or chain.get("seq") != seq or chain.get("published") is False:
         return None, None
     digest, key = chain.get("hash"), chain.get("key")
     if not isinstance(digest, str) or not (key is None or isinstance(key, str)):
@@ -842,7 +857,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                 "give --archive DIR (an export starts at the first record)"
             )
         for rec in history.records():
-            sys.stdout.write(rec.jsonl() + "\n")
+            sys.stdout.write(export_line(rec) + "\n")
     finally:
         history.close()
     return EXIT_OK
@@ -910,40 +925,58 @@ def cmd_archive(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """Build the config's journal from an export, checking the export's own chain hashes."""
+    """Build the config's journal from an export, every line proved against the export's chain
+    (tablectl/exports.py) and, with --against, against the old table's heads. A refused import
+    leaves no journal behind: it removes the file it made."""
     cfg = load_config(args.config)
     path = cfg.journal_path
     if path.exists() and path.stat().st_size > 0:
         raise JournalError(f"{path} exists: import builds a new journal (move the old one away)")
     key = load_key(cfg.key_path) if cfg.key_path is not None else None
+    heads = read_heads(args.against) if args.against is not None else []
     started = time.monotonic()
     journal = Journal(path, table=cfg.table.table, key=key)
+    refused: str | None = None
     try:
         with args.events.open(encoding="utf-8", errors="replace") as stream:
-            count = journal.import_records(_export_lines(stream))
-        seconds = max(time.monotonic() - started, 1e-9)
-        print(f"{path}: {count} records imported ({count / seconds:,.0f} records/s)", flush=True)
-        if count:
-            # The table's state after them, so the daemon starts without replaying them all.
-            started = time.monotonic()
+            count = journal.import_records(verified_lines(stream))
+        if heads:
+            found = journal.check(heads=heads).problems
+            if found:
+                refused = f"the export does not agree with {args.against}: " + "; ".join(found)
+    except ExportError as exc:
+        refused = f"{args.events}: {exc}"
+    finally:
+        journal.close()
+    if refused is not None:
+        _remove_journal(path)
+        print(f"tablectl: import refused, nothing imported: {refused}", file=sys.stderr)
+        return EXIT_FAIL
+    seconds = max(time.monotonic() - started, 1e-9)
+    print(f"{path}: {count} records imported ({count / seconds:,.0f} records/s)", flush=True)
+    if heads:
+        print(f"{path}: every one of {len(heads)} heads in {args.against} agrees")
+    if count:
+        # The table's state after them, so the daemon starts without replaying them all.
+        started = time.monotonic()
+        journal = Journal(path, table=cfg.table.table, key=key)
+        try:
             table = Table(cfg)
             for rec in journal.records():
                 table.advance(rec)
             snapshot.take(table, journal)
-            seconds = max(time.monotonic() - started, 1e-9)
-            print(f"{path}: snapshot after record {count} built by replay in {seconds:.1f} s")
-    finally:
-        journal.close()
+        finally:
+            journal.close()
+        seconds = max(time.monotonic() - started, 1e-9)
+        print(f"{path}: snapshot after record {count} built by replay in {seconds:.1f} s")
     return EXIT_OK
 
 
-def _export_lines(
-    stream: Iterable[str],
-) -> Iterator[tuple[str, str, str | None, dict[str, Any], str | None]]:
-    """Each line of an export as (ts, source, ref, body, its chain hash if it shows one)."""
-    for rec in replay_records(iter(stream)):
-        claimed = rec.hash if rec.hash else None
-        yield rec.ts, rec.source, rec.ref, rec.body, claimed
+def _remove_journal(path: Path) -> None:
+    """The journal file an import made (and SQLite's companions), gone: a refused import must
+    not leave a journal a daemon could start on."""
+    for part in ("", "-wal", "-shm"):
+        Path(f"{path}{part}").unlink(missing_ok=True)
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:

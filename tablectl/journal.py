@@ -33,11 +33,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tablectl.chainkey import ChainKey
 from tablectl.outputs import OutboxRow
 from tablectl.witness import Head
+
+if TYPE_CHECKING:
+    from tablectl.exports import ExportLine
 
 GENESIS = "0" * 64
 SNAPSHOTS_KEPT = 3  # the newest checkpoints kept: a damaged one falls back to the one before
@@ -326,6 +329,45 @@ def _prepare_file(path: Path) -> None:
                 os.chmod(p, 0o600)
 
 
+@dataclass(frozen=True)
+class Provenance:
+    """Where an imported journal's records came from (meta `imported`): records `first`-`last`
+    of an export whose first and last chain hashes were `first_hash` and `last_hash`, imported
+    at `ts`; `keys` lists [first record, key id] for each run of records the old table made
+    under one chain key (None: unkeyed). The old table's heads name those keys, not this
+    journal's own (which signs the imported records anew)."""
+
+    first: int
+    first_hash: str
+    last: int
+    last_hash: str
+    ts: str
+    keys: list[list[Any]]
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "first": self.first,
+                "first_hash": self.first_hash,
+                "last": self.last,
+                "last_hash": self.last_hash,
+                "ts": self.ts,
+                "keys": self.keys,
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Provenance:
+        d = json.loads(text)
+        return cls(d["first"], d["first_hash"], d["last"], d["last_hash"], d["ts"], d["keys"])
+
+    def key_at(self, seq: int) -> str | None:
+        """The old table's key for imported record `seq`."""
+        i = bisect.bisect_right([k[0] for k in self.keys], seq)
+        return str(self.keys[i - 1][1]) if i and self.keys[i - 1][1] is not None else None
+
+
 class JournalError(Exception):
     """The journal file cannot be used (wrong table, newer schema, not a journal)."""
 
@@ -591,20 +633,18 @@ class Journal:
         self._last_seq, self._last_hash = seq, digest
         return rec
 
-    def import_records(
-        self,
-        lines: Iterable[tuple[str, str, str | None, dict[str, Any], str | None]],
-        *,
-        batch: int = 5000,
-    ) -> int:
-        """Fill an empty journal from exported records `(ts, source, ref, body, hash)` in
+    def import_records(self, lines: Iterable[ExportLine], *, batch: int = 5000) -> int:
+        """Fill an empty journal from an export's proved records (tablectl/exports.py) in
         batched transactions (issue 10 item 5: a table restored onto a replacement PC).
 
-        The public chain is recomputed and must give each record the `hash` its export says
-        (when it says one): a file that does not reproduce its own chain is refused. The
-        records are marked applied with an empty outbox: their messages were published by the
-        table they come from, and the next message carries on their count. Heads are published
-        from the first record the export shows one for. Returns the records imported.
+        The public chain is recomputed here too and must give each record the hash the export
+        proved. The records are marked applied with an empty outbox: their messages were
+        published by the table they come from, and the next message carries on their count.
+        Heads are published from the first record the old table published one for. Meta
+        `imported` says where the records came from (`Provenance`): the export's first and last
+        record and hash, and the key the old table had in force for each record, so its
+        published heads still verify against this journal (issue 24 item 1). Returns the
+        records imported.
 
         Meta `importing` marks the file from before the first batch until the last transaction:
         an import that stops part way leaves a journal the daemon refuses to run on."""
@@ -615,6 +655,8 @@ class Journal:
         with self._tx():
             self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('importing', '1')")
         prev, seq, first_head = self._last_hash, 0, None
+        first_hash: str | None = None
+        keys: list[list[Any]] = []  # [first record, key id] of each run of the old table's keys
         rows: list[tuple[Any, ...]] = []
 
         def flush() -> None:
@@ -626,31 +668,33 @@ class Journal:
                 )
             rows.clear()
 
-        for ts, source, ref, body, claimed in lines:
+        for line in lines:
             seq += 1
-            text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-            data = record_bytes(prev, seq, ts, source, ref, text)
+            text = json.dumps(line.body, separators=(",", ":"), ensure_ascii=False)
+            data = record_bytes(prev, seq, line.ts, line.source, line.ref, text)
             digest = hashlib.sha256(data).hexdigest()
-            if claimed is not None:
-                if claimed != digest:
-                    raise JournalError(
-                        f"record {seq}: the export says its chain hash is {claimed[:16]}..., "
-                        f"its contents give {digest[:16]}...: the file was altered"
-                    )
-                first_head = seq if first_head is None else first_head
+            if line.seq != seq or line.hash != digest:  # exports.verified_lines proved it
+                raise JournalError(f"export line {line.line}: not the record {seq} it was proved")
+            if line.published and first_head is None:
+                first_head = seq
+            if not keys or keys[-1][1] != line.key:
+                keys.append([seq, line.key])
+            first_hash = digest if first_hash is None else first_hash
             mac = self._key.mac(data) if self._key is not None else None
-            rows.append((seq, ts, source, ref, text, bytes.fromhex(digest), _bytes(mac)))
+            hashed = bytes.fromhex(digest)
+            rows.append((seq, line.ts, line.source, line.ref, text, hashed, _bytes(mac)))
             prev = digest
             if len(rows) >= batch:
                 flush()
         if rows:
             flush()
         witness_from = first_head if first_head is not None else seq + 1
+        done = [("witness_from", str(witness_from))]
+        if seq:
+            origin = Provenance(1, first_hash or GENESIS, seq, prev, _now(), keys)
+            done.append(("imported", origin.to_json()))
         with self._tx():
-            self.db.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('witness_from', ?)",
-                (str(witness_from),),
-            )
+            self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", done)
             self.db.execute("DELETE FROM meta WHERE key = 'importing'")
             if seq:
                 self.db.execute(
@@ -661,6 +705,12 @@ class Journal:
                 )
         self._last_seq, self._last_hash, self._witness_from = seq, prev, witness_from
         return seq
+
+    @property
+    def provenance(self) -> Provenance | None:
+        """Where this journal's first records came from when it was built by `import`."""
+        text = self.meta("imported")
+        return None if text is None else Provenance.from_json(text)
 
     def _witness(self, seq: int) -> bool:
         return self._witness_from is not None and seq >= self._witness_from
@@ -1063,6 +1113,14 @@ class Journal:
         self, result: Verification, heads: Sequence[Head], hashes: dict[int, str], last: int
     ) -> None:
         """Every published head the journal contradicts."""
+        origin = self.provenance
+        if origin is not None:
+            result.notes.append(
+                f"records {origin.first}-{origin.last} were imported from an export on "
+                f"{origin.ts[:19]} (last record's hash {origin.last_hash[:16]}...): this "
+                "table's key signed them then; the old table's heads tie them to what it "
+                "published"
+            )
         for h in heads:
             if h.seq < self.first_seq:
                 continue  # in a closed segment: checked there (segments.History)
@@ -1080,8 +1138,7 @@ class Journal:
                     f"has {shown}: rewritten"
                 )
             elif h.key_known:
-                start = self.key_at(h.seq)
-                key = start.key_id if start is not None else None
+                key = self._published_key(h.seq, origin)
                 if key != h.key:
                     result.problems.append(
                         f"{where}: record {h.seq} was published under key {h.key or 'none'}, the "
@@ -1090,6 +1147,14 @@ class Journal:
         if heads:
             top = max(h.seq for h in heads)
             result.notes.append(f"checked against {len(heads)} published heads, up to record {top}")
+
+    def _published_key(self, seq: int, origin: Provenance | None) -> str | None:
+        """The key id a head for record `seq` was published under: an imported record's is the
+        old table's (its export says which), any other the one in force here."""
+        if origin is not None and origin.first <= seq <= origin.last:
+            return origin.key_at(seq)
+        start = self.key_at(seq)
+        return start.key_id if start is not None else None
 
     def _notes(
         self,

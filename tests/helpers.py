@@ -9,8 +9,9 @@ its inputs, so an unparsable event becomes `input.invalid` here too.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -226,3 +227,22 @@ def assert_balanced(result: Mapping[str, Any]) -> None:
     change = Decimal(bank["end"]) - Decimal(bank["start"]) if bank["start"] is not None else 0
     assert nets + change == 0
     assert bank["end"] is None or Decimal(bank["end"]) >= 0
+
+
+def proved_lines(items: Iterable[tuple[str, str, str | None, dict[str, Any]]]) -> Iterator[Any]:
+    """`(ts, source, ref, body)` records as the proved export lines `Journal.import_records`
+    takes (tablectl/exports.py), their chain computed as an export of them would carry it."""
+    from tablectl.exports import verified_lines
+    from tablectl.journal import GENESIS, record_bytes
+
+    def lines() -> Iterator[str]:
+        prev = GENESIS
+        for seq, (ts, source, ref, body) in enumerate(items, start=1):
+            text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+            prev = hashlib.sha256(record_bytes(prev, seq, ts, source, ref, text)).hexdigest()
+            line = {**body, "ts": ts, "source": source, "chain": {"seq": seq, "hash": prev}}
+            if ref is not None:
+                line["ref"] = ref
+            yield json.dumps(line, separators=(",", ":"), ensure_ascii=False)
+
+    return verified_lines(lines())

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from tablectl.chainkey import ChainKey, create_key
 from tablectl.journal import GENESIS, Journal, JournalError, KeyStart, Snapshot, record_bytes
 from tablectl.outputs import OutboxRow
+from tests.helpers import proved_lines
 
 TABLE = "bac-01"
 T0 = datetime(2026, 11, 26, 10, 0, 0, tzinfo=UTC)
@@ -370,7 +371,9 @@ def build_outbox(
     """A journal of one record per time, its outbox `rows` (seq 1, 2, ...), the sent ones
     acknowledged. Returns the journal (open), the rows and the seqs sent."""
     journal = Journal(path, table=TABLE)
-    journal.import_records((ts(t), "test", None, card(i), None) for i, t in enumerate(times))
+    journal.import_records(
+        proved_lines((ts(t), "test", None, card(i)) for i, t in enumerate(times))
+    )
     made = [
         OutboxRow(n, f"tablectl/site/{TABLE}/{topic}", b'{"seq":%d}' % n, 1, retain)
         for n, (_, topic, retain, _) in enumerate(rows, start=1)
@@ -474,7 +477,7 @@ def test_store_snapshot_keeps_the_newest_keep_and_the_one_the_journal_opens_with
     path = tmp_path / "journal.db"
     journal = Journal(path, table=TABLE)
     try:
-        journal.import_records((ts(i), "test", None, card(i), None) for i in range(1, 61))
+        journal.import_records(proved_lines((ts(i), "test", None, card(i)) for i in range(1, 61)))
         opening = snap(journal, 0)  # before record 1: the genesis hash
         assert opening.hash == GENESIS
         journal.store_snapshot(opening, keep=2)
