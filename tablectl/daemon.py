@@ -44,6 +44,7 @@ from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.relay import Relay, RelayState
 from tablectl.segments import History
 from tablectl.table import Table, journal_body, now_ts
+from tablectl.witness import anchors
 from tablectl_base.events import json_problem
 from tablectl_drivers.base import Backoff, DisplayDriver
 from tablectl_drivers.connect import port_serial
@@ -479,6 +480,7 @@ class Daemon:
             # This start's word, in place of any the broker still holds from before it.
             self._journal_status({"writable": True, "since": now_ts()})
             self._publish_info()
+            self._publish_anchors()
             if self.cfg.table.mqtt.discovery:
                 for topic, payload in discovery_messages(
                     self.cfg, self.cfg.table.mqtt.discovery_prefix
@@ -655,6 +657,8 @@ class Daemon:
         with self._writing():
             self.journal.write_outputs(rec, rows)
         self._unstored = None
+        if rec.seq == self.journal.first_seq:  # the journal's, or a new month file's, first
+            self._publish_anchors()
         if self.relay is not None:
             self.relay.wake()
         for listener in self.listeners:
@@ -795,6 +799,17 @@ class Daemon:
         self._info_digest = rules_digest(self.table.rules)
         payload = info_payload(self.cfg, self.table.rules, ts=now_ts(), serial_of=port_serial)
         self._notice("info", payload, retain=True)
+
+    def _publish_anchors(self) -> None:
+        """The retained anchors (issue 24 item 2, `witness.anchors`): `journal/start`, where the
+        journal begins, and `journal/segment`, where the live month's file begins. Heads alone
+        cannot tell a journal whose front was cut off; these can (`verify-journal --against`).
+        Published at start, when a file's first record is journaled, and again after every
+        connect (the relay keeps them)."""
+        if self.relay is None:
+            return
+        for suffix, fields in anchors(self.journal):
+            self._notice(suffix, fields, retain=True)
 
     def _info_if_rules_changed(self) -> None:
         """After a record: when a `config` record put other rules in force, `info` anew (a

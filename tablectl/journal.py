@@ -37,12 +37,12 @@ from typing import TYPE_CHECKING, Any
 
 from tablectl.chainkey import ChainKey
 from tablectl.outputs import OutboxRow
+from tablectl.witness import GENESIS as GENESIS
 from tablectl.witness import Head
 
 if TYPE_CHECKING:
     from tablectl.exports import ExportLine
 
-GENESIS = "0" * 64
 SNAPSHOTS_KEPT = 3  # the newest checkpoints kept: a damaged one falls back to the one before
 BODIES_KEPT = 1024  # flat bodies a replay remembers, parsed (`Journal.records`)
 SCHEMA_VERSION = "3"  # 3: hashes stored as bytes, no stored prev_hash, snapshots, segments
@@ -292,7 +292,7 @@ def _bytes(value: str | None) -> bytes | None:
     return None if value is None else bytes.fromhex(value)
 
 
-def _start_data(first_seq: int, prev_hash: str, key_id: str) -> bytes:
+def start_data(first_seq: int, prev_hash: str, key_id: str) -> bytes:
     """What a file's signed start covers: where it begins and the hash it continues from."""
     parts = ("tablectl journal start", str(first_seq), prev_hash, key_id)
     return b"".join(part.encode("utf-8") + b"\x1f" for part in parts)
@@ -593,8 +593,11 @@ class Journal:
         if chain is None or last != self._last_seq:
             raise JournalError(f"record {last} is not this journal's last record")
         start = [("first_seq", str(last + 1)), ("prev_hash", chain), ("month", month)]
+        origin = self.origin()
+        if origin is not None and self.meta("origin") is None:  # record 1 leaves this file
+            start.append(("origin", json.dumps(origin, separators=(",", ":"))))
         if self._key is not None:  # signed: records cannot be cut off the front without the key
-            data = _start_data(last + 1, chain, self._key.id)
+            data = start_data(last + 1, chain, self._key.id)
             start += [("start_key", self._key.id), ("start_mac", self._key.mac(data))]
         with self._tx():
             self.db.execute("DELETE FROM journal WHERE seq <= ?", (last,))
@@ -602,6 +605,31 @@ class Journal:
             self.db.execute("DELETE FROM meta WHERE key IN ('start_key', 'start_mac')")
             self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", start)
         self.first_seq, self.start_hash, self._month = last + 1, chain, month
+
+    # -- anchors: where the journal and this file begin (issue 24 item 2) ----------------------
+
+    def origin(self) -> dict[str, Any] | None:
+        """The head of record 1, where the whole journal begins (`{"seq", "hash", "key"}`):
+        read from this file while it holds record 1, else kept in meta `origin` when record 1
+        went into a closed segment. None: no record yet, or a file from before anchors whose
+        first records are elsewhere."""
+        if self.first_seq == 1:
+            return self.head_at(1)
+        kept = self.meta("origin")
+        return None if kept is None else dict(json.loads(kept))
+
+    def file_start(self) -> dict[str, Any] | None:
+        """The head of this file's first record (`{"seq", "hash", "key"}`), None while it holds
+        none: after a month closes, the first record of the new month's file."""
+        return self.head_at(self.first_seq)
+
+    def head_at(self, seq: int) -> dict[str, Any] | None:
+        """Record `seq`'s chain head as the table publishes heads; None if not in this file."""
+        digest = None if seq < self.first_seq else self.hash_at(seq)
+        if digest is None:
+            return None
+        start = self.key_at(seq)
+        return {"seq": seq, "hash": digest, "key": start.key_id if start is not None else None}
 
     # -- the journal -------------------------------------------------------------------------
 
@@ -1083,7 +1111,7 @@ class Journal:
         if key is None:
             result.notes.append(f"{where}: signed with key {key_id}, which was not given")
         elif not hmac.compare_digest(
-            mac, key.mac(_start_data(self.first_seq, self.start_hash, key_id))
+            mac, key.mac(start_data(self.first_seq, self.start_hash, key_id))
         ):
             result.problems.append(f"{where}: its keyed hash does not match: rewritten")
 

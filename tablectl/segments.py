@@ -202,8 +202,9 @@ class History:
                 f"records 1-{first.first_seq - 1} are not here (segments archived elsewhere?): "
                 f"checked from record {first.first_seq}, after hash {first.start_hash[:16]}..."
             )
+        anchored = any(h.anchor is not None for h in heads)
         early = [h for h in heads if h.seq < first.first_seq]
-        if early:
+        if early and not anchored:
             total.notes.append(
                 f"{len(early)} published heads are for records before {first.first_seq}, which "
                 "are not here: not checked (give the archive)"
@@ -224,7 +225,47 @@ class History:
             if before is not None:
                 total.problems += _joined(before, f)
             before = f
+        self._check_anchors(heads, total)
         return total
+
+    def _check_anchors(self, heads: Sequence[Head], total: Verification) -> None:
+        """The published anchors (`journal/start`, `journal/segment`): the history must begin
+        where the earliest says (a front cut off, or its segments not given, fails), and each
+        anchored record must follow the hash its anchor names. Their own hashes are checked
+        with the other heads."""
+        anchors = [h for h in heads if h.anchor is not None]
+        if not anchors:
+            if heads:
+                total.notes.append(
+                    "the heads hold no anchor (journal/start): whether records were cut off the "
+                    "journal's front is not checked against them"
+                )
+            return
+        begin = min(anchors, key=lambda h: h.seq)
+        first = self.files[0]
+        if first.first_seq > begin.seq:
+            total.problems.append(
+                f"anchor from {begin.where}: the journal begins at record {begin.seq} (hash "
+                f"{begin.hash[:16]}...), this one at record {first.first_seq}: records "
+                f"{begin.seq}-{first.first_seq - 1} were cut off its front, or their segments "
+                "were not given (--archive DIR)"
+            )
+        for a in anchors:
+            before = self._hash_before(a.seq)
+            if before is not None and before != a.prev_hash:
+                total.problems.append(
+                    f"anchor from {a.where}: record {a.seq} began a {a.anchor} file after hash "
+                    f"{(a.prev_hash or '')[:16]}..., the journal has {before[:16]}... before it: "
+                    "rewritten"
+                )
+
+    def _hash_before(self, seq: int) -> str | None:
+        """The chain hash record `seq` follows, if the history holds it (or the start hash of
+        the file that begins at `seq`)."""
+        for f in self.files:
+            if f.first_seq <= seq <= f.last_seq + 1:
+                return f.hash_at(seq - 1)
+        return None
 
 
 def _joined(before: Journal, after: Journal) -> list[str]:

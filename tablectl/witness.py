@@ -1,7 +1,10 @@
 """The journal's witnesses: chain heads published over MQTT, collected, and read back.
 
 Every record that finishes a round publishes the journal's head, `{"seq", "hash", "key"}`: in the
-`round/result` payload (`chain`) and on the retained `journal/head` topic. Whoever keeps those
+`round/result` payload (`chain`) and on the retained `journal/head` topic. The journal's first
+record and the live file's first record are published as anchors on the retained `journal/start`
+and `journal/segment` (a head with `"anchor": {"file", "prev_hash"}`), so a journal whose front
+was cut off no longer passes for whole. Whoever keeps those
 messages holds an independent witness: `tablectl verify-journal --against FILE` reads them back and
 names every head the journal contradicts (a record rewritten, removed, or the end cut off).
 
@@ -26,13 +29,24 @@ import ssl
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tablectl.config import LoadedConfig, resolve
 
+if TYPE_CHECKING:
+    from tablectl.journal import Journal
+
 HEAD_TOPIC = "journal/head"
+START_TOPIC = "journal/start"
+"""Retained: the head of record 1, where the journal begins (an anchor, issue 24 item 2)."""
+SEGMENT_TOPIC = "journal/segment"
+"""Retained: the head of the live file's first record, where this month's segment begins."""
+HEAD_TOPICS = (HEAD_TOPIC, START_TOPIC, SEGMENT_TOPIC)
+ANCHORS = ("journal", "segment")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _NO_KEY = object()
+GENESIS = "0" * 64
+"""The hash record 1 follows (tablectl.journal takes it from here)."""
 
 
 class HeadsError(Exception):
@@ -49,6 +63,11 @@ class Head:
     key: str | None
     key_known: bool
     where: str
+    anchor: str | None = None
+    """"journal": record `seq` is where the journal begins (record 1); "segment": where a
+    month's file begins. None: a head published as a round finished."""
+    prev_hash: str | None = None
+    """An anchor's: the hash the file continues from (the genesis hash for the journal's)."""
 
 
 def chain_of(payload: Any) -> dict[str, Any] | None:
@@ -62,6 +81,46 @@ def chain_of(payload: Any) -> dict[str, Any] | None:
     if "hash" in payload and "seq" in payload and "table" not in payload:
         return dict(payload)
     return None
+
+
+def anchors(journal: Journal) -> list[tuple[str, dict[str, Any]]]:
+    """The anchors a journal's table publishes (topic suffix, fields): `journal/start`, the head
+    of record 1 (while the journal knows it), and `journal/segment`, the head of the live file's
+    first record (once it holds one). docs/mqtt.md, "journal/start and journal/segment"."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    origin = journal.origin()
+    if origin is not None:
+        out.append(
+            (START_TOPIC, {"chain": origin, "anchor": {"file": "journal", "prev_hash": GENESIS}})
+        )
+    start = journal.file_start()
+    if start is not None:
+        anchor = {"file": "segment", "prev_hash": journal.start_hash, "month": journal.month}
+        out.append((SEGMENT_TOPIC, {"chain": start, "anchor": anchor}))
+    return out
+
+
+def anchor_of(payload: Any) -> dict[str, Any] | None:
+    """The anchor a decoded line or message payload carries (`journal/start`, `journal/segment`):
+    `{"file": "journal" | "segment", "prev_hash": ...}`, if any."""
+    if not isinstance(payload, dict):
+        return None
+    if isinstance(payload.get("anchor"), dict):
+        return dict(payload["anchor"])
+    if isinstance(payload.get("payload"), dict):
+        return anchor_of(payload["payload"])
+    return None
+
+
+def _anchor(anchor: dict[str, Any] | None, where: str) -> tuple[str | None, str | None]:
+    if anchor is None:
+        return None, None
+    kind, prev = anchor.get("file"), anchor.get("prev_hash")
+    if kind not in ANCHORS:
+        raise HeadsError(f"{where}: an anchor's file must be one of {', '.join(ANCHORS)}")
+    if not isinstance(prev, str) or not _HEX64.fullmatch(prev):
+        raise HeadsError(f"{where}: an anchor's prev_hash must be 64 hex digits")
+    return str(kind), prev
 
 
 def heads_from_lines(lines: Iterable[str], name: str) -> Iterator[Head]:
@@ -86,12 +145,15 @@ def heads_from_lines(lines: Iterable[str], name: str) -> Iterator[Head]:
         key = chain.get("key", _NO_KEY)
         if key is not _NO_KEY and key is not None and not isinstance(key, str):
             raise HeadsError(f"{name} line {n}: a head's key must be a key id or null")
+        anchor, prev = _anchor(anchor_of(data), f"{name} line {n}")
         yield Head(
             seq,
             digest,
             None if key is _NO_KEY else key,  # type: ignore[arg-type]
             key is not _NO_KEY,
             f"{name} line {n}",
+            anchor,
+            prev,
         )
 
 
@@ -101,9 +163,9 @@ def read_heads(path: Path) -> list[Head]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise HeadsError(f"{path}: cannot be read: {exc.strerror}") from None
-    seen: dict[tuple[int, str, str | None, bool], Head] = {}
-    for head in heads_from_lines(text.splitlines(), str(path)):
-        seen.setdefault((head.seq, head.hash, head.key, head.key_known), head)
+    seen: dict[tuple[int, str, str | None, bool, str | None, str | None], Head] = {}
+    for h in heads_from_lines(text.splitlines(), str(path)):
+        seen.setdefault((h.seq, h.hash, h.key, h.key_known, h.anchor, h.prev_hash), h)
     if not seen:
         raise HeadsError(f"{path}: no chain head in it (journal/head or round/result messages)")
     return list(seen.values())
@@ -143,14 +205,14 @@ async def collect_heads(
     count: int = 0,
     login: tuple[str, str | None] | None = None,
 ) -> int:
-    """Subscribe to the table's `journal/head` and write each head as a JSON line
-    `{"topic","payload","retain"}` until `seconds` have passed or `count` heads came (0: until
-    cancelled). The retained head arrives first. `login` (user, password) replaces the config's
-    broker user: on a locked broker a floor user reads heads, the table's own user cannot.
+    """Subscribe to the table's `journal/head` and its anchors (`journal/start`,
+    `journal/segment`) and write each as a JSON line `{"topic","payload","retain"}` until
+    `seconds` have passed or `count` came (0: until cancelled). The retained ones arrive first.
+    `login` (user, password) replaces the config's broker user: on a locked broker a floor user
+    reads heads, the table's own user cannot.
     Returns how many were written."""
     import aiomqtt
 
-    topic = f"{cfg.table.base_topic}/{HEAD_TOPIC}"
     written = 0
     broker = _broker(cfg, with_password=login is None)
     if login is not None:
@@ -161,7 +223,8 @@ async def collect_heads(
     )
     with contextlib.suppress(TimeoutError):
         async with client, asyncio.timeout(seconds or None):
-            await client.subscribe(topic, qos=1)
+            for suffix in HEAD_TOPICS:
+                await client.subscribe(f"{cfg.table.base_topic}/{suffix}", qos=1)
             async for msg in client.messages:
                 try:
                     payload: Any = json.loads(bytes(msg.payload))

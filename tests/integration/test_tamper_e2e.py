@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from hil.tamper import cut_front
 from tablectl.chainkey import create_key
 from tablectl.cli import main as cli
 from tablectl.journal import GENESIS, record_hash
@@ -110,7 +111,7 @@ def test_heads_collected_off_mqtt_catch_a_rewritten_journal(
                 [
                     *(sys.executable, "-m", "tablectl.cli", "collect-heads", "--config", str(cfg)),
                     *login,
-                    *("--count", "1", "--seconds", "10"),
+                    *("--count", "3", "--seconds", "10"),
                 ],
                 capture_output=True,
                 text=True,
@@ -126,12 +127,21 @@ def test_heads_collected_off_mqtt_catch_a_rewritten_journal(
     results = floor.on("round/result")
     assert [r["chain"] for r in results] == [h["chain"] for h in heads]
     assert {h["chain"]["key"] for h in heads} == {key.id}
-    (line,) = collected.splitlines()
-    assert json.loads(line) == {
+    by_topic = {m["topic"]: m for m in map(json.loads, collected.splitlines())}
+    assert by_topic[f"{BASE}/journal/head"] == {
         "topic": f"{BASE}/journal/head",
         "payload": heads[-1],
         "retain": True,
     }
+    # The anchors (issue 24 item 2): record 1 begins the journal and, no month closed yet, the
+    # live file too.
+    start = by_topic[f"{BASE}/journal/start"]["payload"]
+    segment = by_topic[f"{BASE}/journal/segment"]["payload"]
+    assert start["chain"]["seq"] == segment["chain"]["seq"] == 1
+    assert start["anchor"] == {"file": "journal", "prev_hash": GENESIS}
+    assert segment["anchor"]["file"] == "segment" and start["chain"]["key"] == key.id
+    collected_file = tmp_path / "collected.jsonl"
+    collected_file.write_text(collected)
 
     heads_file = tmp_path / "heads.jsonl"  # as `mosquitto_sub -v` would have written them
     heads_file.write_text("".join(f"{BASE}/journal/head {json.dumps(h)}\n" for h in heads))
@@ -141,6 +151,13 @@ def test_heads_collected_off_mqtt_catch_a_rewritten_journal(
 
     cut = tmp_path / "cut.db"
     shutil.copy(journal, cut)
+    front = tmp_path / "front.db"
+    shutil.copy(journal, front)
+    cut_front(front, 3, key)  # a key holder cuts records 1-3 off and signs the new start
+    assert cli(["verify-journal", "--journal", str(front), "--key", str(key.path)]) == 0
+    capsys.readouterr()
+    assert cli(["verify-journal", "--journal", str(front), "--against", str(collected_file)]) == 1
+    assert "records 1-3 were cut off its front" in capsys.readouterr().out
 
     # The first card of round 1 becomes another card; every later hash is recomputed.
     db = sqlite3.connect(journal)
