@@ -16,7 +16,12 @@ emulator's own log, position by position), what the journal holds, and what the 
 
 Exit status 0 when every one of those is 0, 1 otherwise.
 
+With --tamper it runs the tamper pass instead (hil/tamper_pass.py, issue 24): every kind of
+tampering an insider can do to a journal or an export, --trials times each at random places, and
+which checks caught it; exit 1 unless the check the docs name caught every trial.
+
 usage: python -m hil.campaign [--kills 110] [--seed 1] [--json]
+       python -m hil.campaign --tamper [--trials 20] [--seed 1] [--json]
 """
 
 from __future__ import annotations
@@ -446,7 +451,16 @@ def main(argv: list[str] | None = None) -> int:
         help="share of card frames lost, garbled, read twice or retransmitted (default 0.05)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--tamper",
+        action="store_true",
+        help="instead of the kills: the tamper pass (hil/tamper_pass.py), every kind of "
+        "tampering --trials times against a keyed journal, and what caught it",
+    )
+    parser.add_argument("--trials", type=int, default=20, help="--tamper: trials per kind")
     args = parser.parse_args(argv)
+    if args.tamper:
+        return _tamper(args)
     started = time.monotonic()
     result = campaign(args.kills, args.seed, (args.min_up, args.max_up), args.max_down, args.faults)
     result["seconds"] = round(time.monotonic() - started, 1)
@@ -458,6 +472,20 @@ def main(argv: list[str] | None = None) -> int:
             flag = "  <- must be 0" if key in FAILING and value else ""
             print(f"{key:<{width}}  {value}{flag}")
     return 1 if any(result[k] for k in FAILING) or not result["chain_intact"] else 0
+
+
+def _tamper(args: argparse.Namespace) -> int:
+    from hil.tamper_pass import print_table, tamper_pass
+
+    started = time.monotonic()
+    figures = tamper_pass(args.trials, args.seed)
+    figures["seconds"] = round(time.monotonic() - started, 1)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print_table(figures)
+        print(f"{figures['seconds']} s")
+    return 0 if figures["passed"] else 1
 
 
 if __name__ == "__main__":

@@ -126,6 +126,34 @@ def edit_body(path: Path, seq: int, body: dict[str, Any]) -> None:
         db.close()
 
 
+def alter_record(path: Path, seq: int) -> None:
+    """Record `seq` changed in one field, as a fraud would: a wager's or bank's amount, a card,
+    else the record's time (nothing else: rechain it to hide the break)."""
+    db = _db(path)
+    try:
+        body, ts = db.execute("SELECT body, ts FROM journal WHERE seq = ?", (seq,)).fetchone()
+    finally:
+        db.close()
+    data = json.loads(body)
+    if "amount" in data:
+        data["amount"] = "500.00" if data["amount"] != "500.00" else "5.00"
+    elif "card" in data:
+        data["card"] = "As" if data["card"] != "As" else "Ks"
+    else:
+        db = _db(path)
+        try:
+            db.execute("UPDATE journal SET ts = ? WHERE seq = ?", (_later(ts), seq))
+        finally:
+            db.close()
+        return
+    edit_body(path, seq, data)
+
+
+def _later(ts: str) -> str:
+    """A journal timestamp a few microseconds on (the same length, still in order enough)."""
+    return ts[:-3] + ("999Z" if not ts.endswith("999Z") else "998Z")
+
+
 # -- an export (JSON lines) --------------------------------------------------------------------
 
 ExportTamper = Callable[[list[str]], list[str]]
@@ -176,4 +204,4 @@ def _edit_any(line: str) -> str:
         return edited_line(line, amount="500.00" if data["amount"] != "500.00" else "5.00")
     if "card" in data:
         return edited_line(line, card="As" if data["card"] != "As" else "Ks")
-    return edited_line(line, ts=str(data["ts"])[:-8] + "999999Z")
+    return edited_line(line, ts=_later(str(data["ts"])))
