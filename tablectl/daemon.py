@@ -808,8 +808,25 @@ class Daemon:
         connect (the relay keeps them)."""
         if self.relay is None:
             return
+        if self.journal.origin() is None and self.journal.first_seq > 1:
+            self._find_origin()
         for suffix, fields in anchors(self.journal):
             self._notice(suffix, fields, retain=True)
+
+    def _find_origin(self) -> None:
+        """Record 1's head, for a live file whose first months went into segments before the
+        anchors existed: read from the oldest segment (beside the journal or archived) and kept
+        in the live file. Not there (segments moved off the PC): `journal/start` is not
+        published, which `verify-journal --against` notes."""
+        history = History.open(self.journal.path, self.cfg.table.table, self._archive_dir())
+        try:
+            head = history.files[0].head_at(1)
+        finally:
+            history.close()
+        if head is None:
+            log.warning("journal.origin_unknown", detail="record 1 is in no segment found here")
+            return
+        self.journal.keep_origin(head)
 
     def _info_if_rules_changed(self) -> None:
         """After a record: when a `config` record put other rules in force, `info` anew (a

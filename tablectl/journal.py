@@ -618,6 +618,15 @@ class Journal:
         kept = self.meta("origin")
         return None if kept is None else dict(json.loads(kept))
 
+    def keep_origin(self, head: dict[str, Any]) -> None:
+        """Remember record 1's head in meta `origin` (a live file whose first months were closed
+        into segments before anchors existed: the daemon finds it in the oldest segment)."""
+        with self._tx(durable=False):
+            self.db.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('origin', ?)",
+                (json.dumps(head, separators=(",", ":")),),
+            )
+
     def file_start(self) -> dict[str, Any] | None:
         """The head of this file's first record (`{"seq", "hash", "key"}`), None while it holds
         none: after a month closes, the first record of the new month's file."""

@@ -12,6 +12,7 @@ begin where they say. A cut of the end fails against the heads as before.
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ import pytest
 from hil.tamper import cut_front, cut_tail, edit_body, rechain
 from tablectl.chainkey import ChainKey, create_key
 from tablectl.cli import main
+from tablectl.config import load_config
+from tablectl.daemon import Daemon
 from tablectl.journal import GENESIS, Journal
 from tablectl.segments import History
 from tablectl.witness import SEGMENT_TOPIC, START_TOPIC, anchors, read_heads
@@ -176,3 +179,29 @@ def test_a_missing_segment_fails_against_the_anchors_where_it_was_only_a_note(
     (tmp_path / "journal-2026-10.db").rename(tmp_path / "elsewhere.db")
     code, out = verify(capsys, "--journal", str(live), "--against", str(heads))
     assert code == 1 and "were cut off its front, or their segments were not given" in out
+
+
+def test_a_live_file_from_before_anchors_finds_record_1_in_its_oldest_segment(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """Months closed before this version left no `origin` in the live file: the daemon reads
+    record 1's head from the oldest segment and keeps it, so `journal/start` is published."""
+    cfg = write_config(tmp_path)
+    months(cfg, clock, {OCTOBER: 2, NOVEMBER: 1})
+    live = tmp_path / "journal.db"
+    segment = Journal(tmp_path / "journal-2026-10.db", table=None, readonly=True)
+    try:
+        record_1 = segment.head_at(1)
+    finally:
+        segment.close()
+    db = sqlite3.connect(live)
+    db.execute("DELETE FROM meta WHERE key = 'origin'")
+    db.commit()
+    db.close()
+    daemon = Daemon(load_config(cfg), mqtt=False)
+    try:
+        assert daemon.journal.origin() is None
+        daemon._find_origin()
+        assert daemon.journal.origin() == record_1 is not None
+    finally:
+        daemon.journal.close()
