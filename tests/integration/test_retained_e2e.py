@@ -139,7 +139,10 @@ def test_every_retained_topic_is_back_with_the_same_bytes_after_a_broker_restart
         from_outbox = journal_retained(journal)
         expected = {f"{BASE}/{t}" for t in ("state", "device/shoe/status", "journal/head")}
         assert expected <= from_outbox.keys()  # the game's retained topics are all in play
-        from_memory = {f"{BASE}/{t}" for t in ("status", "journal/status", "info")}
+        from_memory = {
+            f"{BASE}/{t}"
+            for t in ("status", "journal/status", "info", "journal/start", "journal/segment")
+        }
         wanted = {*from_outbox, *from_memory}
         before = retained_now(mosquitto, "it-fresh-1", wanted)
 
