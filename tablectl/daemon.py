@@ -840,6 +840,8 @@ class Daemon:
         with its first RAW_KEPT_BYTES and its `id` when one can be read, answered `ok: false`,
         and its alert (`retained-command`) stays open until someone acknowledges it. A
         technician clears it at the broker; until then each delivery is refused the same way.
+        The clearing (an empty retained message) reaches a subscribed table too, with the flag
+        under MQTT 5's retain-as-published: no command, it is refused as any empty payload.
 
         Every payload is journaled, as its event or as `input.invalid` with the reason, and
         answered (the table replies with `id` null when none could be read): one larger than
@@ -860,7 +862,7 @@ class Daemon:
             await self._submit_command("cmd", _head(payload), error=bad_verb)
             return
         source = f"cmd/{verb}"
-        if retained:
+        if retained and payload:  # (an empty one is the broker's way to clear one: below)
             await self._submit_command(
                 source,
                 _head(payload),

@@ -656,9 +656,7 @@ async def test_a_command_retained_at_the_broker_reaches_on_command_marked_retain
     async with Collector(mosquitto, f"{BASE}/status") as test_client:
         pub = test_client.client.publish
         await pub(f"{BASE}/cmd/bank", b'{"id":"b1","seat":1,"amount":"100"}', qos=1, retain=True)
-        relay, _ = make_relay(
-            MemoryOutbox(), mosquitto.host, mosquitto.port, on_command=on_command
-        )
+        relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port, on_command=on_command)
         async with running(relay):
             await wait_until(lambda: len(got) == 1, what="the retained command")
             await wait_until(lambda: test_client.statuses() == [STATUS_ONLINE], what="online")
