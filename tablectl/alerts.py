@@ -23,10 +23,16 @@ NEEDS_A_PERSON: frozenset[str] = frozenset(
         "engine-error",  # R40: an input the code could not apply
         "pace",  # rounds an hour outside the band the rules set
         "journal-trouble",  # the journal could not be written for a while (journaled after)
+        "retained-command",  # R47: a command retained at the broker, until someone clears it
     }
 )
 """The alert kinds that stay open until acknowledged. The others (a refused wager, a card read
 twice, a gap filled) report something already handled."""
+
+OPENED_ONCE: frozenset[str] = frozenset({"retained-command"})
+"""Kinds whose alert does not open again while one of the same kind and reason is open: the
+broker delivers a retained command again on every (re)subscribe, and each delivery is refused
+and told, but one open alert is what a person has to act on (R47)."""
 
 OPEN_KEPT = 50
 """Open alerts listed at most; older ones unacknowledged beyond it are counted (`overflow`), so
@@ -72,6 +78,10 @@ class OpenAlerts:
         if len(items) <= OPEN_KEPT:
             return OpenAlerts(items, self.overflow)
         return OpenAlerts(items[1:], self.overflow + 1)
+
+    def holds(self, kind: str, reason: str) -> bool:
+        """Whether an alert of `kind` with this `reason` is open."""
+        return any(a.kind == kind and a.reason == reason for a in self.items)
 
     def find(self, alert_id: int) -> OpenAlert | None:
         return next((a for a in self.items if a.id == alert_id), None)

@@ -178,6 +178,7 @@ class Input:
     data: Any
     ref: str | None = None
     error: str | None = None  # set when the input could not even be decoded
+    retained: bool = False  # a command refused for its retain flag alone (R47)
 
 
 def _open_journal(cfg: LoadedConfig) -> Journal:
@@ -647,7 +648,7 @@ class Daemon:
             self._ingest(self._rules_pending)  # the rules the journal could not take, first
             self._rules_pending = None
         if self._unstored is None:
-            body = journal_body(item.data, item.error)
+            body = journal_body(item.data, item.error, retained=item.retained)
             ts = now_ts()
             with self._writing():
                 self._close_month(ts)
@@ -862,8 +863,17 @@ class Daemon:
 
     # -- MQTT commands -----------------------------------------------------------------------
 
-    async def on_command(self, verb: str, payload: bytes) -> None:
+    async def on_command(self, verb: str, payload: bytes, retained: bool = False) -> None:
         """An inbound `cmd/<verb>`: validated like any other input, answered on `.../reply`.
+
+        A command that came with the retain flag (`retained`: as the broker delivers a retained
+        message on every subscribe, and with MQTT 5's retain-as-published live too) is refused
+        for that alone, whatever it says (R47): journaled as `input.invalid` marked `retained`
+        with its first RAW_KEPT_BYTES and its `id` when one can be read, answered `ok: false`,
+        and its alert (`retained-command`) stays open until someone acknowledges it. A
+        technician clears it at the broker; until then each delivery is refused the same way.
+        The clearing (an empty retained message) reaches a subscribed table too, with the flag
+        under MQTT 5's retain-as-published: no command, it is refused as any empty payload.
 
         Every payload is journaled, as its event or as `input.invalid` with the reason, and
         answered (the table replies with `id` null when none could be read): one larger than
@@ -884,6 +894,15 @@ class Daemon:
             await self._submit_command("cmd", _head(payload), error=bad_verb)
             return
         source = f"cmd/{verb}"
+        if retained and payload:  # (an empty one is the broker's way to clear one: below)
+            await self._submit_command(
+                source,
+                _head(payload),
+                ref=_command_id(payload),
+                error=retained_reason(f"{self.cfg.table.base_topic}/{source}"),
+                retained=True,
+            )
+            return
         if len(payload) > MAX_COMMAND_BYTES:
             size = f"payload is {len(payload)} bytes; a command is at most {MAX_COMMAND_BYTES}"
             await self._submit_command(source, _head(payload), error=size)
@@ -936,14 +955,20 @@ class Daemon:
         await self._submit_command(source, data, ref=ref)
 
     async def _submit_command(
-        self, source: str, data: Any, *, ref: str | None = None, error: str | None = None
+        self,
+        source: str,
+        data: Any,
+        *,
+        ref: str | None = None,
+        error: str | None = None,
+        retained: bool = False,
     ) -> None:
         """`submit` for a command, whose wait also ends when the journal turns out unwritable:
         the command stays queued (journaled, and answered through the outbox, once it can be),
         and the relay hands on the commands behind it, answered from memory meanwhile, rather
         than holding them until the disk has room."""
         fut: asyncio.Future[Record] = asyncio.get_running_loop().create_future()
-        await self.queue.put((Input(source, data, ref, error), fut))
+        await self.queue.put((Input(source, data, ref, error, retained), fut))
         trouble = asyncio.ensure_future(self._trouble_began.wait())
         waiting: set[asyncio.Future[Any]] = {fut, trouble}
         try:
@@ -1115,6 +1140,14 @@ async def _cancel_and_wait(tasks: list[asyncio.Task[None]]) -> None:
         for task in pending:
             log.error("task ignored its cancellation", task=task.get_name())
             task.cancel()
+
+
+def retained_reason(topic: str) -> str:
+    """Why a command that came with the retain flag is refused (R47), and how to clear it."""
+    return (
+        f"{topic} came retained: a retained command is delivered again on every subscribe, so "
+        f"it is never applied; clear it at the broker (mosquitto_pub -r -n -t {topic})"
+    )
 
 
 def _verb_problem(verb: str) -> str | None:

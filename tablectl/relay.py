@@ -60,7 +60,9 @@ STATUS_OFFLINE = b"offline"
 MAX_NOTICES = 100
 """Notices kept for the next connection while there is none; beyond that the oldest are dropped."""
 
-CommandHandler = Callable[[str, bytes], Awaitable[None]]
+CommandHandler = Callable[[str, bytes, bool], Awaitable[None]]
+"""``on_command(verb, payload, retained)``: `retained` is the received message's retain flag (a
+retained command is refused: docs/mqtt.md "Retained commands")."""
 ConnectHook = Callable[[], None]
 Sleep = Callable[[float], Awaitable[None]]
 T = TypeVar("T")
@@ -158,7 +160,7 @@ class Relay:
         self._stop_requested = asyncio.Event()
         self._finished = asyncio.Event()
         self._running = False
-        self._commands: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._commands: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue()
         self._notices: deque[Notice] = deque(maxlen=MAX_NOTICES)  # not yet handed to a client
         self._retained: dict[str, Notice] = {}  # topic -> the latest retained notice
         self._mark_failing = False  # the outbox would not take the last marks (logged once)
@@ -504,13 +506,13 @@ class Relay:
             self._take(message)  # (not reached: the client's queue keeps nothing)
 
     def _take(self, message: aiomqtt.Message) -> None:
-        """Queue a ``<base>/cmd/<verb>`` message for the command worker."""
+        """Queue a ``<base>/cmd/<verb>`` message, with its retain flag, for the command worker."""
         prefix = f"{self._base}/cmd/"
         topic = message.topic.value
         verb = topic[len(prefix) :] if topic.startswith(prefix) else ""
         if not verb or "/" in verb:
             return  # not a command: e.g. our own .../cmd/<verb>/reply
-        self._commands.put_nowait((verb, bytes(message.payload)))
+        self._commands.put_nowait((verb, bytes(message.payload), bool(message.retain)))
 
     async def _command_worker(self) -> None:
         """Run ``on_command`` one at a time, in arrival order, across reconnects.
@@ -519,11 +521,11 @@ class Relay:
         a failing handler is logged with its traceback and the relay carries on.
         """
         while True:
-            verb, payload = await self._commands.get()
+            verb, payload, retained = await self._commands.get()
             if self._on_command is None:
                 continue
             try:
-                await _checked(self._on_command(verb, payload))
+                await _checked(self._on_command(verb, payload, retained))
             except asyncio.CancelledError:
                 if _being_cancelled():
                     raise

@@ -29,14 +29,16 @@ from tablectl.chainkey import ChainKey
 from tablectl.config import LoadedConfig, Rules
 from tablectl.games.registry import make_engine
 from tablectl.journal import SNAPSHOTS_KEPT, Journal, Record, Snapshot, Verification
-from tablectl.table import RecentRefs, Table
+from tablectl.table import CommandIds, Table
 from tablectl_base.cards import Card, parse_card
 
-FORMAT = 3
+FORMAT = 4
 """The snapshot format. A tablectl that cannot read a stored format skips that snapshot and
 replays from an older one it can read, or from the first record. 2: the table's open alerts
 and pace (issue 14), which a format 1 snapshot does not hold. 3: the bet timer's clock
-(`Table.bet_clock`, R28)."""
+(`Table.bet_clock`, R28). 4: each remembered command id with its record's time (R47: a day of
+ids, `table.CommandIds`), where format 3 held the newest 4,096 ids without their times, which
+cannot be told apart from the window's: such a snapshot is rebuilt from the records."""
 
 _PACKAGES = ("tablectl.", "tablectl_base.")
 """Where the classes a snapshot may name live (tablectl's own, and the leaf package it shares
@@ -64,7 +66,7 @@ def encode(table: Table) -> bytes:
         "rules": table.rules.to_json(),
         "rules_journaled": table.rules_journaled,
         "state": _enc(table.state),
-        "refs": list(table._refs),
+        **_encode_ids(table._refs),
         "faults": _enc(table.faults),
         "unavailable": sorted(table.unavailable),
         "serials": _enc(table.serials),
@@ -126,7 +128,7 @@ def _restore(cfg: LoadedConfig, doc: dict[str, Any]) -> Table:
     table.position = int(doc["position"])
     table.seq = int(doc["seq"])
     table.state = _dec(doc["state"])
-    table._refs = RecentRefs(str(r) for r in doc["refs"])
+    table._refs = CommandIds(_decode_ids(doc["refs"], doc["ref_times"]))
     table.faults = _dec(doc["faults"])
     table.unavailable = set(doc["unavailable"])
     table.serials = _dec(doc["serials"])
@@ -142,6 +144,37 @@ def _restore(cfg: LoadedConfig, doc: dict[str, Any]) -> Table:
     if type(table.state) is not kind:
         raise SnapshotError(f"its state is a {type(table.state).__name__}, not a {kind.__name__}")
     return table
+
+
+def _encode_ids(ids: CommandIds) -> dict[str, list[Any]]:
+    """The remembered command ids, oldest first (`refs`), and their records' times
+    (`ref_times`): microseconds since 1970, each as the step from the time before it (the
+    first from 0), which a day of ids (some 25,000 at a busy table) compresses far better
+    than the times themselves."""
+    refs: list[str] = []
+    steps: list[int] = []
+    before = 0
+    for key, when in ids:
+        refs.append(key)
+        steps.append(when - before)
+        before = when
+    return {"refs": refs, "ref_times": steps}
+
+
+def _decode_ids(refs: Any, steps: Any) -> list[tuple[str, int]]:
+    """What `_encode_ids` wrote, back as (id, time) pairs; SnapshotError if it is not that."""
+    if not (isinstance(refs, list) and isinstance(steps, list) and len(refs) == len(steps)):
+        raise SnapshotError("the remembered command ids and their times do not pair up")
+    out: list[tuple[str, int]] = []
+    when = 0
+    for key, step in zip(refs, steps, strict=True):
+        if not isinstance(key, str) or type(step) is not int:
+            raise SnapshotError(f"a remembered command id is not an id and a time: {key!r}"[:200])
+        when += step
+        out.append((key, when))
+    if len({key for key, _ in out}) != len(out):
+        raise SnapshotError("a command id is remembered twice")
+    return out
 
 
 # -- the typed JSON codec ------------------------------------------------------------------------

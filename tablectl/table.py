@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-from tablectl.alerts import NEEDS_A_PERSON, OpenAlert, OpenAlerts, Pace
+from tablectl.alerts import NEEDS_A_PERSON, OPENED_ONCE, OpenAlert, OpenAlerts, Pace
 from tablectl.config import LoadedConfig, Rules
 from tablectl.game_records import (
     DeviceUsed,
@@ -60,9 +60,15 @@ from tablectl_base.events import (
 )
 from tablectl_base.positions import Gap, Ledger, Verdict, spans
 
-RECENT_REFS = 4096  # command ids remembered to refuse a redelivered command
+COMMAND_ID_WINDOW = timedelta(hours=24)
+"""How long a command's (verb, id) is remembered, in the journal's record times: a command
+again with the same (verb, id) within it is refused as a duplicate (R47). It outlasts every way
+a command can reach the table twice: a sender's retry with the same id, a QoS 1 resend after a
+reconnect, a broker or bridge queue kept across a restart (docs/mqtt.md "Duplicate ids")."""
 PARSED_KEPT = 1024  # journaled bodies remembered with their parsed event (`_parse`)
 REPLAY_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MICROSECOND = timedelta(microseconds=1)
+WINDOW_MICROS = COMMAND_ID_WINDOW // MICROSECOND
 
 
 def now_ts() -> str:
@@ -99,31 +105,72 @@ def public_input(body: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class RecentRefs:
-    """The newest RECENT_REFS command ids (verb/id), oldest first: a redelivered command is
-    refused. A set beside the order, so a lookup does not scan thousands of ids per command."""
+class CommandIds:
+    """The (verb/id) of every command the table has handled, each with its record's time, in
+    journal order: a command whose (verb, id) is here is refused as a duplicate (R47).
 
-    def __init__(self, refs: Iterable[str] = ()) -> None:
+    An id is forgotten once a command record at least COMMAND_ID_WINDOW later (by the records'
+    own times) is checked against it, never earlier: only records move this clock, so an idle
+    table forgets nothing, a replay forgets exactly what the live table forgot, and the memory
+    is a function of the journal alone. Ids are forgotten oldest first in journal order, so
+    after the clock stepped back an older id waits behind a newer one with a later time: a
+    step back only makes ids remembered longer. An id whose record's time cannot be read (a
+    replayed line's own text) takes the time of the id before it (1970 when there is none).
+
+    Times are whole microseconds since 1970 (UTC), exact at the window's edge. A dict by id
+    beside the order, so a lookup does not scan a day of ids per command."""
+
+    def __init__(self, items: Iterable[tuple[str, int]] = ()) -> None:
+        self._times: dict[str, int] = {}
         self._order: deque[str] = deque()
-        self._known: set[str] = set()
-        for ref in refs:
-            self.add(ref)
+        self._read: tuple[str, int | None] = ("", None)  # the last record time read, as read
+        for key, when in items:
+            self._times[key] = when
+            self._order.append(key)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._known
+        return key in self._times
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._order)
+    def __iter__(self) -> Iterator[tuple[str, int]]:
+        """(id, time) oldest first: what a snapshot keeps."""
+        times = self._times
+        return ((key, times[key]) for key in self._order)
 
     def __len__(self) -> int:
         return len(self._order)
 
-    def add(self, key: str) -> None:
-        """Remember `key` (not already known), forgetting the oldest beyond RECENT_REFS."""
-        if len(self._order) >= RECENT_REFS:
-            self._known.discard(self._order.popleft())
+    def known(self, key: str, ts: str) -> bool:
+        """Whether `key` is remembered at a command record of time `ts`, after forgetting what
+        that record's time puts outside the window."""
+        now = self._micros(ts)
+        if now is not None:
+            cutoff = now - WINDOW_MICROS
+            order, times = self._order, self._times
+            while order and times[order[0]] <= cutoff:
+                del times[order.popleft()]
+        return key in self._times
+
+    def add(self, key: str, ts: str) -> None:
+        """Remember `key` (not already known, `known` asked just before) from a record of time
+        `ts`."""
+        when = self._micros(ts)
+        if when is None:
+            when = self._times[self._order[-1]] if self._order else 0
+        self._times[key] = when
         self._order.append(key)
-        self._known.add(key)
+
+    def _micros(self, ts: str) -> int | None:
+        """A record time in microseconds since 1970, None if it is not a time; the last one read
+        is kept (`known` and `add` read the same record's time in turn)."""
+        text, micros = self._read
+        if ts is text:
+            return micros
+        try:
+            micros = (parse_ts(ts) - REPLAY_EPOCH) // MICROSECOND
+        except ValueError:
+            micros = None
+        self._read = (ts, micros)
+        return micros
 
 
 class Table:
@@ -138,7 +185,7 @@ class Table:
         self.state: Any = self.engine.initial()
         self.seq = 0
         self.position = 0  # the last journal record applied
-        self._refs = RecentRefs()
+        self._refs = CommandIds()
         # The sets, lists and dicts below are replaced, never changed in place: `_save` keeps
         # them by reference (no copies on every record) for R40 to put back.
         # Devices: what each reports now, and which ones fed the round in progress.
@@ -226,7 +273,7 @@ class Table:
         if route is _Route.GAME and not source.startswith("device/"):
             if source.startswith("cmd/"):
                 key = f"{source[4:]}/{rec.ref}" if rec.ref is not None else ""
-                if key in self._refs:
+                if key and self._refs.known(key, rec.ts):
                     return None
         elif route is _Route.POSITIONED and source.startswith("device/"):
             placed = self._next_in_count(cast(PositionedEvent, event), source[7:], rec)
@@ -244,7 +291,7 @@ class Table:
             self._restore(saved)
             return None
         if key:
-            self._refs.add(key)
+            self._refs.add(key, rec.ts)
         return counted + (key is not None)
 
     def _next_in_count(self, event: PositionedEvent, device: str, rec: Record) -> Ledger | None:
@@ -274,11 +321,11 @@ class Table:
 
     def _outputs(self, rec: Record) -> list[Message]:
         verb = rec.source.removeprefix("cmd/") if rec.source.startswith("cmd/") else None
-        if verb is not None and rec.ref is not None:
+        if verb is not None and rec.ref is not None and not _retained(rec):
             key = f"{verb}/{rec.ref}"
-            if key in self._refs:
+            if self._refs.known(key, rec.ts):
                 return [_reply(verb, rec.ref, False, "duplicate request id: already handled")]
-            self._refs.add(key)
+            self._refs.add(key, rec.ts)
         saved = self._save()
         try:
             outputs = self._judge(rec, verb)
@@ -307,6 +354,8 @@ class Table:
                 kind = o.payload.get("kind")
                 if kind in NEEDS_A_PERSON:
                     reason = str(o.payload.get("reason"))
+                    if kind in OPENED_ONCE and opened.holds(str(kind), reason):
+                        continue  # told again (the alert is published), open once
                     opened = opened.opened(OpenAlert(self.seq + 1 + i, str(kind), reason, rec.ts))
         if opened is self.open_alerts:
             return outputs
@@ -422,15 +471,21 @@ class Table:
         """An input for the table itself, not the game: a refused payload, a device's status or
         gap, the journal's trouble, new rules."""
         if isinstance(event, InputInvalid):
+            # R47: a retained command waits at the broker for a person to clear it (an alert
+            # that stays open); any other invalid input is only told.
+            retained = event.retained is True
+            rule = {"rule": "R47"} if retained else {}
             out = [
                 alert(
                     self._public_text(event.reason),
-                    kind="invalid-input",
+                    kind="retained-command" if retained else "invalid-input",
+                    **rule,
                     source=rec.source,
                     raw=self._public_text(event.raw[:512]),
                 )
             ]
-            return out + _maybe_reply(verb, rec.ref, False, self._public_text(event.reason))
+            reason = self._public_text(event.reason)
+            return out + _maybe_reply(verb, rec.ref, False, reason, **rule)
         if isinstance(event, DeviceStatus):
             return self._device(event, rec)
         if isinstance(event, DeviceGap):
@@ -1116,6 +1171,17 @@ def _blocked_reason(name: str, ledger: Ledger) -> str:
     return f"device {name}: position(s) {spans(ledger.missing())}{where} not yet reported"
 
 
+def _retained(rec: Record) -> bool:
+    """Whether `rec` is a command refused because it came with the retain flag (R47): its id is
+    neither checked nor remembered (it was not handled; what to do is clear it at the broker)."""
+    body: Any = rec.body  # (an edited journal's body may be any JSON value)
+    return (
+        isinstance(body, dict)
+        and body.get("retained") is True
+        and body.get("type") == "input.invalid"
+    )
+
+
 COUNTED_REPLY = Output("cmd/reply")
 """The stand-in for a command's ok reply that `advance` counts and never sends."""
 
@@ -1135,10 +1201,11 @@ def _maybe_reply(
     return [] if verb is None else [_reply(verb, ref, ok, reason, **extra)]
 
 
-def journal_body(data: Any, error: str | None = None) -> dict[str, Any]:
-    """What gets journaled for an input: its canonical event, or `input.invalid` with the reason."""
+def journal_body(data: Any, error: str | None = None, *, retained: bool = False) -> dict[str, Any]:
+    """What gets journaled for an input: its canonical event, or `input.invalid` with the reason
+    (marked `retained` for a command refused because it came with the retain flag, R47)."""
     if error is not None:
-        return event_dict(InputInvalid(raw=_raw(data), reason=error))
+        return event_dict(InputInvalid(raw=_raw(data), reason=error, retained=retained or None))
     try:
         return event_dict(parse_event(data))
     except EventError as exc:

@@ -377,11 +377,14 @@ class DeviceGap(_Event):
 
 
 class InputInvalid(_Event):
-    """Internal: input that could not be parsed, journaled with the reason it was refused."""
+    """Internal: input that could not be parsed, journaled with the reason it was refused.
+    `retained`: a command that came with the MQTT retain flag, refused for that alone (R47);
+    left out otherwise, so every other refused input is journaled as it always was."""
 
     type: Literal["input.invalid"] = "input.invalid"
     raw: str
     reason: str
+    retained: Literal[True] | None = None
 
 
 class JournalTrouble(_Event):

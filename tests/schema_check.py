@@ -154,9 +154,9 @@ def _wrap_due(original: Callable[..., Any]) -> Callable[..., Any]:
 
 def _wrap_on_command(original: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(original)
-    async def on_command(self: Any, verb: str, payload: bytes) -> None:
+    async def on_command(self: Any, verb: str, payload: bytes, retained: bool = False) -> None:
         check_command(verb, payload)
-        await original(self, verb, payload)
+        await original(self, verb, payload, retained)
 
     return on_command
 

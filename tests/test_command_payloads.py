@@ -45,12 +45,16 @@ class Console:
         self.seen: list[tuple[Record, list[OutboxRow]]] = []
         daemon.listeners.append(lambda rec, rows: self.seen.append((rec, rows)))
 
-    def send(self, verb: str, payload: bytes) -> tuple[Record, list[OutboxRow]]:
-        """Run on_command; return the one record it journaled and the rows stored for it."""
+    def send(
+        self, verb: str, payload: bytes, *, retained: bool = False
+    ) -> tuple[Record, list[OutboxRow]]:
+        """Run on_command (for a message that came with the retain flag or not); return the one
+        record it journaled and the rows stored for it."""
         journal = self.daemon.journal
         before = journal.last_seq
         self.seen.clear()
-        self.loop.run_until_complete(asyncio.wait_for(self.daemon.on_command(verb, payload), 10))
+        command = self.daemon.on_command(verb, payload, retained)
+        self.loop.run_until_complete(asyncio.wait_for(command, 10))
         assert not self.daemon.failed, "a daemon task died"
         assert journal.last_seq == before + 1, "not exactly one journal record"
         ((rec, rows),) = self.seen
@@ -93,6 +97,50 @@ def refused(c: Console, verb: str, payload: bytes) -> tuple[dict[str, Any], dict
     answer = reply(rows, verb)
     assert answer["ok"] is False and answer["reason"].strip()
     return rec.body, answer
+
+
+# -- the retain flag (R47) -----------------------------------------------------------------------
+
+
+def test_a_command_with_the_retain_flag_is_journaled_refused_whatever_it_says(
+    cons: Console,
+) -> None:
+    """A valid bank, an oversize payload and one that is not UTF-8, each with the retain flag:
+    each journaled as `input.invalid` marked retained with its first bytes, its id when one can
+    be read, and the reason naming the topic to clear; answered ok false, rule R47."""
+    topic = f"{BASE}/cmd/bank"
+    reason = (
+        f"{topic} came retained: a retained command is delivered again on every subscribe, so "
+        f"it is never applied; clear it at the broker (mosquitto_pub -r -n -t {topic})"
+    )
+    big = b'{"id":"b2","seat":1,"amount":"5","x":"' + b"y" * 5000 + b'"}'
+    cases = [
+        (b'{"id":"b1","seat":1,"amount":"500"}', "b1", '{"id":"b1","seat":1,"amount":"500"}'),
+        (big, None, big[:RAW_KEPT_BYTES].decode()),
+        (b'{"id":"b3","seat":\xff}', None, '{"id":"b3","seat":\ufffd}'),
+    ]
+    for payload, ref, raw in cases:
+        rec, rows = cons.send("bank", payload, retained=True)
+        assert (rec.source, rec.ref) == ("cmd/bank", ref)
+        assert rec.body == {"type": "input.invalid", "raw": raw, "reason": reason, "retained": True}
+        answer = reply(rows, "bank")
+        assert answer == {**answer, "id": ref, "ok": False, "reason": reason, "rule": "R47"}
+    assert cons.daemon.table.state_payload()["player_dealer"] is None
+
+
+def test_an_empty_message_with_the_retain_flag_is_no_command_but_an_empty_payload(
+    cons: Console,
+) -> None:
+    """What clearing a retained command delivers (MQTT 5 keeps the flag on it): refused as not
+    JSON, like any empty payload, and not as a retained command."""
+    rec, rows = cons.send("bank", b"", retained=True)
+    assert rec.body == {
+        "type": "input.invalid",
+        "raw": "",
+        "reason": "payload is not JSON: Expecting value at line 1 column 1",
+    }
+    answer = reply(rows, "bank")
+    assert answer == {**answer, "id": None, "ok": False} and "rule" not in answer
 
 
 # -- size, encoding, JSON ----------------------------------------------------------------------

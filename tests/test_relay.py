@@ -623,7 +623,7 @@ async def test_two_tables_back_off_out_of_lockstep_within_the_cap(unused_tcp_por
 async def test_commands_reach_on_command_but_replies_do_not(mosquitto: MosquittoBroker) -> None:
     got: list[tuple[str, bytes]] = []
 
-    async def on_command(verb: str, payload: bytes) -> None:
+    async def on_command(verb: str, payload: bytes, retained: bool) -> None:
         got.append((verb, payload))
 
     relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port, on_command=on_command)
@@ -642,6 +642,35 @@ async def test_commands_reach_on_command_but_replies_do_not(mosquitto: Mosquitto
         ]
 
 
+async def test_a_command_retained_at_the_broker_reaches_on_command_marked_retained(
+    mosquitto: MosquittoBroker,
+) -> None:
+    """R47: the relay hands on each command's retain flag. A command the broker holds retained
+    comes with the flag on subscribe, and again on every reconnect; one published plainly
+    comes without it."""
+    got: list[tuple[str, bytes, bool]] = []
+
+    async def on_command(verb: str, payload: bytes, retained: bool) -> None:
+        got.append((verb, payload, retained))
+
+    async with Collector(mosquitto, f"{BASE}/status") as test_client:
+        pub = test_client.client.publish
+        await pub(f"{BASE}/cmd/bank", b'{"id":"b1","seat":1,"amount":"100"}', qos=1, retain=True)
+        relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port, on_command=on_command)
+        async with running(relay):
+            await wait_until(lambda: len(got) == 1, what="the retained command")
+            await wait_until(lambda: test_client.statuses() == [STATUS_ONLINE], what="online")
+            await pub(f"{BASE}/cmd/bets.close", b'{"id":"r2"}', qos=1)
+            await wait_until(lambda: len(got) == 2, what="the plain command")
+        async with running(relay):  # a reconnect: the broker delivers the retained one again
+            await wait_until(lambda: len(got) == 3, what="the retained command again")
+    assert got == [
+        ("bank", b'{"id":"b1","seat":1,"amount":"100"}', True),
+        ("bets.close", b'{"id":"r2"}', False),
+        ("bank", b'{"id":"b1","seat":1,"amount":"100"}', True),
+    ]
+
+
 async def test_a_command_that_arrived_as_the_link_dropped_is_still_handed_on() -> None:
     """aiomqtt's message iterator stops at a disconnect and drops what its queue still held,
     commands paho had already acknowledged to the broker. The relay's client keeps no queue:
@@ -649,7 +678,7 @@ async def test_a_command_that_arrived_as_the_link_dropped_is_still_handed_on() -
     put on the client's queue with the link already down) still reaches `on_command`."""
     got: list[tuple[str, bytes]] = []
 
-    async def on_command(verb: str, payload: bytes) -> None:
+    async def on_command(verb: str, payload: bytes, retained: bool) -> None:
         got.append((verb, payload))
 
     relay, _ = make_relay(MemoryOutbox(), "127.0.0.1", 1, on_command=on_command)
@@ -670,7 +699,7 @@ async def test_failing_command_handler_is_logged_and_relay_keeps_running(
 ) -> None:
     done: list[str] = []
 
-    async def on_command(verb: str, payload: bytes) -> None:
+    async def on_command(verb: str, payload: bytes, retained: bool) -> None:
         if verb == "boom":
             raise ValueError("wager over the limit")
         if verb == "gone":  # an await inside the handler was cancelled, not the relay

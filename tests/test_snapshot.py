@@ -405,22 +405,6 @@ def test_restored_in_the_middle_of_the_hold_the_table_keeps_what_waits_and_refus
         assert reply["ok"] is False and "duplicate request id" in reply["reason"]
 
 
-def test_the_remembered_command_ids_keep_their_bound_after_a_restore(tmp_path: Path) -> None:
-    """RECENT_REFS ids are remembered: restored full, the oldest still drops out first."""
-    from tablectl.table import RECENT_REFS
-
-    cfg = make_config(tmp_path)
-    ids = [f"id{i}" for i in range(RECENT_REFS + 3)]
-    events = [{"type": "bets.close", "source": "cmd/bets.close", "ref": i} for i in ids]
-    recs = records(events)
-    cut = RECENT_REFS + 1
-    again = [
-        record(len(recs) + 1 + k, {"type": "bets.close"}, source="cmd/bets.close", ref=i)
-        for k, i in enumerate([ids[0], ids[1], ids[2], ids[3], ids[-1]])
-    ]
-    assert_restores_exactly(cfg, [*recs, *again], [cut])
-
-
 # -- stored snapshots through the daemon ----------------------------------------------------------
 
 # EZ Baccarat coups that end where their cards end (R25): two naturals, a player third card,
@@ -681,6 +665,15 @@ DAMAGE: dict[str, Callable[[Snapshot], Change]] = {
         "faults", {"$o": "tablectl_base.positions:Gap", "v": {"nope": 1}}
     ),
     "an unknown class in tablectl": _with("faults", {"$o": "tablectl.nowhere:X", "v": {}}),
+    "command ids without their times (format 3's form)": _forged(
+        lambda doc: {**{k: v for k, v in doc.items() if k != "ref_times"}, "refs": ["w/x"]}
+    ),
+    "a command id remembered twice": _forged(
+        lambda doc: {**doc, "refs": ["w/x", "w/x"], "ref_times": [0, 0]}
+    ),
+    "a command id's time that is no whole number": _forged(
+        lambda doc: {**doc, "refs": ["w/x"], "ref_times": [1.5]}
+    ),
     "a card that is no card": _with("faults", {"$c": "Zz"}),
     # Garbage the codec does not turn into SnapshotError (see the module's promise: "anything
     # else is refused as a corrupt snapshot").
@@ -943,6 +936,7 @@ def _outgoing_seq(doc: dict[str, Any]) -> dict[str, Any]:
 
 def _a_command_id_added(doc: dict[str, Any]) -> dict[str, Any]:
     doc["refs"] = [*doc["refs"], "wager/never-sent"]
+    doc["ref_times"] = [*doc["ref_times"], 0]  # at the time of the id before it
     return doc
 
 
