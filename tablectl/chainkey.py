@@ -20,6 +20,8 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tablectl.paths import kind
+
 KEY_BYTES = 32  # the least a key file may hold, and what keygen writes
 
 
@@ -47,12 +49,37 @@ def _fix(path: Path) -> str:
     return f"create one with `tablectl keygen {path}` as the service user"
 
 
-def load_key(path: Path) -> ChainKey:
-    """Read a key file, refusing one that is missing, not a regular file, readable or writable by
-    group or others, owned by someone else than the running user (root may read any), too short
-    or not hex. Every refusal names the file and what to do."""
+def not_a_key_file(path: Path) -> str | None:
+    """What is at `path` when it is neither nothing nor a regular file, found without opening
+    it: a key file is read as itself, never through a symbolic link (whose target could be
+    changed under it), and never opened when it is a device or a FIFO (issue 24 item 5)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        st = os.lstat(path)
+    except OSError:
+        return None  # missing, or not to be looked at: opening it says what is wrong
+    if stat.S_ISREG(st.st_mode):
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        return f"a symbolic link (to {os.readlink(path)}): name the key file itself"
+    return kind(st.st_mode)
+
+
+def load_key(path: Path) -> ChainKey:
+    """Read a key file, refusing one that is missing, not a regular file (a device, a FIFO, a
+    folder, a symbolic link: refused before it is opened), readable or writable by group or
+    others, owned by someone else than the running user (root may read any), too short or not
+    hex. Every refusal names the file and what to do. The file is only read: its mode and owner
+    are never changed (a key others could read is refused, and should be replaced)."""
+    why = not_a_key_file(path)
+    if why is not None:
+        raise KeyFileError(f"key file {path}: is {why}, not a regular file")
+    try:
+        # O_NONBLOCK: should a FIFO have taken the file's place since, the open does not wait
+        # for a writer; O_NOCTTY: nor does a terminal become ours. Refused below, unread.
+        fd = os.open(
+            path,
+            os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC,
+        )
     except FileNotFoundError:
         raise KeyFileError(f"key file {path}: missing; {_fix(path)}") from None
     except OSError as exc:
@@ -60,7 +87,7 @@ def load_key(path: Path) -> ChainKey:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise KeyFileError(f"key file {path}: not a regular file")
+            raise KeyFileError(f"key file {path}: is {kind(st.st_mode)}, not a regular file")
         mode = stat.S_IMODE(st.st_mode)
         if mode & 0o077:
             raise KeyFileError(

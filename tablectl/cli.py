@@ -28,7 +28,14 @@ from typing import Any, TextIO
 
 from tablectl import __version__, segments, snapshot
 from tablectl.chainkey import ChainKey, KeyFileError, create_key, load_key
-from tablectl.config import BrokerSetupError, ConfigError, LoadedConfig, Problem, load_config
+from tablectl.config import (
+    BrokerSetupError,
+    ConfigError,
+    LoadedConfig,
+    Problem,
+    checked_paths,
+    load_config,
+)
 from tablectl.exports import ExportError, export_line, verified_lines
 from tablectl.games.poker.spec import PokerGame
 from tablectl.journal import Journal, JournalError, Record
@@ -483,7 +490,7 @@ def _journal_config(args: argparse.Namespace) -> Path | None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    cfg = load_config(args.config)
+    cfg = checked_paths(load_config(args.config))  # nothing opened that check-config refuses
     configure_logging(cfg.table.log_level)
     from tablectl.daemon import Daemon
 
@@ -500,7 +507,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
         print("tablectl: give the config once: --config FILE (or FILE alone)", file=sys.stderr)
         return EXIT_USAGE
     args.file = args.config or args.file or DEFAULT_CONFIG
-    cfg = load_config(args.file)
+    cfg = checked_paths(load_config(args.file))
     t = cfg.table
     for warning in cfg.warnings:  # e.g. a vendor plugin that cannot load: the table still runs
         print(f"warning: {warning}", file=sys.stderr)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 import sys
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -28,6 +30,7 @@ from pydantic_core import PydanticCustomError
 
 from tablectl.games.registry import available, game_ids, settings_models, spec_of, spots_of
 from tablectl.games.settings import GameSettings, StrictBool, StrictInt
+from tablectl.paths import folder_problem, not_a_file, not_a_folder
 from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
 from tablectl.rules.paytables import PayTable
 from tablectl.rules.poker_fees import PokerSchedule
@@ -336,6 +339,115 @@ def resolve(config_path: Path, value: str) -> Path:
     """A path from the config: absolute as given, relative to the config file's folder otherwise."""
     p = Path(value)
     return p if p.is_absolute() else (config_path.parent / p)
+
+
+def path_problems(cfg: LoadedConfig) -> list[Problem]:
+    """The journal, key and archive paths the config names, as they are on disk now (issue 24
+    item 5): each that exists must be what tablectl will use it as, the journal (and its -wal,
+    -shm and the monthly segments beside it) and the key a regular file, the archive a folder;
+    one where nothing is yet needs a folder on its way, not a device or a file. Nothing is
+    opened or changed to find out (tablectl/paths.py): `check-config` and `run` refuse such a
+    config before anything opens the path, one line each naming the key, its value and what
+    is there. Whether the key file is a usable key is `load_key`'s to say."""
+    from tablectl import segments
+    from tablectl.chainkey import not_a_key_file
+
+    name = str(cfg.path)
+    j = cfg.table.journal
+    out: list[Problem] = []
+
+    def problem(key: str, value: str, resolved: Path, reason: str) -> None:
+        where = "" if str(resolved) == value else f" ({resolved})"
+        out.append(Problem(name, key, f"{shown(value)}{where} {reason}"))
+
+    journal = cfg.journal_path
+    why = not_a_file(journal)
+    if why is not None:
+        problem(
+            "journal.path",
+            j.path,
+            journal,
+            f"is {why}, not a regular file: name the journal file itself (tablectl creates it "
+            "when nothing is there)",
+        )
+    for companion in (Path(f"{journal}-wal"), Path(f"{journal}-shm")):
+        why = not_a_file(companion)
+        if why is not None:
+            problem(
+                "journal.path",
+                j.path,
+                journal,
+                f"has {companion} beside it, which is {why}, not the regular file SQLite keeps "
+                "there: move it away",
+            )
+    problem_at = folder_problem(journal)
+    if problem_at is not None:
+        where, why = problem_at
+        problem("journal.path", j.path, journal, f"cannot be made: {where} is {why}, not a folder")
+    archive = cfg.archive_path
+    # Where segments are read from: beside the journal, and in the archive.
+    folders = [("journal.path", j.path, journal, journal.parent)] if problem_at is None else []
+    if archive is not None and j.archive_dir is not None:
+        why = not_a_folder(archive)
+        blocked = folder_problem(archive)
+        if why is not None:
+            problem("journal.archive_dir", j.archive_dir, archive, f"is {why}, not a folder")
+        elif blocked is not None:
+            problem(
+                "journal.archive_dir",
+                j.archive_dir,
+                archive,
+                f"cannot be made: {blocked[0]} is {blocked[1]}, not a folder",
+            )
+        else:
+            folders.append(("journal.archive_dir", j.archive_dir, archive, archive))
+    for key_name, value, resolved, folder in folders:
+        if os.path.isdir(folder):
+            try:
+                segments.segment_files(journal, folder)
+            except segments.SegmentPathError as exc:
+                problem(key_name, value, resolved, f"holds a segment's name taken: {exc}")
+    key = cfg.key_path
+    if key is not None and j.key_file is not None:
+        why = not_a_key_file(key)
+        if why is not None:
+            problem("journal.key_file", j.key_file, key, f"is {why}, not a regular file")
+    return out
+
+
+def path_warnings(cfg: LoadedConfig) -> list[str]:
+    """The journal file and its -wal/-shm when group or others may read or change them: left as
+    they are (tablectl never changes the mode of a file it did not create, `_prepare_file` in
+    tablectl/journal.py), and said, with the command that fixes it."""
+    out = []
+    journal = cfg.journal_path
+    for path in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except OSError:
+            continue  # not there (yet), or not ours to look at: nothing to say about its mode
+        if mode & 0o077:
+            out.append(
+                str(
+                    Problem(
+                        str(cfg.path),
+                        "journal.path",
+                        f"{path} is mode {mode:04o}: group or others can read or change it; "
+                        f"`chmod 600 {path}` (tablectl sets the mode only of files it creates)",
+                    )
+                )
+            )
+    return out
+
+
+def checked_paths(cfg: LoadedConfig) -> LoadedConfig:
+    """`cfg` once its journal, key and archive paths are fit (ConfigError naming each that is
+    not: `path_problems`), with `path_warnings` added to its warnings: what `check-config` and
+    `run` use, so the daemon never opens a path the check would refuse."""
+    problems = path_problems(cfg)
+    if problems:
+        raise ConfigError(problems)
+    return replace(cfg, warnings=cfg.warnings + tuple(path_warnings(cfg)))
 
 
 def _key(loc: tuple[int | str, ...]) -> str:

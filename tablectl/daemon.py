@@ -40,6 +40,7 @@ from tablectl.config import BrokerSetupError, LoadedConfig, Rules, resolve
 from tablectl.discovery import discovery_messages
 from tablectl.info import info_payload, rules_digest
 from tablectl.journal import Journal, JournalError, Record, format_ts, parse_ts
+from tablectl.logs import log_unhandled
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.relay import Relay, RelayState
 from tablectl.segments import History
@@ -465,6 +466,19 @@ class Daemon:
         """Recover, start everything, run until `stop()` (or SIGTERM/SIGINT), shut down cleanly."""
         relay = self._make_relay() if self.mqtt_enabled else None  # a bad password file: now
         loop = asyncio.get_running_loop()
+        # Whatever no code of ours caught reaches the log as one event in its format, not as
+        # asyncio's "Exception in callback" text (tablectl/logs.py, log_unhandled).
+        handler_before = loop.get_exception_handler()
+        loop.set_exception_handler(log_unhandled)
+        try:
+            await self._run(loop, relay, install_signals=install_signals)
+        finally:
+            loop.set_exception_handler(handler_before)
+
+    async def _run(
+        self, loop: asyncio.AbstractEventLoop, relay: Relay | None, *, install_signals: bool
+    ) -> None:
+        """`run` itself, under its exception handler."""
         if install_signals:
             for sig in (signal.SIGTERM, signal.SIGINT):
                 loop.add_signal_handler(sig, self.stop)

@@ -16,7 +16,8 @@ detectable (docs/operations.md, "Checking the journal"):
   which the floor keeps: anyone can check a journal against those heads without any key.
 
 The file and its -wal/-shm companions are created 0600 whatever the umask; a folder it creates
-is 0700.
+is 0700. A file or folder that was there before keeps its mode and owner, and a path that is not
+a regular file (/dev/null, a FIFO, a folder) is refused unopened (`_prepare_file`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from tablectl.chainkey import ChainKey
 from tablectl.outputs import OutboxRow
+from tablectl.paths import folder_problem, not_a_file
 from tablectl.witness import GENESIS as GENESIS
 from tablectl.witness import Head
 
@@ -303,30 +305,55 @@ def _span(seqs: Sequence[int]) -> str:
 
 
 def _prepare_file(path: Path) -> None:
-    """The journal file, and any folder it needs, made private whatever the umask: folders this
-    creates 0700, the file (and the -wal/-shm SQLite makes with the file's mode) 0600."""
+    """The journal file, and any folder it needs, made private whatever the umask; nothing that
+    is already there opened, or changed (issue 24 item 5).
+
+    What is at `path`, or at its -wal and -shm companions, must be a regular file or a link to
+    one (tablectl/paths.py): a device (/dev/null), a FIFO, a folder, a socket or a link to
+    nothing is refused with JournalError before SQLite opens it. So is a path whose folder is
+    not a folder. Folders this creates are 0700, the file, when this creates it, 0600 (set on
+    the descriptor it created: the umask cannot leave it otherwise); SQLite makes -wal and -shm
+    with the file's mode.
+
+    A file or folder that was already there keeps its mode and owner. Only a file tablectl
+    created is known to be its own: a journal path can name anything, a hard link to
+    /etc/shadow as well as /dev/null, and the daemon may run as root, which owns both, so
+    "a regular file owned by the running user" is no proof either. A journal others can read
+    is reported instead (`check-config` and the daemon's start: `config.path_warnings`)."""
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        why = not_a_file(p)
+        if why is not None:
+            raise JournalError(
+                f"{p} is {why}, not a regular file: no journal can be kept there (nothing was "
+                "opened or changed)"
+            )
+    blocked = folder_problem(path)
+    if blocked is not None:
+        where, why = blocked
+        raise JournalError(f"{path} cannot be made: {where} is {why}, not a folder")
     missing = []
     parent = path.parent
-    while not parent.exists():
+    while not os.path.lexists(parent):
         missing.append(parent)
         parent = parent.parent
     for folder in reversed(missing):
-        with contextlib.suppress(FileExistsError):
+        try:
             folder.mkdir(mode=0o700)
-            os.chmod(folder, 0o700)
+        except FileExistsError:
+            continue  # made meanwhile by someone else: theirs, left as it is
+        _fchmod_new(folder, 0o700, os.O_RDONLY | os.O_DIRECTORY)
+    with contextlib.suppress(FileExistsError):  # a journal already: left as it is
+        _fchmod_new(path, 0o600, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+
+
+def _fchmod_new(path: Path, mode: int, flags: int) -> None:
+    """`mode` on what `path` names, through a descriptor opened without following a link (a
+    folder just made, or a file `flags` creates): never on something put there instead."""
+    fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
     try:
-        fd = os.open(
-            path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600
-        )
-    except FileExistsError:
-        pass
-    else:
+        os.fchmod(fd, mode)  # the umask may have taken bits away
+    finally:
         os.close(fd)
-    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        # An existing file of ours is tightened too (a journal from before this rule).
-        with contextlib.suppress(FileNotFoundError, PermissionError):
-            if p.stat().st_mode & 0o077 and p.stat().st_uid == os.geteuid():
-                os.chmod(p, 0o600)
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,20 @@
 
 Records from the standard library (aiomqtt, asyncio) go through the same renderer. aiomqtt's
 "There are N pending publish calls." is expected whenever the relay publishes a backlog with
-its window of messages in flight: it is logged at debug, not as a warning.
+its window of messages in flight: it is logged at debug, not as a warning. An error no code
+caught, which asyncio hands to its loop's exception handler ("Exception in callback ...", "Task
+exception was never retrieved"), is one `asyncio.unhandled` event (`log_unhandled`), with the
+handle, task or transport it came from as fields, not asyncio's multi-line text.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
+import traceback
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 import structlog
@@ -123,3 +129,26 @@ def _isatty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def log_unhandled(loop: asyncio.AbstractEventLoop, context: Mapping[str, Any]) -> None:
+    """The event loop's exception handler (`loop.set_exception_handler`; the daemon sets it):
+    what asyncio's default handler writes as several lines of text ("Exception in callback X" /
+    "handle: ..."), logged as one `asyncio.unhandled` error event in the daemon's own format:
+    asyncio's `message`, the exception with its traceback, and every other part of the context
+    (the handle, future, task, transport, protocol, socket) as a field holding its repr."""
+    exc = context.get("exception")
+    fields: dict[str, str] = {}
+    for key, value in context.items():
+        if key in ("message", "exception"):
+            continue
+        if key == "source_traceback" and isinstance(value, list):  # asyncio debug mode
+            fields[key] = "".join(traceback.format_list(value)).rstrip()
+        else:
+            fields[key] = repr(value)
+    structlog.get_logger("asyncio").error(
+        "asyncio.unhandled",
+        message=str(context.get("message", "")),
+        exc_info=exc if isinstance(exc, BaseException) else False,
+        **fields,
+    )

@@ -43,13 +43,17 @@ import ssl
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import aiomqtt
 import structlog
+from aiomqtt.types import PahoSocket
 
 from tablectl.outputs import OutboxRow
 from tablectl_base.backoff import Backoff, RandomFn
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt  # aiomqtt's own dependency: the client it wraps
 
 log = structlog.get_logger(__name__)
 
@@ -66,6 +70,55 @@ retained command is refused: docs/mqtt.md "Retained commands")."""
 ConnectHook = Callable[[], None]
 Sleep = Callable[[float], Awaitable[None]]
 T = TypeVar("T")
+
+
+class RelayClient(aiomqtt.Client):
+    """aiomqtt's client, asking the event loop to watch paho's socket for writing only while the
+    socket is open (issue 24 item 6).
+
+    paho asks for a writer (`on_socket_register_write`) whenever it queues a packet: a publish,
+    the keepalive's PINGREQ. aiomqtt 2.x hands every such request to the loop through
+    `call_soon_threadsafe`, which runs it on the loop's next turn, even when paho asked from
+    the loop itself; it does so because paho may also ask from the executor thread that runs
+    its blocking `connect()`. When a read in the same turn finds the connection gone, paho
+    closes the socket first, and the deferred `add_writer` meets a closed descriptor: the
+    "Exception in callback BaseSelectorEventLoop.add_writer(17, ...) OSError: [Errno 9] Bad
+    file descriptor" logged after the daemon had been stopped (SIGSTOP) for longer than the
+    broker's keepalive, when the ping and the broker's close come together; had the number
+    been reused by then, the writer would have watched some other file. So here a request made
+    on the loop's thread registers at once, while the socket is certainly open, and one from
+    another thread registers later only if the socket is still paho's and still open (paho
+    closes it, and drops it, only after withdrawing the writer: `Client._sock_close`).
+    """
+
+    def _on_socket_register_write(
+        self, client: mqtt.Client, userdata: Any, sock: PahoSocket
+    ) -> None:
+        def write() -> None:
+            # As aiomqtt's own: a failed write (a broken pipe) means the connection is gone.
+            try:
+                client.loop_write()
+            except Exception as exc:
+                if not self._disconnected.done():
+                    self._disconnected.set_exception(exc)
+
+        def register() -> None:
+            fd = sock.fileno()  # -1 once closed
+            if fd >= 0 and client.socket() is sock:
+                self._loop.add_writer(fd, write)
+
+        if _on_loop(self._loop):
+            register()
+        else:
+            self._loop.call_soon_threadsafe(register)
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether the caller runs on `loop`'s own thread (not the executor running a connect)."""
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:  # no loop runs on this thread
+        return False
 
 
 @dataclass(frozen=True)
@@ -274,7 +327,7 @@ class Relay:
                 task.cancel()
             await asyncio.gather(sleeper, stopper, return_exceptions=True)
 
-    def _make_client(self) -> aiomqtt.Client:
+    def _make_client(self) -> RelayClient:
         relay = self
 
         class Handed(asyncio.Queue[aiomqtt.Message]):
@@ -285,7 +338,7 @@ class Relay:
             def put_nowait(self, item: aiomqtt.Message) -> None:
                 relay._take(item)
 
-        return aiomqtt.Client(
+        return RelayClient(
             self._host,
             self._port,
             queue_type=Handed,

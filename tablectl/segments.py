@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tablectl.chainkey import ChainKey
 from tablectl.journal import Journal, JournalError, Record, Verification
+from tablectl.paths import folder_problem, not_a_file, not_a_folder
 from tablectl.witness import Head
 
 _MONTH = re.compile(r"^\d{4}-\d{2}$")
@@ -37,12 +38,26 @@ def segment_path(live: Path, month: str, folder: Path | None = None) -> Path:
     return (folder or live.parent) / f"{live.stem}-{month}{live.suffix}"
 
 
+class SegmentPathError(JournalError):
+    """Something that is not a regular file (a FIFO, a device, a folder) under a segment's name:
+    refused unopened, as SQLite would wait on a FIFO for ever (issue 24 item 5)."""
+
+    def __init__(self, path: Path, what: str) -> None:
+        super().__init__(f"{path} is {what}, not a journal segment (a regular file): move it away")
+        self.path = path
+        self.what = what
+
+
 def segment_files(live: Path, folder: Path | None = None) -> list[Path]:
-    """The closed segments of the journal at `live` found in `folder` (default: beside it)."""
+    """The closed segments of the journal at `live` found in `folder` (default: beside it);
+    SegmentPathError if a segment's name there is taken by anything but a regular file."""
     where = folder or live.parent
     found = []
     for path in where.glob(f"{live.stem}-*{live.suffix}"):
         if _MONTH.match(_named_month(live, path)):
+            why = not_a_file(path)
+            if why is not None:
+                raise SegmentPathError(path, why)
             found.append(path)
     return sorted(found)
 
@@ -72,6 +87,9 @@ def close_month(journal: Journal, now: str) -> Path:
     month = journal.month
     assert month is not None
     final = segment_path(journal.path, month)
+    why = not_a_file(final)
+    if why is not None:  # a rename would replace it (or fail, on a folder): never done blindly
+        raise SegmentPathError(final, why)
     tmp = final.with_name(final.name + ".tmp")
     for stale in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
         stale.unlink(missing_ok=True)
@@ -156,11 +174,14 @@ class History:
 
     @classmethod
     def open(cls, live: Path, table: str | None, archive: Path | None = None) -> History:
+        why = not_a_file(live)
+        if why is not None:  # SQLite would wait on a FIFO for ever: refused unopened
+            raise JournalError(f"{live} is {why}, not a journal (a regular file)")
         if not live.exists():
             raise JournalError(f"no journal at {live}")
+        paths = segment_files(live) + (segment_files(live, archive) if archive else [])
         head = Journal(live, table=table, readonly=True)
         table = head.table
-        paths = segment_files(live) + (segment_files(live, archive) if archive else [])
         by_start: dict[int, Journal] = {}
         notes = []
         for path in paths:
@@ -301,7 +322,14 @@ def archive(
 ) -> Archived:
     """Move closed segments but the newest `keep_local` from beside the journal to `target`
     (copied, fsync'd, checked to read back whole, then removed here); with `retain_months`,
-    delete archived segments whose month ended more than that many months ago."""
+    delete archived segments whose month ended more than that many months ago. A `target` that
+    is not a folder, or cannot be made for a file in its way, is refused (JournalError)."""
+    why = not_a_folder(target)
+    if why is not None:
+        raise JournalError(f"archive {target} is {why}, not a folder")
+    blocked = folder_problem(target)
+    if blocked is not None:
+        raise JournalError(f"archive {target} cannot be made: {blocked[0]} is {blocked[1]}")
     target.mkdir(parents=True, exist_ok=True)
     local = segment_files(live)
     moving = local[: max(len(local) - keep_local, 0)]

@@ -142,3 +142,46 @@ def test_install_refuses_a_missing_config_with_exit_2(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 2 and "no config file" in done.stderr
+
+
+def install_into(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    venv = Path(sys.executable).parent.parent
+    return subprocess.run(
+        [str(INSTALL), "--root", str(root), "--venv", str(venv), "--config", str(CONFIG), *options],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="useradd and chown into a root need root (CI is)")
+def test_install_leaves_a_folder_that_was_there_as_it_was_and_owns_those_it_makes(
+    tmp_path: Path,
+) -> None:
+    """The install changes the mode and owner of no folder it did not make (issue 24 item 5):
+    a state folder made beforehand, by hand or by a package, keeps both, and is named as kept;
+    the keys folder it makes is 0700 and the service user's."""
+    root = throwaway_root(tmp_path)
+    state = root / "var" / "lib" / "tablectl"
+    state.mkdir(parents=True)
+    os.chmod(state, 0o755)
+    os.chown(state, 0, 0)  # root's, as a package might leave it
+    done = install_into(root)
+    assert done.returncode == 0, done.stderr
+    assert f"install: {state} kept as it is (drwxr-xr-x root:root)" in done.stdout
+    st = state.stat()
+    assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == (0o755, 0, 0)
+    users = (root / "etc" / "passwd").read_text()
+    uid = int(next(ln for ln in users.splitlines() if ln.startswith("tablectl:")).split(":")[2])
+    keys = root / "etc" / "tablectl" / "keys"
+    assert (stat.S_IMODE(keys.stat().st_mode), keys.stat().st_uid) == (0o700, uid)
+
+
+def test_install_stops_at_a_file_where_a_folder_of_its_own_goes(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "var" / "lib").mkdir(parents=True)
+    os.mkfifo(root / "var" / "lib" / "tablectl")
+    done = install_into(root, "--no-user")
+    assert done.returncode == 1
+    assert f"install: {root}/var/lib/tablectl is a fifo, not a folder: move it away" in done.stderr
+    assert stat.S_ISFIFO((root / "var" / "lib" / "tablectl").lstat().st_mode)

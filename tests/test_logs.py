@@ -3,6 +3,7 @@ readable line, everything else JSON; aiomqtt's expected backlog notice is no war
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 import structlog
 
-from tablectl.logs import configure_logging, syslog_priority
+from tablectl.logs import configure_logging, log_unhandled, syslog_priority
 
 PREFIX = re.compile(r"^<(\d)>(.*)$")
 
@@ -129,3 +130,35 @@ def test_aiomqtt_pending_publish_notice_is_debug_not_a_warning(
 def test_syslog_priorities_follow_rfc_5424() -> None:
     assert [syslog_priority(n) for n in (10, 20, 30, 40, 50)] == [7, 6, 4, 3, 2]
     assert syslog_priority(25) == 6  # a level between two takes the less urgent one
+
+
+def test_an_error_no_code_caught_is_one_structured_event_not_asyncios_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What reaches the event loop's exception handler (an exception raised in a callback the
+    loop runs) is one JSON line: event `asyncio.unhandled`, asyncio's message, the handle it came
+    from and the traceback as fields; not asyncio's "Exception in callback" lines."""
+    monkeypatch.delenv("JOURNAL_STREAM", raising=False)
+    stream = io.StringIO()
+    configure_logging("info", stream)
+
+    def closed_descriptor() -> None:
+        raise OSError(9, "Bad file descriptor")
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(log_unhandled)
+        loop.call_soon(closed_descriptor)
+        await asyncio.sleep(0)
+
+    asyncio.run(main())
+    lines = stream.getvalue().splitlines()
+    events = [json.loads(line) for line in lines]
+    assert [e["event"] for e in events] == ["asyncio.unhandled"]
+    event = events[0]
+    assert event["level"] == "error" and event["logger"] == "asyncio"
+    assert event["message"].startswith("Exception in callback ")
+    assert "closed_descriptor" in event["message"]
+    assert event["handle"].startswith("<Handle ") and "closed_descriptor" in event["handle"]
+    assert "Traceback (most recent call last)" in event["exception"]
+    assert event["exception"].endswith("OSError: [Errno 9] Bad file descriptor")

@@ -11,7 +11,10 @@ import contextlib
 import itertools
 import json
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+import select
+import socket
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -727,3 +730,91 @@ async def test_failing_command_handler_is_logged_and_relay_keeps_running(
             outbox.add(n=1)
             relay.wake()
             await wait_until(lambda: len(test_client.row_messages()) == 1, what="row after it")
+
+
+# -- the stall (issue 24 item 6) -----------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def unhandled_errors() -> Iterator[list[dict[str, Any]]]:
+    """What reaches the running loop's exception handler in the block (an error no code of ours
+    caught: asyncio's 'Exception in callback ...'), collected instead of logged."""
+    loop = asyncio.get_running_loop()
+    found: list[dict[str, Any]] = []
+    before = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _loop, context: found.append(context))
+    try:
+        yield found
+    finally:
+        loop.set_exception_handler(before)
+
+
+async def test_a_write_asked_for_in_the_turn_the_broker_dropped_us_is_no_unhandled_error(
+    mosquitto: MosquittoBroker,
+) -> None:
+    """A daemon stopped (SIGSTOP) for longer than 1.5 keepalives, then continued, logged
+    "Exception in callback BaseSelectorEventLoop.add_writer(17, ...) OSError: [Errno 9] Bad file
+    descriptor". In the loop's first turn after the stall, a task queued before it hands paho a
+    packet (the keepalive's PINGREQ, here a publish), and paho asks for a writer on its socket;
+    in the same turn the reader finds the connection the broker dropped meanwhile, and paho
+    closes the socket. aiomqtt deferred that writer to the next turn (call_soon_threadsafe),
+    which then registered a closed descriptor. Here the same turn, without waiting out a real
+    keepalive: the loop stands still (a blocking callback) while the broker goes, and the
+    publish's task is queued before the loop looks at the socket again."""
+    relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port)
+    client = relay._make_client()
+    await client.__aenter__()
+    sock = client._client.socket()
+    assert isinstance(sock, socket.socket)
+    publishing: list[asyncio.Future[None]] = []
+
+    def stall() -> None:
+        mosquitto.stop()  # the broker drops the connection while the loop stands still
+        readable, _, _ = select.select([sock], [], [], 5.0)
+        assert readable, "the broker's close did not reach the socket"
+        publishing.append(asyncio.ensure_future(client.publish(f"{BASE}/x", b"1", qos=1)))
+
+    with unhandled_errors() as unhandled:
+        asyncio.get_running_loop().call_soon(stall)
+        await wait_until(client._disconnected.done, what="paho to see the connection gone")
+        for _ in range(5):  # the turns in which a deferred registration would run
+            await asyncio.sleep(0)
+    assert isinstance(client._disconnected.exception(), aiomqtt.MqttError)
+    await client.__aexit__(None, None, None)
+    publishing[0].cancel()  # it would wait for its PUBACK until the client's timeout
+    await asyncio.gather(*publishing, return_exceptions=True)
+    assert unhandled == []
+
+
+async def test_a_write_asked_for_from_another_thread_is_registered_only_on_an_open_socket(
+    mosquitto: MosquittoBroker,
+) -> None:
+    """paho also asks for a writer from the executor thread that runs its blocking connect
+    (for the CONNECT packet): that request can only reach the loop on a later turn. If paho
+    closed the socket in between (a read that found the connection gone), the request is
+    dropped, not registered on the closed descriptor (or on another file given its number)."""
+    relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port)
+    client = relay._make_client()
+    await client.__aenter__()
+    paho = client._client
+    sock = paho.socket()
+    assert isinstance(sock, socket.socket)
+
+    def stall() -> None:
+        mosquitto.stop()
+        readable, _, _ = select.select([sock], [], [], 5.0)
+        assert readable, "the broker's close did not reach the socket"
+        asking = threading.Thread(target=paho.on_socket_register_write, args=(paho, None, sock))
+        asking.start()
+        asking.join()
+        paho.loop_read()  # as the loop's reader does: finds the connection gone, closes it
+
+    with unhandled_errors() as unhandled:
+        asyncio.get_running_loop().call_soon(stall)
+        await wait_until(client._disconnected.done, what="paho to see the connection gone")
+        for _ in range(5):
+            await asyncio.sleep(0)
+    assert sock.fileno() == -1
+    assert isinstance(client._disconnected.exception(), aiomqtt.MqttError)
+    await client.__aexit__(None, None, None)
+    assert unhandled == []
