@@ -36,6 +36,7 @@ import structlog
 from tablectl import sdnotify, segments, snapshot
 from tablectl.broadcast import DelayedFeed
 from tablectl.chainkey import ChainKey, load_key
+from tablectl.commands import COMMAND_VERBS as COMMAND_VERBS  # (re-exported)
 from tablectl.config import BrokerSetupError, LoadedConfig, Rules, resolve
 from tablectl.discovery import discovery_messages
 from tablectl.info import info_payload, rules_digest
@@ -75,43 +76,6 @@ BROADCAST_IDLE_SECONDS = 0.5
 """How often the delayed broadcast feed looks for what came due while nothing waited."""
 JOURNAL_RETRY_SECONDS = 5.0
 """How often an input the journal could not take is tried again (`Daemon.journal_retry_seconds`)."""
-
-# Inbound command verbs (contract 3) and the input event type each becomes.
-COMMAND_VERBS = {
-    "wager": "wager",
-    "bank": "bank",
-    "bets.close": "bets.close",
-    "shoe.new": "shoe.new",
-    "decision": "decision",
-    "round.resume": "round.resume",
-    "round.void": "round.void",
-    "alert.ack": "alert.ack",  # issue 14: a person closes an open alert (who and why)
-    # R39: the dealer enters a card a device could not resend, with its position (at.pos)
-    "shoe.card": "shoe.card",
-    "shoe.burn": "shoe.burn",
-    "shuffler.stack": "shuffler.stack",
-    "dice.roll": "dice.roll",
-    "table.card": "table.card",
-    # the poker room (issue 12): seats, the hand, and what a table without a reader is told
-    "seat.take": "seat.take",
-    "seat.leave": "seat.leave",
-    "seat.away": "seat.away",
-    "seat.back": "seat.back",
-    "hand.start": "hand.start",
-    "hole.cards": "hole.cards",
-    "up.cards": "up.cards",
-    "down.cards": "down.cards",
-    "option.buy": "option.buy",
-    "draw": "draw",
-    "chinese.set": "chinese.set",
-    "chinese.sweep": "chinese.sweep",
-    "hand.dead": "hand.dead",
-    "card.flashed": "card.flashed",
-    "hole.discard": "hole.discard",
-    "board.cards": "board.cards",
-    "showdown": "showdown",
-    "time.collect": "time.collect",
-}
 
 # Command payload limits (docs/mqtt.md "Commands"). A command is a small flat object (the
 # longest, a decision with a pai gow low hand, is under 200 bytes); whatever breaks a limit is
