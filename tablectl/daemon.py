@@ -42,7 +42,7 @@ from tablectl.discovery import discovery_messages
 from tablectl.info import info_payload, rules_digest
 from tablectl.journal import Journal, JournalError, Record, format_ts, parse_ts
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
-from tablectl.relay import Relay, RelayState
+from tablectl.relay import Refusal, Relay, RelayState
 from tablectl.segments import History
 from tablectl.table import Table, journal_body, now_ts
 from tablectl_base.events import json_problem
@@ -752,6 +752,29 @@ class Daemon:
         if count != self.unsent_notes.told:
             self._journal_status(count=count)
 
+    def _on_refusal(self, refusal: Refusal) -> None:
+        """The broker refused an outbox row, which the relay now holds, or took the held row at
+        last (`Relay(on_refusal=...)`): an `alert` from memory, since the outbox is what waits
+        (`publish-refused`, `publish-accepted`; docs/mqtt.md). The unsent count on
+        `journal/status` tells the backlog behind it."""
+        topic = refusal.topic.removeprefix(f"{self.cfg.table.base_topic}/")
+        row = f"{topic} (outbox seq {refusal.seq})"
+        if refusal.accepted:
+            kind = "publish-accepted"
+            times = "once" if refusal.refusals == 1 else f"{refusal.refusals} times"
+            reason = f"the broker took {row}, refused {times} ({refusal.reason}): the rest go on"
+        else:
+            kind = "publish-refused"
+            reason = (
+                f"the broker refused {row}: {refusal.reason}; it and every message after it wait "
+                "unsent, tried again until the broker takes it (is the broker's ACL "
+                "`tablectl broker-acl` of this release?)"
+            )
+        fields = {"topic": topic, "outbox_seq": refusal.seq, "refusals": refusal.refusals}
+        self._notice(
+            "alert", {"kind": kind, "reason": reason, **fields, "journaled": False, "ts": now_ts()}
+        )
+
     def _publish_info(self) -> None:
         """The retained `info` (tablectl/info.py) for the rules in force now. The relay keeps
         the newest and publishes it again after every connect."""
@@ -912,12 +935,13 @@ class Daemon:
             host=m.host,
             port=m.port,
             base_topic=self.cfg.table.base_topic,
-            client_id=m.client_id or f"tablectl-{self.cfg.table.site}-{self.cfg.table.table}",
+            client_id=self.cfg.table.client_id,
             username=m.username,
             password=password,
             tls=tls,
             on_command=self.on_command,
             on_connect=self._on_connect,
+            on_refusal=self._on_refusal,
             keepalive=m.keepalive,
         )
 
