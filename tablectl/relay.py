@@ -1,9 +1,9 @@
 """MQTT relay: publishes the durable outbox (QoS 1, in seq order) and delivers inbound commands.
 
-The outbox is the truth. The relay only marks a row sent once the broker has acknowledged it
-(PUBACK), so a dropped connection or a broker outage loses nothing: unacknowledged rows stay
-pending and are re-sent after reconnecting under the same ``seq``. Consumers de-duplicate by
-``(table, seq)`` (DESIGN: Outbox; contract 3).
+The outbox is the truth. The relay only marks a row sent once the broker has taken it (a
+PUBACK with a success code), so a dropped connection or a broker outage loses nothing:
+unacknowledged rows stay pending and are re-sent after reconnecting under the same ``seq``.
+Consumers de-duplicate by ``(table, seq)`` (DESIGN: Outbox; contract 3).
 
 Connection handling is an explicit state machine::
 
@@ -20,12 +20,13 @@ MQTT 5 is what lets the broker say no. A PUBACK whose reason code is a refusal (
 Mosquitto sends 0x87 "not authorized" for a publish its ACL denies) leaves the row unsent, and
 the outbox stops there: the row is **held**, published again alone after a capped, jittered
 backoff (`refused_retry_initial` doubling up to `refused_retry_max`), across reconnects, until the
-broker takes it; no later row goes on the wire meanwhile, so consumers never see a round out of
-order. Rows already in flight behind it when the refusal came (up to `window` - 1) were accepted
-or refused on their own: the accepted ones are sent, the refused ones wait their turn after the
-held one. ``on_refusal`` hears of the first refusal of each held row and of its acceptance (the
-daemon's alerts from memory); the log has every refusal. A held row is held in memory: a restart
-publishes it again with the rows behind it, and holds it anew if the broker still refuses it.
+broker takes it; no later row goes on the wire meanwhile, so nothing the table writes after the
+refusal overtakes it. Only rows already in flight behind it when the refusal came (up to
+`window` - 1) can: they were taken or refused on their own, the taken ones are sent, the refused
+ones wait their turn after the held one. ``on_refusal`` hears of the first refusal of each
+held row and of its acceptance (the daemon's alerts from memory); the log has every refusal.
+A held row is held in memory: a restart publishes it again with the rows behind it, and holds
+it anew if the broker still refuses it.
 
 Commands are subscribed to with retain-as-published, so a command published with the retain
 flag arrives with it even live (the broker clears it otherwise), and no-local: the table never
