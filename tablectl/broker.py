@@ -8,7 +8,10 @@ hand:
   only its own topics below its base, and read only its commands ``<base>/cmd/<verb>``. It may not
   publish a command, not even to itself, nor anything under another table's base;
 - ``console-<site>-<table>``: the table's dealer console. It may write ``<base>/cmd/<verb>`` and
-  read everything under the base (the replies, and ``state`` to know what to offer);
+  read every topic the table publishes but ``broadcast/#`` (the replies, and ``state`` to know
+  what to offer), and the commands that carry no card the table has not shown
+  (`tablectl.commands.OPEN_COMMANDS`): a ``cmd/hole.cards`` keyed at one console is read by the
+  table alone, not by the table's other consoles (one user for all of them) nor the pit;
 - ``pit-<site>``: the floor supervisor's console: a console for every table of the site (it
   resolves held rounds with ``round.resume`` and ``round.void``);
 - ``floor-<site>``: floor and surveillance systems: read everything the tables publish, but not the
@@ -26,9 +29,12 @@ hand:
 Anonymous clients get nothing (the first section of an ACL file, before any ``user`` line, is
 theirs, and it is empty); the broker's ``allow_anonymous false`` refuses them at connect anyway.
 
-Mosquitto drops a publish the ACL denies silently for MQTT 3.1.1 (the PUBACK still comes), so a
-topic the table publishes must be in ``TABLE_WRITES``: the integration tests run every whole-daemon
-test against this ACL, so a topic missing here fails them.
+A topic the table publishes must be in ``TABLE_WRITES``. The relay speaks MQTT 5, so a publish
+the ACL refuses comes back with reason code 0x87 in its PUBACK and stays unsent (an alert says
+so: tablectl/relay.py); the integration tests run every whole-daemon test against this ACL.
+
+Mosquitto's ``deny`` line refuses writing as well as reading, so a console's reads are listed
+topic by topic rather than "everything but": it must still write the commands it may not read.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from tablectl.commands import OPEN_COMMANDS
 from tablectl.config import TableConfig
 from tablectl.discovery import discovery_topics
 
@@ -64,6 +71,9 @@ COMMANDS = "cmd/+"  # what a console may write: a command, never a reply
 DISPLAY_READS = ("status", "info", "state", "display/#")  # nothing any card the table hides
 DISPLAY_RESULTS = "round/result"  # player ids with each wager's result: only when asked
 BROADCAST = "broadcast/#"  # the delayed feed: its own role only
+CONSOLE_READS = tuple(t for t in TABLE_WRITES if t != BROADCAST) + tuple(
+    f"cmd/{verb}" for verb in OPEN_COMMANDS
+)  # what the table publishes but the delayed feed, and the commands that show no hidden card
 
 # What a Mosquitto password file and an ACL file's `user` line can carry.
 _USERNAME = re.compile(r"^[A-Za-z0-9_.@-]{1,128}$")
@@ -209,11 +219,10 @@ def room_users(tables: Sequence[TableConfig], *, display_results: bool = False) 
 
 
 def _console_grants(base: str) -> tuple[Grant, ...]:
-    return (
-        Grant("write", f"{base}/{COMMANDS}"),
-        Grant("deny", f"{base}/{BROADCAST}"),
-        Grant("read", f"{base}/#"),
-    )
+    """A console's (and the pit's, per table): write any command, read `CONSOLE_READS`. No
+    ``deny`` line: Mosquitto's would refuse writing the commands it keeps from being read."""
+    reads = (Grant("read", f"{base}/{t}") for t in CONSOLE_READS)
+    return (Grant("write", f"{base}/{COMMANDS}"), *reads)
 
 
 def _discovery_grants(t: TableConfig) -> tuple[Grant, ...]:

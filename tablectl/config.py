@@ -223,6 +223,14 @@ class TableConfig(_Strict):
     def base_topic(self) -> str:
         return f"tablectl/{self.site}/{self.table}"
 
+    @property
+    def client_id(self) -> str:
+        """The daemon's MQTT client id: `[mqtt] client_id`, else the broker user (`username`),
+        else ``tablectl-<site>-<table>``. The shipped broker config makes every client's id its
+        user name (``use_username_as_clientid``, so nobody can take over the table's connection
+        with its id), so the id the table asks for is the one the broker and its log use."""
+        return self.mqtt.client_id or self.mqtt.username or f"tablectl-{self.site}-{self.table}"
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -599,6 +607,16 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
         problems += role_problems
         driver_warnings += role_warnings
     driver_warnings += _surprises(name, data.get("devices"), built)
+    if table is not None and table.mqtt.username not in (None, table.client_id):
+        driver_warnings.append(
+            Problem(
+                name,
+                "mqtt.client_id",
+                f"{table.client_id!r} is not the username {table.mqtt.username!r}: a broker "
+                "set up as config/mosquitto/tablectl.conf (use_username_as_clientid) uses the "
+                "username instead; leave client_id out",
+            )
+        )
     if table is not None:
         problems += _paytable_problems(name, table.game, paytable_dir(path, table))
         # a game's own checks of the other sections (e.g. its seat count)

@@ -36,13 +36,14 @@ import structlog
 from tablectl import sdnotify, segments, snapshot
 from tablectl.broadcast import DelayedFeed
 from tablectl.chainkey import ChainKey, load_key
+from tablectl.commands import COMMAND_VERBS as COMMAND_VERBS  # (re-exported)
 from tablectl.config import BrokerSetupError, LoadedConfig, Rules, resolve
 from tablectl.discovery import discovery_messages
 from tablectl.info import info_payload, rules_digest
 from tablectl.journal import Journal, JournalError, Record, format_ts, parse_ts
 from tablectl.logs import log_unhandled
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
-from tablectl.relay import Relay, RelayState
+from tablectl.relay import Refusal, Relay, RelayState
 from tablectl.segments import History
 from tablectl.table import Table, journal_body, now_ts
 from tablectl.witness import anchors
@@ -77,43 +78,6 @@ BROADCAST_IDLE_SECONDS = 0.5
 """How often the delayed broadcast feed looks for what came due while nothing waited."""
 JOURNAL_RETRY_SECONDS = 5.0
 """How often an input the journal could not take is tried again (`Daemon.journal_retry_seconds`)."""
-
-# Inbound command verbs (contract 3) and the input event type each becomes.
-COMMAND_VERBS = {
-    "wager": "wager",
-    "bank": "bank",
-    "bets.close": "bets.close",
-    "shoe.new": "shoe.new",
-    "decision": "decision",
-    "round.resume": "round.resume",
-    "round.void": "round.void",
-    "alert.ack": "alert.ack",  # issue 14: a person closes an open alert (who and why)
-    # R39: the dealer enters a card a device could not resend, with its position (at.pos)
-    "shoe.card": "shoe.card",
-    "shoe.burn": "shoe.burn",
-    "shuffler.stack": "shuffler.stack",
-    "dice.roll": "dice.roll",
-    "table.card": "table.card",
-    # the poker room (issue 12): seats, the hand, and what a table without a reader is told
-    "seat.take": "seat.take",
-    "seat.leave": "seat.leave",
-    "seat.away": "seat.away",
-    "seat.back": "seat.back",
-    "hand.start": "hand.start",
-    "hole.cards": "hole.cards",
-    "up.cards": "up.cards",
-    "down.cards": "down.cards",
-    "option.buy": "option.buy",
-    "draw": "draw",
-    "chinese.set": "chinese.set",
-    "chinese.sweep": "chinese.sweep",
-    "hand.dead": "hand.dead",
-    "card.flashed": "card.flashed",
-    "hole.discard": "hole.discard",
-    "board.cards": "board.cards",
-    "showdown": "showdown",
-    "time.collect": "time.collect",
-}
 
 # Command payload limits (docs/mqtt.md "Commands"). A command is a small flat object (the
 # longest, a decision with a pai gow low hand, is under 200 bytes); whatever breaks a limit is
@@ -807,6 +771,29 @@ class Daemon:
         if count != self.unsent_notes.told:
             self._journal_status(count=count)
 
+    def _on_refusal(self, refusal: Refusal) -> None:
+        """The broker refused an outbox row, which the relay now holds, or took the held row at
+        last (`Relay(on_refusal=...)`): an `alert` from memory, since the outbox is what waits
+        (`publish-refused`, `publish-accepted`; docs/mqtt.md). The unsent count on
+        `journal/status` tells the backlog behind it."""
+        topic = refusal.topic.removeprefix(f"{self.cfg.table.base_topic}/")
+        row = f"{topic} (outbox seq {refusal.seq})"
+        if refusal.accepted:
+            kind = "publish-accepted"
+            times = "once" if refusal.refusals == 1 else f"{refusal.refusals} times"
+            reason = f"the broker took {row}, refused {times} ({refusal.reason}): the rest go on"
+        else:
+            kind = "publish-refused"
+            reason = (
+                f"the broker refused {row}: {refusal.reason}; it and every message after it wait "
+                "unsent, tried again until the broker takes it (is the broker's ACL "
+                "`tablectl broker-acl` of this release?)"
+            )
+        fields = {"topic": topic, "outbox_seq": refusal.seq, "refusals": refusal.refusals}
+        self._notice(
+            "alert", {"kind": kind, "reason": reason, **fields, "journaled": False, "ts": now_ts()}
+        )
+
     def _publish_info(self) -> None:
         """The retained `info` (tablectl/info.py) for the rules in force now. The relay keeps
         the newest and publishes it again after every connect."""
@@ -1019,12 +1006,13 @@ class Daemon:
             host=m.host,
             port=m.port,
             base_topic=self.cfg.table.base_topic,
-            client_id=m.client_id or f"tablectl-{self.cfg.table.site}-{self.cfg.table.table}",
+            client_id=self.cfg.table.client_id,
             username=m.username,
             password=password,
             tls=tls,
             on_command=self.on_command,
             on_connect=self._on_connect,
+            on_refusal=self._on_refusal,
             keepalive=m.keepalive,
         )
 

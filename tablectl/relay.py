@@ -1,9 +1,9 @@
 """MQTT relay: publishes the durable outbox (QoS 1, in seq order) and delivers inbound commands.
 
-The outbox is the truth. The relay only marks a row sent once the broker has acknowledged it
-(PUBACK), so a dropped connection or a broker outage loses nothing: unacknowledged rows stay
-pending and are re-sent after reconnecting under the same ``seq``. Consumers de-duplicate by
-``(table, seq)`` (DESIGN: Outbox; contract 3).
+The outbox is the truth. The relay only marks a row sent once the broker has taken it (a
+PUBACK with a success code), so a dropped connection or a broker outage loses nothing:
+unacknowledged rows stay pending and are re-sent after reconnecting under the same ``seq``.
+Consumers de-duplicate by ``(table, seq)`` (DESIGN: Outbox; contract 3).
 
 Connection handling is an explicit state machine::
 
@@ -11,9 +11,26 @@ Connection handling is an explicit state machine::
 
 with capped exponential backoff, jittered (`tablectl_base.backoff`: a floor of tables does not
 retry a restarted broker in lockstep), that resets after every successful connect. Each connection
-uses a fresh ``aiomqtt.Client`` with a clean session: paho's in-memory session state adds
-nothing to the durable outbox, and a command queued at the broker while the table was offline
-is stale by the time it would be delivered (its sender has long given up on the reply).
+uses a fresh ``aiomqtt.Client`` speaking MQTT 5 with a clean start and no session expiry (the
+session ends with the connection, as 3.1.1's clean session did): paho's in-memory session state
+adds nothing to the durable outbox, and a command queued at the broker while the table was
+offline is stale by the time it would be delivered (its sender has long given up on the reply).
+
+MQTT 5 is what lets the broker say no. A PUBACK whose reason code is a refusal (0x80 or more:
+Mosquitto sends 0x87 "not authorized" for a publish its ACL denies) leaves the row unsent, and
+the outbox stops there: the row is **held**, published again alone after a capped, jittered
+backoff (`refused_retry_initial` doubling up to `refused_retry_max`), across reconnects, until the
+broker takes it; no later row goes on the wire meanwhile, so nothing the table writes after the
+refusal overtakes it. Only rows already in flight behind it when the refusal came (up to
+`window` - 1) can: they were taken or refused on their own, the taken ones are sent, the refused
+ones wait their turn after the held one. ``on_refusal`` hears of the first refusal of each
+held row and of its acceptance (the daemon's alerts from memory); the log has every refusal.
+A held row is held in memory: a restart publishes it again with the rows behind it, and holds
+it anew if the broker still refuses it.
+
+Commands are subscribed to with retain-as-published, so a command published with the retain
+flag arrives with it even live (the broker clears it otherwise), and no-local: the table never
+publishes a command (its ACL forbids it), and would not be handed its own if it did.
 
 Availability (``<base>/status``, retained, QoS 1): the bare word ``online`` is published after
 every connect (not JSON: the availability payload Home Assistant and Node-RED expect).
@@ -43,17 +60,18 @@ import ssl
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import aiomqtt
+import paho.mqtt.client as paho_mqtt
 import structlog
 from aiomqtt.types import PahoSocket
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from tablectl.outputs import OutboxRow
 from tablectl_base.backoff import Backoff, RandomFn
-
-if TYPE_CHECKING:
-    import paho.mqtt.client as mqtt  # aiomqtt's own dependency: the client it wraps
 
 log = structlog.get_logger(__name__)
 
@@ -68,6 +86,7 @@ CommandHandler = Callable[[str, bytes, bool], Awaitable[None]]
 """``on_command(verb, payload, retained)``: `retained` is the received message's retain flag (a
 retained command is refused: docs/mqtt.md "Retained commands")."""
 ConnectHook = Callable[[], None]
+RefusalHook = Callable[["Refusal"], None]
 Sleep = Callable[[float], Awaitable[None]]
 T = TypeVar("T")
 
@@ -92,7 +111,7 @@ class RelayClient(aiomqtt.Client):
     """
 
     def _on_socket_register_write(
-        self, client: mqtt.Client, userdata: Any, sock: PahoSocket
+        self, client: paho_mqtt.Client, userdata: Any, sock: PahoSocket
     ) -> None:
         def write() -> None:
             # As aiomqtt's own: a failed write (a broken pipe) means the connection is gone.
@@ -130,6 +149,30 @@ class Notice:
     retain: bool
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """The broker refused an outbox row (`accepted` False: the first refusal of a held row), or
+    took a held row at last (`accepted` True). `reason` is the refusing PUBACK's reason code, as
+    paho names it with its number ("Not authorized (0x87)"); `refusals` how many times it came."""
+
+    seq: int
+    topic: str
+    reason: str
+    refusals: int
+    accepted: bool
+
+
+@dataclass
+class _Held:
+    """The lowest refused row: nothing after it is published until the broker takes it."""
+
+    row: OutboxRow
+    reason: str
+    refusals: int
+    retry_at: float  # the event loop's clock
+    on_wire: bool = False  # published again on the current connection, its PUBACK awaited
+
+
 class Outbox(Protocol):
     """What the relay needs from the journal's outbox."""
 
@@ -163,8 +206,10 @@ class Relay:
     disconnects cleanly and waits for ``run()``. ``on_connect`` is called after every connect,
     after ``online`` and before the retained notices are published again: a notice it makes
     replaces the one of its topic kept from before (a failure is logged, and the connection
-    goes on). ``sleep`` and ``random`` are the backoff's seams for tests: a timer the test
-    fires, and the jitter's draw.
+    goes on). ``on_refusal`` is called when the broker first refuses a row the outbox then
+    holds, and when it takes that row at last (`Refusal`; a failure is logged). ``sleep`` and
+    ``random`` are the backoff's seams for tests: a timer the test fires, and the jitter's draw
+    (the refused row's retries draw from ``random`` too).
     """
 
     def __init__(
@@ -180,8 +225,11 @@ class Relay:
         tls: ssl.SSLContext | None = None,
         on_command: CommandHandler | None = None,
         on_connect: ConnectHook | None = None,
+        on_refusal: RefusalHook | None = None,
         backoff_initial: float = 0.5,
         backoff_max: float = 30.0,
+        refused_retry_initial: float = 1.0,
+        refused_retry_max: float = 30.0,
         sleep: Sleep = asyncio.sleep,
         random: RandomFn | None = None,
         keepalive: int = 30,
@@ -201,7 +249,9 @@ class Relay:
         self._tls = tls
         self._on_command = on_command
         self._on_connect = on_connect
+        self._on_refusal = on_refusal
         self._backoff = Backoff(backoff_initial, backoff_max, random=random)
+        self._refused_backoff = Backoff(refused_retry_initial, refused_retry_max, random=random)
         self._sleep = sleep
         self._keepalive = keepalive
         self._window = window
@@ -217,6 +267,7 @@ class Relay:
         self._notices: deque[Notice] = deque(maxlen=MAX_NOTICES)  # not yet handed to a client
         self._retained: dict[str, Notice] = {}  # topic -> the latest retained notice
         self._mark_failing = False  # the outbox would not take the last marks (logged once)
+        self._held: _Held | None = None  # the refused row the outbox waits for (module doc)
         self._log = log.bind(client_id=client_id, broker=f"{host}:{port}")
 
     # -- public --------------------------------------------------------------------------------
@@ -235,6 +286,17 @@ class Relay:
     def command_filter(self) -> str:
         """``<base>/cmd/+``: the inbound command subscription."""
         return f"{self._base}/cmd/+"
+
+    @property
+    def command_options(self) -> SubscribeOptions:
+        """The command subscription's MQTT 5 options: QoS 1, retain-as-published (a command
+        published with the retain flag keeps it even live), no-local."""
+        return SubscribeOptions(qos=1, noLocal=True, retainAsPublished=True)
+
+    @property
+    def held(self) -> int | None:
+        """The seq of the refused row the outbox waits for, if any (module doc)."""
+        return None if self._held is None else self._held.row.seq
 
     def wake(self) -> None:
         """Tell the relay that new rows are in the outbox (cheap; callable from any task)."""
@@ -327,7 +389,7 @@ class Relay:
                 task.cancel()
             await asyncio.gather(sleeper, stopper, return_exceptions=True)
 
-    def _make_client(self) -> RelayClient:
+    def _make_client(self) -> _Client:
         relay = self
 
         class Handed(asyncio.Queue[aiomqtt.Message]):
@@ -338,7 +400,7 @@ class Relay:
             def put_nowait(self, item: aiomqtt.Message) -> None:
                 relay._take(item)
 
-        return RelayClient(
+        return _Client(
             self._host,
             self._port,
             queue_type=Handed,
@@ -347,7 +409,8 @@ class Relay:
             password=self._password,
             tls_context=self._tls,
             keepalive=self._keepalive,
-            clean_session=True,
+            protocol=aiomqtt.ProtocolVersion.V5,
+            clean_start=True,  # and no Session Expiry Interval: the session ends with the link
             timeout=self._timeout,
             max_inflight_messages=self._window,
             will=aiomqtt.Will(self.status_topic, STATUS_OFFLINE, qos=1, retain=True),
@@ -380,7 +443,7 @@ class Relay:
             else:
                 _abort(client)
 
-    async def _serve(self, client: aiomqtt.Client) -> None:
+    async def _serve(self, client: _Client) -> None:
         """Publish and receive until the connection fails (raises) or `stop()` (returns).
 
         The receiver also watches the connection: aiomqtt ends message iteration with an
@@ -403,15 +466,17 @@ class Relay:
 
     # -- outbound ------------------------------------------------------------------------------
 
-    async def _publisher(self, client: aiomqtt.Client) -> None:
+    async def _publisher(self, client: _Client) -> None:
         """Everything this connection sends: subscribe, online, the retained notices, then
         notices and the outbox (with each retained topic's newest row again) until `stop()`,
         then offline. Rows still pending at `stop()` stay in the outbox for the next start."""
         again: list[OutboxRow] = []  # the retained rows this connection publishes again
+        if self._held is not None:
+            self._held.on_wire = False  # whatever was on the old connection's wire is gone
         if not self._stop_requested.is_set():  # else stop() came while connecting: just go
             if self._on_command is not None:
-                await _checked(client.subscribe(self.command_filter, qos=1))
-            await _checked(client.publish(self.status_topic, STATUS_ONLINE, qos=1, retain=True))
+                await self._subscribe_commands(client)
+            await self._publish_status(client, STATUS_ONLINE)
             if self._on_connect is not None:
                 try:
                     self._on_connect()  # e.g. a fresh unsent count, in place of a stale one
@@ -422,27 +487,27 @@ class Relay:
             self._notices.clear()
             self._notices.extend([*self._retained.values(), *waiting_notices])
             again = self._outbox.latest_retained()
-        in_flight: dict[asyncio.Future[None], OutboxRow] = {}
-        notes: dict[asyncio.Future[None], Notice] = {}
+        in_flight: dict[asyncio.Future[ReasonCode | None], OutboxRow] = {}
+        notes: dict[asyncio.Future[ReasonCode | None], Notice] = {}
+        last = 0  # the highest seq handed to paho on this connection (lowered by a refusal)
         try:
-            last = 0  # the highest seq handed to paho on this connection
             while not self._stop_requested.is_set():
                 self._wake.clear()  # before reading the outbox, so no wake() can be missed
-                self._issue_notices(client, notes)
-                last = self._issue(client, in_flight, last, again)
+                self._issue_notices(client, notes, len(in_flight))
+                last = self._issue(client, in_flight, last, again, len(notes))
                 waker = asyncio.ensure_future(self._wake.wait())
                 try:
                     waiting: set[asyncio.Future[Any]] = {*in_flight, *notes, waker}
                     await asyncio.wait(
                         waiting,
-                        timeout=self._poll_interval,
+                        timeout=self._turn_timeout(client, len(in_flight) + len(notes)),
                         return_when=asyncio.FIRST_COMPLETED,
                     )
                 finally:
                     waker.cancel()
                 self._settle_notices(notes)
-                self._settle(in_flight, only_done=True)
-            self._issue_notices(client, notes)  # made just before stop(): before offline
+                last = self._settle(in_flight, last, only_done=True)
+            self._issue_notices(client, notes, len(in_flight))  # made just before stop()
             if in_flight or notes:  # stop(): let what is on the wire be acknowledged first
                 await asyncio.wait({*in_flight, *notes}, timeout=self._timeout)
         finally:
@@ -451,54 +516,124 @@ class Relay:
                     task.cancel()
                 elif not task.cancelled():
                     task.exception()  # retrieved (unreported): the connection ends anyway
-            self._settle(in_flight, only_done=False)
-        await _checked(client.publish(self.status_topic, STATUS_OFFLINE, qos=1, retain=True))
+            self._settle(in_flight, last, only_done=False)
+        await self._publish_status(client, STATUS_OFFLINE)
+
+    async def _subscribe_commands(self, client: _Client) -> None:
+        """Subscribe to the commands (`command_options`). A refused subscription is logged as an
+        error and the connection goes on: the outbox must still be published. (Mosquitto's
+        acl_file never refuses one; it delivers only what the ACL lets the user read.)"""
+        codes = await _checked(client.subscribe(self.command_filter, options=self.command_options))
+        refused = [c for c in codes if isinstance(c, ReasonCode) and c.is_failure]
+        if refused:
+            self._log.error(
+                "relay.command_subscription_refused",
+                topic=self.command_filter,
+                reason=_reason_text(refused[0]),
+                detail="no command reaches this table until the broker grants it",
+            )
+
+    async def _publish_status(self, client: _Client, word: bytes) -> None:
+        """The retained availability `word`; a refusal is logged (the broker refuses a
+        connection whose Last Will on the same topic its ACL denies, so it should not come)."""
+        code = await _checked(client.publish_acked(self.status_topic, word, qos=1, retain=True))
+        if code is not None and code.is_failure:
+            self._log.error(
+                "relay.status_refused", topic=self.status_topic, reason=_reason_text(code)
+            )
+
+    def _window_of(self, client: _Client) -> int:
+        """The messages (rows and notices) this connection may have unacknowledged: `window`,
+        or fewer when the broker receives fewer at once (its Receive Maximum)."""
+        return min(self._window, client.receive_maximum)
+
+    def _turn_timeout(self, client: _Client, flying: int) -> float:
+        """How long one turn of the publisher waits for an acknowledgment or a wake: the poll
+        interval, or less when a held row's retry comes due sooner and has room to go out."""
+        held = self._held
+        if held is None or held.on_wire or flying >= self._window_of(client):
+            return self._poll_interval
+        now = asyncio.get_running_loop().time()
+        return min(self._poll_interval, max(0.0, held.retry_at - now))
 
     def _issue_notices(
-        self, client: aiomqtt.Client, notes: dict[asyncio.Future[None], Notice]
+        self,
+        client: _Client,
+        notes: dict[asyncio.Future[ReasonCode | None], Notice],
+        rows_flying: int,
     ) -> None:
-        """Hand every waiting notice to paho, oldest first (before any outbox row of this turn)."""
-        while self._notices:
+        """Hand the waiting notices to paho, oldest first, before any outbox row of this turn,
+        as many as the window has room for beside the `rows_flying` (the others next turn)."""
+        while self._notices and len(notes) + rows_flying < self._window_of(client):
             note = self._notices.popleft()
             task = asyncio.ensure_future(
-                client.publish(note.topic, note.payload, qos=1, retain=note.retain)
+                client.publish_acked(note.topic, note.payload, qos=1, retain=note.retain)
             )
             notes[task] = note
 
-    def _settle_notices(self, notes: dict[asyncio.Future[None], Notice]) -> None:
+    def _settle_notices(self, notes: dict[asyncio.Future[ReasonCode | None], Notice]) -> None:
         """Forget acknowledged notices; a failed one fails the connection, like a failed row
-        (a retained notice is published again on the next; another is lost)."""
+        (a retained notice is published again on the next; another is lost). One the broker
+        refused is logged and dropped: a notice is best effort, and its retained kind is
+        published again after the next connect anyway."""
         for task in [t for t in notes if t.done()]:
             note = notes.pop(task)
-            if not task.cancelled() and (exc := task.exception()) is not None:
+            if task.cancelled():
+                continue
+            if (exc := task.exception()) is not None:
                 self._log.warning("relay.notice_failed", topic=note.topic, retain=note.retain)
                 raise exc
+            code = task.result()
+            if code is not None and code.is_failure:
+                self._log.warning(
+                    "relay.notice_refused",
+                    topic=note.topic,
+                    retain=note.retain,
+                    reason=_reason_text(code),
+                )
 
     def _issue(
         self,
-        client: aiomqtt.Client,
-        in_flight: dict[asyncio.Future[None], OutboxRow],
+        client: _Client,
+        in_flight: dict[asyncio.Future[ReasonCode | None], OutboxRow],
         last: int,
         again: Sequence[OutboxRow] = (),
+        notes_flying: int = 0,
     ) -> int:
-        """Start publishing the next rows, in seq order, up to `window` unacknowledged.
+        """Start publishing the next rows, in seq order, up to `window` unacknowledged messages
+        (`_window_of`: the `notes_flying` notices count too).
 
         The next rows are the pending ones merged with `again` (`_next_rows`). A sliding window
         rather than batches: a new card goes on the wire at once even while earlier messages
         wait for their PUBACK (which a broker's Nagle delay can hold ~40 ms). Each task hands
         its message to paho before its first await, and tasks start in creation order, so
-        messages go on the wire in seq order; aiomqtt's QoS 1 `publish()` returns only once the
-        PUBACK arrived.
+        messages go on the wire in seq order; `_Client.publish_acked` returns the PUBACK's
+        reason code once it arrived.
+
+        While a row is held (refused, module doc) only the rows before it go, and then the held
+        row alone once its retry is due; none after it.
         """
-        room = self._window - len(in_flight)
+        window = self._window_of(client)
+        room = window - len(in_flight) - notes_flying
         if room <= 0:
             return last
-        for row in self._next_rows(self._window + len(in_flight), last, again)[:room]:
+        flying = {row.seq for row in in_flight.values()}
+        rows = [
+            r for r in self._next_rows(window + len(in_flight), last, again) if r.seq not in flying
+        ]
+        held = self._held
+        if held is not None:
+            rows = [r for r in rows if r.seq < held.row.seq]
+            due = asyncio.get_running_loop().time() >= held.retry_at
+            if not held.on_wire and due and len(rows) < room:
+                rows.append(held.row)
+                held.on_wire = True
+        for row in rows[:room]:
             task = asyncio.ensure_future(
-                client.publish(row.topic, row.payload, qos=row.qos, retain=row.retain)
+                client.publish_acked(row.topic, row.payload, qos=row.qos, retain=row.retain)
             )
             in_flight[task] = row
-            last = row.seq
+            last = max(last, row.seq)
         return last
 
     def _next_rows(self, limit: int, last: int, again: Sequence[OutboxRow]) -> list[OutboxRow]:
@@ -516,10 +651,20 @@ class Relay:
         rows.update((r.seq, r) for r in pending if r.seq > last)
         return [rows[seq] for seq in sorted(rows)]
 
-    def _settle(self, in_flight: dict[asyncio.Future[None], OutboxRow], *, only_done: bool) -> None:
-        """Mark acknowledged rows sent; raise the first publish failure. With `only_done` False
-        (the connection is ending) unfinished publishes are cancelled and stay pending."""
+    def _settle(
+        self,
+        in_flight: dict[asyncio.Future[ReasonCode | None], OutboxRow],
+        last: int,
+        *,
+        only_done: bool,
+    ) -> int:
+        """Mark the rows the broker took sent, hold the lowest it refused (`_refused`), and
+        raise the first publish failure; returns `last`, lowered to the held row's seq when the
+        broker takes it, so the rows after it (refused ones included) are read again. With
+        `only_done` False (the connection is ending) unfinished publishes are cancelled and stay
+        pending."""
         acked: list[int] = []
+        refused: list[tuple[OutboxRow, ReasonCode]] = []
         failed: tuple[OutboxRow, BaseException] | None = None
         for task in list(in_flight):
             if not task.done():
@@ -531,6 +676,8 @@ class Relay:
                 continue
             if (exc := task.exception()) is not None:
                 failed = failed or (row, exc)
+            elif (code := task.result()) is not None and code.is_failure:
+                refused.append((row, code))
             else:
                 acked.append(row.seq)
         if acked:
@@ -545,14 +692,84 @@ class Relay:
             else:
                 self._mark_failing = False
                 self._log.debug("relay.published", count=len(acked), last_seq=max(acked))
+            held = self._held
+            if held is not None and held.row.seq in acked:
+                last = min(last, held.row.seq)
+                self._release(held)
+        if refused:
+            self._refused(refused)
         if failed is not None and only_done:
             row, exc = failed
             self._log.warning("relay.publish_failed", seq=row.seq, topic=row.topic)
             raise exc
+        return last
+
+    def _refused(self, refused: Sequence[tuple[OutboxRow, ReasonCode]]) -> None:
+        """Rows the broker refused: each logged; the lowest held (its retry scheduled) unless a
+        lower one is held already; the others stay pending and go after it. A row held anew is
+        told to ``on_refusal``; one refused again is only logged."""
+        for row, code in refused:
+            self._log.warning(
+                "relay.publish_refused", seq=row.seq, topic=row.topic, reason=_reason_text(code)
+            )
+        row, code = min(refused, key=lambda rc: rc[0].seq)
+        reason = _reason_text(code)
+        held = self._held
+        if held is not None and held.row.seq < row.seq:
+            return  # still waiting for a lower one: these wait behind it, unsent
+        again = held is not None and held.row.seq == row.seq
+        if not again:
+            self._refused_backoff.reset()  # a row held anew starts at the first delay
+        delay = self._refused_backoff.next_delay()
+        retry_at = asyncio.get_running_loop().time() + delay
+        if held is not None and again:
+            held.refusals += 1
+            held.reason, held.retry_at, held.on_wire = reason, retry_at, False
+            self._log.warning(
+                "relay.held_row_refused_again",
+                seq=row.seq,
+                topic=row.topic,
+                refusals=held.refusals,
+                retry_in=round(delay, 3),
+            )
+            return
+        self._held = _Held(row, reason, 1, retry_at)
+        self._log.error(
+            "relay.row_held",
+            seq=row.seq,
+            topic=row.topic,
+            reason=reason,
+            retry_in=round(delay, 3),
+            detail="the broker refused this row: it and every row after it stay unsent until "
+            "the broker takes it (check the broker's ACL: tablectl broker-acl)",
+        )
+        self._tell(Refusal(row.seq, row.topic, reason, 1, accepted=False))
+
+    def _release(self, held: _Held) -> None:
+        """The broker took the held row: the rows after it go on."""
+        self._held = None
+        self._refused_backoff.reset()
+        self._log.info(
+            "relay.held_row_accepted",
+            seq=held.row.seq,
+            topic=held.row.topic,
+            refusals=held.refusals,
+        )
+        row = held.row
+        self._tell(Refusal(row.seq, row.topic, held.reason, held.refusals, accepted=True))
+
+    def _tell(self, refusal: Refusal) -> None:
+        """Hand `refusal` to ``on_refusal``; a failure there is logged, publishing goes on."""
+        if self._on_refusal is None:
+            return
+        try:
+            self._on_refusal(refusal)
+        except Exception:
+            self._log.exception("relay.on_refusal_failed", seq=refusal.seq)
 
     # -- inbound -------------------------------------------------------------------------------
 
-    async def _receive(self, client: aiomqtt.Client) -> None:
+    async def _receive(self, client: _Client) -> None:
         """Wait out the connection: ends with ``MqttError`` when the link drops. Messages never
         come out of the iterator: each was handed to `_take` as it arrived (`_make_client`)."""
         async for message in client.messages:
@@ -588,6 +805,78 @@ class Relay:
                 self._log.exception("relay.command_failed", verb=verb)
 
 
+class _Client(RelayClient):
+    """aiomqtt's client (its writer kept off closed sockets: `RelayClient`), with what its
+    ``publish()`` leaves out: the PUBACK's reason code.
+
+    aiomqtt 2.5's ``publish()`` returns once the PUBACK came, whatever its reason code, so a
+    publish the broker refused looks like one it took; `publish_acked` returns the code (paho
+    hands it to ``on_publish``). ``receive_maximum`` is the broker's Receive Maximum from its
+    CONNACK (Mosquitto says 20; 65535 when it says nothing): an MQTT 5 client may not have more
+    unacknowledged publishes at the broker than that, paho does not see to it, and paho's own
+    window cannot change once connected, so the relay keeps its window within it.
+    """
+
+    def __init__(self, hostname: str, port: int, **kwargs: Any) -> None:
+        super().__init__(hostname, port, **kwargs)
+        self._acks: dict[int, asyncio.Future[ReasonCode]] = {}
+        self.receive_maximum = 65535
+
+    async def publish_acked(
+        self, topic: str, payload: bytes, *, qos: int, retain: bool
+    ) -> ReasonCode | None:
+        """Publish and wait for the broker's answer: the PUBACK's reason code for QoS 1 (a
+        refusal when ``is_failure``: 0x80 or more), None for QoS 0, which nothing answers.
+        ``MqttError`` when paho cannot send it or no PUBACK comes within the client's timeout."""
+        info = self._client.publish(topic, payload, qos, retain)
+        if info.rc != paho_mqtt.MQTT_ERR_SUCCESS:
+            raise aiomqtt.MqttCodeError(info.rc, "Could not publish message")
+        if qos == 0:
+            return None
+        # paho reads the PUBACK in this thread's event loop, never within publish(): the
+        # future is in place before it can come.
+        acked: asyncio.Future[ReasonCode] = asyncio.get_running_loop().create_future()
+        self._acks[info.mid] = acked
+        try:
+            async with asyncio.timeout(self.timeout):
+                return await acked
+        except TimeoutError:
+            raise aiomqtt.MqttError("Operation timed out") from None
+        finally:
+            self._acks.pop(info.mid, None)
+
+    def _on_publish(
+        self,
+        client: paho_mqtt.Client,
+        userdata: Any,
+        mid: int,
+        reason_code: ReasonCode,
+        properties: Properties,
+    ) -> None:
+        acked = self._acks.pop(mid, None)
+        if acked is not None and not acked.done():
+            acked.set_result(reason_code)
+        super()._on_publish(client, userdata, mid, reason_code, properties)
+
+    def _on_connect(
+        self,
+        client: paho_mqtt.Client,
+        userdata: Any,
+        flags: paho_mqtt.ConnectFlags,
+        reason_code: ReasonCode,
+        properties: Properties | None = None,
+    ) -> None:
+        most = getattr(properties, "ReceiveMaximum", None)
+        if isinstance(most, int) and most > 0:
+            self.receive_maximum = most
+        super()._on_connect(client, userdata, flags, reason_code, properties)
+
+
+def _reason_text(code: ReasonCode) -> str:
+    """A reason code as the log and the alerts give it: paho's name and the number."""
+    return f"{code.getName()} (0x{code.value:02x})"
+
+
 async def _checked(call: Awaitable[T]) -> T:
     """Await ``call`` without losing a cancellation of the calling task.
 
@@ -608,7 +897,7 @@ def _being_cancelled() -> bool:
     return task is not None and task.cancelling() > 0
 
 
-def _abort(client: aiomqtt.Client) -> None:
+def _abort(client: _Client) -> None:
     """Drop the TCP connection without an MQTT DISCONNECT, so the broker sends our Last Will.
 
     aiomqtt has no public way to do this (leaving its context always sends DISCONNECT), so this
@@ -626,7 +915,7 @@ def _abort(client: aiomqtt.Client) -> None:
     disconnected.add_done_callback(lambda f: None if f.cancelled() else f.exception())
 
 
-def _settle_and_abort(client: aiomqtt.Client, connecting: asyncio.Future[Any]) -> None:
+def _settle_and_abort(client: _Client, connecting: asyncio.Future[Any]) -> None:
     """Done-callback for a connect attempt abandoned by cancellation."""
     if not connecting.cancelled():
         connecting.exception()  # retrieve it; the attempt no longer matters

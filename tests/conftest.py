@@ -29,7 +29,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -158,8 +158,15 @@ class MosquittoBroker:
             table = load_config(path).table
             self.tables[table.base_topic] = table
         users = room_users(list(self.tables.values()))
-        self.acl_path.write_text(acl_text(users))
-        self.password_path.write_text("".join(f"{u.name}:{password_for(u.name)}\n" for u in users))
+        self.lock_with([u.name for u in users], acl_text(users))
+
+    def lock_with(self, users: Sequence[str], acl: str) -> None:
+        """Give these `users` (password ``password_for(user)``) and this ACL file text, in place
+        of any before; a running broker reloads both before this returns. For a test that needs
+        an ACL `tablectl broker-acl` would not write (`lock_for` writes the generated one)."""
+        assert self.locked, "an open broker has no users"
+        self.acl_path.write_text(acl)
+        self.password_path.write_text("".join(f"{u}:{password_for(u)}\n" for u in users))
         subprocess.run(  # hashes the plain passwords in place, as a technician would
             [find_mosquitto_passwd(), "-U", str(self.password_path)],
             check=True,

@@ -12,6 +12,7 @@ from paho.mqtt.client import topic_matches_sub
 
 from tablectl.broker import TABLE_WRITES
 from tablectl.cli import main
+from tablectl.commands import CARD_COMMANDS, COMMAND_VERBS, FACE_UP_COMMANDS
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "config").glob("*.toml"))
@@ -95,7 +96,7 @@ def test_each_role_may_do_what_the_issue_says_and_nothing_more(
     assert not may(table, "read", f"{tcp}/cmd/decision")
     assert not may(table, "read", f"{bac}/round/result")
 
-    # its console: commands to this table, and everything of this table to read
+    # its console: commands to this table, and what this table publishes to read
     assert may(console, "write", f"{bac}/cmd/wager")
     assert not may(console, "write", f"{bac}/cmd/wager/reply")  # no forged reply
     assert not may(console, "write", f"{bac}/round/result")
@@ -246,3 +247,44 @@ def test_the_shipped_example_acl_is_what_the_generator_prints(
     code, acl, _ = run(["broker-acl", "--config", str(BAC)], capsys)
     assert code == 0
     assert (ROOT / "config" / "mosquitto" / "tablectl.acl.example").read_text() == acl
+
+
+def test_a_command_that_carries_an_unshown_card_is_read_by_the_table_alone(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 24 item 7: `cmd/hole.cards` and every command that can name a card the table has
+    not shown (`CARD_COMMANDS`) is read by the table's daemon only; its consoles (one user for
+    all of them) and the pit may still send it and read its reply, and read the other
+    commands. The floor, display and broadcast roles read no command at all."""
+    code, acl, _ = run(["broker-acl", "--config", str(BAC), "--config", str(TCP)], capsys)
+    assert code == 0
+    by_user = grants(acl)
+    assert {"hole.cards", "shoe.burn", "shuffler.stack", "decision"} <= CARD_COMMANDS
+    for base, table in (
+        ("bac-01", "table-cardroom-1-bac-01"),
+        ("tcp-04", "table-cardroom-1-tcp-04"),
+    ):
+        topic = f"tablectl/cardroom-1/{base}/cmd"
+        senders = [by_user[f"console-cardroom-1-{base}"], by_user["pit-cardroom-1"]]
+        for verb in COMMAND_VERBS:
+            assert may(by_user[table], "read", f"{topic}/{verb}"), verb
+            for sender in senders:
+                assert may(sender, "write", f"{topic}/{verb}"), verb
+                assert may(sender, "read", f"{topic}/{verb}/reply"), verb
+                assert may(sender, "read", f"{topic}/{verb}") is (verb not in CARD_COMMANDS), verb
+            for role in ("floor", "display", "broadcast"):
+                assert not may(by_user[f"{role}-cardroom-1"], "read", f"{topic}/{verb}"), verb
+        for sender in senders:  # a verb the table does not know is nobody's to read either
+            assert not may(sender, "read", f"{topic}/hole.cardz")
+            assert all(a in ("read", "write") for a, _ in sender)  # a deny would refuse writing
+
+
+def test_every_command_that_can_carry_a_card_is_placed_on_one_side_of_the_card_rule() -> None:
+    """A verb whose payload schema (schemas/cmd.json) takes a card is either kept from the
+    consoles (`CARD_COMMANDS`) or listed as carrying only face-up cards (`FACE_UP_COMMANDS`):
+    a new verb with a card cannot be read by the consoles until someone decided it may."""
+    defs = json.loads((ROOT / "schemas" / "cmd.json").read_text())["$defs"]
+    with_cards = {verb for verb, d in defs.items() if "#/$defs/input_card" in json.dumps(d)}
+    assert CARD_COMMANDS.isdisjoint(FACE_UP_COMMANDS)
+    assert with_cards == CARD_COMMANDS | FACE_UP_COMMANDS
+    assert with_cards <= COMMAND_VERBS.keys()

@@ -106,6 +106,26 @@ def test_check_config_accepts_the_test_config_with_exit_0(
     assert load_config(path).journal_path == tmp_path / "bac-01.db"
 
 
+def test_the_tables_client_id_is_its_broker_user_unless_the_config_names_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 24 item 7: the shipped broker config makes every client's id its user name
+    (`use_username_as_clientid`), so the table asks for that id too; a config with another
+    `client_id` beside its `username` is valid, with a warning saying the broker ignores it."""
+    user = 'username = "table-cardroom-1-bac-01"'
+    assert load_config(SHIPPED).table.client_id == "table-cardroom-1-bac-01"
+    secret = 'password_file = "/etc/tablectl/mqtt-password"'
+    anonymous = write_config(tmp_path, chain(replace(user, ""), replace(secret, "")), "anon.toml")
+    assert load_config(anonymous).table.client_id == "tablectl-cardroom-1-bac-01"
+    other = write_config(tmp_path, replace(user, f'{user}\nclient_id = "bac01"'), name="o.toml")
+    cfg = load_config(other)
+    assert cfg.table.client_id == "bac01"
+    (warning,) = cfg.warnings
+    assert warning.startswith(f"{other}: mqtt.client_id: 'bac01' is not the username")
+    code, _, err = check(other, capsys)
+    assert code == 0 and "use_username_as_clientid" in err
+
+
 def test_relative_paths_in_a_config_resolve_against_the_config_folder(tmp_path: Path) -> None:
     path = write_config(tmp_path, replace(f'path = "{tmp_path / "bac-01.db"}"', 'path = "j.db"'))
     assert load_config(path).journal_path == tmp_path / "j.db"

@@ -1,4 +1,6 @@
-"""The MQTT relay against a real Mosquitto: ordering, acknowledgment, Last Will, outages, commands.
+"""The MQTT relay against a real Mosquitto: ordering, acknowledgment, Last Will, outages, commands,
+and what MQTT 5 adds: a publish the broker refuses (its ACL) stays unsent and holds the rows after
+it; commands keep their retain flag; the session still ends with the connection.
 
 Every wait is bounded (`wait_until` polls with a deadline; `asyncio.wait_for` elsewhere) so a
 failure is a timeout with a message, never a hang.
@@ -16,6 +18,7 @@ import socket
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import aiomqtt
@@ -27,9 +30,11 @@ from tablectl.outputs import OutboxRow
 from tablectl.relay import (
     STATUS_OFFLINE,
     STATUS_ONLINE,
+    Refusal,
     Relay,
     RelayState,
 )
+from tests.conftest import password_for
 
 pytestmark = pytest.mark.integration
 
@@ -42,10 +47,12 @@ class MosquittoBroker(Protocol):
 
     host: str
     port: int
+    config_path: Path
 
     def start(self) -> None: ...
     def stop(self) -> None: ...
     def log_text(self) -> str: ...
+    def lock_with(self, users: Sequence[str], acl: str) -> None: ...
 
 
 class TcpProxy(Protocol):
@@ -120,16 +127,23 @@ class Received:
 class Collector:
     """A test subscriber (aiomqtt, QoS 1) that records everything under ``BASE``."""
 
-    def __init__(self, broker: MosquittoBroker, topic_filter: str = f"{BASE}/#") -> None:
+    def __init__(
+        self, broker: MosquittoBroker, topic_filter: str = f"{BASE}/#", *, user: str | None = None
+    ) -> None:
         self.broker = broker
         self.topic_filter = topic_filter
+        self.user = user  # on a locked broker (`refusing_broker`)
         self.messages: list[Received] = []
         self.client: aiomqtt.Client
         self._task: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> Collector:
         self.client = aiomqtt.Client(
-            self.broker.host, self.broker.port, identifier=f"test-collector-{next(_ids)}"
+            self.broker.host,
+            self.broker.port,
+            identifier=f"test-collector-{next(_ids)}",
+            username=self.user,
+            password=None if self.user is None else password_for(self.user),
         )
         await asyncio.wait_for(self.client.__aenter__(), 5)
         await self.client.subscribe(self.topic_filter, qos=1)
@@ -818,3 +832,210 @@ async def test_a_write_asked_for_from_another_thread_is_registered_only_on_an_op
     assert isinstance(client._disconnected.exception(), aiomqtt.MqttError)
     await client.__aexit__(None, None, None)
     assert unhandled == []
+
+
+# -- MQTT 5: refusals, retain-as-published, the session --------------------------------------------
+
+RELAY_USER = "relay"
+READER = "reader"
+
+
+def relay_acl(*, refused: str | None) -> str:
+    """The relay's user may write every topic under BASE but `refused` and read the commands;
+    the reader reads and writes everything under BASE (its markers, the commands)."""
+    lines = [f"user {RELAY_USER}", f"topic write {BASE}/#", f"topic read {BASE}/cmd/+"]
+    if refused is not None:
+        lines.append(f"topic deny {BASE}/{refused}")  # Mosquitto: refuses writing as well
+    lines += ["", f"user {READER}", f"topic readwrite {BASE}/#"]
+    return "\n".join(lines) + "\n"
+
+
+def refusing_broker(factory: MosquittoFactory, refused: str) -> MosquittoBroker:
+    """A locked broker whose ACL refuses the relay's user `BASE/<refused>`, with Mosquitto's
+    default queue: with the test brokers' `max_queued_messages 0`, Mosquitto 2.0.11 drops the
+    connection of a client right after refusing it a QoS 1 publish (the shipped config queues
+    100000, where it does not)."""
+    broker = factory(locked=True, start=False)
+    conf = broker.config_path.read_text()
+    assert conf.count("max_queued_messages 0\n") == 1
+    broker.config_path.write_text(conf.replace("max_queued_messages 0\n", ""))
+    broker.lock_with([RELAY_USER, READER], relay_acl(refused=refused))
+    broker.start()
+    return broker
+
+
+def relay_as_user(outbox: MemoryOutbox, host: str, port: int, **kwargs: Any) -> Relay:
+    """`make_relay` with the relay's user and quick retries of a refused row."""
+    kwargs.setdefault("refused_retry_initial", 0.05)
+    kwargs.setdefault("refused_retry_max", 0.2)
+    relay, _ = make_relay(
+        outbox, host, port, username=RELAY_USER, password=password_for(RELAY_USER), **kwargs
+    )
+    return relay
+
+
+def seqs_of(collector: Collector) -> list[int]:
+    return [m.seq for m in collector.row_messages()]
+
+
+async def test_a_refused_row_stays_unsent_and_no_later_row_passes_it_until_the_broker_takes_it(
+    mosquitto_factory: MosquittoFactory, tcp_proxy_factory: ProxyFactory
+) -> None:
+    """Issue 24 item 7: under MQTT 3.1.1 the broker acknowledged a publish its ACL refused and
+    the row was marked sent, lost. Now its PUBACK says 0x87: the row stays unsent, `on_refusal`
+    hears of it once, it is retried with capped backoff (across a reconnect too), and the rows
+    written after it wait unsent behind it. Once the ACL lets it through they follow in order,
+    and `on_refusal` hears that it was taken."""
+    broker = refusing_broker(mosquitto_factory, "forbidden")
+    proxy = await tcp_proxy_factory(broker.host, broker.port)
+    outbox = MemoryOutbox()
+    first, held = outbox.add(n=1), outbox.add("forbidden", n=2)
+    told: list[Refusal] = []
+    with capture_logs() as logs:
+        relay = relay_as_user(outbox, proxy.host, proxy.port, on_refusal=told.append)
+        async with Collector(broker, user=READER) as reader, running(relay):
+            await wait_until(lambda: relay.held == held.seq, what="the refused row held")
+            assert outbox.sent == {first.seq}
+            assert told == [Refusal(2, held.topic, "Not authorized (0x87)", 1, accepted=False)]
+            later = [outbox.add(n=3), outbox.add("state", retain=True, n=4)]
+            relay.wake()
+
+            def refused_again(at_least: int) -> bool:
+                again = [e for e in logs if e["event"] == "relay.held_row_refused_again"]
+                return len(again) >= at_least
+
+            await wait_until(lambda: refused_again(3), what="three retries, refused")
+            proxy.cut()  # the hold outlives the connection
+            await wait_until(lambda: proxy.accepted >= 2, what="a new connection")
+            await wait_until(lambda: refused_again(5), what="retries on the new connection")
+            await reader.sync()
+            assert seqs_of(reader) == [first.seq]
+            assert outbox.sent == {first.seq} and relay.held == held.seq
+            assert len(told) == 1  # told once, not at every retry
+
+            await asyncio.to_thread(broker.lock_with, [RELAY_USER, READER], relay_acl(refused=None))
+            await wait_until(lambda: outbox.unsent == 0, what="the held row and those after it")
+            await reader.sync()
+    assert seqs_of(reader) == [first.seq, held.seq, *(r.seq for r in later)]
+    assert relay.held is None
+    (taken,) = told[1:]
+    assert (taken.seq, taken.accepted, taken.reason) == (2, True, "Not authorized (0x87)")
+    assert taken.refusals >= 6
+    delays = [e["retry_in"] for e in logs if e["event"] == "relay.held_row_refused_again"]
+    assert all(0.2 / 2 <= d <= 0.2 for d in delays[2:])  # capped: 0.05, 0.1, then 0.2
+    assert [e["seq"] for e in logs if e["event"] == "relay.row_held"] == [held.seq]
+
+
+async def test_rows_already_in_flight_behind_a_refused_one_are_sent_and_refused_ones_wait(
+    mosquitto_factory: MosquittoFactory,
+) -> None:
+    """The window's price: rows on the wire when the refusal comes are taken or refused on
+    their own. The taken ones are sent; a refused one waits unsent behind the held row."""
+    broker = refusing_broker(mosquitto_factory, "forbidden")
+    outbox = MemoryOutbox()
+    for n in range(1, 6):
+        outbox.add("forbidden" if n in (2, 4) else "event", n=n)
+    told: list[Refusal] = []
+    relay = relay_as_user(outbox, broker.host, broker.port, on_refusal=told.append)
+    async with Collector(broker, user=READER) as reader, running(relay):
+        await wait_until(lambda: outbox.sent == {1, 3, 5}, what="the rows the broker took")
+        assert relay.held == 2
+        await asyncio.to_thread(broker.lock_with, [RELAY_USER, READER], relay_acl(refused=None))
+        await wait_until(lambda: outbox.unsent == 0, what="the refused rows")
+        await reader.sync()
+    assert seqs_of(reader) == [1, 3, 5, 2, 4]
+    assert [(t.seq, t.accepted) for t in told] == [(2, False), (2, True)]
+
+
+async def test_a_refused_notice_is_logged_and_publishing_goes_on(
+    mosquitto_factory: MosquittoFactory,
+) -> None:
+    """A notice (from memory, best effort) the broker refuses is logged and dropped; it holds
+    nothing back."""
+    broker = refusing_broker(mosquitto_factory, "forbidden")
+    outbox = MemoryOutbox()
+    with capture_logs() as logs:
+        relay = relay_as_user(outbox, broker.host, broker.port)
+        async with Collector(broker, user=READER) as reader, running(relay):
+            await wait_until(lambda: relay.state is RelayState.CONNECTED, what="connected")
+            relay.notice("forbidden", b"{}")
+            outbox.add(n=1)
+            relay.wake()
+            await wait_until(lambda: outbox.unsent == 0, what="the row after the notice")
+            await wait_until(
+                lambda: any(e["event"] == "relay.notice_refused" for e in logs), what="the log"
+            )
+            await reader.sync()
+    assert [m.topic for m in reader.messages if m.topic.endswith("forbidden")] == []
+    (refused,) = [e for e in logs if e["event"] == "relay.notice_refused"]
+    assert (refused["topic"], refused["reason"]) == (f"{BASE}/forbidden", "Not authorized (0x87)")
+
+
+async def test_the_command_subscription_keeps_a_commands_retain_flag_even_live(
+    mosquitto: MosquittoBroker,
+) -> None:
+    """Retain-as-published: a command published with retain, while the table is subscribed,
+    arrives with the flag (the daemon refuses it, issue 24). Under the default options the
+    broker clears it on a live delivery, so the relay's options are what keep it."""
+    relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port)
+    v5 = aiomqtt.ProtocolVersion.V5
+    received: dict[str, list[bool]] = {"relay's options": [], "default options": []}
+    async with (
+        aiomqtt.Client(mosquitto.host, mosquitto.port, protocol=v5) as as_relay,
+        aiomqtt.Client(mosquitto.host, mosquitto.port, protocol=v5) as plain,
+        aiomqtt.Client(mosquitto.host, mosquitto.port, protocol=v5) as console,
+    ):
+        await as_relay.subscribe(relay.command_filter, options=relay.command_options)
+        await plain.subscribe(relay.command_filter, qos=1)
+
+        async def collect(client: aiomqtt.Client, key: str) -> None:
+            async for m in client.messages:
+                received[key].append(m.retain)
+
+        tasks = [
+            asyncio.create_task(collect(as_relay, "relay's options")),
+            asyncio.create_task(collect(plain, "default options")),
+        ]
+        try:
+            await console.publish(f"{BASE}/cmd/wager", b'{"id":"r1"}', qos=1, retain=True)
+            await console.publish(f"{BASE}/cmd/wager", b'{"id":"r2"}', qos=1)
+            await wait_until(lambda: all(len(v) == 2 for v in received.values()), what="both")
+            seen = {key: list(flags) for key, flags in received.items()}
+            await console.publish(f"{BASE}/cmd/wager", b"", qos=1, retain=True)  # cleared
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    assert seen == {"relay's options": [True, False], "default options": [False, False]}
+
+
+async def test_a_command_sent_while_the_table_was_away_is_not_delivered_when_it_comes_back(
+    mosquitto: MosquittoBroker,
+) -> None:
+    """MQTT 5's clean start with no session expiry keeps 3.1.1's clean session: the broker keeps
+    nothing for the table between connections (docs/mqtt.md, "Commands while disconnected")."""
+    got: list[bytes] = []
+
+    async def on_command(verb: str, payload: bytes, retained: bool) -> None:
+        got.append(payload)
+
+    def table() -> Relay:
+        return Relay(
+            MemoryOutbox(),
+            host=mosquitto.host,
+            port=mosquitto.port,
+            base_topic=BASE,
+            client_id="tablectl-test-away",
+            on_command=on_command,
+        )
+
+    async with Collector(mosquitto, f"{BASE}/status") as console:
+        first = table()
+        async with running(first):
+            await wait_until(lambda: console.statuses() == [STATUS_ONLINE], what="online")
+            await asyncio.wait_for(first.stop(), 5)
+        await console.client.publish(f"{BASE}/cmd/bets.close", b'{"id":"away"}', qos=1)
+        async with running(table()):
+            await wait_until(lambda: console.statuses()[-1:] == [STATUS_ONLINE], what="back")
+            await console.client.publish(f"{BASE}/cmd/bets.close", b'{"id":"back"}', qos=1)
+            await wait_until(lambda: got == [b'{"id":"back"}'], what="the command sent after")

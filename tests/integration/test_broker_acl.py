@@ -7,6 +7,10 @@ authorized" in the PUBACK; 3.1.1 cannot say anything). So each forged message is
 command the dealer console is allowed to send: once its reply is back, the daemon has handled
 everything that reached it before, and the subscribers have received everything published
 before. What the daemon journaled and what the subscribers received then shows what got through.
+
+The table speaks MQTT 5 (issue 24 item 7): a message of its own the ACL refuses stays unsent and
+raises an alert; a command with a card the table has not shown reaches the table alone; and on
+the shipped broker config nobody can take the table's connection over with its client id.
 """
 
 from __future__ import annotations
@@ -28,10 +32,18 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
+from tablectl.broker import acl_text, room_users, table_user
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker, MosquittoFactory, free_port, password_for
-from tests.integration.floor import wait_subscribed
-from tests.integration.harness import REPO, TIMEOUT, Console, DaemonProcess, write_config
+from tests.integration.floor import running_table, wait_subscribed
+from tests.integration.harness import (
+    REPO,
+    TIMEOUT,
+    Console,
+    DaemonProcess,
+    lock_table,
+    write_config,
+)
 
 pytestmark = pytest.mark.integration
 BASE = "tablectl/it/t1"
@@ -89,9 +101,9 @@ class Client:
         return self.client.publish(topic, json.dumps(payload), qos=1).mid
 
     def puback(self, mid: int) -> ReasonCode:
-        """The broker's PUBACK reason code for message `mid`, once it has come. (Mosquitto with
-        max_queued_messages 0 holds a PUBACK refusing a publish that follows another refused one
-        for about a second, so publish everything first, then wait.)"""
+        """The broker's PUBACK reason code for message `mid`, once it has come. (Mosquitto 2.0.11
+        with max_queued_messages 0 drops the connection right after a refusing PUBACK, and paho
+        reconnects a second later: publish everything first, then wait; `default_queue`.)"""
         self._wait(f"the PUBACK of message {mid}", lambda: mid in self.pubacks)
         return self.pubacks[mid]
 
@@ -133,16 +145,21 @@ class Room:
     display: Console  # a display page: status, info, state and display/# only
 
 
+def default_queue(broker: MosquittoBroker) -> None:
+    """Mosquitto's default queue for the broker (not started yet), as the shipped config has a
+    queue: with the test brokers' `max_queued_messages 0`, Mosquitto 2.0.11 drops the connection
+    of a client right after refusing it a QoS 1 publish (measured; not with a queue)."""
+    conf = broker.config_path.read_text()
+    assert conf.count("max_queued_messages 0\n") == 1
+    broker.config_path.write_text(conf.replace("max_queued_messages 0\n", ""))
+
+
 @pytest.fixture
 def room(tmp_path: Path, mosquitto_factory: MosquittoFactory) -> Iterator[Room]:
     """Table t1 of site "it" running on the locked broker, with its console, a floor system and a
     display page subscribed to `<base>/#`, and the users of a second table t2 on the broker."""
     mosquitto = mosquitto_factory(start=False)
-    # The default limit of queued messages: with none (max_queued_messages 0) Mosquitto 2.0.11
-    # holds the PUBACK of a refused publish that follows another one for a second.
-    conf = mosquitto.config_path.read_text()
-    assert conf.count("max_queued_messages 0\n") == 1
-    mosquitto.config_path.write_text(conf.replace("max_queued_messages 0\n", ""))
+    default_queue(mosquitto)
     mosquitto.start()
     (tmp_path / "t2").mkdir()
     write_config(tmp_path / "t2", shoe_port="/dev/null", mqtt_port=mosquitto.port, table="t2")
@@ -338,23 +355,16 @@ def test_the_shipped_broker_config_locks_both_listeners_and_the_table_connects_o
     make_certificates(certs)
     broker = mosquitto_factory(start=False)
     tls_port = free_tls_port(broker.port)
-    text = SHIPPED_BROKER_CONF.read_text()
-    for old, new in {
-        "password_file /etc/mosquitto/tablectl.passwd": f"password_file {broker.password_path}",
-        "acl_file /etc/mosquitto/tablectl.acl": f"acl_file {broker.acl_path}",
-        "listener 1883 127.0.0.1": f"listener {broker.port} 127.0.0.1",
-        "#listener 8883": f"listener {tls_port} 127.0.0.1",
-        "#cafile /etc/mosquitto/certs/ca.crt": f"cafile {certs}/ca.crt",
-        "#certfile /etc/mosquitto/certs/broker.crt": f"certfile {certs}/broker.crt",
-        "#keyfile /etc/mosquitto/certs/broker.key": f"keyfile {certs}/broker.key",
-    }.items():
-        assert text.count(old) == 1, f"the shipped tablectl.conf no longer has {old!r}"
-        text = text.replace(old, new)
-    # what Debian's mosquitto.conf and the test add around it: no persistence, the log to stderr
-    generated = broker.config_path.read_text().splitlines()
-    extra = [ln for ln in generated if ln.split(" ")[0] in ("user", "persistence", "log_dest")]
-    extra += [ln for ln in generated if ln.startswith(("log_type", "connection_messages"))]
-    broker.config_path.write_text(text + "\n".join(extra) + "\n")
+    shipped_broker_config(
+        broker,
+        {
+            "#listener 8883": f"listener {tls_port} 127.0.0.1",
+            "#use_username_as_clientid true": "use_username_as_clientid true",
+            "#cafile /etc/mosquitto/certs/ca.crt": f"cafile {certs}/ca.crt",
+            "#certfile /etc/mosquitto/certs/broker.crt": f"certfile {certs}/broker.crt",
+            "#keyfile /etc/mosquitto/certs/broker.key": f"keyfile {certs}/broker.key",
+        },
+    )
     broker.start()
 
     with SimulatedShoe() as shoe:
@@ -374,8 +384,29 @@ def test_the_shipped_broker_config_locks_both_listeners_and_the_table_connects_o
         finally:
             daemon.stop_quietly()
             console.close()
-    assert "u'table-it-t1'" in broker.log_text()
+    assert "as table-it-t1 (p5, c1, k5, u'table-it-t1')" in broker.log_text()  # on MQTT 5
+    assert "as console-it-t1 (" in broker.log_text()  # its id "it-console" became its user
     assert journaled_commands(tmp_path / "journal.db")[0][0] == "cmd/bank"
+
+
+def shipped_broker_config(broker: MosquittoBroker, edits: dict[str, str] | None = None) -> None:
+    """Make `broker` (not started yet) run config/mosquitto/tablectl.conf as docs/operations.md
+    installs it: its password and ACL files, its port for the loopback listener, and `edits`
+    (line -> line) such as the TLS listener's opened."""
+    text = SHIPPED_BROKER_CONF.read_text()
+    for old, new in {
+        "password_file /etc/mosquitto/tablectl.passwd": f"password_file {broker.password_path}",
+        "acl_file /etc/mosquitto/tablectl.acl": f"acl_file {broker.acl_path}",
+        "listener 1883 127.0.0.1": f"listener {broker.port} 127.0.0.1",
+        **(edits or {}),
+    }.items():
+        assert text.count(old) == 1, f"the shipped tablectl.conf no longer has {old!r}"
+        text = text.replace(old, new)
+    # what Debian's mosquitto.conf and the test add around it: no persistence, the log to stderr
+    generated = broker.config_path.read_text().splitlines()
+    extra = [ln for ln in generated if ln.split(" ")[0] in ("user", "persistence", "log_dest")]
+    extra += [ln for ln in generated if ln.startswith(("log_type", "connection_messages"))]
+    broker.config_path.write_text(text + "\n".join(extra) + "\n")
 
 
 def free_tls_port(other: int) -> int:
@@ -406,3 +437,214 @@ def anonymous_refused(port: int, ca: Path | None) -> bool:
         client.disconnect()
         client.loop_stop()
     return got[0].is_failure
+
+
+# -- MQTT 5: refusals, card commands, client ids (issue 24 item 7) --------------------------------
+
+
+def outbox_rows(journal: Path) -> list[tuple[int, str, bool]]:
+    """(seq, topic, sent) of every outbox row, in seq order."""
+    with contextlib.closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True)) as db:
+        rows = db.execute("SELECT seq, topic, sent FROM outbox ORDER BY seq").fetchall()
+    return [(int(seq), str(topic), bool(sent)) for seq, topic, sent in rows]
+
+
+def test_a_message_the_acl_refuses_stays_unsent_raises_an_alert_and_holds_the_rest(
+    tmp_path: Path, mosquitto_factory: MosquittoFactory
+) -> None:
+    """The table's user may not write `device/+/status` (an ACL older than the release, say).
+    Under MQTT 3.1.1 the broker acknowledged the shoe's status and the row was marked sent,
+    lost. Now the row stays unsent, the floor gets a `publish-refused` alert (from memory) and
+    `journal/status` counts the backlog; a command is journaled but its reply waits behind the
+    refused row. Once the ACL is regenerated the row goes first, then the rest, in seq order,
+    and a `publish-accepted` alert says so."""
+    broker = mosquitto_factory(start=False)
+    default_queue(broker)
+    broker.start()
+    with SimulatedShoe() as shoe:
+        cfg = write_config(tmp_path, shoe_port=shoe.port, mqtt_port=broker.port)
+        users = room_users(list(broker.tables.values()))
+        full = acl_text(users)
+        denied = f"topic write {BASE}/device/+/status\n"
+        assert full.count(denied) == 1
+        broker.lock_with([u.name for u in users], full.replace(denied, ""))
+        console = Console(broker.port, BASE)
+        floor = Console(broker.port, BASE, client_id="it-floor", role="floor")
+        daemon = DaemonProcess(cfg)
+        try:
+            for client in (console, floor):
+                wait_subscribed(client)
+            daemon.start()
+
+            def alerts(kind: str) -> list[dict[str, Any]]:
+                return [a for a in floor.on("alert") if a.get("kind") == kind]
+
+            floor.wait_for("the refusal's alert", lambda: bool(alerts("publish-refused")))
+            (refused,) = alerts("publish-refused")
+            assert refused["topic"] == "device/shoe/status" and "seq" not in refused
+            assert "Not authorized (0x87)" in refused["reason"]
+            held = refused["outbox_seq"]
+            console.client.publish(f"{BASE}/cmd/bank", json.dumps({"id": "held-back"}), qos=1)
+            deadline = time.monotonic() + TIMEOUT
+            while not journaled_commands(tmp_path / "journal.db"):
+                assert time.monotonic() < deadline, "the command was not journaled"
+                time.sleep(0.05)  # poll interval, bounded by the deadline
+            rows = outbox_rows(tmp_path / "journal.db")
+            assert (held, f"{BASE}/device/shoe/status", False) in rows
+            assert not any(sent for seq, _, sent in rows if seq > held)
+            floor.wait_for(
+                "the backlog counted",
+                lambda: any(s.get("unsent", 0) >= 2 for s in floor.on("journal/status")),
+            )
+            assert floor.on("device/shoe/status") == [] and floor.on("cmd/bank/reply") == []
+
+            broker.lock_with([u.name for u in users], full)  # the ACL regenerated
+            floor.wait_for("the reply at last", lambda: bool(floor.on("cmd/bank/reply")))
+            floor.wait_for("the all-clear", lambda: bool(alerts("publish-accepted")))
+            assert daemon.terminate() == 0, daemon.log_text()
+        finally:
+            daemon.stop_quietly()
+            for client in (console, floor):
+                client.close()
+    (accepted,) = alerts("publish-accepted")
+    assert (accepted["outbox_seq"], accepted["topic"]) == (held, "device/shoe/status")
+    assert all(sent for _, _, sent in outbox_rows(tmp_path / "journal.db"))
+    topics = [m.topic.removeprefix(f"{BASE}/") for m in floor.messages]
+    assert topics.index("device/shoe/status") < topics.index("cmd/bank/reply")
+    delivered = [
+        p["seq"] for m in floor.messages if isinstance(p := m.payload, dict) and "seq" in p
+    ]
+    after = delivered[delivered.index(held) :]
+    assert after == sorted(after), "a message passed the refused one"
+
+
+HOLDEM = "tablectl/cardroom-1/holdem-04"
+
+
+def holdem_config(folder: Path, mqtt_port: int) -> Path:
+    """A 004 $4-$8 Hold'em table with no reader: the console keys the hole cards."""
+    path = folder / "table.toml"
+    path.write_text(
+        f"""site = "cardroom-1"
+table = "holdem-04"
+
+[game]
+id = "texas-holdem"
+document = "004"
+structure = "fixed-limit"
+stakes = ["4", "8"]
+blinds = ["2", "4"]
+
+[game.collection]
+options = [1, 2]
+
+[seats]
+count = 9
+
+[mqtt]
+host = "127.0.0.1"
+port = {mqtt_port}
+keepalive = 5
+
+[journal]
+path = "{folder}/journal.db"
+""",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_hole_cards_keyed_at_a_console_reach_the_table_and_no_other_client(
+    tmp_path: Path, mosquitto_factory: MosquittoFactory
+) -> None:
+    """Issue 24 item 7: `cmd/hole.cards` used to be readable live by the table's other consoles
+    and the site's pit (and the floor only by its deny line). Now the table alone reads it:
+    another console of the same table, the pit, the floor, a display page and the broadcast
+    role, each subscribed to the whole base, receive none, while the table applies both
+    seats' cards (its replies, which they do receive, say ok). They still read the open
+    commands (the seats taken), so they were listening."""
+    broker = mosquitto_factory()
+    cfg = holdem_config(tmp_path, broker.port)
+    lock_table(cfg, broker, "table-cardroom-1-holdem-04")
+    others = {
+        role: Console(broker.port, HOLDEM, client_id=f"it-{role}", role=role)
+        for role in ("pit", "display", "broadcast")
+    }
+    others["another console"] = Console(broker.port, HOLDEM, client_id="it-console-2")
+    try:
+        for client in others.values():
+            wait_subscribed(client)
+        with running_table(cfg, broker, HOLDEM, []) as (console, floor):
+            others["floor"] = floor
+            for seat in (1, 3):
+                console.ok("seat.take", {"seat": seat, "stack": "100"})
+            console.ok("hand.start", {"button": 1})
+            for seat, cards in {1: ["7c", "2d"], 3: ["Ah", "Kh"]}.items():
+                console.ok("hole.cards", {"seat": seat, "cards": cards})
+            floor.wait_for(
+                "both seats' cards applied",
+                lambda: (
+                    [e["seat"] for e in floor.on("event") if e["type"] == "hole.cards"] == [1, 3]
+                ),
+            )
+            for role in ("pit", "another console"):
+                others[role].wait_for(
+                    f"the replies at the {role}",
+                    lambda r=role: len(others[r].on("cmd/hole.cards/reply")) == 2,  # type: ignore[misc]
+                )
+            assert console.on("cmd/hole.cards") == []  # the sending console's user too
+    finally:
+        for client in others.values():
+            client.close()
+    for role, client in others.items():
+        assert client.on("cmd/hole.cards") == [], role
+        assert not any("Ah" in json.dumps(m.payload) for m in client.messages), role
+    for role in ("pit", "another console"):
+        assert len(others[role].on("cmd/seat.take")) == 2, role
+    assert {(r["ok"]) for r in others["floor"].on("cmd/hole.cards/reply")} == {True}
+
+
+@pytest.mark.parametrize("shipped", [True, False], ids=["shipped config", "control"])
+def test_a_client_with_the_tables_client_id_cannot_knock_it_off_the_shipped_broker(
+    tmp_path: Path, mosquitto_factory: MosquittoFactory, shipped: bool
+) -> None:
+    """On a broker running config/mosquitto/tablectl.conf (`use_username_as_clientid`) a display
+    page that connects with the table's client id gets its own user name as its id: the table
+    stays connected (no Last Will, no takeover) and answers its console. The control: the same
+    client on a broker without that line takes the table's connection over."""
+    broker = mosquitto_factory(start=False)
+    if shipped:
+        shipped_broker_config(broker)
+    broker.start()
+    with SimulatedShoe() as shoe:
+        cfg = write_config(tmp_path, shoe_port=shoe.port, mqtt_port=broker.port)
+        table_id = table_user(broker.tables[BASE])  # the table's client id: its user's name
+        floor = Console(broker.port, BASE, client_id="it-floor", role="floor")
+        console = Console(broker.port, BASE, client_id="it-console")
+        daemon = DaemonProcess(cfg)
+        try:
+            for client in (floor, console):
+                wait_subscribed(client)
+            daemon.start()
+            floor.wait_for("the table online", lambda: floor.on("status") == ["online"])
+            intruder = Client(broker.port, broker.credentials("display", BASE), table_id)
+            try:
+                assert intruder.connack is not None and not intruder.connack.is_failure
+                if shipped:
+                    console.ok("bank", {"seat": 4, "amount": "500"})
+                    assert floor.on("status") == ["online"]
+                else:
+                    floor.wait_for("the Will", lambda: "offline" in floor.on("status"))
+            finally:
+                intruder.close()
+            assert daemon.terminate() == 0, daemon.log_text()
+        finally:
+            daemon.stop_quietly()
+            for client in (floor, console):
+                client.close()
+    log = broker.log_text()
+    takeover = f"Client {table_id} already connected, closing old connection."
+    assert (takeover in log) is not shipped, log
+    assert f"as {table_id} (p5" in log  # the table, on MQTT 5
+    if shipped:
+        assert "as display-it (p5" in log  # the intruder, as its own user
