@@ -388,13 +388,10 @@ def read_body(text: str) -> dict[str, Any]:
     return body
 
 
-def _unreadable(ts: Any, source: Any, ref: Any, body: Any) -> str | None:
-    """Why `Journal.records` would refuse a stored row (`field_problem`, `read_body`), or None."""
-    problem = field_problem(ts, source, ref, body)
-    if problem is not None:
-        return problem
+def _body_problem(text: str) -> str | None:
+    """Why `read_body` refuses a record's body text, or None."""
     try:
-        read_body(body)
+        read_body(text)
     except ValueError as exc:
         return str(exc)
     return None
@@ -997,6 +994,7 @@ class Journal:
             "ORDER BY rowid"
         )
         last_seq, last_hash = self.first_seq - 1, self.start_hash
+        readable: set[str] = set()  # bodies `_body_problem` found sound, up to BODIES_KEPT
         for seq, ts, source, ref, body, stored, stored_mac in rows:
             digest, mac = _hex(stored), _hex(stored_mac)
             if seq != expect:
@@ -1006,10 +1004,15 @@ class Journal:
                     )
                 else:
                     problems.append(f"record {seq}: out of order after record {expect - 1}")
-            unreadable = _unreadable(ts, source, ref, body)
+            fields = field_problem(ts, source, ref, body)
+            unreadable = fields
+            if fields is None and body not in readable:  # one met before parses the same
+                unreadable = _body_problem(body)
+                if unreadable is None and len(readable) < BODIES_KEPT:
+                    readable.add(body)
             if unreadable is not None:
                 problems.append(f"record {seq}: cannot be read: {unreadable}")
-                if field_problem(ts, source, ref, body) is not None:  # no bytes to hash
+                if fields is not None:  # no bytes to hash
                     assert digest is not None
                     hashes.setdefault(seq, digest)
                     prev, expect = digest, seq + 1
