@@ -284,3 +284,34 @@ def test_the_reader_names_the_first_record_it_cannot_read_after_yielding_those_b
     assert seen == list(range(1, WAGER))
     assert caught.value.seq == WAGER
     assert caught.value.problem.startswith("its body is not JSON: Expecting")
+
+
+async def test_the_documented_way_out_export_up_to_the_bad_record_import_it_anew_and_play_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/operations.md 'A journal the table cannot replay': the bad file's own export stops
+    before the record it cannot read; imported into a new journal (the bad file moved away and
+    kept as it was), it makes a table that starts, is not held and takes the next wager."""
+    cfg = table(tmp_path, 1, shoe=False)
+    KINDS["body-not-json"].doctor(build(cfg))
+    evidence = rows_kept(cfg.journal_path)
+    assert main(["export", "--config", str(cfg.path)]) == 2
+    export, err = capsys.readouterr()
+    assert f"record {WAGER}: its body is not JSON" in err
+    assert len(export.splitlines()) == WAGER - 1
+    (tmp_path / "export.jsonl").write_text(export)
+    kept = tmp_path / "bad"
+    kept.mkdir()
+    for part in ("", "-wal", "-shm"):
+        moved = Path(f"{cfg.journal_path}{part}")
+        if moved.exists():
+            moved.rename(kept / moved.name)
+    assert main(["import", "--config", str(cfg.path), str(tmp_path / "export.jsonl")]) == 0
+    async with running(cfg) as daemon:
+        assert daemon.fault is None
+        wager = {"type": "wager", "seat": 1, "spot": "banker", "amount": "5"}
+        rec = await daemon.submit("cmd/wager", wager, ref="w1")
+        assert rec.seq == WAGER  # the new journal carries on where the good records end
+        replies = daemon.journal.outbox(topic_suffix="cmd/wager/reply")
+        assert [json.loads(r.payload)["ok"] for r in replies] == [True]
+    assert rows_kept(kept / "journal.db") == evidence
