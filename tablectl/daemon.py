@@ -12,6 +12,13 @@ memory too (`alert`, retained `journal/status`; docs/operations.md "Disk full").
 The retained `journal/status` also says how many outbox rows the broker has not acknowledged
 (`unsent`, the count the STATUS= line shows): at start, after every connect when it changed, and
 as it changes, at most every UNSENT_NOTE_SECONDS (`UnsentNotes`).
+
+A journal the daemon cannot open or replay (issue 24 item 4: a record that cannot be read, a gap,
+outputs the replay no longer gives, an import that did not finish) holds the table instead of
+failing the start: `READY=1`, the watchdog fed, the fault on the retained `journal/status` and an
+`alert` (tablectl/fault.py), every command refused, no device read, nothing journaled. Under
+systemd's `Restart=` that is one start, not a loop (docs/operations.md "A journal the table
+cannot replay").
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ import signal
 import sqlite3
 import ssl
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -39,8 +46,17 @@ from tablectl.chainkey import ChainKey, load_key
 from tablectl.commands import COMMAND_VERBS as COMMAND_VERBS  # (re-exported)
 from tablectl.config import BrokerSetupError, LoadedConfig, Rules, resolve
 from tablectl.discovery import discovery_messages
+from tablectl.fault import JournalFault
 from tablectl.info import info_payload, rules_digest
-from tablectl.journal import Journal, JournalError, Record, format_ts, parse_ts
+from tablectl.journal import (
+    BadRecord,
+    Journal,
+    JournalError,
+    JournalUnavailable,
+    Record,
+    format_ts,
+    parse_ts,
+)
 from tablectl.logs import log_unhandled
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.relay import Refusal, Relay, RelayState
@@ -89,6 +105,25 @@ MAX_REF_CHARS = 128  # a longer `id` is refused
 MAX_VERB_CHARS = 64  # a longer topic level is no verb: journaled under "cmd", no reply
 
 Listener = Callable[[Record, list[OutboxRow]], None]
+
+
+class JournalHeld(Exception):
+    """An input that arrived, or waited, while the table is held on a journal fault: it was not
+    journaled (tablectl/fault.py)."""
+
+
+class _NoOutbox:
+    """The relay's outbox while the journal could not even be opened: nothing to publish from
+    it, only the messages from memory (the held table's `journal/status` and `alert`)."""
+
+    def pending(self, limit: int) -> list[OutboxRow]:
+        return []
+
+    def mark_sent(self, seqs: Sequence[int]) -> None:
+        return None
+
+    def latest_retained(self) -> list[OutboxRow]:
+        return []
 
 
 class JournalUnwritable(Exception):
@@ -209,7 +244,15 @@ class Daemon:
 
     def __init__(self, cfg: LoadedConfig, *, mqtt: bool | None = None) -> None:
         self.cfg = cfg
-        self.journal = _open_journal(cfg)
+        # Why the table is held on its journal (None: it is not): see `_hold`.
+        self.fault: JournalFault | None = None
+        self._journal: Journal | None = None
+        try:
+            self._journal = _open_journal(cfg)
+        except JournalUnavailable:
+            raise  # a full disk or a lock: a later start may open it (docs/operations.md)
+        except JournalError as exc:
+            self._hold(exc)
         self.table = Table(cfg)
         self.queue: asyncio.Queue[tuple[Input, asyncio.Future[Record] | None]] = asyncio.Queue()
         self.listeners: list[Listener] = []
@@ -222,6 +265,7 @@ class Daemon:
         self._displays: dict[str, DisplayDriver] = {}  # device name -> display driver
         self._display_latest: dict[str, dict[str, Any]] = {}
         self._bet_timer_round: int | None = None
+        self._replaying: int | None = None  # the record `recover` is replaying, for its errors
         self._snapshot_at = 0  # the record the newest snapshot was taken after
         self._snapshot_tried = 0  # the record a snapshot found no room after (0: none did)
         self._close_tried = 0  # the record a month's close found no room after (0: none did)
@@ -248,6 +292,13 @@ class Daemon:
         self._unsent_unreadable = False  # the last try to count failed (logged once)
         self._status_said = ""  # the last STATUS= line sent to systemd
 
+    @property
+    def journal(self) -> Journal:
+        """The table's journal; JournalError when it could not be opened (the table is held)."""
+        if self._journal is None:
+            raise JournalError(self.fault.reason if self.fault else "the journal is not open")
+        return self._journal
+
     # -- start-up ----------------------------------------------------------------------------
 
     def recover(self, *, progress_every: float = RECOVERY_NOTE_SECONDS) -> int:
@@ -256,9 +307,30 @@ class Daemon:
         Every `progress_every` seconds of it, systemd hears how far it got (STATUS=) and is
         asked for RECOVERY_EXTEND_SECONDS more (EXTEND_TIMEOUT_USEC=), so a long journal makes a
         slow start, never a start killed by `TimeoutStartSec=` and restarted for ever.
+
+        BadRecord names the record a journal that cannot be replayed stops at (`run` holds the
+        table on it); an error that says the file cannot be written propagates as it is.
         """
+        self._replaying = None
+        try:
+            return self._replay(progress_every)
+        except BadRecord:
+            raise
+        except Exception as exc:
+            if unwritable_reason(exc) is not None or self._replaying is None:
+                raise
+            what = str(exc) if isinstance(exc, JournalError) else f"{type(exc).__name__}: {exc}"
+            raise BadRecord(
+                self.journal.path, self._replaying, f"replaying it failed: {what}"
+            ) from exc
+
+    def _replay(self, progress_every: float) -> int:
+        """`recover`'s work; `_replaying` is the record being replayed, for its errors."""
         applied = self.journal.applied()
         total = self.journal.last_seq
+        ends = self.journal.end_problems(total, self.journal.hash_at(total) or "")
+        if ends:  # the end was cut off, or its last record replaced: the first names the record
+            raise BadRecord(self.journal.path, *ends[0])
         count = 0
         noted = time.monotonic()
         sdnotify.status(f"recovering {total} journal records")
@@ -276,6 +348,7 @@ class Daemon:
         # The displays' latest views (a view retained before the snapshot is not replayed).
         self._to_displays(self.journal.latest_retained())
         for rec in self.journal.records(after=start):
+            self._replaying = rec.seq
             if rec.seq <= applied:  # its messages are in the outbox (or were, and were sent)
                 self.table.advance(rec)
             else:
@@ -283,6 +356,7 @@ class Daemon:
                 self.journal.write_outputs(rec, rows)
                 self._show(self.table.take_displayed())  # the latest view after a restart
             count += 1
+            self._replaying = None
             if time.monotonic() - noted >= progress_every:
                 noted = time.monotonic()
                 sdnotify.extend_timeout(RECOVERY_EXTEND_SECONDS)
@@ -309,10 +383,12 @@ class Daemon:
                 self.cfg, history.files[:-1], upto=first - 1, keys=self._keys()
             )
         except snapshot.SnapshotError as exc:
-            raise JournalError(
-                f"{self.journal.path} starts at record {first} and holds no sound snapshot; "
-                f"its closed segments cannot rebuild the table either ({exc}): put them back "
-                "beside it or in [journal] archive_dir (docs/operations.md)"
+            raise BadRecord(
+                self.journal.path,
+                first,
+                "the journal starts here and holds no sound snapshot; its closed segments cannot "
+                f"rebuild the table before it either ({exc}): put them back beside it or in "
+                "[journal] archive_dir (docs/operations.md)",
             ) from None
         finally:
             history.close()
@@ -448,7 +524,65 @@ class Daemon:
                 loop.add_signal_handler(sig, self.stop)
         for warning in self.cfg.warnings:  # e.g. a vendor plugin that cannot load (issue 5)
             log.warning("config warning", warning=warning)
-        self.recover()
+        if self.fault is None:
+            self._recover_or_hold()
+        if self.fault is None:
+            self._start_table(relay)
+        elif relay is not None:
+            self.relay = relay  # the fault is told at every connect (`_on_connect`)
+            self._journal_status(self.fault.status_fields())
+            self._spawn(relay.run(), "relay")
+        interval = sdnotify.watchdog_interval()
+        if interval:
+            self._spawn(self._watchdog(interval), "watchdog")
+        if relay is not None or sdnotify.notify_socket_set():
+            self._spawn(self._status_notes(), "status")
+        sdnotify.ready()  # held too: a journal fault is one start, never a restart loop
+        if self.fault is None:
+            log.info("running", table=self.cfg.table.table, game=self.cfg.table.game.id)
+        try:
+            await self._stop.wait()
+        finally:
+            await self._shutdown()
+
+    def _recover_or_hold(self) -> None:
+        """`recover`, or the table held on what stopped it. A journal that cannot be written
+        (a full disk) still fails the start: a later one may find room."""
+        try:
+            self.recover()
+        except Exception as exc:
+            if unwritable_reason(exc) is not None:
+                raise
+            self._hold(self._at_unstored(exc))
+
+    def _at_unstored(self, exc: Exception) -> Exception:
+        """A JournalError met storing the outputs of the record `_ingest` journaled (the
+        config's rules at a start, an input) as BadRecord naming that record; else `exc`."""
+        if self._unstored is None or isinstance(exc, BadRecord):
+            return exc
+        if not isinstance(exc, JournalError):
+            return exc
+        return BadRecord(self.journal.path, self._unstored[0].seq, str(exc))
+
+    def _hold(self, exc: BaseException) -> None:
+        """Hold the table on a journal it cannot open or replay (tablectl/fault.py): logged
+        once with the record and the reason (with the traceback when it is a defect rather
+        than a journal the code refuses); `run` then starts only the relay and the watchdog."""
+        self.fault = fault = JournalFault.of(exc, now_ts())
+        known = isinstance(exc, (JournalError, snapshot.SnapshotError))
+        log.error(
+            "journal.fault",
+            record=fault.record,
+            reason=fault.reason,
+            journal=str(self.cfg.journal_path),
+            detail="the table is held: commands are refused, devices are not read, nothing is "
+            "journaled; docs/operations.md 'A journal the table cannot replay'",
+            exc_info=None if known else exc,
+        )
+
+    def _start_table(self, relay: Relay | None) -> None:
+        """Everything a table that replayed its journal runs: the journal's consumer, the
+        relay with the start's `journal/status` and `info`, the broadcast feed, the devices."""
         if self._rules_pending is not None:  # the journal could not take them: the first input
             self.queue.put_nowait((self._rules_pending, None))
             self._rules_pending = None
@@ -479,17 +613,6 @@ class Daemon:
                 self._run_driver(dev.name, dev.driver, dev.port, dev.baud, dev.options),
                 f"driver {dev.name}",
             )
-        interval = sdnotify.watchdog_interval()
-        if interval:
-            self._spawn(self._watchdog(interval), "watchdog")
-        if relay is not None or sdnotify.notify_socket_set():
-            self._spawn(self._status_notes(), "status")
-        sdnotify.ready()
-        log.info("running", table=self.cfg.table.table, game=self.cfg.table.game.id)
-        try:
-            await self._stop.wait()
-        finally:
-            await self._shutdown()
 
     def stop(self) -> None:
         self._stop.set()
@@ -510,8 +633,28 @@ class Daemon:
         log.info("stopping")
         if self._bet_timer:
             self._bet_timer.cancel()
-        consumer, *others = self._tasks
-        await _cancel_and_wait([t for t in others if t.get_name() != "relay"])
+        consumer = next((t for t in self._tasks if t.get_name() == "journal"), None)
+        await _cancel_and_wait([t for t in self._tasks if t.get_name() not in ("journal", "relay")])
+        if consumer is not None:
+            await self._stop_consumer(consumer)
+        if self.relay is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(2.0):  # not wait_for: see _cancel_and_wait
+                    await self._drain_outbox()
+            await self.relay.stop()
+            await _cancel_and_wait([t for t in self._tasks if t.get_name() == "relay"])
+        if self.fault is None and self.table.position > self._snapshot_at:
+            try:
+                self._checkpoint()  # the next start replays nothing
+            except Exception as exc:  # e.g. a full disk: the next start only replays longer
+                log.error("checkpoint failed", exc_info=exc)
+        if self._journal is not None:
+            self._journal.close()
+        log.info("stopped")
+
+    async def _stop_consumer(self, consumer: asyncio.Task[None]) -> None:
+        """The journal's consumer stopped: what was received is journaled first, unless the
+        journal cannot take it (then what is left is logged as not journaled)."""
         if not consumer.done():
             # Everything already received is journaled before we go, unless the journal
             # cannot be written: then waiting would only hold up the stop.
@@ -526,19 +669,6 @@ class Daemon:
                 log.error("inputs not journaled", count=count, reason=self.journal_trouble)
         consumer.cancel()
         await asyncio.gather(consumer, return_exceptions=True)
-        if self.relay is not None:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(2.0):  # not wait_for: see _cancel_and_wait
-                    await self._drain_outbox()
-            await self.relay.stop()
-            await _cancel_and_wait([t for t in self._tasks if t.get_name() == "relay"])
-        if self.table.position > self._snapshot_at:
-            try:
-                self._checkpoint()  # the next start replays nothing
-            except Exception as exc:  # e.g. a full disk: the next start only replays longer
-                log.error("checkpoint failed", exc_info=exc)
-        self.journal.close()
-        log.info("stopped")
 
     async def _drained_or_unwritable(self) -> None:
         """Until every queued input is journaled, or the journal cannot be written."""
@@ -552,7 +682,7 @@ class Daemon:
             await asyncio.gather(drained, trouble, return_exceptions=True)
 
     async def _drain_outbox(self) -> None:
-        while self.journal.unsent_count():
+        while self._journal is not None and self._journal.unsent_count():
             await asyncio.sleep(0.05)
 
     def _spawn(self, coro: Awaitable[None], name: str) -> None:
@@ -575,27 +705,61 @@ class Daemon:
     async def submit(
         self, source: str, data: Any, *, ref: str | None = None, error: str | None = None
     ) -> Record:
-        """Queue an input and wait until it is journaled and applied."""
+        """Queue an input and wait until it is journaled and applied; JournalHeld while the
+        table is held on a journal fault (nothing is journaled then)."""
+        if self.fault is not None:
+            raise JournalHeld(self.fault.refusal())
         fut: asyncio.Future[Record] = asyncio.get_running_loop().create_future()
         await self.queue.put((Input(source, data, ref, error), fut))
         return await fut
 
     def submit_nowait(self, source: str, data: Any, *, ref: str | None = None) -> None:
+        """Queue an input without waiting for it (a timer's, the journal's trouble); while the
+        table is held on a journal fault it is not journaled, and the log says so."""
+        if self.fault is not None:
+            log.warning("input.not_journaled", source=source, reason=self.fault.refusal())
+            return
         self.queue.put_nowait((Input(source, data, ref), None))
 
     async def _consume(self) -> None:
+        """Journal and apply the queued inputs one by one. A journal that no longer reproduces
+        itself (JournalError: e.g. a record's outputs differ from those stored for it) holds
+        the table, as it would at the next start (`_hold_running`); any other error is fatal."""
         while True:
             item, fut = await self.queue.get()
             try:
                 rec = await self._ingest_until_journaled(item)
-            except Exception as exc:  # a journal that is wrong (not just full) is fatal
+            except Exception as exc:
                 if fut is not None and not fut.done():
                     fut.set_exception(exc)
                 self.queue.task_done()
+                if isinstance(exc, JournalError):
+                    self._hold_running(exc)
+                    return
                 raise
             if fut is not None and not fut.done():
                 fut.set_result(rec)
             self.queue.task_done()
+
+    def _hold_running(self, exc: JournalError) -> None:
+        """A running table whose journal turned out not to reproduce itself: held as a start on
+        that journal would be (the record just journaled is named), the devices stopped, every
+        input still queued refused (JournalHeld; a command answered from memory)."""
+        self._hold(self._at_unstored(exc))
+        if self._bet_timer is not None:
+            self._bet_timer.cancel()
+        for task in self._tasks:
+            if task.get_name().startswith("driver "):
+                task.cancel()
+        assert self.fault is not None
+        while not self.queue.empty():
+            _, fut = self.queue.get_nowait()
+            self.queue.task_done()
+            if fut is not None and not fut.done():
+                fut.set_exception(JournalHeld(self.fault.refusal()))
+        if self.relay is not None:
+            self._journal_status(self.fault.status_fields())
+            self._notice("alert", self.fault.alert_fields())
 
     async def _ingest_until_journaled(self, item: Input) -> Record:
         """`_ingest`, tried again every `journal_retry_seconds` while the journal cannot be
@@ -737,8 +901,10 @@ class Daemon:
         """The outbox rows the broker has not acknowledged: the one count both the STATUS= line
         and the retained `journal/status` give. A journal that cannot even be read for it gives
         the last count it gave (logged once), rather than stop the table's status."""
+        if self._journal is None:  # held on a file that would not open: it has no outbox
+            return 0
         try:
-            self._unsent_known = self.journal.unsent_count()
+            self._unsent_known = self._journal.unsent_count()
         except sqlite3.Error as exc:
             if not self._unsent_unreadable:
                 log.warning("journal.unsent_unreadable", error=str(exc), last=self._unsent_known)
@@ -770,6 +936,8 @@ class Daemon:
         count = self.unsent_count()
         if count != self.unsent_notes.told:
             self._journal_status(count=count)
+        if self.fault is not None:  # told at every connect, not only on the retained status
+            self._notice("alert", self.fault.alert_fields())
 
     def _on_refusal(self, refusal: Refusal) -> None:
         """The broker refused an outbox row, which the relay now holds, or took the held row at
@@ -820,7 +988,11 @@ class Daemon:
         anchors existed: read from the oldest segment (beside the journal or archived) and kept
         in the live file. Not there (segments moved off the PC): `journal/start` is not
         published, which `verify-journal --against` notes."""
-        history = History.open(self.journal.path, self.cfg.table.table, self._archive_dir())
+        try:
+            history = History.open(self.journal.path, self.cfg.table.table, self._archive_dir())
+        except JournalError as exc:  # a segment that cannot be read: the table plays on
+            log.warning("journal.origin_unknown", detail=str(exc))
+            return
         try:
             head = history.files[0].head_at(1)
         finally:
@@ -847,17 +1019,13 @@ class Daemon:
             return  # MQTT off: the log says it
         self.relay.notice(suffix, notice_payload(self.cfg.table.table, fields), retain=retain)
 
-    def _refuse_unjournaled(self, verb: str, payload: bytes) -> None:
-        """A command while the journal cannot be written: answered at once from memory, not
-        queued (a dealer must not believe a wager was taken), not journaled."""
-        ref = _command_id(payload)
+    def _refuse_unjournaled(self, verb: str, ref: str | None, reason: str) -> None:
+        """A command while the journal cannot be written, or while the table is held on a
+        journal fault: answered at once from memory with `reason`, not queued (a dealer must
+        not believe a wager was taken), not journaled."""
         log.warning("command.not_journaled", verb=verb[:MAX_VERB_CHARS], id=ref)
         if _verb_problem(verb) is not None:
             return  # no reply topic can carry it
-        reason = (
-            f"the journal cannot be written ({self.journal_trouble}): not recorded; "
-            "try again when it is"
-        )
         self._notice(
             f"cmd/{verb}/reply", {"id": ref, "ok": False, "reason": reason, "journaled": False}
         )
@@ -885,10 +1053,18 @@ class Daemon:
         reply topic can carry is journaled under source "cmd" and not answered.
 
         While the journal cannot be written, a command is answered at once from memory, with
-        `"journaled": false`, and neither queued nor journaled (`_refuse_unjournaled`).
+        `"journaled": false`, and neither queued nor journaled (`_refuse_unjournaled`); so is
+        every command while the table is held on a journal fault (tablectl/fault.py).
         """
+        if self.fault is not None:
+            self._refuse_unjournaled(verb, _command_id(payload), self.fault.refusal())
+            return
         if self.journal_trouble is not None:
-            self._refuse_unjournaled(verb, payload)
+            reason = (
+                f"the journal cannot be written ({self.journal_trouble}): not recorded; "
+                "try again when it is"
+            )
+            self._refuse_unjournaled(verb, _command_id(payload), reason)
             return
         bad_verb = _verb_problem(verb)
         if bad_verb is not None:
@@ -976,10 +1152,13 @@ class Daemon:
             await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         finally:
             trouble.cancel()
-        if fut.done():
-            fut.result()  # a journal that is wrong fails the command, as it fails the daemon
-        else:
+        if not fut.done():
             fut.add_done_callback(_retrieve)
+            return
+        try:
+            fut.result()  # a defect fails the command, as it fails the daemon
+        except JournalHeld as exc:  # it waited in the queue when the table went held
+            self._refuse_unjournaled(source.removeprefix("cmd/"), ref, str(exc))
 
     def _make_relay(self) -> Relay:
         """The MQTT relay with the config's credentials; BrokerSetupError naming the key and the
@@ -1002,7 +1181,7 @@ class Daemon:
         except (OSError, ssl.SSLError, UnicodeDecodeError) as exc:
             raise BrokerSetupError(f"{self.cfg.path}: {where}: {exc}") from None
         return Relay(
-            self.journal,
+            self._journal if self._journal is not None else _NoOutbox(),
             host=m.host,
             port=m.port,
             base_topic=self.cfg.table.base_topic,
@@ -1098,19 +1277,22 @@ class Daemon:
         """What `systemctl status` shows: a journal that cannot be written first, the round and
         its phase, any hold, the broker, and how many messages wait to be published (`unsent`,
         else `unsent_count()` now)."""
-        st = self.table.state_view()
         parts = []
+        if self.fault is not None:  # the table's state was never rebuilt: the fault alone
+            parts.append(self.fault.status_line())
+            return "; ".join([*parts, *self._link_parts(unsent)])
+        st = self.table.state_view()
         if self.journal_trouble is not None:
             parts.append(f"JOURNAL UNWRITABLE: {self.journal_trouble}")
         parts.append(f"round {st.round} {st.phase}")
         if self.table.held is not None:
             parts.append(f"HELD: {self.table.held}")
-        if self.relay is not None:
-            parts.append(f"broker {self.relay.state.value}")
-        else:
-            parts.append("mqtt off")
-        parts.append(f"{self.unsent_count() if unsent is None else unsent} unsent")
-        return "; ".join(parts)
+        return "; ".join([*parts, *self._link_parts(unsent)])
+
+    def _link_parts(self, unsent: int | None) -> list[str]:
+        """The status line's end: the broker, and the messages waiting to be published."""
+        broker = f"broker {self.relay.state.value}" if self.relay is not None else "mqtt off"
+        return [broker, f"{self.unsent_count() if unsent is None else unsent} unsent"]
 
     async def _status_notes(self) -> None:
         """`note_status` every `status_note_seconds`: STATUS= to systemd whenever the status line

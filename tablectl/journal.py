@@ -41,6 +41,7 @@ from tablectl.outputs import OutboxRow
 from tablectl.paths import folder_problem, not_a_file
 from tablectl.witness import GENESIS as GENESIS
 from tablectl.witness import Head
+from tablectl_base.events import json_problem
 
 if TYPE_CHECKING:
     from tablectl.exports import ExportLine
@@ -300,6 +301,25 @@ def start_data(first_seq: int, prev_hash: str, key_id: str) -> bytes:
     return b"".join(part.encode("utf-8") + b"\x1f" for part in parts)
 
 
+_UNAVAILABLE_CODES = (
+    "SQLITE_IOERR",
+    "SQLITE_FULL",
+    "SQLITE_BUSY",
+    "SQLITE_LOCKED",
+    "SQLITE_CANTOPEN",
+)
+"""SQLite's result codes for a file that cannot be opened now, as opposed to one that is not a
+journal (`JournalUnavailable`)."""
+
+
+def _missing(expect: int, found: int) -> str:
+    """Why a record is not where the journal's seqs say it should be."""
+    if found > expect:
+        gone = f"records {expect}-{found - 1} are" if found - 1 > expect else "it is"
+        return f"{gone} missing (removed): record {found} follows record {expect - 1}"
+    return f"out of order: record {found} follows record {expect - 1}"
+
+
 def _span(seqs: Sequence[int]) -> str:
     return f"record {seqs[0]}" if len(seqs) == 1 else f"records {seqs[0]}-{seqs[-1]}"
 
@@ -399,6 +419,62 @@ class JournalError(Exception):
     """The journal file cannot be used (wrong table, newer schema, not a journal)."""
 
 
+class JournalUnavailable(JournalError):
+    """The journal file cannot be opened now (a full disk, an I/O error, a lock another process
+    holds, a folder it cannot open): the file may be sound, and a later start may open it."""
+
+
+class BadRecord(JournalError):
+    """A record the journal holds, or should hold, cannot be read or replayed (issue 24 item 4):
+    `seq` names it, `problem` says what is wrong with it."""
+
+    def __init__(self, path: Path, seq: int, problem: str) -> None:
+        super().__init__(f"{path}: record {seq}: {problem}")
+        self.seq = seq
+        self.problem = problem
+
+
+def field_problem(ts: Any, source: Any, ref: Any, body: Any) -> str | None:
+    """Why a record's stored fields are not what every record holds (text, and a ref that is
+    text or NULL), or None: an edited row can hold a BLOB where the journal writes text."""
+    for name, value in (("ts", ts), ("source", source), ("body", body)):
+        if type(value) is not str:
+            return f"its {name} is {_sql_kind(value)}, not text"
+    if ref is not None and type(ref) is not str:
+        return f"its ref is {_sql_kind(ref)}, not text"
+    return None
+
+
+def read_body(text: str) -> dict[str, Any]:
+    """A record's body from its stored JSON text; ValueError saying why when it is not a JSON
+    object (the journal only ever writes objects: `tablectl.table.journal_body`)."""
+    try:
+        body = _load_body(text)
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"its body is not JSON: {json_problem(exc)}") from None
+    if type(body) is not dict:
+        raise ValueError(f"its body is JSON but not an object ({type(body).__name__})")
+    return body
+
+
+def _body_problem(text: str) -> str | None:
+    """Why `read_body` refuses a record's body text, or None."""
+    try:
+        read_body(text)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _sql_kind(value: Any) -> str:
+    """What SQLite stored, for a reason line."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bytes):
+        return f"a BLOB of {len(value)} bytes"
+    return f"a {type(value).__name__}"
+
+
 class Journal:
     """The SQLite file holding the journal and the outbox. One writer: the daemon.
 
@@ -436,11 +512,14 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             with contextlib.suppress(AttributeError):
                 self.db.close()
-            if getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_IOERR", "SQLITE_FULL")):
-                raise JournalError(
-                    f"{path} cannot be opened: {exc} (is its disk full? docs/operations.md "
-                    "'Disk full')"
-                ) from None
+            code = getattr(exc, "sqlite_errorname", "")
+            if code.startswith(_UNAVAILABLE_CODES):
+                hint = (
+                    "is its disk full? docs/operations.md 'Disk full'"
+                    if code.startswith(("SQLITE_IOERR", "SQLITE_FULL"))
+                    else "does another process hold it, or is its folder out of reach?"
+                )
+                raise JournalUnavailable(f"{path} cannot be opened: {exc} ({hint})") from None
             raise JournalError(f"{path} is not a tablectl journal: {exc}") from None
         # First record whose head is published; None: none (a journal from before heads).
         self._witness_from: int | None = None
@@ -780,7 +859,11 @@ class Journal:
         return self._witness_from is not None and seq >= self._witness_from
 
     def records(self, after: int = 0) -> Iterator[Record]:
-        """Records with seq > `after`, in order (each with the hash it follows)."""
+        """Records with seq > `after`, in order (each with the hash it follows).
+
+        BadRecord names the first record that cannot be read (a field that is not text, a body
+        that is not a JSON object) or is missing (a gap in the seqs): what comes before it has
+        been yielded, nothing after it is."""
         after = max(after, self.first_seq - 1)
         if after >= self._last_seq:
             return
@@ -794,7 +877,19 @@ class Journal:
         starts = [k.first_seq for k in self.key_starts]
         witness_from = self._witness_from
         flat: dict[str, dict[str, Any]] = {}  # bodies met before, without a nested value
+        expect = after + 1
         for seq, ts, source, ref, text, stored in cur:
+            if seq != expect:
+                raise BadRecord(self.path, expect, _missing(expect, seq))
+            expect += 1
+            if (
+                type(ts) is not str
+                or type(source) is not str
+                or type(text) is not str
+                or (ref is not None and type(ref) is not str)
+            ):
+                problem = field_problem(ts, source, ref, text)
+                raise BadRecord(self.path, seq, problem or "unreadable")
             i = bisect.bisect_right(starts, seq) if starts else 0
             key = self.key_starts[i - 1].key_id if i else None
             digest = stored.hex() if type(stored) is bytes else _hex(stored)
@@ -806,8 +901,11 @@ class Journal:
             if known is not None:
                 body = dict(known)
             else:
-                body = _load_body(text)
-                if type(body) is dict and text.count("{") == 1 and "[" not in text:
+                try:
+                    body = read_body(text)
+                except ValueError as exc:
+                    raise BadRecord(self.path, seq, str(exc)) from None
+                if text.count("{") == 1 and "[" not in text:
                     if len(flat) >= BODIES_KEPT:
                         flat.clear()
                     flat[text] = dict(body)
@@ -1010,6 +1108,7 @@ class Journal:
             "ORDER BY rowid"
         )
         last_seq, last_hash = self.first_seq - 1, self.start_hash
+        readable: set[str] = set()  # bodies `_body_problem` found sound, up to BODIES_KEPT
         for seq, ts, source, ref, body, stored, stored_mac in rows:
             digest, mac = _hex(stored), _hex(stored_mac)
             if seq != expect:
@@ -1019,6 +1118,20 @@ class Journal:
                     )
                 else:
                     problems.append(f"record {seq}: out of order after record {expect - 1}")
+            fields = field_problem(ts, source, ref, body)
+            unreadable = fields
+            if fields is None and body not in readable:  # one met before parses the same
+                unreadable = _body_problem(body)
+                if unreadable is None and len(readable) < BODIES_KEPT:
+                    readable.add(body)
+            if unreadable is not None:
+                problems.append(f"record {seq}: cannot be read: {unreadable}")
+                if fields is not None:  # no bytes to hash
+                    assert digest is not None
+                    hashes.setdefault(seq, digest)
+                    prev, expect = digest, seq + 1
+                    last_seq, last_hash = seq, digest
+                    continue
             data = record_bytes(prev, seq, ts, source, ref, body)
             if hashlib.sha256(data).hexdigest() != digest:
                 problems.append(
@@ -1051,18 +1164,7 @@ class Journal:
             hashes.setdefault(seq, digest)
             prev, expect = digest, seq + 1
             last_seq, last_hash = seq, digest
-        applied = self.db.execute("SELECT journal_seq, hash FROM applied WHERE id = 1").fetchone()
-        if applied:
-            a_seq, a_hash = applied
-            if a_seq > last_seq:
-                problems.append(
-                    f"records after {last_seq} were removed: outputs exist up to record {a_seq}"
-                )
-            elif a_seq == last_seq and a_hash != last_hash:
-                problems.append(f"record {a_seq}: differs from the record its outputs came from")
-        top = self.db.execute("SELECT max(journal_seq) FROM outbox").fetchone()[0]
-        if top is not None and top > last_seq and not (applied and applied[0] > last_seq):
-            problems.append(f"records after {last_seq} were removed: outputs refer to record {top}")
+        problems += [text for _, text in self.end_problems(last_seq, last_hash)]
         if self.meta("importing") is not None:  # Journal.import_records stopped part way
             problems.append("an import did not finish: move it away and import again")
         result = Verification(len(hashes), problems)
@@ -1073,6 +1175,37 @@ class Journal:
         top = max((h.seq for h in heads), default=0)
         self._notes(result, ring, checked, unchecked, unkeyed, (min(top, last_seq), last_seq))
         return result
+
+    def end_problems(self, last_seq: int, last_hash: str) -> list[tuple[int, str]]:
+        """Where the outbox says the journal went on past its last record (`last_seq`, whose
+        hash is `last_hash`): its end was cut off, or its last record replaced. Each as (the
+        first record concerned, what is wrong); empty when the end is the one the outputs
+        came from."""
+        problems: list[tuple[int, str]] = []
+        applied = self.db.execute("SELECT journal_seq, hash FROM applied WHERE id = 1").fetchone()
+        if applied:
+            a_seq, a_hash = applied
+            if a_seq > last_seq:
+                problems.append(
+                    (
+                        last_seq + 1,
+                        f"records after {last_seq} were removed: outputs exist up to record "
+                        f"{a_seq}",
+                    )
+                )
+            elif a_seq == last_seq and a_hash != last_hash:
+                problems.append(
+                    (a_seq, f"record {a_seq}: differs from the record its outputs came from")
+                )
+        top = self.db.execute("SELECT max(journal_seq) FROM outbox").fetchone()[0]
+        if top is not None and top > last_seq and not (applied and applied[0] > last_seq):
+            problems.append(
+                (
+                    last_seq + 1,
+                    f"records after {last_seq} were removed: outputs refer to record {top}",
+                )
+            )
+        return problems
 
     def _check_key_starts(
         self,
