@@ -79,10 +79,15 @@ def normalise(topic: str, payload: Any, retain: bool) -> dict[str, Any]:
     return {"topic": topic, "payload": _drop_ts(payload), "retain": retain}
 
 
+FROM_MEMORY = ("/journal/status", "/info", "/journal/start", "/journal/segment")
+"""Topics the daemon publishes from memory, not from the journal: when they come is timing."""
+
+
 def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Messages once each by seq, checked in seq order, seq dropped. Device statuses are taken
     out of the stream and listed after it, per device in topic order, each device's changes only
-    (and `journal/status` and `info`, which the daemon publishes from memory, are left out):
+    (and `journal/status`, `info` and the anchors `journal/start` and `journal/segment`, which the
+    daemon publishes from memory, are left out):
     when two drivers report relative to each other and to the game's messages is timing, not
     behaviour, and a driver may report an unchanged status again (e.g. with new counters)."""
     seen: set[int] = set()
@@ -90,7 +95,7 @@ def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     devices: dict[str, list[dict[str, Any]]] = {}
     last_seq = 0
     for m in messages:
-        if m["topic"].endswith(("/journal/status", "/info")):
+        if m["topic"].endswith(FROM_MEMORY):
             continue  # from memory, not the journal (docs/mqtt.md): when it comes is timing
         p = m["payload"]
         seq = p.get("seq") if isinstance(p, dict) else None

@@ -1,6 +1,6 @@
 """Issue 24 item 4: a journal the daemon cannot read or replay holds the table, never loops.
 
-Each of ten real SQLite journals doctored as tests/journal_faults.py says (a body that is not
+Each of ten real SQLite journals doctored as hil/journal_faults.py says (a body that is not
 JSON, a gap, outputs the replay no longer gives, an import that did not finish, ...) starts a
 daemon in this process with its relay on a real Mosquitto and a datagram socket standing in for
 systemd: it says READY=1 and feeds the watchdog, publishes the retained `journal/status` with
@@ -24,14 +24,7 @@ from typing import Any
 import aiomqtt
 import pytest
 
-from tablectl.cli import main
-from tablectl.config import LoadedConfig, load_config
-from tablectl.daemon import Daemon, JournalHeld
-from tablectl.journal import BadRecord, Journal, JournalError
-from tablectl.table import Table
-from tests.conftest import MosquittoBroker
-from tests.integration.harness import write_config
-from tests.journal_faults import (
+from hil.journal_faults import (
     KINDS,
     LAST,
     NO_SNAPSHOT,
@@ -41,7 +34,14 @@ from tests.journal_faults import (
     rows_kept,
     sql,
 )
-from tests.journal_faults import ts as record_ts
+from hil.journal_faults import ts as record_ts
+from tablectl.cli import main
+from tablectl.config import LoadedConfig, load_config
+from tablectl.daemon import Daemon, JournalHeld
+from tablectl.journal import BadRecord, Journal, JournalError
+from tablectl.table import Table
+from tests.conftest import MosquittoBroker
+from tests.integration.harness import write_config
 
 BASE = "tablectl/it/t1"
 TIMEOUT = 10.0

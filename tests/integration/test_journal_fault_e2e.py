@@ -1,5 +1,5 @@
 """Issue 24 item 4, end to end: ten tables, each on a journal broken one of the ten ways of
-tests/journal_faults.py, run as real `tablectl run` processes side by side under a stand-in for
+hil/journal_faults.py, run as real `tablectl run` processes side by side under a stand-in for
 systemd (hil/supervise.py: Type=notify, a watchdog, Restart=always with RestartSec=2) against the
 locked broker, for 60 seconds. Each must start exactly once and stay up, held: READY=1, its
 watchdog fed, the retained `journal/status` and the `journal-fault` alert naming the record and
@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
+from hil.journal_faults import KINDS, build, rows_kept
 from hil.supervise import Supervised, supervise
 from tablectl.config import load_config
 from tests.conftest import MosquittoBroker
 from tests.integration.harness import Console, write_config
-from tests.journal_faults import KINDS, build, rows_kept
 
 pytestmark = pytest.mark.integration
 

@@ -1,5 +1,5 @@
-"""Ten journals the table cannot replay (issue 24 item 4), for tests/test_journal_fault.py and
-tests/integration/test_journal_fault_e2e.py.
+"""Ten journals the table cannot replay (issue 24 item 4), for tests/test_journal_fault.py,
+tests/integration/test_journal_fault_e2e.py and the campaign's tamper pass (hil/tamper_pass.py).
 
 `build(cfg)` journals a short baccarat session through tablectl's own code, as the daemon does
 (append, apply, store the outputs; a snapshot at the end, as a stop takes one): 19 records, the
@@ -19,11 +19,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hil.tamper import rechain
 from tablectl import snapshot
 from tablectl.config import LoadedConfig
-from tablectl.journal import GENESIS, Journal, record_hash
+from tablectl.journal import Journal
 from tablectl.table import Table, journal_body
-from tests.helpers import CLOSE, SHOE_NEW, bank, cards, wager
+
+
+def bank(seat: int, amount: str) -> dict[str, Any]:
+    return {"type": "bank", "seat": seat, "amount": amount}
+
+
+def wager(seat: int, spot: str, amount: str) -> dict[str, Any]:
+    return {"type": "wager", "seat": seat, "spot": spot, "amount": amount}
+
+
+def cards(text: str) -> list[dict[str, Any]]:
+    """`shoe.card` events for space-separated cards, in draw order."""
+    return [{"type": "shoe.card", "card": c} for c in text.split()]
+
+
+CLOSE: dict[str, Any] = {"type": "bets.close"}
+SHOE_NEW: dict[str, Any] = {"type": "shoe.new"}
 
 ROUND_1 = [
     bank(4, "500"),
@@ -71,25 +88,6 @@ def sql(path: Path, *statements: str, params: tuple[Any, ...] = ()) -> None:
     try:
         for i, statement in enumerate(statements):
             db.execute(statement, params if i == len(statements) - 1 else ())
-        db.commit()
-    finally:
-        db.close()
-
-
-def rechain(path: Path) -> None:
-    """Every public hash recomputed from the file's first record on, as the chain prescribes
-    (rows whose fields are not text are left as they are), and the outbox's applied mark moved
-    onto the recomputed hash of its record."""
-    db = sqlite3.connect(path)
-    try:
-        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-        prev = meta.get("prev_hash", GENESIS)
-        rows = db.execute("SELECT seq, ts, source, ref, body FROM journal ORDER BY seq").fetchall()
-        for seq, ts_, source, ref, body in rows:
-            digest = record_hash(prev, seq, ts_, source, ref, body)
-            db.execute("UPDATE journal SET hash = ? WHERE seq = ?", (bytes.fromhex(digest), seq))
-            db.execute("UPDATE applied SET hash = ? WHERE journal_seq = ?", (digest, seq))
-            prev = digest
         db.commit()
     finally:
         db.close()
