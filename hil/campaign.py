@@ -458,6 +458,12 @@ def main(argv: list[str] | None = None) -> int:
         "tampering --trials times against a keyed journal, and what caught it",
     )
     parser.add_argument("--trials", type=int, default=20, help="--tamper: trials per kind")
+    parser.add_argument(
+        "--others",
+        type=int,
+        default=5000,
+        help="--tamper: commands between a command and its copy after a broker restart",
+    )
     args = parser.parse_args(argv)
     if args.tamper:
         return _tamper(args)
@@ -478,7 +484,7 @@ def _tamper(args: argparse.Namespace) -> int:
     from hil.tamper_pass import print_table, tamper_pass
 
     started = time.monotonic()
-    figures = tamper_pass(args.trials, args.seed)
+    figures = tamper_pass(args.trials, args.seed, others=args.others)
     figures["seconds"] = round(time.monotonic() - started, 1)
     if args.json:
         print(json.dumps(figures))

@@ -340,8 +340,12 @@ def path_kinds(folder: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def tamper_pass(trials: int, seed: int, rounds: int = 40) -> dict[str, Any]:
-    """Run every kind `trials` times; the figures, kind by kind, and whether all passed."""
+def tamper_pass(
+    trials: int, seed: int, rounds: int = 40, others: int = 5000, commands: bool = True
+) -> dict[str, Any]:
+    """Run every kind `trials` times (the command kinds: `others` commands between a wager and
+    its copy, at most 3 trials; left out without `commands`); the figures, kind by kind, and
+    whether all passed."""
     import tempfile
 
     rng = random.Random(seed)
@@ -368,6 +372,10 @@ def tamper_pass(trials: int, seed: int, rounds: int = 40) -> dict[str, Any]:
                     kind.caught[check] = kind.caught.get(check, 0) + int(caught[check])
             results.append(kind)
         defences = held_kinds(_fresh(base / "held")) + path_kinds(_fresh(base / "paths"))
+        if commands:
+            from hil.tamper_commands import command_kinds
+
+            defences += command_kinds(_fresh(base / "commands"), trials, others)
     rows = [
         {
             "kind": k.name,
@@ -400,12 +408,12 @@ def print_table(figures: dict[str, Any]) -> None:
     print(
         f"tamper pass: a keyed journal of {figures['rounds']} rounds, {figures['records']} records"
     )
-    print(f"{'kind':<42} " + " ".join(f"{c:>7}" for c in CHECKS) + "  required")
+    print(f"{'kind':<58} " + " ".join(f"{c:>7}" for c in CHECKS) + "  required")
     for row in figures["kinds"]:
         cells = " ".join(f"{row[c]:>3}/{row['trials']:<3}" for c in CHECKS)
         flag = "" if row["passed"] else "  <- must be all"
-        print(f"{row['kind']:<42} {cells}  {row['required']}{flag}")
-    print(f"{'the table itself':<42} {'caught':>7}  by")
+        print(f"{row['kind']:<58} {cells}  {row['required']}{flag}")
+    print(f"{'the table itself':<58} {'caught':>7}  by")
     for row in figures["defences"]:
         flag = "" if row["passed"] else "  <- must be all"
-        print(f"{row['kind']:<42} {row['caught']:>3}/{row['trials']:<3}  {row['by']}{flag}")
+        print(f"{row['kind']:<58} {row['caught']:>3}/{row['trials']:<3}  {row['by']}{flag}")

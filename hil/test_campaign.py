@@ -22,13 +22,14 @@ def test_a_short_kill_campaign_loses_and_doubles_nothing_issue9() -> None:
     assert figures["chain_intact"] is True
 
 
+@pytest.mark.integration
 def test_the_tamper_pass_catches_every_kind_with_the_check_the_docs_name_issue24() -> None:
     """Every kind of tampering of docs/operations.md's table, twice at random places: each
     caught by the check that table says catches it, and (the pass is no fake) the public chain
     alone misses the ones it says it misses."""
     from hil.tamper_pass import tamper_pass
 
-    figures = tamper_pass(trials=2, seed=3, rounds=12)
+    figures = tamper_pass(trials=2, seed=3, rounds=12, others=50)
     rows = {row["kind"]: row for row in figures["kinds"]}
     assert figures["passed"], rows
     assert rows["record edited, chain recomputed"]["chain"] == 0
@@ -36,3 +37,6 @@ def test_the_tamper_pass_catches_every_kind_with_the_check_the_docs_name_issue24
     assert rows["front cut, start signed by a key holder"]["key"] == 0
     assert rows["export: line edited, chain recomputed"]["chain"] == 0
     assert all(row["trials"] == 2 for row in rows.values())
+    defences = {row["kind"]: row for row in figures["defences"]}
+    assert len([k for k in defences if k.startswith("journal: ")]) == 10
+    assert all(row["caught"] == row["trials"] >= 1 for row in defences.values()), defences
