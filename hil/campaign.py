@@ -56,7 +56,38 @@ TABLE = "k1"
 BASE = f"tablectl/hil/{TABLE}"
 
 
-def table_config(folder: Path, shoe_port: Path, mqtt_port: int) -> Path:
+def table_config(
+    folder: Path,
+    shoe_port: Path | None,
+    mqtt_port: int | None,
+    *,
+    journal: Path | None = None,
+    key_file: str | None = None,
+) -> Path:
+    """The campaign's baccarat table: its shoe at `shoe_port` (None: no device), its broker at
+    `mqtt_port` (None: MQTT off), its journal (default `folder/journal.db`), its chain key."""
+    shoe = (
+        f"""[[devices]]
+name = "shoe"
+driver = "shoe"
+port = "{shoe_port}"
+[devices.options]
+backoff_initial = 0.05
+backoff_max = 0.2
+"""
+        if shoe_port is not None
+        else ""
+    )
+    mqtt_table = (
+        f"""[mqtt]
+host = "127.0.0.1"
+port = {mqtt_port}
+keepalive = 5
+"""
+        if mqtt_port is not None
+        else "[mqtt]\nenabled = false\n"
+    )
+    key = f'key_file = "{key_file}"\n' if key_file else ""
     path = folder / "table.toml"
     path.write_text(
         f"""site = "hil"
@@ -73,20 +104,9 @@ max = "500"
 [collection]
 file = "{SCHEDULES / "ez-baccarat-panda8.toml"}"
 option = 3
-[[devices]]
-name = "shoe"
-driver = "shoe"
-port = "{shoe_port}"
-[devices.options]
-backoff_initial = 0.05
-backoff_max = 0.2
-[mqtt]
-host = "127.0.0.1"
-port = {mqtt_port}
-keepalive = 5
-[journal]
-path = "{folder / "journal.db"}"
-"""
+{shoe}{mqtt_table}[journal]
+path = "{journal or folder / "journal.db"}"
+{key}"""
     )
     return path
 
@@ -101,10 +121,13 @@ class Broker:
             f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
             "set_tcp_nodelay true\nmax_queued_messages 100000\n"
         )
+        self.args = [find_mosquitto(), "-c", str(conf)]
+        self.start()
+
+    def start(self) -> None:
+        """Start it (again, on the same port) and wait until it takes a connection."""
         self.proc = subprocess.Popen(
-            [find_mosquitto(), "-c", str(conf)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            self.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:

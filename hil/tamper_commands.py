@@ -11,7 +11,6 @@ duplicate and the seat still holds one wager.
 from __future__ import annotations
 
 import json
-import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -26,25 +25,6 @@ from hil.campaign import BASE, Broker, Daemon, table_config
 
 REPLY_WAIT = 30.0
 """Seconds a console waits for a reply (thousands of commands journaled ahead of it)."""
-
-
-class RestartableBroker(Broker):
-    """The campaign's broker, which can be stopped and started again on the same port."""
-
-    def restart(self) -> None:
-        args = [str(a) for a in self.proc.args]  # type: ignore[union-attr]  # as it was started
-        self.stop()
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                probe = mqtt.Client(CallbackAPIVersion.VERSION2)
-                probe.connect("127.0.0.1", self.port)
-                probe.disconnect()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("mosquitto did not start again")
 
 
 class Console:
@@ -111,11 +91,8 @@ class Console:
 
 def command_kinds(folder: Path, trials: int, others: int) -> list[dict[str, Any]]:
     """Both command kinds against one table; their figures as the tamper pass prints them."""
-    broker = RestartableBroker(folder)
-    config = table_config(folder, folder / "no-shoe", broker.port)
-    text = config.read_text()
-    start = text.index("[[devices]]")
-    config.write_text(text[:start] + text[text.index("[mqtt]") :])  # no device: commands only
+    broker = Broker(folder)
+    config = table_config(folder, None, broker.port)  # no device: commands only
     daemon = Daemon(config)
     console = Console(broker.port)
     try:
@@ -145,7 +122,7 @@ def _retained(console: Console, trials: int) -> dict[str, Any]:
     return {"kind": "a command published retained", "trials": trials, "caught": caught, "by": "R47"}
 
 
-def _again(console: Console, broker: RestartableBroker, trials: int, others: int) -> dict[str, Any]:
+def _again(console: Console, broker: Broker, trials: int, others: int) -> dict[str, Any]:
     caught = 0
     bank = console.send("bank", {"id": "again-bank", "seat": 1, "amount": "5000"})
     if bank.get("ok") is not True:
@@ -158,7 +135,8 @@ def _again(console: Console, broker: RestartableBroker, trials: int, others: int
             console.client.publish(f"{BASE}/cmd/round.resume", f'{{"id":"o-{k}-{n}"}}', qos=1)
         console.wait(f"{others} replies", partial(_replied, console, f"o-{k}-{others - 1}"), 600)
         online = console.online
-        broker.restart()
+        broker.stop()
+        broker.start()
         console.wait("the table online again", partial(_online_after, console, online))
         reply = console.send("wager", wager)
         wagers = [w for w in console.state.get("wagers", []) if w.get("seat") == 2 + k]

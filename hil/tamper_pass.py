@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from hil import tamper
+from hil.campaign import TABLE, table_config
 from hil.synthetic import baccarat_history
 from tablectl.chainkey import ChainKey, create_key
 from tablectl.cli import main as cli
@@ -67,31 +68,7 @@ class Trial:
 
 def _config(folder: Path, journal: Path, key_file: str | None) -> Path:
     """A table config for the journal (no device, no broker): what `verify` and `import` read."""
-    from hil.runner import SCHEDULES
-
-    key = f'key_file = "{key_file}"\n' if key_file else ""
-    path = folder / "table.toml"
-    path.write_text(
-        f"""site = "hil"
-table = "t1"
-[game]
-id = "ez-baccarat-panda8"
-decks = 8
-[seats]
-count = 7
-[limits]
-min = "5"
-max = "500"
-[collection]
-file = "{SCHEDULES / "ez-baccarat-panda8.toml"}"
-option = 3
-[mqtt]
-enabled = false
-[journal]
-path = "{journal}"
-{key}"""
-    )
-    return path
+    return table_config(folder, None, None, journal=journal, key_file=key_file)
 
 
 def make_journal(folder: Path, rounds: int, seed: int) -> tuple[Path, ChainKey, Path, int]:
@@ -103,7 +80,7 @@ def make_journal(folder: Path, rounds: int, seed: int) -> tuple[Path, ChainKey, 
     config = _config(folder, journal_path, "journal.key")
     cfg = load_config(config)
     table = Table(cfg)
-    journal = Journal(journal_path, table="t1", key=key)
+    journal = Journal(journal_path, table=TABLE, key=key)
     try:
         for rec in replay_records(baccarat_history(rounds, seed, config)):
             done = journal.append(rec.ts, rec.source, rec.ref, rec.body)

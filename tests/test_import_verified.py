@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from hil.tamper import edited_line, rechained_export
 from tablectl.chainkey import ChainKey, create_key
 from tablectl.cli import main
 from tablectl.exports import ExportError, verified_lines
@@ -75,29 +76,6 @@ def write(path: Path, lines: list[str]) -> Path:
     return path
 
 
-def edited(line: str, **changes: Any) -> str:
-    data = json.loads(line)
-    data.update(changes)
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def rechained(lines: list[str]) -> list[str]:
-    """What an intruder who knows the public chain makes of an edited export: every line's
-    `chain` recomputed from its contents and its place (no key is needed for that)."""
-    out, prev = [], GENESIS
-    for seq, line in enumerate(lines, start=1):
-        data = json.loads(line)
-        chain = data.pop("chain")
-        ts, source, ref = data.pop("ts"), data.pop("source"), data.pop("ref", None)
-        body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-        prev = hashlib.sha256(record_bytes(prev, seq, ts, source, ref, body)).hexdigest()
-        data.update(ts=ts, source=source, chain={**chain, "seq": seq, "hash": prev})
-        if ref is not None:
-            data["ref"] = ref
-        out.append(json.dumps(data, separators=(",", ":"), ensure_ascii=False))
-    return out
-
-
 def import_(
     new: Path, export: Path, capsys: pytest.CaptureFixture[str], *extra: str
 ) -> tuple[int, str]:
@@ -123,7 +101,7 @@ def test_the_findings_export_a_line_deleted_and_a_later_wager_raised_is_refused(
     lines = exported(old, capsys)
     assert json.loads(lines[WAGER_LINE - 1])["amount"] == "40.00"
     tampered = lines[:4] + lines[5:]  # record 5 gone
-    tampered[WAGER_LINE - 2] = edited(tampered[WAGER_LINE - 2], amount="500.00")
+    tampered[WAGER_LINE - 2] = edited_line(tampered[WAGER_LINE - 2], amount="500.00")
     code, said = import_(new, write(tmp_path / "ev.jsonl", tampered), capsys)
     assert code == 1
     assert "line 5: says it is record 6, but it is record 5 of the export" in said
@@ -137,8 +115,8 @@ def test_the_findings_export_a_line_deleted_and_a_later_wager_raised_is_refused(
         (lambda ls: ls[:9] + ls[10:], "line 10: says it is record 11, but it is record 10"),
         (lambda ls: [*ls[:3], ls[7], *ls[3:]], "line 4: says it is record 8, but it is record 4"),
         (lambda ls: [*ls[:3], ls[4], ls[3], *ls[5:]], "line 4: says it is record 5"),
-        (lambda ls: [*ls[:-1], edited(ls[-1], amount="11.00")], "line 21 (record 21): its"),
-        (lambda ls: [edited(ls[0], ts="2026-11-26T09:00:00Z"), *ls[1:]], "line 1 (record 1)"),
+        (lambda ls: [*ls[:-1], edited_line(ls[-1], amount="11.00")], "line 21 (record 21): its"),
+        (lambda ls: [edited_line(ls[0], ts="2026-11-26T09:00:00Z"), *ls[1:]], "line 1 (record 1)"),
         (lambda ls: [*ls, ls[-1]], "line 22: says it is record 21, but it is record 22"),
     ],
     ids=["deleted", "inserted", "moved", "edited-last", "edited-first-ts", "repeated-last"],
@@ -165,8 +143,8 @@ def test_a_recomputed_export_passes_alone_but_not_against_the_old_tables_heads(
     imported without them, verify-journal --against the heads fails it afterwards."""
     lines = exported(old, capsys)
     tampered = lines[:4] + lines[5:]
-    tampered[WAGER_LINE - 2] = edited(tampered[WAGER_LINE - 2], amount="500.00")
-    export = write(tmp_path / "ev.jsonl", rechained(tampered))
+    tampered[WAGER_LINE - 2] = edited_line(tampered[WAGER_LINE - 2], amount="500.00")
+    export = write(tmp_path / "ev.jsonl", rechained_export(tampered))
     heads = heads_file(old, tmp_path / "heads.jsonl")
     code, said = import_(new, export, capsys, "--against", str(heads))
     assert code == 1
