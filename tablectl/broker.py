@@ -126,11 +126,23 @@ def broadcast_user(site: str) -> str:
     return f"broadcast-{site}"
 
 
-def room_users(tables: Sequence[TableConfig], *, display_results: bool = False) -> list[BrokerUser]:
+def numbered(name: str, screens: int) -> list[str]:
+    """`name` and, for more screens than one, `name-2` ... `name-<screens>`: on a broker where a
+    client's id is its user name (`use_username_as_clientid`) a user is one connection at a
+    time, so each screen of a role needs a user of its own."""
+    return [name, *(f"{name}-{n}" for n in range(2, screens + 1))]
+
+
+def room_users(
+    tables: Sequence[TableConfig], *, display_results: bool = False, screens: int = 1
+) -> list[BrokerUser]:
     """Every user of a card room's broker, for these tables: per table the daemon and its console,
     per site the pit, floor and display roles (the display role reads `round/result` too when
-    `display_results`). ValueError for two configs of one table, a user name the broker cannot
-    take, or one user name given to two roles."""
+    `display_results`; `screens` users each of the floor and display roles, `numbered`).
+    ValueError for two configs of one table, a user name the broker cannot take, or one user
+    name given to two roles."""
+    if screens < 1:
+        raise ValueError(f"--screens must be 1 or more, not {screens}")
     display_reads = (*DISPLAY_READS, DISPLAY_RESULTS) if display_results else DISPLAY_READS
     if not tables:
         raise ValueError("no table config given")
@@ -174,9 +186,9 @@ def room_users(tables: Sequence[TableConfig], *, display_results: bool = False) 
                 f"{site}: the floor supervisor's console, for every table",
             )
         )
-        users.append(
+        users += [
             BrokerUser(
-                floor_user(site),
+                name,
                 "floor",
                 site,
                 # deny is applied before any grant, whatever the order of the lines
@@ -185,16 +197,18 @@ def room_users(tables: Sequence[TableConfig], *, display_results: bool = False) 
                 + tuple(Grant("read", f"{t.base_topic}/#") for t in here),
                 f"{site}: floor and surveillance systems, read only, no inbound commands",
             )
-        )
-        users.append(
+            for name in numbered(floor_user(site), screens)
+        ]
+        users += [
             BrokerUser(
-                display_user(site),
+                name,
                 "display",
                 site,
                 tuple(Grant("read", f"{t.base_topic}/{s}") for t in here for s in display_reads),
                 f"{site}: display pages, read only: " + ", ".join(display_reads),
             )
-        )
+            for name in numbered(display_user(site), screens)
+        ]
         users.append(
             BrokerUser(
                 broadcast_user(site),

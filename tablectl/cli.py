@@ -439,6 +439,7 @@ def _parser() -> argparse.ArgumentParser:
         [
             "tablectl broker-acl --config t1.toml --config t2.toml > /etc/mosquitto/tablectl.acl",
             "tablectl broker-acl --users",
+            "tablectl broker-acl --config t1.toml --config t2.toml --screens 4",
         ],
     )
     acl.add_argument(
@@ -455,6 +456,15 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let the display-<site> role read round/result too (the scoreboard's last hand and "
         "side-bet hits): it names every player id with each wager's result",
+    )
+    acl.add_argument(
+        "--screens",
+        type=int,
+        default=1,
+        metavar="N",
+        help="users for N screens or systems per site of the floor and display roles "
+        "(floor-<site>, floor-<site>-2 ...): on the shipped broker config a user is one "
+        "connection at a time (use_username_as_clientid)",
     )
     acl.set_defaults(func=cmd_broker_acl)
     return p
@@ -1168,7 +1178,7 @@ def cmd_broker_acl(args: argparse.Namespace) -> int:
     if problems:
         raise ConfigError(problems)
     try:
-        users = room_users(tables, display_results=args.display_results)
+        users = room_users(tables, display_results=args.display_results, screens=args.screens)
     except ValueError as exc:
         print(f"tablectl broker-acl: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -177,6 +177,26 @@ def test_display_results_lets_the_display_role_read_round_results_too(
     }
 
 
+def test_screens_gives_each_screen_of_the_floor_and_display_roles_a_user_of_its_own(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """With `use_username_as_clientid` (the shipped broker config) a user is one connection at a
+    time: `--screens 3` makes three floor and three display users per site, each with the
+    grants of its role, and nothing else changes."""
+    argv = ["broker-acl", "--config", str(BAC), "--config", str(TCP)]
+    code, plain, _ = run(argv, capsys)
+    code3, acl, err = run([*argv, "--screens", "3"], capsys)
+    assert (code, code3, err) == (0, 0, "")
+    by_user, without = grants(acl), grants(plain)
+    for role in ("floor", "display"):
+        names = [f"{role}-cardroom-1", f"{role}-cardroom-1-2", f"{role}-cardroom-1-3"]
+        assert [u for u in by_user if u.startswith(f"{role}-")] == names
+        assert all(by_user[n] == without[f"{role}-cardroom-1"] for n in names)
+    assert {u: g for u, g in by_user.items() if u in without} == without
+    code, _, err = run([*argv, "--screens", "0"], capsys)
+    assert code == 2 and "--screens must be 1 or more, not 0" in err
+
+
 def test_the_table_may_write_every_topic_the_daemon_publishes() -> None:
     """Mosquitto drops a denied publish without a word for MQTT 3.1.1, so every topic in the HIL
     scenarios' recorded output (all five device classes) is in TABLE_WRITES."""
