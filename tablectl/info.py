@@ -24,6 +24,7 @@ from tablectl.games.chinese_poker.spec import TABLE_LIMIT as CHINESE_POKER_LIMIT
 from tablectl.games.chinese_poker.spec import ChinesePoker
 from tablectl.games.dealers_choice.spec import DealersChoice
 from tablectl.games.poker.spec import PokerGame
+from tablectl.games.registry import spec_of
 from tablectl.rules.fees import Bracket, CollectionSchedule
 from tablectl.rules.paytables import PayTable, odds_text
 from tablectl.rules.poker_fees import PokerSchedule
@@ -62,10 +63,12 @@ def info_payload(
     `rules` are the rules in force (the journal's), which differ from the config file's while a
     change waits for the end of a round; `config_digest` is the file's as loaded (None for a
     config built in memory); `posted` is what the table posts under those rules (limits, pay
-    tables, collection schedule, bet timer: `posted`); `ts` is when this info was made."""
+    tables, collection schedule, bet timer: `posted`); `ts` is when this info was made; `screen` the scoreboard view that draws the game (its spec's
+    `screen`, web/views/)."""
     return {
         "version": __version__,
         "game": rules.game.id,
+        "screen": spec_of(rules.game.id).screen,
         "rules_digest": rules_digest(rules),
         "config_digest": cfg.digest,
         "devices": devices(cfg, serial_of),

@@ -89,6 +89,7 @@ def test_info_names_version_game_digests_and_devices(tmp_path: Path) -> None:
     assert info == {
         "version": tablectl.__version__,
         "game": "ez-baccarat-panda8",
+        "screen": "baccarat",  # the scoreboard's view (web/views/baccarat.js)
         "rules_digest": canonical_sha256(cfg.rules.to_json()),
         "config_digest": "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest(),
         "devices": [],

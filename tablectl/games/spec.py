@@ -66,6 +66,10 @@ class GameSpec:
     """The `display/<name>` views the engine publishes (e.g. "eztrak")."""
     analyzer: str | None = None
     """"module:function" taking an AnalyzeRequest and returning an Analysis, if any."""
+    screen: str = "table"
+    """The scoreboard's view of this game (web/views/<screen>.js, docs/scoreboard.md): the page
+    reads it from `info` and draws the table with it. "table" is the plain view any game gets
+    until it brings its own."""
     kind: Literal["banked", "poker"] = "banked"
     """"banked": wagers on spots against a player-dealer, with `[limits]` and a `[collection]`
     schedule (R4); "poker": players play each other for the pot, with no spots, the stakes and

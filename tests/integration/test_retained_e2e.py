@@ -170,6 +170,7 @@ def test_every_retained_topic_is_back_with_the_same_bytes_after_a_broker_restart
         "table": "t1",
         "version": tablectl.__version__,
         "game": "ez-baccarat-panda8",
+        "screen": "baccarat",
         "rules_digest": journaled_rules_digest(journal),
         "config_digest": "sha256:" + hashlib.sha256(cfg.read_bytes()).hexdigest(),
         "devices": [{"name": "shoe", "driver": "shoe"}],  # a pty: no serial known

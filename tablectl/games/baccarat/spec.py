@@ -61,6 +61,7 @@ SPEC = GameSpec(
     dealt_from_shoe=True,
     displays=("eztrak",),  # R28
     analyzer="tablectl.games.baccarat.spec:analyze",
+    screen="baccarat",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

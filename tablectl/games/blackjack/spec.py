@@ -210,6 +210,7 @@ SPEC = GameSpec(
     },
     dealt_from_shoe=True,
     analyzer="tablectl.games.blackjack.spec:analyze",
+    screen="blackjack",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

@@ -107,6 +107,7 @@ SPEC = GameSpec(
     engine="tablectl.games.chinese_poker.engine:ChinesePokerEngine",
     spots={},
     kind="poker",
+    screen="chinese-poker",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them):

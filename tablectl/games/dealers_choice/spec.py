@@ -99,6 +99,7 @@ SPEC = GameSpec(
     engine="tablectl.games.dealers_choice.engine:DealersChoiceEngine",
     spots={},
     kind="poker",
+    screen="poker",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

@@ -69,6 +69,7 @@ SPEC = GameSpec(
     engine="tablectl.games.draw.engine:DrawTableEngine",
     spots={},
     kind="poker",
+    screen="poker",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

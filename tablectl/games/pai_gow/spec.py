@@ -59,6 +59,7 @@ SPEC = GameSpec(
     engine="tablectl.games.pai_gow.engine:PaiGowEngine",
     spots={"fortune-pai-gow": ("base", "fortune", "envy")},
     analyzer="tablectl.games.pai_gow.spec:analyze",
+    screen="pai-gow",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

@@ -383,6 +383,7 @@ SPEC = GameSpec(
     engine="tablectl.games.poker.engine:PokerTableEngine",
     spots={},
     kind="poker",
+    screen="poker",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

@@ -90,6 +90,7 @@ SPEC = GameSpec(
     engine="tablectl.games.stud.engine:StudTableEngine",
     spots={},
     kind="poker",
+    screen="poker",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

@@ -75,6 +75,7 @@ SPEC = GameSpec(
     engine="tablectl.games.three_card_poker.engine:ThreeCardPokerEngine",
     spots={"three-card-poker-6cb": ("ante", "play", "pair-plus", "six-card-bonus")},
     analyzer="tablectl.games.three_card_poker.spec:analyze",
+    screen="three-card-poker",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

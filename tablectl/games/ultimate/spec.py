@@ -70,6 +70,7 @@ SPEC = GameSpec(
     engine="tablectl.games.ultimate.engine:UltimateEngine",
     spots={"ultimate-texas-holdem": ("ante", "blind", "play", "trips", "bad-beat")},
     analyzer="tablectl.games.ultimate.spec:analyze",
+    screen="ultimate",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).
