@@ -11,6 +11,12 @@
  * The user and password may also be query parameters; in the fragment (after #) they never
  * reach the web server or its log. `record=1` keeps every message received in
  * `window.scoreboard.received` (a test's witness); otherwise only the last 200 are kept.
+ *
+ * This file is the page's frame: the link, the header (table, game, round and phase, limits,
+ * the bet timer, the table's and the link's status), the banner, and what the table posts
+ * (`info.posted`). The table itself is drawn by the view its game's spec names (`info.screen`:
+ * web/views/<screen>.js, registered in `TablectlViews`; web/draw.js says how a view is made),
+ * in a <main> of its own; a screen with no view loaded is drawn by the plain "table" view.
  */
 (function () {
   "use strict";
@@ -24,13 +30,8 @@
   const TOPICS = ["status", "info", "state", "display/eztrak", "round/result"];
   const KEPT = 200;
 
-  const STATS = [
-    ["player", "Player"], ["banker", "Banker"], ["tie", "Tie"], ["dragon7", "Dragon 7"],
-    ["panda8", "Panda 8"], ["naturals", "Naturals"], ["player_naturals", "Player naturals"],
-    ["banker_naturals", "Banker naturals"],
-  ];
-  const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
-  const ROWS = 6;
+  const { $, el } = TablectlDraw;
+  const VIEWS = TablectlViews;
 
   // Everything the page knows, on window for a test or a technician's console.
   const sb = (window.scoreboard = {
@@ -46,18 +47,7 @@
     renders: 0,
   });
   const lastSeq = {};
-
-  const $ = (id) => document.getElementById(id);
-  function el(tag, attrs, text) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") e.className = v;
-      else if (k.startsWith("data-")) e.setAttribute(k, v);
-      else e[k] = v;
-    }
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
+  const mounted = new Map();  // screen -> its <main>, made the first time it is shown
 
   // -- messages ---------------------------------------------------------------------------
 
@@ -118,101 +108,6 @@
 
   // -- drawing ----------------------------------------------------------------------------
 
-  function card(code) {
-    const rank = code[0] === "T" ? "10" : code[0];
-    const suit = code[1];
-    return el("span", { class: `card suit-${suit}`, "data-card": code }, rank + (SUITS[suit] || suit));
-  }
-
-  function baccaratTotal(cards) {
-    let sum = 0;
-    for (const c of cards) sum += c[0] === "A" ? 1 : "23456789".includes(c[0]) ? Number(c[0]) : 0;
-    return sum % 10;
-  }
-
-  function cards(target, list) {
-    const box = $(target);
-    box.replaceChildren(...(list || []).map(card));
-  }
-
-  /** Lay road columns (true length) on a grid of `rows` rows: each column starts one grid
-   * column right of the last one's start, at the top; a column longer than the grid, or that
-   * meets a cell already there, turns right along its last row (the "dragon tail"). Returns
-   * [{cell, c, r, x, y}]: c, r the column and row in the data; x, y the place on the grid. */
-  function layout(columns, rows) {
-    const taken = new Set();
-    const placed = [];
-    let start = -1;
-    columns.forEach((column, c) => {
-      let x = start + 1;
-      while (taken.has(`${x},0`)) x++;
-      start = x;
-      let y = 0, tail = false;
-      column.forEach((cell, r) => {
-        if (r > 0) {
-          if (!tail && y + 1 < rows && !taken.has(`${x},${y + 1}`)) y++;
-          else { x++; tail = true; }
-        }
-        taken.add(`${x},${y}`);
-        placed.push({ cell, c, r, x, y });
-      });
-    });
-    return placed;
-  }
-
-  /** Draw placed cells on road `id`: at least as many grid columns as the box shows, and when
-   * the road is longer than that, scrolled so that its newest columns are in view. */
-  function drawRoad(id, placed, make) {
-    const box = $(id);
-    const cell = parseFloat(getComputedStyle(box).getPropertyValue("--cell")) || 26;
-    const fits = Math.max(1, Math.floor(box.clientWidth / cell));
-    const width = Math.max(fits, ...placed.map((p) => p.x + 1));
-    box.style.gridTemplateColumns = `repeat(${width}, var(--cell))`;
-    box.replaceChildren(...placed.map((p) => {
-      const e = make(p.cell);
-      e.setAttribute("data-col", p.c);
-      e.setAttribute("data-row", p.r);
-      e.style.gridColumn = String(p.x + 1);
-      e.style.gridRow = String(p.y + 1);
-      return e;
-    }));
-    box.scrollLeft = Math.max(0, box.scrollWidth - box.clientWidth);
-  }
-
-  function drawRoads(roads) {
-    const bead = (roads.bead_plate || []).flatMap((col, c) =>
-      col.map((cell, r) => ({ cell, c, r, x: c, y: r })));
-    drawRoad("bead-plate", bead, (v) => el("span", { class: `bead v-${v}`, "data-v": v }, v));
-    drawRoad("big-road", layout(roads.big_road || [], ROWS), (cell) => {
-      const e = el("span", { class: `br v-${cell.winner}`, "data-v": cell.winner,
-        "data-ties": cell.ties, "data-natural": cell.natural ? "1" : "0" });
-      if (cell.natural) e.append(el("i", { class: "nat" }));
-      if (cell.ties) e.append(el("i", { class: "tie" }, cell.ties > 1 ? cell.ties : ""));
-      return e;
-    });
-    for (const [id, key, cls] of [["big-eye-boy", "big_eye_boy", "eye"],
-      ["small-road", "small_road", "dot"], ["cockroach-pig", "cockroach_pig", "slash"]]) {
-      drawRoad(id, layout(roads[key] || [], ROWS), (v) => el("span", { class: `${cls} c-${v}`, "data-v": v }));
-    }
-  }
-
-  function drawStats(z) {
-    const body = $("stats").tBodies[0];
-    const rows = [["hands", "Hands"], ...STATS].map(([key, label]) => {
-      const tr = el("tr", { "data-stat": key });
-      tr.append(el("th", {}, label));
-      for (const [block, which] of [[z.stats, "cur"], [z.previous, "prev"]]) {
-        const v = block ? block[key] : null;
-        const count = v === null || v === undefined ? "" : key === "hands" ? v : v.count;
-        const pct = v && key !== "hands" ? `${v.pct}%` : "";
-        tr.append(el("td", { class: `count ${which}` }, count), el("td", { class: `pct ${which}` }, pct));
-      }
-      return tr;
-    });
-    body.replaceChildren(...rows);
-    $("stats").classList.toggle("no-previous", !z.previous);
-  }
-
   function drawTimer() {
     const box = $("bet-timer");
     const st = sb.state;
@@ -234,94 +129,9 @@
     }
   }
 
-  function drawBaccarat() {
-    const z = sb.eztrak, st = sb.state, res = sb.result;
-    if (z) {
-      $("shoe").textContent = z.shoe;
-      $("hands").textContent = z.hands;
-      const lim = z.limits || {};
-      const keys = Object.keys(lim);
-      $("limits").textContent = keys.length === 2 && lim.min && lim.max
-        ? `Limits ${lim.min}\u2013${lim.max}`
-        : keys.map((k) => `${k} ${lim[k]}`).join(" \u00b7 ");
-      $("limits").dataset.from = "display/eztrak";
-      drawStats(z);
-      drawRoads(z.roads || {});
-    }
-    if (st) {
-      const now = st.cards || { player: [], banker: [] };
-      cards("now-player", now.player);
-      cards("now-banker", now.banker);
-      $("now-player-total").textContent = now.player.length ? baccaratTotal(now.player) : "";
-      $("now-banker-total").textContent = now.banker.length ? baccaratTotal(now.banker) : "";
-      $("phase").textContent = st.phase === "betting" ? "place your bets" : "no more bets";
-      $("phase").dataset.phase = st.phase;
-      const pd = st.player_dealer;
-      $("bank").textContent = pd
-        ? `Player-dealer seat ${pd.seat}, bank ${pd.bank} (hand ${pd.turn} of 2)`
-        : st.bank_offer_seat ? `Bank offered to seat ${st.bank_offer_seat}` : "No bank posted";
-    }
-    if (res) {
-      const o = res.outcome;
-      $("last").dataset.round = res.round;
-      if (res.void || !o) {
-        $("last-winner").textContent = `round ${res.round} void${res.reason ? `: ${res.reason}` : ""}`;
-        $("last-winner").dataset.winner = "void";
-        for (const side of ["player", "banker"]) { cards(`last-${side}`, []); $(`last-${side}-total`).textContent = ""; }
-      } else {
-        const tags = [o.natural ? "natural" : "", o.dragon7 ? "Dragon 7" : "", o.panda8 ? "Panda 8" : ""];
-        $("last-winner").textContent = `round ${res.round}: ${o.winner} wins ${tags.filter(Boolean).join(", ")}`.trim();
-        $("last-winner").dataset.winner = o.winner;
-        for (const side of ["player", "banker"]) {
-          cards(`last-${side}`, o[side].cards);
-          $(`last-${side}-total`).textContent = o[side].total;
-        }
-      }
-    }
-  }
-
-  // The side bets of each game, as their spots are named in `round/result.settlements`.
-  const SIDE_BETS = {
-    dragon7: "Dragon 7", panda8: "Panda 8", "pair-plus": "Pair Plus",
-    "six-card-bonus": "6 Card Bonus", fortune: "Fortune", envy: "Envy", trips: "Trips",
-    "bad-beat": "Bad Beat", "red-flex": "Red Flex", buster: "Buster Blackjack",
-    "match-dealer": "Match the Dealer",
-  };
-
-  /** Another game than baccarat: what its `state` says of the table, and the side-bet hits of
-   * the rounds the page saw (`round/result`), newest first. */
-  function drawOther() {
-    const st = sb.state;
-    const facts = [];
-    if (st) {
-      facts.push(["Round", st.round], ["Phase", st.phase]);
-      const pd = st.player_dealer;
-      if (pd) {
-        const bank = pd.bank ? `, bank ${pd.bank}` : "";
-        const turn = pd.turn ? ` (hand ${pd.turn} of 2)` : "";
-        facts.push(["Player-dealer", `seat ${pd.seat}${bank}${turn}`]);
-      } else if ("player_dealer" in st) facts.push(["Player-dealer", "no bank posted"]);
-      if (st.bank_offer_seat) facts.push(["Bank offered to", `seat ${st.bank_offer_seat}`]);
-      if (st.button_seat) facts.push(["Button", `seat ${st.button_seat}`]);
-      if (st.total_action) facts.push(["Total action", st.total_action]);
-    }
-    $("other-facts").replaceChildren(...facts.flatMap(([k, v]) =>
-      [el("dt", {}, k), el("dd", { "data-fact": k }, v)]));
-    const hits = [];
-    for (const r of sb.results.slice().reverse()) {
-      for (const s of r.settlements || []) {
-        if (SIDE_BETS[s.spot] && (s.status === "win" || s.status === "partial")) {
-          hits.push(el("li", { "data-round": r.round, "data-seat": s.seat, "data-spot": s.spot,
-            "data-net": s.net }, `Round ${r.round}: seat ${s.seat} ${SIDE_BETS[s.spot]} +${s.net}`));
-        }
-      }
-    }
-    $("hits").replaceChildren(...hits.slice(0, 12));
-  }
-
   // -- what the table posts (`info.posted`) ------------------------------------------------
 
-  const WAGERS = { ...SIDE_BETS, blind: "Blind", base: "Base", ante: "Ante", play: "Play",
+  const WAGERS = { ...VIEWS.table.SIDE_BETS, blind: "Blind", base: "Base", ante: "Ante", play: "Play",
     player: "Player", banker: "Banker", tie: "Tie", insurance: "Insurance" };
   const STRUCTURES = { "fixed-limit": "Fixed limit", "spread-limit": "Spread limit",
     "pot-limit": "Pot limit", "no-limit": "No limit" };
@@ -475,31 +285,67 @@
     b.textContent = text;
   }
 
+  /** The screen this table is drawn with: the one its `info` names (its game's spec), else
+   * baccarat's when an EZTRAK board speaks before `info` came, else the plain one; a screen
+   * whose view is not loaded on this page falls back to the plain one too. */
+  function screenName() {
+    const named = sb.info && sb.info.screen ? sb.info.screen : sb.eztrak ? "baccarat" : "table";
+    return VIEWS[named] ? named : "table";
+  }
+
+  /** The <main> of `screen`'s view, mounted once; the others hidden. */
+  function viewRoot(screen) {
+    let root = mounted.get(screen);
+    if (!root) {
+      root = el("main", { id: screen, class: "view" });
+      root.dataset.screen = screen;
+      $("help").after(root);
+      VIEWS[screen].mount(root, context());
+      mounted.set(screen, root);
+    }
+    for (const [name, other] of mounted) other.hidden = name !== screen;
+    return root;
+  }
+
+  function context() {
+    return { sb, draw: TablectlDraw, gameName, tsMillis, tableNow };
+  }
+
+  /** The header's round and phase: the view's own reading of `state`, else state.round/phase. */
+  function headerFacts(view) {
+    const st = sb.state;
+    if (view.facts) return view.facts(context()) || {};
+    return st ? { round: st.round, phase: st.phase } : {};
+  }
+
   function render() {
     sb.renders++;
     const st = sb.state;
     const game = st ? st.game : sb.eztrak ? "ez-baccarat-panda8" : sb.info ? sb.info.game : null;
     $("table-name").textContent = st ? st.table : sb.eztrak ? sb.eztrak.table : base.split("/").pop();
     $("game-name").textContent = game ? gameName(game) : "";
-    if (st) $("round").textContent = st.round;
     const ts = $("table-status");
     ts.dataset.status = sb.status || "unknown";
     ts.textContent = `table ${sb.status || "?"}`;
     const ls = $("link-status");
     ls.dataset.link = sb.link;
     ls.textContent = sb.link === "subscribed" ? "live" : sb.link;
-    const baccarat = game === "ez-baccarat-panda8";
-    document.body.dataset.game = baccarat ? "baccarat" : game ? "other" : "";
-    $("baccarat").hidden = !baccarat;
-    $("other").hidden = baccarat || !game;
-    if (baccarat) drawBaccarat();
-    else if (game) drawOther();
     const posted = sb.info && sb.info.posted;
-    if (!baccarat || !sb.eztrak) {  // the EZTRAK board's limits first at baccarat
-      $("limits").textContent = posted ? limitsText(posted) : "";
-      $("limits").dataset.from = posted ? "info" : "";
+    $("limits").textContent = posted ? limitsText(posted) : "";
+    $("limits").dataset.from = posted ? "info" : "";
+    let root = null;
+    if (game) {
+      const screen = screenName();
+      sb.screen = screen;
+      document.body.dataset.game = screen === "baccarat" ? "baccarat" : "other";
+      document.body.dataset.screen = screen;
+      root = viewRoot(screen);
+      VIEWS[screen].render(root, context());  // (baccarat's board limits win over info's)
+      const facts = headerFacts(VIEWS[screen]);
+      sb.facts = facts;
+      $("round").textContent = facts.round === undefined || facts.round === null ? "-" : facts.round;
     }
-    drawPosted(baccarat ? $("baccarat") : game ? $("other") : null);
+    drawPosted(root);
     drawTimer();
     drawBanner();
   }
@@ -510,7 +356,7 @@
     $("help").hidden = false;
     return;
   }
-  sb.layout = layout;  // for a test of the dragon tail
+  sb.layout = VIEWS.baccarat.layout;  // for a test of the dragon tail
   document.title = `Scoreboard ${base.split("/").pop()}`;
   render();
   setInterval(drawTimer, 250);

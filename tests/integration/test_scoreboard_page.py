@@ -438,7 +438,9 @@ def test_the_scoreboard_page_at_a_blackjack_table_shows_no_hole_card(
             ]
             page.wait("the next round", "return window.scoreboard.state.round === 2")
             assert page.facts()["Bank offered to"] == "seat 4"  # its second hand (R5)
-            assert driver.execute_script("return document.getElementById('baccarat').hidden")
+            assert driver.execute_script(
+                "const b = document.getElementById('baccarat'); return !b || b.hidden"
+            )
             driver.save_screenshot(str(tmp_path / "scoreboard-blackjack.png"))
             received: list[dict[str, Any]] = driver.execute_script(
                 "return window.scoreboard.received"
