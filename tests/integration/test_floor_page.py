@@ -37,17 +37,8 @@ import tablectl
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker, MosquittoFactory, find_mosquitto_passwd, password_for
 from tests.integration.harness import Console, DaemonProcess, write_config
-from tests.integration.test_scoreboard_page import (
-    BURNS_1,
-    BURNS_2,
-    CARD,
-    SHOE_1,
-    Browser,
-    cards_in,
-    latest,
-    latest_offer,
-    websocket_broker,
-)
+from tests.integration.pages import CARD, Browser, cards_in, websocket_broker
+from tests.integration.test_scoreboard_page import BURNS_1, BURNS_2, SHOE_1, latest, latest_offer
 
 pytestmark = pytest.mark.integration
 

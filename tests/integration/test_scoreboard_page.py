@@ -24,42 +24,33 @@ NEED_BROWSER=1); Selenium is given both paths, so Selenium Manager never runs or
 from __future__ import annotations
 
 import json
-import os
-import re
-import subprocess
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
 
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import (
-    MosquittoBroker,
     MosquittoFactory,
-    find_mosquitto_passwd,
-    free_port,
     password_for,
 )
 from tests.integration.floor import events, running_table, shipped_config
-from tests.integration.harness import REPO, Console, DaemonProcess, write_config
+from tests.integration.harness import Console, DaemonProcess, write_config
+from tests.integration.pages import (
+    BASE,
+    PAGE_TOPICS,
+    Browser,
+    Page,
+    add_page_user,
+    assert_no_card_before_shown,
+    cards_in,
+    websocket_broker,
+)
 
 pytestmark = pytest.mark.integration
 
-BASE = "tablectl/it/t1"
-WEB = REPO / "web"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-PAGE_USER = "scoreboard-it"
-PAGE_PASSWORD = "scoreboard-it-secret"
 BET_TIMER = 60
-WAIT = 15.0
-CARD = re.compile(r"^[2-9TJQKA][shdc]$")
-PAGE_TOPICS = ("status", "info", "state", "display/eztrak", "round/result")  # as it subscribes
 
 # The worked shoe of tests/test_eztrak.py, dealt card by card in the order of 003 (player,
 # banker, player, banker, then the player's and the banker's third cards as the tableau says).
@@ -451,195 +442,6 @@ def test_the_scoreboard_page_at_a_blackjack_table_shows_no_hole_card(
     assert BJ_HOLE in named and not named & set(BJ_LEFT)
 
 
-# -- the broker with its websockets listener ------------------------------------------------
-
-
-def websocket_broker(factory: MosquittoFactory) -> tuple[MosquittoBroker, int]:
-    """A locked broker (no user yet) with a websockets listener serving web/ (http_dir), as
-    docs/operations.md sets one up. Mosquitto 2.0.11 binds that listener on every interface
-    whatever address is given; the test connects on loopback only."""
-    broker = factory(start=False)
-    ws_port = free_port()
-    with broker.config_path.open("a") as conf:
-        conf.write(f"listener {ws_port}\nprotocol websockets\nhttp_dir {WEB}\n")
-    broker.start()
-    return broker, ws_port
-
-
-def add_page_user(broker: MosquittoBroker, base: str = BASE) -> None:
-    """The page's read-only user, written into the broker's acl_file by this test: the five
-    topics the page reads, read only (what `tablectl broker-acl --display-results` gives its
-    display role; without the option it reads all but `round/result`: docs/scoreboard.md)."""
-    grants = "".join(f"topic read {base}/{t}\n" for t in PAGE_TOPICS)
-    with broker.acl_path.open("a") as acl:
-        acl.write(f"\n# the scoreboard page (test)\nuser {PAGE_USER}\n{grants}")
-    subprocess.run(
-        [find_mosquitto_passwd(), "-b", str(broker.password_path), PAGE_USER, PAGE_PASSWORD],
-        check=True,
-        capture_output=True,
-        timeout=WAIT,
-    )
-    broker.reload()
-
-
-# -- the browser -----------------------------------------------------------------------------
-
-
-class Browser:
-    """Debian's headless Chromium through its chromedriver, both by path: Selenium Manager is
-    never asked for a driver or a browser (SE_OFFLINE too, should anything ask)."""
-
-    def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        for binary, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
-            if not os.access(binary, os.X_OK):
-                pytest.fail(
-                    f"the scoreboard test needs {binary}: `apt-get install {package}` "
-                    "(NEED_BROWSER=1 bash scripts/setup.sh does it)",
-                    pytrace=False,
-                )
-        monkeypatch.setenv("SE_OFFLINE", "true")
-        self.options = webdriver.ChromeOptions()
-        self.options.binary_location = CHROMIUM
-        for arg in (
-            "--headless=new",
-            "--no-sandbox",  # root in CI
-            "--disable-dev-shm-usage",
-            "--disable-gpu",
-            "--window-size=1600,1000",
-            "--no-first-run",
-            "--disable-extensions",
-            "--disable-background-networking",
-            "--disable-component-update",
-            f"--user-data-dir={tmp_path / 'chromium-profile'}",
-        ):
-            self.options.add_argument(arg)
-        self.options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.service = Service(
-            executable_path=CHROMEDRIVER, log_output=str(tmp_path / "chromedriver.log")
-        )
-        self.driver: webdriver.Chrome | None = None
-
-    def __enter__(self) -> webdriver.Chrome:
-        self.driver = webdriver.Chrome(service=self.service, options=self.options)
-        return self.driver
-
-    def __exit__(self, *exc: object) -> None:
-        if self.driver is not None:
-            self.driver.quit()
-
-
-class Page:
-    """The scoreboard page as the test reads it: from what it shows (the DOM)."""
-
-    def __init__(
-        self,
-        driver: webdriver.Chrome,
-        ws_port: int,
-        *,
-        base: str = BASE,
-        user: str = PAGE_USER,
-        password: str = PAGE_PASSWORD,
-    ) -> None:
-        self.driver = driver
-        self.ws_port = ws_port
-        self.driver.get(
-            f"http://127.0.0.1:{ws_port}/scoreboard.html?table={base}&record=1&keepalive=2"
-            f"#user={user}&pass={password}"
-        )
-
-    def wait(self, what: str, script: str, timeout: float = WAIT) -> None:
-        deadline = time.monotonic() + timeout
-        while not self.driver.execute_script(script):
-            if time.monotonic() > deadline:
-                state = self.driver.execute_script(
-                    "const s = window.scoreboard; return s && {link: s.link, detail: s.linkDetail,"
-                    " received: s.received.length}"
-                )
-                raise AssertionError(f"the page did not show {what}: {state}")
-            time.sleep(0.02)  # poll interval, bounded by the deadline above
-
-    def count(self) -> int:
-        """How many PUBLISH packets the page's client has received so far."""
-        n: int = self.driver.execute_script("return window.scoreboard.received.length")
-        return n
-
-    def facts(self) -> dict[str, str]:
-        """The other games' table facts: each `dd[data-fact]` by its name."""
-        found: dict[str, str] = self.driver.execute_script(
-            "return Object.fromEntries([...document.querySelectorAll('#other-facts dd')]"
-            ".map(d => [d.dataset.fact, d.textContent]))"
-        )
-        return found
-
-    def posted(self) -> dict[str, str]:
-        """The posted panel's facts (limits, stakes, bet timer): each `dd[data-posted]`."""
-        found: dict[str, str] = self.driver.execute_script(
-            "return Object.fromEntries([...document.querySelectorAll('#posted-facts dd')]"
-            ".map(d => [d.dataset.posted, d.textContent]))"
-        )
-        return found
-
-    def paytable(self, name: str) -> list[tuple[str, str, str]]:
-        """Pay table `name` as shown: (category id, the hand as written, the pay) a row."""
-        rows: list[list[str]] = self.driver.execute_script(
-            "return [...document.querySelectorAll(`[data-paytable='${arguments[0]}'] tr`)]"
-            ".map(tr => [tr.dataset.hand, tr.querySelector('.hand').textContent,"
-            " tr.querySelector('.pay').textContent])",
-            name,
-        )
-        return [(h, t, p) for h, t, p in rows]
-
-    def collection(self) -> list[str]:
-        """The posted collection schedule, a line a row (its cells joined by a space)."""
-        rows: list[str] = self.driver.execute_script(
-            "return [...document.querySelectorAll('#collection tr')]"
-            ".map(tr => [...tr.cells].map(c => c.textContent).join(' '))"
-        )
-        return rows
-
-    def text(self, element_id: str) -> str:
-        return str(self.driver.find_element(By.ID, element_id).text)
-
-    def cards(self, element_id: str) -> list[str]:
-        found = self.driver.find_elements(By.CSS_SELECTOR, f"#{element_id} .card")
-        return [str(e.get_attribute("data-card")) for e in found]
-
-    def stats(self, block: str) -> dict[str, tuple[int, str | None]]:
-        rows: list[list[str]] = self.driver.execute_script(
-            "return [...document.querySelectorAll('#stats tbody tr')].map(tr => [tr.dataset.stat,"
-            f" tr.querySelector('.count.{block}').textContent,"
-            f" tr.querySelector('.pct.{block}').textContent])"
-        )
-        return {k: (int(c), p.removesuffix("%") if p else None) for k, c, p in rows}
-
-    def _cells(self, selector: str, *keys: str) -> list[list[Any]]:
-        """Road cells by their column and row in the data (data-col, data-row)."""
-        cells: list[dict[str, str]] = self.driver.execute_script(
-            f"return [...document.querySelectorAll('{selector}')].map(e => ({{...e.dataset}}))"
-        )
-        columns: list[list[Any]] = []
-        for cell in sorted(cells, key=lambda c: (int(c["col"]), int(c["row"]))):
-            col, row = int(cell["col"]), int(cell["row"])
-            if col == len(columns):
-                columns.append([])
-            assert (col, row) == (len(columns) - 1, len(columns[-1])), cells
-            value = tuple(cell[k] for k in keys)
-            columns[-1].append(value[0] if len(keys) == 1 else value)
-        return columns
-
-    def beads(self) -> list[list[str]]:
-        return self._cells("#bead-plate .bead", "v")
-
-    def big_road(self) -> list[list[tuple[str, int, bool]]]:
-        return [
-            [(v, int(t), n == "1") for v, t, n in column]
-            for column in self._cells("#big-road .br", "v", "ties", "natural")
-        ]
-
-    def derived(self, road: str) -> list[list[str]]:
-        return self._cells(f"#{road} > span", "v")
-
-
 def check_layout(driver: webdriver.Chrome) -> None:
     """The page's dragon tail: a column longer than six rows turns right along the bottom row,
     and the next column starts at the top of the next free grid column."""
@@ -791,41 +593,3 @@ def play_hand(
     console.wait_for(
         f"round {rnd}'s result", lambda: any(r["round"] == rnd for r in console.on("round/result"))
     )
-
-
-def assert_no_card_before_shown(
-    received: list[dict[str, Any]], shown: list[tuple[str, int]], base: str
-) -> None:
-    """`received`: every PUBLISH the page's client got, numbered (`n`) in arrival order;
-    `shown`: (card, how many the page had received before the table showed that card). Every
-    card a message names must have been shown before the page had received that message, and
-    the page received nothing but its five topics."""
-    topics = {f"{base}/{t}" for t in PAGE_TOPICS}
-    assert {m["topic"] for m in received} <= topics
-    first: dict[str, int] = {}  # card -> how many page messages had come before it was shown
-    for card, count in shown:
-        first.setdefault(card, count)
-    for m in received:
-        for card in cards_in(m["payload"]):
-            assert card in first, f"{card} (never shown) in {m['topic']}: {m['payload']}"
-            assert m["n"] >= first[card], (
-                f"{card} reached the page (message {m['n']}: {m['topic']} {m['payload']}) "
-                f"before the table showed it (after message {first[card]})"
-            )
-
-
-def cards_in(payload: str) -> Iterator[str]:
-    """Every card a payload names: each JSON string that is a card code."""
-    try:
-        value: Any = json.loads(payload)
-    except ValueError:
-        return
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-        elif isinstance(v, str) and CARD.match(v):
-            yield v
