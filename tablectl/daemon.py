@@ -1346,19 +1346,17 @@ class Daemon:
                         "inputs": len(self.table.held_inputs),
                     }
                 )
-        devices = []
-        for dev in t.devices:
-            driver = self._drivers.get(dev.name)
-            devices.append(
-                device_entry(
-                    dev.name,
-                    dev.driver,
-                    read=self.fault is None,
-                    available=dev.name not in self.table.unavailable,
-                    fault=self.table.faults.get(dev.name),
-                    frame_age=driver.frame_age() if isinstance(driver, FrameClock) else None,
-                )
+        devices = [
+            device_entry(
+                dev.name,
+                dev.driver,
+                read=self.fault is None,
+                available=dev.name not in self.table.unavailable,
+                fault=self.table.faults.get(dev.name),
+                frame_age=self._frame_age(dev.name),
             )
+            for dev in t.devices
+        ]
         month: str | None = None
         close_due = False
         if self._journal is not None:
@@ -1382,6 +1380,19 @@ class Daemon:
             "journal": journal_entry(self.cfg.journal_path, month, close_due=close_due),
             "last_result": self._last_result,
         }
+
+    def _frame_age(self, device: str) -> float | None:
+        """The age of the last frame the device's driver read (`FrameClock`), None when its
+        driver cannot say; a vendor driver whose `frame_age` fails is logged, and the status
+        shows no age rather than no status."""
+        driver = self._drivers.get(device)
+        if not isinstance(driver, FrameClock):
+            return None
+        try:
+            return driver.frame_age()
+        except Exception as exc:
+            log.warning("status.frame_age_failed", device=device, exc_info=exc)
+            return None
 
     def _stored_result(self) -> dict[str, Any] | None:
         """The last `round/result` the outbox still holds (a restart's last result), else None."""

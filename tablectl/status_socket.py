@@ -171,8 +171,8 @@ def read_status(path: Path, timeout: float = ANSWER_SECONDS) -> dict[str, Any]:
             ) from None
         except PermissionError as exc:
             raise StatusUnreadable(
-                f"{path}: {exc.strerror}: ask as the service user or a member of its group "
-                "(sudo usermod -aG tablectl USER), or with sudo"
+                f"{path}: {exc.strerror}: ask as the service user (sudo -u tablectl tablectl "
+                "status) or as root (docs/operations.md 'Is the table running?')"
             ) from None
         except TimeoutError:
             raise NotRunning(_silent(path, timeout)) from None
