@@ -1360,9 +1360,12 @@ class Daemon:
         month: str | None = None
         close_due = False
         if self._journal is not None:
-            month = self._journal.month
-            # a table held on its journal closes no month: nothing is journaled
-            close_due = self.fault is None and segments.due(self._journal, now_ts())
+            try:
+                month = self._journal.month
+                # a table held on its journal closes no month: nothing is journaled
+                close_due = self.fault is None and segments.due(self._journal, now_ts())
+            except (sqlite3.Error, JournalError) as exc:  # the rest of the status still stands
+                log.warning("status.journal_month_unreadable", error=str(exc))
         return {
             "v": REPORT_VERSION,
             "site": t.site,

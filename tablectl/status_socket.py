@@ -149,12 +149,19 @@ class NotRunning(Exception):
 
 
 class StatusUnreadable(Exception):
-    """The socket is there but this user may not connect to it (its mode is 0660)."""
+    """The socket cannot be asked by this user (its mode is 0660) or at this path (too long for
+    a unix socket): a usage or config error, not a table that is not running."""
 
 
 def read_status(path: Path, timeout: float = ANSWER_SECONDS) -> dict[str, Any]:
     """The report of the daemon listening at `path`; NotRunning saying why when none answers,
     StatusUnreadable when this user may not ask."""
+    size = len(os.fsencode(path))
+    if size > MAX_PATH_BYTES:
+        raise StatusUnreadable(
+            f"{path} is {size} bytes, longer than a unix socket's {MAX_PATH_BYTES}: this table "
+            "has no status socket; give its journal a shorter path"
+        )
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(timeout)
         try:
@@ -176,6 +183,8 @@ def read_status(path: Path, timeout: float = ANSWER_SECONDS) -> dict[str, Any]:
             ) from None
         except TimeoutError:
             raise NotRunning(_silent(path, timeout)) from None
+        except OSError as exc:  # a folder on the way that is not one, a loop of links
+            raise NotRunning(f"cannot connect to {path}: {exc.strerror or exc}") from None
         data = bytearray()
         try:
             while len(data) < MAX_ANSWER_BYTES:
