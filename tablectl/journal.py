@@ -1048,6 +1048,20 @@ class Journal:
         )
         return [OutboxRow(s, t, bytes(p), q, bool(r)) for s, t, p, q, r in cur]
 
+    def last_output(self, topic: str) -> OutboxRow | None:
+        """The newest stored message of `topic` (sent or not), or None when the outbox holds
+        none (never one, or pruned): `tablectl status` shows the last `round/result` from it
+        after a restart."""
+        row = self.db.execute(
+            "SELECT seq, topic, payload, qos, retain FROM outbox WHERE topic = ? "
+            "ORDER BY seq DESC LIMIT 1",
+            (topic,),
+        ).fetchone()
+        if row is None:
+            return None
+        s, t, p, q, r = row
+        return OutboxRow(s, t, bytes(p), q, bool(r))
+
     def prune_outbox(self, before: str) -> int:
         """Drop sent messages of records journaled before `before` (a journal timestamp),
         except the newest retained message of each topic; never an unsent one (issue 10 item
