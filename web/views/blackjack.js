@@ -19,6 +19,8 @@
     playing: "Playing", "player-dealer": "Player-dealer draws" };
   const ENDS = { stand: "stand", bust: "bust", surrender: "surrendered", rescue: "rescued",
     pure: "Pure 21.5", doubled: "doubled", "split-aces": "split aces", dealt: "" };
+  // How a hand ended that its total or its doubles already say.
+  const SAID = { pure: true, bust: true, doubled: true };
   const RESULTS = { win: "win", lose: "lose", push: "push", pure: "Pure 21.5", surrender: "surrender",
     rescue: "rescue" };
   const SPOTS = { "red-flex": "Red Flex", buster: "Buster", "match-dealer": "Match the Dealer",
@@ -32,6 +34,7 @@
   <section class="panel bj-status" id="bj-status">
     <div class="bj-phase" id="bj-phase"></div>
     <div class="bj-note" id="bj-note"></div>
+    <div class="bj-action" id="bj-action"></div>
     <h3 id="bj-hits-title">Recent side-bet hits</h3>
     <ol class="bj-hits" id="bj-hits"></ol>
   </section>
@@ -117,7 +120,7 @@
         const line = [];
         if (h.split) line.push(tag("split"));
         if (h.doubles && h.doubles.length) line.push(tag(`doubled ${h.doubles.join(" + ")}`, "double"));
-        if (h.end && ENDS[h.end] && h.end !== "doubled") line.push(tag(ENDS[h.end], `end-${h.end}`));
+        if (h.end && ENDS[h.end] && !SAID[h.end]) line.push(tag(ENDS[h.end], `end-${h.end}`));
         const hb = handBox(h, line);
         if (turn.seat === h.seat && turn.hand === h.hand) hb.classList.add("turn");
         return hb;
@@ -150,7 +153,6 @@
       const m = o.match_dealer.find((x) => x.seat === seat);
       return m && m.category ? m.category.replace(/-/g, " ") : "";
     }
-    if (spot === "insurance") return "";
     return "";
   }
 
@@ -168,7 +170,6 @@
         const line = [];
         if (h.split) line.push(tag("split"));
         if (h.doubles && h.doubles.length) line.push(tag(`doubled ${h.doubles.join(" + ")}`, "double"));
-        if (h.end === "surrender" || h.end === "rescue") line.push(tag(ENDS[h.end]));
         if (base.length) {
           const c = base.reduce((sum, s) => sum + cents(s.net), 0);
           const verdict = base[0].result || base[0].status;
@@ -212,8 +213,9 @@
   function note(st) {
     if (!st) return "";
     if (st.phase === "betting") {
-      const n = (st.wagers || []).length;
-      return n ? `Total action ${st.total_action}` : "Place your bets";
+      const pd = st.player_dealer;
+      return pd ? `Bank posted: seat ${pd.seat}, ${pd.bank}`
+        : st.bank_offer_seat ? `Bank offered to seat ${st.bank_offer_seat}` : "No bank posted";
     }
     if (st.phase === "insurance" && st.insurance) {
       const even = st.insurance.even_money.length ? `; even money: seat ${st.insurance.even_money.join(", ")}` : "";
@@ -238,6 +240,7 @@
       $("bj-phase").textContent = st ? PHASES[st.phase] || st.phase : "";
       $("bj-phase").dataset.phase = st ? st.phase : "";
       $("bj-note").textContent = note(st);
+      $("bj-action").textContent = st && (st.wagers || []).length ? `Total action ${st.total_action}` : "";
       const hits = table.sideBetHits(sb.results, 4);
       $("bj-hits").replaceChildren(...hits);
       $("bj-hits-title").hidden = !hits.length;
