@@ -44,12 +44,13 @@ from tests.integration.floor import (
 )
 from tests.integration.harness import Console
 from tests.integration.pages import (
+    MIN_CARD_1080,
     PAGE_TOPICS,
     WAIT,
     Browser,
     Page,
     add_page_user,
-    fits_without_scrolling,
+    assert_fits_and_reads,
     websocket_broker,
 )
 
@@ -80,10 +81,10 @@ new MutationObserver((changes) => {
   attributeFilter: ['data-card']});
 """
 
-# Whatever in the view is cut off: a panel or a seat whose content is larger than its box.
+# A seat or a hand of the view that is cut off: its content larger than its box.
 CLIPPED = """
 const view = document.querySelector('main.view:not([hidden])');
-return [...view.querySelectorAll('.panel, [data-seat]')]
+return [...view.querySelectorAll('[data-seat]')]
   .filter(e => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
   .map(e => e.id || e.className + ' ' + (e.dataset.seat || ''));
 """
@@ -170,21 +171,18 @@ class Session:
         return n
 
     def look(self, name: str, state: dict[str, Any]) -> None:
-        """At each size: the page fits without scrolling, nothing in the view is cut off, every
-        card is drawn at the shared card height, and the header's round and the view's phase are
-        `state`'s; a screenshot of each."""
+        """At each size: the page as docs/scoreboard.md "Sizing" wants it (nothing to scroll,
+        nothing cut off, no text under 20 px, every card at least 80 px high at 1080 lines),
+        no seat cut off either, every card the same height, and the header's round and the
+        view's phase `state`'s; a screenshot of each."""
         driver = self.driver
         for w, h in SIZES:
             resize(driver, w, h)
             driver.execute_async_script("requestAnimationFrame(() => setTimeout(arguments[0]))")
             driver.save_screenshot(str(self.tmp_path / f"{name}-{w}x{h}.png"))
-            assert fits_without_scrolling(driver), f"{name} at {w}x{h} scrolls"
+            heights = assert_fits_and_reads(driver, min_card=MIN_CARD_1080 * h / 1080)
+            assert len({round(x, 1) for x in heights}) == 1, heights
             assert driver.execute_script(CLIPPED) == [], f"{name} at {w}x{h}"
-            heights = driver.execute_script(
-                "return [...document.querySelectorAll('main.view:not([hidden]) .card')]"
-                ".map(c => c.getBoundingClientRect().height)"
-            )
-            assert len(set(heights)) <= 1, heights
             assert self.page.text("round") == str(state["round"])
             phase = driver.execute_script(
                 "const p = document.querySelector('main.view:not([hidden]) [data-phase]');"
@@ -256,6 +254,17 @@ def seats(driver: webdriver.Chrome) -> dict[str, list[dict[str, Any]]]:
         """
     )
     return {seat: hands for seat, hands in found}
+
+
+def spots(driver: webdriver.Chrome, seat: int) -> list[str]:
+    """What seat `seat` won or lost on each wager, as drawn ("Ante +10.00")."""
+    found: list[str] = driver.execute_script(
+        "const view = document.querySelector('main.view:not([hidden])');"
+        " return [...view.querySelectorAll(`.seat[data-seat='${arguments[0]}'] [data-spot]`)]"
+        ".map(e => e.textContent)",
+        seat,
+    )
+    return found
 
 
 def seat_text(driver: webdriver.Chrome, seat: int) -> str:
@@ -384,7 +393,8 @@ def test_the_blackjack_view_shows_every_hand_as_dealt_and_no_hole_card(
                 ["20", "split", "win", "+40.00"],
             ]
             assert drawn["1"][0]["text"].split() == ["17", "push"]
-            assert "Insurance \u22125.00" in seat_text(driver, 1)
+            assert spots(driver, 1) == ["Insurance \u22125.00"]
+            assert spots(driver, 5) == ["Red Flex \u22125.00", "Buster \u22125.00"]
             s.look("blackjack-round-1", state)
 
             # Round 2: 888, and the two side-bet hits
@@ -402,8 +412,7 @@ def test_the_blackjack_view_shows_every_hand_as_dealt_and_no_hole_card(
             drawn = seats(driver)
             assert drawn["5"][0]["text"].split() == ["bust", "25", "push"]
             assert drawn["1"][0]["text"].split() == ["13", "doubled", "5.00", "win", "+15.00"]
-            assert "Red Flex 2 red +10.00" in seat_text(driver, 5)
-            assert "Buster 3-card bust +5.00" in seat_text(driver, 5)
+            assert spots(driver, 5) == ["Red Flex 2 red +10.00", "Buster 3-card bust +5.00"]
             assert s.page.text("bj-hits").splitlines() == [
                 "Round 2: seat 5 Red Flex +10.00",
                 "Round 2: seat 5 Buster Blackjack +5.00",
@@ -474,7 +483,7 @@ def test_the_blackjack_view_at_pure_spanish_21_5_shows_a_rescue_and_match_the_de
                 "\u221210.00",
             ]
             assert drawn["1"][0]["text"].split() == ["17", "win", "+10.00"]
-            assert "Match the Dealer 1 unsuited +20.00" in seat_text(driver, 5)
+            assert spots(driver, 5) == ["Match the Dealer 1 unsuited +20.00"]
             assert s.page.text("bj-hits") == "Round 1: seat 5 Match the Dealer +20.00"
             s.look("spanish-result", state)
             s.check(never=SP_LEFT)
@@ -547,16 +556,9 @@ def test_the_three_card_poker_view_shows_the_face_up_card_then_the_played_hands(
                 "1": [{"hand": "player", "cards": TCP_SEAT_1, "text": "Pair\nwins"}],
                 "2": [{"hand": "player", "cards": [], "text": "folded"}],
             }
-            assert seat_text(driver, 1).splitlines()[-3:] == [
-                "Ante +10.00",
-                "Play +10.00",
-                "Pair Plus +5.00",
-            ]
-            assert seat_text(driver, 2).splitlines()[-3:] == [
-                "6 Card Bonus hand: Straight",
-                "Ante \u221220.00",
-                "6 Card Bonus +50.00",
-            ]
+            assert spots(driver, 1) == ["Ante +10.00", "Play +10.00", "Pair Plus +5.00"]
+            assert spots(driver, 2) == ["Ante \u221220.00", "6 Card Bonus +50.00"]
+            assert "6 Card Bonus hand: Straight" in seat_text(driver, 2)
             assert s.page.text("tcp-hits").splitlines() == [
                 "Round 1: seat 1 Pair Plus +5.00",
                 "Round 1: seat 2 6 Card Bonus +50.00",
@@ -643,7 +645,8 @@ def test_the_pai_gow_view_shows_the_dice_the_piles_face_down_then_the_showdown(
                 "set by the player",
                 "Fortune: Three of a kind",
             ]
-            assert seat_text(driver, 2).splitlines()[-2:] == ["Game +10.00", "Fortune +15.00"]
+            assert spots(driver, 5) == ["Game 0.00"]
+            assert spots(driver, 2) == ["Game +10.00", "Fortune +15.00"]
             assert s.page.text("pg-hits") == "Round 1: seat 2 Fortune +15.00"
             s.look("pai-gow-result", state)
             s.check(never=[card for hand in unplayed for card in hand] + rest[28:])
@@ -724,16 +727,13 @@ def test_the_ultimate_view_turns_the_board_over_street_by_street_and_hides_a_fol
                 "1": [{"hand": "player", "cards": [], "text": "folded"}],
                 "2": [{"hand": "player", "cards": UTH_SEAT_2, "text": "Flush\nwins"}],
             }
-            assert seat_text(driver, 2).splitlines()[-4:] == [
+            assert spots(driver, 2) == [
                 "Ante +10.00",
                 "Play +40.00",
                 "Blind +15.00",
                 "Trips +30.00",
             ]
-            assert seat_text(driver, 1).splitlines()[-2:] == [
-                "Ante \u221210.00",
-                "Blind \u221210.00",
-            ]
+            assert spots(driver, 1) == ["Ante \u221210.00", "Blind \u221210.00"]
             assert s.page.text("uth-hits") == "Round 1: seat 2 Trips +30.00"
             s.look("ultimate-result", state)
             s.check(never=UTH_SEAT_1 + UTH_LEFT)

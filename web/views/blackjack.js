@@ -27,16 +27,13 @@
     insurance: "Insurance" };
 
   const MARKUP = `
+  <section class="panel bj-status" id="bj-status">
+    <div class="bj-state"><span class="bj-phase" id="bj-phase"></span><span class="bj-note" id="bj-note"></span><span class="bj-action" id="bj-action"></span></div>
+    <div class="bj-hits-row" id="bj-hits-row"><h3 id="bj-hits-title">Side-bet hits</h3><ol class="bj-hits" id="bj-hits"></ol></div>
+  </section>
   <section class="panel bj-dealer" id="bj-dealer">
     <h2>Player-dealer <span class="bj-who" id="bj-bank"></span></h2>
     <div class="bj-row"><div class="cards" id="bj-dealer-cards"></div><b class="bj-total" id="bj-dealer-total"></b></div>
-  </section>
-  <section class="panel bj-status" id="bj-status">
-    <div class="bj-phase" id="bj-phase"></div>
-    <div class="bj-note" id="bj-note"></div>
-    <div class="bj-action" id="bj-action"></div>
-    <h3 id="bj-hits-title">Recent side-bet hits</h3>
-    <ol class="bj-hits" id="bj-hits"></ol>
   </section>
   <section class="panel bj-table" id="bj-table">
     <h2 id="bj-title"></h2>
@@ -181,7 +178,7 @@
       const side = mine.filter((s) => s.spot !== "base");
       let list = null;
       if (side.length) {
-        list = el("ul", { class: "bj-sides" });
+        list = el("ul", { class: "bj-spots" });
         for (const s of side) {
           const what = sideText(s.spot, seat, o);
           const c = cents(s.net);
@@ -241,9 +238,9 @@
       $("bj-phase").dataset.phase = st ? st.phase : "";
       $("bj-note").textContent = note(st);
       $("bj-action").textContent = st && (st.wagers || []).length ? `Total action ${st.total_action}` : "";
-      const hits = table.sideBetHits(sb.results, 4);
+      const hits = table.sideBetHits(sb.results, 3);
       $("bj-hits").replaceChildren(...hits);
-      $("bj-hits-title").hidden = !hits.length;
+      $("bj-hits-row").hidden = !hits.length;
     },
     facts(ctx) {
       const st = ctx.sb.state;

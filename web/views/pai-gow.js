@@ -23,17 +23,14 @@
   const PILE = [null, null, null, null, null, null, null];
 
   const MARKUP = `
+  <section class="panel pg-status" id="pg-status">
+    <div class="pg-state"><span class="pg-phase" id="pg-phase"></span><span class="pg-note" id="pg-note"></span><span class="pg-action" id="pg-action"></span></div>
+    <div class="pg-dice" id="pg-dice"></div>
+    <div class="pg-hits-row" id="pg-hits-row"><h3 id="pg-hits-title">Side-bet hits</h3><ol class="pg-hits" id="pg-hits"></ol></div>
+  </section>
   <section class="panel pg-dealer" id="pg-dealer">
     <h2>Player-dealer <span class="pg-who" id="pg-bank"></span></h2>
-    <div class="pg-dice" id="pg-dice"></div>
     <div class="pg-hands" id="pg-dealer-hand"></div>
-  </section>
-  <section class="panel pg-status" id="pg-status">
-    <div class="pg-phase" id="pg-phase"></div>
-    <div class="pg-note" id="pg-note"></div>
-    <div class="pg-action" id="pg-action"></div>
-    <h3 id="pg-hits-title">Recent side-bet hits</h3>
-    <ol class="pg-hits" id="pg-hits"></ol>
   </section>
   <section class="panel pg-table" id="pg-table">
     <h2 id="pg-title"></h2>
@@ -163,6 +160,13 @@
       const mine = rows.get(seat) || [];
       const net = mine.reduce((sum, s) => sum + cents(s.net), 0);
       const head = [el("span", { class: `pg-net ${outcomeClass(net)}`, "data-net": signed(net) }, signed(net))];
+      const list = el("ul", { class: "pg-spots" });
+      for (const s of mine) {
+        const c = cents(s.net);
+        const label = s.spot === "envy" && s.for_seat ? `Envy for seat ${s.for_seat}` : SPOTS[s.spot] || s.spot;
+        list.append(el("li", { class: outcomeClass(c), "data-spot": s.spot, "data-net": s.net }, `${label} ${signed(c)}`));
+      }
+      head.push(list);
       const line = [];
       if (h) {
         if (h.result) {
@@ -173,26 +177,20 @@
         if (h.fortune) line.push(tag(`Fortune: ${rankName(h.fortune)}`, "fortune"));
         if (h.envy) line.push(tag("pays the Envy", "envy"));
       }
-      const list = el("ul", { class: "pg-spots" });
-      for (const s of mine) {
-        const c = cents(s.net);
-        const label = s.spot === "envy" && s.for_seat ? `Envy for seat ${s.for_seat}` : SPOTS[s.spot] || s.spot;
-        list.append(el("li", { class: outcomeClass(c), "data-spot": s.spot, "data-net": s.net }, `${label} ${signed(c)}`));
-      }
-      return seatBox(seat, head, handBox(seat, "player", h), line, list);
+      return seatBox(seat, head, handBox(seat, "player", h), line);
     });
   }
 
   function drawResult(res) {
     const b = res.bank;
-    $("pg-bank").textContent = b ? `seat ${b.seat} \u00b7 bank ${b.start} \u2192 ${b.end}` : "";
     const o = res.outcome;
+    const pd = o && o.player_dealer;
+    $("pg-bank").textContent = b ? `seat ${b.seat} \u00b7 bank ${b.start} \u2192 ${b.end}` : "";
     if (o) drawDice(o.dice, o.total, o.first_seat, o.button_seat);
     else drawDice(null);
-    const pd = o && o.player_dealer;
     const dealer = handBox(pd ? pd.seat : 0, "player-dealer", pd);
     if (pd && pd.house_way_row) {
-      dealer.append(el("div", { class: "line pg-line" }, `house way: ${rankName(pd.house_way_row)}`));
+      dealer.append(el("div", { class: "pg-way" }, `house way: ${rankName(pd.house_way_row)}`));
     }
     $("pg-dealer-hand").replaceChildren(dealer);
     $("pg-title").textContent = res.void || !o
@@ -230,9 +228,9 @@
       $("pg-phase").dataset.phase = st ? st.phase : "";
       $("pg-note").textContent = note(st);
       $("pg-action").textContent = st && (st.wagers || []).length ? `Total action ${st.total_action}` : "";
-      const hits = table.sideBetHits(sb.results, 4);
+      const hits = table.sideBetHits(sb.results, 3);
       $("pg-hits").replaceChildren(...hits);
-      $("pg-hits-title").hidden = !hits.length;
+      $("pg-hits-row").hidden = !hits.length;
     },
     facts(ctx) {
       const st = ctx.sb.state;

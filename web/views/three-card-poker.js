@@ -20,16 +20,13 @@
   const SHOWDOWN = { win: "wins", lose: "loses", tie: "ties" };
 
   const MARKUP = `
+  <section class="panel tcp-status" id="tcp-status">
+    <div class="tcp-state"><span class="tcp-phase" id="tcp-phase"></span><span class="tcp-note" id="tcp-note"></span><span class="tcp-action" id="tcp-action"></span></div>
+    <div class="tcp-hits-row" id="tcp-hits-row"><h3 id="tcp-hits-title">Side-bet hits</h3><ol class="tcp-hits" id="tcp-hits"></ol></div>
+  </section>
   <section class="panel tcp-dealer" id="tcp-dealer">
     <h2>Player-dealer <span class="tcp-who" id="tcp-bank"></span></h2>
     <div class="tcp-row"><div class="cards" id="tcp-dealer-cards"></div><b class="tcp-rank" id="tcp-dealer-rank"></b></div>
-  </section>
-  <section class="panel tcp-status" id="tcp-status">
-    <div class="tcp-phase" id="tcp-phase"></div>
-    <div class="tcp-note" id="tcp-note"></div>
-    <div class="tcp-action" id="tcp-action"></div>
-    <h3 id="tcp-hits-title">Recent side-bet hits</h3>
-    <ol class="tcp-hits" id="tcp-hits"></ol>
   </section>
   <section class="panel tcp-table" id="tcp-table">
     <h2 id="tcp-title"></h2>
@@ -196,9 +193,9 @@
       $("tcp-phase").dataset.phase = st ? st.phase : "";
       $("tcp-note").textContent = note(st);
       $("tcp-action").textContent = st && (st.wagers || []).length ? `Total action ${st.total_action}` : "";
-      const hits = table.sideBetHits(sb.results, 4);
+      const hits = table.sideBetHits(sb.results, 3);
       $("tcp-hits").replaceChildren(...hits);
-      $("tcp-hits-title").hidden = !hits.length;
+      $("tcp-hits-row").hidden = !hits.length;
     },
     facts(ctx) {
       const st = ctx.sb.state;

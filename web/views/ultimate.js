@@ -24,25 +24,17 @@
   const DEALT = new Set(["preflop", "flop", "river"]);
 
   const MARKUP = `
-  <section class="panel uth-dealer" id="uth-dealer">
-    <div class="uth-top">
-      <div>
-        <h2>Player-dealer <span class="uth-who" id="uth-bank"></span></h2>
-        <div class="cards" id="uth-dealer-cards"></div>
-        <div class="uth-rank" id="uth-dealer-rank"></div>
-      </div>
-      <div>
-        <h2>Board</h2>
-        <div class="cards uth-board" id="uth-board"></div>
-      </div>
-    </div>
-  </section>
   <section class="panel uth-status" id="uth-status">
-    <div class="uth-phase" id="uth-phase"></div>
-    <div class="uth-note" id="uth-note"></div>
-    <div class="uth-action" id="uth-action"></div>
-    <h3 id="uth-hits-title">Recent side-bet hits</h3>
-    <ol class="uth-hits" id="uth-hits"></ol>
+    <div class="uth-state"><span class="uth-phase" id="uth-phase"></span><span class="uth-note" id="uth-note"></span><span class="uth-action" id="uth-action"></span></div>
+    <div class="uth-hits-row" id="uth-hits-row"><h3 id="uth-hits-title">Side-bet hits</h3><ol class="uth-hits" id="uth-hits"></ol></div>
+  </section>
+  <section class="panel uth-dealer" id="uth-dealer">
+    <h2>Player-dealer <span class="uth-who" id="uth-bank"></span></h2>
+    <div class="uth-top">
+      <div class="cards" id="uth-dealer-cards"></div>
+      <div class="uth-board-box"><h3>Board</h3><div class="cards uth-board" id="uth-board"></div></div>
+    </div>
+    <div class="uth-rank" id="uth-dealer-rank"></div>
   </section>
   <section class="panel uth-table" id="uth-table">
     <h2 id="uth-title"></h2>
@@ -215,9 +207,9 @@
       $("uth-phase").dataset.phase = st ? st.phase : "";
       $("uth-note").textContent = note(st);
       $("uth-action").textContent = st && (st.wagers || []).length ? `Total action ${st.total_action}` : "";
-      const hits = table.sideBetHits(sb.results, 4);
+      const hits = table.sideBetHits(sb.results, 3);
       $("uth-hits").replaceChildren(...hits);
-      $("uth-hits-title").hidden = !hits.length;
+      $("uth-hits-row").hidden = !hits.length;
     },
     facts(ctx) {
       const st = ctx.sb.state;
