@@ -37,11 +37,11 @@
     return e;
   }
 
-  /** A card as the table shows it ("Th" is the ten of hearts; "JK" the joker); a falsy code is
-   * a card face down, which names nothing. */
+  /** A card as the table shows it ("Th" is the ten of hearts; "JKR" the joker, as
+   * tablectl_base/cards.py names it); a falsy code is a card face down, which names nothing. */
   function card(code) {
     if (!code) return el("span", { class: "card down", "data-card": "" }, "");
-    if (code === "JK" || code === "Jk" || code === "joker") {
+    if (code === "JKR" || code === "JK" || code === "Jk" || code === "joker") {
       return el("span", { class: "card joker", "data-card": code }, "JKR");
     }
     const rank = code[0] === "T" ? "10" : code[0];

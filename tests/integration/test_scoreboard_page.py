@@ -390,8 +390,9 @@ BJ_LEFT = ["Qh", "3c"]  # never drawn
 def test_the_scoreboard_page_at_a_blackjack_table_shows_no_hole_card(
     tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The other games' view: the game, the player-dealer and the rotation, the side-bet hits;
-    and the hole card reaches the page's socket only once the table has turned it over."""
+    """The blackjack view's frame: the game, the player-dealer and the rotation, the side-bet
+    hits, what the table posts; and the hole card reaches the page's socket only once the table
+    has turned it over."""
     broker, ws_port = websocket_broker(mosquitto_factory)
     with SimulatedShoe() as shoe, Browser(tmp_path, monkeypatch) as driver:
         cfg = shipped_config(
@@ -462,12 +463,10 @@ def test_the_scoreboard_page_at_a_blackjack_table_shows_no_hole_card(
                 "from 301.00 4.00",
                 "Player none",
             ]
-            assert page.facts() == {
-                "Round": "1",
-                "Phase": "playing",
-                "Player-dealer": "seat 4, bank 500.00 (hand 1 of 2)",
-                "Total action": "40.00",
-            }
+            # the blackjack view (web/views/blackjack.js; test_scoreboard_banked.py plays it)
+            assert (page.text("round"), page.text("bj-phase")) == ("1", "Playing")
+            assert page.text("bj-bank") == "seat 4 \u00b7 bank 500.00 \u00b7 hand 1 of 2"
+            assert page.text("bj-action") == "Total action 40.00"
             driver.save_screenshot(str(tmp_path / "scoreboard-blackjack-playing.png"))
             shown.append(("9c", page.count()))
             deal(floor, shoe, page, "9c", [])
@@ -477,14 +476,14 @@ def test_the_scoreboard_page_at_a_blackjack_table_shows_no_hole_card(
             shown.append(("8s", page.count()))
             deal(floor, shoe, page, "8s", [])
             floor.wait_for("the result", lambda: bool(floor.on("round/result")))
-            page.wait("the hits", "return document.querySelectorAll('#hits li').length === 2")
+            page.wait("the hits", "return document.querySelectorAll('#bj-hits li').length === 2")
             assert page.text("game-name") == "Pure 21.5 Blackjack"
-            assert page.text("hits").splitlines() == [
+            assert page.text("bj-hits").splitlines() == [
                 "Round 1: seat 5 Red Flex +10.00",
                 "Round 1: seat 5 Buster Blackjack +5.00",
             ]
             page.wait("the next round", "return window.scoreboard.state.round === 2")
-            assert page.facts()["Bank offered to"] == "seat 4"  # its second hand (R5)
+            assert page.text("bj-note") == "Bank offered to seat 4"  # its second hand (R5)
             assert driver.execute_script(
                 "const b = document.getElementById('baccarat'); return !b || b.hidden"
             )
