@@ -517,7 +517,12 @@ class Daemon:
 
     async def run(self, *, install_signals: bool = True) -> None:
         """Recover, start everything, run until `stop()` (or SIGTERM/SIGINT), shut down cleanly."""
-        relay = self._make_relay() if self.mqtt_enabled else None  # a bad password file: now
+        try:
+            relay = self._make_relay() if self.mqtt_enabled else None  # a bad password file: now
+        except BaseException:
+            if self._journal is not None:  # the file (and its one-writer lock) given back
+                self._journal.close()
+            raise
         loop = asyncio.get_running_loop()
         # Whatever no code of ours caught reaches the log as one event in its format, not as
         # asyncio's "Exception in callback" text (tablectl/logs.py, log_unhandled).
