@@ -37,7 +37,7 @@ def unique_by_seq(payloads: list[dict]) -> list[dict]:  # type: ignore[type-arg]
 def wait_ready(console: Console, starts: int) -> None:
     """The daemon's `starts`-th start is online and its shoe is open."""
     console.wait_for(
-        f"start {starts} online", lambda: console.on("status").count("online") >= starts
+        f"start {starts} online", lambda: console.times_online() >= starts
     )
     console.wait_for(
         "shoe available",
