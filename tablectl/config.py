@@ -141,9 +141,10 @@ class Mqtt(_Strict):
     username: Text | None = None
     password_file: PathText | None = None
     tls: Tls | None = None
-    # Seconds; the broker publishes the Last Will about 1.5 keepalives after the table fell
-    # silent (Mosquitto 2.0 checks every 5-6 s on top: 6 makes it 9-15 s; docs/config.md).
-    keepalive: StrictInt = Field(6, ge=5, le=3600)
+    # Seconds; the broker publishes the Last Will 1.5 keepalives after the table fell silent,
+    # and Mosquitto 2.0.11 looks only every 6 s: 8 makes it 12-19 s, after a page marked the
+    # table stale (two 5 s heartbeats; docs/config.md).
+    keepalive: StrictInt = Field(8, ge=5, le=3600)
     # Seconds between the retained `status` "online" the relay publishes again from memory, so
     # that a page can tell a hung or cut-off table (stale after two missed) long before the
     # Last Will (issue 25 item 2; docs/mqtt.md `status`). 0: only after each connect.
