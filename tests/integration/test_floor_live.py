@@ -10,10 +10,11 @@ fed by two real daemons in child processes on the shipped broker defaults (`[mqt
   finding of issue 25: a dealer error, and the shoe unplugged mid-round. The row shows the
   unplugged shoe first (the worst), "+N more", and the dealer error last.
 - Both sit idle for 12 s: still online (their heartbeats; a page that heard nothing for two
-  would mark them stale). Then the poker daemon is stopped (SIGSTOP: a hung table) and the
-  blackjack daemon killed (SIGKILL). The poker row says "last heard N s ago" within 12 s and
-  offline at the broker's Last Will within 20 s; the killed one is offline within 2 s; the
-  figures are printed. Continued (SIGCONT), the poker table is online again.
+  would mark them stale). Then the poker daemon is stopped (SIGSTOP: a hung table) just after
+  a heartbeat, the worst moment, and the blackjack daemon killed (SIGKILL). The poker row
+  says "last heard N s ago" within 12 s and offline at the broker's Last Will within 20 s; the
+  killed one is offline within 2 s; the figures are printed. Continued (SIGCONT), the poker
+  table is online again.
 """
 
 from __future__ import annotations
@@ -138,6 +139,10 @@ def test_floor_liveness_alert_order_and_every_games_round_with_real_daemons(
 
             stopped, killed = daemons[POKER].proc, daemons[BJ].proc
             assert stopped is not None and killed is not None
+            # Stopped just after a heartbeat: the longest the stale mark can take (two whole
+            # intervals), and the Will as late as the broker sends it after that beat.
+            heard = len(poker.on("status"))
+            poker.wait_for("a heartbeat", lambda: len(poker.on("status")) > heard, timeout=10)
             stopped.send_signal(signal.SIGSTOP)
             killed.send_signal(signal.SIGKILL)
             t0 = time.monotonic()
