@@ -405,6 +405,29 @@
     }
   }
 
+  /** The Open alerts cell: the worst alert, cut with an ellipsis when long, and "(+N more)"
+   * beside it, never cut (floor.css `.worst`, `.more`); written only when either changed. */
+  function putAlerts(t, worst, more, tip) {
+    const td = t.cells.alerts;
+    if (t.shown.alerts !== worst + more) {
+      const w = document.createElement("span");
+      w.className = "worst";
+      w.textContent = worst;
+      const m = document.createElement("span");
+      m.className = "more";
+      m.textContent = more;
+      const box = document.createElement("div");
+      box.className = "alerts";
+      box.append(w, ...(more ? [m] : []));
+      td.replaceChildren(...(worst ? [box] : []));
+      t.shown.alerts = worst + more;
+    }
+    if (t.shown["alerts.title"] !== tip) {
+      td.title = tip;
+      t.shown["alerts.title"] = tip;
+    }
+  }
+
   function setData(el, key, value) {
     if (el.dataset[key] !== value) el.dataset[key] = value;
   }
@@ -435,12 +458,12 @@
     put(t, "rate", d.rate === null ? DASH : String(Math.round(d.rate)), rateTip);
     // The worst alert and how many more (the older ones the table no longer lists included).
     const more = d.alerts.length - 1 + (t.overflow || 0);
-    const shown = !d.alerts.length ? (t.overflow ? `${t.overflow} older open alerts` : "")
-      : more > 0 ? `${d.alerts[0].text} (+${more} more)` : d.alerts[0].text;
+    const worst = d.alerts.length ? d.alerts[0].text
+      : t.overflow ? `${t.overflow} older open alerts` : "";
     const tip = d.alerts.map((a) => a.text)
       .concat(t.overflow ? [`and ${t.overflow} older, beyond the 50 the table lists`] : [])
       .join("\n");
-    put(t, "alerts", shown, tip);
+    putAlerts(t, worst, d.alerts.length && more > 0 ? ` (+${more} more)` : "", tip);
     put(t, "backlog", t.unsent ? String(t.unsent.count) : DASH, backlogTip(t.unsent));
     const sig = d.devices.map((x) => `${x.name}=${x.health}:${x.fault || ""}`).join(",");
     if (t.shown.devices !== sig) {

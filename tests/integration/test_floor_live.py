@@ -147,8 +147,7 @@ def test_floor_liveness_alert_order_and_every_games_round_with_real_daemons(
             killed.send_signal(signal.SIGKILL)
             t0 = time.monotonic()
             try:
-                seen = watch(page, t0)
-                driver.save_screenshot(str(tmp_path / "floor-stale.png"))
+                seen = watch(page, t0, tmp_path / "floor-stale.png")
             finally:
                 stopped.send_signal(signal.SIGCONT)
             killed.wait(20)
@@ -315,9 +314,10 @@ def dealer_error_then_unplug(console: Console, shoe: SimulatedShoe, page: FloorP
 # -- the stop and the kill ---------------------------------------------------------------------
 
 
-def watch(page: FloorPage, t0: float) -> dict[str, Any]:
+def watch(page: FloorPage, t0: float, screenshot: Path) -> dict[str, Any]:
     """Poll the page every 50 ms until the killed table is offline and the stopped one stale,
-    then offline; when each came (s after t0), and the stale row's status text."""
+    then offline; when each came (s after t0), and the stale row's status text. The page is
+    photographed once the stale row has said "last heard 11 s ago" or more."""
     seen: dict[str, Any] = {}
     script = (
         'const r = id => document.querySelector(`tr[data-table="${id}"]`);'
@@ -332,6 +332,8 @@ def watch(page: FloorPage, t0: float) -> dict[str, Any]:
             seen.setdefault("killed offline", now)
         if poker_status == "stale" and "stale" not in seen:
             seen["stale"], seen["stale text"] = now, poker_text
+        if poker_status == "stale" and poker_text != seen["stale text"] and "shot" not in seen:
+            seen["shot"] = driver.save_screenshot(str(screenshot))
         if poker_status == "offline":
             seen.setdefault("stopped offline", now)
         if {"killed offline", "stopped offline"} <= seen.keys():
