@@ -125,7 +125,7 @@
         live: TablectlPage.liveness(),  // online / stale / offline (page.js)
         liveness: null,     // its last check: {state, word, ago, staleAfter, text}
         game: null,         // `info.game`, else `state.game`
-        playing: null,      // Dealer's Choice: the game of the hand in play (`state.game`)
+        stateGame: null,    // `state.game`: at Dealer's Choice the game of the hand in play
         version: null, rulesDigest: null, configDigest: null,
         configured: [],     // device names from `info.devices`, in config order
         round: null, phase: null, hands: false, held: null, heldInputs: 0, gaps: [],
@@ -260,9 +260,8 @@
    * ...) is ever copied. */
   function onState(t, p, retained) {
     if (typeof p.game === "string") {
+      t.stateGame = p.game;
       if (!t.infoGame) t.game = p.game;
-      // Dealer's Choice: `state.game` is the game of the hand in play, the table's between hands
-      t.playing = t.game && p.game !== t.game ? p.game : null;
     }
     const where = roundOf(p);
     const round = where.round;
@@ -443,8 +442,10 @@
     setData(tr, "alerts", String(d.alerts.length));
     setData(tr, "worst", d.alerts.length ? d.alerts[0].kind : "");
     put(t, "status", d.live.text, statusTip(t, d.live));
-    const game = t.game ? gameName(t.game) + (t.playing ? `: ${gameName(t.playing)}` : "") : DASH;
-    put(t, "game", game, [t.game, t.playing].filter(Boolean).join(": "));
+    // Dealer's Choice: `state.game` is the game of the hand in play (the table's between hands).
+    const playing = t.game && t.stateGame && t.stateGame !== t.game ? t.stateGame : null;
+    const game = t.game ? gameName(t.game) + (playing ? `: ${gameName(playing)}` : "") : DASH;
+    put(t, "game", game, [t.game, playing].filter(Boolean).join(": "));
     const digests = [t.rulesDigest && `rules ${t.rulesDigest}`, t.configDigest && `config ${t.configDigest}`];
     put(t, "version", t.version || DASH, digests.filter(Boolean).join("\n"));
     put(t, "round", t.round === null ? DASH : String(t.round));

@@ -19,22 +19,26 @@ fed by two real daemons in child processes on the shipped broker defaults (`[mqt
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import time
 from pathlib import Path
 from typing import Any
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 from selenium import webdriver
 
 from tablectl_drivers.sim.shoe import SimulatedShoe
-from tests.conftest import MosquittoFactory, broker_on
+from tests.conftest import MosquittoFactory, broker_on, free_port
 from tests.integration.floor import shipped_config
 from tests.integration.harness import Console, DaemonProcess, lock_table
 from tests.integration.test_blackjack_e2e import draw, ok
 from tests.integration.test_floor_page import FloorPage
-from tests.integration.test_scoreboard_page import Browser, websocket_broker
+from tests.integration.test_scoreboard_page import WEB, Browser, websocket_broker
+from tests.test_poker_hands import play, rows_by, table_of
 
 pytestmark = pytest.mark.integration
 
@@ -343,3 +347,95 @@ def watch(page: FloorPage, t0: float, screenshot: Path) -> dict[str, Any]:
         seen.setdefault(what, float("inf"))
     seen.setdefault("stale text", None)
     return seen
+
+
+# -- every game's state --------------------------------------------------------------------------
+
+
+def every_games_state() -> dict[str, tuple[dict[str, Any], str, str, str]]:
+    """Real `state` payloads of the poker room's games, as their tables publish them (the
+    shipped configs built into a `Table`, fed console inputs): table id -> (state, the Round,
+    Phase and Game cells the floor must show)."""
+    out: dict[str, tuple[dict[str, Any], str, str, str]] = {}
+
+    def last_state(rows: list[Any]) -> dict[str, Any]:
+        return rows_by(rows, "state")[-1]
+
+    holdem = table_of("texas-holdem-003.toml")
+    play(holdem, *seats(1, 3))
+    rows = play(holdem, {"type": "hand.start", "button": 1})
+    state = last_state(rows)
+    out["holdem"] = (state, "1", state["hand"]["phase"], "Texas Hold'em")
+    turn = state["hand"]["turn"]
+    rows = play(holdem, {"type": "decision", "seat": turn, "action": "fold"})
+    out["holdem-after"] = (last_state(rows), DASH, "between hands", "Texas Hold'em")
+    for table_id, config, game in (
+        ("stud", "seven-card-stud-003.toml", "Seven Card Stud"),
+        ("draw", "five-card-draw-003.toml", "Five Card Draw"),
+    ):
+        table = table_of(config)
+        play(table, *seats(1, 3, 5))
+        state = last_state(play(table, {"type": "hand.start", "button": 1}))
+        assert state["hand"]["round"] == 1, state
+        out[table_id] = (state, "1", state["hand"]["phase"], game)
+    choice = table_of("dealers-choice-003.toml")
+    play(choice, *seats(1, 3, 5))
+    state = last_state(play(choice, {"type": "hand.start", "game": "razz", "button": 1}))
+    assert state["game"] == "razz" and state["hand"]["phase"] == "deal", state
+    out["choice"] = (state, "1", "deal", "Dealer's Choice: Razz")
+    chinese = table_of("chinese-poker-003.toml")
+    before = play(chinese, *seats(1, 2, 3, 4))
+    out["chinese-before"] = (last_state(before), DASH, "between rounds", "Chinese Poker")
+    state = last_state(play(chinese, {"type": "hand.start", "button": 1}))
+    assert state["round"]["round"] == 1, state
+    out["chinese"] = (state, "1", "setting", "Chinese Poker")
+    return out
+
+
+def seats(*numbers: int) -> list[dict[str, Any]]:
+    return [{"type": "seat.take", "seat": n, "stack": "200"} for n in numbers]
+
+
+DASH = "\u2014"
+
+
+def test_the_floor_shows_round_and_phase_of_every_poker_rooms_game(
+    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25 item 3: Hold'em (in a hand and between hands), stud, draw, Dealer's Choice
+    (its hand's game beside the table's) and Chinese Poker (before and in a round), each from
+    a real table's `state`, retained on an open broker under site `games`; the Dealer's Choice
+    table's `info` says its game."""
+    states = every_games_state()
+    broker = mosquitto_factory(start=False, locked=False)
+    ws_port = free_port()
+    with broker.config_path.open("a") as conf:
+        conf.write(f"listener {ws_port}\nprotocol websockets\nhttp_dir {WEB}\n")
+    broker.start()
+    writer = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="it-games")
+    writer.connect("127.0.0.1", broker.port)
+    writer.loop_start()
+    try:
+        sent = [
+            writer.publish(f"tablectl/games/{t}/state", json.dumps(s), qos=1, retain=True)
+            for t, (s, *_) in states.items()
+        ]
+        info = {"table": "choice", "ts": "2026-11-29T00:00:00.000000Z", "v": 1}
+        info["game"] = "dealers-choice"
+        sent.append(writer.publish("tablectl/games/choice/info", json.dumps(info), 1, True))
+        for message in sent:
+            message.wait_for_publish(20)
+    finally:
+        writer.disconnect()
+        writer.loop_stop()
+    with Browser(tmp_path, monkeypatch) as driver:
+        page = FloorPage(driver, ws_port, "games", None)  # the open broker: no user
+        page.wait("every table", f"return window.floor.counts.total === {len(states)}")
+        page.wait(
+            "the Dealer's Choice table's game from its info",
+            "return document.querySelector('tr[data-table=\"choice\"] td.c-game')"
+            '.textContent.startsWith("Dealer\'s Choice")',
+        )
+        shown = {r["table"]: (r["round"], r["phase"], r["game"]) for r in page.rows()}
+        print(f"\n{shown}")
+        assert shown == {t: (r, p, g) for t, (_, r, p, g) in states.items()}

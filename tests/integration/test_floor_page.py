@@ -476,11 +476,12 @@ def add_scale_users(broker: MosquittoBroker) -> None:
 class FloorPage:
     """The floor page as the test reads it: from what it shows (the DOM)."""
 
-    def __init__(self, driver: webdriver.Chrome, ws_port: int, site: str, user: str) -> None:
+    def __init__(self, driver: webdriver.Chrome, ws_port: int, site: str, user: str | None) -> None:
+        """Open the page for `site` as broker user `user` (None: none, on an open broker)."""
         self.driver = driver
+        secret = "" if user is None else f"#user={user}&pass={password_for(user)}"
         self.driver.get(
-            f"http://127.0.0.1:{ws_port}/floor.html?site={site}&record=1&keepalive=5"
-            f"#user={user}&pass={password_for(user)}"
+            f"http://127.0.0.1:{ws_port}/floor.html?site={site}&record=1&keepalive=5{secret}"
         )
 
     def wait(self, what: str, script: str, timeout: float = WAIT) -> None:
