@@ -87,10 +87,12 @@ def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Messages once each by seq, checked in seq order, seq dropped. Device statuses are taken
     out of the stream and listed after it, per device in topic order, each device's changes only
     (and `journal/status`, `info` and the anchors `journal/start` and `journal/segment`, which the
-    daemon publishes from memory, are left out):
+    daemon publishes from memory, are left out, and so is a table `status` that repeats the one
+    before it, the heartbeat's `online` every `[mqtt] heartbeat_seconds`):
     when two drivers report relative to each other and to the game's messages is timing, not
     behaviour, and a driver may report an unchanged status again (e.g. with new counters)."""
     seen: set[int] = set()
+    said: dict[str, Any] = {}  # status topic -> the word it last said
     out: list[dict[str, Any]] = []
     devices: dict[str, list[dict[str, Any]]] = {}
     last_seq = 0
@@ -98,6 +100,10 @@ def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if m["topic"].endswith(FROM_MEMORY):
             continue  # from memory, not the journal (docs/mqtt.md): when it comes is timing
         p = m["payload"]
+        if m["topic"].endswith("/status") and "/device/" not in m["topic"]:
+            if said.get(m["topic"]) == p:
+                continue  # the heartbeat: how many come is timing
+            said[m["topic"]] = p
         seq = p.get("seq") if isinstance(p, dict) else None
         if isinstance(seq, int):
             if seq in seen:

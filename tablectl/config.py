@@ -141,7 +141,14 @@ class Mqtt(_Strict):
     username: Text | None = None
     password_file: PathText | None = None
     tls: Tls | None = None
-    keepalive: StrictInt = Field(30, ge=5, le=3600)
+    # Seconds; the broker publishes the Last Will 1.5 keepalives after the table fell silent,
+    # and Mosquitto 2.0.11 looks only every 6 s: 8 makes it 12-19 s, after a page marked the
+    # table stale (two 5 s heartbeats; docs/config.md).
+    keepalive: StrictInt = Field(8, ge=5, le=3600)
+    # Seconds between the retained `status` "online" the relay publishes again from memory, so
+    # that a page can tell a hung or cut-off table (stale after two missed) long before the
+    # Last Will (issue 25 item 2; docs/mqtt.md `status`). 0: only after each connect.
+    heartbeat_seconds: StrictInt = Field(5, ge=0, le=3600)
     # Home Assistant MQTT discovery (tablectl/discovery.py): retained entity configs for the
     # table's status, held round, journal trouble, round and last alert. Off unless asked.
     discovery: StrictBool = False

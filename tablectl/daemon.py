@@ -1219,6 +1219,7 @@ class Daemon:
             on_connect=self._on_connect,
             on_refusal=self._on_refusal,
             keepalive=m.keepalive,
+            heartbeat=m.heartbeat_seconds or None,  # 0: online only after each connect
         )
 
     # -- devices -----------------------------------------------------------------------------

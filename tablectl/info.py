@@ -62,7 +62,8 @@ def info_payload(
 
     `rules` are the rules in force (the journal's), which differ from the config file's while a
     change waits for the end of a round; `config_digest` is the file's as loaded (None for a
-    config built in memory); `posted` is what the table posts under those rules (limits, pay
+    config built in memory); `heartbeat_seconds` how often the table says it is online
+    (`heartbeat_seconds`); `posted` is what the table posts under those rules (limits, pay
     tables, collection schedule, bet timer: `posted`); `ts` is when this info was made; `screen`
     the scoreboard view that draws the game (its spec's `screen`, web/views/)."""
     return {
@@ -72,9 +73,18 @@ def info_payload(
         "rules_digest": rules_digest(rules),
         "config_digest": cfg.digest,
         "devices": devices(cfg, serial_of),
+        "heartbeat_seconds": heartbeat_seconds(cfg),
         "posted": posted(rules),
         "ts": ts,
     }
+
+
+def heartbeat_seconds(cfg: LoadedConfig) -> int | None:
+    """How often the table says `status` "online" again (`[mqtt] heartbeat_seconds`), None when
+    it says it only after each connect: a page marks the table stale after two intervals without
+    word from it (docs/mqtt.md `status`, web/page.js `TablectlPage.liveness`)."""
+    every = cfg.table.mqtt.heartbeat_seconds
+    return every if every > 0 else None
 
 
 def posted(rules: Rules) -> dict[str, Any]:

@@ -33,8 +33,12 @@ flag arrives with it even live (the broker clears it otherwise), and no-local: t
 publishes a command (its ACL forbids it), and would not be handed its own if it did.
 
 Availability (``<base>/status``, retained, QoS 1): the bare word ``online`` is published after
-every connect (not JSON: the availability payload Home Assistant and Node-RED expect).
-``stop()`` publishes ``offline`` and disconnects cleanly. Any other end of a connection
+every connect (not JSON: the availability payload Home Assistant and Node-RED expect), and
+again every ``heartbeat`` seconds while connected (issue 25 item 2): a notice from memory, never
+an outbox row, so a page can tell a table that fell silent (hung, stopped, cut off) from a quiet
+one after two missed beats, long before the broker's keepalive gives up on the link. A beat is
+not queued while one still waits (at most one on the way). ``stop()`` publishes ``offline`` and
+disconnects cleanly. Any other end of a connection
 (network loss, a failed publish, the ``run()`` task being cancelled) drops the TCP connection
 *without* an MQTT DISCONNECT, so the broker publishes the Last Will ``offline``.
 
@@ -202,7 +206,9 @@ class Relay:
     """Publishes an `Outbox` over MQTT and hands ``<base>/cmd/<verb>`` messages to ``on_command``.
 
     ``run()`` runs until cancelled or stopped; ``wake()`` says new rows are waiting; ``notice()``
-    publishes a message from memory; ``stop()`` publishes the retained ``offline`` status,
+    publishes a message from memory; ``heartbeat`` (seconds, None: off) is how often the
+    retained ``online`` is published again while connected; ``stop()`` publishes the retained
+    ``offline`` status,
     disconnects cleanly and waits for ``run()``. ``on_connect`` is called after every connect,
     after ``online`` and before the retained notices are published again: a notice it makes
     replaces the one of its topic kept from before (a failure is logged, and the connection
@@ -233,12 +239,15 @@ class Relay:
         sleep: Sleep = asyncio.sleep,
         random: RandomFn | None = None,
         keepalive: int = 30,
+        heartbeat: float | None = None,
         window: int = 50,
         poll_interval: float = 1.0,
         timeout: float = 10.0,
     ) -> None:
         if window < 1:
             raise ValueError("window must be at least 1")
+        if heartbeat is not None and heartbeat <= 0:
+            raise ValueError("heartbeat must be positive (None: off)")
         self._outbox = outbox
         self._host = host
         self._port = port
@@ -254,6 +263,9 @@ class Relay:
         self._refused_backoff = Backoff(refused_retry_initial, refused_retry_max, random=random)
         self._sleep = sleep
         self._keepalive = keepalive
+        self._heartbeat = heartbeat
+        self._beat = Notice(self.status_topic, STATUS_ONLINE, retain=True)
+        self.beats = 0  # heartbeats handed to a client (for a test and the log)
         self._window = window
         self._poll_interval = poll_interval
         self._timeout = timeout
@@ -468,8 +480,10 @@ class Relay:
 
     async def _publisher(self, client: _Client) -> None:
         """Everything this connection sends: subscribe, online, the retained notices, then
-        notices and the outbox (with each retained topic's newest row again) until `stop()`,
-        then offline. Rows still pending at `stop()` stay in the outbox for the next start."""
+        notices (a heartbeat's ``online`` among them when one is due) and the outbox (with each
+        retained topic's newest row again) until `stop()`, then offline. Rows still pending at
+        `stop()` stay in the outbox for the next start."""
+        loop = asyncio.get_running_loop()
         again: list[OutboxRow] = []  # the retained rows this connection publishes again
         if self._held is not None:
             self._held.on_wire = False  # whatever was on the old connection's wire is gone
@@ -487,21 +501,24 @@ class Relay:
             self._notices.clear()
             self._notices.extend([*self._retained.values(), *waiting_notices])
             again = self._outbox.latest_retained()
+        beat_at = None if self._heartbeat is None else loop.time() + self._heartbeat
         in_flight: dict[asyncio.Future[ReasonCode | None], OutboxRow] = {}
         notes: dict[asyncio.Future[ReasonCode | None], Notice] = {}
         last = 0  # the highest seq handed to paho on this connection (lowered by a refusal)
         try:
             while not self._stop_requested.is_set():
                 self._wake.clear()  # before reading the outbox, so no wake() can be missed
+                beat_at = self._beat_if_due(beat_at, notes, loop.time())
                 self._issue_notices(client, notes, len(in_flight))
                 last = self._issue(client, in_flight, last, again, len(notes))
                 waker = asyncio.ensure_future(self._wake.wait())
+                timeout = self._turn_timeout(client, len(in_flight) + len(notes))
+                if beat_at is not None:
+                    timeout = min(timeout, max(0.0, beat_at - loop.time()))
                 try:
                     waiting: set[asyncio.Future[Any]] = {*in_flight, *notes, waker}
                     await asyncio.wait(
-                        waiting,
-                        timeout=self._turn_timeout(client, len(in_flight) + len(notes)),
-                        return_when=asyncio.FIRST_COMPLETED,
+                        waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
                     )
                 finally:
                     waker.cancel()
@@ -518,6 +535,23 @@ class Relay:
                     task.exception()  # retrieved (unreported): the connection ends anyway
             self._settle(in_flight, last, only_done=False)
         await self._publish_status(client, STATUS_OFFLINE)
+
+    def _beat_if_due(
+        self,
+        beat_at: float | None,
+        notes: dict[asyncio.Future[ReasonCode | None], Notice],
+        now: float,
+    ) -> float | None:
+        """Queue the heartbeat's ``online`` (from memory: no outbox row, no seq) when it is due
+        at `now`, unless the last one still waits to go or for its PUBACK; returns when the
+        next is due (None: no heartbeat). Queued ahead of the outbox rows like every notice."""
+        if beat_at is None or self._heartbeat is None or now < beat_at:
+            return beat_at
+        waiting = self._beat in self._notices or self._beat in notes.values()
+        if not waiting:
+            self._notices.append(self._beat)
+            self.beats += 1
+        return now + self._heartbeat
 
     async def _subscribe_commands(self, client: _Client) -> None:
         """Subscribe to the commands (`command_options`). A refused subscription is logged as an

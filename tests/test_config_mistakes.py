@@ -291,6 +291,34 @@ def test_a_wrong_type_is_refused_not_converted(
     only(refused(tmp_path, capsys, BJ, edit), key, said)
 
 
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("-1", "greater than or equal to 0"),
+        ("3601", "less than or equal to 3600"),
+        ('"5"', 'must be a whole number written without quotes, not "5"'),
+        ("2.5", "must be a whole number written without quotes, not 2.5"),
+    ],
+    ids=["negative", "over an hour", "text", "fraction"],
+)
+def test_the_heartbeat_is_off_or_whole_seconds_up_to_an_hour(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, said: str
+) -> None:
+    """`[mqtt] heartbeat_seconds` (issue 25 item 2): 0 (off) or 1..3600, a whole number."""
+    edit = replace('host = "127.0.0.1"', f'host = "127.0.0.1"\nheartbeat_seconds = {value}')
+    only(refused(tmp_path, capsys, BJ, edit), "mqtt.heartbeat_seconds", said)
+
+
+def test_the_heartbeat_and_keepalive_defaults(tmp_path: Path) -> None:
+    """A status every 5 s, and a keepalive of 8 s: Mosquitto 2.0.11 publishes the Will 12-19 s
+    after the link falls silent (1.5 keepalives, looked at every 6 s; docs/config.md), after a
+    page has marked the table stale (10 s: two heartbeats)."""
+    mqtt = load_config(write(tmp_path, BJ)).table.mqtt
+    assert (mqtt.heartbeat_seconds, mqtt.keepalive) == (5, 8)
+    off = replace('host = "127.0.0.1"', 'host = "127.0.0.1"\nheartbeat_seconds = 0')
+    assert load_config(write(tmp_path, BJ, off)).table.mqtt.heartbeat_seconds == 0
+
+
 # -- [game] options: nothing converted there either --------------------------------------------
 
 SP = "pure-spanish-21.5-003.toml"

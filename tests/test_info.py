@@ -93,6 +93,7 @@ def test_info_names_version_game_digests_and_devices(tmp_path: Path) -> None:
         "rules_digest": canonical_sha256(cfg.rules.to_json()),
         "config_digest": "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest(),
         "devices": [],
+        "heartbeat_seconds": 5,  # [mqtt] heartbeat_seconds, its default
         "posted": {
             "limits": {"min": "5.00", "max": "500.00", "spots": {}},
             "pays": EZ_BACCARAT_PAYS,

@@ -443,6 +443,46 @@ async def test_last_will_when_run_is_cancelled(mosquitto: MosquittoBroker) -> No
         assert [(m.payload, m.retain) for m in late.messages] == [(STATUS_OFFLINE, True)]
 
 
+async def test_heartbeat_publishes_the_retained_online_again_from_memory_not_the_outbox(
+    mosquitto: MosquittoBroker,
+) -> None:
+    """Issue 25 item 2: every `heartbeat` seconds the retained `online` again, so a page can tell
+    a silent table from a quiet one; a notice from memory: no outbox row is added, read as
+    sent or marked for it, the outbox's own row is published and marked once."""
+    outbox = MemoryOutbox()
+    outbox.add("state", retain=True, round=1)
+    relay, _ = make_relay(outbox, mosquitto.host, mosquitto.port, heartbeat=0.2)
+    async with Collector(mosquitto, f"{BASE}/#") as live, running(relay):
+        await wait_until(lambda: len(live.statuses()) >= 6, what="five heartbeats")
+        arrived = [m for m in live.messages if m.topic == f"{BASE}/status"]
+        assert {(m.payload, m.qos) for m in arrived} == {(STATUS_ONLINE, 1)}
+        assert relay.beats >= 5
+        assert len(live.on("state")) == 1  # the outbox row once, never again with the beats
+        assert outbox.mark_calls == [[1]] and list(outbox.rows) == [1]
+        async with Collector(mosquitto, f"{BASE}/status") as late:  # and it is retained
+            await wait_until(lambda: bool(late.messages), what="the retained status")
+            assert [(m.payload, m.retain) for m in late.messages] == [(STATUS_ONLINE, True)]
+    with pytest.raises(ValueError, match="heartbeat"):
+        make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port, heartbeat=0)
+
+
+async def test_heartbeats_come_at_their_interval(mosquitto: MosquittoBroker) -> None:
+    """The beats' spacing is the interval (the publisher's turn waits no longer than the next
+    beat), not the 1 s poll; printed."""
+    relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port, heartbeat=0.3)
+    arrivals: list[float] = []
+    loop = asyncio.get_running_loop()
+    async with Collector(mosquitto, f"{BASE}/status") as live, running(relay):
+        seen = 0
+        while len(arrivals) < 5:
+            await wait_until(lambda: len(live.messages) > seen, what="the next status")  # noqa: B023
+            seen = len(live.messages)
+            arrivals.append(loop.time())
+    gaps = [round(b - a, 3) for a, b in itertools.pairwise(arrivals)]
+    print(f"heartbeat 0.3 s: gaps between online messages {gaps} s")
+    assert all(0.2 <= g <= 0.6 for g in gaps), gaps
+
+
 async def test_stop_publishes_offline_and_disconnects_cleanly(mosquitto: MosquittoBroker) -> None:
     relay, client_id = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port)
     async with Collector(mosquitto, f"{BASE}/status") as live:

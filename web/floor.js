@@ -9,6 +9,10 @@
  * page reads from it only the round, the phase, the game and why a round is held, and never
  * keeps, let alone draws, any card.
  *
+ * A table is **stale** when the page has heard nothing from it for two of its heartbeats
+ * (`info.heartbeat_seconds`: the table says `status` `online` that often), offline at the
+ * `offline` word (a clean stop or the broker's Last Will): TablectlPage.liveness (page.js).
+ *
  * The subscriptions are QoS 0. The page's session is clean, so QoS 1 would keep nothing more
  * across a lost link (the retained messages come again on every connect), while its
  * acknowledgements would hold the broker to 20 messages in flight, so that 500 tables' 2500
@@ -44,8 +48,44 @@
   const { gameName, tsMillis } = TablectlPage;
   const COLUMNS = ["table", "status", "game", "version", "round", "phase", "held", "rate",
     "alerts", "backlog", "devices"];
-  // Sorting "trouble first": offline, then held, then with open alerts, then status unknown.
-  const RANK = { offline: 0, held: 1, alerts: 2, unknown: 3, ok: 4 };
+  // Sorting "trouble first": offline, then stale, then held, then with open alerts, then status
+  // unknown.
+  const RANK = { offline: 0, stale: 1, held: 2, alerts: 3, unknown: 4, ok: 5 };
+  const LIVENESS_TICK = 500;  // ms: how often every table's liveness is looked at again
+
+  // The Open alerts cell shows the worst of a table's alerts, then how many more: worst by this
+  // order (lower first), the newest first within a kind. Each kind, and why it ranks there
+  // (docs/floor.md "Open alerts"; the kinds of docs/mqtt.md `alerts/open`):
+  const SEVERITY = {
+    // Now, from journal/status: the journal cannot be written, or the table is held on a
+    // journal it cannot replay. Nothing new is recorded or applied: the table has stopped.
+    journal: 0,
+    // A defect in tablectl itself (R40): the round is held and only a technician can say what
+    // went wrong; the play may be wrong, not just stopped.
+    "engine-error": 1,
+    // Now, from device/<name>/status: a device is unavailable (unplugged, dead). The table
+    // cannot read the cards it deals: the round cannot go on, the next cannot start.
+    "device-down": 2,
+    // The round waits for a person (round.resume or round.void): play at the table stops.
+    "round-held": 3,
+    // A device reported a fault (an open alert, or its status now): it may recover by itself,
+    // but someone must look; it is often what held the round above.
+    "device-fault": 4,
+    // The journal could not be written for a while, now over: the table plays again, but what
+    // caused it (a full disk, a failing drive) will stop it again until someone finds it.
+    "journal-trouble": 5,
+    // A kind this page does not know: from a newer table; ranked above the kinds that break
+    // nothing, so that it is not buried.
+    unknown: 6,
+    // A command stuck retained at the broker (R47): refused each time it comes, nothing was
+    // applied, but some client publishes what it must not.
+    "retained-command": 7,
+    // A dealer's move the rules refused (R15, a card no hand may draw): nothing changed; a
+    // matter for the pit, not the technician.
+    "dealer-error": 8,
+    // The table plays outside its rounds-an-hour band: a business matter, nothing broken.
+    pace: 9,
+  };
 
   // Everything the page knows, on window for a test or a technician's console.
   const fl = (window.floor = {
@@ -58,7 +98,7 @@
     connects: 0,         // accepted CONNACKs: 1 + the reconnects
     flushes: 0,          // redraws (at most one a frame, whatever the number of messages)
     tables: new Map(),   // table id -> what the page keeps of it (below)
-    counts: { total: 0, online: 0, offline: 0, held: 0, alerts: 0, unknown: 0 },
+    counts: { total: 0, online: 0, stale: 0, offline: 0, held: 0, alerts: 0, unknown: 0 },
     sort: params.get("sort") || "status",
     show: params.get("show") || "all",
     find: params.get("find") || "",
@@ -82,9 +122,13 @@
         id,
         status: null,       // "online" / "offline" (the bare word of `status`), null: not known
         statusAt: null,     // when this page saw it change live (ms), null: from a retained one
-        game: null, version: null, rulesDigest: null, configDigest: null,
+        live: TablectlPage.liveness(),  // online / stale / offline (page.js)
+        liveness: null,     // its last check: {state, word, ago, staleAfter, text}
+        game: null,         // `info.game`, else `state.game`
+        stateGame: null,    // `state.game`: at Dealer's Choice the game of the hand in play
+        version: null, rulesDigest: null, configDigest: null,
         configured: [],     // device names from `info.devices`, in config order
-        round: null, phase: null, held: null, heldInputs: 0, gaps: [],
+        round: null, phase: null, hands: false, held: null, heldInputs: 0, gaps: [],
         journal: null,      // {writable, reason, since} from `journal/status`
         unsent: null,       // {count, at}: `journal/status.unsent` and its `ts`; null: never said
         devices: new Map(), // name -> {available, fault} from `device/<name>/status`
@@ -123,13 +167,16 @@
     const t = table(id);
     if (suffix === "status") {
       // The bare word; tables before issue 14 sent it as JSON ("online" with the quotes). An
-      // empty retained payload (a cleared topic) leaves it unknown.
+      // empty retained payload (a cleared topic) leaves it unknown. The table says `online`
+      // again every heartbeat: only a change is news.
       const word = text.trim().replace(/^"|"$/g, "");
-      if (word !== t.status) t.statusAt = meta.retain ? null : Date.now();
+      if ((word || null) !== t.status) t.statusAt = meta.retain ? null : Date.now();
       t.status = word || null;
-      touch(t);
+      t.live.status(text, meta.retain);
+      relive(t);
       return;
     }
+    t.live.heard(meta.retain);  // a live message is word from the table too
     let p;
     try { p = JSON.parse(text); } catch (err) { return; }
     if (!p || typeof p !== "object" || Array.isArray(p)) return;
@@ -141,38 +188,84 @@
     if (suffix === "info") onInfo(t, p);
     else if (suffix === "state") onState(t, p, meta.retain);
     else if (suffix === "alerts/open") {
-      // The alerts waiting for a person (docs/mqtt.md "alerts/open"), until acknowledged.
+      // The alerts waiting for a person (docs/mqtt.md "alerts/open"), until acknowledged: kept
+      // as they come (oldest first), put in order when drawn (`alertLines`).
       const open = Array.isArray(p.open) ? p.open : [];
-      t.open = open.map((a) => `#${a.id} ${text0(a.kind)}: ${text0(a.reason)}`);
-      if (typeof p.overflow === "number" && p.overflow > 0) t.open.push(`${p.overflow} older`);
+      t.open = open.filter((a) => a && typeof a === "object").map((a) => ({
+        id: Number(a.id) || 0, kind: text0(a.kind) || "?", reason: text0(a.reason) || "",
+        since: tsMillis(a.since) }));
+      t.overflow = typeof p.overflow === "number" && p.overflow > 0 ? p.overflow : 0;
     } else if (suffix === "journal/status") {
       t.journal = { writable: p.writable !== false, reason: text0(p.reason), since: text0(p.since) };
       // The outbox's backlog as the table last managed to say it (a table before the count
       // says nothing: its cell keeps the dash).
       if (Number.isInteger(p.unsent) && p.unsent >= 0) t.unsent = { count: p.unsent, at: text0(p.ts) };
     } else {
-      t.devices.set(device, { available: p.available !== false, fault: text0(p.fault) });
+      t.devices.set(device, { available: p.available !== false, fault: text0(p.fault),
+        at: tsMillis(p.ts) });
     }
     touch(t);
+  }
+
+  /** Look at a table's liveness again; redraw its row only when what it shows changed. */
+  function relive(t, now) {
+    const l = t.live.check(now);
+    const was = t.liveness;
+    t.liveness = l;
+    if (!was || was.text !== l.text || was.state !== l.state) touch(t);
   }
 
   const text0 = (v) => (v === null || v === undefined || v === "" ? null : String(v));
 
   function onInfo(t, p) {
+    t.live.info(p);
     t.version = text0(p.version);
-    t.game = text0(p.game) || t.game;
+    t.infoGame = text0(p.game);
+    t.game = t.infoGame || t.game;
     t.rulesDigest = text0(p.rules_digest);
     t.configDigest = text0(p.config_digest);
     t.configured = Array.isArray(p.devices)
       ? p.devices.map((d) => text0(d && d.name)).filter(Boolean) : [];
   }
 
+  /** The round and phase of any game's `state` (docs/mqtt.md `state`): the banked games say
+   * `round` and `phase`; the poker games (flop, stud, draw, Dealer's Choice) say them in
+   * `hand` (`hand.round`, `hand.phase`; `hand` null between hands); Chinese Poker in `round`
+   * (`round.round` while a round is dealt, its hands being set; null between rounds). Between
+   * hands the number is not in `state`: `round` null (the page keeps the last it saw). */
+  function roundOf(p) {
+    if (typeof p.round === "number") {
+      return { round: p.round, phase: typeof p.phase === "string" ? p.phase : null, hands: false };
+    }
+    if ("hand" in p) {  // poker
+      const h = p.hand;
+      if (h && typeof h === "object" && typeof h.round === "number") {
+        return { round: h.round, phase: typeof h.phase === "string" ? h.phase : null, hands: true };
+      }
+      return { round: null, phase: "between hands", hands: true };
+    }
+    if (p.game === "chinese-poker" || (p.round && typeof p.round === "object")) {
+      const r = p.round;
+      if (r && typeof r === "object" && typeof r.round === "number") {
+        return { round: r.round, phase: "setting", hands: false };
+      }
+      return { round: null, phase: "between rounds", hands: false };
+    }
+    return { round: null, phase: typeof p.phase === "string" ? p.phase : null, hands: false };
+  }
+
   /** From `state` only these: game, round, phase, held, held_inputs, gaps (a device's missing
-   * positions, as text). Nothing else is read: no field that holds a card (`cards`, `board`,
-   * `hands`, `seats`, `face_up`, ...) is ever copied. */
+   * positions, as text); the round and phase where each game keeps them (`roundOf`). Nothing
+   * else is read: no field that holds a card (`cards`, `board`, `hands`, `seats`, `face_up`,
+   * ...) is ever copied. */
   function onState(t, p, retained) {
-    if (typeof p.game === "string") t.game = p.game;
-    const round = typeof p.round === "number" ? p.round : null;
+    if (typeof p.game === "string") {
+      t.stateGame = p.game;
+      if (!t.infoGame) t.game = p.game;
+    }
+    const where = roundOf(p);
+    const round = where.round;
+    t.hands = where.hands;
     if (round !== null) {
       if (t.round !== null && round < t.round) t.samples = [];  // the count went back: start again
       if (t.round !== null && round > t.round) {
@@ -184,9 +277,7 @@
       }
       t.round = round;
     }
-    const phase = typeof p.phase === "string" ? p.phase
-      : p.hand && typeof p.hand.phase === "string" ? p.hand.phase : null;
-    t.phase = phase;
+    t.phase = where.phase;
     t.held = text0(p.held);
     t.heldInputs = Number(p.held_inputs) || 0;
     t.gaps = p.gaps && typeof p.gaps === "object"
@@ -218,6 +309,7 @@
   function onLink(state, detail) {
     fl.link = state;
     fl.linkDetail = detail;
+    for (const t of fl.tables.values()) t.live.link(state === "subscribed");
     if (state === "connected") {
       fl.connects++;
       for (const t of fl.tables.values()) t.lastSeq = {};  // the retained messages come again
@@ -242,13 +334,30 @@
     fallback = setTimeout(flush, 1000);
   }
 
+  /** Every alert of a table, worst first (`SEVERITY`, then the newest first, then the highest
+   * id): each {kind, text}. The open ones from `alerts/open`, and what the retained topics
+   * say is wrong now: the journal (`journal/status`) and each device (`device/<name>/status`). */
+  function alertLines(t) {
+    const items = [];
+    const add = (kind, text, at, id) => items.push({
+      kind, text, rank: kind in SEVERITY ? SEVERITY[kind] : SEVERITY.unknown,
+      at: Number.isFinite(at) ? at : -Infinity, id: id || 0 });
+    if (t.journal && !t.journal.writable) {
+      add("journal", `journal not writable${t.journal.reason ? `: ${t.journal.reason}` : ""}`,
+        tsMillis(t.journal.since));
+    }
+    for (const a of t.open || []) add(a.kind, `open #${a.id} ${a.kind}: ${a.reason}`, a.since, a.id);
+    for (const [name, d] of t.devices) {
+      if (!d.available) add("device-down", `${name} unavailable${d.fault ? `: ${d.fault}` : ""}`, d.at);
+      else if (d.fault) add("device-fault", `${name}: ${d.fault}`, d.at);
+    }
+    items.sort((a, b) => a.rank - b.rank || b.at - a.at || b.id - a.id);
+    return items;
+  }
+
   /** What one table is now, for its row, the counters, the sort and the filter. */
   function derive(t, now) {
-    const alerts = [];
-    if (t.journal && !t.journal.writable) {
-      alerts.push(`journal not writable${t.journal.reason ? `: ${t.journal.reason}` : ""}`);
-    }
-    for (const line of t.open || []) alerts.push(`open ${line}`);
+    const alerts = alertLines(t);
     const devices = [];
     const names = [...t.configured];
     for (const name of [...t.devices.keys()].sort()) if (!names.includes(name)) names.push(name);
@@ -257,13 +366,14 @@
       let health = "unknown";
       if (d) health = !d.available ? "down" : d.fault ? "fault" : "ok";
       devices.push({ name, health, fault: d ? d.fault : null });
-      if (health === "down") alerts.push(`${name} unavailable${d.fault ? `: ${d.fault}` : ""}`);
-      else if (health === "fault") alerts.push(`${name}: ${d.fault}`);
     }
-    const status = t.status === "online" || t.status === "offline" ? t.status : "unknown";
-    const kind = status === "offline" ? "offline" : t.held ? "held" : alerts.length ? "alerts"
-      : status === "unknown" ? "unknown" : "ok";
-    return { status, kind, alerts, devices, rate: roundRate(t.samples, now) };
+    const live = t.liveness || t.live.check(now);
+    t.liveness = live;
+    const status = live.state;  // online, stale, offline, unknown
+    const trouble = alerts.length > 0 || (t.overflow || 0) > 0;
+    const kind = status === "offline" ? "offline" : status === "stale" ? "stale"
+      : t.held ? "held" : trouble ? "alerts" : status === "unknown" ? "unknown" : "ok";
+    return { status, kind, alerts, trouble, live, devices, rate: roundRate(t.samples, now) };
   }
 
   function makeRow(t) {
@@ -294,6 +404,29 @@
     }
   }
 
+  /** The Open alerts cell: the worst alert, cut with an ellipsis when long, and "(+N more)"
+   * beside it, never cut (floor.css `.worst`, `.more`); written only when either changed. */
+  function putAlerts(t, worst, more, tip) {
+    const td = t.cells.alerts;
+    if (t.shown.alerts !== worst + more) {
+      const w = document.createElement("span");
+      w.className = "worst";
+      w.textContent = worst;
+      const m = document.createElement("span");
+      m.className = "more";
+      m.textContent = more;
+      const box = document.createElement("div");
+      box.className = "alerts";
+      box.append(w, ...(more ? [m] : []));
+      td.replaceChildren(...(worst ? [box] : []));
+      t.shown.alerts = worst + more;
+    }
+    if (t.shown["alerts.title"] !== tip) {
+      td.title = tip;
+      t.shown["alerts.title"] = tip;
+    }
+  }
+
   function setData(el, key, value) {
     if (el.dataset[key] !== value) el.dataset[key] = value;
   }
@@ -307,9 +440,12 @@
     setData(tr, "kind", d.kind);
     setData(tr, "held", t.held ? "1" : "0");
     setData(tr, "alerts", String(d.alerts.length));
-    const seen = t.statusAt ? `since ${new Date(t.statusAt).toLocaleTimeString()} (seen by this page)` : "";
-    put(t, "status", d.status === "unknown" ? "?" : d.status, seen);
-    put(t, "game", t.game ? gameName(t.game) : DASH, t.game || "");
+    setData(tr, "worst", d.alerts.length ? d.alerts[0].kind : "");
+    put(t, "status", d.live.text, statusTip(t, d.live));
+    // Dealer's Choice: `state.game` is the game of the hand in play (the table's between hands).
+    const playing = t.game && t.stateGame && t.stateGame !== t.game ? t.stateGame : null;
+    const game = t.game ? gameName(t.game) + (playing ? `: ${gameName(playing)}` : "") : DASH;
+    put(t, "game", game, [t.game, playing].filter(Boolean).join(": "));
     const digests = [t.rulesDigest && `rules ${t.rulesDigest}`, t.configDigest && `config ${t.configDigest}`];
     put(t, "version", t.version || DASH, digests.filter(Boolean).join("\n"));
     put(t, "round", t.round === null ? DASH : String(t.round));
@@ -317,11 +453,18 @@
     const held = t.held ? [t.held + (t.heldInputs ? ` (${t.heldInputs} kept)` : ""), ...t.gaps].join("; ") : "";
     put(t, "held", held, held);
     const n = t.samples.length;
-    const rateTip = d.rate === null ? "needs two round changes seen by this page"
-      : `${t.samples[n - 1].round - t.samples[0].round} rounds from ${new Date(t.samples[0].t).toLocaleTimeString()}`;
+    const unit = t.hands ? "hands" : "rounds";
+    const rateTip = d.rate === null ? `needs two ${unit.slice(0, -1)} changes seen by this page`
+      : `${t.samples[n - 1].round - t.samples[0].round} ${unit} from ${new Date(t.samples[0].t).toLocaleTimeString()}`;
     put(t, "rate", d.rate === null ? DASH : String(Math.round(d.rate)), rateTip);
-    const alerts = d.alerts.join("; ");
-    put(t, "alerts", alerts, alerts);
+    // The worst alert and how many more (the older ones the table no longer lists included).
+    const more = d.alerts.length - 1 + (t.overflow || 0);
+    const worst = d.alerts.length ? d.alerts[0].text
+      : t.overflow ? `${t.overflow} older open alerts` : "";
+    const tip = d.alerts.map((a) => a.text)
+      .concat(t.overflow ? [`and ${t.overflow} older, beyond the 50 the table lists`] : [])
+      .join("\n");
+    putAlerts(t, worst, d.alerts.length && more > 0 ? ` (+${more} more)` : "", tip);
     put(t, "backlog", t.unsent ? String(t.unsent.count) : DASH, backlogTip(t.unsent));
     const sig = d.devices.map((x) => `${x.name}=${x.health}:${x.fault || ""}`).join(",");
     if (t.shown.devices !== sig) {
@@ -340,6 +483,18 @@
     }
     const rank = sortKey(t);
     if (rank !== t.rank) { t.rank = rank; reorder = true; }
+  }
+
+  /** The Status cell's tooltip: since when (as this page saw it), and how the page knows. */
+  function statusTip(t, live) {
+    const since = t.statusAt ? ` since ${new Date(t.statusAt).toLocaleTimeString()} (seen by this page)` : "";
+    const beat = live.staleAfter === null
+      ? "the table does not say how often it says online (a tablectl before issue 25, or "
+        + "heartbeat_seconds = 0): offline only when the broker publishes its Last Will"
+      : `the table says online every ${live.staleAfter / 2} s; stale after ${live.staleAfter} s `
+        + "without word from it, offline at its clean stop or the broker's Last Will";
+    const heard = live.ago === null ? "" : `; last heard ${live.ago} s ago`;
+    return `${live.word || "no status"}${since}${heard}\n${beat}`;
   }
 
   /** The Unsent cell's tooltip: what the figure is and how old it may be (docs/floor.md). */
@@ -374,8 +529,9 @@
     const show = fl.show;
     if (show === "trouble" && (d.kind === "ok" || d.kind === "unknown")) return false;
     if (show === "offline" && d.status !== "offline") return false;
+    if (show === "stale" && d.status !== "stale") return false;
     if (show === "held" && !t.held) return false;
-    if (show === "alerts" && !d.alerts.length) return false;
+    if (show === "alerts" && !d.trouble) return false;
     if (show === "online" && d.status !== "online") return false;
     const find = fl.find.trim().toLowerCase();
     if (find) {
@@ -419,14 +575,14 @@
   }
 
   function drawCounts() {
-    const c = { total: 0, online: 0, offline: 0, held: 0, alerts: 0, unknown: 0 };
+    const c = { total: 0, online: 0, stale: 0, offline: 0, held: 0, alerts: 0, unknown: 0 };
     let shown = 0;
     for (const t of fl.tables.values()) {
       if (!t.derived) continue;
       c.total++;
       c[t.derived.status]++;
       if (t.held) c.held++;
-      if (t.derived.alerts.length) c.alerts++;
+      if (t.derived.trouble) c.alerts++;
       if (!t.row.hidden) shown++;
     }
     fl.counts = c;
@@ -453,6 +609,13 @@
   function tick() {
     for (const t of fl.tables.values()) if (t.samples.length > 1) dirty.add(t);
     if (dirty.size) schedule();
+  }
+
+  /** Every LIVENESS_TICK each table's liveness again: a silent table turns stale, and a stale
+   * one's "last heard N s ago" counts up (rows redrawn only when that changed). */
+  function liveTick() {
+    const now = Date.now();
+    for (const t of fl.tables.values()) relive(t, now);
   }
 
   // -- start ------------------------------------------------------------------------------
@@ -482,6 +645,7 @@
   drawLink();
   drawCounts();
   setInterval(tick, 5000);
+  setInterval(liveTick, LIVENESS_TICK);
   const subscriptions = fl.topics.map((topic) => ({ topic, qos: 0 }));
   fl.client = TablectlPage.connect(link, "floor", subscriptions, onMessage, onLink);
 })();

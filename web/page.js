@@ -1,5 +1,6 @@
 /* What the tablectl pages share (docs/scoreboard.md, docs/floor.md): each game's name as a
- * person reads it, and the page's MQTT client set up from the page's own address.
+ * person reads it, the page's MQTT client set up from the page's own address, and whether a
+ * table is alive.
  *
  * One classic script, loaded after mqtt-ws.js, that defines `TablectlPage` on `window`:
  *
@@ -7,6 +8,35 @@
  *   const client = TablectlPage.connect(link, "scoreboard", subscriptions, onMessage, onState);
  *   TablectlPage.gameName("omaha-hi-lo")  // "Omaha hi-lo"; an unknown id as it is
  *   TablectlPage.tsMillis(state.ts)       // a payload's `ts` in ms since the epoch
+ *
+ * Liveness (issue 25 item 2; docs/mqtt.md `status`, docs/floor.md): a table says `status`
+ * `online` after every connect and again every `heartbeat_seconds` (its retained `info` says
+ * how often; 5 by default). A table the page has not heard from for two of those is **stale**
+ * (hung, stopped, its link cut: the broker's Last Will says `offline` only 1.5 keepalives
+ * later, 9-15 s on the shipped broker); `offline` is the word itself (a clean stop, or the
+ * Will). One tracker per table:
+ *
+ *   const live = TablectlPage.liveness();
+ *   live.status(text, meta.retain)  // each message on <base>/status (the bare word; the quoted
+ *                                   // form of tables before issue 14 and an empty one read too)
+ *   live.info(payload)              // each parsed `info`: takes `heartbeat_seconds`
+ *   live.heard(meta.retain)         // optional: any other message from the table; only a live
+ *                                   // one (retain false) counts as word from it
+ *   live.link(up)                   // the page's own link: "subscribed" is up. While it is down
+ *                                   // nothing turns stale; when it is back the clock restarts
+ *   const s = live.check();         // what to show now (call it on a timer, e.g. every 0.5 s):
+ *     s.state      "online" | "stale" | "offline" | "unknown" (no status yet, or cleared)
+ *     s.word       the last status word, null before one
+ *     s.ago        whole seconds since the table was last heard, null before it was
+ *     s.staleAfter seconds without word after which it is stale (2 x heartbeat_seconds), null
+ *                  when the table does not say its heartbeat (a table before issue 25, or
+ *                  `heartbeat_seconds = 0`): such a table is never stale, only offline
+ *     s.text       "online", "offline", "?", or for a stale one "last heard 12 s ago"
+ *
+ * Every method takes an optional last argument `now` (ms, Date.now() by default) for a test.
+ * A retained `status` counts as heard when it arrives: its age is unknown, so a table stopped
+ * just before the page opened shows stale two intervals after the page subscribed, if the
+ * broker's Will has not said offline by then. `TablectlPage.STALE_AFTER` is the 2.
  */
 (function (global) {
   "use strict";
@@ -83,5 +113,48 @@
     return client;
   }
 
-  global.TablectlPage = { GAMES, gameName, tsMillis, link, connect };
+  const STALE_AFTER = 2;  // heartbeats missed before a table is stale
+
+  /** A table's liveness tracker (the API at the top of this file). */
+  function liveness() {
+    let word = null;        // "online" / "offline" / other text; null: none (or cleared)
+    let heartbeat = null;   // seconds, from `info.heartbeat_seconds`
+    let heardAt = null;     // ms: the last word from the table (or the page's link coming back)
+    let linkUp = true;
+    const clock = (now) => (typeof now === "number" ? now : Date.now());
+    return {
+      status(text, retained, now) {
+        const bare = String(text === undefined || text === null ? "" : text)
+          .trim().replace(/^"|"$/g, "");
+        word = bare || null;
+        heardAt = clock(now);
+      },
+      info(payload, now) {
+        const every = payload && payload.heartbeat_seconds;
+        heartbeat = Number.isFinite(every) && every > 0 ? every : null;
+      },
+      heard(retained, now) {
+        if (!retained) heardAt = clock(now);
+      },
+      link(up, now) {
+        if (up && !linkUp) heardAt = clock(now);  // the page was away: count from its return
+        linkUp = !!up;
+      },
+      check(now) {
+        const t = clock(now);
+        const ago = heardAt === null ? null : Math.max(0, Math.floor((t - heardAt) / 1000));
+        const staleAfter = heartbeat === null ? null : STALE_AFTER * heartbeat;
+        let state = word === "online" ? "online" : word === "offline" ? "offline" : "unknown";
+        if (state === "online" && staleAfter !== null && linkUp && heardAt !== null
+            && t - heardAt > staleAfter * 1000) {
+          state = "stale";
+        }
+        const text = state === "stale" ? `last heard ${ago} s ago`
+          : state === "unknown" ? "?" : state;
+        return { state, word, ago, staleAfter, text };
+      },
+    };
+  }
+
+  global.TablectlPage = { GAMES, gameName, tsMillis, link, connect, liveness, STALE_AFTER };
 })(window);

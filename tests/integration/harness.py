@@ -154,6 +154,7 @@ class Console:
         self.base = base
         self.messages: list[Message] = []
         self.subscribed = threading.Event()
+        self._connected_at: list[int] = []  # len(messages) at each of this client's connects
         self._cond = threading.Condition()
         self._ids = 0
         self.client = mqtt.Client(
@@ -174,6 +175,8 @@ class Console:
 
     def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, *_: Any) -> None:
         if not reason.is_failure:
+            with self._cond:
+                self._connected_at.append(len(self.messages))
             client.subscribe(f"{self.base}/#", qos=1)
 
     def _on_subscribe(self, _c: mqtt.Client, _u: Any, _mid: int, reasons: Any, *_: Any) -> None:
@@ -196,6 +199,22 @@ class Console:
     def on(self, suffix: str) -> list[Any]:
         with self._cond:
             return [m.payload for m in self.messages if m.topic == f"{self.base}/{suffix}"]
+
+    def times_online(self) -> int:
+        """How many times this subscriber saw the table come online: its first `online`, each
+        one after an `offline`, and the first after this subscriber connected again (a broker
+        restart ends the table's connection too). Not the number of `online` messages: the
+        table says `online` again every `[mqtt] heartbeat_seconds` (docs/mqtt.md `status`)."""
+        times, last = 0, None
+        with self._cond:
+            for n, m in enumerate(self.messages):
+                if n in self._connected_at:
+                    last = None
+                if m.topic == f"{self.base}/status":
+                    if m.payload == "online" and last != "online":
+                        times += 1
+                    last = m.payload
+        return times
 
     def wait_for(self, what: str, cond: Callable[[], bool], timeout: float = TIMEOUT) -> None:
         deadline = time.monotonic() + timeout

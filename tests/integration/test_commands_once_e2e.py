@@ -66,7 +66,7 @@ def wait_replies(console: Console, verb: str, ref: str | None, count: int) -> li
 
 
 def wait_online(console: Console, times: int) -> None:
-    console.wait_for(f"online {times}", lambda: console.on("status").count("online") >= times)
+    console.wait_for(f"online {times}", lambda: console.times_online() >= times)
 
 
 def journaled(path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:

@@ -36,9 +36,7 @@ def unique_by_seq(payloads: list[dict]) -> list[dict]:  # type: ignore[type-arg]
 
 def wait_ready(console: Console, starts: int) -> None:
     """The daemon's `starts`-th start is online and its shoe is open."""
-    console.wait_for(
-        f"start {starts} online", lambda: console.on("status").count("online") >= starts
-    )
+    console.wait_for(f"start {starts} online", lambda: console.times_online() >= starts)
     console.wait_for(
         "shoe available",
         lambda: sum(1 for s in console.on("device/shoe/status") if s["available"]) >= starts,

@@ -179,6 +179,7 @@ def test_the_floor_page_shows_every_table_and_no_card(
             assert page.counts() == {
                 "total": 2,
                 "online": 1,
+                "stale": 0,
                 "offline": 1,
                 "held": 1,
                 "alerts": 1,
@@ -190,9 +191,12 @@ def test_the_floor_page_shows_every_table_and_no_card(
             assert (row2["status"], row2["kind"], row2["round"]) == ("offline", "offline", "3")
             assert (row1["status"], row1["kind"], row1["phase"]) == ("online", "held", "dealing")
             assert row1["held"].startswith("device shoe: JAM"), row1
-            assert row1["alerts"] == (
-                f"open #{fault['seq']} device-fault: {fault['reason']}; "
-                f"open #{hold['seq']} round-held: {hold['reason']}; shoe: JAM"
+            # The worst first (docs/floor.md: a held round before a device's fault), then how
+            # many more; the tooltip lists them all in that order.
+            assert row1["alerts"] == f"open #{hold['seq']} round-held: {hold['reason']} (+2 more)"
+            assert page.alerts_tip("t1")[0] == f"open #{hold['seq']} round-held: {hold['reason']}"
+            assert sorted(page.alerts_tip("t1")[1:]) == sorted(
+                [f"open #{fault['seq']} device-fault: {fault['reason']}", "shoe: JAM"]
             )
             assert row1["devices"] == [["shoe JAM", "fault"]]
             driver.save_screenshot(str(tmp_path / "floor-two-tables.png"))
@@ -209,7 +213,7 @@ def test_the_floor_page_shows_every_table_and_no_card(
                 ".textContent.includes('device-fault')",
             )
             assert page.row("t1")["alerts"] == (
-                f"open #{hold['seq']} round-held: {hold['reason']}; shoe: JAM"
+                f"open #{hold['seq']} round-held: {hold['reason']} (+1 more)"
             )
             (ack,) = [e for e in t1.on("event") if e["type"] == "alert.ack"]
             assert (ack["alert"], ack["by"], ack["why"]) == (
@@ -273,20 +277,27 @@ def scale_check(
     assert page.counts() == {
         "total": 500,
         "online": 450,
+        "stale": 0,  # their `info` says no heartbeat: never stale (docs/floor.md)
         "offline": 50,
         "held": 20,
         "alerts": 30,
         "unknown": 0,
     }
     stats = driver.execute_script("return {m: window.floor.messages, f: window.floor.flushes}")
-    assert stats["m"] == 5 * SCALE_TABLES, stats
+    assert stats["m"] == 5 * SCALE_TABLES + 1, stats  # and s007's alerts/open
     assert stats["f"] < stats["m"] / 10, stats  # redrawn a frame at a time, not per message
     rows = page.rows()
     kinds = [r["kind"] for r in rows]
     assert kinds == ["offline"] * 50 + ["held"] * 20 + ["alerts"] * 10 + ["ok"] * 420
     assert [r["table"] for r in rows[:3]] == ["s010", "s020", "s030"]  # by id within a group
     s007 = page.row("s007")
-    assert s007["alerts"] == "journal not writable: database or disk is full"
+    # Its alerts worst first (docs/floor.md "Open alerts"): the journal it cannot write now,
+    # then each open kind by severity, the newest first within one; then how many more.
+    assert s007["alerts"] == "journal not writable: database or disk is full (+10 more)"
+    assert page.alerts_tip("s007") == [
+        "journal not writable: database or disk is full",
+        *(f"open #{n} {kind}: {why}" for n, kind, why in EVERY_KIND_WORST_FIRST),
+    ]
     assert (s007["backlog"], page.row("s008")["backlog"]) == ("47", "0")  # journal/status.unsent
     driver.save_screenshot(str(tmp_path / "floor-500.png"))
 
@@ -339,8 +350,45 @@ def scale_check(
     assert [r["table"] for r in page.rows()] == [f"s{i:03d}" for i in range(1, 501)]
 
 
+# s007's open alerts, one of each kind and two dealer errors (ids are their seqs, `since` their
+# times), in the order the page must list them: by severity (web/floor.js SEVERITY), the
+# newest first within a kind. Published oldest first, as the table lists them.
+EVERY_KIND_WORST_FIRST = [
+    (108, "engine-error", "engine error: a defect (R40): the round is held"),
+    (105, "round-held", "round held: device shoe: JAM"),
+    (104, "device-fault", "device shoe: JAM"),
+    (103, "journal-trouble", "the journal could not be written for 40 s"),
+    (109, "coffee-spilled", "a kind from a newer tablectl"),
+    (102, "retained-command", "tablectl/scale/s007/cmd/bank came retained"),
+    (110, "dealer-error", "dealer error: a stand on hard 10 (R15)"),
+    (101, "dealer-error", "dealer error: hit on hard 18 (R15)"),
+    (107, "pace", "11 rounds in the last hour, below 30"),
+    (106, "pace", "10 rounds in the last hour, below 30"),
+]
+
+
+def every_kind_open(real: dict[str, Any]) -> dict[str, Any]:
+    """s007's `alerts/open`: every kind in EVERY_KIND_WORST_FIRST, oldest first."""
+    oldest_first = sorted(EVERY_KIND_WORST_FIRST)
+    return {
+        "table": "s007",
+        "seq": 111,
+        "ts": "2026-11-29T04:00:11.000000Z",
+        "v": 1,
+        "open": [
+            {"id": n, "kind": k, "reason": r, "since": f"2026-11-29T04:00:{n - 100:02d}.000000Z"}
+            for n, k, r in oldest_first
+        ],
+        "overflow": 0,
+    }
+
+
 def publish_synthetic(broker: MosquittoBroker, real: dict[str, Any]) -> None:
+    """The synthetic tables publish no heartbeat: their `info` says so (`heartbeat_seconds`
+    null, as a table with `heartbeat_seconds = 0`), so the page never marks them stale."""
+    info = {**real["info"], "heartbeat_seconds": None}
     with Writer(broker) as w:
+        w.publish("s007/alerts/open", every_kind_open(real))
         for i in range(1, SCALE_TABLES + 1):
             table = f"s{i:03d}"
             held = i % 25 == 1
@@ -351,7 +399,7 @@ def publish_synthetic(broker: MosquittoBroker, real: dict[str, Any]) -> None:
                 journal.update(writable=False, reason="database or disk is full", unsent=40 + i)
             w.publish(f"{table}/status", "offline" if i % 10 == 0 else "online")
             for suffix, payload in (
-                ("info", real["info"]),
+                ("info", info),
                 ("state", state),
                 ("journal/status", journal),
                 ("device/shoe/status", device),
@@ -419,11 +467,12 @@ def add_scale_users(broker: MosquittoBroker) -> None:
 class FloorPage:
     """The floor page as the test reads it: from what it shows (the DOM)."""
 
-    def __init__(self, driver: webdriver.Chrome, ws_port: int, site: str, user: str) -> None:
+    def __init__(self, driver: webdriver.Chrome, ws_port: int, site: str, user: str | None) -> None:
+        """Open the page for `site` as broker user `user` (None: none, on an open broker)."""
         self.driver = driver
+        secret = "" if user is None else f"#user={user}&pass={password_for(user)}"
         self.driver.get(
-            f"http://127.0.0.1:{ws_port}/floor.html?site={site}&record=1&keepalive=5"
-            f"#user={user}&pass={password_for(user)}"
+            f"http://127.0.0.1:{ws_port}/floor.html?site={site}&record=1&keepalive=5{secret}"
         )
 
     def wait(self, what: str, script: str, timeout: float = WAIT) -> None:
@@ -469,8 +518,18 @@ class FloorPage:
             " d.dataset.health])}))"
         )
         for row in found:
-            assert row["status"] == {"unknown": "?"}.get(row["status_attr"], row["status_attr"])
+            if row["status_attr"] == "stale":
+                assert re.fullmatch(r"last heard \d+ s ago", row["status"]), row
+            else:
+                assert row["status"] == {"unknown": "?"}.get(row["status_attr"], row["status_attr"])
         return found
+
+    def alerts_tip(self, table: str) -> list[str]:
+        """The Open alerts cell's tooltip: every alert of the table, one a line, worst first."""
+        tip: str = self.driver.execute_script(
+            f"return document.querySelector('tr[data-table=\"{table}\"] td.c-alerts').title"
+        )
+        return tip.splitlines()
 
     def row(self, table: str) -> dict[str, Any]:
         (found,) = [r for r in self.rows() if r["table"] == table]

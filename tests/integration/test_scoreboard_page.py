@@ -247,7 +247,7 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             assert page.text("banner") == "Connecting to the table\u2026"
             broker.start()
             page.wait("the page back", "return window.scoreboard.connects === 2")
-            console.wait_for("the table back", lambda: console.on("status").count("online") >= 2)
+            console.wait_for("the table back", lambda: console.times_online() >= 2)
             page.wait(
                 "the shoe again",
                 "return document.getElementById('hands').textContent"
