@@ -47,6 +47,7 @@
     renders: 0,
   });
   const lastSeq = {};
+  const live = TablectlPage.liveness();  // online, stale, offline: web/page.js
   const mounted = new Map();  // screen -> its <main>, made the first time it is shown
 
   // -- messages ---------------------------------------------------------------------------
@@ -59,9 +60,11 @@
     const suffix = topic.slice(base.length + 1);
     if (suffix === "status") {
       sb.status = text.replace(/^"|"$/g, "");  // tables before issue 14 sent "online" quoted
+      live.status(text, meta.retain);
       render();
       return;
     }
+    live.heard(meta.retain);
     let payload;
     try { payload = JSON.parse(text); } catch (err) { return; }
     // De-duplicate by seq (docs/mqtt.md): an older or repeated message changes nothing.
@@ -71,7 +74,10 @@
     }
     if (suffix === "state") onState(payload, meta.retain);
     else if (suffix === "display/eztrak") sb.eztrak = payload;
-    else if (suffix === "info") sb.info = payload;
+    else if (suffix === "info") {
+      sb.info = payload;
+      live.info(payload);
+    }
     else if (suffix === "round/result") {
       sb.result = payload;
       sb.results.push(payload);
@@ -97,6 +103,7 @@
 
   function onLink(state, detail) {
     sb.link = state;
+    live.link(state === "subscribed" || state === "connected");
     sb.linkDetail = detail;
     if (state === "connected") {
       sb.connects++;
@@ -275,20 +282,22 @@
     }));
   }
 
-  /** The table's liveness as the header's pill and the banner say it: `status` (online,
-   * offline, stale or unknown: the pill's data-status), `pill` (its text) and `banner` (what the
-   * banner says, null when nothing is wrong).
-   *
-   * THE LIVENESS HOOK. Today it reads the `status` topic alone (the table's Last Will and its
-   * clean stop say "offline"). The liveness helper being written for web/page.js (a table is
-   * stale after two missed heartbeats) goes in here after the merge, e.g. "stale" with the
-   * banner "Table not responding"; nothing else in the frame reads `sb.status`, and the frame
-   * asks again every second (drawStatus), so a table that goes silent shows without a message. */
+  /** The table's liveness as the header's pill and the banner say it (TablectlPage.liveness,
+   * web/page.js): `status` (online, offline, stale or unknown: the pill's data-status), `pill`
+   * (its text) and `banner` (what the banner says, null when nothing is wrong). A table is
+   * stale when two of its heartbeats (`info.heartbeat_seconds`) went by without a word from it:
+   * a hung or cut-off table, before the broker's Last Will says offline. The frame asks again
+   * every quarter second (drawStatus), so a table that goes silent shows without a message. */
   function tableLiveness() {
-    const status = sb.status || "unknown";
+    const now = live.check();
+    sb.liveness = now;
+    if (now.state === "stale") {
+      return { status: "stale", pill: `table ${now.text}`, banner: `Table not heard from: ${now.text}` };
+    }
+    const status = now.state === "unknown" ? "unknown" : now.state;
     return {
       status,
-      pill: `table ${sb.status || "?"}`,
+      pill: `table ${now.word || "?"}`,
       banner: status === "offline" ? "Table offline" : null,
     };
   }
@@ -313,7 +322,7 @@
     return null;
   }
 
-  /** The header's two pills and the banner: on every message, and every second. */
+  /** The header's two pills and the banner: on every message, and every quarter second. */
   function drawStatus() {
     const live = tableLiveness();
     const ts = $("table-status");
@@ -400,7 +409,7 @@
   document.title = `Scoreboard ${base.split("/").pop()}`;
   render();
   setInterval(drawTimer, 250);
-  setInterval(drawStatus, 1000);
+  setInterval(drawStatus, 250);  // a silent table marked stale within a quarter second
   const subscriptions = sb.topics.map((topic) => ({ topic, qos: 1 }));
   sb.client = TablectlPage.connect(link, "scoreboard", subscriptions, onMessage, onLink);
 })();
