@@ -98,7 +98,11 @@ for (const e of boxes) {
   if (r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5)
     out.push(`${name}: reaches ${r.right}x${r.bottom}`);
 }
-const shared = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--card-h'));
+const probe = document.createElement('span');  // a card as the shared CSS sizes it
+probe.className = 'card';
+document.body.append(probe);
+const shared = probe.getBoundingClientRect().height;
+probe.remove();
 const heights = [...view.querySelectorAll('.card')].map((c) => c.getBoundingClientRect().height);
 return {cut: out, smallest: heights.length ? Math.min(...heights) : null, shared};
 """

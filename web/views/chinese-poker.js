@@ -144,10 +144,13 @@
         return el("li", { "data-seats": `${a}-${b}`, "data-points": p.points }, text);
       }));
       $("cp-payments").replaceChildren(...last.payments.map((p) => {
-        const short = p.amount !== p.owed ? ` (owed ${p.owed})` : "";
+        const short = p.amount !== p.owed ? ` of ${p.owed} owed` : "";
+        const why = p.for === "sweep" ? " (sweep)" : "";
         return el("li", { "data-from": p.from, "data-to": p.to, "data-amount": p.amount },
-          `Seat ${p.from} \u2192 seat ${p.to} ${p.amount}${short}, ${p.for}`);
+          `Seat ${p.from} \u2192 seat ${p.to}: ${p.amount}${short}${why}`);
       }));
+      // the walk pays at most twelve times (six pairs, sweeps first): two columns past six
+      $("cp-payments").classList.toggle("many", last.payments.length > 6);
       $("cp-fees").textContent = `Fees: ${last.fees.map((f) => `seat ${f.seat} ${f.amount}`).join(", ")}`;
     }
   }

@@ -41,6 +41,7 @@
     <div class="pk-title"><b id="pk-hand"></b> <span id="pk-street"></span>
       <span id="pk-phase" class="pk-phase"></span> <span id="pk-kill" class="pk-tag" hidden>Kill pot</span></div>
     <div class="pk-choice" id="pk-choice" hidden></div>
+    <div class="pk-offered" id="pk-offered" hidden></div>
     <div class="pk-felt">
       <div class="cards pk-board" id="pk-board"></div>
       <div class="pk-money">
@@ -122,8 +123,6 @@
     head.append(badges);
 
     const stack = el("div", { class: "pk-stack", "data-stack": s.stack }, money(s.stack));
-    const won = ctx.won[s.seat];
-    if (won) stack.append(el("span", { class: "pk-won", "data-won": won }, ` won ${won}`));
     const cardsRow = el("div", { class: "cards pk-cards" });
     const note = el("div", { class: "pk-note" });
     const shown = ctx.shown[s.seat];
@@ -132,7 +131,6 @@
       const names = [shown.high && handName(shown.high.name),
         shown.low && `low ${shown.low.name}`].filter(Boolean);
       note.textContent = names.join(" \u00b7 ");
-      note.dataset.shown = "1";
       tile.dataset.status = "shown";
       cardsRow.style.setProperty("--slots", Math.max(shown.cards.length, 2));
     } else if (dealt && !s.folded) {
@@ -162,6 +160,12 @@
       } else if (hand) bits.push("not dealt in");
       note.textContent = bits.join(" \u00b7 ");
     }
+    const won = ctx.won[s.seat];
+    if (won) {
+      note.prepend(el("b", { class: "pk-won", "data-won": won }, `won ${won}`),
+        note.textContent ? " \u00b7 " : "");
+      note.classList.add("pk-result");
+    }
     tile.append(head, stack, cardsRow, note);
     return tile;
   }
@@ -190,7 +194,8 @@
       return [el("li", { "data-void": "1" }, `Misdeal${res.reason ? ` (${res.reason})` : ""}: every chip returned`)];
     }
     const items = res.pots.map((p, i) => {
-      const name = i === 0 ? "Main pot" : res.pots.length > 2 ? `Side pot ${i}` : "Side pot";
+      const name = res.pots.length === 1 ? "Pot" : i === 0 ? "Main pot"
+        : res.pots.length > 2 ? `Side pot ${i}` : "Side pot";
       const paid = p.paid.length === 1 ? `seat ${p.paid[0].seat}`
         : p.paid.map((x) => `seat ${x.seat} ${x.amount}`).join(", ");
       const split = p.low && p.low.length ? ` (high ${seatList(p.high)}, low ${seatList(p.low)})` : "";
@@ -247,12 +252,14 @@
     const game = hand ? st.game : last ? last.game : st.game;
     const dc = st.dealers_choice;
     const choice = $("pk-choice");
-    choice.hidden = !dc;
+    const offered = $("pk-offered");
+    choice.hidden = offered.hidden = !dc;
     if (dc) {
-      choice.textContent = dc.game
-        ? `Dealer's Choice: the button chose ${ctx.gameName(dc.game)}`
-        : `Dealer's Choice: the button chooses: ${dc.games.map(ctx.gameName).join(", ")}`;
+      choice.textContent = dc.game ? `Dealer's Choice: the button chose ${ctx.gameName(dc.game)}`
+        : "Dealer's Choice: the button chooses the next hand's game";
       choice.dataset.game = dc.game || "";
+      offered.hidden = Boolean(dc.game);
+      offered.textContent = `Offered: ${dc.games.map(ctx.gameName).join(", ")}`;
     }
     const phase = $("pk-phase");
     if (hand) {
