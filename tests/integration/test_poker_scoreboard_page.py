@@ -601,6 +601,7 @@ def test_the_draw_table_on_the_scoreboard(
         assert seat_cards(driver, 7) == [""] * 5
         betting(console, floor, folds(5, 6, 7, 8, 9))
         shows_state(page, floor, "pk-phase", (1, "draw"))
+        assert page.text("pk-action") == "Seat 1 to draw"  # in turn from the button's left
         for seat, count in DRAW_COUNTS.items():
             console.ok("draw", {"seat": seat, "count": count})
         wait_state(floor, "after the draw", lambda st: in_hand(st).get("street") == "after-draw")

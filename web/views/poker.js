@@ -170,8 +170,16 @@
     return tile;
   }
 
-  /** What the seat to act may do, from `state.hand`. */
-  function actionText(hand) {
+  /** What the seat to act may do, from `state.hand`; in the draw, the seat drawing next (in
+   * turn from the button's left, docs/games/draw.md). */
+  function actionText(st) {
+    const hand = st.hand;
+    if (hand.phase === "draw") {
+      const due = st.seats.filter((s) => s.in_round !== null && s.in_round !== undefined
+        && !s.folded && s.drew === null).map((s) => s.seat);
+      const next = due.find((s) => s > st.button) || due[0];
+      return next ? `Seat ${next} to draw` : "";
+    }
     if (hand.turn === null || hand.turn === undefined) return "";
     const parts = [`Seat ${hand.turn} to act`];
     if (!isZero(hand.to_call)) parts.push(`${hand.to_call} to call`);
@@ -193,7 +201,7 @@
     if (res.void) {
       return [el("li", { "data-void": "1" }, `Misdeal${res.reason ? ` (${res.reason})` : ""}: every chip returned`)];
     }
-    const items = res.pots.map((p, i) => {
+    const items = (res.pots || []).map((p, i) => {
       const name = res.pots.length === 1 ? "Pot" : i === 0 ? "Main pot"
         : res.pots.length > 2 ? `Side pot ${i}` : "Side pot";
       const paid = p.paid.length === 1 ? `seat ${p.paid[0].seat}`
@@ -272,8 +280,9 @@
       drawBoard(hand.board || [], game);
       $("pk-pot").textContent = `Pot ${hand.pot}`;
       $("pk-pot").dataset.pot = hand.pot;
-      $("pk-pots").replaceChildren(...(hand.pots.length > 1 ? potItems(hand.pots) : []));
-      $("pk-action").textContent = actionText(hand);
+      const pots = hand.pots || [];
+      $("pk-pots").replaceChildren(...(pots.length > 1 ? potItems(pots) : []));
+      $("pk-action").textContent = actionText(st);
     } else {
       $("pk-hand").textContent = last ? `Hand ${last.round}` : "Between hands";
       $("pk-street").textContent = !last ? "" : last.void ? "misdeal" : last.showdown ? "showdown" : "won uncontested";
