@@ -1,5 +1,5 @@
-"""`tablectl` command line (DESIGN contract 4): run, check-config, replay, recall, verify-journal,
-analyze, export, archive, import, demo, devices, broker-acl, keygen, collect-heads.
+"""`tablectl` command line (DESIGN contract 4): run, status, check-config, replay, recall,
+verify-journal, analyze, export, archive, import, demo, devices, broker-acl, keygen, collect-heads.
 
 Every command that reads a table config takes it as --config FILE, by default
 /etc/tablectl/table.toml. `tablectl COMMAND --help` describes a command, with examples.
@@ -10,6 +10,7 @@ Exit codes, the same for every command:
      missing, recall/export found no such round, run stopped on a failure
   2  usage or config error: a wrong option, a config or file that cannot be read or is
      not valid, a journal that cannot be opened
+  3  not running: status found no daemon answering for the table (as LSB and Nagios use 3)
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from tablectl.witness import HeadsError, read_heads
 from tablectl_base.events import json_problem
 from tablectl_base.money import ZERO, fmt
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_NOT_RUNNING = 0, 1, 2, 3
 
 DEFAULT_CONFIG = Path("/etc/tablectl/table.toml")
 """The table config every command reads when no `--config` is given (docs/operations.md)."""
@@ -146,6 +147,33 @@ def _parser() -> argparse.ArgumentParser:
     )
     _config_arg(run)
     run.set_defaults(func=cmd_run)
+
+    status = _command(
+        sub,
+        "status",
+        "the running table: round, holds, devices, broker, backlog, journal",
+        "Ask the running daemon, over its local socket beside the journal (no MQTT client),\n"
+        "for the round and phase, any hold and why, each device with the age of its last\n"
+        "frame, the broker link, the unsent backlog, the journal's size and next month's\n"
+        "close, and the last result in one line.\n"
+        "Exit 0 running and clear; 1 held (a round, a journal fault, an unwritable journal)\n"
+        "or a device in fault; 3 not running; 2 usage or config error.",
+        [
+            "tablectl status",
+            f"tablectl status --config {DEFAULT_CONFIG} --json",
+            "tablectl status --watch",
+        ],
+    )
+    _config_arg(status)
+    status.add_argument(
+        "--json", action="store_true", help="the daemon's report as JSON, with `exit` and `state`"
+    )
+    status.add_argument(
+        "--watch",
+        action="store_true",
+        help="ask every second until Ctrl-C: redraw on a terminal, else print each change",
+    )
+    status.set_defaults(func=cmd_status)
 
     check = _command(
         sub,
@@ -510,6 +538,25 @@ def cmd_run(args: argparse.Namespace) -> int:
         return daemon.failed
 
     return EXIT_FAIL if asyncio.run(go()) else EXIT_OK
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    """`tablectl status` (tablectl/status_cmd.py): the config names the journal, the socket is
+    beside it."""
+    from tablectl import status_cmd
+    from tablectl.status_socket import StatusUnreadable, socket_path
+
+    cfg = load_config(args.config)
+    try:
+        return status_cmd.main(
+            f"{cfg.table.site}/{cfg.table.table}",
+            socket_path(cfg.journal_path),
+            as_json=args.json,
+            watching=args.watch,
+        )
+    except StatusUnreadable as exc:
+        print(f"tablectl status: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:

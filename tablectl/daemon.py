@@ -19,6 +19,10 @@ failing the start: `READY=1`, the watchdog fed, the fault on the retained `journ
 `alert` (tablectl/fault.py), every command refused, no device read, nothing journaled. Under
 systemd's `Restart=` that is one start, not a loop (docs/operations.md "A journal the table
 cannot replay").
+
+`tablectl status` reads the table from the daemon's memory over a local socket beside the
+journal (tablectl/status_socket.py, `status_report`): round, holds, devices with the age of
+their last frame, broker, backlog, journal, last result; open from start to stop, held too.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import contextlib
 import errno
 import json
 import math
+import os
 import signal
 import sqlite3
 import ssl
@@ -61,10 +66,12 @@ from tablectl.logs import log_unhandled
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.relay import Refusal, Relay, RelayState
 from tablectl.segments import History
+from tablectl.status_report import REPORT_VERSION, device_entry, journal_entry, result_entry
+from tablectl.status_socket import StatusServer, socket_path
 from tablectl.table import Table, journal_body, now_ts
 from tablectl.witness import anchors
 from tablectl_base.events import json_problem
-from tablectl_drivers.base import Backoff, DisplayDriver
+from tablectl_drivers.base import Backoff, DisplayDriver, Driver, FrameClock
 from tablectl_drivers.connect import port_serial
 from tablectl_drivers.registry import load_driver
 
@@ -291,6 +298,12 @@ class Daemon:
         self._unsent_known = 0  # the last count the journal gave (unsent_count)
         self._unsent_unreadable = False  # the last try to count failed (logged once)
         self._status_said = ""  # the last STATUS= line sent to systemd
+        # `tablectl status` (status_report): when this start began, the drivers running now
+        # (device name -> driver, for the age of their last frame), the last round/result.
+        self.started = now_ts()
+        self._drivers: dict[str, Driver] = {}
+        self._last_result: dict[str, Any] | None = None
+        self._status_server: StatusServer | None = None
 
     @property
     def journal(self) -> Journal:
@@ -526,6 +539,10 @@ class Daemon:
             log.warning("config warning", warning=warning)
         if self.fault is None:
             self._recover_or_hold()
+        # `tablectl status` from here (not during the replay, which holds the loop): bound
+        # before anything is spawned, so nothing runs before READY=1 that did not before.
+        self._status_server = StatusServer(socket_path(self.cfg.journal_path), self.status_report)
+        await self._status_server.start()  # one that cannot be bound is logged: the table runs
         if self.fault is None:
             self._start_table(relay)
         elif relay is not None:
@@ -587,6 +604,8 @@ class Daemon:
             self.queue.put_nowait((self._rules_pending, None))
             self._rules_pending = None
         self._arm_bet_timer()  # a restart during betting keeps the bet timer running (R28)
+        self._last_result = self._stored_result()
+        self.listeners.append(self._note_result)
         self._spawn(self._consume(), "journal")
         if relay is not None:
             self.relay = relay
@@ -631,6 +650,8 @@ class Daemon:
     async def _shutdown(self) -> None:
         sdnotify.stopping()
         log.info("stopping")
+        if self._status_server is not None:  # from now on `tablectl status` says not running
+            await self._status_server.close()
         if self._bet_timer:
             self._bet_timer.cancel()
         consumer = next((t for t in self._tasks if t.get_name() == "journal"), None)
@@ -1208,6 +1229,7 @@ class Daemon:
             try:
                 cls = load_driver(driver)
                 instance = cls(name, port, baud, options)
+                self._drivers[name] = instance
                 if isinstance(instance, DisplayDriver):
                     self._displays[name] = instance
                     for view, payload in self._display_latest.items():
@@ -1223,6 +1245,7 @@ class Daemon:
                 await backoff.wait()
             finally:
                 self._displays.pop(name, None)
+                self._drivers.pop(name, None)
 
     def _to_displays(self, rows: list[OutboxRow]) -> None:
         """The display views retained in the outbox (what the displays showed before a
@@ -1293,6 +1316,101 @@ class Daemon:
         """The status line's end: the broker, and the messages waiting to be published."""
         broker = f"broker {self.relay.state.value}" if self.relay is not None else "mqtt off"
         return [broker, f"{self.unsent_count() if unsent is None else unsent} unsent"]
+
+    def status_report(self) -> dict[str, Any]:
+        """What `tablectl status` shows (tablectl/status_report.py has the fields): from memory,
+        the journal's sizes looked at now; no card in it. Answered on the local status socket,
+        never published."""
+        t = self.cfg.table
+        holds: list[dict[str, Any]] = []
+        rnd: int | None = None
+        phase: str | None = None
+        if self.fault is not None:
+            holds.append({"kind": "journal-fault", "reason": self.fault.status_line()})
+        if self.journal_trouble is not None:
+            holds.append(
+                {
+                    "kind": "journal-unwritable",
+                    "reason": self.journal_trouble,
+                    "since": self._trouble_since,
+                }
+            )
+        if self.fault is None:  # held on its journal, the table's state was never rebuilt
+            st = self.table.state_view()
+            rnd, phase = st.round, st.phase
+            if self.table.held is not None:
+                holds.append(
+                    {
+                        "kind": "round-held",
+                        "reason": self.table.held,
+                        "inputs": len(self.table.held_inputs),
+                    }
+                )
+        devices = [
+            device_entry(
+                dev.name,
+                dev.driver,
+                read=self.fault is None,
+                available=dev.name not in self.table.unavailable,
+                fault=self.table.faults.get(dev.name),
+                frame_age=self._frame_age(dev.name),
+            )
+            for dev in t.devices
+        ]
+        month: str | None = None
+        close_due = False
+        if self._journal is not None:
+            try:
+                month = self._journal.month
+                # a table held on its journal closes no month: nothing is journaled
+                close_due = self.fault is None and segments.due(self._journal, now_ts())
+            except (sqlite3.Error, JournalError) as exc:  # the rest of the status still stands
+                log.warning("status.journal_month_unreadable", error=str(exc))
+        return {
+            "v": REPORT_VERSION,
+            "site": t.site,
+            "table": t.table,
+            "game": t.game.id,
+            "pid": os.getpid(),
+            "started": self.started,
+            "at": now_ts(),
+            "round": rnd,
+            "phase": phase,
+            "holds": holds,
+            "devices": devices,
+            "broker": self.relay.state.value if self.relay is not None else "off",
+            "unsent": self.unsent_count(),
+            "journal": journal_entry(self.cfg.journal_path, month, close_due=close_due),
+            "last_result": self._last_result,
+        }
+
+    def _frame_age(self, device: str) -> float | None:
+        """The age of the last frame the device's driver read (`FrameClock`), None when its
+        driver cannot say; a vendor driver whose `frame_age` fails is logged, and the status
+        shows no age rather than no status."""
+        driver = self._drivers.get(device)
+        if not isinstance(driver, FrameClock):
+            return None
+        try:
+            return driver.frame_age()
+        except Exception as exc:
+            log.warning("status.frame_age_failed", device=device, exc_info=exc)
+            return None
+
+    def _stored_result(self) -> dict[str, Any] | None:
+        """The last `round/result` the outbox still holds (a restart's last result), else None."""
+        row = self.journal.last_output(f"{self.cfg.table.base_topic}/round/result")
+        if row is None:
+            return None
+        payload = json.loads(row.payload)
+        return result_entry(str(payload.get("ts") or ""), payload)
+
+    def _note_result(self, rec: Record, rows: list[OutboxRow]) -> None:
+        """A listener: the last `round/result` among a record's messages, for `status_report`."""
+        topic = f"{self.cfg.table.base_topic}/round/result"
+        for row in rows:
+            if row.topic == topic:
+                self._last_result = result_entry(rec.ts, json.loads(row.payload))
 
     async def _status_notes(self) -> None:
         """`note_status` every `status_note_seconds`: STATUS= to systemd whenever the status line

@@ -63,8 +63,8 @@ def info_payload(
     `rules` are the rules in force (the journal's), which differ from the config file's while a
     change waits for the end of a round; `config_digest` is the file's as loaded (None for a
     config built in memory); `posted` is what the table posts under those rules (limits, pay
-    tables, collection schedule, bet timer: `posted`); `ts` is when this info was made; `screen` the scoreboard view that draws the game (its spec's
-    `screen`, web/views/)."""
+    tables, collection schedule, bet timer: `posted`); `ts` is when this info was made; `screen`
+    the scoreboard view that draws the game (its spec's `screen`, web/views/)."""
     return {
         "version": __version__,
         "game": rules.game.id,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import fcntl
 import hashlib
 import hmac
 import json
@@ -415,6 +416,24 @@ class Provenance:
         return str(self.keys[i - 1][1]) if i and self.keys[i - 1][1] is not None else None
 
 
+def _one_writer(path: Path) -> int:
+    """An exclusive lock on the journal file for as long as this writer has it open (a
+    descriptor of its own, `flock`, which SQLite's own POSIX locks do not touch): a second
+    `tablectl run` or an `import` on the same file is refused, instead of two writers each
+    numbering records from what it last saw. JournalUnavailable when another process holds it
+    (a later start may find it free)."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise JournalUnavailable(
+            f"{path} is open for writing by another process (another `tablectl run` or "
+            "`tablectl import` of this journal): one writer at a time"
+        ) from None
+    return fd
+
+
 class JournalError(Exception):
     """The journal file cannot be used (wrong table, newer schema, not a journal)."""
 
@@ -491,6 +510,7 @@ class Journal:
         key: ChainKey | None = None,
     ) -> None:
         self.path = path
+        self._writer: int | None = None  # the descriptor holding the one-writer lock
         try:
             if readonly:  # verify and recall must not change the file they look at
                 self.db = sqlite3.connect(
@@ -499,6 +519,7 @@ class Journal:
                 self.db.execute("SELECT value FROM meta LIMIT 1").fetchall()
             else:
                 _prepare_file(path)
+                self._writer = _one_writer(path)
                 self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=FULL")
@@ -512,6 +533,7 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             with contextlib.suppress(AttributeError):
                 self.db.close()
+            self._release()
             code = getattr(exc, "sqlite_errorname", "")
             if code.startswith(_UNAVAILABLE_CODES):
                 hint = (
@@ -521,6 +543,16 @@ class Journal:
                 )
                 raise JournalUnavailable(f"{path} cannot be opened: {exc} ({hint})") from None
             raise JournalError(f"{path} is not a tablectl journal: {exc}") from None
+        try:
+            self._open_rest(table, readonly, key)
+        except BaseException:  # the file is not taken: its connection and its lock go
+            self.db.close()
+            self._release()
+            raise
+
+    def _open_rest(self, table: str | None, readonly: bool, key: ChainKey | None) -> None:
+        """`__init__` once the file is open: its meta checked (or upgraded), where it starts
+        and ends, its key starts, and (writable) the key the records to come are made with."""
         # First record whose head is published; None: none (a journal from before heads).
         self._witness_from: int | None = None
         self._check_meta(table, readonly)
@@ -540,11 +572,7 @@ class Journal:
         # (previous key id, new key id, first record) when opening started a key; None if not.
         self.key_change: tuple[str | None, str, int] | None = None
         if not readonly:
-            try:
-                self._use_key(key)
-            except JournalError:
-                self.db.close()
-                raise
+            self._use_key(key)
 
     def _columns(self) -> set[str]:
         return {row[1] for row in self.db.execute("PRAGMA table_info(journal)")}
@@ -661,6 +689,14 @@ class Journal:
 
     def close(self) -> None:
         self.db.close()
+        self._release()
+
+    def _release(self) -> None:
+        """Let another writer have the file (`_one_writer`)."""
+        fd = self._writer
+        if fd is not None:
+            os.close(fd)  # closing the descriptor drops its lock
+            self._writer = None
 
     def reset_after_failure(self) -> None:
         """The connection as it was before a write that failed (a full disk): no transaction
@@ -1047,6 +1083,20 @@ class Journal:
             "(SELECT max(seq) FROM outbox WHERE retain = 1 GROUP BY topic) ORDER BY seq"
         )
         return [OutboxRow(s, t, bytes(p), q, bool(r)) for s, t, p, q, r in cur]
+
+    def last_output(self, topic: str) -> OutboxRow | None:
+        """The newest stored message of `topic` (sent or not), or None when the outbox holds
+        none (never one, or pruned): `tablectl status` shows the last `round/result` from it
+        after a restart."""
+        row = self.db.execute(
+            "SELECT seq, topic, payload, qos, retain FROM outbox WHERE topic = ? "
+            "ORDER BY seq DESC LIMIT 1",
+            (topic,),
+        ).fetchone()
+        if row is None:
+            return None
+        s, t, p, q, r = row
+        return OutboxRow(s, t, bytes(p), q, bool(r))
 
     def prune_outbox(self, before: str) -> int:
         """Drop sent messages of records journaled before `before` (a journal timestamp),

@@ -12,7 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from tablectl_base.backoff import Backoff, SleepFn
 
-__all__ = ["Backoff", "DisplayDriver", "Driver", "DriverSink", "SleepFn"]
+__all__ = ["Backoff", "DisplayDriver", "Driver", "DriverSink", "FrameClock", "SleepFn"]
 """How a driver waits: `asyncio.sleep` in production, injectable so tests fire retries at once."""
 
 
@@ -58,4 +58,16 @@ class DisplayDriver(Driver, Protocol):
 
     def update(self, view: str, payload: Mapping[str, Any]) -> None:
         """The latest payload of `view`; synchronous, never blocks, never raises."""
+        ...
+
+
+@runtime_checkable
+class FrameClock(Protocol):
+    """A driver that can say how long ago its device last sent something it could read: `tablectl
+    status` shows each device's age of last frame (docs/operations.md "Is the table running?"),
+    which tells a silent device from a quiet table. Optional: a driver without it shows no age."""
+
+    def frame_age(self) -> float | None:
+        """Seconds since the last valid frame (a line, for a line device) came from the device,
+        by the driver's own clock; None while none has come since the driver started."""
         ...

@@ -177,7 +177,8 @@ class FramedDriver(ABC, Generic[M]):
         self._frames_lost = False
         self._last_seq: int | None = None
         self._last_frame: Message | None = None
-        self._last_frame_at = 0.0
+        self._last_frame_at = 0.0  # also reset at each connect: the silence timer's start
+        self._frame_seen_at: float | None = None  # the last valid frame's time (`frame_age`)
         # accounting
         self.stats: dict[str, int] = dict.fromkeys(
             ("frames", "bad_frames", "frames_lost", "duplicates", "opens", "reconnects", "reads"),
@@ -254,6 +255,11 @@ class FramedDriver(ABC, Generic[M]):
         self._bad_reported = self.stats["bad_frames"]
         self._bad_reported_at = self._now()
         await sink.status(available, fault, self._detail(extra))
+
+    def frame_age(self) -> float | None:
+        """Seconds since the last valid frame (a heartbeat too; a retransmission too: the device
+        spoke), None before the first (`FrameClock`, for `tablectl status`)."""
+        return None if self._frame_seen_at is None else max(0.0, self._now() - self._frame_seen_at)
 
     # -- the Driver protocol ------------------------------------------------------------------
 
@@ -368,7 +374,7 @@ class FramedDriver(ABC, Generic[M]):
 
     async def _frame(self, frame: M | CommonMessage, sink: DriverSink) -> None:
         self.stats["frames"] += 1
-        self._last_frame_at = self._now()
+        self._last_frame_at = self._frame_seen_at = self._now()
         self._silent = False
         if not await self._sequence(frame, sink):
             await self.report_status(sink)

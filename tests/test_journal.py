@@ -12,8 +12,17 @@ from typing import Any
 
 import pytest
 
-from tablectl.journal import GENESIS, Journal, JournalError, Record, record_hash
+from tablectl.cli import main
+from tablectl.journal import (
+    GENESIS,
+    Journal,
+    JournalError,
+    JournalUnavailable,
+    Record,
+    record_hash,
+)
 from tablectl.outputs import OutboxRow
+from tests.helpers import write_config
 
 TABLE = "bac-01"
 
@@ -484,3 +493,31 @@ def test_outbox_rows_keep_topic_payload_qos_and_retain(journal: Journal) -> None
 def test_applied_follows_the_last_record_written(journal: Journal) -> None:
     recs = fill(journal, 4)
     assert journal.applied() == recs[-1].seq
+
+
+def test_one_writer_at_a_time_a_second_is_refused_until_the_first_closes(path: Path) -> None:
+    """Two `tablectl run` (or a run and an import) on one journal would each number records
+    from what it last saw: the second writer is refused while the first has the file open, and
+    a reader is not (verify, recall, export read while the table runs)."""
+    first = Journal(path, table=TABLE)
+    try:
+        with pytest.raises(JournalUnavailable, match="open for writing by another process"):
+            Journal(path, table=TABLE)
+        reader = Journal(path, table=TABLE, readonly=True)
+        reader.close()
+    finally:
+        first.close()
+    second = Journal(path, table=TABLE)  # free again
+    second.close()
+
+
+def test_run_on_a_journal_another_writer_holds_exits_2_and_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path)
+    holder = Journal(tmp_path / "journal.db", table="t1")
+    try:
+        assert main(["run", "--config", str(config)]) == 2
+    finally:
+        holder.close()
+    assert "open for writing by another process" in capsys.readouterr().err

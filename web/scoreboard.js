@@ -275,14 +275,60 @@
     }));
   }
 
-  function drawBanner() {
+  /** The table's liveness as the header's pill and the banner say it: `status` (online,
+   * offline, stale or unknown: the pill's data-status), `pill` (its text) and `banner` (what the
+   * banner says, null when nothing is wrong).
+   *
+   * THE LIVENESS HOOK. Today it reads the `status` topic alone (the table's Last Will and its
+   * clean stop say "offline"). The liveness helper being written for web/page.js (a table is
+   * stale after two missed heartbeats) goes in here after the merge, e.g. "stale" with the
+   * banner "Table not responding"; nothing else in the frame reads `sb.status`, and the frame
+   * asks again every second (drawStatus), so a table that goes silent shows without a message. */
+  function tableLiveness() {
+    const status = sb.status || "unknown";
+    return {
+      status,
+      pill: `table ${sb.status || "?"}`,
+      banner: status === "offline" ? "Table offline" : null,
+    };
+  }
+
+  /** What the banner says, first that applies: the link to the broker down (nothing else can be
+   * known then), the table offline or silent (tableLiveness), a held round (`state.held`: a
+   * device fault or a lost card while the round's cards were being read, a misread position, an
+   * engine error; every game's `state` carries it), a device whose count has a hole that is
+   * being asked for again (`state.gaps`). {kind, text}, or null. The display role reads no
+   * `device/+/status`: a device fault outside a round holds nothing and is not shown here
+   * (docs/scoreboard.md "The banner"). */
+  function bannerFor(live) {
+    const st = sb.state;
+    if (sb.link !== "subscribed" && sb.link !== "connected") {
+      return { kind: "link", text: "Connecting to the table\u2026" };
+    }
+    if (live.banner) return { kind: live.status, text: live.banner };
+    if (st && st.held) return { kind: "held", text: `Round held: ${st.held}` };
+    if (st && st.gaps && Object.keys(st.gaps).length) {
+      return { kind: "device", text: `Waiting for the ${Object.keys(st.gaps).sort().join(" and ")}` };
+    }
+    return null;
+  }
+
+  /** The header's two pills and the banner: on every message, and every second. */
+  function drawStatus() {
+    const live = tableLiveness();
+    const ts = $("table-status");
+    ts.dataset.status = live.status;
+    ts.textContent = live.pill;
+    const ls = $("link-status");
+    ls.dataset.link = sb.link;
+    ls.textContent = sb.link === "subscribed" ? "live" : sb.link;
     const b = $("banner");
-    let text = "";
-    if (sb.link !== "subscribed" && sb.link !== "connected") text = "Connecting to the table\u2026";
-    else if (sb.status === "offline") text = "Table offline";
-    else if (sb.state && sb.state.held) text = `Round held: ${sb.state.held}`;
-    b.hidden = !text;
-    b.textContent = text;
+    const said = bannerFor(live);
+    b.hidden = !said;
+    b.textContent = said ? said.text : "";
+    b.title = b.textContent;  // the whole of a reason too long for the line
+    b.dataset.kind = said ? said.kind : "";
+    sb.banner = said;
   }
 
   /** The screen this table is drawn with: the one its `info` names (its game's spec), else
@@ -324,12 +370,6 @@
     const game = st ? st.game : sb.eztrak ? "ez-baccarat-panda8" : sb.info ? sb.info.game : null;
     $("table-name").textContent = st ? st.table : sb.eztrak ? sb.eztrak.table : base.split("/").pop();
     $("game-name").textContent = game ? gameName(game) : "";
-    const ts = $("table-status");
-    ts.dataset.status = sb.status || "unknown";
-    ts.textContent = `table ${sb.status || "?"}`;
-    const ls = $("link-status");
-    ls.dataset.link = sb.link;
-    ls.textContent = sb.link === "subscribed" ? "live" : sb.link;
     const posted = sb.info && sb.info.posted;
     $("limits").textContent = posted ? limitsText(posted) : "";
     $("limits").dataset.from = posted ? "info" : "";
@@ -347,7 +387,7 @@
     }
     drawPosted(root);
     drawTimer();
-    drawBanner();
+    drawStatus();
   }
 
   // -- start ------------------------------------------------------------------------------
@@ -360,6 +400,7 @@
   document.title = `Scoreboard ${base.split("/").pop()}`;
   render();
   setInterval(drawTimer, 250);
+  setInterval(drawStatus, 1000);
   const subscriptions = sb.topics.map((topic) => ({ topic, qos: 1 }));
   sb.client = TablectlPage.connect(link, "scoreboard", subscriptions, onMessage, onLink);
 })();

@@ -182,6 +182,7 @@ class LineDriver:
         self._reported: tuple[bool, str | None] | None = None
         self._reported_unmatched = 0
         self._reported_at = -1e9
+        self._line_at: float | None = None  # loop time of the last non-empty line (`frame_age`)
 
     async def run(self, sink: DriverSink) -> None:
         """Read lines until cancelled; report loss and reconnect with capped backoff."""
@@ -220,6 +221,13 @@ class LineDriver:
                 await link.aclose()
             await backoff.wait()
 
+    def frame_age(self) -> float | None:
+        """Seconds since the device's last non-empty line, matched or not (it spoke), None
+        before the first (`FrameClock`, for `tablectl status`)."""
+        if self._line_at is None:
+            return None
+        return max(0.0, asyncio.get_running_loop().time() - self._line_at)
+
     def _report_due(self) -> float | None:
         """Seconds until unmatched lines not yet on the status are due to be reported."""
         if self.stats["unmatched"] <= self._reported_unmatched:
@@ -238,6 +246,7 @@ class LineDriver:
             if not raw.strip():
                 continue
             self.stats["lines"] += 1
+            self._line_at = asyncio.get_running_loop().time()
             await self._line(raw, sink)
         return rest
 
@@ -323,6 +332,7 @@ class LineDriver:
 
 
 if TYPE_CHECKING:
-    from tablectl_drivers.base import Driver
+    from tablectl_drivers.base import Driver, FrameClock
 
     _conforms: type[Driver] = LineDriver
+    _clocked: type[FrameClock] = LineDriver

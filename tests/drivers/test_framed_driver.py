@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -311,6 +311,40 @@ async def test_a_new_device_class_works_end_to_end_over_the_null_modem(
     names = {e["event"] for e in logs}
     assert {"toy.connected", "toy.bad_frame", "toy.fault", "toy.frames_lost"} <= names
     assert not any(name.startswith("shoe.") for name in names)
+
+
+async def polled(cond: Callable[[], bool]) -> None:
+    """Until `cond()` holds, looked at every 10 ms (what changes no status wakes no sink)."""
+    async with asyncio.timeout(TIMEOUT):
+        while not cond():
+            await asyncio.sleep(0.01)
+
+
+async def test_the_age_of_the_last_frame_is_by_the_drivers_clock_and_none_before_the_first() -> (
+    None
+):
+    """`tablectl status` shows each device's age of last frame (`FrameClock`): a heartbeat is a
+    frame (the device spoke), a bad frame is not."""
+    now = [100.0]
+    modem = NullModem()
+    sink = RecordingSink()
+    options = {"status_interval": 0}
+    driver = ToyDriver("cup1", "null", 9600, options, connect=modem.connect, clock=lambda: now[0])
+    assert driver.frame_age() is None
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        assert driver.frame_age() is None  # open, but nothing read yet
+        toy = ToyModel(modem.write)
+        toy.heartbeat()
+        await polled(lambda: driver.stats["frames"] == 1)  # a heartbeat reports nothing
+        now[0] = 102.5
+        assert driver.frame_age() == 2.5
+        toy.write_raw(line("ROL,9,7"))  # a die of 7: a bad frame
+        await polled(lambda: driver.stats["bad_frames"] == 1)
+        assert driver.frame_age() == 2.5
+        toy.roll(2, 2)
+        await sink.wait_for(lambda: len(sink.events) == 1, TIMEOUT)
+        assert driver.frame_age() == 0.0
 
 
 async def test_a_new_device_class_works_over_a_real_pty_and_survives_the_unplug() -> None:

@@ -73,6 +73,36 @@ async def test_noise_is_counted_and_reported_never_fatal(
     assert sink.statuses[-1].available
 
 
+async def test_the_age_of_the_last_line_is_none_before_the_first_and_counts_any_line(
+    pty: tuple[int, str],
+) -> None:
+    """`tablectl status` shows each device's age of last frame (`FrameClock`): for a line
+    device, its last line, matched or not (the device spoke)."""
+    master, port = pty
+    sink = RecordingSink()
+    driver = LineDriver("shoe", port, 9600, OPTIONS)
+    task = asyncio.create_task(driver.run(sink))
+    try:
+        await sink.wait_for(lambda: bool(sink.statuses) and sink.statuses[-1].available)
+        assert driver.frame_age() is None
+        os.write(master, b"garbage\r\n")
+        async with asyncio.timeout(5):  # an unmatched line is reported a second later at most
+            while driver.stats["unmatched"] < 1:
+                await asyncio.sleep(0.01)
+        first = driver.frame_age()
+        assert first is not None and 0 <= first < 5
+        await asyncio.sleep(0.2)
+        later = driver.frame_age()
+        assert later is not None and later >= first + 0.2
+        os.write(master, b"CARD KD\r\n")
+        await sink.wait_for(lambda: sink.cards == ["Kd"])
+        again = driver.frame_age()
+        assert again is not None and again < later
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
 def test_bad_options_are_named() -> None:
     with pytest.raises(ValueError) as err:
         LineOptions.parse(

@@ -70,7 +70,9 @@ def add_page_user(broker: MosquittoBroker, base: str = BASE) -> None:
 class Browser:
     """Debian's headless Chromium through its chromedriver, both by path: Selenium Manager is
     never asked for a driver or a browser (SE_OFFLINE too, should anything ask). `size` is the
-    window's (headless: the page's viewport), e.g. (1280, 720) or (1920, 1080)."""
+    page's viewport (`innerWidth`, `innerHeight`), e.g. (1280, 720) or (1920, 1080): the
+    window is made that much larger than the viewport as its frame takes (headless Chromium
+    counts some 140 px of frame in --window-size)."""
 
     def __init__(
         self,
@@ -107,9 +109,19 @@ class Browser:
             executable_path=CHROMEDRIVER, log_output=str(tmp_path / "chromedriver.log")
         )
         self.driver: webdriver.Chrome | None = None
+        self.size = size
 
     def __enter__(self) -> webdriver.Chrome:
         self.driver = webdriver.Chrome(service=self.service, options=self.options)
+        width, height = self.size
+        inner: list[int] = self.driver.execute_script("return [innerWidth, innerHeight]")
+        if inner != [width, height]:
+            outer = self.driver.get_window_size()
+            self.driver.set_window_size(
+                outer["width"] + width - inner[0], outer["height"] + height - inner[1]
+            )
+            inner = self.driver.execute_script("return [innerWidth, innerHeight]")
+        assert inner == [width, height], f"the viewport is {inner}, not {self.size}"
         return self.driver
 
     def __exit__(self, *exc: object) -> None:
@@ -274,3 +286,70 @@ def cards_in(payload: str) -> Iterator[str]:
             stack.extend(v)
         elif isinstance(v, str) and CARD.match(v):
             yield v
+
+
+# -- sizing (docs/scoreboard.md "Sizing") ------------------------------------------------------
+
+MIN_TEXT = 20.0  # px: no text on a screen smaller (read from 3 m)
+MIN_CARD_1080 = 80.0  # px: a card's height at 1080 lines; 720 lines scale it by 2/3
+
+_MEASURE = """
+const shown = (e) => e.getClientRects().length > 0;
+const main = [...document.querySelectorAll("main")].filter(shown);
+const panels = main.flatMap((m) => [...m.querySelectorAll(".panel")]).filter(shown);
+const boxes = [document.getElementById("top"), ...panels];
+const name = (e) => e.id || e.className || e.tagName;
+const out = {cut: [], small: [], cards: [], wrapped: [], columns: []};
+for (const p of boxes) {
+  const r = p.getBoundingClientRect();
+  if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5
+      || p.scrollHeight > p.clientHeight + 1 || p.scrollWidth > p.clientWidth + 1) {
+    out.cut.push([name(p), Math.round(r.bottom), Math.round(r.right), p.scrollHeight,
+      p.clientHeight, p.scrollWidth, p.clientWidth]);
+  }
+  for (const e of [p, ...p.querySelectorAll("*")]) {
+    const text = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!text || !shown(e)) continue;
+    const size = parseFloat(getComputedStyle(e).fontSize);
+    if (size < arguments[0]) out.small.push([size, name(e), e.textContent.trim().slice(0, 40)]);
+  }
+}
+for (const c of panels.flatMap((p) => [...p.querySelectorAll(".card")]).filter(shown)) {
+  out.cards.push(c.getBoundingClientRect().height);
+}
+for (const td of document.querySelectorAll(".paytable td.pay")) {
+  const range = document.createRange();
+  range.selectNodeContents(td);
+  const lines = new Set([...range.getClientRects()].map((x) => Math.round(x.top)));
+  if (shown(td) && lines.size > 1) out.wrapped.push(td.textContent);
+}
+for (const b of document.querySelectorAll("#posted-facts, .paytable-box, #collection-box")) {
+  if (shown(b) && b.scrollWidth > b.clientWidth + 1) {
+    out.columns.push([name(b), b.scrollWidth, b.clientWidth]);
+  }
+}
+return out;
+"""
+
+
+def assert_fits_and_reads(driver: webdriver.Chrome, *, min_card: float | None) -> list[float]:
+    """The page as docs/scoreboard.md "Sizing" wants it at the window's size: nothing to
+    scroll; the header and every panel of the view inside the window, none with more in it
+    than it shows; no text in them smaller than MIN_TEXT px (headings, labels, the posted
+    panel, a bead's letter); every pay on one line and no posted block wider than its column;
+    and every card shown at least `min_card` px high (None: no card need be shown). Returns
+    the cards' heights."""
+    assert fits_without_scrolling(driver), driver.execute_script(
+        "const d = document.documentElement;"
+        " return [d.scrollWidth, d.scrollHeight, window.innerWidth, window.innerHeight]"
+    )
+    found: dict[str, list[Any]] = driver.execute_script(_MEASURE, MIN_TEXT)
+    assert not found["cut"], f"cut off or outside the window: {found['cut']}"
+    assert not found["small"], f"text smaller than {MIN_TEXT} px: {found['small']}"
+    assert not found["wrapped"], f"pays on two lines: {found['wrapped']}"
+    assert not found["columns"], f"posted blocks wider than their column: {found['columns']}"
+    heights: list[float] = found["cards"]
+    if min_card is not None:
+        assert heights, "no card shown"
+        assert min(heights) >= min_card, heights
+    return heights

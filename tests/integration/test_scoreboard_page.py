@@ -39,10 +39,12 @@ from tests.integration.floor import events, running_table, shipped_config
 from tests.integration.harness import Console, DaemonProcess, write_config
 from tests.integration.pages import (
     BASE,
+    MIN_CARD_1080,
     PAGE_TOPICS,
     Browser,
     Page,
     add_page_user,
+    assert_fits_and_reads,
     assert_no_card_before_shown,
     cards_in,
     websocket_broker,
@@ -51,6 +53,11 @@ from tests.integration.pages import (
 pytestmark = pytest.mark.integration
 
 BET_TIMER = 60
+# The two screens the page is sized for (docs/scoreboard.md "Sizing"): the test's own page at
+# 1920x1080 and a second one at 1280x720, where everything is 2/3 the size (the text has a
+# floor of 20 px at both).
+LARGE, SMALL = (1920, 1080), (1280, 720)
+MIN_CARD = {LARGE: MIN_CARD_1080, SMALL: MIN_CARD_1080 * 720 / 1080}
 
 # The worked shoe of tests/test_eztrak.py, dealt card by card in the order of 003 (player,
 # banker, player, banker, then the player's and the banker's third cards as the tableau says).
@@ -133,7 +140,12 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
     assert not dealt & set(BURNS_1 + BURNS_2)  # the burns are cards no hand shows
 
     broker, ws_port = websocket_broker(mosquitto_factory)
-    with SimulatedShoe() as shoe, Browser(tmp_path, monkeypatch) as driver:
+    (tmp_path / "small").mkdir()
+    with (
+        SimulatedShoe() as shoe,
+        Browser(tmp_path, monkeypatch, size=LARGE) as driver,
+        Browser(tmp_path / "small", monkeypatch, size=SMALL) as small_driver,
+    ):
         cfg = write_config(tmp_path, shoe_port=shoe.port, mqtt_port=broker.port)
         add_page_user(broker)
         text = cfg.read_text().replace(
@@ -153,6 +165,21 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             assert [g["topic"] for g in granted] == [f"{BASE}/{t}" for t in PAGE_TOPICS]
             assert all(g["granted"] == 1 for g in granted), granted
             page.wait("status online", "return window.scoreboard.status === 'online'")
+            # The same board on a 1280x720 screen, open from the start (the last hand is not
+            # retained: a page sees it live).
+            small = Page(small_driver, ws_port)
+            small.wait(
+                "the small page subscribed", "return window.scoreboard.link === 'subscribed'"
+            )
+
+            def screens(what: str) -> None:
+                """Both screens fit, read from 3 m (cards out: the last hand's at least), and
+                are photographed: `what` shown."""
+                for size, shown_on in ((LARGE, driver), (SMALL, small_driver)):
+                    assert_fits_and_reads(shown_on, min_card=MIN_CARD[size])
+                    shown_on.save_screenshot(
+                        str(tmp_path / f"scoreboard-{what}-{size[0]}x{size[1]}.png")
+                    )
 
             fed: list[tuple[str, int]] = []  # (card, page messages received before it was dealt)
             rounds: dict[int, list[str]] = {}
@@ -171,7 +198,7 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             assert page.derived("big-eye-boy") == BIG_EYE_BOY_1
             assert page.derived("small-road") == SMALL_ROAD_1
             assert page.derived("cockroach-pig") == COCKROACH_PIG_1
-            assert page.text("last-winner") == "round 11: player wins"
+            assert page.text("last-winner") == "Round 11: player wins"
             assert page.cards("last-player") == ["Ad", "3h", "5c"]
             assert page.cards("last-banker") == ["3s", "4c"]
             assert page.text("last-player-total") == "9"
@@ -200,7 +227,14 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
                 ("dragon7", "40 to 1"),
                 ("panda8", "25 to 1"),
             ]
-            driver.save_screenshot(str(tmp_path / "scoreboard-shoe-1.png"))
+            small.wait(
+                "the last hand on the small screen",
+                "return document.getElementById('last').dataset.round === '11'",
+            )
+            assert small.stats("cur") == STATS_1
+            assert small.big_road() == BIG_ROAD_1
+            assert small.text("last-winner") == "Round 11: player wins"
+            screens("shoe-1")
 
             # Keep alive: with nothing to acknowledge for 2 s the page pings; the broker never
             # dropped it.
@@ -251,7 +285,25 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             assert page.cards("now-player") == ["8d"]
             assert page.cards("now-banker") == ["Jc"]
             assert page.text("phase") == "no more bets"
-            driver.save_screenshot(str(tmp_path / "scoreboard-shoe-2-dealing.png"))
+            # Round 13 (the second shoe's second hand: 4s 5s against Jd Js) was a player
+            # natural.
+            assert page.text("last-winner") == "Round 13: player wins, a natural"
+            small.wait(
+                "the cards on the small screen",
+                "return document.querySelectorAll('#now .card').length === 2",
+            )
+            screens("shoe-2-dealing")  # the widest board: both shoes' figures, cards out
+
+            # The shoe jams mid-deal: the round is held (docs/mqtt.md "Device faults"), and
+            # both screens say so in the banner, over the header's facts.
+            shoe.fault("JAM", "card stuck at exit")
+            for shown_on in (page, small):
+                shown_on.wait(
+                    "the held round's banner",
+                    "return document.getElementById('banner').dataset.kind === 'held'",
+                )
+            assert page.text("banner").startswith("Round held: device shoe: JAM")
+            screens("held")
 
             # The broker had the burns (on the delayed feed, for its role only) ...
             feed.wait_for(
@@ -264,7 +316,11 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
                 "the banner",
                 "return document.getElementById('banner').textContent === 'Table offline'",
             )
-            driver.save_screenshot(str(tmp_path / "scoreboard-offline.png"))
+            small.wait(
+                "the small screen's banner",
+                "return document.getElementById('banner').textContent === 'Table offline'",
+            )
+            screens("offline")
             received: list[dict[str, Any]] = driver.execute_script(
                 "return window.scoreboard.received"
             )
@@ -315,7 +371,7 @@ def test_the_scoreboard_page_shows_the_shoe_and_no_card_before_the_table(
             state = json.loads(m["payload"])
             shown = state["cards"]["player"] + state["cards"]["banker"]
             assert set(shown) <= set(rounds.get(state["round"], ["8d", "Jc"]))
-    assert sorted(tmp_path.glob("scoreboard-*.png"))
+    assert len(list(tmp_path.glob("scoreboard-*.png"))) == 8
 
 
 # Another game: Pure 21.5 Blackjack (config/pure-21.5-blackjack-003-6to5.toml as shipped), the

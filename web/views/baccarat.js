@@ -12,7 +12,10 @@
     ["banker_naturals", "Banker naturals"],
   ];
 
+  // Three columns (scoreboard.css): the statistics over the bead plate, the roads over this
+  // round and the last hand, and the frame's posted panel, which the page appends last.
   const MARKUP = `
+  <div class="column" id="bac-left">
   <section id="stats-panel" class="panel">
     <h2>Statistics</h2>
     <table id="stats">
@@ -20,6 +23,12 @@
       <tbody></tbody>
     </table>
   </section>
+  <section id="bead-panel" class="panel">
+    <h2>Bead plate</h2>
+    <div class="road beads" id="bead-plate"></div>
+  </section>
+  </div>
+  <div class="column" id="bac-middle">
   <section id="roads-panel" class="panel">
     <h2>Big road</h2>
     <div class="road big" id="big-road"></div>
@@ -42,10 +51,7 @@
       <div class="hand banker"><h3>Banker <b class="total" id="last-banker-total"></b></h3><div class="cards" id="last-banker"></div></div>
     </div>
   </section>
-  <section id="bead-panel" class="panel">
-    <h2>Bead plate</h2>
-    <div class="road beads" id="bead-plate"></div>
-  </section>`;
+  </div>`;
 
   function baccaratTotal(list) {
     let sum = 0;
@@ -82,7 +88,8 @@
    * the road is longer than that, scrolled so that its newest columns are in view. */
   function drawRoad(id, placed, make) {
     const box = $(id);
-    const cell = parseFloat(getComputedStyle(box).getPropertyValue("--cell")) || 26;
+    // A cell's size in px: the first of the road's six rows (--cell is a calc() of the screen).
+    const cell = parseFloat(getComputedStyle(box).gridTemplateRows) || 26;
     const fits = Math.max(1, Math.floor(box.clientWidth / cell));
     const width = Math.max(fits, ...placed.map((p) => p.x + 1));
     box.style.gridTemplateColumns = `repeat(${width}, var(--cell))`;
@@ -154,21 +161,32 @@
     $("phase").dataset.phase = st.phase;
     const pd = st.player_dealer;
     $("bank").textContent = pd
-      ? `Player-dealer seat ${pd.seat}, bank ${pd.bank} (hand ${pd.turn} of 2)`
-      : st.bank_offer_seat ? `Bank offered to seat ${st.bank_offer_seat}` : "No bank posted";
+      ? `Player-dealer seat\u00a0${pd.seat}, bank ${pd.bank} (hand\u00a0${pd.turn}\u00a0of\u00a02)`
+      : st.bank_offer_seat ? `Bank offered to seat\u00a0${st.bank_offer_seat}` : "No bank posted";
+  }
+
+  /** The last hand in words: "Round 11: player wins", "Round 12: banker wins, a natural",
+   * "Round 5: tie, two naturals", "Round 2: banker wins, Dragon 7", "Round 4: player wins,
+   * Panda 8". (A natural ends the coup on two cards each, so it never comes with a Dragon 7 or
+   * a Panda 8, which take three.) */
+  function lastHandText(round, o) {
+    const what = o.winner === "tie" ? "tie" : `${o.winner} wins`;
+    const both = o.player && o.banker && o.player.natural && o.banker.natural;
+    const natural = both ? "two naturals" : o.natural ? "a natural" : "";
+    const tags = [natural, o.dragon7 ? "Dragon 7" : "", o.panda8 ? "Panda 8" : ""];
+    return [`Round ${round}: ${what}`, ...tags.filter(Boolean)].join(", ");
   }
 
   function drawLast(res) {
     const o = res.outcome;
     $("last").dataset.round = res.round;
     if (res.void || !o) {
-      $("last-winner").textContent = `round ${res.round} void${res.reason ? `: ${res.reason}` : ""}`;
+      $("last-winner").textContent = `Round ${res.round} void${res.reason ? `: ${res.reason}` : ""}`;
       $("last-winner").dataset.winner = "void";
       for (const side of ["player", "banker"]) { cards(`last-${side}`, []); $(`last-${side}-total`).textContent = ""; }
       return;
     }
-    const tags = [o.natural ? "natural" : "", o.dragon7 ? "Dragon 7" : "", o.panda8 ? "Panda 8" : ""];
-    $("last-winner").textContent = `round ${res.round}: ${o.winner} wins ${tags.filter(Boolean).join(", ")}`.trim();
+    $("last-winner").textContent = lastHandText(res.round, o);
     $("last-winner").dataset.winner = o.winner;
     for (const side of ["player", "banker"]) {
       cards(`last-${side}`, o[side].cards);
