@@ -22,12 +22,12 @@
   const SEGMENTS = [["front", 3], ["middle", 5], ["back", 5]];
 
   const MARKUP = `
-  <section class="panel cp-status" id="cp-status">
-    <b id="cp-round"></b> <span id="cp-phase" class="cp-phase"></span> <span id="cp-point"></span>
+  <section class="cp-status" id="cp-status">
+    <b id="cp-round"></b> <span id="cp-phase" class="cp-phase"></span>
   </section>
   <section class="cp-seats" id="cp-seats"></section>
   <section class="panel cp-result" id="cp-result">
-    <h2>Points and payments</h2>
+    <h2>Points and payments (payer \u2192 payee)</h2>
     <div class="cp-lists">
       <ol class="cp-points" id="cp-points"></ol>
       <ol class="cp-payments" id="cp-payments"></ol>
@@ -67,17 +67,12 @@
 
   function seatTile(st, s, shown, changes) {
     const rnd = st.round;
-    const tile = el("div", { class: "cp-seat", "data-seat": s.seat });
+    const tile = el("div", { class: "panel cp-seat", "data-seat": s.seat });
     const head = el("div", { class: "cp-seat-head" });
     head.append(el("span", { class: "pk-seat-no" }, s.seat), el("span", { class: "pk-player" }, s.player || ""));
     if (st.button === s.seat) head.append(el("span", { class: "pk-badge button", "data-badge": "D" }, "D"));
+    head.append(el("span", { class: "pk-stack", "data-stack": s.stack }, s.stack));
     tile.append(head);
-    const stack = el("div", { class: "pk-stack", "data-stack": s.stack }, s.stack);
-    if (changes[s.seat] !== undefined) {
-      const n = Number(changes[s.seat]);
-      stack.append(el("span", { class: `cp-change ${n < 0 ? "down" : "up"}` }, ` ${n < 0 ? "" : "+"}${n.toFixed(2)}`));
-    }
-    tile.append(stack);
     const note = el("div", { class: "pk-note" });
     let status = "seated";
     if (rnd) {
@@ -89,14 +84,20 @@
     } else if (shown) {
       status = shown.fouled ? "fouled" : "shown";
       tile.append(shown.sweep ? sweepRows(shown) : segmentRows(shown));
-      note.textContent = shown.sweep ? `Clean sweep: ${SWEEPS[shown.sweep] || shown.sweep}`
+      const what = shown.sweep ? `Clean sweep: ${SWEEPS[shown.sweep] || shown.sweep}`
         : shown.fouled ? "Fouled" : "";
+      if (what) note.append(el("b", {}, what));
     } else if (s.away) {
       status = "away";
       note.textContent = "sitting out";
     } else if (Object.keys(changes).length) {
       status = "waits";
       note.textContent = "not dealt in";
+    }
+    if (changes[s.seat] !== undefined) {  // the round's payments, net
+      const n = Number(changes[s.seat]);
+      note.prepend(el("span", { class: `cp-change ${n < 0 ? "down" : "up"}`, "data-change": n.toFixed(2) },
+        `${n < 0 ? "\u2212" : "+"}${Math.abs(n).toFixed(2)}`), note.childNodes.length ? " " : "");
     }
     tile.dataset.status = status;
     tile.append(note);
@@ -123,7 +124,6 @@
     box.style.setProperty("--cols", Math.max(seats.length, 1));
     box.replaceChildren(...seats.map((s) => seatTile(st, s, shown[s.seat], changes)));
 
-    $("cp-point").textContent = `Point ${st.point}`;
     const phase = $("cp-phase");
     if (rnd) {
       $("cp-round").textContent = `Round ${rnd.round}`;
@@ -144,10 +144,10 @@
         return el("li", { "data-seats": `${a}-${b}`, "data-points": p.points }, text);
       }));
       $("cp-payments").replaceChildren(...last.payments.map((p) => {
-        const short = p.amount !== p.owed ? ` of ${p.owed} owed` : "";
-        const why = p.for === "sweep" ? " (sweep)" : "";
+        const short = p.amount !== p.owed ? ` of ${p.owed}` : "";
+        const why = p.for === "sweep" ? " sweep" : "";
         return el("li", { "data-from": p.from, "data-to": p.to, "data-amount": p.amount },
-          `Seat ${p.from} \u2192 seat ${p.to}: ${p.amount}${short}${why}`);
+          `${p.from} \u2192 ${p.to}: ${p.amount}${short}${why}`);
       }));
       // the walk pays at most twelve times (six pairs, sweeps first): two columns past six
       $("cp-payments").classList.toggle("many", last.payments.length > 6);

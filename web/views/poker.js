@@ -50,7 +50,6 @@
       </div>
     </div>
     <div class="pk-action" id="pk-action"></div>
-    <div class="pk-blinds" id="pk-blinds"></div>
   </section>
   <section class="pk-row" id="pk-bottom"></section>`;
 
@@ -105,7 +104,7 @@
     const hand = st.hand;
     const game = st.game;
     const dealt = hand && s.in_round !== null && s.in_round !== undefined;
-    const tile = el("div", { class: "pk-seat", "data-seat": s.seat });
+    const tile = el("div", { class: "panel pk-seat", "data-seat": s.seat });
     let status = "seated";
     if (s.away) status = "away";
     if (dealt) status = s.folded ? "folded" : hand.turn === s.seat ? "turn" : "in";
@@ -132,7 +131,10 @@
         shown.low && `low ${shown.low.name}`].filter(Boolean);
       note.textContent = names.join(" \u00b7 ");
       tile.dataset.status = "shown";
-      cardsRow.style.setProperty("--slots", Math.max(shown.cards.length, 2));
+      // a seven-card stud hand shown is two rows (its down cards first), the others one
+      const perRow = shown.cards.length > 5 ? Math.ceil(shown.cards.length / 2) : shown.cards.length;
+      cardsRow.classList.toggle("pk-two-rows", perRow < shown.cards.length);
+      cardsRow.style.setProperty("--slots", Math.max(perRow, 2));
     } else if (dealt && !s.folded) {
       const down = downCount(game, hand, s.seat);
       const up = s.up || [];
@@ -140,8 +142,8 @@
       for (let i = 0; i < down; i++) downs.append(card(null));
       cardsRow.append(downs);
       up.forEach((c) => cardsRow.append(card(c)));
-      // the width the row needs, in cards: the face-down fan overlaps
-      cardsRow.style.setProperty("--slots", (up.length + 1 + 0.4 * (down - 1)).toFixed(2));
+      // the width the row needs, in card widths: each card of the face-down fan shows half
+      cardsRow.style.setProperty("--slots", (up.length + (down ? 1 + 0.5 * (down - 1) : 0)).toFixed(2));
     }
     if (!shown) {
       const bits = [];
@@ -181,19 +183,28 @@
       return next ? `Seat ${next} to draw` : "";
     }
     if (hand.turn === null || hand.turn === undefined) return "";
-    const parts = [`Seat ${hand.turn} to act`];
-    if (!isZero(hand.to_call)) parts.push(`${hand.to_call} to call`);
+    const open = isZero(hand.to_call);
+    const choices = [open ? "check" : `call ${hand.to_call}`];
     if (hand.min_to !== null && hand.min_to !== undefined) {
-      const verb = isZero(hand.to_call) ? "bet" : "raise to";
-      parts.push(hand.min_to === hand.max_to ? `${verb} ${hand.min_to}`
+      const verb = open ? "bet" : "raise to";
+      choices.push(hand.min_to === hand.max_to ? `${verb} ${hand.min_to}`
         : `${verb} ${hand.min_to}\u2013${hand.max_to}`);
     }
-    return parts.join(" \u00b7 ");
+    if (!open && choices.length === 1) choices.push("fold");
+    return `Seat ${hand.turn} to act: ${choices.join(" or ")}`;
   }
 
+  /** A pot's name: "Main pot", "Side pot", or "Side pot 2" where there are more. */
+  function potName(i, count) {
+    if (count === 1) return "Pot";
+    if (i === 0) return "Main pot";
+    return count > 2 ? `Side pot ${i}` : "Side pot";
+  }
+
+  /** The pots of the rounds over, each with the seats that may win it. */
   function potItems(pots) {
     return pots.map((p, i) => el("li", { "data-pot": i, "data-amount": p.amount },
-      `${i === 0 ? "Main" : `Side ${pots.length > 2 ? i : ""}`.trim()} ${p.amount} (${seatList(p.eligible)})`));
+      `${potName(i, pots.length)} ${p.amount}: seats ${p.eligible.join(", ")}`));
   }
 
   /** The last hand's pots as `round/result` has them: each pot, who took it, the collection. */
@@ -202,8 +213,7 @@
       return [el("li", { "data-void": "1" }, `Misdeal${res.reason ? ` (${res.reason})` : ""}: every chip returned`)];
     }
     const items = (res.pots || []).map((p, i) => {
-      const name = res.pots.length === 1 ? "Pot" : i === 0 ? "Main pot"
-        : res.pots.length > 2 ? `Side pot ${i}` : "Side pot";
+      const name = potName(i, res.pots.length);
       const paid = p.paid.length === 1 ? `seat ${p.paid[0].seat}`
         : p.paid.map((x) => `seat ${x.seat} ${x.amount}`).join(", ");
       const split = p.low && p.low.length ? ` (high ${seatList(p.high)}, low ${seatList(p.low)})` : "";
@@ -277,6 +287,7 @@
       phase.textContent = PHASES[hand.phase] || hand.phase;
       phase.dataset.phase = hand.phase;
       $("pk-kill").hidden = !hand.kill_pot;
+      $("pk-kill").textContent = "Kill pot";
       drawBoard(hand.board || [], game);
       $("pk-pot").textContent = `Pot ${hand.pot}`;
       $("pk-pot").dataset.pot = hand.pot;
@@ -289,17 +300,14 @@
       $("pk-street").dataset.street = "";
       phase.textContent = "between hands";
       phase.dataset.phase = "between-hands";
-      $("pk-kill").hidden = true;
+      $("pk-kill").hidden = !(st.kill && st.kill.next_hand);
+      $("pk-kill").textContent = "Next hand a kill pot";
       drawBoard(last ? last.board || [] : [], game);
       $("pk-pot").textContent = "";
       $("pk-pot").dataset.pot = "";
       $("pk-pots").replaceChildren(...(last ? resultItems(last) : []));
       $("pk-action").textContent = last ? "" : "Waiting for the next hand";
     }
-    const kill = st.kill;
-    const blindText = st.blinds ? `Blinds ${st.blinds.join(" / ")}` : "";
-    const killText = kill ? ` \u00b7 ${kill.kind} kill${kill.holder ? `, button seat ${kill.holder}` : ""}${kill.next_hand ? " (next hand a kill pot)" : ""}` : "";
-    $("pk-blinds").textContent = blindText + killText;
   }
 
   global.TablectlViews.poker = {
