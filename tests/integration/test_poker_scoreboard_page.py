@@ -123,17 +123,17 @@ def set_viewport(driver: webdriver.Chrome, width: int, height: int) -> None:
     assert inner == [width, height]
 
 
-def look(driver: webdriver.Chrome, tmp_path: Path, name: str) -> None:
+def look(driver: webdriver.Chrome, tmp_path: Path, name: str, *, cards: bool = True) -> None:
     """At each size, the page as docs/scoreboard.md "Sizing" wants it (nothing to scroll,
     nothing cut, no text under 20 px, every card at least 80 px high at 1080 lines and two
     thirds of that at 720: pages.assert_fits_and_reads), every row of cards within its seat;
-    a screenshot."""
+    a screenshot first (of a failure too)."""
     for width, height in SIZES:
         set_viewport(driver, width, height)
-        assert_fits_and_reads(driver, min_card=MIN_CARD_1080 * height / 1080)
+        driver.save_screenshot(str(tmp_path / f"scoreboard-{name}-{width}x{height}.png"))
+        assert_fits_and_reads(driver, min_card=MIN_CARD_1080 * height / 1080 if cards else None)
         rows = driver.execute_script(CARD_ROWS)
         assert rows == [], f"{name} at {width}x{height}: {rows}"
-        driver.save_screenshot(str(tmp_path / f"scoreboard-{name}-{width}x{height}.png"))
 
 
 def dom_cards(driver: webdriver.Chrome) -> list[str]:
@@ -626,6 +626,77 @@ def test_the_draw_table_on_the_scoreboard(
         received = no_card_before_shown(driver, shown, DRAW_BASE)
     hidden = {c for s, five in DRAW_FINAL.items() if s != 2 for c in five}
     assert not {c for m in received for c in cards_in(m["payload"])} & hidden
+
+
+# -- Dealer's Choice --------------------------------------------------------------------------
+
+CHOICE_BASE = "tablectl/cardroom-1/choice-01"
+CHOICE_DOOR = {2: "9c", 3: "Kd", 4: "4h", 5: "Qs", 6: "2h", 7: "Ah", 1: "7c"}  # the order dealt
+
+
+def choice_config(folder: Path, *, mqtt_port: int) -> Path:
+    """config/dealers-choice-003.toml as shipped (seven games offered, Omaha hi-lo at its own
+    $5-$10, seven seats) without its card-reading table (the console enters every input), on
+    the test broker, with a journal in `folder`."""
+    text = (CONFIG / "dealers-choice-003.toml").read_text()
+    text = text[: text.index("[[devices]]")] + text[text.index("[mqtt]") :]
+    swaps = {
+        "port = 1883\n": f"port = {mqtt_port}\nkeepalive = 5\n",
+        'username = "table-cardroom-1-choice-01"': "",
+        'password_file = "/etc/tablectl/mqtt-password"': "",
+        'path = "/var/lib/tablectl/choice-01.db"': f'path = "{folder}/journal.db"',
+    }
+    for old, new in swaps.items():
+        assert text.count(old) == 1, f"expected one {old!r} in the shipped config"
+        text = text.replace(old, new)
+    path = folder / "dealers-choice-003.toml"
+    path.write_text(text)
+    return path
+
+
+def test_the_dealers_choice_table_on_the_scoreboard(
+    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seven seats, $100 each. Between hands the page names the games offered (Omaha hi-lo with
+    its own limits); the button (seat 1) chooses Razz: the page says so, and third street's door
+    cards fall face up beside two face-down cards each; then a misdeal voids the hand, which the
+    page says, the chips returned. No down card ever reaches the page (R46)."""
+    broker, ws_port = page_broker(mosquitto_factory)
+    cfg = choice_config(tmp_path, mqtt_port=broker.port)
+    start_locked(broker, cfg, "table-cardroom-1-choice-01", CHOICE_BASE)
+    with (
+        running_table(cfg, broker, CHOICE_BASE, []) as (console, floor),
+        scoreboard(tmp_path, monkeypatch, ws_port, CHOICE_BASE) as (driver, page),
+    ):
+        for seat in range(1, 8):
+            console.ok("seat.take", {"seat": seat, "stack": "100", "player": f"p{seat}"})
+        page.wait("seven seats", "return document.querySelectorAll('.pk-seat').length === 7")
+        page.wait("the offer", "return !document.getElementById('pk-offered').hidden")
+        assert page.text("pk-offered") == (
+            "Offered: Texas Hold'em, Omaha hi-lo (Fixed limit 5.00\u201310.00, blinds 2.00 / 5.00),"
+            " Seven Card Stud, Seven Card Stud hi-lo, Razz, Five Card Draw, Lowball"
+        )
+        look(driver, tmp_path, "choice-between", cards=False)
+        console.ok("hand.start", {"button": 1, "game": "razz"})
+        wait_state(floor, "hand 1", lambda st: in_hand(st).get("round") == 1)
+        shown = [(c, page.count()) for c in CHOICE_DOOR.values()]
+        cards = [{"seat": s, "card": c} for s, c in CHOICE_DOOR.items()]
+        console.ok("up.cards", {"cards": cards})
+        wait_state(floor, "third street", partial(dealt, CHOICE_DOOR))
+        shows_state(page, floor, "pk-phase", (1, "betting"))
+        assert page.text("pk-choice") == "Dealer's Choice: the button chose Razz"
+        assert page.text("game-name") == "Razz"
+        for seat, card in CHOICE_DOOR.items():
+            assert seat_cards(driver, seat) == ["", "", card]
+        look(driver, tmp_path, "choice-razz")
+        console.ok("round.void", {"reason": "misdeal"})
+        result = round_result(floor, 1)
+        assert result["void"] is True
+        shows_state(page, floor, "pk-phase", (1, "between-hands"))
+        assert page.text("pk-pots") == "Misdeal: every chip returned"
+        assert dom_cards(driver) == []
+        assert_no_refusals(floor)
+        no_card_before_shown(driver, shown, CHOICE_BASE)
 
 
 # -- Chinese Poker -----------------------------------------------------------------------------

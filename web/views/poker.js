@@ -51,7 +51,8 @@
     </div>
     <div class="pk-action" id="pk-action"></div>
   </section>
-  <section class="pk-row" id="pk-bottom"></section>`;
+  <section class="pk-row" id="pk-bottom"></section>
+  <style id="pk-style"></style>`;
 
   const money = (v) => (v === null || v === undefined ? "" : String(v));
   const isZero = (v) => !v || Number(v) === 0;
@@ -210,7 +211,8 @@
   /** The last hand's pots as `round/result` has them: each pot, who took it, the collection. */
   function resultItems(res) {
     if (res.void) {
-      return [el("li", { "data-void": "1" }, `Misdeal${res.reason ? ` (${res.reason})` : ""}: every chip returned`)];
+      const why = res.reason && res.reason !== "misdeal" ? ` (${res.reason})` : "";
+      return [el("li", { "data-void": "1" }, `Misdeal${why}: every chip returned`)];
     }
     const items = (res.pots || []).map((p, i) => {
       const name = potName(i, res.pots.length);
@@ -237,6 +239,51 @@
     box.hidden = family(game) !== "flop";
     box.replaceChildren(...cards.map(card));
     for (let i = cards.length; i < BOARD; i++) box.append(el("span", { class: "pk-slot" }));
+  }
+
+  const STRUCTURES = { "fixed-limit": "Fixed limit", "spread-limit": "Spread limit",
+    "pot-limit": "Pot limit", "no-limit": "No limit" };
+
+  /** A game's betting as `info.posted.betting` (or one of its `games`) has it. */
+  function stakesText(b) {
+    const name = STRUCTURES[b.structure] || b.structure;
+    if (!b.stakes) return name;
+    const late = b.late_stakes ? ` / ${b.late_stakes.join("\u2013")}` : "";
+    return `${name} ${b.stakes.join("\u2013")}${late}`;
+  }
+
+  /** An offered game's own limits where they are not the table's (the header's); else "". */
+  function ownLimits(g, table) {
+    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    if (!table || (g.structure === table.structure && same(g.stakes, table.stakes)
+      && same(g.late_stakes, table.late_stakes) && same(g.blinds, table.blinds))) return "";
+    return `${stakesText(g)}, blinds ${g.blinds.join(" / ")}`;
+  }
+
+  /** Dealer's Choice: the game the button chose for the hand in play (and its own limits), or
+   * between hands the games offered, each with its own limits where they differ. The posted
+   * panel's line a game (the frame's) would not fit the screen beside the seats: they are
+   * shown here instead, in short, and hidden there (a style this view writes). */
+  function drawChoice(st, ctx) {
+    const dc = st.dealers_choice;
+    const choice = $("pk-choice");
+    const offered = $("pk-offered");
+    choice.hidden = offered.hidden = !dc;
+    const betting = ctx.sb.info && ctx.sb.info.posted ? ctx.sb.info.posted.betting : null;
+    const games = (betting && betting.games) || [];
+    const limits = Object.fromEntries(games.map((g) => [g.game, ownLimits(g, betting)]));
+    $("pk-style").textContent = games.map((g) => {
+      const dd = `dd[data-posted="${ctx.gameName(g.game).replace(/"/g, '\\"')}"]`;
+      return `main#poker #posted-facts ${dd}, main#poker #posted-facts dt:has(+ ${dd}) { display: none; }`;
+    }).join("\n");
+    if (!dc) return;
+    const own = dc.game && limits[dc.game] ? ` (${limits[dc.game]})` : "";
+    choice.textContent = dc.game ? `Dealer's Choice: the button chose ${ctx.gameName(dc.game)}${own}`
+      : "Dealer's Choice: the button chooses the next hand's game";
+    choice.dataset.game = dc.game || "";
+    offered.hidden = Boolean(dc.game);
+    offered.textContent = `Offered: ${dc.games.map((g) => ctx.gameName(g)
+      + (limits[g] ? ` (${limits[g]})` : "")).join(", ")}`;
   }
 
   function render(root, ctx) {
@@ -268,17 +315,7 @@
     }
 
     const game = hand ? st.game : last ? last.game : st.game;
-    const dc = st.dealers_choice;
-    const choice = $("pk-choice");
-    const offered = $("pk-offered");
-    choice.hidden = offered.hidden = !dc;
-    if (dc) {
-      choice.textContent = dc.game ? `Dealer's Choice: the button chose ${ctx.gameName(dc.game)}`
-        : "Dealer's Choice: the button chooses the next hand's game";
-      choice.dataset.game = dc.game || "";
-      offered.hidden = Boolean(dc.game);
-      offered.textContent = `Offered: ${dc.games.map(ctx.gameName).join(", ")}`;
-    }
+    drawChoice(st, ctx);
     const phase = $("pk-phase");
     if (hand) {
       $("pk-hand").textContent = `Hand ${hand.round}`;
@@ -295,7 +332,7 @@
       $("pk-pots").replaceChildren(...(pots.length > 1 ? potItems(pots) : []));
       $("pk-action").textContent = actionText(st);
     } else {
-      $("pk-hand").textContent = last ? `Hand ${last.round}` : "Between hands";
+      $("pk-hand").textContent = last ? `Hand ${last.round}` : "";
       $("pk-street").textContent = !last ? "" : last.void ? "misdeal" : last.showdown ? "showdown" : "won uncontested";
       $("pk-street").dataset.street = "";
       phase.textContent = "between hands";
@@ -306,7 +343,7 @@
       $("pk-pot").textContent = "";
       $("pk-pot").dataset.pot = "";
       $("pk-pots").replaceChildren(...(last ? resultItems(last) : []));
-      $("pk-action").textContent = last ? "" : "Waiting for the next hand";
+      $("pk-action").textContent = "";
     }
   }
 
