@@ -102,12 +102,14 @@ def scoreboard(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ws_port: int, base: str
 ) -> Iterator[tuple[webdriver.Chrome, Page]]:
     """One Chromium for the session, the scoreboard of table `base` open and subscribed, its
-    DOM's cards watched from the start."""
+    DOM's cards watched from the start; no error in the browser's console by the end."""
     with Browser(tmp_path, monkeypatch, size=SIZES[0]) as driver:
         page = Page(driver, ws_port, base=base)
         page.wait("the page subscribed", "return window.scoreboard.link === 'subscribed'")
         driver.execute_script(WATCH_CARDS)
         yield driver, page
+        log = driver.get_log("browser")  # type: ignore[no-untyped-call]  # selenium: untyped
+        assert not [e for e in log if e["level"] == "SEVERE"], log
 
 
 def set_viewport(driver: webdriver.Chrome, width: int, height: int) -> None:
