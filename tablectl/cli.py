@@ -48,7 +48,7 @@ from tablectl.rules.poker_fees import PokerSchedule
 from tablectl.segments import History
 from tablectl.snapshot import SnapshotError
 from tablectl.table import HAND_ENTERED_TYPES, Table, journal_body, replay_ts
-from tablectl.witness import HeadsError, read_heads
+from tablectl.witness import Head, HeadsError, read_heads
 from tablectl_base.events import json_problem
 from tablectl_base.money import ZERO, fmt
 
@@ -1005,7 +1005,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         with args.events.open(encoding="utf-8", errors="replace") as stream:
             count = journal.import_records(verified_lines(stream))
         if heads:
-            found = journal.check(heads=heads).problems
+            found = journal.check(heads=heads).problems + _published_before(journal, heads)
             if found:
                 refused = f"the export does not agree with {args.against}: " + "; ".join(found)
     except ExportError as exc:
@@ -1034,6 +1034,20 @@ def cmd_import(args: argparse.Namespace) -> int:
         seconds = max(time.monotonic() - started, 1e-9)
         print(f"{path}: snapshot after record {count} built by replay in {seconds:.1f} s")
     return EXIT_OK
+
+
+def _published_before(journal: Journal, heads: Sequence[Head]) -> list[str]:
+    """A head the old table published for a record the export says it published none for:
+    where heads began is not covered by the chain, and it decides how many messages the
+    restored table counts (its next `seq`)."""
+    begun = journal.witness_from
+    early = sorted(h.seq for h in heads if h.anchor is None and begun is not None and h.seq < begun)
+    if not early:
+        return []
+    return [
+        f"record {early[0]} was published with a head, the export says heads began at record "
+        f"{begun}: the export was altered"
+    ]
 
 
 def _remove_journal(path: Path) -> None:

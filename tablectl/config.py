@@ -30,7 +30,7 @@ from pydantic_core import PydanticCustomError
 
 from tablectl.games.registry import available, game_ids, settings_models, spec_of, spots_of
 from tablectl.games.settings import GameSettings, StrictBool, StrictInt
-from tablectl.paths import folder_problem, not_a_file, not_a_folder
+from tablectl.paths import folder_problem, not_a_file, not_a_folder, not_a_plain_file
 from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
 from tablectl.rules.paytables import PayTable
 from tablectl.rules.poker_fees import PokerSchedule
@@ -386,7 +386,7 @@ def path_problems(cfg: LoadedConfig) -> list[Problem]:
             "when nothing is there)",
         )
     for companion in (Path(f"{journal}-wal"), Path(f"{journal}-shm")):
-        why = not_a_file(companion)
+        why = not_a_plain_file(companion)
         if why is not None:
             problem(
                 "journal.path",

@@ -116,7 +116,12 @@ Listener = Callable[[Record, list[OutboxRow]], None]
 
 class JournalHeld(Exception):
     """An input that arrived, or waited, while the table is held on a journal fault: it was not
-    journaled (tablectl/fault.py)."""
+    journaled (tablectl/fault.py); or (`journaled` True) the input whose record showed the
+    fault: journaled, its outputs not stored, the table held from it on."""
+
+    def __init__(self, reason: str, *, journaled: bool = False) -> None:
+        super().__init__(reason)
+        self.journaled = journaled
 
 
 class _NoOutbox:
@@ -447,10 +452,13 @@ class Daemon:
             closed = segments.close_month(self.journal, now)
         except Exception as exc:
             reason = unwritable_reason(exc)
+            in_the_way = isinstance(exc, segments.SegmentPathError)
+            if in_the_way:  # something else under the segment's name: put off, as a full disk
+                reason = str(exc)
             if reason is None:
                 raise
             self.journal.reset_after_failure()
-            if month is not None:
+            if month is not None and not in_the_way:
                 # The half-written segment gives its room back; the next try writes it whole.
                 tmp = segments.segment_path(self.journal.path, month)
                 for part in ("", "-wal", "-shm"):
@@ -756,12 +764,19 @@ class Daemon:
             try:
                 rec = await self._ingest_until_journaled(item)
             except Exception as exc:
-                if fut is not None and not fut.done():
-                    fut.set_exception(exc)
                 self.queue.task_done()
                 if isinstance(exc, JournalError):
                     self._hold_running(exc)
+                    if fut is not None and not fut.done():  # its command is answered
+                        assert self.fault is not None
+                        reason = (
+                            "journaled, not applied: the table is now held on a journal fault "
+                            f"at {self.fault.where()} ({self.fault.reason})"
+                        )
+                        fut.set_exception(JournalHeld(reason, journaled=True))
                     return
+                if fut is not None and not fut.done():
+                    fut.set_exception(exc)
                 raise
             if fut is not None and not fut.done():
                 fut.set_result(rec)
@@ -1045,15 +1060,20 @@ class Daemon:
             return  # MQTT off: the log says it
         self.relay.notice(suffix, notice_payload(self.cfg.table.table, fields), retain=retain)
 
-    def _refuse_unjournaled(self, verb: str, ref: str | None, reason: str) -> None:
+    def _refuse_unjournaled(
+        self, verb: str, ref: str | None, reason: str, *, journaled: bool = False
+    ) -> None:
         """A command while the journal cannot be written, or while the table is held on a
         journal fault: answered at once from memory with `reason`, not queued (a dealer must
-        not believe a wager was taken), not journaled."""
-        log.warning("command.not_journaled", verb=verb[:MAX_VERB_CHARS], id=ref)
+        not believe a wager was taken), not journaled (`journaled` True: the one command whose
+        record showed the fault, journaled but not applied)."""
+        if not journaled:
+            log.warning("command.not_journaled", verb=verb[:MAX_VERB_CHARS], id=ref)
         if _verb_problem(verb) is not None:
             return  # no reply topic can carry it
         self._notice(
-            f"cmd/{verb}/reply", {"id": ref, "ok": False, "reason": reason, "journaled": False}
+            f"cmd/{verb}/reply",
+            {"id": ref, "ok": False, "reason": reason, "journaled": journaled},
         )
 
     # -- MQTT commands -----------------------------------------------------------------------
@@ -1184,7 +1204,9 @@ class Daemon:
         try:
             fut.result()  # a defect fails the command, as it fails the daemon
         except JournalHeld as exc:  # it waited in the queue when the table went held
-            self._refuse_unjournaled(source.removeprefix("cmd/"), ref, str(exc))
+            if source.startswith("cmd/"):  # (a payload under no verb gets no reply)
+                verb = source.removeprefix("cmd/")
+                self._refuse_unjournaled(verb, ref, str(exc), journaled=exc.journaled)
 
     def _make_relay(self) -> Relay:
         """The MQTT relay with the config's credentials; BrokerSetupError naming the key and the
@@ -1405,11 +1427,17 @@ class Daemon:
 
     def _stored_result(self) -> dict[str, Any] | None:
         """The last `round/result` the outbox still holds (a restart's last result), else None."""
-        row = self.journal.last_output(f"{self.cfg.table.base_topic}/round/result")
-        if row is None:
+        try:
+            row = self.journal.last_output(f"{self.cfg.table.base_topic}/round/result")
+            if row is None:
+                return None
+            payload = json.loads(row.payload)
+            return result_entry(str(payload.get("ts") or ""), payload)
+        except (ValueError, AttributeError, TypeError, KeyError, sqlite3.Error) as exc:
+            # An outbox row that is not a result any more (an edited file): the table plays on,
+            # `tablectl status` shows no last result until the next one.
+            log.warning("status.last_result_unreadable", error=repr(exc))
             return None
-        payload = json.loads(row.payload)
-        return result_entry(str(payload.get("ts") or ""), payload)
 
     def _note_result(self, rec: Record, rows: list[OutboxRow]) -> None:
         """A listener: the last `round/result` among a record's messages, for `status_report`."""

@@ -113,7 +113,7 @@ def verified_lines(lines: Iterable[str]) -> Iterator[ExportLine]:
     written before every line carried its head): the first head after them proves them all,
     since each hash covers the one before. Nothing after a line with a head may lack one, and
     the last line must carry one, or part of the export would go unproved."""
-    prev, seq, headed = GENESIS, 0, False
+    prev, seq, headed, published_from = GENESIS, 0, False, 0
     unproved: list[int] = []  # lines read without a head, waiting for the next head to prove
     for line, raw in enumerate(lines, start=1):
         if not raw.strip():
@@ -151,6 +151,15 @@ def verified_lines(lines: Iterable[str]) -> Iterator[ExportLine]:
             raise ExportError(
                 f"line {line} (record {seq}): its contents and the record before it give chain "
                 f"hash {digest[:16]}..., the line says {claimed[:16]}...: {what} altered"
+            )
+        if published and not published_from:
+            published_from = seq
+        elif published_from and not published:
+            # `published` is not covered by the hash: it may only turn true once, where the old
+            # table began publishing heads (it says how many messages a replay counts).
+            raise ExportError(
+                f"line {line} (record {seq}): says its head was not published, after record "
+                f"{published_from}'s was: the export was altered"
             )
         unproved.clear()
         headed = True

@@ -19,6 +19,7 @@ from typing import Any
 
 from tablectl.journal import BadRecord, JournalError
 from tablectl.snapshot import SnapshotError
+from tablectl.table import mask_cards
 
 REASON_CHARS = 600
 """The most of a fault's reason that is published (a path and SQLite's or Python's message fit
@@ -46,7 +47,9 @@ class JournalFault:
             reason = str(exc)
         else:
             reason = f"{type(exc).__name__}: {exc}"
-        return cls(record, reason[:REASON_CHARS], since)
+        # Published on retained topics the floor reads: a record's text quoted in a reason may
+        # hold a card the table never showed (a hole card, a burn), so no card is named.
+        return cls(record, mask_cards(reason)[:REASON_CHARS], since)
 
     def where(self) -> str:
         """The record it stops at, for a line a person reads."""

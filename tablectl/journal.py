@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from tablectl.chainkey import ChainKey
 from tablectl.outputs import OutboxRow
-from tablectl.paths import folder_problem, not_a_file
+from tablectl.paths import folder_problem, not_a_file, not_a_plain_file
 from tablectl.witness import GENESIS as GENESIS
 from tablectl.witness import Head
 from tablectl_base.events import json_problem
@@ -341,8 +341,13 @@ def _prepare_file(path: Path) -> None:
     /etc/shadow as well as /dev/null, and the daemon may run as root, which owns both, so
     "a regular file owned by the running user" is no proof either. A journal others can read
     is reported instead (`check-config` and the daemon's start: `config.path_warnings`)."""
-    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        why = not_a_file(p)
+    checks = (
+        (path, not_a_file),
+        (Path(f"{path}-wal"), not_a_plain_file),
+        (Path(f"{path}-shm"), not_a_plain_file),
+    )
+    for p, check in checks:
+        why = check(p)
         if why is not None:
             raise JournalError(
                 f"{p} is {why}, not a regular file: no journal can be kept there (nothing was "
@@ -422,7 +427,12 @@ def _one_writer(path: Path) -> int:
     `tablectl run` or an `import` on the same file is refused, instead of two writers each
     numbering records from what it last saw. JournalUnavailable when another process holds it
     (a later start may find it free)."""
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    # The file the path names, through a link too (check-config and run have made sure it is a
+    # regular file, or a link to one: tablectl/paths.py): the lock is on the file itself.
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise JournalUnavailable(f"{path} cannot be opened: {exc.strerror}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -545,10 +555,17 @@ class Journal:
             raise JournalError(f"{path} is not a tablectl journal: {exc}") from None
         try:
             self._open_rest(table, readonly, key)
-        except BaseException:  # the file is not taken: its connection and its lock go
+        except BaseException as exc:  # the file is not taken: its connection and its lock go
             self.db.close()
             self._release()
-            raise
+            if isinstance(exc, JournalError) or not isinstance(exc, Exception):
+                raise
+            code = getattr(exc, "sqlite_errorname", "")
+            if code.startswith(_UNAVAILABLE_CODES):  # a lock, an I/O error: a later start may do
+                raise JournalUnavailable(f"{path} cannot be read now: {exc}") from None
+            # An edited meta row (first_seq "x"), a damaged page: what the file holds cannot be
+            # read as a journal (a daemon holds on it: docs/operations.md).
+            raise JournalError(f"{path} cannot be read as a journal: {exc!r}") from exc
 
     def _open_rest(self, table: str | None, readonly: bool, key: ChainKey | None) -> None:
         """`__init__` once the file is open: its meta checked (or upgraded), where it starts
@@ -779,8 +796,9 @@ class Journal:
         digest = None if seq < self.first_seq else self.hash_at(seq)
         if digest is None:
             return None
-        start = self.key_at(seq)
-        return {"seq": seq, "hash": digest, "key": start.key_id if start is not None else None}
+        # An imported record's head names the key of the table it came from, as that table
+        # published it (and as `_check_heads` expects of every head).
+        return {"seq": seq, "hash": digest, "key": self._published_key(seq, self.provenance)}
 
     # -- the journal -------------------------------------------------------------------------
 
@@ -890,6 +908,12 @@ class Journal:
         """Where this journal's first records came from when it was built by `import`."""
         text = self.meta("imported")
         return None if text is None else Provenance.from_json(text)
+
+    @property
+    def witness_from(self) -> int | None:
+        """The first record whose chain head the table publishes (None: none, a journal from
+        before heads)."""
+        return self._witness_from
 
     def _witness(self, seq: int) -> bool:
         return self._witness_from is not None and seq >= self._witness_from

@@ -67,6 +67,21 @@ def not_a_file(path: Path) -> str | None:
     return _found(path, stat.S_IFREG)
 
 
+def not_a_plain_file(path: Path) -> str | None:
+    """`not_a_file`, and a link is refused too, even to a regular file: for the journal's -wal
+    and -shm, which SQLite creates itself and writes and truncates through whatever is there
+    (a link placed there by someone else would aim its writes at another file)."""
+    try:
+        st = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
+        return None
+    except OSError as exc:
+        return f"a path that cannot be looked at ({exc.strerror})"
+    if stat.S_ISLNK(st.st_mode):
+        return f"a symbolic link ({os.readlink(path)}), which SQLite would write through"
+    return not_a_file(path)
+
+
 def not_a_folder(path: Path) -> str | None:
     """What is at `path` when that is not a folder (or a link to one); None when it is one or
     nothing is there."""

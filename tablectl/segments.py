@@ -223,7 +223,7 @@ class History:
                 f"records 1-{first.first_seq - 1} are not here (segments archived elsewhere?): "
                 f"checked from record {first.first_seq}, after hash {first.start_hash[:16]}..."
             )
-        anchored = any(h.anchor is not None for h in heads)
+        anchored = any(h.anchor == "journal" for h in heads)  # record 1 itself: checked below
         early = [h for h in heads if h.seq < first.first_seq]
         if early and not anchored:
             total.notes.append(
@@ -263,6 +263,12 @@ class History:
                 )
             return
         begin = min(anchors, key=lambda h: h.seq)
+        if not any(a.anchor == "journal" for a in anchors):
+            total.notes.append(
+                f"the heads hold no journal/start anchor (record 1): only that the journal "
+                f"reaches back to record {begin.seq}, where a month's file began, is checked; "
+                "records before it may have been cut off unseen"
+            )
         first = self.files[0]
         if first.first_seq > begin.seq:
             total.problems.append(

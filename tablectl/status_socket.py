@@ -76,9 +76,15 @@ class StatusServer:
             )
             return False
         try:
-            self._server = await asyncio.start_unix_server(self._answer, path=str(self.path))
-            os.chmod(self.path, SOCKET_MODE)
-            self._inode = os.stat(self.path).st_ino
+            # Made with its mode by the umask (never a chmod after it, which would follow a link
+            # someone put in its place onto a file tablectl did not make); the bind is
+            # synchronous inside start_unix_server, before its first await returns to the loop.
+            umask = os.umask(0o777 & ~SOCKET_MODE)
+            try:
+                self._server = await asyncio.start_unix_server(self._answer, path=str(self.path))
+            finally:
+                os.umask(umask)
+            self._inode = os.lstat(self.path).st_ino
         except OSError as exc:
             log.error(
                 "status.socket_unavailable",

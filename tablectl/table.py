@@ -21,6 +21,7 @@ from typing import Any, cast
 from pydantic import ValidationError
 
 from tablectl.alerts import NEEDS_A_PERSON, OPENED_ONCE, OpenAlert, OpenAlerts, Pace
+from tablectl.commands import CARD_COMMANDS
 from tablectl.config import LoadedConfig, Rules
 from tablectl.game_records import (
     DeviceUsed,
@@ -420,7 +421,7 @@ class Table:
     def _engine_error(self, exc: Exception, rec: Record, verb: str | None) -> list[Message]:
         """R40: an input that makes the code fail (not a refusal) leaves the state as it was and
         holds the round; the journal keeps the input, and a replay fails the same way."""
-        what = self._public_text(f"{type(exc).__name__}: {exc}")[:300]
+        what = self._public_text(f"{type(exc).__name__}: {exc}", rec.source)[:300]
         reason = f"record {rec.seq} could not be applied ({what}); the state is unchanged"
         out: list[Message] = [
             alert(
@@ -452,14 +453,14 @@ class Table:
         except Rejected as rej:
             out = [
                 alert(
-                    self._public_text(rej.reason),
+                    self._public_text(rej.reason, rec.source),
                     rule=rej.rule,
                     kind=rej.kind,  # "rejected", or "dealer-error" (R15)
                     source=rec.source,
                     input=public_input(rec.body),
                 )
             ]
-            reason = self._public_text(rej.reason)
+            reason = self._public_text(rej.reason, rec.source)
             return out + _maybe_reply(verb, rec.ref, False, reason, rule=rej.rule)
         if verb is None:
             return outputs
@@ -477,14 +478,14 @@ class Table:
             rule = {"rule": "R47"} if retained else {}
             out = [
                 alert(
-                    self._public_text(event.reason),
+                    self._public_text(event.reason, rec.source),
                     kind="retained-command" if retained else "invalid-input",
                     **rule,
                     source=rec.source,
-                    raw=self._public_text(event.raw[:512]),
+                    raw=self._public_text(event.raw[:512], rec.source),
                 )
             ]
-            reason = self._public_text(event.reason)
+            reason = self._public_text(event.reason, rec.source)
             return out + _maybe_reply(verb, rec.ref, False, reason, **rule)
         if isinstance(event, DeviceStatus):
             return self._device(event, rec)
@@ -516,10 +517,15 @@ class Table:
             self._parsed[text] = event
         return event
 
-    def _public_text(self, text: str) -> str:
-        """An alert's text as it may be published: card names masked unless the game shows every
-        card face up (baccarat), since a refused card may be a hole card nobody has seen."""
-        return text if spec_of(self.rules.game.id).shows_every_card else mask_cards(text)
+    def _public_text(self, text: str, source: str | None = None) -> str:
+        """An alert's text as it may be published: card names masked, since a refused card may
+        be a hole card nobody has seen; not at a game that shows every card face up (baccarat),
+        unless the input came from a command that can carry a card the table does not show (a
+        burn: `commands.CARD_COMMANDS`, which only the table may read)."""
+        verb = source.removeprefix("cmd/") if source and source.startswith("cmd/") else None
+        if spec_of(self.rules.game.id).shows_every_card and verb not in CARD_COMMANDS:
+            return text
+        return mask_cards(text)
 
     def _game(self, event: InputEvent, rec: Record) -> list[Message]:
         """A game input: placed in its device's count, kept while the round is held, otherwise
@@ -730,7 +736,7 @@ class Table:
 
     def _refusal(self, rej: Rejected, rec: Record) -> Output:
         return alert(
-            self._public_text(rej.reason),
+            self._public_text(rej.reason, rec.source),
             rule=rej.rule,
             kind=rej.kind,
             source=rec.source,

@@ -62,3 +62,29 @@ def test_rejection_reasons_of_games_with_hidden_cards_mask_card_names_contract3(
     assert baccarat._public_text("Ah cannot be drawn again") == "Ah cannot be drawn again"
     hidden = Table(tcp_config(tmp_path / "tcp"))  # hole cards
     assert hidden._public_text("Ah cannot be drawn again") == "?? cannot be drawn again"
+
+
+def test_a_burn_keyed_at_a_baccarat_console_is_masked_in_its_alert_though_baccarat_shows_cards(
+    tmp_path: Path,
+) -> None:
+    """Baccarat shows every card it deals, so its alerts name cards; but a burn is never shown
+    (docs/mqtt.md), and `cmd/shoe.burn` is read by the table alone (tablectl/commands.py): a
+    retained or unparsable one must not publish its card in the alert's `raw` or reason, which
+    consoles, the pit and the floor read. (Found in review: a retained cmd/shoe.burn put its
+    card on `alert`.)"""
+    from tablectl.table import journal_body
+
+    table = Table(make_config(tmp_path))
+    retained = journal_body(
+        '{"id":"b-1","card":"Kh","at":{"pos":1}}',
+        "cmd/shoe.burn came retained: refused",
+        retained=True,
+    )
+    rows = feed(table, retained, source="cmd/shoe.burn", ref="b-1")
+    garbled = journal_body('{"card":"Qd"', "payload is not JSON: Expecting ',' delimiter")
+    rows += feed(table, garbled, source="cmd/shoe.burn")
+    alerts = [json.loads(r.payload) for r in rows if r.topic.endswith("/alert")]
+    assert [a["kind"] for a in alerts] == ["retained-command", "invalid-input"]
+    published = json.dumps([json.loads(r.payload) for r in rows])
+    assert "Kh" not in published and "Qd" not in published
+    assert '"??"' in alerts[0]["raw"] and '"??"' in alerts[1]["raw"]

@@ -205,3 +205,23 @@ def test_a_live_file_from_before_anchors_finds_record_1_in_its_oldest_segment(
         assert daemon.journal.origin() == record_1 is not None
     finally:
         daemon.journal.close()
+
+
+def test_segment_anchors_alone_say_the_front_before_them_is_not_checked(
+    tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without the journal/start anchor (record 1 not found when the daemon published), a month's
+    anchor does not stand for the whole front: with its segment away, verify passes (nothing
+    contradicts it) but says what it could not check. (Found in review: any anchor silenced
+    the note about heads before the first file.)"""
+    cfg = write_config(tmp_path)
+    months(cfg, clock, {OCTOBER: 3, NOVEMBER: 2})
+    live = tmp_path / "journal.db"
+    heads = heads_file(live, tmp_path / "heads.jsonl")
+    kept = [line for line in heads.read_text().splitlines() if "journal/start" not in line]
+    heads.write_text("".join(line + "\n" for line in kept))
+    (tmp_path / "journal-2026-10.db").rename(tmp_path / "elsewhere.db")
+    code, out = verify(capsys, "--journal", str(live), "--against", str(heads))
+    assert code == 0, out
+    assert "the heads hold no journal/start anchor (record 1)" in out
+    assert "published heads are for records before" in out

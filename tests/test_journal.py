@@ -521,3 +521,42 @@ def test_run_on_a_journal_another_writer_holds_exits_2_and_names_it(
     finally:
         holder.close()
     assert "open for writing by another process" in capsys.readouterr().err
+
+
+def test_a_journal_path_that_is_a_link_to_a_regular_file_is_written_and_locked_through_it(
+    tmp_path: Path,
+) -> None:
+    """paths.py lets a journal path be a link to a regular file: it is opened through the link,
+    and the one-writer lock is on the file itself, whichever name a second writer uses. (Found
+    in review: the lock was opened with O_NOFOLLOW, so such a journal failed every start with a
+    raw OSError.)"""
+    real = tmp_path / "real.db"
+    Journal(real, table=TABLE).close()
+    link = tmp_path / "journal.db"
+    link.symlink_to(real)
+    first = Journal(link, table=TABLE)
+    try:
+        first.append("2026-11-29T00:00:00.000000Z", "test", None, {"type": "bets.close"})
+        with pytest.raises(JournalUnavailable, match="open for writing by another process"):
+            Journal(real, table=TABLE)
+    finally:
+        first.close()
+    reader = Journal(real, table=TABLE, readonly=True)
+    assert reader.last_seq == 1
+    reader.close()
+
+
+@pytest.mark.parametrize(("key", "value"), [("witness_from", "x"), ("first_seq", "1.5")])
+def test_a_meta_row_edited_to_nonsense_is_a_journal_error_the_daemon_holds_on(
+    path: Path, key: str, value: str
+) -> None:
+    """An edited meta row must not escape as a ValueError (a crash at every start): it is a
+    JournalError naming the file, which the daemon holds on (docs/operations.md)."""
+    Journal(path, table=TABLE).close()
+    db = sqlite3.connect(path)
+    db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match="cannot be read as a journal") as caught:
+        Journal(path, table=TABLE)
+    assert not isinstance(caught.value, JournalUnavailable)

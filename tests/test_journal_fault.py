@@ -227,8 +227,13 @@ async def test_a_running_table_whose_journal_stops_reproducing_its_outbox_holds_
     edit_the_second_wager(path)
     async with running(cfg) as first:
         assert first.fault is None
-        with pytest.raises(JournalError, match="differs from what the journal now produces"):
+        # Its input is journaled, not applied, and its sender told so (a command's reply says
+        # `journaled: true`, from memory: the daemon's _submit_command).
+        with pytest.raises(
+            JournalHeld, match=r"journaled, not applied: .*differs from what"
+        ) as held:
             await first.submit("console", {"type": "bank", "seat": 4, "amount": "200"})
+        assert held.value.journaled is True
         assert first.fault is not None and first.fault.record == LAST + 1
         with pytest.raises(JournalHeld):
             await first.submit("console", {"type": "bets.close"})
@@ -315,3 +320,12 @@ async def test_the_documented_way_out_export_up_to_the_bad_record_import_it_anew
         replies = daemon.journal.outbox(topic_suffix="cmd/wager/reply")
         assert [json.loads(r.payload)["ok"] for r in replies] == [True]
     assert rows_kept(kept / "journal.db") == evidence
+
+
+def test_a_faults_reason_names_no_card() -> None:
+    """The reason is published on the retained journal/status and the alert, which the floor
+    reads: a record's text quoted in it may hold a hole card or a burn. (Found in review.)"""
+    from tablectl.fault import JournalFault
+
+    fault = JournalFault.of(JournalError('record 7: its body is not JSON: {"card":"Kh","x'), "t")
+    assert "Kh" not in fault.reason and "??" in fault.reason

@@ -357,3 +357,18 @@ def test_an_existing_journal_others_can_read_keeps_its_mode_and_is_named_in_a_wa
     )
     Journal(journal, table="t1").close()
     assert stat.S_IMODE(journal.stat().st_mode) == 0o644
+
+
+def test_a_wal_or_shm_that_is_a_link_even_to_a_regular_file_is_refused(tmp_path: Path) -> None:
+    """SQLite creates -wal and -shm itself and writes and truncates through whatever is there:
+    a link someone put in their place (to /etc/..., say) would aim its writes at another file.
+    A link is refused for them even to a regular file, unopened. (Found in review.)"""
+    victim = tmp_path / "victim"
+    victim.write_text("keep me\n")
+    journal = tmp_path / "journal.db"
+    Path(f"{journal}-shm").symlink_to(victim)
+    with pytest.raises(JournalError, match=r"symbolic link .*which SQLite would write through"):
+        Journal(journal, table="t1")
+    assert victim.read_text() == "keep me\n"
+    config = write_config(tmp_path)
+    assert main(["check-config", "--config", str(config)]) == 2

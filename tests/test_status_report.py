@@ -110,3 +110,27 @@ def test_the_journal_entry_looks_at_the_file_and_its_wal(tmp_path: Path) -> None
         "closes_after": "2026-12-01T00:00:00Z",
         "close_due": False,
     }
+
+
+def test_a_stored_result_that_is_no_result_any_more_leaves_the_status_without_one(
+    tmp_path: Path,
+) -> None:
+    """The last `round/result` in the outbox is what `status` shows after a restart; a row edited
+    into something else must not stop the start (a loop, issue 24 item 4). (Found in review.)"""
+    import sqlite3
+
+    from tablectl.daemon import Daemon
+    from tests.helpers import make_config
+    from tests.test_tamper import SESSION, ingest
+
+    cfg = make_config(tmp_path)
+    ingest(cfg, SESSION, None).close()
+    db = sqlite3.connect(cfg.journal_path)
+    assert db.execute("UPDATE outbox SET payload = X'7b6e6f' WHERE topic LIKE '%/round/result'")
+    db.commit()
+    db.close()
+    daemon = Daemon(cfg, mqtt=False)
+    try:
+        assert daemon._stored_result() is None
+    finally:
+        daemon.journal.close()
