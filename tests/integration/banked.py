@@ -18,11 +18,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from selenium import webdriver
 
+from tablectl_drivers.sim.device import SimulatedDevice
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoFactory
 from tests.integration.floor import (
@@ -54,6 +55,15 @@ def letters(text: str) -> str:
     return re.sub(r"[^a-z]", "", text.lower())
 
 
+# Where each device of the shipped configs is (their `port`), by its name there.
+SHIPPED_PORTS = {
+    "shoe": "/dev/tablectl-shoe",
+    "shuffler": "/dev/tablectl-shuffler",
+    "dispenser": "/dev/tablectl-dispenser",
+    "dice": "/dev/tablectl-dice-cup",
+}
+
+
 @contextmanager
 def table_session(
     tmp_path: Path,
@@ -61,22 +71,28 @@ def table_session(
     monkeypatch: pytest.MonkeyPatch,
     config: str,
     base: str,
-    devices: dict[str, tuple[str, str]],
+    **devices: SimulatedDevice,
 ) -> Iterator[Session]:
     """config/`config` as shipped at `base`, run by the real daemon on a locked broker with a
-    websockets listener, its devices (name -> (the shipped port, the emulator's)) open; the
-    display user's page open on it in one headless Chromium at 1280x720: a Session."""
+    websockets listener, its devices the emulators given by their names in it (`shoe=...`);
+    the display user's page open on it in one headless Chromium at 1280x720: a Session."""
     broker, ws_port = websocket_broker(mosquitto_factory)
     with Browser(tmp_path, monkeypatch, size=SIZES[0]) as driver:
-        cfg = shipped_config(
-            tmp_path,
-            config,
-            ports=dict(devices.values()),
-            mqtt_port=broker.port,
-        )
+        ports = {SHIPPED_PORTS[name]: device.port for name, device in devices.items()}
+        cfg = shipped_config(tmp_path, config, ports=ports, mqtt_port=broker.port)
         add_page_user(broker, base)  # (once the broker is up and locked for the table)
         with running_table(cfg, broker, base, list(devices)) as table:
             yield Session(driver, ws_port, base, table, tmp_path)
+
+
+class Look(NamedTuple):
+    """The page at one size: its cards' height (px), the view's layout and columns of seats
+    (banked.js's fit: data-layout, --cols) and the posted panel's pages."""
+
+    card: float
+    layout: str
+    cols: int
+    pages: int
 
 
 class Session:
@@ -116,15 +132,18 @@ class Session:
         )
         return state
 
-    def result(self, number: int) -> dict[str, Any]:
-        """Round `number`'s result, once the page has it and the next round's state."""
+    def round_over(self, number: int) -> dict[str, Any]:
+        """Round `number` over, once the page has its result and the next round's state: every
+        card the result shows is drawn, and no card face down. Returns that state."""
         result = round_result(self.floor, number)
         self.page.wait(
             f"round {number}'s result",
             f"return window.scoreboard.results.some(r => r.round === {number})",
         )
-        self.synced()
-        return result
+        state = self.synced()
+        self.all_drawn(result)
+        assert self.down_cards() == 0
+        return state
 
     def dom_cards(self) -> list[str]:
         found: list[str] = self.driver.execute_script(
@@ -142,21 +161,20 @@ class Session:
         )
         return n
 
-    def look(self, name: str, state: dict[str, Any]) -> dict[int, float]:
+    def look(self, name: str, state: dict[str, Any]) -> dict[int, Look]:
         """At each size: the page as docs/scoreboard.md "Sizing" wants it (nothing to scroll,
         nothing cut off, no seat cut off, no text under 20 px, every card at least 80 px high
-        at 1080 lines and 53 at 720), every card the same height, and the header's round and
-        the view's phase `state`'s; a screenshot of each. Returns the cards' height at each
-        size (by the screen's lines)."""
+        at 1080 lines and 53 at 720), every card the same height, the header's round and the
+        view's phase `state`'s, and what the table posts whole over its pages; a screenshot of
+        each size. Returns how it looked at each size, by the screen's lines."""
         driver = self.driver
-        card_height: dict[int, float] = {}
+        seen: dict[int, Look] = {}
         for w, h in SIZES:
             resize(driver, w, h)
             driver.execute_async_script("requestAnimationFrame(() => setTimeout(arguments[0]))")
             driver.save_screenshot(str(self.tmp_path / f"{name}-{w}x{h}.png"))
             heights = assert_fits_and_reads(driver, min_card=MIN_CARD_1080 * h / 1080)
             assert len({round(x, 1) for x in heights}) == 1, heights
-            card_height[h] = heights[0]
             assert self.page.text("round") == str(state["round"])
             phase = driver.execute_script(
                 "const p = document.querySelector('main.view:not([hidden]) [data-phase]');"
@@ -164,8 +182,41 @@ class Session:
             )
             assert phase[0] == state["phase"]
             assert letters(phase[1]).startswith(letters(state["phase"])), phase
+            layout: list[str] = driver.execute_script(
+                "const v = document.querySelector('main.view:not([hidden])');"
+                " return [v.dataset.layout || '', v.style.getPropertyValue('--cols')]"
+            )
+            pages = self.posted_pages(MIN_CARD_1080 * h / 1080)
+            seen[h] = Look(heights[0], layout[0], int(layout[1] or 0), pages)
         resize(driver, *SIZES[0])
-        return card_height
+        return seen
+
+    def posted_pages(self, min_card: float) -> int:
+        """What the table posts, page by page where it is shown a page at a time (a full table:
+        scoreboard.js's pager): each page as "Sizing" wants it, and over the pages every fact
+        and every row of every table shown. Returns how many pages."""
+        driver = self.driver
+        rows = "[...document.querySelectorAll('#posted-facts dt, #posted-panel tr')]"
+        total: int = driver.execute_script(f"return {rows}.length")
+        shown: set[int] = set()
+        visited: set[int] = set()
+        pages = 1
+        for _ in range(30):  # each page once, whichever the page's own timer turns to meanwhile
+            at: list[int] | None = driver.execute_script("return window.scoreboard.postedPage")
+            page, pages = at or (1, 1)
+            if page not in visited:
+                visited.add(page)
+                assert_fits_and_reads(driver, min_card=min_card)
+                found: list[int] = driver.execute_script(
+                    f"return {rows}.flatMap((e, i) => e.getClientRects().length ? [i] : [])"
+                )
+                shown.update(found)
+            if len(visited) == pages:
+                break
+            driver.execute_script("window.scoreboard.turnPosted()")
+        assert len(visited) == pages, (visited, pages)
+        assert shown == set(range(total)), f"posted rows never shown: {set(range(total)) - shown}"
+        return pages
 
     def all_drawn(self, result: dict[str, Any]) -> None:
         """Every card `result` shows is drawn on the page."""

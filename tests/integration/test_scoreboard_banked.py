@@ -15,16 +15,14 @@ No card before the table shows it: tests/integration/banked.py (`Session.check`)
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tablectl_base.cards import DeckKind, deck_of
 from tablectl_drivers.sim.dice import SimulatedDice
 from tablectl_drivers.sim.dispenser import SimulatedDispenser
 from tablectl_drivers.sim.shoe import SimulatedShoe
-from tests.conftest import MosquittoFactory
-from tests.integration.banked import seat_text, seats, shoe_deals, spots, table_session
+from tests.integration.banked import seat_text, seats, shoe_deals, spots
+from tests.integration.conftest import OpenTable
 from tests.integration.floor import events, latest_state
 
 pytestmark = pytest.mark.integration
@@ -53,18 +51,11 @@ BJ_LEFT = ["Qh", "3c"]
 
 
 def test_the_blackjack_view_shows_every_hand_as_dealt_and_no_hole_card(
-    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+    open_table: OpenTable,
 ) -> None:
     with (
         SimulatedShoe() as shoe,
-        table_session(
-            tmp_path,
-            mosquitto_factory,
-            monkeypatch,
-            "pure-21.5-blackjack-003-6to5.toml",
-            BJ_BASE,
-            {"shoe": ("/dev/tablectl-shoe", shoe.port)},
-        ) as s,
+        open_table("pure-21.5-blackjack-003-6to5.toml", BJ_BASE, shoe=shoe) as s,
     ):
         console, floor, driver = s.console, s.floor, s.driver
         shoe.load([BJ_BURN, *BJ_R1, *BJ_R1_PLAY, *BJ_R2, *BJ_R2_PLAY, *BJ_LEFT])
@@ -112,11 +103,8 @@ def test_the_blackjack_view_shows_every_hand_as_dealt_and_no_hole_card(
         s.show("6c")  # seat 1's stand, the last hand, turns the hole card over
         console.ok("decision", {"seat": 1, "action": "stand"})
         draw("5d", "5s")
-        first = s.result(1)
-        state = s.synced()
+        state = s.round_over(1)
         assert (state["round"], state["phase"]) == (2, "betting")
-        s.all_drawn(first)
-        assert s.down_cards() == 0
         assert s.page.text("bj-title").lower() == "round 1 result"
         assert s.page.text("bj-dealer-total") == "17"
         drawn = seats(driver)
@@ -137,9 +125,7 @@ def test_the_blackjack_view_shows_every_hand_as_dealt_and_no_hole_card(
         s.show("8d")  # the double's card turns the hole card over
         draw("2c")
         draw("8s")
-        second = s.result(2)
-        state = s.synced()
-        s.all_drawn(second)
+        state = s.round_over(2)
         assert s.page.text("bj-dealer-total") == "888"
         drawn = seats(driver)
         assert drawn["5"][0]["text"].split() == ["bust", "25", "push"]
@@ -166,18 +152,11 @@ SP_LEFT = ["2d", "6c"]
 
 
 def test_the_blackjack_view_at_pure_spanish_21_5_shows_a_rescue_and_match_the_dealer(
-    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+    open_table: OpenTable,
 ) -> None:
     with (
         SimulatedShoe() as shoe,
-        table_session(
-            tmp_path,
-            mosquitto_factory,
-            monkeypatch,
-            "pure-spanish-21.5-003.toml",
-            SP_BASE,
-            {"shoe": ("/dev/tablectl-shoe", shoe.port)},
-        ) as s,
+        open_table("pure-spanish-21.5-003.toml", SP_BASE, shoe=shoe) as s,
     ):
         console, floor, driver = s.console, s.floor, s.driver
         shoe.load([*SP_DEAL, "5s", "Kh", *SP_LEFT])
@@ -200,9 +179,7 @@ def test_the_blackjack_view_at_pure_spanish_21_5_shows_a_rescue_and_match_the_de
         s.show("9d")  # seat 1's stand, the last hand, turns the hole card over
         console.ok("decision", {"seat": 1, "action": "stand"})
         shoe_deals(s, shoe, ("Kh",))
-        result = s.result(1)
-        state = s.synced()
-        s.all_drawn(result)
+        state = s.round_over(1)
         assert s.page.text("bj-dealer-total") == "bust 26"
         drawn = seats(driver)
         assert drawn["5"][0]["text"].split() == [
@@ -235,18 +212,11 @@ TCP_LEFT = ["2h", "3h", "4h"]
 
 
 def test_the_three_card_poker_view_shows_the_face_up_card_then_the_played_hands(
-    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+    open_table: OpenTable,
 ) -> None:
     with (
         SimulatedDispenser(stack_size=3) as shuffler,
-        table_session(
-            tmp_path,
-            mosquitto_factory,
-            monkeypatch,
-            "three-card-poker-6cb-004.toml",
-            TCP_BASE,
-            {"shuffler": ("/dev/tablectl-shuffler", shuffler.port)},
-        ) as s,
+        open_table("three-card-poker-6cb-004.toml", TCP_BASE, shuffler=shuffler) as s,
     ):
         console, floor, driver = s.console, s.floor, s.driver
         shuffler.load(TCP_SEAT_1 + TCP_SEAT_2 + TCP_DEALER + TCP_LEFT, "red")
@@ -275,10 +245,7 @@ def test_the_three_card_poker_view_shows_the_face_up_card_then_the_played_hands(
         s.look("three-card-poker-deciding", state)
         s.show(*TCP_SEAT_1, *TCP_DEALER[1:])  # seat 2's fold, the last decision, shows them
         console.ok("decision", {"seat": 2, "action": "fold"})
-        result = s.result(1)
-        state = s.synced()
-        s.all_drawn(result)
-        assert s.down_cards() == 0
+        state = s.round_over(1)
         assert s.page.text("tcp-dealer-rank") == "High card, qualifies"
         assert seats(driver) == {
             "1": [{"hand": "player", "cards": TCP_SEAT_1, "text": "Pair\nwins"}],
@@ -310,7 +277,7 @@ PGP_DEALER = ["Kc", "Kd", "9s", "7h", "5c", "3h", "2s"]
 
 
 def test_the_pai_gow_view_shows_the_dice_the_piles_face_down_then_the_showdown(
-    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+    open_table: OpenTable,
 ) -> None:
     used = set(PGP_SEAT_5 + PGP_SEAT_2 + PGP_DEALER)
     rest = [str(c) for c in deck_of(DeckKind.JOKER_53) if str(c) not in used]
@@ -319,17 +286,7 @@ def test_the_pai_gow_view_shows_the_dice_the_piles_face_down_then_the_showdown(
     with (
         SimulatedDice() as cup,
         SimulatedDispenser(stack_size=7, joker=True) as dispenser,
-        table_session(
-            tmp_path,
-            mosquitto_factory,
-            monkeypatch,
-            "fortune-pai-gow-003.toml",
-            PGP_BASE,
-            {
-                "dice": ("/dev/tablectl-dice-cup", cup.port),
-                "dispenser": ("/dev/tablectl-dispenser", dispenser.port),
-            },
-        ) as s,
+        open_table("fortune-pai-gow-003.toml", PGP_BASE, dice=cup, dispenser=dispenser) as s,
     ):
         console, floor, driver = s.console, s.floor, s.driver
         dispenser.load([card for hand in hands for card in hand] + rest[28:], "red")
@@ -358,10 +315,7 @@ def test_the_pai_gow_view_shows_the_dice_the_piles_face_down_then_the_showdown(
         s.look("pai-gow-setting", state)
         s.show(*PGP_SEAT_5, *PGP_SEAT_2, *PGP_DEALER)  # the last setting: the showdown
         console.ok("decision", {"seat": 2, "action": "set", "low": ["Ac", "9d"]})
-        result = s.result(1)
-        state = s.synced()
-        s.all_drawn(result)
-        assert s.down_cards() == 0
+        state = s.round_over(1)
         drawn = seats(driver)
         assert list(drawn) == ["5", "2"]  # from the Action button
         assert sorted(drawn["5"][0]["cards"][:2]) == ["Qc", "Td"]  # the house way's low
@@ -399,18 +353,11 @@ UTH_LEFT = ["3d", "5d"]
 
 
 def test_the_ultimate_view_turns_the_board_over_street_by_street_and_hides_a_fold(
-    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+    open_table: OpenTable,
 ) -> None:
     with (
         SimulatedDispenser(stack_size=2) as dispenser,
-        table_session(
-            tmp_path,
-            mosquitto_factory,
-            monkeypatch,
-            "ultimate-texas-holdem-003.toml",
-            UTH_BASE,
-            {"dispenser": ("/dev/tablectl-dispenser", dispenser.port)},
-        ) as s,
+        open_table("ultimate-texas-holdem-003.toml", UTH_BASE, dispenser=dispenser) as s,
     ):
         console, floor, driver = s.console, s.floor, s.driver
         dispenser.load(UTH_SEAT_1 + UTH_SEAT_2 + UTH_DEALER + UTH_BOARD + UTH_LEFT, "red")
@@ -443,10 +390,7 @@ def test_the_ultimate_view_turns_the_board_over_street_by_street_and_hides_a_fol
         assert s.dom_cards() == UTH_BOARD
         s.show(*UTH_SEAT_2, *UTH_DEALER)  # seat 1's fold ends the round
         console.ok("decision", {"seat": 1, "action": "fold"})
-        result = s.result(1)
-        state = s.synced()
-        s.all_drawn(result)
-        assert s.down_cards() == 0
+        state = s.round_over(1)
         assert s.cards_of("uth-board") == UTH_BOARD
         assert s.cards_of("uth-dealer-cards") == UTH_DEALER
         assert s.page.text("uth-dealer-rank") == "Three of a kind, qualifies"

@@ -32,11 +32,11 @@
  * as `round/result` shows it (`result(res)`, `resultSeats(res)`). `phases` names the phases,
  * `note(st)` says what a phase other than betting waits for.
  *
- * A full table (docs/scoreboard.md "A full table"): after each drawing, and when the window is
- * resized, `fit` lays the view out so that every seat shows whole: the seats beside the posted
- * panel while they fit there, else the full-table layout (`data-layout="full"`), the seats over
- * the width the posted panel leaves, with their cards as large as fit, never below the 3 m
- * floor (`--card-h` down to 7.4u: 80 px at 1080 lines, 53 px at 720). */
+ * A full table (docs/scoreboard.md "A full table"): after each drawing (the frame draws again
+ * when the window is resized), `fit` lays the view out so that every seat shows whole, with the
+ * cards as large as that allows and never under the floor a 3 m read needs (--card-h from 8.5u
+ * down to 7.42u: 80 px at 1080 lines, 53 at 720): the seats beside the posted panel while they
+ * fit there ("wide"), else a full table's layouts, "side" or "band" (banked.css). */
 (function (global) {
   "use strict";
 
@@ -150,33 +150,41 @@
   // -- a full table ------------------------------------------------------------------------
 
   // The cards' heights tried, in units of --u, largest first: 8.5u is every view's (92 px at
-  // 1080 lines), 7.4u the floor a 3 m read needs (80 px at 1080 lines, 53 at 720).
-  const CARD_HEIGHTS = [8.5, 8.2, 7.9, 7.6, 7.4];
-  const LAYOUTS = ["", "full"];  // beside the posted panel; the full-table layout
+  // 1080 lines), 7.42u the floor a 3 m read needs (80 px at 1080 lines, 53.4 at 720).
+  const CARD_HEIGHTS = [8.5, 8.2, 7.9, 7.65, 7.42];
+  const FULL = ["side", "band"];  // the full table's layouts (banked.css)
 
-  /** Whether every panel of the view but the posted one shows all it holds, its seats inside
-   * the seats' box. */
-  function fits(root) {
-    for (const panel of root.querySelectorAll(":scope > .panel:not(#posted-panel)")) {
-      if (panel.scrollHeight > panel.clientHeight + 1 || panel.scrollWidth > panel.clientWidth + 1) return false;
-    }
+  const overflows = (e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1;
+
+  /** Whether the view shows all it holds: nothing beyond its <main>, every panel but the posted
+   * one whole, each seat whole inside the seats' box, and what the table posts able to show in
+   * its place a page at a time (`postedFits`, the frame's). */
+  function fits(root, postedFits) {
+    const panels = root.querySelectorAll(":scope > .panel:not(#posted-panel)");
     const seats = root.querySelector(".bk-seats");
-    if (seats.scrollHeight > seats.clientHeight + 1 || seats.scrollWidth > seats.clientWidth + 1) return false;
-    for (const s of seats.children) {
-      if (s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1) return false;
-    }
-    return true;
+    return !overflows(root) && ![...panels].some(overflows) && !overflows(seats)
+      && ![...seats.children].some(overflows) && postedFits();
   }
 
-  /** The layout and card height that show every seat whole: the largest cards first, at each
-   * the seats beside the posted panel first; none fitting, the full-table layout's smallest. */
-  function fit(root) {
+  /** The layout and card height that show every seat whole (data-layout, --card-h, and --cols
+   * and data-cols, the columns of seats): the largest cards first; at each, the seats beside the
+   * posted panel ("wide"), else a full table's layouts with the fewest columns of seats (the
+   * widest seats) that fit. None fitting, the last tried stays: the smallest cards, "band", one
+   * column a seat. */
+  function fit(root, postedFits) {
     if (root.hidden || !root.isConnected) return;
+    const n = Math.max(root.querySelector(".bk-seats").children.length, 1);
+    const attempt = (layout, h, cols) => {
+      root.dataset.layout = layout;
+      root.style.setProperty("--card-h", `calc(var(--u) * ${h})`);
+      root.style.setProperty("--cols", cols);
+      root.dataset.cols = cols;
+      return fits(root, postedFits || (() => true));
+    };
     for (const h of CARD_HEIGHTS) {
-      for (const layout of LAYOUTS) {
-        root.dataset.layout = layout;
-        root.style.setProperty("--card-h", `calc(var(--u) * ${h})`);
-        if (fits(root)) return;
+      if (attempt("wide", h, n)) return;
+      for (const layout of FULL) {
+        for (let cols = 1; cols <= n; cols++) if (attempt(layout, h, cols)) return;
       }
     }
   }
@@ -186,8 +194,6 @@
   /** A banked game's view (TablectlDraw's mount, render, facts) from what is its own. */
   function view(spec) {
     const p = spec.prefix;
-    let mounted = null;
-    addEventListener("resize", () => { if (mounted) fit(mounted); });
 
     function drawSeats(title, seats, round, result) {
       $(`${p}-title`).textContent = title;
@@ -220,7 +226,6 @@
       mount(root) {
         root.classList.add("banked");
         root.innerHTML = markup(p, spec.status, spec.dealer);
-        mounted = root;
       },
       render(root, ctx) {
         const sb = ctx.sb;
@@ -237,7 +242,7 @@
         const hits = table.sideBetHits(sb.results, 3);
         $(`${p}-hits`).replaceChildren(...hits);
         $(`${p}-hits-row`).hidden = !hits.length;
-        fit(root);
+        fit(root, ctx.postedFits);
       },
       facts(ctx) {
         const st = ctx.sb.state;
