@@ -16,8 +16,11 @@
  * `render` draws what the page knows (`ctx.sb`: the table's `state`, `info`, `result`, ...)
  * whenever a message came, and `facts` gives the header's {round, phase} (a view that leaves
  * it out gets `state.round` and `state.phase`). `ctx` also carries `draw` (this object),
- * `gameName`, `tsMillis` and `tableNow`. A view draws only what the table's topics carry: they
- * never hold a card the table has not shown (docs/mqtt.md, "The card-exposure rule").
+ * `gameName`, `tsMillis`, `tableNow` and `postedFits()` (whether what the table posts, already
+ * in the view when `render` is called, can be shown in its place a page at a time: for a view
+ * that lays itself out to fit, as banked.js's does). A view draws only what the table's topics
+ * carry: they never hold a card the table has not shown (docs/mqtt.md, "The card-exposure
+ * rule").
  */
 (function (global) {
   "use strict";

@@ -14,9 +14,10 @@
  *
  * This file is the page's frame: the link, the header (table, game, round and phase, limits,
  * the bet timer, the table's and the link's status), the banner, and what the table posts
- * (`info.posted`). The table itself is drawn by the view its game's spec names (`info.screen`:
- * web/views/<screen>.js, registered in `TablectlViews`; web/draw.js says how a view is made),
- * in a <main> of its own; a screen with no view loaded is drawn by the plain "table" view.
+ * (`info.posted`, a page at a time where its place cannot hold it all). The table itself is
+ * drawn by the view its game's spec names (`info.screen`: web/views/<screen>.js, registered in
+ * `TablectlViews`; web/draw.js says how a view is made), in a <main> of its own; a screen with
+ * no view loaded is drawn by the plain "table" view.
  */
 (function () {
   "use strict";
@@ -282,6 +283,100 @@
     }));
   }
 
+  // What the table posts, a page at a time when its place cannot hold it all (a full table's
+  // layouts give it a column: docs/scoreboard.md "A full table"): its blocks (the facts, each pay
+  // table, the collection schedule) in pages of as many as fit, in order, a block too tall for
+  // a page alone split between its rows (its heading on each part); one page shown at a time,
+  // the next every POSTED_PAGE_SECONDS, the heading saying which ("Posted 1/3").
+  const POSTED_PAGE_SECONDS = 10;
+  const POSTED_MIN_LINES = 6;  // the least a place for it must hold under its heading
+  let postedPages = [];  // each a list of parts: [block, first row, row after the last]
+  let postedPage = 0;
+  const overflows = (e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1;
+  const postedBlocks = () => [$("posted-facts"), ...$("paytables").children, $("collection-box")];
+  /** A block's rows: a fact's term and value, a table's rows. */
+  const rowsOf = (block) => (block.id === "posted-facts"
+    ? [...block.querySelectorAll("dt")].map((dt) => [dt, dt.nextElementSibling])
+    : [...block.querySelectorAll("tr")].map((tr) => [tr]));
+
+  /** Exactly the parts of `page` shown. */
+  function showParts(page) {
+    for (const block of postedBlocks()) {
+      const part = page.find((p) => p[0] === block);
+      block.hidden = !part;
+      rowsOf(block).forEach((row, i) => {
+        for (const e of row) e.hidden = !part || i < part[1] || i >= part[2];
+      });
+    }
+  }
+
+  /** Whether what the table posts can be shown in its place a page at a time: no block wider
+   * than the panel, and room under the heading for POSTED_MIN_LINES lines (a view that lays
+   * itself out asks: banked.js's fit). Every block is shown after. */
+  function postedFits() {
+    const panel = $("posted-panel");
+    if (panel.hidden || !panel.isConnected) return true;
+    const blocks = postedBlocks();
+    showParts(blocks.map((b) => [b, 0, rowsOf(b).length]));
+    const style = getComputedStyle(panel);
+    const title = $("posted-title");
+    const room = panel.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)
+      - title.offsetHeight - parseFloat(getComputedStyle(title).marginBottom);
+    return room >= POSTED_MIN_LINES * parseFloat(style.lineHeight)
+      && blocks.every((b) => b.scrollWidth <= b.clientWidth + 1);
+  }
+
+  /** The posted panel's pages, for its place now (after the view has laid itself out); none
+   * when it holds everything. */
+  function pagePosted() {
+    const panel = $("posted-panel");
+    const whole = postedBlocks().map((b) => [b, 0, rowsOf(b).length]);
+    showParts(whole);
+    postedPages = [];
+    if (!panel.hidden && overflows(panel)) {
+      let page = [];
+      const fits = (parts) => {
+        showParts(parts);
+        return !overflows(panel);
+      };
+      for (const [block, , rows] of whole) {
+        let from = 0;
+        while (from < rows) {
+          const rest = [block, from, rows];
+          if (fits([...page, rest])) {
+            page.push(rest);
+            break;
+          }
+          if (page.length && fits([rest])) {  // whole on a page of its own
+            postedPages.push(page);
+            page = [rest];
+            break;
+          }
+          let to = from;  // too tall for a page: as many of its rows as fit here, the rest next
+          while (to < rows && fits([...page, [block, from, to + 1]])) to++;
+          if (to === from && page.length) {
+            postedPages.push(page);
+            page = [];
+            continue;
+          }
+          to = Math.max(to, from + 1);
+          postedPages.push([...page, [block, from, to]]);
+          page = [];
+          from = to;
+        }
+      }
+      if (page.length) postedPages.push(page);
+    }
+    showPostedPage();
+  }
+
+  function showPostedPage() {
+    const n = postedPages.length;
+    if (n) showParts(postedPages[postedPage % n]);
+    sb.postedPage = n ? [postedPage % n + 1, n] : null;
+    $("posted-title").textContent = n > 1 ? `Posted ${postedPage % n + 1}/${n}` : "Posted";
+  }
+
   /** The table's liveness as the header's pill and the banner say it (TablectlPage.liveness,
    * web/page.js): `status` (online, offline, stale or unknown: the pill's data-status), `pill`
    * (its text) and `banner` (what the banner says, null when nothing is wrong). A table is
@@ -363,7 +458,7 @@
   }
 
   function context() {
-    return { sb, draw: TablectlDraw, gameName, tsMillis, tableNow };
+    return { sb, draw: TablectlDraw, gameName, tsMillis, tableNow, postedFits };
   }
 
   /** The header's round and phase: the view's own reading of `state`, else state.round/phase. */
@@ -389,12 +484,14 @@
       document.body.dataset.game = screen === "baccarat" ? "baccarat" : "other";
       document.body.dataset.screen = screen;
       root = viewRoot(screen);
+      drawPosted(root);  // before the view, which may lay itself out around it
       VIEWS[screen].render(root, context());  // (baccarat's board limits win over info's)
       const facts = headerFacts(VIEWS[screen]);
       sb.facts = facts;
       $("round").textContent = facts.round === undefined || facts.round === null ? "-" : facts.round;
     }
-    drawPosted(root);
+    if (!root) drawPosted(null);
+    pagePosted();
     drawTimer();
     drawStatus();
   }
@@ -410,6 +507,9 @@
   render();
   setInterval(drawTimer, 250);
   setInterval(drawStatus, 250);  // a silent table marked stale within a quarter second
+  sb.turnPosted = () => { postedPage++; showPostedPage(); };  // (a test turns it at will)
+  setInterval(sb.turnPosted, POSTED_PAGE_SECONDS * 1000);
+  addEventListener("resize", render);  // a view lays itself out for the window (banked.js's fit)
   const subscriptions = sb.topics.map((topic) => ({ topic, qos: 1 }));
   sb.client = TablectlPage.connect(link, "scoreboard", subscriptions, onMessage, onLink);
 })();

@@ -277,6 +277,11 @@ def cards_in(payload: str) -> Iterator[str]:
         value: Any = json.loads(payload)
     except ValueError:
         return
+    yield from named(value, CARD)
+
+
+def named(value: Any, code: re.Pattern[str]) -> Iterator[str]:
+    """Every string in a JSON value that `code` matches (a card)."""
     stack = [value]
     while stack:
         v = stack.pop()
@@ -284,8 +289,32 @@ def cards_in(payload: str) -> Iterator[str]:
             stack.extend(v.values())
         elif isinstance(v, list):
             stack.extend(v)
-        elif isinstance(v, str) and CARD.match(v):
+        elif isinstance(v, str) and code.match(v):
             yield v
+
+
+# Every `data-card` the page's DOM is given from now on, into `window.domCards`, with how many
+# messages the page had received when it was (a face-down card has an empty one: it names
+# nothing).
+DOM_WITNESS = """
+const log = window.domCards = [];
+const note = (node) => {
+  if (node.nodeType !== 1) return;
+  const found = node.matches('[data-card]') ? [node] : [];
+  found.push(...node.querySelectorAll('[data-card]'));
+  for (const e of found) {
+    const code = e.getAttribute('data-card');
+    if (code) log.push([code, window.scoreboard.received.length]);
+  }
+};
+note(document.body);
+new MutationObserver((changes) => {
+  for (const m of changes) {
+    if (m.type === 'attributes') note(m.target); else m.addedNodes.forEach(note);
+  }
+}).observe(document.body, {subtree: true, childList: true, attributes: true,
+  attributeFilter: ['data-card']});
+"""
 
 
 # -- sizing (docs/scoreboard.md "Sizing") ------------------------------------------------------
@@ -299,7 +328,7 @@ const main = [...document.querySelectorAll("main")].filter(shown);
 const panels = main.flatMap((m) => [...m.querySelectorAll(".panel")]).filter(shown);
 const boxes = [document.getElementById("top"), ...panels];
 const name = (e) => e.id || e.className || e.tagName;
-const out = {cut: [], small: [], cards: [], wrapped: [], columns: []};
+const out = {cut: [], seats: [], small: [], cards: [], wrapped: [], columns: []};
 for (const p of boxes) {
   const r = p.getBoundingClientRect();
   if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5
@@ -312,6 +341,20 @@ for (const p of boxes) {
     if (!text || !shown(e)) continue;
     const size = parseFloat(getComputedStyle(e).fontSize);
     if (size < arguments[0]) out.small.push([size, name(e), e.textContent.trim().slice(0, 40)]);
+  }
+}
+// Every seat (a [data-seat] box: a seat, a hand, a hit naming its seat) whole: inside the panel
+// that holds it (or its view), inside the window, and nothing in it beyond its own box.
+for (const e of main.flatMap((m) => [...m.querySelectorAll("[data-seat]")]).filter(shown)) {
+  const holder = e.parentElement.closest(".panel") || e.closest("main");
+  const r = e.getBoundingClientRect();
+  const h = holder.getBoundingClientRect();
+  const outside = (a, b) => a.top < b.top - 0.5 || a.left < b.left - 0.5
+    || a.bottom > b.bottom + 0.5 || a.right > b.right + 0.5;
+  if (outside(r, h) || outside(r, {top: 0, left: 0, bottom: innerHeight, right: innerWidth})
+      || e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1) {
+    out.seats.push([name(e), e.dataset.seat, e.dataset.hand || "", Math.round(r.top),
+      Math.round(r.bottom), Math.round(h.bottom), Math.round(r.right), Math.round(h.right)]);
   }
 }
 for (const c of panels.flatMap((p) => [...p.querySelectorAll(".card")]).filter(shown)) {
@@ -335,7 +378,8 @@ return out;
 def assert_fits_and_reads(driver: webdriver.Chrome, *, min_card: float | None) -> list[float]:
     """The page as docs/scoreboard.md "Sizing" wants it at the window's size: nothing to
     scroll; the header and every panel of the view inside the window, none with more in it
-    than it shows; no text in them smaller than MIN_TEXT px (headings, labels, the posted
+    than it shows; every seat (`[data-seat]`) inside its panel and the window, with nothing
+    in it beyond its box; no text in them smaller than MIN_TEXT px (headings, labels, the posted
     panel, a bead's letter); every pay on one line and no posted block wider than its column;
     and every card shown at least `min_card` px high (None: no card need be shown). Returns
     the cards' heights."""
@@ -345,6 +389,10 @@ def assert_fits_and_reads(driver: webdriver.Chrome, *, min_card: float | None) -
     )
     found: dict[str, list[Any]] = driver.execute_script(_MEASURE, MIN_TEXT)
     assert not found["cut"], f"cut off or outside the window: {found['cut']}"
+    assert not found["seats"], (
+        "seats cut off (box, seat, hand, top, bottom, its panel's bottom, right, its panel's"
+        f" right): {found['seats']}"
+    )
     assert not found["small"], f"text smaller than {MIN_TEXT} px: {found['small']}"
     assert not found["wrapped"], f"pays on two lines: {found['wrapped']}"
     assert not found["columns"], f"posted blocks wider than their column: {found['columns']}"

@@ -44,6 +44,7 @@ from tests.integration.floor import (
 )
 from tests.integration.harness import Console, lock_table
 from tests.integration.pages import (
+    DOM_WITNESS,
     MIN_CARD_1080,
     PAGE_PASSWORD,
     PAGE_TOPICS,
@@ -63,25 +64,6 @@ from tests.integration.test_stud_table_e2e import stud_003_config
 pytestmark = pytest.mark.integration
 
 SIZES = ((1280, 720), (1920, 1080))
-
-# Every card ever put into the page's DOM, with how many messages the page had then.
-WATCH_CARDS = """
-window.cardsSeen = [];
-const note = (node) => {
-  if (node.nodeType !== 1) return;
-  for (const e of [node, ...node.querySelectorAll('[data-card]')]) {
-    const c = e.getAttribute('data-card');
-    if (c) window.cardsSeen.push([c, window.scoreboard.received.length]);
-  }
-};
-note(document.body);
-new MutationObserver((changes) => {
-  for (const m of changes) {
-    if (m.type === 'attributes') note(m.target); else m.addedNodes.forEach(note);
-  }
-}).observe(document.body, {subtree: true, childList: true, attributes: true,
-  attributeFilter: ['data-card']});
-"""
 
 # A row of cards that does not fit its box (the panels themselves pages.assert_fits_and_reads
 # measures).
@@ -106,7 +88,7 @@ def scoreboard(
     with Browser(tmp_path, monkeypatch, size=SIZES[0]) as driver:
         page = Page(driver, ws_port, base=base)
         page.wait("the page subscribed", "return window.scoreboard.link === 'subscribed'")
-        driver.execute_script(WATCH_CARDS)
+        driver.execute_script(DOM_WITNESS)
         yield driver, page
         log = driver.get_log("browser")  # type: ignore[no-untyped-call]  # selenium: untyped
         assert not [e for e in log if e["level"] == "SEVERE"], log
@@ -182,7 +164,7 @@ def no_card_before_shown(
     first: dict[str, int] = {}
     for card, count in shown:
         first.setdefault(card, count)
-    seen: list[list[Any]] = driver.execute_script("return window.cardsSeen")
+    seen: list[list[Any]] = driver.execute_script("return window.domCards")
     assert seen, "the DOM never drew a card"
     for card, count in seen:
         assert card in first, f"{card} in the page's DOM, never shown by the table"

@@ -11,289 +11,21 @@ panel cut off, the round and phase `state` holds on the page, and a screenshot o
 tmp_path (`pytest --basetemp=DIR` keeps them). At the end of a round every card its
 `round/result` shows is drawn.
 
-No card before the table shows it, in two places: every message the display user received over
-the whole session (`window.scoreboard.received`), and every card the page's DOM ever held (a
-MutationObserver logs each `data-card` put into it, with how many messages the page had then).
-A card may appear in either only after the table showed it; a hole card or a card dealt face
-down only once it is turned over (a face-down card is drawn without a name); a burn, a folded or
-discarded hand and the cards left in a device never."""
+No card before the table shows it: tests/integration/banked.py (`Session.check`)."""
 
 from __future__ import annotations
 
-import json
-import re
-import time
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
-from selenium import webdriver
 
 from tablectl_base.cards import DeckKind, deck_of
 from tablectl_drivers.sim.dice import SimulatedDice
 from tablectl_drivers.sim.dispenser import SimulatedDispenser
 from tablectl_drivers.sim.shoe import SimulatedShoe
-from tests.conftest import MosquittoFactory
-from tests.integration.floor import (
-    events,
-    latest_state,
-    round_result,
-    running_table,
-    shipped_config,
-)
-from tests.integration.harness import Console
-from tests.integration.pages import (
-    MIN_CARD_1080,
-    PAGE_TOPICS,
-    WAIT,
-    Browser,
-    Page,
-    add_page_user,
-    assert_fits_and_reads,
-    websocket_broker,
-)
+from tests.integration.banked import seat_text, seats, shoe_deals, spots
+from tests.integration.conftest import OpenTable
+from tests.integration.floor import events, latest_state
 
 pytestmark = pytest.mark.integration
-
-SIZES = ((1280, 720), (1920, 1080))
-CODE = re.compile(r"^(?:[2-9TJQKA][shdc]|JKR)$")  # a card as the table names it, the joker too
-
-# Every `data-card` the page's DOM is given, from now on, with how many messages the page had
-# received when it was (a face-down card has an empty one and names nothing).
-DOM_WITNESS = """
-const log = window.domCards = [];
-const note = (node) => {
-  if (node.nodeType !== 1) return;
-  const found = node.matches('[data-card]') ? [node] : [];
-  found.push(...node.querySelectorAll('[data-card]'));
-  for (const e of found) {
-    const code = e.getAttribute('data-card');
-    if (code) log.push([code, window.scoreboard.received.length]);
-  }
-};
-note(document.body);
-new MutationObserver((changes) => {
-  for (const m of changes) {
-    if (m.type === 'attributes') note(m.target); else m.addedNodes.forEach(note);
-  }
-}).observe(document.body, {subtree: true, childList: true, attributes: true,
-  attributeFilter: ['data-card']});
-"""
-
-# A seat or a hand of the view that is cut off: its content larger than its box.
-CLIPPED = """
-const view = document.querySelector('main.view:not([hidden])');
-return [...view.querySelectorAll('[data-seat]')]
-  .filter(e => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
-  .map(e => e.id || e.className + ' ' + (e.dataset.seat || ''));
-"""
-
-
-def letters(text: str) -> str:
-    return re.sub(r"[^a-z]", "", text.lower())
-
-
-def named(value: Any) -> Iterator[str]:
-    """Every card a JSON value names (the joker too)."""
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-        elif isinstance(v, str) and CODE.match(v):
-            yield v
-
-
-class Session:
-    """The display user's page at one table, the cards the table showed it, and its looks."""
-
-    def __init__(
-        self,
-        driver: webdriver.Chrome,
-        ws_port: int,
-        base: str,
-        table: tuple[Console, Console],
-        tmp_path: Path,
-    ) -> None:
-        self.driver = driver
-        self.console, self.floor = table
-        self.tmp_path = tmp_path
-        self.base = base
-        self.page = Page(driver, ws_port, base=base)
-        self.page.wait("the page subscribed", "return window.scoreboard.link === 'subscribed'")
-        driver.execute_script(DOM_WITNESS)
-        self.shown: dict[str, int] = {}  # card -> how many messages the page had before it showed
-
-    def show(self, *cards: str) -> None:
-        """The table is about to show `cards` (the next input shows them): the page has
-        everything before it."""
-        self.synced()
-        for c in cards:
-            self.shown.setdefault(c, self.page.count())
-
-    def synced(self) -> dict[str, Any]:
-        """Wait until the page has the latest `state` the console or the floor has (the console
-        has everything before the reply to its last command); returns that state."""
-        state = max(latest_state(self.console), latest_state(self.floor), key=lambda s: s["seq"])
-        self.page.wait(
-            f"state {state['seq']}",
-            f"const s = window.scoreboard.state; return !!s && s.seq >= {state['seq']}",
-        )
-        return state
-
-    def result(self, number: int) -> dict[str, Any]:
-        """Round `number`'s result, once the page has it and the next round's state."""
-        result = round_result(self.floor, number)
-        self.page.wait(
-            f"round {number}'s result",
-            f"return window.scoreboard.results.some(r => r.round === {number})",
-        )
-        self.synced()
-        return result
-
-    def dom_cards(self) -> list[str]:
-        found: list[str] = self.driver.execute_script(
-            "return [...document.querySelectorAll('main.view:not([hidden]) [data-card]')]"
-            ".map(e => e.dataset.card).filter(Boolean)"
-        )
-        return found
-
-    def cards_of(self, element_id: str) -> list[str]:
-        return self.page.cards(element_id)
-
-    def down_cards(self) -> int:
-        n: int = self.driver.execute_script(
-            "return document.querySelectorAll('main.view:not([hidden]) .card.down').length"
-        )
-        return n
-
-    def look(self, name: str, state: dict[str, Any]) -> None:
-        """At each size: the page as docs/scoreboard.md "Sizing" wants it (nothing to scroll,
-        nothing cut off, no text under 20 px, every card at least 80 px high at 1080 lines),
-        no seat cut off either, every card the same height, and the header's round and the
-        view's phase `state`'s; a screenshot of each."""
-        driver = self.driver
-        for w, h in SIZES:
-            resize(driver, w, h)
-            driver.execute_async_script("requestAnimationFrame(() => setTimeout(arguments[0]))")
-            driver.save_screenshot(str(self.tmp_path / f"{name}-{w}x{h}.png"))
-            heights = assert_fits_and_reads(driver, min_card=MIN_CARD_1080 * h / 1080)
-            assert len({round(x, 1) for x in heights}) == 1, heights
-            assert driver.execute_script(CLIPPED) == [], f"{name} at {w}x{h}"
-            assert self.page.text("round") == str(state["round"])
-            phase = driver.execute_script(
-                "const p = document.querySelector('main.view:not([hidden]) [data-phase]');"
-                " return [p.dataset.phase, p.textContent]"
-            )
-            assert phase[0] == state["phase"]
-            assert letters(phase[1]).startswith(letters(state["phase"])), phase
-        resize(driver, *SIZES[0])
-
-    def all_drawn(self, result: dict[str, Any]) -> None:
-        """Every card `result` shows is drawn on the page."""
-        assert set(named(result)) <= set(self.dom_cards()), (result, self.dom_cards())
-
-    def check(self, never: list[str]) -> None:
-        """The whole session: each card named by a message the page received, or put into its
-        DOM, had been shown by the table before the page had received that message; the cards
-        in `never` appear nowhere; the page received only its five topics."""
-        received: list[dict[str, Any]] = self.driver.execute_script(
-            "return window.scoreboard.received"
-        )
-        dom: list[list[Any]] = self.driver.execute_script("return window.domCards")
-        assert {m["topic"] for m in received} <= {f"{self.base}/{t}" for t in PAGE_TOPICS}
-        for m in received:
-            try:
-                payload = json.loads(m["payload"])
-            except ValueError:
-                continue
-            for c in named(payload):
-                assert c not in never, f"{c} must never reach the page: {m['payload']}"
-                assert c in self.shown, f"{c} (never shown) in {m['topic']}: {m['payload']}"
-                assert m["n"] >= self.shown[c], (
-                    f"{c} reached the page (message {m['n']}: {m['topic']} {m['payload']}) "
-                    f"before the table showed it (after message {self.shown[c]})"
-                )
-        assert dom, "the DOM witness saw no card"
-        for c, count in dom:
-            assert c not in never, f"{c} must never be drawn"
-            assert c in self.shown, f"{c} (never shown) drawn"
-            assert count > self.shown[c], f"{c} drawn before the table showed it"
-
-
-def resize(driver: webdriver.Chrome, w: int, h: int) -> None:
-    """The page's viewport to `w` x `h`: the window that much larger than its viewport (even
-    headless, a window has an outer frame), asked again until the viewport has settled."""
-    deadline = time.monotonic() + WAIT
-    width, height = w, h
-    while True:
-        driver.set_window_size(width, height)
-        inner: list[int] = driver.execute_script("return [innerWidth, innerHeight]")
-        if inner == [w, h]:
-            return
-        assert time.monotonic() < deadline, f"the viewport stays {inner}, not {w}x{h}"
-        width, height = width + w - inner[0], height + h - inner[1]
-        time.sleep(0.05)  # let the window manager catch up; bounded by the deadline
-
-
-def seats(driver: webdriver.Chrome) -> dict[str, list[dict[str, Any]]]:
-    """The view's seats as drawn, in order: each hand's cards (a face-down card as None) and
-    the text of its line."""
-    found: list[list[Any]] = driver.execute_script(
-        """
-        const view = document.querySelector('main.view:not([hidden])');
-        return [...view.querySelectorAll('.seat[data-seat]')].map(s => [s.dataset.seat,
-          [...s.querySelectorAll('[data-hand]')].map(h => ({
-            hand: h.dataset.hand,
-            cards: [...h.querySelectorAll('.card')].map(c => c.dataset.card || null),
-            text: h.querySelector('.line') ? h.querySelector('.line').innerText : '',
-          }))]);
-        """
-    )
-    return {seat: hands for seat, hands in found}
-
-
-def spots(driver: webdriver.Chrome, seat: int) -> list[str]:
-    """What seat `seat` won or lost on each wager, as drawn ("Ante +10.00")."""
-    found: list[str] = driver.execute_script(
-        "const view = document.querySelector('main.view:not([hidden])');"
-        " return [...view.querySelectorAll(`.seat[data-seat='${arguments[0]}'] [data-spot]`)]"
-        ".map(e => e.textContent)",
-        seat,
-    )
-    return found
-
-
-def seat_text(driver: webdriver.Chrome, seat: int) -> str:
-    text: str = driver.execute_script(
-        "const view = document.querySelector('main.view:not([hidden])');"
-        " const s = view.querySelector(`.seat[data-seat='${arguments[0]}']`);"
-        " return s ? s.innerText : ''",
-        seat,
-    )
-    return text
-
-
-def shoe_deals(
-    s: Session, shoe: SimulatedShoe, cards: tuple[str, ...], face_down: str | None = None
-) -> None:
-    """The shoe deals `cards`, each shown as it is dealt but `face_down`; returns once the table
-    has published the `state` after the last."""
-    floor = s.floor
-    for card in cards:
-        if card != face_down:
-            s.show(card)
-        before = len(events(floor, "shoe.card"))
-        assert shoe.draw() == card
-        floor.wait_for(f"card {card}", lambda: len(events(floor, "shoe.card")) > before)  # noqa: B023
-        seq = events(floor, "shoe.card")[-1]["seq"]
-        floor.wait_for(
-            f"the state after {card}",
-            lambda: latest_state(floor).get("seq", 0) > seq,  # noqa: B023
-        )
 
 
 # -- Pure 21.5 Blackjack ---------------------------------------------------------------------
@@ -319,106 +51,92 @@ BJ_LEFT = ["Qh", "3c"]
 
 
 def test_the_blackjack_view_shows_every_hand_as_dealt_and_no_hole_card(
-    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+    open_table: OpenTable,
 ) -> None:
-    broker, ws_port = websocket_broker(mosquitto_factory)
     with (
         SimulatedShoe() as shoe,
-        Browser(tmp_path, monkeypatch, size=SIZES[0]) as driver,
+        open_table("pure-21.5-blackjack-003-6to5.toml", BJ_BASE, shoe=shoe) as s,
     ):
-        cfg = shipped_config(
-            tmp_path,
-            "pure-21.5-blackjack-003-6to5.toml",
-            ports={"/dev/tablectl-shoe": shoe.port},
-            mqtt_port=broker.port,
-        )
-        add_page_user(broker, BJ_BASE)  # (once the broker is up and locked for the table)
-        with running_table(cfg, broker, BJ_BASE, ["shoe"]) as (console, floor):
-            s = Session(driver, ws_port, BJ_BASE, (console, floor), tmp_path)
-            shoe.load([BJ_BURN, *BJ_R1, *BJ_R1_PLAY, *BJ_R2, *BJ_R2_PLAY, *BJ_LEFT])
-            floor.wait_for("the new shoe", lambda: bool(events(floor, "shoe.new")))
-            assert shoe.burn() == BJ_BURN
-            floor.wait_for("the burn", lambda: bool(events(floor, "shoe.burn")))
+        console, floor, driver = s.console, s.floor, s.driver
+        shoe.load([BJ_BURN, *BJ_R1, *BJ_R1_PLAY, *BJ_R2, *BJ_R2_PLAY, *BJ_LEFT])
+        floor.wait_for("the new shoe", lambda: bool(events(floor, "shoe.new")))
+        assert shoe.burn() == BJ_BURN
+        floor.wait_for("the burn", lambda: bool(events(floor, "shoe.burn")))
 
-            def draw(*cards: str, face_down: str | None = None) -> None:
-                shoe_deals(s, shoe, cards, face_down)
+        def draw(*cards: str, face_down: str | None = None) -> None:
+            shoe_deals(s, shoe, cards, face_down)
 
-            # Round 1: the deal, the up card and the hole card face down; insurance
-            def open_round(base: str) -> None:
-                console.ok("bank", {"seat": 4, "amount": "500"})
-                console.ok("wager", {"seat": 5, "spot": "base", "amount": base})
-                console.ok("wager", {"seat": 5, "spot": "red-flex", "amount": "5"})
-                console.ok("wager", {"seat": 5, "spot": "buster", "amount": "5"})
-                console.ok("wager", {"seat": 1, "spot": "base", "amount": "10"})
-                console.ok("bets.close", {})
-
-            open_round("40")
-            draw(*BJ_R1, face_down="6c")
-            state = s.synced()
-            assert state["phase"] == "insurance"
-            assert s.dom_cards() == ["Ah", "8h", "8c", "Tc", "7d"]  # dealer, seat 5, seat 1
-            assert s.down_cards() == 1
-            assert "Insurance open: seat 5, 1" in s.page.text("bj-note")
-            s.look("blackjack-insurance", state)
-            console.ok("decision", {"seat": 1, "action": "insurance", "amount": "5"})
+        # Round 1: the deal, the up card and the hole card face down; insurance
+        def open_round(base: str) -> None:
+            console.ok("bank", {"seat": 4, "amount": "500"})
+            console.ok("wager", {"seat": 5, "spot": "base", "amount": base})
+            console.ok("wager", {"seat": 5, "spot": "red-flex", "amount": "5"})
+            console.ok("wager", {"seat": 5, "spot": "buster", "amount": "5"})
+            console.ok("wager", {"seat": 1, "spot": "base", "amount": "10"})
             console.ok("bets.close", {})
-            console.ok("decision", {"seat": 5, "action": "split"})
-            draw("3d")
-            console.ok("decision", {"seat": 5, "hand": 1, "action": "double", "amount": "40"})
-            draw("9s", "2h", "Kd")
-            console.ok("decision", {"seat": 5, "hand": 2, "action": "stand"})
-            state = s.synced()
-            assert state["turn"] == {"seat": 1, "hand": 1}
-            drawn = seats(driver)
-            assert [h["cards"] for h in drawn["5"]] == [["8h", "3d", "9s"], ["8c", "2h", "Kd"]]
-            assert [h["cards"] for h in drawn["1"]] == [["Tc", "7d"]]
-            assert drawn["5"][0]["text"].split() == ["20", "split", "doubled", "40.00"]
-            assert drawn["5"][1]["text"].split() == ["20", "split", "stand"]
-            assert s.dom_cards()[0] == "Ah" and s.down_cards() == 1
-            assert "Insurance 5.00" in seat_text(driver, 1)
-            s.look("blackjack-split", state)
-            s.show("6c")  # seat 1's stand, the last hand, turns the hole card over
-            console.ok("decision", {"seat": 1, "action": "stand"})
-            draw("5d", "5s")
-            first = s.result(1)
-            state = s.synced()
-            assert (state["round"], state["phase"]) == (2, "betting")
-            s.all_drawn(first)
-            assert s.down_cards() == 0
-            assert s.page.text("bj-title").lower() == "round 1 result"
-            assert s.page.text("bj-dealer-total") == "17"
-            drawn = seats(driver)
-            assert [h["text"].split() for h in drawn["5"]] == [
-                ["20", "split", "doubled", "40.00", "win", "+80.00"],
-                ["20", "split", "win", "+40.00"],
-            ]
-            assert drawn["1"][0]["text"].split() == ["17", "push"]
-            assert spots(driver, 1) == ["Insurance \u22125.00"]
-            assert spots(driver, 5) == ["Red Flex \u22125.00", "Buster \u22125.00"]
-            s.look("blackjack-round-1", state)
 
-            # Round 2: 888, and the two side-bet hits
-            open_round("20")
-            draw(*BJ_R2, face_down="8d")
-            draw("9c")
-            console.ok("decision", {"seat": 1, "action": "double", "amount": "5"})
-            s.show("8d")  # the double's card turns the hole card over
-            draw("2c")
-            draw("8s")
-            second = s.result(2)
-            state = s.synced()
-            s.all_drawn(second)
-            assert s.page.text("bj-dealer-total") == "888"
-            drawn = seats(driver)
-            assert drawn["5"][0]["text"].split() == ["bust", "25", "push"]
-            assert drawn["1"][0]["text"].split() == ["13", "doubled", "5.00", "win", "+15.00"]
-            assert spots(driver, 5) == ["Red Flex 2 red +10.00", "Buster 3-card bust +5.00"]
-            assert s.page.text("bj-hits").splitlines() == [
-                "Round 2: seat 5 Red Flex +10.00",
-                "Round 2: seat 5 Buster Blackjack +5.00",
-            ]
-            s.look("blackjack-round-2", state)
-            s.check(never=[BJ_BURN, *BJ_LEFT])
+        open_round("40")
+        draw(*BJ_R1, face_down="6c")
+        state = s.synced()
+        assert state["phase"] == "insurance"
+        assert s.dom_cards() == ["Ah", "8h", "8c", "Tc", "7d"]  # dealer, seat 5, seat 1
+        assert s.down_cards() == 1
+        assert "Insurance open: seat 5, 1" in s.page.text("bj-note")
+        s.look("blackjack-insurance", state)
+        console.ok("decision", {"seat": 1, "action": "insurance", "amount": "5"})
+        console.ok("bets.close", {})
+        console.ok("decision", {"seat": 5, "action": "split"})
+        draw("3d")
+        console.ok("decision", {"seat": 5, "hand": 1, "action": "double", "amount": "40"})
+        draw("9s", "2h", "Kd")
+        console.ok("decision", {"seat": 5, "hand": 2, "action": "stand"})
+        state = s.synced()
+        assert state["turn"] == {"seat": 1, "hand": 1}
+        drawn = seats(driver)
+        assert [h["cards"] for h in drawn["5"]] == [["8h", "3d", "9s"], ["8c", "2h", "Kd"]]
+        assert [h["cards"] for h in drawn["1"]] == [["Tc", "7d"]]
+        assert drawn["5"][0]["text"].split() == ["20", "split", "doubled", "40.00"]
+        assert drawn["5"][1]["text"].split() == ["20", "split", "stand"]
+        assert s.dom_cards()[0] == "Ah" and s.down_cards() == 1
+        assert "Insurance 5.00" in seat_text(driver, 1)
+        s.look("blackjack-split", state)
+        s.show("6c")  # seat 1's stand, the last hand, turns the hole card over
+        console.ok("decision", {"seat": 1, "action": "stand"})
+        draw("5d", "5s")
+        state = s.round_over(1)
+        assert (state["round"], state["phase"]) == (2, "betting")
+        assert s.page.text("bj-title").lower() == "round 1 result"
+        assert s.page.text("bj-dealer-total") == "17"
+        drawn = seats(driver)
+        assert [h["text"].split() for h in drawn["5"]] == [
+            ["20", "split", "doubled", "40.00", "win", "+80.00"],
+            ["20", "split", "win", "+40.00"],
+        ]
+        assert drawn["1"][0]["text"].split() == ["17", "push"]
+        assert spots(driver, 1) == ["Insurance \u22125.00"]
+        assert spots(driver, 5) == ["Red Flex \u22125.00", "Buster \u22125.00"]
+        s.look("blackjack-round-1", state)
+
+        # Round 2: 888, and the two side-bet hits
+        open_round("20")
+        draw(*BJ_R2, face_down="8d")
+        draw("9c")
+        console.ok("decision", {"seat": 1, "action": "double", "amount": "5"})
+        s.show("8d")  # the double's card turns the hole card over
+        draw("2c")
+        draw("8s")
+        state = s.round_over(2)
+        assert s.page.text("bj-dealer-total") == "888"
+        drawn = seats(driver)
+        assert drawn["5"][0]["text"].split() == ["bust", "25", "push"]
+        assert drawn["1"][0]["text"].split() == ["13", "doubled", "5.00", "win", "+15.00"]
+        assert spots(driver, 5) == ["Red Flex 2 red +10.00", "Buster 3-card bust +5.00"]
+        assert s.page.text("bj-hits").splitlines() == [
+            "Round 2: seat 5 Red Flex +10.00",
+            "Round 2: seat 5 Buster Blackjack +5.00",
+        ]
+        s.look("blackjack-round-2", state)
+        s.check(never=[BJ_BURN, *BJ_LEFT])
 
 
 # config/pure-spanish-21.5-003.toml as shipped (six 48-card decks, double-double, rescue, Match
@@ -434,59 +152,48 @@ SP_LEFT = ["2d", "6c"]
 
 
 def test_the_blackjack_view_at_pure_spanish_21_5_shows_a_rescue_and_match_the_dealer(
-    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+    open_table: OpenTable,
 ) -> None:
-    broker, ws_port = websocket_broker(mosquitto_factory)
     with (
         SimulatedShoe() as shoe,
-        Browser(tmp_path, monkeypatch, size=SIZES[0]) as driver,
+        open_table("pure-spanish-21.5-003.toml", SP_BASE, shoe=shoe) as s,
     ):
-        cfg = shipped_config(
-            tmp_path,
-            "pure-spanish-21.5-003.toml",
-            ports={"/dev/tablectl-shoe": shoe.port},
-            mqtt_port=broker.port,
-        )
-        add_page_user(broker, SP_BASE)
-        with running_table(cfg, broker, SP_BASE, ["shoe"]) as (console, floor):
-            s = Session(driver, ws_port, SP_BASE, (console, floor), tmp_path)
-            shoe.load([*SP_DEAL, "5s", "Kh", *SP_LEFT])
-            floor.wait_for("the new shoe", lambda: bool(events(floor, "shoe.new")))
-            console.ok("bank", {"seat": 4, "amount": "500"})
-            console.ok("wager", {"seat": 5, "spot": "base", "amount": "10"})
-            console.ok("wager", {"seat": 5, "spot": "match-dealer", "amount": "5"})
-            console.ok("wager", {"seat": 1, "spot": "base", "amount": "10"})
-            console.ok("bets.close", {})
-            shoe_deals(s, shoe, tuple(SP_DEAL), face_down="9d")
-            console.ok("decision", {"seat": 5, "action": "double", "amount": "10"})
-            shoe_deals(s, shoe, ("5s",))
-            console.ok("decision", {"seat": 5, "action": "rescue"})
-            state = s.synced()
-            assert (state["phase"], state["turn"]) == ("playing", {"seat": 1, "hand": 1})
-            assert s.dom_cards() == ["7h", "7d", "4c", "5s", "9c", "8s"]
-            assert s.down_cards() == 1
-            assert seats(driver)["5"][0]["text"].split() == ["16", "doubled", "10.00", "rescued"]
-            s.look("spanish-playing", state)
-            s.show("9d")  # seat 1's stand, the last hand, turns the hole card over
-            console.ok("decision", {"seat": 1, "action": "stand"})
-            shoe_deals(s, shoe, ("Kh",))
-            result = s.result(1)
-            state = s.synced()
-            s.all_drawn(result)
-            assert s.page.text("bj-dealer-total") == "bust 26"
-            drawn = seats(driver)
-            assert drawn["5"][0]["text"].split() == [
-                "16",
-                "doubled",
-                "10.00",
-                "rescue",
-                "\u221210.00",
-            ]
-            assert drawn["1"][0]["text"].split() == ["17", "win", "+10.00"]
-            assert spots(driver, 5) == ["Match the Dealer 1 unsuited +20.00"]
-            assert s.page.text("bj-hits") == "Round 1: seat 5 Match the Dealer +20.00"
-            s.look("spanish-result", state)
-            s.check(never=SP_LEFT)
+        console, floor, driver = s.console, s.floor, s.driver
+        shoe.load([*SP_DEAL, "5s", "Kh", *SP_LEFT])
+        floor.wait_for("the new shoe", lambda: bool(events(floor, "shoe.new")))
+        console.ok("bank", {"seat": 4, "amount": "500"})
+        console.ok("wager", {"seat": 5, "spot": "base", "amount": "10"})
+        console.ok("wager", {"seat": 5, "spot": "match-dealer", "amount": "5"})
+        console.ok("wager", {"seat": 1, "spot": "base", "amount": "10"})
+        console.ok("bets.close", {})
+        shoe_deals(s, shoe, tuple(SP_DEAL), face_down="9d")
+        console.ok("decision", {"seat": 5, "action": "double", "amount": "10"})
+        shoe_deals(s, shoe, ("5s",))
+        console.ok("decision", {"seat": 5, "action": "rescue"})
+        state = s.synced()
+        assert (state["phase"], state["turn"]) == ("playing", {"seat": 1, "hand": 1})
+        assert s.dom_cards() == ["7h", "7d", "4c", "5s", "9c", "8s"]
+        assert s.down_cards() == 1
+        assert seats(driver)["5"][0]["text"].split() == ["16", "doubled", "10.00", "rescued"]
+        s.look("spanish-playing", state)
+        s.show("9d")  # seat 1's stand, the last hand, turns the hole card over
+        console.ok("decision", {"seat": 1, "action": "stand"})
+        shoe_deals(s, shoe, ("Kh",))
+        state = s.round_over(1)
+        assert s.page.text("bj-dealer-total") == "bust 26"
+        drawn = seats(driver)
+        assert drawn["5"][0]["text"].split() == [
+            "16",
+            "doubled",
+            "10.00",
+            "rescue",
+            "\u221210.00",
+        ]
+        assert drawn["1"][0]["text"].split() == ["17", "win", "+10.00"]
+        assert spots(driver, 5) == ["Match the Dealer 1 unsuited +20.00"]
+        assert s.page.text("bj-hits") == "Round 1: seat 5 Match the Dealer +20.00"
+        s.look("spanish-result", state)
+        s.check(never=SP_LEFT)
 
 
 # -- Three Card Poker 6 Card Bonus -----------------------------------------------------------
@@ -505,66 +212,54 @@ TCP_LEFT = ["2h", "3h", "4h"]
 
 
 def test_the_three_card_poker_view_shows_the_face_up_card_then_the_played_hands(
-    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+    open_table: OpenTable,
 ) -> None:
-    broker, ws_port = websocket_broker(mosquitto_factory)
     with (
         SimulatedDispenser(stack_size=3) as shuffler,
-        Browser(tmp_path, monkeypatch, size=SIZES[0]) as driver,
+        open_table("three-card-poker-6cb-004.toml", TCP_BASE, shuffler=shuffler) as s,
     ):
-        cfg = shipped_config(
-            tmp_path,
-            "three-card-poker-6cb-004.toml",
-            ports={"/dev/tablectl-shuffler": shuffler.port},
-            mqtt_port=broker.port,
-        )
-        add_page_user(broker, TCP_BASE)
-        with running_table(cfg, broker, TCP_BASE, ["shuffler"]) as (console, floor):
-            s = Session(driver, ws_port, TCP_BASE, (console, floor), tmp_path)
-            shuffler.load(TCP_SEAT_1 + TCP_SEAT_2 + TCP_DEALER + TCP_LEFT, "red")
-            console.ok("bank", {"seat": 4, "amount": "500"})
-            console.ok("wager", {"seat": 1, "spot": "ante", "amount": "10"})
-            console.ok("wager", {"seat": 1, "spot": "pair-plus", "amount": "5"})
-            console.ok("wager", {"seat": 2, "spot": "ante", "amount": "20"})
-            console.ok("wager", {"seat": 2, "spot": "six-card-bonus", "amount": "5"})
-            console.ok("bets.close", {})
-            for n, stack in enumerate((TCP_SEAT_1, TCP_SEAT_2, TCP_DEALER), 1):
-                if stack is TCP_DEALER:
-                    s.show("Ac")  # the player-dealer's first card is turned face up
-                assert shuffler.dispense() == stack
-                floor.wait_for(f"stack {n}", lambda: len(events(floor, "shuffler.stack")) >= n)  # noqa: B023
-            floor.wait_for("the decisions", lambda: latest_state(floor)["phase"] == "deciding")
-            console.ok("decision", {"seat": 1, "action": "play"})
-            state = s.synced()
-            assert (state["phase"], state["next_decision"]) == ("deciding", 2)
-            assert s.dom_cards() == ["Ac"]
-            assert s.down_cards() == 2 + 3 + 3
-            assert seats(driver) == {
-                "1": [{"hand": "player", "cards": [None] * 3, "text": "plays"}],
-                "2": [{"hand": "player", "cards": [None] * 3, "text": ""}],
-            }
-            assert s.page.text("tcp-note") == "Seat 2 to play or fold"
-            s.look("three-card-poker-deciding", state)
-            s.show(*TCP_SEAT_1, *TCP_DEALER[1:])  # seat 2's fold, the last decision, shows them
-            console.ok("decision", {"seat": 2, "action": "fold"})
-            result = s.result(1)
-            state = s.synced()
-            s.all_drawn(result)
-            assert s.down_cards() == 0
-            assert s.page.text("tcp-dealer-rank") == "High card, qualifies"
-            assert seats(driver) == {
-                "1": [{"hand": "player", "cards": TCP_SEAT_1, "text": "Pair\nwins"}],
-                "2": [{"hand": "player", "cards": [], "text": "folded"}],
-            }
-            assert spots(driver, 1) == ["Ante +10.00", "Play +10.00", "Pair Plus +5.00"]
-            assert spots(driver, 2) == ["Ante \u221220.00", "6 Card Bonus +50.00"]
-            assert "6 Card Bonus hand: Straight" in seat_text(driver, 2)
-            assert s.page.text("tcp-hits").splitlines() == [
-                "Round 1: seat 1 Pair Plus +5.00",
-                "Round 1: seat 2 6 Card Bonus +50.00",
-            ]
-            s.look("three-card-poker-result", state)
-            s.check(never=TCP_SEAT_2 + TCP_LEFT)
+        console, floor, driver = s.console, s.floor, s.driver
+        shuffler.load(TCP_SEAT_1 + TCP_SEAT_2 + TCP_DEALER + TCP_LEFT, "red")
+        console.ok("bank", {"seat": 4, "amount": "500"})
+        console.ok("wager", {"seat": 1, "spot": "ante", "amount": "10"})
+        console.ok("wager", {"seat": 1, "spot": "pair-plus", "amount": "5"})
+        console.ok("wager", {"seat": 2, "spot": "ante", "amount": "20"})
+        console.ok("wager", {"seat": 2, "spot": "six-card-bonus", "amount": "5"})
+        console.ok("bets.close", {})
+        for n, stack in enumerate((TCP_SEAT_1, TCP_SEAT_2, TCP_DEALER), 1):
+            if stack is TCP_DEALER:
+                s.show("Ac")  # the player-dealer's first card is turned face up
+            assert shuffler.dispense() == stack
+            floor.wait_for(f"stack {n}", lambda: len(events(floor, "shuffler.stack")) >= n)  # noqa: B023
+        floor.wait_for("the decisions", lambda: latest_state(floor)["phase"] == "deciding")
+        console.ok("decision", {"seat": 1, "action": "play"})
+        state = s.synced()
+        assert (state["phase"], state["next_decision"]) == ("deciding", 2)
+        assert s.dom_cards() == ["Ac"]
+        assert s.down_cards() == 2 + 3 + 3
+        assert seats(driver) == {
+            "1": [{"hand": "player", "cards": [None] * 3, "text": "plays"}],
+            "2": [{"hand": "player", "cards": [None] * 3, "text": ""}],
+        }
+        assert s.page.text("tcp-note") == "Seat 2 to play or fold"
+        s.look("three-card-poker-deciding", state)
+        s.show(*TCP_SEAT_1, *TCP_DEALER[1:])  # seat 2's fold, the last decision, shows them
+        console.ok("decision", {"seat": 2, "action": "fold"})
+        state = s.round_over(1)
+        assert s.page.text("tcp-dealer-rank") == "High card, qualifies"
+        assert seats(driver) == {
+            "1": [{"hand": "player", "cards": TCP_SEAT_1, "text": "Pair\nwins"}],
+            "2": [{"hand": "player", "cards": [], "text": "folded"}],
+        }
+        assert spots(driver, 1) == ["Ante +10.00", "Play +10.00", "Pair Plus +5.00"]
+        assert spots(driver, 2) == ["Ante \u221220.00", "6 Card Bonus +50.00"]
+        assert "6 Card Bonus hand: Straight" in seat_text(driver, 2)
+        assert s.page.text("tcp-hits").splitlines() == [
+            "Round 1: seat 1 Pair Plus +5.00",
+            "Round 1: seat 2 6 Card Bonus +50.00",
+        ]
+        s.look("three-card-poker-result", state)
+        s.check(never=TCP_SEAT_2 + TCP_LEFT)
 
 
 # -- Fortune Pai Gow Poker -------------------------------------------------------------------
@@ -582,74 +277,62 @@ PGP_DEALER = ["Kc", "Kd", "9s", "7h", "5c", "3h", "2s"]
 
 
 def test_the_pai_gow_view_shows_the_dice_the_piles_face_down_then_the_showdown(
-    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+    open_table: OpenTable,
 ) -> None:
     used = set(PGP_SEAT_5 + PGP_SEAT_2 + PGP_DEALER)
     rest = [str(c) for c in deck_of(DeckKind.JOKER_53) if str(c) not in used]
     unplayed = [rest[i : i + 7] for i in range(0, 28, 7)]  # seats 6, 7, 1, 3
     hands = [PGP_SEAT_5, *unplayed[:3], PGP_SEAT_2, unplayed[3], PGP_DEALER]
-    broker, ws_port = websocket_broker(mosquitto_factory)
     with (
         SimulatedDice() as cup,
         SimulatedDispenser(stack_size=7, joker=True) as dispenser,
-        Browser(tmp_path, monkeypatch, size=SIZES[0]) as driver,
+        open_table("fortune-pai-gow-003.toml", PGP_BASE, dice=cup, dispenser=dispenser) as s,
     ):
-        cfg = shipped_config(
-            tmp_path,
-            "fortune-pai-gow-003.toml",
-            ports={"/dev/tablectl-dice-cup": cup.port, "/dev/tablectl-dispenser": dispenser.port},
-            mqtt_port=broker.port,
+        console, floor, driver = s.console, s.floor, s.driver
+        dispenser.load([card for hand in hands for card in hand] + rest[28:], "red")
+        console.ok("bank", {"seat": 4, "amount": "500"})
+        console.ok("wager", {"seat": 5, "spot": "base", "amount": "10"})
+        console.ok("wager", {"seat": 2, "spot": "base", "amount": "10"})
+        console.ok("wager", {"seat": 2, "spot": "fortune", "amount": "5"})
+        cup.shake([2, 3, 4])
+        floor.wait_for("the dice", lambda: bool(events(floor, "dice.roll")))
+        for _ in range(7):
+            dispenser.dispense()
+        floor.wait_for("the settings", lambda: latest_state(floor)["phase"] == "setting")
+        console.ok("decision", {"seat": 5, "action": "house-way"})
+        state = s.synced()
+        assert state["awaiting_setting"] == [2]
+        assert s.dom_cards() == []
+        assert s.down_cards() == 3 * 7  # seats 5 and 2 and the player-dealer
+        assert " ".join(s.page.text("pg-dice").split()) == (
+            "2 3 4 = 9: first hand seat 5, Action button seat 5"
         )
-        add_page_user(broker, PGP_BASE)
-        with running_table(cfg, broker, PGP_BASE, ["dice", "dispenser"]) as (console, floor):
-            s = Session(driver, ws_port, PGP_BASE, (console, floor), tmp_path)
-            dispenser.load([card for hand in hands for card in hand] + rest[28:], "red")
-            console.ok("bank", {"seat": 4, "amount": "500"})
-            console.ok("wager", {"seat": 5, "spot": "base", "amount": "10"})
-            console.ok("wager", {"seat": 2, "spot": "base", "amount": "10"})
-            console.ok("wager", {"seat": 2, "spot": "fortune", "amount": "5"})
-            cup.shake([2, 3, 4])
-            floor.wait_for("the dice", lambda: bool(events(floor, "dice.roll")))
-            for _ in range(7):
-                dispenser.dispense()
-            floor.wait_for("the settings", lambda: latest_state(floor)["phase"] == "setting")
-            console.ok("decision", {"seat": 5, "action": "house-way"})
-            state = s.synced()
-            assert state["awaiting_setting"] == [2]
-            assert s.dom_cards() == []
-            assert s.down_cards() == 3 * 7  # seats 5 and 2 and the player-dealer
-            assert " ".join(s.page.text("pg-dice").split()) == (
-                "2 3 4 = 9: first hand seat 5, Action button seat 5"
-            )
-            assert seats(driver) == {
-                "5": [{"hand": "player", "cards": [None] * 7, "text": "set"}],
-                "2": [{"hand": "player", "cards": [None] * 7, "text": "setting"}],
-            }
-            assert "Envy button" in seat_text(driver, 2)
-            s.look("pai-gow-setting", state)
-            s.show(*PGP_SEAT_5, *PGP_SEAT_2, *PGP_DEALER)  # the last setting: the showdown
-            console.ok("decision", {"seat": 2, "action": "set", "low": ["Ac", "9d"]})
-            result = s.result(1)
-            state = s.synced()
-            s.all_drawn(result)
-            assert s.down_cards() == 0
-            drawn = seats(driver)
-            assert list(drawn) == ["5", "2"]  # from the Action button
-            assert sorted(drawn["5"][0]["cards"][:2]) == ["Qc", "Td"]  # the house way's low
-            assert sorted(drawn["5"][0]["cards"]) == sorted(PGP_SEAT_5)
-            assert drawn["5"][0]["text"].split() == ["pushes", "house", "way"]
-            assert drawn["2"][0]["cards"][:2] == ["Ac", "9d"]
-            assert sorted(drawn["2"][0]["cards"]) == sorted(PGP_SEAT_2)
-            assert drawn["2"][0]["text"].splitlines() == [
-                "wins",
-                "set by the player",
-                "Fortune: Three of a kind",
-            ]
-            assert spots(driver, 5) == ["Game 0.00"]
-            assert spots(driver, 2) == ["Game +10.00", "Fortune +15.00"]
-            assert s.page.text("pg-hits") == "Round 1: seat 2 Fortune +15.00"
-            s.look("pai-gow-result", state)
-            s.check(never=[card for hand in unplayed for card in hand] + rest[28:])
+        assert seats(driver) == {
+            "5": [{"hand": "player", "cards": [None] * 7, "text": "set"}],
+            "2": [{"hand": "player", "cards": [None] * 7, "text": "setting"}],
+        }
+        assert "Envy button" in seat_text(driver, 2)
+        s.look("pai-gow-setting", state)
+        s.show(*PGP_SEAT_5, *PGP_SEAT_2, *PGP_DEALER)  # the last setting: the showdown
+        console.ok("decision", {"seat": 2, "action": "set", "low": ["Ac", "9d"]})
+        state = s.round_over(1)
+        drawn = seats(driver)
+        assert list(drawn) == ["5", "2"]  # from the Action button
+        assert sorted(drawn["5"][0]["cards"][:2]) == ["Qc", "Td"]  # the house way's low
+        assert sorted(drawn["5"][0]["cards"]) == sorted(PGP_SEAT_5)
+        assert drawn["5"][0]["text"].split() == ["pushes", "house", "way"]
+        assert drawn["2"][0]["cards"][:2] == ["Ac", "9d"]
+        assert sorted(drawn["2"][0]["cards"]) == sorted(PGP_SEAT_2)
+        assert drawn["2"][0]["text"].splitlines() == [
+            "wins",
+            "set by the player",
+            "Fortune: Three of a kind",
+        ]
+        assert spots(driver, 5) == ["Game 0.00"]
+        assert spots(driver, 2) == ["Game +10.00", "Fortune +15.00"]
+        assert s.page.text("pg-hits") == "Round 1: seat 2 Fortune +15.00"
+        s.look("pai-gow-result", state)
+        s.check(never=[card for hand in unplayed for card in hand] + rest[28:])
 
 
 # -- Ultimate Texas Hold'em ------------------------------------------------------------------
@@ -670,70 +353,58 @@ UTH_LEFT = ["3d", "5d"]
 
 
 def test_the_ultimate_view_turns_the_board_over_street_by_street_and_hides_a_fold(
-    tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
+    open_table: OpenTable,
 ) -> None:
-    broker, ws_port = websocket_broker(mosquitto_factory)
     with (
         SimulatedDispenser(stack_size=2) as dispenser,
-        Browser(tmp_path, monkeypatch, size=SIZES[0]) as driver,
+        open_table("ultimate-texas-holdem-003.toml", UTH_BASE, dispenser=dispenser) as s,
     ):
-        cfg = shipped_config(
-            tmp_path,
-            "ultimate-texas-holdem-003.toml",
-            ports={"/dev/tablectl-dispenser": dispenser.port},
-            mqtt_port=broker.port,
-        )
-        add_page_user(broker, UTH_BASE)
-        with running_table(cfg, broker, UTH_BASE, ["dispenser"]) as (console, floor):
-            s = Session(driver, ws_port, UTH_BASE, (console, floor), tmp_path)
-            dispenser.load(UTH_SEAT_1 + UTH_SEAT_2 + UTH_DEALER + UTH_BOARD + UTH_LEFT, "red")
-            console.ok("bank", {"seat": 4, "amount": "500"})
-            for seat in (1, 2):
-                for spot in ("ante", "blind"):
-                    console.ok("wager", {"seat": seat, "spot": spot, "amount": "10"})
-            console.ok("wager", {"seat": 2, "spot": "trips", "amount": "5"})
-            console.ok("bets.close", {})
-            for size in (2, 2, 2, 5):
-                dispenser.dispense(size)
-            floor.wait_for("pre-flop", lambda: latest_state(floor)["phase"] == "preflop")
-            console.ok("decision", {"seat": 1, "action": "check"})
-            s.show(*UTH_BOARD[:3])  # seat 2's bet, the last pre-flop decision, turns the flop
-            console.ok("decision", {"seat": 2, "action": "bet", "multiple": 4})
-            state = s.synced()
-            assert (state["phase"], state["to_act"]) == ("flop", 1)
-            assert s.dom_cards() == UTH_BOARD[:3]
-            assert s.down_cards() == 2 + 2 + 2 + 2  # the board's two, the player-dealer, 2 seats
-            assert seats(driver) == {
-                "1": [{"hand": "player", "cards": [None, None], "text": ""}],
-                "2": [{"hand": "player", "cards": [None, None], "text": "Play 4x 40.00"}],
-            }
-            assert s.page.text("uth-note") == "Seat 1 to bet 2x or check"
-            s.look("ultimate-flop", state)
-            s.show(*UTH_BOARD[3:])  # seat 1's check, the last on the flop, turns turn and river
-            console.ok("decision", {"seat": 1, "action": "check"})
-            state = s.synced()
-            assert state["phase"] == "river"
-            assert s.dom_cards() == UTH_BOARD
-            s.show(*UTH_SEAT_2, *UTH_DEALER)  # seat 1's fold ends the round
-            console.ok("decision", {"seat": 1, "action": "fold"})
-            result = s.result(1)
-            state = s.synced()
-            s.all_drawn(result)
-            assert s.down_cards() == 0
-            assert s.cards_of("uth-board") == UTH_BOARD
-            assert s.cards_of("uth-dealer-cards") == UTH_DEALER
-            assert s.page.text("uth-dealer-rank") == "Three of a kind, qualifies"
-            assert seats(driver) == {
-                "1": [{"hand": "player", "cards": [], "text": "folded"}],
-                "2": [{"hand": "player", "cards": UTH_SEAT_2, "text": "Flush\nwins"}],
-            }
-            assert spots(driver, 2) == [
-                "Ante +10.00",
-                "Play +40.00",
-                "Blind +15.00",
-                "Trips +30.00",
-            ]
-            assert spots(driver, 1) == ["Ante \u221210.00", "Blind \u221210.00"]
-            assert s.page.text("uth-hits") == "Round 1: seat 2 Trips +30.00"
-            s.look("ultimate-result", state)
-            s.check(never=UTH_SEAT_1 + UTH_LEFT)
+        console, floor, driver = s.console, s.floor, s.driver
+        dispenser.load(UTH_SEAT_1 + UTH_SEAT_2 + UTH_DEALER + UTH_BOARD + UTH_LEFT, "red")
+        console.ok("bank", {"seat": 4, "amount": "500"})
+        for seat in (1, 2):
+            for spot in ("ante", "blind"):
+                console.ok("wager", {"seat": seat, "spot": spot, "amount": "10"})
+        console.ok("wager", {"seat": 2, "spot": "trips", "amount": "5"})
+        console.ok("bets.close", {})
+        for size in (2, 2, 2, 5):
+            dispenser.dispense(size)
+        floor.wait_for("pre-flop", lambda: latest_state(floor)["phase"] == "preflop")
+        console.ok("decision", {"seat": 1, "action": "check"})
+        s.show(*UTH_BOARD[:3])  # seat 2's bet, the last pre-flop decision, turns the flop
+        console.ok("decision", {"seat": 2, "action": "bet", "multiple": 4})
+        state = s.synced()
+        assert (state["phase"], state["to_act"]) == ("flop", 1)
+        assert s.dom_cards() == UTH_BOARD[:3]
+        assert s.down_cards() == 2 + 2 + 2 + 2  # the board's two, the player-dealer, 2 seats
+        assert seats(driver) == {
+            "1": [{"hand": "player", "cards": [None, None], "text": ""}],
+            "2": [{"hand": "player", "cards": [None, None], "text": "Play 4x 40.00"}],
+        }
+        assert s.page.text("uth-note") == "Seat 1 to bet 2x or check"
+        s.look("ultimate-flop", state)
+        s.show(*UTH_BOARD[3:])  # seat 1's check, the last on the flop, turns turn and river
+        console.ok("decision", {"seat": 1, "action": "check"})
+        state = s.synced()
+        assert state["phase"] == "river"
+        assert s.dom_cards() == UTH_BOARD
+        s.show(*UTH_SEAT_2, *UTH_DEALER)  # seat 1's fold ends the round
+        console.ok("decision", {"seat": 1, "action": "fold"})
+        state = s.round_over(1)
+        assert s.cards_of("uth-board") == UTH_BOARD
+        assert s.cards_of("uth-dealer-cards") == UTH_DEALER
+        assert s.page.text("uth-dealer-rank") == "Three of a kind, qualifies"
+        assert seats(driver) == {
+            "1": [{"hand": "player", "cards": [], "text": "folded"}],
+            "2": [{"hand": "player", "cards": UTH_SEAT_2, "text": "Flush\nwins"}],
+        }
+        assert spots(driver, 2) == [
+            "Ante +10.00",
+            "Play +40.00",
+            "Blind +15.00",
+            "Trips +30.00",
+        ]
+        assert spots(driver, 1) == ["Ante \u221210.00", "Blind \u221210.00"]
+        assert s.page.text("uth-hits") == "Round 1: seat 2 Trips +30.00"
+        s.look("ultimate-result", state)
+        s.check(never=UTH_SEAT_1 + UTH_LEFT)
