@@ -353,8 +353,11 @@ class MetricsServer:
     async def close(self) -> None:
         if self._server is not None:
             self._server.close()
+            # (Python 3.12 waits for open connections here too: a scrape ends within its
+            # REQUEST_SECONDS; the stop waits a second for it at most.)
             with contextlib.suppress(Exception):
-                await self._server.wait_closed()
+                async with asyncio.timeout(1.0):
+                    await self._server.wait_closed()
             self._server = None
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

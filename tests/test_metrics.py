@@ -26,6 +26,7 @@ from tablectl.daemon import Daemon, _Sink
 from tablectl.metrics import TableMetrics
 from tests.conftest import free_port
 from tests.helpers import bank, cards, make_config, wager, write_config
+from tests.test_disk_full import Disk, feed_until_full, play
 
 TIMEOUT = 10.0
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -213,6 +214,29 @@ async def test_a_journal_that_cannot_be_replayed_holds_the_table_and_says_so(
         assert held(await scrape(port), "journal-fault")[1] >= 0.2
         assert held(got, "round") == (0, 0)
         assert got[("tablectl_journal_bytes", frozenset())] > 0
+
+
+async def test_a_full_disk_holds_the_table_until_there_is_room(tmp_path: Path) -> None:
+    port = free_port()
+    daemon = Daemon(metered(tmp_path, port), mqtt=False)
+    daemon.journal_retry_seconds = 0.05
+    async with running(daemon):
+        disk = Disk(daemon)
+        disk.full()
+        waiting, _ = await feed_until_full(daemon, play())
+        got = await scrape(port)
+        assert held(got, "journal-unwritable")[0] == 1
+        assert alerts(got) == {"journal-unwritable": 1}
+        await asyncio.sleep(0.3)
+        disk.room()
+        await asyncio.wait_for(waiting, TIMEOUT)
+        await until(lambda: daemon.queue.empty(), "the trouble journaled")
+        await asyncio.sleep(0.05)
+        got = await scrape(port)
+        now, seconds = held(got, "journal-unwritable")
+        assert now == 0 and 0.3 <= seconds < 5
+        # told from memory while it lasted (unwritable, writable), then journaled (issue 14)
+        assert alerts(got) == {"journal-unwritable": 1, "journal-writable": 1, "journal-trouble": 1}
 
 
 async def test_the_endpoint_answers_get_and_head_on_metrics_alone(tmp_path: Path) -> None:
