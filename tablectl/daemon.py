@@ -880,11 +880,10 @@ class Daemon:
             with self._writing():
                 self._close_month(ts)
                 rec = self.journal.append(ts, item.source, item.ref, body)
-            if item.received is not None and self.metrics is not None:  # committed: timed once
-                self.metrics.device_input(
-                    item.source, body.get("type"), time.perf_counter() - item.received
-                )
+            committed = time.perf_counter() if item.received is not None else 0.0
             self._unstored = (rec, self.table.apply(rec))
+            if item.received is not None and self.metrics is not None:  # timed once, at commit
+                self.metrics.device_input(item.source, body.get("type"), committed - item.received)
         rec, rows = self._unstored
         with self._writing():
             self.journal.write_outputs(rec, rows)
