@@ -9,7 +9,11 @@ SQLite FULL commit per card: the durable floor, the honest one for a controller 
 before it publishes) and prints all three and the ratios. Figures are medians and 99th
 percentiles in milliseconds.
 
-usage: .venv/bin/python hil/bench_latency.py [--n 1000] [--gap-ms 5]
+With --metrics the daemon runs with its Prometheus endpoint on ([metrics], docs/operations.md
+"Metrics"), to show what the metrics cost the trip; the result then adds the daemon's own view:
+the inputs its latency histogram counted and their mean time from the driver to the journal.
+
+usage: .venv/bin/python hil/bench_latency.py [--n 1000] [--gap-ms 5] [--metrics]
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import tempfile
 import threading
 import time
 import tty
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -126,11 +131,15 @@ def percentile(values: list[float], q: float) -> float:
     return s[max(0, int(q * len(s)) - 1)]
 
 
-def run_tablectl(n: int, gap: float, workdir: Path, broker_port: int) -> dict[str, Any]:
+def run_tablectl(
+    n: int, gap: float, workdir: Path, broker_port: int, *, metrics: bool = False
+) -> dict[str, Any]:
     master, slave = os.openpty()
     tty.setraw(slave)
     port = os.ttyname(slave)
     cfg = workdir / "table.toml"
+    metrics_port = free_port() if metrics else None
+    metrics_table = f'[metrics]\nlisten = "127.0.0.1:{metrics_port}"\n' if metrics else ""
     cfg.write_text(
         f"""site = "bench"
 table = "b1"
@@ -152,7 +161,7 @@ port = "{port}"
 port = {broker_port}
 [journal]
 path = "journal.db"
-"""
+{metrics_table}"""
     )
     daemon = subprocess.Popen(
         [sys.executable, "-m", "tablectl.cli", "run", "--config", str(cfg)],
@@ -230,6 +239,7 @@ path = "journal.db"
             for line in fh:
                 if line.startswith("VmRSS:"):
                     rss_kb = int(line.split()[1])
+        seen = scraped(metrics_port) if metrics_port is not None else {}
     finally:
         sub.loop_stop()
         console.loop_stop()
@@ -243,13 +253,26 @@ path = "journal.db"
         "median_ms": round(1000 * statistics.median(lat), 3),
         "p99_ms": round(1000 * percentile(lat, 0.99), 3),
         "daemon_rss_mb": round(rss_kb / 1024, 1),
+        **seen,
     }
+
+
+def scraped(port: int) -> dict[str, Any]:
+    """The daemon's own latency histogram (the shoe's inputs: cards and new shoes)."""
+    name = "tablectl_device_input_journal_seconds"
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+        lines = answer.read().decode().splitlines()
+    value = {ln.split(" ")[0]: float(ln.split(" ")[1]) for ln in lines if ln.startswith(name)}
+    count = value[f'{name}_count{{device="shoe"}}']
+    total = value[f'{name}_sum{{device="shoe"}}']
+    return {"journal_inputs": int(count), "journal_mean_ms": round(1000 * total / count, 3)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1000, help="cards to time")
     ap.add_argument("--gap-ms", type=float, default=5.0, help="pause after each card write")
+    ap.add_argument("--metrics", action="store_true", help="the daemon with [metrics] on")
     a = ap.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -266,7 +289,7 @@ def main() -> None:
         )
         try:
             wait_port(port)
-            ours = run_tablectl(a.n, a.gap_ms / 1000, Path(tmp), port)
+            ours = run_tablectl(a.n, a.gap_ms / 1000, Path(tmp), port, metrics=a.metrics)
         finally:
             broker.terminate()
             broker.wait(10)

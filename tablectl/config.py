@@ -7,6 +7,7 @@ Unknown keys are errors (a typo must not silently fall back to a default). Colle
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import os
 import stat
@@ -24,6 +25,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -197,6 +199,46 @@ class PaceBand(_Strict):
         return self
 
 
+class Metrics(_Strict):
+    """The Prometheus endpoint (tablectl/metrics.py, docs/operations.md "Metrics"): served on
+    `listen`, an IP address and a port ("127.0.0.1:9464", "[::1]:9464"); bound there and nowhere
+    else. No `[metrics]` table: no endpoint, and nothing counted."""
+
+    listen: Text
+
+    @field_validator("listen")
+    @classmethod
+    def _address(cls, value: str) -> str:
+        Metrics.address_of(value)  # ValueError naming what is wrong
+        return value
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """The host and port to bind."""
+        return Metrics.address_of(self.listen)
+
+    @staticmethod
+    def address_of(listen: str) -> tuple[str, int]:
+        """`listen` as (host, port); ValueError saying why it is not an address and port."""
+        host, sep, port = listen.rpartition(":")
+        if not sep or not host:
+            raise ValueError("give an IP address and a port, as 127.0.0.1:9464 or [::1]:9464")
+        bracketed = host.startswith("[") and host.endswith("]")
+        host = host[1:-1] if bracketed else host
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            raise ValueError(
+                f"{shown(host)} is not an IP address: give the address to listen on (127.0.0.1 "
+                "for this PC alone), not a host name"
+            ) from None
+        if (ip.version == 6) != bracketed:
+            raise ValueError("an IPv6 address goes in brackets ([::1]:9464), an IPv4 one not")
+        if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+            raise ValueError(f"port {shown(port)} is not a number from 1 to 65535")
+        return host, int(port)
+
+
 class TableConfig(_Strict):
     site: TopicId
     table: TopicId
@@ -215,6 +257,8 @@ class TableConfig(_Strict):
     # The folder of pay table files (relative to this config); unset: the ones shipped with
     # tablectl (config/paytables, installed as share/tablectl/paytables).
     paytables: PathText | None = None
+    # The Prometheus endpoint; None (no [metrics] table): none
+    metrics: Metrics | None = None
 
     @model_validator(mode="after")
     def _unique_devices(self) -> TableConfig:

@@ -63,10 +63,17 @@ from tablectl.journal import (
     parse_ts,
 )
 from tablectl.logs import log_unhandled
+from tablectl.metrics import MetricsServer, TableMetrics
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.relay import Refusal, Relay, RelayState
 from tablectl.segments import History
-from tablectl.status_report import REPORT_VERSION, device_entry, journal_entry, result_entry
+from tablectl.status_report import (
+    REPORT_VERSION,
+    device_entry,
+    file_bytes,
+    journal_entry,
+    result_entry,
+)
 from tablectl.status_socket import StatusServer, socket_path
 from tablectl.table import Table, journal_body, now_ts
 from tablectl.witness import anchors
@@ -191,6 +198,9 @@ class Input:
     ref: str | None = None
     error: str | None = None  # set when the input could not even be decoded
     retained: bool = False  # a command refused for its retain flag alone (R47)
+    # When a device input reached the daemon (time.perf_counter), with [metrics] on: its
+    # record's commit is timed from it (tablectl_device_input_journal_seconds)
+    received: float | None = None
 
 
 def _open_journal(cfg: LoadedConfig) -> Journal:
@@ -256,6 +266,19 @@ class Daemon:
 
     def __init__(self, cfg: LoadedConfig, *, mqtt: bool | None = None) -> None:
         self.cfg = cfg
+        # The Prometheus metrics ([metrics]; None: off, nothing counted): tablectl/metrics.py.
+        self.metrics: TableMetrics | None = None
+        self._metrics_server: MetricsServer | None = None
+        if cfg.table.metrics is not None:
+            self.metrics = TableMetrics(
+                site=cfg.table.site,
+                table=cfg.table.table,
+                game=cfg.table.game.id,
+                base_topic=cfg.table.base_topic,
+                unsent=self.unsent_count,
+                journal_bytes=self._journal_bytes,
+                broker_connected=self._broker_connected,
+            )
         # Why the table is held on its journal (None: it is not): see `_hold`.
         self.fault: JournalFault | None = None
         self._journal: Journal | None = None
@@ -373,6 +396,8 @@ class Daemon:
                 rows = self.table.apply(rec)
                 self.journal.write_outputs(rec, rows)
                 self._show(self.table.take_displayed())  # the latest view after a restart
+                if self.metrics is not None:  # messages made now: their rounds count now
+                    self.metrics.outputs(rows)
             count += 1
             self._replaying = None
             if time.monotonic() - noted >= progress_every:
@@ -556,6 +581,10 @@ class Daemon:
         # before anything is spawned, so nothing runs before READY=1 that did not before.
         self._status_server = StatusServer(socket_path(self.cfg.journal_path), self.status_report)
         await self._status_server.start()  # one that cannot be bound is logged: the table runs
+        if self.metrics is not None and self.cfg.table.metrics is not None:  # held too
+            host, port = self.cfg.table.metrics.address
+            self._metrics_server = MetricsServer(self.metrics, host, port)
+            await self._metrics_server.start()  # as the status socket: logged, the table runs
         if self.fault is None:
             self._start_table(relay)
         elif relay is not None:
@@ -599,6 +628,9 @@ class Daemon:
         once with the record and the reason (with the traceback when it is a defect rather
         than a journal the code refuses); `run` then starts only the relay and the watchdog."""
         self.fault = fault = JournalFault.of(exc, now_ts())
+        if self.metrics is not None:
+            self.metrics.held("journal-fault", True)
+            self.metrics.alert("journal-fault")
         known = isinstance(exc, (JournalError, snapshot.SnapshotError))
         log.error(
             "journal.fault",
@@ -619,6 +651,9 @@ class Daemon:
         self._arm_bet_timer()  # a restart during betting keeps the bet timer running (R28)
         self._last_result = self._stored_result()
         self.listeners.append(self._note_result)
+        if self.metrics is not None:
+            self.metrics.held("round", self.table.held is not None)  # as the replay left it
+            self.listeners.append(self._metered)
         self._spawn(self._consume(), "journal")
         if relay is not None:
             self.relay = relay
@@ -665,6 +700,8 @@ class Daemon:
         log.info("stopping")
         if self._status_server is not None:  # from now on `tablectl status` says not running
             await self._status_server.close()
+        if self._metrics_server is not None:
+            await self._metrics_server.close()
         if self._bet_timer:
             self._bet_timer.cancel()
         consumer = next((t for t in self._tasks if t.get_name() == "journal"), None)
@@ -737,14 +774,21 @@ class Daemon:
     # -- inputs ------------------------------------------------------------------------------
 
     async def submit(
-        self, source: str, data: Any, *, ref: str | None = None, error: str | None = None
+        self,
+        source: str,
+        data: Any,
+        *,
+        ref: str | None = None,
+        error: str | None = None,
+        received: float | None = None,
     ) -> Record:
         """Queue an input and wait until it is journaled and applied; JournalHeld while the
-        table is held on a journal fault (nothing is journaled then)."""
+        table is held on a journal fault (nothing is journaled then). `received`: when a device
+        input reached the daemon (time.perf_counter), for the metrics."""
         if self.fault is not None:
             raise JournalHeld(self.fault.refusal())
         fut: asyncio.Future[Record] = asyncio.get_running_loop().create_future()
-        await self.queue.put((Input(source, data, ref, error), fut))
+        await self.queue.put((Input(source, data, ref, error, received=received), fut))
         return await fut
 
     def submit_nowait(self, source: str, data: Any, *, ref: str | None = None) -> None:
@@ -836,7 +880,10 @@ class Daemon:
             with self._writing():
                 self._close_month(ts)
                 rec = self.journal.append(ts, item.source, item.ref, body)
+            committed = time.perf_counter() if item.received is not None else 0.0
             self._unstored = (rec, self.table.apply(rec))
+            if item.received is not None and self.metrics is not None:  # timed once, at commit
+                self.metrics.device_input(item.source, body.get("type"), committed - item.received)
         rec, rows = self._unstored
         with self._writing():
             self.journal.write_outputs(rec, rows)
@@ -879,6 +926,9 @@ class Daemon:
         self.journal_trouble = reason
         self._trouble_since = since = now_ts()
         self._trouble_began.set()
+        if self.metrics is not None:
+            self.metrics.held("journal-unwritable", True)
+            self.metrics.alert("journal-unwritable")
         log.error(
             "journal.unwritable",
             reason=reason,
@@ -914,6 +964,9 @@ class Daemon:
         self.submit_nowait("journal", trouble)
         self.journal_trouble = self._trouble_since = None
         self._trouble_began.clear()
+        if self.metrics is not None:
+            self.metrics.held("journal-unwritable", False)
+            self.metrics.alert("journal-writable")
         self._journal_status({"writable": True, "since": since})
         self._notice(
             "alert",
@@ -999,6 +1052,8 @@ class Daemon:
                 "`tablectl broker-acl` of this release?)"
             )
         fields = {"topic": topic, "outbox_seq": refusal.seq, "refusals": refusal.refusals}
+        if self.metrics is not None:
+            self.metrics.alert(kind)
         self._notice(
             "alert", {"kind": kind, "reason": reason, **fields, "journaled": False, "ts": now_ts()}
         )
@@ -1439,6 +1494,23 @@ class Daemon:
             log.warning("status.last_result_unreadable", error=repr(exc))
             return None
 
+    def _metered(self, rec: Record, rows: list[OutboxRow]) -> None:
+        """A listener with [metrics] on: the record's rounds and alerts, and the round's hold."""
+        assert self.metrics is not None
+        self.metrics.outputs(rows)
+        self.metrics.held("round", self.table.held is not None)
+
+    def _journal_bytes(self) -> int:
+        """The live journal's file and -wal, in bytes (for the metrics)."""
+        path = self.cfg.journal_path
+        return (file_bytes(path) or 0) + (file_bytes(Path(f"{path}-wal")) or 0)
+
+    def _broker_connected(self) -> bool | None:
+        """Whether the relay is connected to the broker; None with MQTT off."""
+        if not self.mqtt_enabled:
+            return None
+        return self.relay is not None and self.relay.state is RelayState.CONNECTED
+
     def _note_result(self, rec: Record, rows: list[OutboxRow]) -> None:
         """A listener: the last `round/result` among a record's messages, for `status_report`."""
         topic = f"{self.cfg.table.base_topic}/round/result"
@@ -1585,7 +1657,9 @@ class _Sink:
         self.port = port
 
     async def event(self, event: dict[str, Any]) -> None:
-        await self.daemon.submit(f"device/{self.name}", event)
+        # The moment the input reached the daemon, with [metrics] on (its journal latency)
+        received = time.perf_counter() if self.daemon.metrics is not None else None
+        await self.daemon.submit(f"device/{self.name}", event, received=received)
 
     def cursor(self) -> dict[str, Any] | None:
         """Where the journal says this device's count stands: its driver asks the device to
