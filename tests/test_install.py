@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 
+import tablectl
 from tablectl.config import load_config
 from tablectl.daemon import Daemon, Input
 from tablectl.install import udev_rules
@@ -142,7 +143,7 @@ def test_install_into_a_throwaway_root_leaves_a_unit_systemd_accepts(tmp_path: P
         assert (root / docs.removeprefix("Documentation=file:///")).is_file()
     unit = (root / "etc" / "systemd" / "system" / "tablectl.service").read_text()
     assert "ExecStart=/opt/tablectl/current/bin/tablectl run " in unit
-    assert (root / "opt" / "tablectl" / "current").readlink() == Path("0.1.0")
+    assert (root / "opt" / "tablectl" / "current").readlink() == Path(tablectl.__version__)
 
     checked = verify(root)
     assert checked.returncode == 0, checked.stderr
