@@ -7,8 +7,9 @@ Every command that reads a table config takes it as --config FILE, by default
 
 Exit codes, the same for every command:
   0  ok
-  1  a check failed: verify-journal found a break, devices found a configured device
-     missing, recall/export found no such round, run stopped on a failure
+  1  a check failed: verify-journal found a break, upgrade-check a message that differs,
+     devices found a configured device missing, recall/export found no such round, run
+     stopped on a failure
   2  usage or config error: a wrong option, a config or file that cannot be read or is
      not valid, a journal that cannot be opened
   3  not running: status found no daemon answering for the table (as LSB and Nagios use 3)
