@@ -157,28 +157,26 @@ def _replay(
     else:
         table, _ = snapshot.rebuild(cfg, files[: i + 1], upto=first - 1, keys=keys)
     replay = Replay(table.position, last=table.position, files=len(files) - i)
-    made: set[int] = set()
+    made: set[int] = set()  # the stored messages the replay made again
     for rec in _records(files[i:], table.position):
         rows = table.apply(rec)
         replay.records += 1
         replay.last = rec.seq
-        result_compared: bool | None = None
         for row in rows:
-            made.add(row.seq)
             found = stored.get(row.seq)
             if found is None:
                 replay.not_stored += 1
             else:
+                made.add(row.seq)  # the stored ones only: a month's seqs need not be kept
                 why = _difference(found[0], found[1], rec.seq, row, base)
                 if why is None:
                     replay.same += 1
                 else:
                     replay.differs(why)
             if row.topic.endswith("/round/result"):
-                result_compared = found is not None
                 payload = json.loads(row.payload)
                 replay.results.append(
-                    Finished(rec.seq, payload.get("round"), payload.get("shoe"), result_compared)
+                    Finished(rec.seq, payload.get("round"), payload.get("shoe"), found is not None)
                 )
     for seq, (record, row) in stored.items():
         if replay.start < record <= replay.last and seq not in made:
