@@ -213,7 +213,7 @@ KINDS: dict[str, Kind] = {
         live_file_without_its_start, WAGER - 1, "the journal starts here and holds no sound"
     ),
     "import-unfinished": Kind(import_unfinished, None, "an import did not finish"),
-    "unknown-schema": Kind(unknown_schema, None, "has journal schema 9"),
+    "unknown-schema": Kind(unknown_schema, None, "has journal schema 9, written by a newer"),
     "not-a-database": Kind(not_a_database, None, "is not a tablectl journal"),
 }
 """The ten kinds, by name."""

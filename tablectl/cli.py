@@ -1,13 +1,15 @@
 """`tablectl` command line (DESIGN contract 4): run, status, check-config, replay, recall,
-verify-journal, analyze, export, archive, import, demo, devices, broker-acl, keygen, collect-heads.
+verify-journal, upgrade-check, analyze, export, archive, import, demo, devices, broker-acl, keygen,
+collect-heads.
 
 Every command that reads a table config takes it as --config FILE, by default
 /etc/tablectl/table.toml. `tablectl COMMAND --help` describes a command, with examples.
 
 Exit codes, the same for every command:
   0  ok
-  1  a check failed: verify-journal found a break, devices found a configured device
-     missing, recall/export found no such round, run stopped on a failure
+  1  a check failed: verify-journal found a break, upgrade-check a message that differs,
+     devices found a configured device missing, recall/export found no such round, run
+     stopped on a failure
   2  usage or config error: a wrong option, a config or file that cannot be read or is
      not valid, a journal that cannot be opened
   3  not running: status found no daemon answering for the table (as LSB and Nagios use 3)
@@ -20,6 +22,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -268,13 +271,51 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify.set_defaults(func=cmd_verify)
 
+    upgrade = _command(
+        sub,
+        "upgrade-check",
+        "before switching a table to this release: replay its recent rounds, compare",
+        "Run from a newly installed release, against the table's live journal (read-only,\n"
+        "while the running release carries on): replay the journal's recent rounds (at least\n"
+        "the last shoe or the last --rounds rounds, whichever is more) and compare every\n"
+        "message this release would publish with the one the outbox stored for the same\n"
+        "record. It also says whether this release rewrites the journal's schema (which a\n"
+        "rollback cannot undo) and reads its snapshots. scripts/install runs it before it\n"
+        "switches /opt/tablectl/current (docs/operations.md 'Upgrading a table').\n"
+        "Exit 0 nothing differs (or no journal yet); 1 a message differs: do not switch;\n"
+        "2 the config or the journal cannot be read (a journal this release refuses).",
+        [
+            "tablectl upgrade-check   # as /opt/tablectl/<new release>/bin/tablectl, user tablectl",
+            "tablectl upgrade-check --config /etc/tablectl/table.toml --rounds 5000",
+        ],
+    )
+    _config_arg(upgrade)
+    upgrade.add_argument(
+        "--archive",
+        type=Path,
+        metavar="DIR",
+        help="a folder of archived journal segments to read too (default: the config's "
+        "[journal] archive_dir)",
+    )
+    upgrade.add_argument(
+        "--rounds",
+        type=_positive,
+        default=1000,
+        metavar="N",
+        help="replay at least the last N finished rounds (default 1000), and the whole last shoe",
+    )
+    upgrade.set_defaults(func=cmd_upgrade_check)
+
     keygen = _command(
         sub,
         "keygen",
         "create a journal chain key file (mode 0600)",
         "Create a new journal chain key file (mode 0600) for the config's [journal] key_file.\n"
-        "Keep a copy off the table's PC: it verifies the journal's signatures.",
-        ["tablectl keygen /var/lib/tablectl/chain.key"],
+        "Make it as the service user in /etc/tablectl/keys/ (a folder only that user enters),\n"
+        "apart from the journal in /var/lib/tablectl/: a backup of the journal must not carry\n"
+        "its key. Keep a copy off the table's PC: it verifies the journal's signatures\n"
+        "(docs/operations.md 'The journal's chain key').",
+        ["tablectl keygen /etc/tablectl/keys/journal.key"],
     )
     keygen.add_argument("path", type=Path, help="the key file to create (refused if it exists)")
     keygen.set_defaults(func=cmd_keygen)
@@ -884,6 +925,34 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"{path}: note: {note}")
     return EXIT_OK
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return value
+
+
+def cmd_upgrade_check(args: argparse.Namespace) -> int:
+    """`upgrade-check` (tablectl/upgrade.py): this release's replay of the journal's recent
+    rounds against the outbox the running release stored."""
+    from tablectl import upgrade
+
+    cfg = load_config(args.config)
+    path = cfg.journal_path
+    if not os.path.lexists(path):
+        print(f"upgrade-check: no journal at {path} yet: nothing to replay, nothing can differ")
+        return EXIT_OK
+    history = History.open(path, cfg.table.table, args.archive or cfg.archive_path)
+    try:
+        keys = [load_key(cfg.key_path)] if cfg.key_path is not None else []
+        report = upgrade.check(cfg, history, rounds=args.rounds, keys=keys)
+    finally:
+        history.close()
+    for line in report.lines:
+        print(f"upgrade-check: {line}")
+    return EXIT_FAIL if report.differs else EXIT_OK
 
 
 def cmd_keygen(args: argparse.Namespace) -> int:

@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tablectl import __version__
 from tablectl.chainkey import ChainKey
 from tablectl.outputs import OutboxRow
 from tablectl.paths import folder_problem, not_a_file, not_a_plain_file
@@ -444,6 +445,18 @@ def _one_writer(path: Path) -> int:
     return fd
 
 
+def schema_refused(path: Path, schema: str | None) -> str:
+    """Why a journal of `schema` is not read: one written by a newer release (a rollback past
+    the release that upgraded it), or a schema no release writes (an edited meta row)."""
+    reads = f"this tablectl ({__version__}) reads journal schemas {', '.join(SCHEMAS)}"
+    if schema is not None and schema.isdigit() and int(schema) > int(SCHEMA_VERSION):
+        return (
+            f"{path} has journal schema {schema}, written by a newer release: {reads} and will "
+            "not touch it; run the release that wrote it (docs/operations.md 'Upgrading a table')"
+        )
+    return f"{path} has journal schema {schema}, which no release writes: {reads}"
+
+
 class JournalError(Exception):
     """The journal file cannot be used (wrong table, newer schema, not a journal)."""
 
@@ -607,7 +620,7 @@ class Journal:
             self._witness_from = 1
             return
         if meta.get("schema") not in SCHEMAS:
-            raise JournalError(f"{self.path} has journal schema {meta.get('schema')}")
+            raise JournalError(schema_refused(self.path, meta.get("schema")))
         if table is not None and meta.get("table") != table:
             raise JournalError(
                 f"{self.path} is the journal of table {meta.get('table')!r}, not {table!r}"
@@ -1098,6 +1111,17 @@ class Journal:
         if topic_suffix is None:
             return rows
         return [r for r in rows if r.topic.endswith("/" + topic_suffix)]
+
+    def stored_outputs(self) -> Iterator[tuple[int, OutboxRow]]:
+        """Every stored output (sent or not) with the record it came from, in seq order: what
+        `tablectl upgrade-check` compares a new release's replay with."""
+        cur = self.db.execute(
+            "SELECT journal_seq, seq, topic, payload, qos, retain FROM outbox ORDER BY seq"
+        )
+        for j, s, t, p, q, r in cur:
+            # bytes as the journal writes them; text where someone edited the row in SQL
+            data = p.encode("utf-8", "replace") if isinstance(p, str) else bytes(p)
+            yield int(j), OutboxRow(s, t, data, q, bool(r))
 
     def latest_retained(self) -> list[OutboxRow]:
         """The newest retained message of each topic, in seq order: what the broker should
