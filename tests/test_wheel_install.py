@@ -68,7 +68,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     source = top / "src"
     shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(*SKIPPED), symlinks=True)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(top / "dist"), "."],
+        [
+            *(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"),
+            *("-w", str(top / "dist"), "."),
+        ],
         cwd=source,
         check=True,
         capture_output=True,
