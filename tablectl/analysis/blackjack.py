@@ -603,8 +603,8 @@ def cross_check(exact: Mapping[str, Any], check: Mapping[str, Any], wager: str) 
         verdict = (
             f"The exact figure is the headline. The simulation checks it: its house edge is "
             f"{abs(z):.2f} standard errors {'above' if z > 0 else 'below'} the exact one, "
-            "inside its 95% interval, a difference sampling alone makes "
-            f"{p:.0%} of the time."
+            f"inside its 95% interval: sampling alone makes a difference that large {p:.0%} of "
+            "the time."
         )
     else:
         verdict = (
