@@ -25,7 +25,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
@@ -404,9 +404,10 @@ def _parser() -> argparse.ArgumentParser:
         sub,
         "analyze",
         "hit frequency and house edge of a wager (exact, or simulated with its interval)",
-        "Hit frequency and house edge of a wager. An exact figure is the headline; a\n"
-        "simulated one is printed with its 95% confidence interval (and, where an exact figure\n"
-        "exists too, as a cross-check of it). Progress goes to stderr on a terminal.\n\n"
+        "Hit frequency and house edge of a wager, in percent. An exact figure is the headline;\n"
+        "a simulated one is printed with its 95% confidence interval (and, where an exact figure\n"
+        "exists too, as a cross-check of it, with a note on what a difference means). Progress\n"
+        "goes to stderr on a terminal.\n\n"
         "wagers by game:\n" + "\n".join(f"  {g}: {' '.join(w)}" for g, w in games.items()),
         [
             "tablectl analyze --game ez-baccarat-panda8 --wager dragon7",
@@ -448,7 +449,12 @@ def _parser() -> argparse.ArgumentParser:
         choices=["6 to 5", "3 to 2"],  # 21.5 base wager (R11)
         help="blackjack base wager: what a Pure 21.5 pays (default 6 to 5, R11)",
     )
-    analyze.add_argument("--json", action="store_true", help="every figure as one JSON document")
+    analyze.add_argument(
+        "--json",
+        action="store_true",
+        help="every figure as one JSON document: fractions of one, each with its percent "
+        "beside it (<name>_pct)",
+    )
     analyze.set_defaults(func=cmd_analyze)
 
     devices = _command(
@@ -1127,7 +1133,7 @@ def _remove_journal(path: Path) -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from tablectl.analysis import progress_to
+    from tablectl.analysis import progress_to, with_percents
     from tablectl.games.registry import spec_of
     from tablectl.games.spec import AnalyzeRequest
 
@@ -1160,7 +1166,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     finally:
         counter.close()
     if args.json:
-        print(json.dumps(analysis.result))
+        print(json.dumps(with_percents(analysis.result)))
     else:
         print("\n".join(analysis_lines(analysis.what, analysis.result)))
     return EXIT_OK
@@ -1202,43 +1208,45 @@ def _pct(x: float) -> str:
     return f"{100 * x:.4f}%"
 
 
-def _interval(ci: Sequence[float], show: Callable[[float], str]) -> str:
-    return f"95% interval {show(ci[0])} to {show(ci[1])}"
+def _interval(ci: Sequence[float]) -> str:
+    return f"95% interval {_pct(ci[0])} to {_pct(ci[1])}"
 
 
 def _simulated(result: Mapping[str, Any]) -> str:
     """A simulation's figures, each with its 95% interval, and its size."""
-    hit = float(result["hit_frequency"])
-    edge = float(result["house_edge"])
-    parts = [f"hit frequency {hit:.6f}"]
+    parts = [f"hit frequency {_pct(float(result['hit_frequency']))}"]
     if "hit_frequency_ci95" in result:
-        parts[0] += f" ({_interval(result['hit_frequency_ci95'], lambda v: f'{v:.6f}')})"
-    parts.append(f"house edge {_pct(edge)}")
+        parts[0] += f" ({_interval(result['hit_frequency_ci95'])})"
+    parts.append(f"house edge {_pct(float(result['house_edge']))}")
     if "ci95" in result:
-        parts[1] += f" ({_interval(result['ci95'], _pct)})"
+        parts[1] += f" ({_interval(result['ci95'])})"
     size = f", {result['hands']:,} rounds" if "hands" in result else ""
     seed = f", seed {result['seed']}" if "seed" in result else ""
     return ", ".join(parts) + f" (simulation{size}{seed})"
 
 
 def analysis_lines(what: str, result: Mapping[str, Any]) -> list[str]:
-    """`analyze`'s text, the same figures as `--json` in the same order: an exact figure is the
-    headline; a simulation is printed with the 95% interval of every figure, as the cross-check
-    (`result["simulation"]`) of the exact figure when there is one."""
+    """`analyze`'s text, the same figures as `--json` in the same order, every one a percent: an
+    exact figure is the headline; a simulation is printed with the 95% interval of every figure,
+    as the cross-check (`result["simulation"]`) of the exact figure when there is one, followed
+    by its note (which figure is the headline, and what a difference between them means)."""
     check = result.get("simulation")
     if result.get("method") == "exact" and isinstance(check, Mapping):
         hit, edge = float(result["hit_frequency"]), float(result["house_edge"])
         low, high = (float(v) for v in check["ci95"])
         inside = "inside" if low <= edge <= high else "outside"
         scope = f"exact: {result['exact_for']}" if result.get("exact_for") else "exact"
-        return [
-            f"{what}: hit frequency {hit:.6f}, house edge {_pct(edge)} ({scope})",
+        lines = [
+            f"{what}: hit frequency {_pct(hit)}, house edge {_pct(edge)} ({scope})",
             f"  cross-check: {_simulated(check)}; the exact house edge is {inside} the interval",
         ]
+        if check.get("note"):
+            lines.append(f"  {check['note']}")
+        return lines
     if result.get("method") == "simulation":
         return [f"{what}: {_simulated(result)}"]
     return [
-        f"{what}: hit frequency {float(result['hit_frequency']):.6f}, "
+        f"{what}: hit frequency {_pct(float(result['hit_frequency']))}, "
         f"house edge {_pct(float(result['house_edge']))} ({result['method']})"
     ]
 

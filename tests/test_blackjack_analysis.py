@@ -3,7 +3,9 @@ simulated, against independent references (R17, R18, R19, R21)."""
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations
@@ -106,7 +108,11 @@ def _ref_stands(values: list[int]) -> bool:
 
 def _ref_bust_cards(decks: int) -> dict[int, Fraction]:
     """Every ordered sequence of card values the player-dealer can draw, one by one."""
-    have = _composition(decks)
+    return _ref_bust_cards_of(_composition(decks))
+
+
+def _ref_bust_cards_of(have: list[int]) -> dict[int, Fraction]:
+    """The same for a shoe holding have[v - 1] cards of value v."""
     out: dict[int, Fraction] = {}
 
     def go(values: list[int], p: Fraction) -> None:
@@ -180,6 +186,84 @@ def test_red_flex_edge_is_the_pay_table_over_the_runs_R18() -> None:
     assert Fraction(result["exact"]["house_edge"]) == -ev
 
 
+# ---------------------------------------------------------------- players drawing first (issue 26)
+
+SMALL_SHOE = [2, 2, 2, 1, 1, 1, 1, 3, 1, 6]
+"""20 cards: two each of A, 2 and 3, one each of 4-7 and 9, three 8s (so 888 can be dealt), six
+worth 10: small enough to enumerate in a second, with busts of up to 8 cards."""
+
+
+def _player_first_bust_cards(have: list[int]) -> dict[int, float]:
+    """Every deal of the shoe `have` to one player and the player-dealer in the documents' order
+    (player, up card, player, hole card; 000 "Pure 21.5 Blackjack: Dealing Procedures and Round
+    of Play"): a player-dealer pure ends the round (R12); otherwise the player, unless pure, draws
+    first by a rule that reads the up card (to 17 against 7 to ace, to 12 against 2 to 6), then
+    the player-dealer completes by Chart 1B (R14). The player-dealer's busted hands by size, each
+    deal weighed by its chance; floats, the player-dealer's completion memoized on what is left."""
+
+    def take(rem: tuple[int, ...], v: int) -> tuple[tuple[int, ...], float]:
+        return (*rem[: v - 1], rem[v - 1] - 1, *rem[v:]), rem[v - 1] / sum(rem)
+
+    def total(values: tuple[int, ...]) -> int:
+        hard = sum(values)
+        return hard + 10 if 1 in values and hard + 10 <= 21 else hard
+
+    @functools.cache
+    def dealer(rem: tuple[int, ...], hand: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
+        if _ref_stands(list(hand)):
+            return ((len(hand), 1.0),) if sum(hand) > 21 else ()
+        out: dict[int, float] = {}
+        for v in range(1, 11):
+            if rem[v - 1]:
+                left, p = take(rem, v)
+                for size, q in dealer(left, tuple(sorted((*hand, v)))):
+                    out[size] = out.get(size, 0.0) + p * q
+        return tuple(out.items())
+
+    busts: dict[int, float] = {}
+
+    def player(rem: tuple[int, ...], hand: tuple[int, ...], up: int, hole: int, p: float) -> None:
+        pure = sorted(hand) == [1, 10]  # the player's pure draws nothing
+        if not pure and total(hand) < (17 if up in (1, 7, 8, 9, 10) else 12):
+            for v in range(1, 11):
+                if rem[v - 1]:
+                    left, q = take(rem, v)
+                    player(left, (*hand, v), up, hole, p * q)
+            return
+        for size, q in dealer(rem, tuple(sorted((up, hole)))):
+            busts[size] = busts.get(size, 0.0) + p * q
+
+    shoe = tuple(have)
+    for a in range(1, 11):
+        for u in range(1, 11):
+            for b in range(1, 11):
+                for h in range(1, 11):
+                    rem, p = shoe, 1.0
+                    for v in (a, u, b, h):
+                        if not rem[v - 1]:
+                            break
+                        rem, q = take(rem, v)
+                        p *= q
+                    else:
+                        if sorted((u, h)) == [1, 10]:
+                            continue  # R12: the round ends, no bust
+                        player(rem, (a, b), u, h, p)
+    return busts
+
+
+def test_players_drawing_first_leave_the_player_dealers_hand_as_from_the_top_R12_R14_R19() -> None:
+    """The argument the exact Red Flex and Buster figures rest on (issue 26): the player-dealer's
+    hand, dealt after a player who draws on the cards seen, busts with each number of cards as
+    often as a hand dealt from the top of the same shoe. Two enumerations of every deal, written
+    apart: with the player (`_player_first_bust_cards`) and from the top (`_ref_bust_cards_of`)."""
+    with_player = _player_first_bust_cards(SMALL_SHOE)
+    from_top = _ref_bust_cards_of(SMALL_SHOE)
+    assert set(with_player) == set(from_top)
+    assert max(from_top) >= 7  # long busts are dealt from this shoe
+    for size, p in from_top.items():
+        assert with_player[size] == pytest.approx(float(p), rel=1e-12), size
+
+
 # ---------------------------------------------------------------- simulation
 
 
@@ -233,6 +317,72 @@ def test_the_exact_figure_is_the_json_headline_and_the_simulation_its_cross_chec
     hit_low, hit_high = sim["hit_frequency_ci95"]
     assert hit_low <= sim["hit_frequency"] <= hit_high
     assert sim["exact_inside_ci95"] is (low <= out["house_edge"] <= high)
+
+
+CROSS_CHECK_HANDS = 100_000
+"""Rounds of the reduced cross-check run by the suite (the CLI's are bj.SIM_HANDS)."""
+
+
+@pytest.mark.parametrize("decks", [5, 6, 8])
+@pytest.mark.parametrize(("wager", "table"), [("red-flex", "RFB-02"), ("buster", "option-5")])
+def test_cross_check_holds_the_exact_figure_or_says_why_R18_R19(
+    wager: str, table: str, decks: int
+) -> None:
+    """Issue 26: each cross-check either holds the exact house edge in its 95% interval or says
+    it does not, how far apart the two are and that the headline is the exact figure. The
+    distance is worked here from the interval itself: half its width is 1.96 standard errors."""
+    result = bj.analyze(PURE, wager, None, decks, hands=CROSS_CHECK_HANDS, seed=bj.SIM_SEED)
+    sim = result["simulation"]
+    assert result["paytable"] == table and result["method"] == "exact"
+    low, high = sim["ci95"]
+    se = (high - low) / (2 * 1.959964)
+    z = (sim["house_edge"] - result["house_edge"]) / se
+    assert sim["z"] == pytest.approx(z, rel=1e-5)
+    assert sim["p_value"] == pytest.approx(math.erfc(abs(z) / math.sqrt(2)), rel=1e-4)
+    inside = low <= result["house_edge"] <= high
+    assert sim["exact_inside_ci95"] is inside
+    note = sim["note"]
+    assert note.startswith("The exact figure is the headline.")
+    assert "players draw only on cards already seen" in note
+    assert "one sample a round" in note
+    if inside:
+        assert "inside its 95% interval" in note
+    else:
+        assert abs(z) > 1.959
+        assert f"{abs(z):.2f} standard errors" in note
+        assert "leaves the exact figure out" in note and "one run in 20" in note
+    # the expected rounds of every paying row: the exact chance times the rounds
+    for row, p in result["probabilities"].items():
+        assert sim["expected_by_row"][row] == pytest.approx(p * CROSS_CHECK_HANDS)
+    assert sum(sim["rounds_by_row"].values()) == round(sim["hit_frequency"] * CROSS_CHECK_HANDS)
+
+
+def test_the_issue_26_run_is_told_as_what_it_is_R19() -> None:
+    """The run of the finding (6 decks, option-5, 1,000,000 rounds, seed 215), as numbers: the
+    exact edge 3538468464045816954011/59145560742900234888285 = 5.98264%, the simulated 5.4167%
+    with a standard error of 0.275317%. By hand: z = (0.054167 - 0.0598264) / 0.00275317 =
+    -2.0556, and the two-sided normal tail beyond 2.0556 is 0.0398: outside the interval
+    (|z| > 1.96), 2.06 standard errors below, 4.0% of the time."""
+    exact = {
+        "house_edge": 0.0598264,
+        "probabilities": {"cards-6": 0.0026376, "cards-7": 0.00021444},
+    }
+    half = 1.959964 * 0.00275317
+    check = {
+        "house_edge": 0.054167,
+        "ci95": [0.054167 - half, 0.054167 + half],
+        "standard_error": 0.00275317,
+        "hands": 1_000_000,
+    }
+    out = bj.cross_check(exact, check, "buster")
+    assert out["exact_inside_ci95"] is False
+    assert out["z"] == pytest.approx(-2.0556, abs=1e-4)
+    assert out["p_value"] == pytest.approx(0.0398, abs=1e-4)
+    # the finding's expected counts: 2,637.6 six-card and 214.4 seven-card busts
+    assert out["expected_by_row"] == pytest.approx({"cards-6": 2637.6, "cards-7": 214.44})
+    assert "2.06 standard errors below it" in out["note"]
+    assert "a difference that large 4.0% of the time" in out["note"]
+    assert "every seat's Buster bet is settled on" in out["note"]
 
 
 def test_simulation_is_seeded_and_the_same_on_any_cpus(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -238,7 +238,7 @@ def test_the_exact_figure_is_the_headline_and_the_simulation_its_cross_check(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     argv = ["--game", "pure-21.5-blackjack", "--wager", "buster"]
-    headline, check = analyze(argv, capsys)
+    headline, check, note = analyze(argv, capsys)
     assert main(["analyze", *argv, "--json"]) == EXIT_OK
     result = json.loads(capsys.readouterr().out)
     assert result["method"] == "exact"  # the JSON's headline is the exact figure too
@@ -246,18 +246,20 @@ def test_the_exact_figure_is_the_headline_and_the_simulation_its_cross_check(
     assert sim["method"] == "simulation"
     assert headline.startswith("pure-21.5-blackjack buster (option-5, 6 decks): ")
     assert f"house edge {100 * result['house_edge']:.4f}% (exact" in headline
-    assert f"hit frequency {result['hit_frequency']:.6f}" in headline
+    assert f"hit frequency {100 * result['hit_frequency']:.4f}%" in headline  # issue 26: percent
     assert "simulation" not in headline
     low, high = sim["ci95"]
     hit_low, hit_high = sim["hit_frequency_ci95"]
     assert check.startswith("  cross-check: ")
     assert f"house edge {100 * sim['house_edge']:.4f}%" in check
     assert f"(95% interval {100 * low:.4f}% to {100 * high:.4f}%)" in check
-    assert f"(95% interval {hit_low:.6f} to {hit_high:.6f})" in check
+    assert f"(95% interval {100 * hit_low:.4f}% to {100 * hit_high:.4f}%)" in check
     assert "simulation, 4,000 rounds" in check
     inside = "inside" if low <= result["house_edge"] <= high else "outside"
     assert sim["exact_inside_ci95"] is (inside == "inside")
     assert check.endswith(f"the exact house edge is {inside} the interval")
+    assert note == f"  {sim['note']}"  # which figure is the headline, what a difference means
+    assert note.startswith("  The exact figure is the headline.")
 
 
 @pytest.mark.usefixtures("small_simulations")
@@ -273,7 +275,7 @@ def test_a_simulated_figure_is_printed_with_its_interval(
 def test_analysis_lines_say_where_the_exact_figure_falls() -> None:
     from tablectl.cli import analysis_lines
 
-    sim = {
+    sim: dict[str, Any] = {
         "hit_frequency": 0.5,
         "house_edge": 0.059826,
         "method": "exact",
@@ -290,16 +292,21 @@ def test_analysis_lines_say_where_the_exact_figure_falls() -> None:
         },
     }
     head, check = analysis_lines("w", sim)
-    assert head == "w: hit frequency 0.500000, house edge 5.9826% " + (
+    assert head == "w: hit frequency 50.0000%, house edge 5.9826% " + (
         "(exact: the player-dealer's hand from a full shoe)"
     )
     assert check == (
-        "  cross-check: hit frequency 0.500000 (95% interval 0.490000 to 0.510000), house edge "
+        "  cross-check: hit frequency 50.0000% (95% interval 49.0000% to 51.0000%), house edge "
         "5.4200% (95% interval 4.8800% to 5.9600%) (simulation, 1,000,000 rounds, seed 7); the "
         "exact house edge is outside the interval"
     )
+    # the cross-check's note, when it has one, is the third line
+    head, check, note = analysis_lines(
+        "w", {**sim, "simulation": {**sim["simulation"], "note": "N"}}
+    )
+    assert note == "  N"
     exact = {"method": "exact", "hit_frequency": 0.1, "house_edge": 0.02}
-    assert analysis_lines("w", exact) == ["w: hit frequency 0.100000, house edge 2.0000% (exact)"]
+    assert analysis_lines("w", exact) == ["w: hit frequency 10.0000%, house edge 2.0000% (exact)"]
 
 
 @pytest.mark.usefixtures("small_simulations")

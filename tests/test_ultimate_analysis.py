@@ -135,7 +135,12 @@ def test_cli_analyze_trips_prints_only_json_R35() -> None:
 
 
 def test_analyze_refuses_a_table_of_another_wager() -> None:
-    with pytest.raises(ValueError, match="BLIND-003 is for blind, not trips"):
+    # issue 26: the refusal lists the Trips tables only (003 and 004 each print one)
+    message = (
+        "BLIND-003 is a blind table, not a trips table: the trips pay tables are TRIPS-003, "
+        "TRIPS-004"
+    )
+    with pytest.raises(ValueError, match=f"^{message}$"):
         analyze("trips", "BLIND-003")
     with pytest.raises(ValueError, match="'ante' is not an analyzed"):
         analyze("ante")

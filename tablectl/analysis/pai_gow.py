@@ -24,9 +24,9 @@ from math import comb, prod
 from types import MappingProxyType
 from typing import TypedDict
 
-from tablectl.analysis import in_steps
+from tablectl.analysis import in_steps, wager_paytable
 from tablectl.rules.pai_gow import DEFAULT_PAYTABLE as DEFAULT_PAYTABLE  # the CLI's default
-from tablectl.rules.pai_gow import fortune_category_unchecked, fortune_paytable
+from tablectl.rules.pai_gow import PAYTABLE_PATH, fortune_category_unchecked
 from tablectl.rules.paytables import FORTUNE_CATEGORIES, PayTable, payout
 from tablectl_base.cards import JOKER, RANKS, SUITS, Card
 
@@ -227,7 +227,9 @@ def analyze(wager: str, paytable: PayTable | str = DEFAULT_PAYTABLE) -> FortuneA
             f"{wager!r} is not a Fortune Pai Gow wager analyze knows: expected one of {WAGERS} "
             "(the Envy Bonus pays fixed amounts on other players' hands; see envy_per_other_hand)"
         )
-    table = fortune_paytable(paytable) if isinstance(paytable, str) else paytable
+    table = (
+        wager_paytable(paytable, wager, PAYTABLE_PATH) if isinstance(paytable, str) else paytable
+    )
     hit, edge = exact_figures(table)
     counts = fortune_counts()
     hands = sum(counts.values())

@@ -19,8 +19,8 @@ from math import comb, prod
 from types import MappingProxyType
 from typing import Any
 
-from tablectl.analysis import in_steps
-from tablectl.rules.paytables import PayTable, get_paytable, payout
+from tablectl.analysis import in_steps, wager_paytable
+from tablectl.rules.paytables import DEFAULT_PATH, PayTable, payout
 from tablectl.rules.poker import rank_category, rank_unchecked, three_card_category
 from tablectl_base.cards import RANKS, Card, standard_deck
 
@@ -132,7 +132,7 @@ def exact_figures(wager: str, table: PayTable) -> tuple[Fraction, Fraction]:
 def analyze(wager: str, paytable: PayTable | str) -> dict[str, Any]:
     """Hit frequency, house edge and category probabilities of a bonus wager, exact."""
     check_wager(wager)
-    table = get_paytable(paytable) if isinstance(paytable, str) else paytable
+    table = wager_paytable(paytable, wager, DEFAULT_PATH) if isinstance(paytable, str) else paytable
     hit, edge = exact_figures(wager, table)
     counts = category_counts(wager)
     hands = sum(counts.values())

@@ -38,7 +38,7 @@ from math import comb, prod
 from types import MappingProxyType
 from typing import Any
 
-from tablectl.analysis import progress
+from tablectl.analysis import progress, wager_paytable
 from tablectl.analysis.three_card_poker import best_five_category_counts
 from tablectl.rules.paytables import PayTable, odds_text, payout
 from tablectl.rules.poker import (
@@ -48,8 +48,7 @@ from tablectl.rules.poker import (
     rank_category,
     rank_unchecked,
 )
-from tablectl.rules.ultimate import DEFAULT_PAYTABLES, GAME
-from tablectl.rules.ultimate import paytable as named_paytable
+from tablectl.rules.ultimate import DEFAULT_PAYTABLES, GAME, PAYTABLE_PATH
 from tablectl_base.cards import RANKS, Card
 
 WAGERS = ("trips", "blind", "bad-beat")
@@ -331,8 +330,10 @@ def showdown_counts(values: tuple[int, ...] = FULL_DECK_VALUES, workers: int = 1
 
 
 def _table(wager: str, paytable: PayTable | str) -> PayTable:
-    """The pay table object, checked to be one for `wager`."""
-    table = named_paytable(paytable) if isinstance(paytable, str) else paytable
+    """The pay table object, checked to be one for `wager` (a name: among `wager`'s own)."""
+    if isinstance(paytable, str):
+        return wager_paytable(paytable, wager, PAYTABLE_PATH)
+    table = paytable
     if table.wager != wager:
         raise ValueError(f"pay table {table.name} is for {table.wager}, not {wager}")
     return table

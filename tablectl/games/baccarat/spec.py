@@ -46,6 +46,13 @@ def analyze(request: AnalyzeRequest) -> Analysis:
     from tablectl.analysis import baccarat
 
     decks = request.decks or 8
+    if request.paytable is not None and request.wager in SPEC.spots[request.game]:
+        # every baccarat wager pays fixed odds (R26, R27): there is no table to choose (an
+        # unknown wager is refused first, by baccarat.analyze, naming the game's)
+        raise ValueError(
+            f"{request.game} {request.wager} has no pay table: baccarat's wagers pay fixed odds "
+            "(R26, R27)"
+        )
     result = baccarat.analyze(
         request.wager, decks, banker_push_on_dragon7=request.banker_push_on_dragon7
     )
