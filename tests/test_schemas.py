@@ -357,7 +357,10 @@ def test_a_reply_says_why_only_when_refused() -> None:
     refused = {"table": "t1", "ts": TS, "v": 1, "id": None, "ok": False, "reason": "x"}
     refused["journaled"] = False
     schemas.validate("cmd/wager/reply", json.dumps(refused).encode())
-    assert _refusal("cmd/wager/reply", {**refused, "journaled": True}).path == "$.journaled"
+    # true: the one command whose record showed a journal fault (journaled, not applied)
+    schemas.validate("cmd/wager/reply", json.dumps({**refused, "journaled": True}).encode())
+    assert _refusal("cmd/wager/reply", {**refused, "journaled": "no"}).path == "$.journaled"
+    assert _refusal("cmd/wager/reply", {**refused, "seq": 12}).path == "$.seq"  # from memory
 
 
 # -- the suite's check ---------------------------------------------------------------------------
