@@ -565,7 +565,6 @@ def cmd_check_config(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     args.file = args.config or args.file or DEFAULT_CONFIG
     cfg = checked_paths(load_config(args.file))
-    t = cfg.table
     for warning in cfg.warnings:  # e.g. a vendor plugin that cannot load: the table still runs
         print(f"warning: {warning}", file=sys.stderr)
     if cfg.key_path is not None:  # the daemon would refuse it: say so before it starts
@@ -574,17 +573,27 @@ def cmd_check_config(args: argparse.Namespace) -> int:
         except KeyFileError as exc:
             print(str(Problem(str(args.file), "journal.key_file", str(exc))), file=sys.stderr)
             return EXIT_USAGE
+    print(f"{args.file}: {ok_line(cfg)}")
+    return EXIT_OK
+
+
+def ok_line(cfg: LoadedConfig) -> str:
+    """What `check-config` says of a valid config, after its file name: the game and the
+    document it is approved under, the table, its money and its devices, in a technician's
+    words (no ruling or issue numbers: those are the docs')."""
+    t = cfg.table
     ok = "ok, with warnings" if cfg.warnings else "ok"
+    game = t.game.id if cfg.document is None else f"{t.game.id} (document {cfg.document})"
     if isinstance(cfg.schedule, PokerSchedule):
-        money = f"{t.game.id} collection {cfg.schedule.label} (R44)"
+        money = f"collection {cfg.schedule.label}"
     else:
         limits, schedule = cfg.rules.banked()
         money = f"limits {limits.min}-{limits.max}, collection schedule {schedule.option}"
-    print(
-        f"{args.file}: {ok}: {t.game.id} table {t.site}/{t.table}, {t.seats.count} seats, "
-        f"{money}, {len(t.devices)} device(s)"
-    )
-    return EXIT_OK
+    n = len(t.devices)
+    devices = f"{n} device(s)"
+    if t.manual_entry:
+        devices += ", cards keyed at the console (manual_entry)"
+    return f"{ok}: {game} table {t.site}/{t.table}, {t.seats.count} seats, {money}, {devices}"
 
 
 def replay_records(lines: Iterator[str]) -> Iterator[Record]:
