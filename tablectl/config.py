@@ -975,14 +975,15 @@ def port_warnings(cfg: LoadedConfig) -> list[str]:
             continue
         dangling = os.path.islink(dev.port)
         what = "is a link to nothing" if dangling else "is not there"
+        remedy = "start its emulator" if dev.emulator else "plug the device in, or correct the port"
         out.append(
             str(
                 Problem(
                     str(cfg.path),
                     f"devices[{i}].port",
-                    f"{shown(dev.port)} {what} (yet): plug the device in, or correct the port; "
-                    "until then the table runs without it and reports it unavailable "
-                    "(`tablectl devices` shows whether it is found)",
+                    f"{shown(dev.port)} {what} (yet): {remedy}; until then the table runs "
+                    "without it and reports it unavailable (`tablectl devices` shows whether it "
+                    "is found)",
                 )
             )
         )
