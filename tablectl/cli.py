@@ -1,4 +1,4 @@
-"""`tablectl` command line (DESIGN contract 4): run, status, check-config, replay, recall,
+"""`tablectl` command line: run, status, check-config, replay, recall,
 verify-journal, analyze, export, archive, import, demo, devices, broker-acl, keygen, collect-heads.
 
 Every command that reads a table config takes it as --config FILE, by default
@@ -400,12 +400,13 @@ def _parser() -> argparse.ArgumentParser:
     analyze.add_argument(
         "--banker-push-on-dragon7",
         action="store_true",
-        help="baccarat: the R26 option (the banker wager pushes on a Dragon 7)",
+        help="baccarat: the banker wager pushes on a Dragon 7 (the usual EZ Baccarat rule; "
+        "without it the banker wager wins on a Dragon 7, as document 003 approves it)",
     )
     analyze.add_argument(
         "--pure-pays",
         choices=["6 to 5", "3 to 2"],  # 21.5 base wager (R11)
-        help="blackjack base wager: what a Pure 21.5 pays (default 6 to 5, R11)",
+        help="blackjack base wager: what a Pure 21.5 pays (default 6 to 5)",
     )
     analyze.add_argument("--json", action="store_true", help="every figure as one JSON document")
     analyze.set_defaults(func=cmd_analyze)
