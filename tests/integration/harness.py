@@ -60,8 +60,8 @@ option = 3
 [[devices]]
 name = "shoe"
 driver = "shoe"
-port = "{shoe_port}"
 emulator = true
+port = "{shoe_port}"
 [mqtt]
 host = "127.0.0.1"
 port = {mqtt_port}
@@ -77,7 +77,7 @@ path = "journal.db"
 
 
 SHOE_ON_DEV_NULL = (
-    '[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\nemulator = true\n'
+    '[[devices]]\nname = "shoe"\ndriver = "shoe"\nemulator = true\nport = "/dev/null"\n'
 )
 """The shoe of a `write_config(..., shoe_port="/dev/null")` table, as written."""
 
