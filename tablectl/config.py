@@ -1269,6 +1269,16 @@ def _data_file_problems(
         if document is not None:
             continue
         mine = tuple(d for d in approval.documents if d in game.DOCUMENTS or not game.DOCUMENTS)
+        if not mine:  # a file whose documents do not approve the game at all
+            out.append(
+                Problem(
+                    name,
+                    key,
+                    f"{value} is for {approval.label}, and {game.id} is approved by "
+                    f"{documents_text(game.DOCUMENTS)} only",
+                )
+            )
+            continue
         if agreed is None:
             agreed = (key, mine)
             continue

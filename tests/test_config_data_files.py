@@ -227,6 +227,26 @@ def test_without_game_document_the_files_agreeing_on_one_name_it_in_the_ok_line(
     assert ": ok: three-card-poker-6cb (document 004) table cardroom-1/tcp-04, " in out
 
 
+def test_without_game_document_a_file_of_no_document_approving_the_game_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A card room's copy of 004's schedule that says 002, which approves no Three Card Poker
+    (002 is a near copy of 000's blackjack half)."""
+    own = tmp_path / "own.toml"
+    shipped = (CONFIG / "schedules" / "three-card-poker-6cb-004.toml").read_text()
+    own.write_text(shipped.replace('documents = ["004"]', 'documents = ["002"]'))
+    path = write(
+        tmp_path,
+        TCP4,
+        replace('document = "004"', ""),
+        replace('file = "schedules/three-card-poker-6cb-004.toml"', 'file = "own.toml"'),
+    )
+    assert refused(path, capsys) == [
+        "collection.file: own.toml is for three-card-poker-6cb (document 002), and "
+        "three-card-poker-6cb is approved by documents 000, 001, 003, 004 only"
+    ]
+
+
 def test_a_document_that_does_not_approve_the_game_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
