@@ -157,6 +157,7 @@ option = 3
 name = "shoe"
 driver = "shoe"
 port = "{port}"
+emulator = true
 [mqtt]
 port = {broker_port}
 [journal]

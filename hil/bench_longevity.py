@@ -103,7 +103,8 @@ class Replayed:
 
 def write_table_config(folder: Path) -> Path:
     """The scenario table's config for a bench journal in `folder`: the repository's schedules,
-    no devices (a start then journals nothing, so the three starts see one journal), MQTT off."""
+    no devices (a start then journals nothing, so the three starts see one journal; the config
+    says the cards are keyed, `manual_entry`), MQTT off."""
     folder.mkdir(parents=True, exist_ok=True)
     kept: list[str] = []
     in_devices = False
@@ -115,7 +116,9 @@ def write_table_config(folder: Path) -> Path:
     body = "\n".join(kept).replace("{schedules}", str(REPO / "config" / "schedules")).rstrip()
     path = folder / "table.toml"
     path.write_text(
-        body + '\n\n[mqtt]\nenabled = false\n\n[journal]\npath = "journal.db"\n',
+        "manual_entry = true\n"
+        + body
+        + '\n\n[mqtt]\nenabled = false\n\n[journal]\npath = "journal.db"\n',
         encoding="utf-8",
     )
     return path

@@ -64,13 +64,15 @@ def table_config(
     journal: Path | None = None,
     key_file: str | None = None,
 ) -> Path:
-    """The campaign's baccarat table: its shoe at `shoe_port` (None: no device), its broker at
-    `mqtt_port` (None: MQTT off), its journal (default `folder/journal.db`), its chain key."""
+    """The campaign's baccarat table: its shoe at `shoe_port`, a simulator's (None: no device,
+    the cards keyed), its broker at `mqtt_port` (None: MQTT off), its journal (default
+    `folder/journal.db`), its chain key."""
     shoe = (
         f"""[[devices]]
 name = "shoe"
 driver = "shoe"
 port = "{shoe_port}"
+emulator = true
 [devices.options]
 backoff_initial = 0.05
 backoff_max = 0.2
@@ -93,6 +95,7 @@ keepalive = 5
         f"""site = "hil"
 table = "{TABLE}"
 log_level = "info"
+manual_entry = {"false" if shoe_port is not None else "true"}
 [game]
 id = "ez-baccarat-panda8"
 decks = 8

@@ -299,6 +299,10 @@ def run(
             "{schedules}", str(SCHEDULES)
         )
         text = _EMULATOR.sub(lambda m: str(emulators[m.group(1)].port), text)
+        # the pseudo-terminals the runner serves, said to be an emulator's as the config must
+        served = [ports[n] for n in names if n not in write_ports]
+        for path in served + [str(e.port) for e in emulators.values()]:
+            text = text.replace(f'port = "{path}"', f'port = "{path}"\nemulator = true')
         cfg = work / "table.toml"
         cfg.write_text(
             text

@@ -1,6 +1,5 @@
-"""`tablectl` command line (DESIGN contract 4): run, status, check-config, replay, recall,
-verify-journal, upgrade-check, analyze, export, archive, import, demo, devices, broker-acl, keygen,
-collect-heads.
+"""`tablectl` command line: run, status, check-config, replay, recall, verify-journal,
+upgrade-check, analyze, export, archive, import, demo, devices, broker-acl, keygen, collect-heads.
 
 Every command that reads a table config takes it as --config FILE, by default
 /etc/tablectl/table.toml. `tablectl COMMAND --help` describes a command, with examples.
@@ -442,12 +441,13 @@ def _parser() -> argparse.ArgumentParser:
     analyze.add_argument(
         "--banker-push-on-dragon7",
         action="store_true",
-        help="baccarat: the R26 option (the banker wager pushes on a Dragon 7)",
+        help="baccarat: the banker wager pushes on a Dragon 7 (the usual EZ Baccarat rule; "
+        "without it the banker wager wins on a Dragon 7, as document 003 approves it)",
     )
     analyze.add_argument(
         "--pure-pays",
         choices=["6 to 5", "3 to 2"],  # 21.5 base wager (R11)
-        help="blackjack base wager: what a Pure 21.5 pays (default 6 to 5, R11)",
+        help="blackjack base wager: what a Pure 21.5 pays (default 6 to 5)",
     )
     analyze.add_argument(
         "--json",
@@ -612,7 +612,6 @@ def cmd_check_config(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     args.file = args.config or args.file or DEFAULT_CONFIG
     cfg = checked_paths(load_config(args.file))
-    t = cfg.table
     for warning in cfg.warnings:  # e.g. a vendor plugin that cannot load: the table still runs
         print(f"warning: {warning}", file=sys.stderr)
     if cfg.key_path is not None:  # the daemon would refuse it: say so before it starts
@@ -621,17 +620,27 @@ def cmd_check_config(args: argparse.Namespace) -> int:
         except KeyFileError as exc:
             print(str(Problem(str(args.file), "journal.key_file", str(exc))), file=sys.stderr)
             return EXIT_USAGE
+    print(f"{args.file}: {ok_line(cfg)}")
+    return EXIT_OK
+
+
+def ok_line(cfg: LoadedConfig) -> str:
+    """What `check-config` says of a valid config, after its file name: the game and the
+    document it is approved under, the table, its money and its devices, in a technician's
+    words (no ruling or issue numbers: those are the docs')."""
+    t = cfg.table
     ok = "ok, with warnings" if cfg.warnings else "ok"
+    game = t.game.id if cfg.document is None else f"{t.game.id} (document {cfg.document})"
     if isinstance(cfg.schedule, PokerSchedule):
-        money = f"{t.game.id} collection {cfg.schedule.label} (R44)"
+        money = f"collection {cfg.schedule.label}"
     else:
         limits, schedule = cfg.rules.banked()
         money = f"limits {limits.min}-{limits.max}, collection schedule {schedule.option}"
-    print(
-        f"{args.file}: {ok}: {t.game.id} table {t.site}/{t.table}, {t.seats.count} seats, "
-        f"{money}, {len(t.devices)} device(s)"
-    )
-    return EXIT_OK
+    n = len(t.devices)
+    devices = f"{n} device(s)"
+    if t.manual_entry:
+        devices += ", cards keyed at the console (manual_entry)"
+    return f"{ok}: {game} table {t.site}/{t.table}, {t.seats.count} seats, {money}, {devices}"
 
 
 def replay_records(lines: Iterator[str]) -> Iterator[Record]:

@@ -10,6 +10,7 @@ import hashlib
 import ipaddress
 import json
 import os
+import re
 import stat
 import sys
 import tomllib
@@ -33,7 +34,8 @@ from pydantic_core import PydanticCustomError
 from tablectl.games.registry import available, game_ids, settings_models, spec_of, spots_of
 from tablectl.games.settings import GameSettings, StrictBool, StrictInt
 from tablectl.paths import folder_problem, not_a_file, not_a_folder, not_a_plain_file
-from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedules
+from tablectl.rules.approval import Approval, documents_text, mismatch, missing
+from tablectl.rules.fees import CollectionSchedule, ScheduleError, load_schedule_file
 from tablectl.rules.paytables import PayTable
 from tablectl.rules.poker_fees import PokerSchedule
 from tablectl_base.money import Money
@@ -126,7 +128,25 @@ class Device(_Strict):
     driver: Text
     port: PathText
     baud: StrictInt = Field(9600, ge=50, le=4_000_000)
+    # A rate outside STANDARD_BAUDS is taken only when the config says it means it (a typo,
+    # 96000 for 9600, would otherwise leave the device silent with no word).
+    custom_baud: StrictBool = False
+    # The port is an emulator's pseudo-terminal (tablectl demo, hil/, the tests): only then is a
+    # /dev/pts/N port opened, since the number goes to the next terminal once the emulator ends.
+    emulator: StrictBool = False
     options: dict[str, Any] = Field(default_factory=dict)
+
+
+STANDARD_BAUDS = (
+    50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600, 19200, 38400, 57600,
+    115200, 230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000,
+    2500000, 3000000, 3500000, 4000000,
+)  # fmt: skip
+"""The serial rates Linux names (termios B50 ... B4000000): any other needs `custom_baud`."""
+PTY = re.compile(r"^/dev/pts/[0-9]+$")
+"""A pseudo-terminal's path: an emulator's port, never a device's (`Device.emulator`)."""
+WINDOWS_PORT = re.compile(r"^(?i:com)[0-9]+:?$")
+"""A Windows serial port name, which names nothing on the Linux table PC."""
 
 
 class Tls(_Strict):
@@ -249,6 +269,9 @@ class TableConfig(_Strict):
     limits: Limits | None = None
     collection: Collection | None = None
     devices: list[Device] = Field(default_factory=list)
+    # The dealer keys the cards at the console: the table has no card reader, and check-config
+    # accepts it without the device the game otherwise needs (DEVICE_ROLES `needed`), saying so.
+    manual_entry: StrictBool = False
     mqtt: Mqtt = Mqtt()
     broadcast: Broadcast = Broadcast()
     pace: PaceBand | None = None
@@ -320,11 +343,14 @@ class Rules(_Strict):
     pace: PaceBand | None = None  # issue 14: the band of rounds an hour (alerts only)
 
     def to_json(self) -> dict[str, Any]:
-        """The rules as journaled; without `pace` when none is set, so rules journaled before
-        it existed keep their JSON (and digest)."""
+        """The rules as journaled; without `pace` when none is set, and without a banked game's
+        `document` when the config names none, so rules journaled before they existed keep their
+        JSON (and digest)."""
         doc = self.model_dump(mode="json", by_alias=True)
         if doc.get("pace") is None:
             doc.pop("pace", None)
+        if doc["game"].get("document", "") is None:
+            doc["game"].pop("document")
         return doc
 
     def banked(self) -> tuple[Limits, CollectionSchedule]:
@@ -364,6 +390,9 @@ class LoadedConfig:
     # names it, so a floor can tell which tables run which config file); None for a config
     # built in memory.
     digest: str | None = None
+    # The rule document the table is approved under: its `game.document`, else the one document
+    # that approves the game, else the one its data files agree on; None when nothing says.
+    document: str | None = None
 
     @property
     def rules(self) -> Rules:
@@ -500,13 +529,14 @@ def path_warnings(cfg: LoadedConfig) -> list[str]:
 
 
 def checked_paths(cfg: LoadedConfig) -> LoadedConfig:
-    """`cfg` once its journal, key and archive paths are fit (ConfigError naming each that is
-    not: `path_problems`), with `path_warnings` added to its warnings: what `check-config` and
-    `run` use, so the daemon never opens a path the check would refuse."""
-    problems = path_problems(cfg)
+    """`cfg` once its journal, key and archive paths and its device ports are fit (ConfigError
+    naming each that is not: `path_problems`, `port_problems`), with `path_warnings` and
+    `port_warnings` added to its warnings: what `check-config` and `run` use, so the daemon
+    never opens a path the check would refuse."""
+    problems = path_problems(cfg) + port_problems(cfg)
     if problems:
         raise ConfigError(problems)
-    return replace(cfg, warnings=cfg.warnings + tuple(path_warnings(cfg)))
+    return replace(cfg, warnings=cfg.warnings + tuple(path_warnings(cfg) + port_warnings(cfg)))
 
 
 def _key(loc: tuple[int | str, ...]) -> str:
@@ -606,6 +636,7 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
             if e["type"] != "duplicate_device_name"  # named at each device's key below
         ]
     problems += _duplicate_names(name, data.get("devices"))
+    problems += _port_problems(name, data.get("devices"))
     collection = _section(Collection, data.get("collection"))
     limits = _section(Limits, data.get("limits"))
     game = data.get("game")
@@ -613,8 +644,16 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
     kind = spec_of(str(game_id)).kind if game_id in GAME_IDS else None
     problems += _kind_problems(name, kind, data)
     schedule: CollectionSchedule | PokerSchedule | None = None
+    schedule_approval: Approval | None = None
+    schedule_read = False
     if collection is not None:
-        schedule = _schedule(collection, path, problems)
+        before = len(problems)
+        schedule, schedule_approval = _schedule(collection, path, problems)
+        schedule_read = (  # a poker table's [collection] is refused as such (_kind_problems)
+            kind == "banked"
+            and collection.file is not None
+            and not any(p.key == "collection.file" for p in problems[before:])
+        )
     if isinstance(schedule, CollectionSchedule) and limits is not None:
         problems += _limit_problems(name, limits, schedule)
     if limits is not None and game_id in GAME_IDS:
@@ -653,7 +692,7 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
     problems += driver_problems
     if game_id in GAME_IDS and isinstance(data.get("devices", []), list):
         role_problems, role_warnings = _role_checks(
-            name, str(game_id), data.get("devices", []), built
+            name, str(game_id), data.get("devices", []), built, data.get("manual_entry") is True
         )
         problems += role_problems
         driver_warnings += role_warnings
@@ -668,8 +707,13 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
                 "username instead; leave client_id out",
             )
         )
+    document: str | None = None
     if table is not None:
         problems += _paytable_problems(name, table.game, paytable_dir(path, table))
+        found, document = _data_file_problems(
+            name, table, schedule_approval, schedule_read, paytable_dir(path, table)
+        )
+        problems += found
         # a game's own checks of the other sections (e.g. its seat count)
         problems += [Problem(name, key, reason) for key, reason in table.game.cross_check(table)]
     problems = list(dict.fromkeys(problems))  # the same problem found by two passes, once
@@ -686,6 +730,7 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
         paytables=game_paytables(table.game, paytable_dir(path, table)),
         warnings=tuple(str(w) for w in driver_warnings)
         + tuple(str(Problem(name, key, why)) for key, why in table.game.advice(table)),
+        document=document,
     )
 
 
@@ -815,7 +860,8 @@ class DeviceRole(TypedDict, total=False):
     drivers: Required[tuple[str, ...]]
     """The built-in drivers that can fill it (a vendor plugin is allowed with a warning)."""
     needed: bool
-    """The table cannot deal without one: a config without it is refused (parse_config)."""
+    """The table's card reader: a config without one is refused (parse_config) unless it says
+    the dealer keys the cards at the console (`manual_entry = true`)."""
     most: int
     """How many devices may fill it (unset: any number)."""
     stack_size: tuple[int, ...]
@@ -852,6 +898,140 @@ def device_roles(game_id: str) -> tuple[DeviceRole, ...] | None:
         return None
     roles = getattr(import_module(where.partition(":")[0]), "DEVICE_ROLES", None)
     return None if roles is None else tuple(roles)
+
+
+def is_port_path(port: str) -> bool:
+    """Whether a device `port` names a file (a device path), not a pyserial URL (`socket://`,
+    `rfc2217://`) or a plain USB device (`usb:`)."""
+    return "://" not in port and not port.startswith("usb:")
+
+
+def _port_problems(name: str, devices: object) -> list[Problem]:
+    """What is wrong with each device's port and baud rate as written, nothing looked up
+    (`port_problems` looks at the path): a Windows port name; a path that is not whole; a
+    pseudo-terminal not said to be an emulator's; a rate Linux has no name for, unless
+    `custom_baud` says it is meant."""
+    if not isinstance(devices, list):
+        return []
+    out = []
+    for i, raw in enumerate(devices):
+        dev = _section(Device, raw)
+        if dev is None:
+            continue  # reported by the full pass
+        port, key = dev.port, f"devices[{i}].port"
+        if WINDOWS_PORT.match(port):
+            out.append(
+                Problem(
+                    name,
+                    key,
+                    f"{shown(port)} is a Windows port name, which names nothing here: give the "
+                    "Linux path, best the stable one (/dev/serial/by-id/..., or the "
+                    "/dev/tablectl-* name systemd/99-tablectl.rules gives); `tablectl devices` "
+                    "lists the ports present",
+                )
+            )
+        elif is_port_path(port) and not port.startswith("/"):
+            out.append(
+                Problem(
+                    name,
+                    key,
+                    f"{shown(port)} is not a whole path: give it from /dev (e.g. "
+                    f'"/dev/{port.removeprefix("./")}"), a pyserial URL (socket://host:port) or a '
+                    "usb: port",
+                )
+            )
+        elif PTY.match(port) and not dev.emulator:
+            out.append(Problem(name, key, _pty_reason(port)))
+        usb = port.startswith("usb:")  # USB has no line speed: its baud is never used
+        if not usb and not dev.custom_baud and dev.baud not in STANDARD_BAUDS:
+            below = max((b for b in STANDARD_BAUDS if b < dev.baud), default=None)
+            above = min((b for b in STANDARD_BAUDS if b > dev.baud), default=None)
+            near = " or ".join(str(b) for b in (below, above) if b is not None)
+            out.append(
+                Problem(
+                    name,
+                    f"devices[{i}].baud",
+                    f"{dev.baud} is not a standard serial rate (the nearest are {near}): check "
+                    f"the device's manual; if it really runs at {dev.baud}, set "
+                    "custom_baud = true on this device",
+                )
+            )
+    return out
+
+
+def _pty_reason(port: str, target: str | None = None) -> str:
+    """Why a pseudo-terminal port is refused unless the device says `emulator = true`."""
+    via = "" if target is None else f" (a link to {target})"
+    return (
+        f"{shown(port)}{via} is a pseudo-terminal, which no device is: an emulator's (tablectl "
+        "demo, hil/, a simulator) lasts only while it runs, and the next terminal opened gets its "
+        "number, so tablectl would write into somebody's terminal; set emulator = true on this "
+        "device only if an emulator serves it"
+    )
+
+
+def port_problems(cfg: LoadedConfig) -> list[Problem]:
+    """Each device port that is a path, as it is on disk now (nothing opened): something there
+    that is not a character device (a serial port is one) is refused, and so is one that leads
+    to a pseudo-terminal when the device does not say it is an emulator's. Nothing there is
+    `port_warnings`' to say: a config is often written before the device is plugged in."""
+    from tablectl.paths import kind
+
+    out = []
+    for i, dev in enumerate(cfg.table.devices):
+        if not is_port_path(dev.port) or not dev.port.startswith("/"):
+            continue
+        key = f"devices[{i}].port"
+        try:
+            st = os.stat(dev.port)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # nothing there, or a link to nothing: a warning
+        except OSError as exc:
+            out.append(Problem(str(cfg.path), key, f"{shown(dev.port)}: {exc.strerror}"))
+            continue
+        if not stat.S_ISCHR(st.st_mode):
+            link = os.path.islink(dev.port)
+            what = f"a symbolic link to {kind(st.st_mode)}" if link else kind(st.st_mode)
+            out.append(
+                Problem(
+                    str(cfg.path),
+                    key,
+                    f"{shown(dev.port)} is {what}, not a character device: a serial port is one; "
+                    "name the device's port (`tablectl devices` lists them)",
+                )
+            )
+            continue
+        target = os.path.realpath(dev.port)
+        if PTY.match(target) and target != dev.port and not dev.emulator:
+            out.append(Problem(str(cfg.path), key, _pty_reason(dev.port, target)))
+    return out
+
+
+def port_warnings(cfg: LoadedConfig) -> list[str]:
+    """Each device port that is a path with nothing there (or a link to nothing): not refused,
+    since a config is often written before its device is plugged in, but said; `tablectl
+    devices` is the live check of the ports present."""
+    out = []
+    for i, dev in enumerate(cfg.table.devices):
+        if not is_port_path(dev.port) or not dev.port.startswith("/"):
+            continue
+        if os.path.exists(dev.port):
+            continue
+        dangling = os.path.islink(dev.port)
+        what = "is a link to nothing" if dangling else "is not there"
+        remedy = "start its emulator" if dev.emulator else "plug the device in, or correct the port"
+        out.append(
+            str(
+                Problem(
+                    str(cfg.path),
+                    f"devices[{i}].port",
+                    f"{shown(dev.port)} {what} (yet): {remedy}; until then the table runs "
+                    "without it and reports it unavailable (`tablectl devices` shows whether it "
+                    "is found)",
+                )
+            )
+        )
+    return out
 
 
 def _duplicate_names(name: str, devices: object) -> list[Problem]:
@@ -891,9 +1071,11 @@ def _role_checks(
     game_id: str,
     devices: list[Any],
     built: dict[int, object],
+    manual_entry: bool = False,
 ) -> tuple[list[Problem], list[Problem]]:
     """Each device fills one of the game's roles, set as the game needs (stack sizes, dice);
-    no role has more devices than it takes; every role the game needs is filled.
+    no role has more devices than it takes; every role the game needs (its card reader) is
+    filled, unless `manual_entry` says the dealer keys the cards at the console.
     A vendor plugin's device is allowed with a warning: which role it fills cannot be told."""
     from tablectl_drivers.registry import BUILTIN_DRIVERS, available_drivers
 
@@ -955,11 +1137,21 @@ def _role_checks(
                     + " all fill it",
                 )
             )
-        if role.get("needed") and not at and not unsure:
+        if role.get("needed") and at and manual_entry:
+            warnings.append(
+                Problem(
+                    name,
+                    "manual_entry",
+                    f"true says the dealer keys the cards at the console, but devices[{at[0]}] "
+                    f"reads {role['role']}: leave manual_entry out while the table has its reader",
+                )
+            )
+        if role.get("needed") and not at and not unsure and not manual_entry:
             why = f" ({role['why']})" if role.get("why") else ""
             text = (
                 f"{game_id} needs a device for {role['role']}: {' or '.join(role['drivers'])}"
-                f"{why}; none is configured"
+                f"{why}; none is configured (if the dealer keys the cards at the console "
+                "instead, set manual_entry = true)"
             )
             if plugins:  # a vendor's device may be the one: say so, do not refuse
                 warnings.append(Problem(name, "devices", text + " unless a plugin's device is it"))
@@ -1037,22 +1229,27 @@ def _error_key(err: Any) -> str:
     return key
 
 
-def _schedule(col: Collection, path: Path, problems: list[Problem]) -> CollectionSchedule | None:
+def _schedule(
+    col: Collection, path: Path, problems: list[Problem]
+) -> tuple[CollectionSchedule | None, Approval | None]:
+    """The collection's schedule (None when it cannot be had: `problems` says why) and the
+    `[approval]` of the schedules file it comes from (None for an inline schedule, or a file
+    without one)."""
     if col.schedule is not None:
-        return col.schedule
+        return col.schedule, None
     assert col.file is not None and col.option is not None
     file = resolve(path, col.file)
     try:
-        schedules = load_schedules(file)
+        schedules, approval = load_schedule_file(file)
     except FileNotFoundError:
         problems.append(Problem(str(path), "collection.file", f"no such file: {file}"))
-        return None
+        return None, None
     except ScheduleError as exc:
         problems += [Problem(str(path), "collection.file", line) for line in str(exc).splitlines()]
-        return None
+        return None, None
     except (ValueError, RecursionError) as exc:  # e.g. a 4300-digit integer; deep nesting
         problems.append(Problem(str(path), "collection.file", f"{file}: {_toml_problem(exc)}"))
-        return None
+        return None, None
     if col.option not in schedules:
         problems.append(
             Problem(
@@ -1062,8 +1259,89 @@ def _schedule(col: Collection, path: Path, problems: list[Problem]) -> Collectio
                 f"it has {min(schedules)}-{max(schedules)}",
             )
         )
-        return None
-    return schedules[col.option]
+        return None, approval
+    return schedules[col.option], approval
+
+
+def _data_file_problems(
+    name: str,
+    table: TableConfig,
+    schedule_approval: Approval | None,
+    schedule_read: bool,
+    folder: Path,
+) -> tuple[list[Problem], str | None]:
+    """Each data file the config names is for the table's game and document (issue 26 item 1),
+    and the table's document.
+
+    The files: the collection schedules file (`collection.file`) and every pay table a
+    `[game]` key names (in `folder`). Each must carry an `[approval]` (tablectl/rules/approval.py)
+    naming the game; the table's document is its `game.document`, else the one document that
+    approves the game; with neither, the files themselves must agree on one (the first file
+    names the candidates, each later one must share one). A file or table that cannot be read is
+    reported elsewhere (`_schedule`, `_paytable_problems`) and skipped here: `schedule_read`
+    says whether the schedules file was read."""
+    from tablectl.rules.paytables import PayTableError, load_paytable_file
+
+    game = table.game
+    stated: str | None = getattr(game, "document", None)
+    only = game.DOCUMENTS[0] if len(game.DOCUMENTS) == 1 else None
+    document = stated or only
+    files: list[tuple[str, str, Approval | None]] = []
+    col = table.collection
+    if col is not None and col.file is not None and schedule_read:
+        files.append(("collection.file", col.file, schedule_approval))
+    for key, (file, _wager) in game.PAYTABLES.items():
+        wanted = getattr(game, key)
+        if wanted is None:
+            continue
+        try:
+            entry = load_paytable_file(folder / file).get(wanted)
+        except (PayTableError, ValueError, RecursionError):
+            continue  # reported by _paytable_problems
+        if entry is not None:
+            files.append((f"game.{key}", wanted, entry[1]))
+    out: list[Problem] = []
+    agreed: tuple[str, tuple[str, ...]] | None = None  # the first file's key, its documents
+    for key, value, approval in files:
+        if approval is None:
+            out.append(Problem(name, key, missing(value)))
+            continue
+        why = mismatch(value, approval, game.id, document)
+        if why is not None:
+            out.append(Problem(name, key, why))
+            continue
+        if document is not None:
+            continue
+        mine = tuple(d for d in approval.documents if d in game.DOCUMENTS or not game.DOCUMENTS)
+        if not mine:  # a file whose documents do not approve the game at all
+            out.append(
+                Problem(
+                    name,
+                    key,
+                    f"{value} is for {approval.label}, and {game.id} is approved by "
+                    f"{documents_text(game.DOCUMENTS)} only",
+                )
+            )
+            continue
+        if agreed is None:
+            agreed = (key, mine)
+            continue
+        shared = tuple(d for d in agreed[1] if d in mine)
+        if not shared:
+            out.append(
+                Problem(
+                    name,
+                    key,
+                    f"{value} is for {approval.label}, but {agreed[0]} is for "
+                    f"{documents_text(agreed[1])}: name the table's document (game.document) "
+                    "and use that document's files",
+                )
+            )
+            continue
+        agreed = (agreed[0], shared)
+    if document is None and agreed is not None and len(agreed[1]) == 1:
+        document = agreed[1][0]
+    return out, document
 
 
 def load_config(path: Path | str) -> LoadedConfig:

@@ -31,11 +31,16 @@ SEATS = 8  # seven players and the player-dealer position (003)
 DECKS = 8
 RESHUFFLE_BELOW = 16  # cards left when the demo dealer puts in a new shoe
 KEY_FILE = "journal.key"  # the demo table's chain key, made in its folder (tablectl keygen)
+SHOE_LINK = "shoe.pty"
+"""The demo shoe's port in the demo's folder: a link to the simulator's pseudo-terminal while the
+demo runs, gone when it ends, so that `tablectl run` on the demo's config later finds no port
+rather than a /dev/pts number the next terminal opened has taken."""
 
 
 def write_config(
     folder: Path, port: str, mqtt_port: int, broker: bool, table: str = "bac-1"
 ) -> Path:
+    """The demo table's config in `folder`, its shoe at `port` (the simulator's: `emulator`)."""
     folder.mkdir(parents=True, exist_ok=True)
     if not (folder / KEY_FILE).exists():  # the demo's install step: its own journal chain key
         create_key(folder / KEY_FILE)
@@ -65,6 +70,7 @@ name = "shoe"
 driver = "shoe"
 port = "{port}"
 baud = 9600
+emulator = true     # the simulated shoe's pseudo-terminal, there only while the demo runs
 
 [mqtt]
 enabled = {"true" if broker else "false"}
@@ -103,9 +109,11 @@ def run_demo(
 async def _demo(
     folder: Path, rounds: int, mqtt_port: int, seed: int, delay: float, table: str
 ) -> None:
-    shoe = SimulatedShoe()
+    folder.mkdir(parents=True, exist_ok=True)
+    link = folder.resolve() / SHOE_LINK
+    shoe = SimulatedShoe(link=link)  # the link goes when the shoe is closed, at the demo's end
     broker = broker_reachable(mqtt_port)
-    cfg = load_config(write_config(folder, shoe.port, mqtt_port, broker, table))
+    cfg = load_config(write_config(folder, str(link), mqtt_port, broker, table))
     daemon = Daemon(cfg)
     progress = asyncio.Event()
 
@@ -121,7 +129,7 @@ async def _demo(
                 print(f"ALERT {row.payload.decode()}", flush=True)
 
     daemon.listeners.append(show)
-    print(f"tablectl demo: simulated shoe on {shoe.port}, journal {cfg.journal_path}")
+    print(f"tablectl demo: simulated shoe on {link} ({shoe.port}), journal {cfg.journal_path}")
     print(
         f"MQTT: publishing to 127.0.0.1:{mqtt_port} under {cfg.table.base_topic}"
         if broker

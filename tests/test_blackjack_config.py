@@ -16,7 +16,7 @@ from tablectl.cli import main
 from tablectl.config import ConfigError, load_config
 from tablectl.games.blackjack.spec import Pure215Game, PureSpanish215Game
 from tablectl.rules.fees import load_schedules
-from tests.helpers import REPO, make_config
+from tests.helpers import REPO, as_plugged_in, make_config
 
 CONFIGS = {
     "pure-21.5-blackjack-000.toml": ("6 to 5", "RFB-02", "option-5", "action-button"),
@@ -44,7 +44,11 @@ def test_shipped_blackjack_config_passes_check_config_contract4(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["check-config", str(REPO / "config" / name)]) == 0
-    assert "ok:" in capsys.readouterr().out
+    out, err = as_plugged_in(*capsys.readouterr())
+    assert err == ""
+    document = re.search(r"-(00[0-4])", name)  # each file is named for its document
+    assert document is not None
+    assert f": ok: {name.split('-00')[0]} (document {document[1]}) table " in out
 
 
 @pytest.mark.parametrize(("name", "expected"), CONFIGS.items())

@@ -57,6 +57,29 @@ def test_every_subcommand_has_a_description_and_an_example(name: str) -> None:
     assert examples[0] in sub.format_help()
 
 
+INTERNAL_NUMBERS = re.compile(r"\bR\d+|\bissue \d+|\bcontract \d+", re.IGNORECASE)
+"""How the code and the docs cite a ruling (R26), an issue (issue 15 item 4) or the design
+(DESIGN contract 4): words for the team, not for a technician reading --help."""
+
+
+@pytest.mark.parametrize("name", [None, *COMMANDS])
+def test_no_help_text_cites_a_ruling_an_issue_or_a_design_contract(name: str | None) -> None:
+    """`tablectl --help` and each `tablectl COMMAND --help` say what things do in a technician's
+    words; the rulings behind them are in the docs."""
+    parser = _parser() if name is None else subcommands()[name]
+    text = parser.format_help()
+    assert INTERNAL_NUMBERS.findall(text) == [], text
+
+
+def test_the_internal_numbers_pattern_finds_what_it_is_for() -> None:
+    """The three forms the issue found in the help texts, and none of the look-alikes."""
+    found = INTERNAL_NUMBERS.findall(
+        'DESIGN contract 4; the R26 option; (default 6 to 5, R11); issue 15 item 4; "(R44)"'
+    )
+    assert found == ["contract 4", "R26", "R11", "issue 15", "R44"]
+    assert INTERNAL_NUMBERS.findall("RFB-02, TCB-6B4, 3 to 2, /dev/ttyUSB0, --round 12") == []
+
+
 @pytest.mark.parametrize("name", COMMANDS)
 def test_every_option_has_help_text(name: str) -> None:
     for action in subcommands()[name]._actions:

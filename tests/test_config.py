@@ -12,6 +12,7 @@ import pytest
 from tablectl.cli import main
 from tablectl.config import ConfigError, Problem, load_config
 from tablectl.games.baccarat.spec import BaccaratGame
+from tests.helpers import as_plugged_in
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "config" / "ez-baccarat-panda8.toml"
@@ -88,10 +89,11 @@ def test_check_config_accepts_the_shipped_config_with_exit_0_and_an_ok_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, out, err = check(SHIPPED, capsys)
+    out, err = as_plugged_in(out, err)
     assert code == 0
     assert err == ""
     assert out == (
-        f"{SHIPPED}: ok: ez-baccarat-panda8 table cardroom-1/bac-01, 8 seats, "
+        f"{SHIPPED}: ok: ez-baccarat-panda8 (document 003) table cardroom-1/bac-01, 8 seats, "
         "limits 5.00-500.00, collection schedule 3, 2 device(s)\n"
     )
 
@@ -101,8 +103,9 @@ def test_check_config_accepts_the_test_config_with_exit_0(
 ) -> None:
     path = write_config(tmp_path)
     code, out, err = check(path, capsys)
+    out, err = as_plugged_in(out, err)
     assert (code, err) == (0, "")
-    assert out.startswith(f"{path}: ok: ez-baccarat-panda8")
+    assert out.startswith(f"{path}: ok: ez-baccarat-panda8 (document 003)")
     assert load_config(path).journal_path == tmp_path / "bac-01.db"
 
 

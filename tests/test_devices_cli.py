@@ -25,12 +25,14 @@ from tests.helpers import write_config
 
 def config_with(tmp_path: Path, entries: list[tuple[str, str]]) -> Path:
     """A baccarat table config with these (name, port) devices: the first its card-reading
-    shoe, the others scoreboard displays (a role without a limit: the game takes any number)."""
+    shoe, the others scoreboard displays (a role without a limit: the game takes any number).
+    A pseudo-terminal's is said to be an emulator's, as the config must for it to be used."""
     path = write_config(tmp_path)
     with path.open("a") as f:
         for i, (name, port) in enumerate(entries):
             driver = "eztrak" if i else "shoe"
-            f.write(f'\n[[devices]]\nname = "{name}"\ndriver = "{driver}"\nport = "{port}"\n')
+            pty = "emulator = true\n" if port.startswith("/dev/pts/") else ""
+            f.write(f'\n[[devices]]\nname = "{name}"\ndriver = "{driver}"\nport = "{port}"\n{pty}')
     return path
 
 

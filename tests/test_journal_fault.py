@@ -41,7 +41,7 @@ from tablectl.daemon import Daemon, JournalHeld
 from tablectl.journal import BadRecord, Journal, JournalError
 from tablectl.table import Table
 from tests.conftest import MosquittoBroker
-from tests.integration.harness import write_config
+from tests.integration.harness import without_shoe, write_config
 
 BASE = "tablectl/it/t1"
 TIMEOUT = 10.0
@@ -124,10 +124,7 @@ def table(tmp_path: Path, port: int, *, shoe: bool = True) -> LoadedConfig:
     driver that reports the port unusable: an input, if the table ever reads it) or none."""
     path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=port)
     if not shoe:
-        device = '[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n'
-        text = path.read_text()
-        assert device in text
-        path.write_text(text.replace(device, ""))
+        without_shoe(path)
     return load_config(path)
 
 

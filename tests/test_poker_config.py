@@ -37,6 +37,7 @@ from tablectl.config import ConfigError, LoadedConfig, Rules, load_config, parse
 from tablectl.games.poker.spec import settings_of
 from tablectl.games.registry import spec_of
 from tablectl.rules.poker_fees import PokerSchedule, hand_fee, time_fee
+from tests.helpers import as_plugged_in
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "config"
@@ -150,11 +151,13 @@ def test_shipped_poker_config_passes_check_config_contract4(
     game, table, seats, label = SHIPPED[name]
     path = CONFIG / name
     code, out, err = check_config(path, capsys)
+    out, err = as_plugged_in(out, err)
     assert (code, err) == (0, "")
     devices = DEVICES.get(name, 1)
+    document = name.removesuffix(".toml")[-3:]  # each file is named for its document
     assert out == (
-        f"{path}: ok: {game} table {table}, {seats} seats, {game} collection {label} (R44), "
-        f"{devices} device(s)\n"
+        f"{path}: ok: {game} (document {document}) table {table}, {seats} seats, "
+        f"collection {label}, {devices} device(s)\n"
     )
 
 

@@ -15,14 +15,12 @@ from tablectl.cli import main as cli
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl.journal import Journal
-from tests.integration.harness import write_config
+from tests.integration.harness import without_shoe, write_config
 
 
 def config(tmp_path: Path, max_limit: str) -> Path:
-    path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1)
-    text = path.read_text().replace(
-        '[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n', ""
-    )
+    path = without_shoe(write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1))
+    text = path.read_text()
     text = text.replace('max = "500"', f'max = "{max_limit}"').replace(
         "[mqtt]", "[mqtt]\nenabled = false"
     )
@@ -124,7 +122,7 @@ def test_pay_tables_are_journaled_with_the_rules_so_old_rounds_replay_as_paid(
     from journaled rules pays by them even if the data file no longer holds the table."""
     from tablectl.config import Rules
     from tablectl.games.registry import make_engine
-    from tests.helpers import make_config
+    from tests.helpers import REPO, make_config
 
     cfg = make_config(
         tmp_path,
@@ -135,6 +133,12 @@ def test_pay_tables_are_journaled_with_the_rules_so_old_rounds_replay_as_paid(
             "banker_push_on_dragon7": None,
             "bet_timer_seconds": None,
         },
+        # 004's one schedule, as TCB-6B2 is 004's (a baccarat schedule is refused)
+        collection={
+            "file": str(REPO / "config/schedules/three-card-poker-6cb-004.toml"),
+            "option": 1,
+        },
+        manual_entry=True,
     )
     rules = cfg.rules
     assert set(rules.paytables) == {"TCB-6B2", "PP-MR200"}

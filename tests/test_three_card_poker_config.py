@@ -16,7 +16,7 @@ from tablectl.cli import main
 from tablectl.config import ConfigError, load_config, parse_config
 from tablectl.games.three_card_poker.spec import ThreeCardPokerGame
 from tablectl.table import Table
-from tests.helpers import bank, feed, make_config, payload, wager
+from tests.helpers import as_plugged_in, bank, feed, make_config, payload, wager
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,7 +48,9 @@ def test_shipped_config_checks_and_follows_its_document_R2_R3_R29(
 ) -> None:
     path = ROOT / "config" / f"three-card-poker-6cb-{doc}.toml"
     assert main(["check-config", str(path)]) == 0, capsys.readouterr()
-    assert "ok: three-card-poker-6cb" in capsys.readouterr().out
+    out, err = as_plugged_in(*capsys.readouterr())
+    assert err == ""
+    assert f"ok: three-card-poker-6cb (document {doc}) table" in out
     cfg = load_config(path)
     game = cfg.table.game
     assert isinstance(game, ThreeCardPokerGame)

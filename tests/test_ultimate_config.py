@@ -19,7 +19,7 @@ import pytest
 from tablectl.cli import main
 from tablectl.config import ConfigError, load_config, parse_config
 from tablectl.table import Table
-from tests.helpers import REPO, bank, feed, payload, wager
+from tests.helpers import REPO, as_plugged_in, bank, feed, payload, wager
 
 CONFIGS = [REPO / "config" / "ultimate-texas-holdem-003.toml"]
 CONFIGS += [REPO / "config" / "ultimate-texas-holdem-004.toml"]
@@ -30,7 +30,10 @@ def test_shipped_config_passes_check_config_contract4(
     path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["check-config", str(path)]) == 0
-    assert "ok: ultimate-texas-holdem" in capsys.readouterr().out
+    out, err = as_plugged_in(*capsys.readouterr())
+    assert err == ""
+    document = path.stem[-3:]  # each file is named for its document
+    assert f"ok: ultimate-texas-holdem (document {document}) table" in out
 
 
 def test_003_table_has_six_places_and_the_bad_beat_003_3455() -> None:

@@ -46,6 +46,9 @@ class GameSettings(BaseModel):
 
     PAYTABLES: ClassVar[dict[str, tuple[str, str]]] = {}
     """Each option naming a pay table -> (its file in config/paytables, the wager it settles)."""
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ()
+    """The rule documents that approve the game (shared seeds/): a game's `document` key, where
+    it has one, names one of them; check-config holds the game's data files to it."""
 
     id: str
 

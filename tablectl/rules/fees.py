@@ -44,6 +44,8 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
 
+from tablectl.rules.approval import KEY as APPROVAL
+from tablectl.rules.approval import Approval, parse_approval
 from tablectl_base.money import ZERO, MoneyError, fmt, parse_money
 
 MAX_RATES = 5
@@ -309,6 +311,13 @@ def describe_error(err: ErrorDetails, where: KeyPath) -> str:
 
 def load_schedules(path: Path) -> dict[int, CollectionSchedule]:
     """Load a `[[schedule]]` TOML file keyed by option; ScheduleError names every fault."""
+    return load_schedule_file(path)[0]
+
+
+def load_schedule_file(path: Path) -> tuple[dict[int, CollectionSchedule], Approval | None]:
+    """A `[[schedule]]` TOML file's schedules keyed by option, and its `[approval]` (what it is
+    for: tablectl/rules/approval.py; None when the file has none); ScheduleError names every
+    fault, the approval's included."""
     try:
         document = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
@@ -316,9 +325,9 @@ def load_schedules(path: Path) -> dict[int, CollectionSchedule]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise ScheduleError([f"{path}: not valid TOML: {err}"]) from None
 
-    problems: list[str] = []
+    approval, problems = parse_approval(document.get(APPROVAL))
     for key in document:
-        if key != "schedule":
+        if key not in ("schedule", APPROVAL):
             problems.append(f"{key}: unknown key; schedules are written as [[schedule]] tables")
     entries = document.get("schedule")
     if not entries:
@@ -359,4 +368,4 @@ def load_schedules(path: Path) -> dict[int, CollectionSchedule]:
 
     if problems:
         raise ScheduleError([f"{path}: {problem}" for problem in problems])
-    return schedules
+    return schedules, approval

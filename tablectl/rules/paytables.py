@@ -30,6 +30,8 @@ from pydantic import (
     model_validator,
 )
 
+from tablectl.rules.approval import KEY as APPROVAL
+from tablectl.rules.approval import Approval, parse_approval
 from tablectl.rules.poker import FIVE_CARD_CATEGORIES, ROYAL_FLUSH, THREE_CARD_CATEGORIES
 from tablectl_base.money import Money
 
@@ -207,6 +209,14 @@ def _count_rows_overlap(wager: str, pays: Mapping[str, Fraction]) -> str | None:
 
 def load_paytables(path: Path = DEFAULT_PATH) -> dict[str, PayTable]:
     """Every table in a pay-table file, by name; PayTableError names the file, table and key."""
+    return {name: table for name, (table, _) in load_paytable_file(path).items()}
+
+
+def load_paytable_file(path: Path) -> dict[str, tuple[PayTable, Approval | None]]:
+    """Every table in a pay-table file, by name, with its `[<name>.approval]` (what it is for:
+    tablectl/rules/approval.py; None when it has none). The approval is kept apart from the
+    `PayTable`, which the rules journal: what a table pays is the same whichever document
+    prints it. PayTableError names the file, table and key."""
     try:
         with path.open("rb") as f:
             raw = tomllib.load(f)
@@ -214,12 +224,16 @@ def load_paytables(path: Path = DEFAULT_PATH) -> dict[str, PayTable]:
         raise PayTableError(f"{path}: cannot read: {e.strerror or e}") from e
     except tomllib.TOMLDecodeError as e:
         raise PayTableError(f"{path}: not valid TOML: {e}") from e
-    tables: dict[str, PayTable] = {}
+    tables: dict[str, tuple[PayTable, Approval | None]] = {}
     for name, body in raw.items():
         if not isinstance(body, dict):
             raise PayTableError(f"{path}: {name}: expected a table like [{name}], not a value")
+        fields = {k: v for k, v in body.items() if k != APPROVAL}
+        approval, wrong = parse_approval(body.get(APPROVAL))
+        if wrong:
+            raise PayTableError(f"{path}: {name}: {'; '.join(wrong)}")
         try:
-            tables[name] = PayTable.model_validate({"name": name, **body})
+            tables[name] = (PayTable.model_validate({"name": name, **fields}), approval)
         except ValidationError as e:
             problems = "; ".join(_problem(name, err) for err in e.errors())
             raise PayTableError(f"{path}: {name}: {problems}") from e

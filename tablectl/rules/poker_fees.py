@@ -60,6 +60,8 @@ from pydantic import (
 
 # The banked schedules' validation helpers, reused so that both kinds refuse the same things
 # with the same words: one home for money in a schedule.
+from tablectl.rules.approval import KEY as APPROVAL
+from tablectl.rules.approval import Approval, parse_approval
 from tablectl.rules.fees import (
     MAX_RATES,
     Amount,
@@ -339,15 +341,25 @@ def _validated(entry: object, where: KeyPath) -> tuple[PokerSchedule | None, lis
 
 def parse_poker_schedules(text: str, source: str) -> dict[int, PokerSchedule]:
     """A `[[schedule]]` TOML text keyed by option; ScheduleError names every fault in `source`."""
+    return parse_poker_schedule_file(text, source)[0]
+
+
+def parse_poker_schedule_file(
+    text: str, source: str
+) -> tuple[dict[int, PokerSchedule], Approval | None]:
+    """A `[[schedule]]` TOML text keyed by option, and its `[approval]` (what it is for:
+    tablectl/rules/approval.py; None when it has none); ScheduleError names every fault in
+    `source`, the approval's included."""
     try:
         document: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ScheduleError([f"{source}: not valid TOML: {err}"]) from None
 
-    problems = [
+    approval, problems = parse_approval(document.get(APPROVAL))
+    problems += [
         f"{key}: unknown key; schedules are written as [[schedule]] tables"
         for key in document
-        if key != "schedule"
+        if key not in ("schedule", APPROVAL)
     ]
     entries = document.get("schedule")
     if not isinstance(entries, list) or not entries:
@@ -369,7 +381,7 @@ def parse_poker_schedules(text: str, source: str) -> dict[int, PokerSchedule]:
 
     if problems:
         raise ScheduleError([f"{source}: {problem}" for problem in problems])
-    return schedules
+    return schedules, approval
 
 
 def posted_file(document: str, game: str) -> str | None:

@@ -33,14 +33,18 @@ Payload = dict[str, Any]
 
 
 def shipped_config(folder: Path, name: str, *, ports: dict[str, str], mqtt_port: int) -> Path:
-    """config/`name` as shipped, with its device ports (shipped path -> emulator port), the
-    broker's port, a journal in `folder` and the schedule file found from `folder`. On a locked
-    broker the table connects as the shipped config's user, with a password file in `folder`."""
+    """config/`name` as shipped, with its device ports (shipped path -> emulator port, said to
+    be an emulator's as a pseudo-terminal port must be), the broker's port, a journal in
+    `folder` and the schedule file found from `folder`. On a locked broker the table connects
+    as the shipped config's user, with a password file in `folder`."""
     text = (CONFIG / name).read_text()
     swaps = {
         'file = "schedules/': f'file = "{CONFIG}/schedules/',
         "port = 1883\n": f"port = {mqtt_port}\n",
-        **{f'port = "{shipped}"': f'port = "{port}"' for shipped, port in ports.items()},
+        **{
+            f'port = "{shipped}"': f'port = "{port}"\nemulator = true'
+            for shipped, port in ports.items()
+        },
     }
     for old, new in swaps.items():
         assert text.count(old) == 1, f"{name}: expected one {old!r}"

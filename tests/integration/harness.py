@@ -39,6 +39,8 @@ TIMEOUT = 20.0
 
 
 def write_config(folder: Path, *, shoe_port: str, mqtt_port: int, table: str = "t1") -> Path:
+    """A baccarat table config in `folder` whose shoe is at `shoe_port`: a simulator's
+    pseudo-terminal (`emulator = true` says so, as a pty port needs) or a stand-in path."""
     path = folder / "table.toml"
     path.write_text(
         f"""site = "it"
@@ -58,6 +60,7 @@ option = 3
 [[devices]]
 name = "shoe"
 driver = "shoe"
+emulator = true
 port = "{shoe_port}"
 [mqtt]
 host = "127.0.0.1"
@@ -70,6 +73,22 @@ path = "journal.db"
     broker = broker_on(mqtt_port)
     if broker is not None and broker.locked:
         lock_table(path, broker, f"table-it-{table}")
+    return path
+
+
+SHOE_ON_DEV_NULL = (
+    '[[devices]]\nname = "shoe"\ndriver = "shoe"\nemulator = true\nport = "/dev/null"\n'
+)
+"""The shoe of a `write_config(..., shoe_port="/dev/null")` table, as written."""
+
+
+def without_shoe(path: Path) -> Path:
+    """The `write_config(..., shoe_port="/dev/null")` table at `path` without its shoe: the cards
+    come in as inputs the test submits, which the config says as a table whose dealer keys the
+    cards at the console must (`manual_entry`)."""
+    text = path.read_text()
+    assert text.count(SHOE_ON_DEV_NULL) == 1, f"{path}: expected the shoe on /dev/null"
+    path.write_text("manual_entry = true\n" + text.replace(SHOE_ON_DEV_NULL, ""))
     return path
 
 

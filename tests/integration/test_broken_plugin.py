@@ -115,7 +115,7 @@ def test_check_config_prints_the_warning_and_exits_0(
         f"loaded: plugin from acme-shoe: RuntimeError: licence dongle missing{DOWN}\n"
     )
     assert out == (
-        f"{config}: ok, with warnings: ez-baccarat-panda8 table it/t1, 7 seats, "
+        f"{config}: ok, with warnings: ez-baccarat-panda8 (document 003) table it/t1, 7 seats, "
         "limits 5.00-500.00, collection schedule 3, 2 device(s)\n"
     )
 

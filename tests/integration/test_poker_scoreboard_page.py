@@ -275,7 +275,7 @@ def holdem_config(folder: Path, *, reader_port: str, mqtt_port: int) -> Path:
     text = (CONFIG / "texas-holdem-003.toml").read_text()
     swaps = {
         "port = 1883\n": f"port = {mqtt_port}\nkeepalive = 5\n",
-        'port = "/dev/tablectl-poker-table"': f'port = "{reader_port}"',
+        'port = "/dev/tablectl-poker-table"': f'port = "{reader_port}"\nemulator = true',
         'username = "table-cardroom-1-holdem-03"': "",
         'password_file = "/etc/tablectl/mqtt-password"': "",
         'path = "/var/lib/tablectl/holdem-03.db"': f'path = "{folder}/journal.db"',

@@ -75,6 +75,7 @@ name = "reader"
 driver = "poker-table"
 port = "{reader_port}"
 baud = 9600
+emulator = true
 
 [mqtt]
 host = "127.0.0.1"

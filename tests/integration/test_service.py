@@ -16,7 +16,7 @@ from tablectl.daemon import Daemon
 from tablectl.journal import Journal, parse_ts
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker
-from tests.integration.harness import DaemonProcess, write_config
+from tests.integration.harness import DaemonProcess, without_shoe, write_config
 
 pytestmark = pytest.mark.integration
 
@@ -46,9 +46,8 @@ def test_sd_notify_ready_watchdog_and_stopping(tmp_path: Path, mosquitto: Mosqui
 
 def timed_table(tmp_path: Path, seconds: int) -> LoadedConfig:
     """The harness's baccarat table with a bet timer of `seconds` (R28), no device, MQTT off."""
-    cfg_path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1)
+    cfg_path = without_shoe(write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1))
     text = cfg_path.read_text().replace("decks = 8", f"decks = 8\nbet_timer_seconds = {seconds}")
-    text = text.replace('[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n', "")
     cfg_path.write_text(text.replace("[mqtt]", "[mqtt]\nenabled = false"))
     return load_config(cfg_path)
 
@@ -145,10 +144,8 @@ async def test_a_failing_driver_is_reported_and_the_table_runs_on(
 async def test_a_journal_that_cannot_be_written_stops_the_daemon_as_failed(
     tmp_path: Path,
 ) -> None:
-    cfg_path = write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1)
-    text = cfg_path.read_text().replace(
-        '[[devices]]\nname = "shoe"\ndriver = "shoe"\nport = "/dev/null"\n', ""
-    )
+    cfg_path = without_shoe(write_config(tmp_path, shoe_port="/dev/null", mqtt_port=1))
+    text = cfg_path.read_text()
     cfg_path.write_text(text.replace("[mqtt]", "[mqtt]\nenabled = false"))
     daemon = Daemon(load_config(cfg_path))
     runner = asyncio.create_task(daemon.run(install_signals=False))

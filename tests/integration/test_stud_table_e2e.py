@@ -70,6 +70,7 @@ name = "reader"
 driver = "poker-table"
 port = "{reader_port}"
 baud = 9600
+emulator = true
 """
     )
     path = folder / "seven-card-stud-003.toml"

@@ -38,7 +38,8 @@ async def test_shoe_and_eztrak_display_R28(tmp_path: Path) -> None:
         text = cfg_path.read_text().replace("[mqtt]", "[mqtt]\nenabled = false")
         text = text.replace(
             "[mqtt]",
-            f'[[devices]]\nname = "eztrak"\ndriver = "eztrak"\nport = "{display.port}"\n\n[mqtt]',
+            f'[[devices]]\nname = "eztrak"\ndriver = "eztrak"\nport = "{display.port}"\n'
+            "emulator = true\n\n[mqtt]",
         )
         cfg_path.write_text(text)
         daemon = Daemon(load_config(cfg_path))
@@ -166,6 +167,7 @@ option = 1
 name = "shuffler"
 driver = "shuffler"
 port = "{port}"
+emulator = true
 
 [devices.options]
 stack_size = 3

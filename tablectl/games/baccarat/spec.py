@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 
@@ -17,7 +17,12 @@ if TYPE_CHECKING:
 class BaccaratGame(GameSettings):
     """EZ Baccarat Panda 8 (document 003) and its approval options."""
 
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ("003",)
     id: Literal["ez-baccarat-panda8"]
+    # The rule document this table is approved under (docs/config.md): check-config holds the
+    # collection schedule file and the pay tables to it. Unset: the one document that approves
+    # the game.
+    document: Literal["003"] | None = None
     decks: StrictInt = Field(8, ge=3, le=8, description="3 to 8 decks in the shoe (003)")
     settlement_order: Literal["by-spot", "by-seat"] = "by-spot"  # R3: 003 settles spot by spot
     banker_push_on_dragon7: StrictBool = False  # R26
@@ -76,6 +81,7 @@ DEVICE_ROLES: tuple[DeviceRole, ...] = (
     {
         "role": "the cards",
         "drivers": ("shoe", "line"),
+        "needed": True,
         "most": 1,
         "why": "003: every card is dealt from the card-reading shoe",
     },

@@ -39,7 +39,12 @@ class Pure215Game(GameSettings):
     # "The table seats eight players"
     MAX_SEATS: ClassVar[int] = 8
 
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ("000", "002", "003", "004")
     id: Literal["pure-21.5-blackjack"]
+    # The rule document this table is approved under (docs/config.md): check-config holds the
+    # collection schedule file and the pay tables to it. Unset: the one the data files name
+    # (they must agree on one).
+    document: Literal["000", "002", "003", "004"] | None = None
     # 000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used": "a single deck to
     # a maximum of eight decks"
     decks: StrictInt = Field(6, ge=1, le=8)
@@ -115,7 +120,12 @@ class PureSpanish215Game(GameSettings):
     # "The table seats up to seven players"
     MAX_SEATS: ClassVar[int] = 7
 
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ("003",)
     id: Literal["pure-spanish-21.5"]
+    # The rule document this table is approved under (docs/config.md): check-config holds the
+    # collection schedule file and the pay tables to it. Unset: the one document that approves
+    # the game.
+    document: Literal["003"] | None = None
     # 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used": "a minimum of four
     # decks ... eight decks"
     decks: StrictInt = Field(6, ge=4, le=8)

@@ -20,7 +20,12 @@ class FortunePaiGowGame(GameSettings):
         "fortune_table": ("fortune-pai-gow.toml", "fortune"),
     }
 
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ("003", "004")
     id: Literal["fortune-pai-gow"]
+    # The rule document this table is approved under (docs/config.md): check-config holds the
+    # collection schedule file and the pay tables to it. Unset: the one the data files name
+    # (they must agree on one).
+    document: Literal["003", "004"] | None = None
     fortune_table: str
     envy_minimum: Money = Decimal(5)  # R32: an Envy button per Fortune wager of $5 or more
     # R31: the player-dealer's house way: 003 "Fortune Pai Gow Poker House Way" (golden rule) or
@@ -67,6 +72,7 @@ DEVICE_ROLES: tuple[DeviceRole, ...] = (
     {
         "role": "the hands",
         "drivers": ("hand-dispenser", "shuffler"),
+        "needed": True,
         "most": 1,
         "stack_size": (7,),
         "why": "003 line 1409: seven piles of seven cards",

@@ -19,10 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from tablectl.games.settings import GameSettings, StrictInt
 from tablectl.games.spec import GameSpec
+from tablectl.rules.approval import KEY as APPROVAL
+from tablectl.rules.approval import parse_approval, unfit
 from tablectl.rules.fees import ScheduleError
 from tablectl.rules.poker_fees import (
     PokerSchedule,
-    parse_poker_schedules,
+    parse_poker_schedule_file,
     posted_file,
     table_schedule,
 )
@@ -63,7 +65,11 @@ def posted_schedules(document: str, game: str) -> dict[int, PokerSchedule] | Non
     if name is None:
         return None
     path = SCHEDULE_DIR / name
-    return parse_poker_schedules(path.read_text(encoding="utf-8"), str(path))
+    schedules, approval = parse_poker_schedule_file(path.read_text(encoding="utf-8"), str(path))
+    why = unfit(str(path), approval, game, document)
+    if why is not None:  # a shipped file edited or swapped: what it says it is for decides
+        raise ScheduleError([f"game.document: {why}"])
+    return schedules
 
 
 class PostedLimit(BaseModel):
@@ -105,6 +111,21 @@ def posted_limits(document: str) -> tuple[PostedLimit, ...] | None:
         return None
     data = tomllib.loads((LIMITS_DIR / name).read_text(encoding="utf-8"))
     return tuple(PostedLimit.model_validate(entry) for entry in data["limit"])
+
+
+def limits_file_problem(document: str, game: str) -> str | None:
+    """Why the betting limits file `document` posts (`LIMITS_FILES`) cannot serve a `game`
+    table under it, as its `[approval]` says (tablectl/rules/approval.py); None when it can or
+    the document posts none."""
+    name = LIMITS_FILES.get(document)
+    if name is None:
+        return None
+    path = LIMITS_DIR / name
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    approval, wrong = parse_approval(data.get(APPROVAL))
+    if wrong:
+        return f"{path}: {'; '.join(wrong)}"
+    return unfit(str(path), approval, game, document)
 
 
 class PokerCollection(BaseModel):
@@ -305,8 +326,12 @@ class PokerGame(GameSettings):
         return self.schedule(seats)
 
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
-        """The collection against the seats (R44); no banked sections at a poker table."""
+        """The collection against the seats (R44); no banked sections at a poker table; the
+        document's posted limits file is for this game (its `[approval]`)."""
         problems: list[tuple[str, str]] = []
+        limits = limits_file_problem(self.document, self.id)
+        if limits is not None:
+            return [("game.document", limits)]  # the limits the advice reads are not these
         try:
             self.schedule(table.seats.count)
         except ScheduleError as exc:

@@ -22,7 +22,12 @@ class ThreeCardPokerGame(GameSettings):
         "pair_plus_table": ("three-card-poker.toml", "pair-plus"),
     }
 
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ("000", "001", "003", "004")
     id: Literal["three-card-poker-6cb"]
+    # The rule document this table is approved under (docs/config.md): check-config holds the
+    # collection schedule file and the pay tables to it. Unset: the one the data files name
+    # (they must agree on one).
+    document: Literal["000", "001", "003", "004"] | None = None
     six_card_bonus_table: str = "TCB-6B2"  # R29: TCB-6B2, TCB-6B4 or the 001 table
     pair_plus_table: str = "PP-MR200"
     # "two alternating decks" (000, 001, 003, 004): the deck colours the shuffler reports.
@@ -83,6 +88,7 @@ DEVICE_ROLES: tuple[DeviceRole, ...] = (
     {
         "role": "the hands",
         "drivers": ("shuffler", "hand-dispenser"),
+        "needed": True,
         "most": 1,
         "stack_size": (3,),
         "why": '003 line 910: "the device shall dispense cards in stacks of three"',

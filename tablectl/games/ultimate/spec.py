@@ -25,7 +25,12 @@ class UltimateTexasHoldemGame(GameSettings):
     # six players plus the player-dealer, seven in all
     MAX_SEATS: ClassVar[int] = 7
 
+    DOCUMENTS: ClassVar[tuple[str, ...]] = ("003", "004")
     id: Literal["ultimate-texas-holdem"]
+    # The rule document this table is approved under (docs/config.md): check-config holds the
+    # collection schedule file and the pay tables to it. Unset: the one the data files name
+    # (they must agree on one).
+    document: Literal["003", "004"] | None = None
     blind_table: str
     trips_table: str
     bad_beat_table: str | None = None  # None: no Bad Beat wager at this table (004)
@@ -78,6 +83,7 @@ DEVICE_ROLES: tuple[DeviceRole, ...] = (
     {
         "role": "the hands and the board",
         "drivers": ("hand-dispenser", "shuffler"),
+        "needed": True,
         "most": 1,
         "stack_size": (2, 5),
         "why": "003 lines 3490-3492: two cards to each hand, five community cards",
