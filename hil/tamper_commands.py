@@ -3,7 +3,7 @@ console that publishes a command with the retain flag, and a command that reache
 second time after thousands of others and a broker restart.
 
 A real `tablectl run` (no device) on a real Mosquitto, and a console (paho). A retained
-`cmd/bank` is caught when the table refuses it (`ok: false`, rule R47) and posts no bank; a
+`cmd/bank` is caught when the table refuses it (`ok: false`, rule R54) and posts no bank; a
 wager sent again after `others` commands and a broker restart is caught when it is refused as a
 duplicate and the seat still holds one wager.
 """
@@ -118,8 +118,8 @@ def _retained(console: Console, trials: int) -> dict[str, Any]:
         console.clear("bank")
         console.wait("the clearing's reply", lambda: "None" in console.replies)
         posted = (console.state.get("player_dealer") or {}).get("bank")
-        caught += reply.get("ok") is False and reply.get("rule") == "R47" and posted is None
-    return {"kind": "a command published retained", "trials": trials, "caught": caught, "by": "R47"}
+        caught += reply.get("ok") is False and reply.get("rule") == "R54" and posted is None
+    return {"kind": "a command published retained", "trials": trials, "caught": caught, "by": "R54"}
 
 
 def _again(console: Console, broker: Broker, trials: int, others: int) -> dict[str, Any]:

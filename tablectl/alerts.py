@@ -23,7 +23,7 @@ NEEDS_A_PERSON: frozenset[str] = frozenset(
         "engine-error",  # R40: an input the code could not apply
         "pace",  # rounds an hour outside the band the rules set
         "journal-trouble",  # the journal could not be written for a while (journaled after)
-        "retained-command",  # R47: a command retained at the broker, until someone clears it
+        "retained-command",  # R54: a command retained at the broker, until someone clears it
     }
 )
 """The alert kinds that stay open until acknowledged. The others (a refused wager, a card read
@@ -32,7 +32,7 @@ twice, a gap filled) report something already handled."""
 OPENED_ONCE: frozenset[str] = frozenset({"retained-command"})
 """Kinds whose alert does not open again while one of the same kind and reason is open: the
 broker delivers a retained command again on every (re)subscribe, and each delivery is refused
-and told, but one open alert is what a person has to act on (R47)."""
+and told, but one open alert is what a person has to act on (R54)."""
 
 OPEN_KEPT = 50
 """Open alerts listed at most; older ones unacknowledged beyond it are counted (`overflow`), so

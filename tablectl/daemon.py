@@ -197,7 +197,7 @@ class Input:
     data: Any
     ref: str | None = None
     error: str | None = None  # set when the input could not even be decoded
-    retained: bool = False  # a command refused for its retain flag alone (R47)
+    retained: bool = False  # a command refused for its retain flag alone (R54)
     # When a device input reached the daemon (time.perf_counter), with [metrics] on: its
     # record's commit is timed from it (tablectl_device_input_journal_seconds)
     received: float | None = None
@@ -1138,7 +1138,7 @@ class Daemon:
 
         A command that came with the retain flag (`retained`: as the broker delivers a retained
         message on every subscribe, and with MQTT 5's retain-as-published live too) is refused
-        for that alone, whatever it says (R47): journaled as `input.invalid` marked `retained`
+        for that alone, whatever it says (R54): journaled as `input.invalid` marked `retained`
         with its first RAW_KEPT_BYTES and its `id` when one can be read, answered `ok: false`,
         and its alert (`retained-command`) stays open until someone acknowledges it. A
         technician clears it at the broker; until then each delivery is refused the same way.
@@ -1551,7 +1551,7 @@ async def _cancel_and_wait(tasks: list[asyncio.Task[None]]) -> None:
 
 
 def retained_reason(topic: str) -> str:
-    """Why a command that came with the retain flag is refused (R47), and how to clear it."""
+    """Why a command that came with the retain flag is refused (R54), and how to clear it."""
     return (
         f"{topic} came retained: a retained command is delivered again on every subscribe, so "
         f"it is never applied; clear it at the broker (mosquitto_pub -r -n -t {topic})"

@@ -36,7 +36,7 @@ FORMAT = 4
 """The snapshot format. A tablectl that cannot read a stored format skips that snapshot and
 replays from an older one it can read, or from the first record. 2: the table's open alerts
 and pace (issue 14), which a format 1 snapshot does not hold. 3: the bet timer's clock
-(`Table.bet_clock`, R28). 4: each remembered command id with its record's time (R47: a day of
+(`Table.bet_clock`, R28). 4: each remembered command id with its record's time (R54: a day of
 ids, `table.CommandIds`), where format 3 held the newest 4,096 ids without their times, which
 cannot be told apart from the window's: such a snapshot is rebuilt from the records."""
 

@@ -63,7 +63,7 @@ from tablectl_base.positions import Gap, Ledger, Verdict, spans
 
 COMMAND_ID_WINDOW = timedelta(hours=24)
 """How long a command's (verb, id) is remembered, in the journal's record times: a command
-again with the same (verb, id) within it is refused as a duplicate (R47). It outlasts every way
+again with the same (verb, id) within it is refused as a duplicate (R54). It outlasts every way
 a command can reach the table twice: a sender's retry with the same id, a QoS 1 resend after a
 reconnect, a broker or bridge queue kept across a restart (docs/mqtt.md "Duplicate ids")."""
 PARSED_KEPT = 1024  # journaled bodies remembered with their parsed event (`_parse`)
@@ -108,7 +108,7 @@ def public_input(body: dict[str, Any]) -> dict[str, Any]:
 
 class CommandIds:
     """The (verb/id) of every command the table has handled, each with its record's time, in
-    journal order: a command whose (verb, id) is here is refused as a duplicate (R47).
+    journal order: a command whose (verb, id) is here is refused as a duplicate (R54).
 
     An id is forgotten once a command record at least COMMAND_ID_WINDOW later (by the records'
     own times) is checked against it, never earlier: only records move this clock, so an idle
@@ -472,10 +472,10 @@ class Table:
         """An input for the table itself, not the game: a refused payload, a device's status or
         gap, the journal's trouble, new rules."""
         if isinstance(event, InputInvalid):
-            # R47: a retained command waits at the broker for a person to clear it (an alert
+            # R54: a retained command waits at the broker for a person to clear it (an alert
             # that stays open); any other invalid input is only told.
             retained = event.retained is True
-            rule = {"rule": "R47"} if retained else {}
+            rule = {"rule": "R54"} if retained else {}
             out = [
                 alert(
                     self._public_text(event.reason, rec.source),
@@ -1178,7 +1178,7 @@ def _blocked_reason(name: str, ledger: Ledger) -> str:
 
 
 def _retained(rec: Record) -> bool:
-    """Whether `rec` is a command refused because it came with the retain flag (R47): its id is
+    """Whether `rec` is a command refused because it came with the retain flag (R54): its id is
     neither checked nor remembered (it was not handled; what to do is clear it at the broker)."""
     body: Any = rec.body  # (an edited journal's body may be any JSON value)
     return (
@@ -1209,7 +1209,7 @@ def _maybe_reply(
 
 def journal_body(data: Any, error: str | None = None, *, retained: bool = False) -> dict[str, Any]:
     """What gets journaled for an input: its canonical event, or `input.invalid` with the reason
-    (marked `retained` for a command refused because it came with the retain flag, R47)."""
+    (marked `retained` for a command refused because it came with the retain flag, R54)."""
     if error is not None:
         return event_dict(InputInvalid(raw=_raw(data), reason=error, retained=retained or None))
     try:

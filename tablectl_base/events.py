@@ -378,7 +378,7 @@ class DeviceGap(_Event):
 
 class InputInvalid(_Event):
     """Internal: input that could not be parsed, journaled with the reason it was refused.
-    `retained`: a command that came with the MQTT retain flag, refused for that alone (R47);
+    `retained`: a command that came with the MQTT retain flag, refused for that alone (R54);
     left out otherwise, so every other refused input is journaled as it always was."""
 
     type: Literal["input.invalid"] = "input.invalid"

@@ -99,7 +99,7 @@ def refused(c: Console, verb: str, payload: bytes) -> tuple[dict[str, Any], dict
     return rec.body, answer
 
 
-# -- the retain flag (R47) -----------------------------------------------------------------------
+# -- the retain flag (R54) -----------------------------------------------------------------------
 
 
 def test_a_command_with_the_retain_flag_is_journaled_refused_whatever_it_says(
@@ -107,7 +107,7 @@ def test_a_command_with_the_retain_flag_is_journaled_refused_whatever_it_says(
 ) -> None:
     """A valid bank, an oversize payload and one that is not UTF-8, each with the retain flag:
     each journaled as `input.invalid` marked retained with its first bytes, its id when one can
-    be read, and the reason naming the topic to clear; answered ok false, rule R47."""
+    be read, and the reason naming the topic to clear; answered ok false, rule R54."""
     topic = f"{BASE}/cmd/bank"
     reason = (
         f"{topic} came retained: a retained command is delivered again on every subscribe, so "
@@ -124,7 +124,7 @@ def test_a_command_with_the_retain_flag_is_journaled_refused_whatever_it_says(
         assert (rec.source, rec.ref) == ("cmd/bank", ref)
         assert rec.body == {"type": "input.invalid", "raw": raw, "reason": reason, "retained": True}
         answer = reply(rows, "bank")
-        assert answer == {**answer, "id": ref, "ok": False, "reason": reason, "rule": "R47"}
+        assert answer == {**answer, "id": ref, "ok": False, "reason": reason, "rule": "R54"}
     assert cons.daemon.table.state_payload()["player_dealer"] is None
 
 

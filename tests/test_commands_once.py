@@ -1,4 +1,4 @@
-"""Commands arrive once (issue 24 item 3, R47), at the table: the deterministic part.
+"""Commands arrive once (issue 24 item 3, R54), at the table: the deterministic part.
 
 - A command's (verb, id) is remembered for COMMAND_ID_WINDOW (24 hours) of the records' own
   times: the same (verb, id) again 24 h less a microsecond after the first is refused as a
@@ -234,7 +234,7 @@ def test_a_retained_command_is_refused_with_one_open_alert_and_does_not_spend_it
     tmp_path: Path,
 ) -> None:
     """cmd/bank b1 comes retained twice (a subscribe, then a reconnect): each time refused
-    (`ok: false`, rule R47) with a `retained-command` alert, one open alert for both; the bank
+    (`ok: false`, rule R54) with a `retained-command` alert, one open alert for both; the bank
     is not posted. Sent again without the flag, b1 is applied (it was never handled). Once the
     alert is acknowledged, another retained delivery opens it again."""
     cfg = make_config(tmp_path)
@@ -252,12 +252,12 @@ def test_a_retained_command_is_refused_with_one_open_alert_and_does_not_spend_it
     assert alert == {
         **alert,
         "kind": "retained-command",
-        "rule": "R47",
+        "rule": "R54",
         "reason": reason,
         "source": "cmd/bank",
         "raw": raw,
     }
-    assert reply == {**reply, "id": "b1", "ok": False, "reason": reason, "rule": "R47"}
+    assert reply == {**reply, "id": "b1", "ok": False, "reason": reason, "rule": "R54"}
     assert opened["open"] == [
         {"id": alert["seq"], "kind": "retained-command", "reason": reason, "since": format_ts(T0)}
     ]
@@ -289,7 +289,7 @@ def test_a_retained_command_is_refused_with_one_open_alert_and_does_not_spend_it
 def test_a_format_3_snapshot_is_rebuilt_from_the_records_and_remembers_5000_commands_back(
     tmp_path: Path,
 ) -> None:
-    """A journal a tablectl before R47 left: its snapshot (format 3) holds the newest 4,096 ids
+    """A journal a tablectl before R54 left: its snapshot (format 3) holds the newest 4,096 ids
     without their times. The new daemon skips it, replays the records and refuses the
     redelivery of a wager 5,000 commands back."""
     path = write_config(tmp_path)

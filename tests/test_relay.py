@@ -702,7 +702,7 @@ async def test_commands_reach_on_command_but_replies_do_not(mosquitto: Mosquitto
 async def test_a_command_retained_at_the_broker_reaches_on_command_marked_retained(
     mosquitto: MosquittoBroker,
 ) -> None:
-    """R47: the relay hands on each command's retain flag. A command the broker holds retained
+    """R54: the relay hands on each command's retain flag. A command the broker holds retained
     comes with the flag on subscribe, and again on every reconnect; one published plainly
     comes without it."""
     got: list[tuple[str, bytes, bool]] = []

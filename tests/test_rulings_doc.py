@@ -24,9 +24,9 @@ HEADING = re.compile(r"^### R(\d+)([a-z]?) \S", re.MULTILINE)
 GROUP = re.compile(r"^## ", re.MULTILINE)
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
-# The devices' own rulings rest on the device protocols, and R47 on MQTT's delivery, not on a
+# The devices' own rulings rest on the device protocols, and R54 on MQTT's delivery, not on a
 # rule document.
-NO_DOCUMENT = {"R39", "R40", "R47"}
+NO_DOCUMENT = {"R39", "R40", "R54"}
 POKER_ROOM = {f"R{n}" for n in range(41, 47)}
 
 

@@ -77,7 +77,7 @@
     // A kind this page does not know: from a newer table; ranked above the kinds that break
     // nothing, so that it is not buried.
     unknown: 6,
-    // A command stuck retained at the broker (R47): refused each time it comes, nothing was
+    // A command stuck retained at the broker (R54): refused each time it comes, nothing was
     // applied, but some client publishes what it must not.
     "retained-command": 7,
     // A dealer's move the rules refused (R15, a card no hand may draw): nothing changed; a

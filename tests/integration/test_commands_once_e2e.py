@@ -1,14 +1,14 @@
-"""Commands arrive once (issue 24 item 3, R47), end to end: the daemon (a child process) on a
+"""Commands arrive once (issue 24 item 3, R54), end to end: the daemon (a child process) on a
 real, locked Mosquitto, a simulated shoe on a real pty, and a dealer console (paho).
 
 - A `cmd/bank` the console published with the retain flag reaches the daemon with the flag when
-  it subscribes: refused (`ok: false`, rule R47), a `retained-command` alert that stays open
+  it subscribes: refused (`ok: false`, rule R54), a `retained-command` alert that stays open
   (one, however often the broker delivers it again: here at a daemon restart), no bank posted.
   Cleared at the broker (an empty retained message), it comes no more, and the same id sent
   plainly is applied: the refusal did not spend it.
 - A wager applied, then 5,000 other commands, then a broker restart, then the same wager again
   (same id, as a console re-sends a command it got no reply for): refused as a duplicate, and
-  the seat holds one wager. (The memory kept the newest 4,096 ids before R47.)
+  the seat holds one wager. (The memory kept the newest 4,096 ids before R54.)
 
 The table-level half (the window's edges, snapshots, a clock stepped back) is
 tests/test_commands_once.py.
@@ -92,10 +92,10 @@ def test_a_retained_command_is_refused_with_an_open_alert_and_applied_once_sent_
         publish(console, "bank", bank, retain=True)  # the broker now holds it, retained
         daemon.start()
         (first,) = wait_replies(console, "bank", "b-ret", 1)
-        assert first == {**first, "ok": False, "reason": reason, "rule": "R47"}
+        assert first == {**first, "ok": False, "reason": reason, "rule": "R54"}
         alerts = [a for a in console.on("alert") if a["kind"] == "retained-command"]
         assert [(a["rule"], a["source"], json.loads(a["raw"])) for a in alerts] == [
-            ("R47", "cmd/bank", bank)
+            ("R54", "cmd/bank", bank)
         ]
         console.wait_for("alerts/open", lambda: bool(console.on("alerts/open")))
         (opened,) = console.on("alerts/open")[-1]["open"]
@@ -106,7 +106,7 @@ def test_a_retained_command_is_refused_with_an_open_alert_and_applied_once_sent_
         assert daemon.terminate() == 0, daemon.log_text()
         daemon.start()
         first, second = wait_replies(console, "bank", "b-ret", 2)
-        assert second == {**second, "ok": False, "reason": reason, "rule": "R47"}
+        assert second == {**second, "ok": False, "reason": reason, "rule": "R54"}
         assert console.on("alerts/open")[-1]["open"] == [opened]
         rows = journaled(journal, "SELECT ref, body FROM journal WHERE source = 'cmd/bank'")
         assert [
