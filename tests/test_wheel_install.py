@@ -131,7 +131,7 @@ def test_every_command_a_table_uses_runs_from_the_installed_package(
     config = str(table)
     done = installed.run("check-config", "--config", config)
     assert done.returncode == 0, done.stderr
-    assert "ez-baccarat-panda8 table cardroom-1/bac-01" in done.stdout
+    assert "ez-baccarat-panda8 (document 003) table cardroom-1/bac-01" in done.stdout
 
     # not running: no daemon answers on the socket beside the journal
     status = installed.run("status", "--config", config)
