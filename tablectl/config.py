@@ -341,14 +341,18 @@ class Rules(_Strict):
     # edit of config/paytables/*.toml changes new rounds only, never how old ones replay.
     paytables: dict[str, PayTable] = Field(default_factory=dict)
     pace: PaceBand | None = None  # issue 14: the band of rounds an hour (alerts only)
+    # R55: the table has no card reader; the dealer keys every card at the console.
+    manual_entry: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The rules as journaled; without `pace` when none is set, and without a banked game's
-        `document` when the config names none, so rules journaled before they existed keep their
-        JSON (and digest)."""
+        """The rules as journaled; without `pace` when none is set, `manual_entry` when false,
+        and without a banked game's `document` when the config names none, so rules journaled
+        before they existed keep their JSON (and digest)."""
         doc = self.model_dump(mode="json", by_alias=True)
         if doc.get("pace") is None:
             doc.pop("pace", None)
+        if not doc.get("manual_entry"):
+            doc.pop("manual_entry", None)
         if doc["game"].get("document", "") is None:
             doc["game"].pop("document")
         return doc
@@ -404,6 +408,7 @@ class LoadedConfig:
             schedule=self.schedule,
             paytables=self.paytables,
             pace=t.pace,
+            manual_entry=t.manual_entry,
         )
 
     @property

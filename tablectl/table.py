@@ -539,7 +539,11 @@ class Table:
             return self._ack(event, rec)
         if route is _Route.POSITIONED and cast(PositionedEvent, event).at is not None:
             return self._positioned(cast(PositionedEvent, event), rec)
-        if rec.source.startswith("cmd/") and isinstance(event, HAND_ENTERED):
+        if (
+            rec.source.startswith("cmd/")
+            and isinstance(event, HAND_ENTERED)
+            and not self.rules.manual_entry  # R55: a table without its reader deals from here
+        ):
             raise Rejected(
                 "a card entered at the console fills a gap its device could not: give its "
                 "position (at.pos)",
@@ -1094,7 +1098,8 @@ POSITIONED: tuple[type[PositionedEvent], ...] = typing.get_args(PositionedEvent)
 one: this is asked of every input)."""
 
 HAND_ENTERED = (ShoeCard, ShoeBurn, ShufflerStack, DiceRoll, TableCard)
-"""Inputs a device reports that the console may enter only into a gap, with a position (R39)."""
+"""Inputs a device reports that the console may enter only into a gap, with a position (R39);
+at a table without its reader (`manual_entry`, R55) the console deals them in order."""
 HAND_ENTERED_TYPES = tuple(str(cls.model_fields["type"].default) for cls in HAND_ENTERED)
 """Their event types, as journaled."""
 

@@ -65,6 +65,12 @@ def config_dict(tmp_path: Path, **overrides: Any) -> dict[str, Any]:
     return _merge(base, overrides)
 
 
+SHOE = [{"name": "shoe", "driver": "shoe", "port": "/dev/tablectl-test-shoe"}]
+"""A card-reading shoe on a port that is not there (a warning, not an error): a table with its
+reader, where the console may only fill the shoe's gaps (R39); `make_config(..., **WITH_SHOE)`."""
+WITH_SHOE: dict[str, Any] = {"manual_entry": None, "devices": SHOE}
+
+
 def make_config(tmp_path: Path, **overrides: Any) -> LoadedConfig:
     """A validated config: baccarat, 7 seats, limits 5-500, schedule option 3, no devices (the
     cards keyed, `manual_entry`) unless overridden.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import bank, cards, feed, make_config, payloads, play, wager
+from tests.helpers import WITH_SHOE, bank, cards, feed, make_config, payloads, play, wager
 
 
 def shoe(event: dict[str, Any]) -> dict[str, Any]:
@@ -32,7 +32,8 @@ def start(tmp_path: Path) -> list[dict[str, Any]]:
 def test_fault_mid_deal_holds_the_round_and_keeps_every_input_for_the_resume(
     tmp_path: Path,
 ) -> None:
-    table, rows = play(make_config(tmp_path), [*start(tmp_path), status(True, "JAM")])
+    cfg = make_config(tmp_path, **WITH_SHOE)  # a table with its reader: console cards fill gaps
+    table, rows = play(cfg, [*start(tmp_path), status(True, "JAM")])
     assert [a["kind"] for a in payloads(rows, "alert")] == ["device-fault", "round-held"]
     assert payloads(rows, "state")[-1]["held"] == "device shoe: JAM"
     before = table.state

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from tablectl.game_records import GameRecord, StateChanged
 from tablectl.table import Table
-from tests.helpers import bank, feed, make_config, payloads, play, records, wager
+from tests.helpers import WITH_SHOE, bank, feed, make_config, payloads, play, records, wager
 
 SHOE = "device/shoe"
 COUP = ["9h", "2c", "Kd", "3s"]
@@ -123,7 +123,7 @@ def test_an_unfillable_gap_holds_until_the_dealer_enters_the_card_by_hand_R39(
     tmp_path: Path,
 ) -> None:
     events = [*betting(), card("9h", 1), gap(1, [2]), card("Kd", 3), card("3s", 4)]
-    table, rows = play(make_config(tmp_path), events)
+    table, rows = play(make_config(tmp_path, **WITH_SHOE), events)  # a table with its reader
     kinds = alert_kinds(rows)
     assert kinds[:2] == ["gap", "round-held"]
     assert "enter the missing cards at the console" in payloads(rows, "alert")[0]["reason"]
@@ -332,3 +332,22 @@ def test_a_replay_places_every_arrival_as_the_live_table_does(
         assert (quiet.held, quiet.held_inputs) == (live.held, live.held_inputs)
     assert isinstance(live.engine, _Recorder) and isinstance(quiet.engine, _Recorder)
     assert quiet.engine.dealt == live.engine.dealt
+
+
+def test_a_table_without_its_reader_deals_the_cards_the_dealer_keys_R55(tmp_path: Path) -> None:
+    """`manual_entry = true` (no card reader): the dealer keys each card at the console, without
+    a position, and the table deals it in order (R55), where a table with its reader refuses a
+    card keyed outside a gap (R39, above). Player 9h Kd = 9 against banker 2c 4s = 6: a natural
+    9, player wins (the baccarat tableau, R25: both stand on a natural)."""
+    cfg = make_config(tmp_path)  # no reader: manual_entry
+    assert cfg.rules.manual_entry and cfg.rules.to_json()["manual_entry"] is True
+    table, _ = play(cfg, betting())
+    out = []
+    for n, code in enumerate(["9h", "2c", "Kd", "4s"]):
+        out += feed(table, {"type": "shoe.card", "card": code}, source="cmd/shoe.card", ref=f"k{n}")
+    assert all(p["ok"] for p in payloads(out, "cmd/shoe.card/reply"))
+    (result,) = payloads(out, "round/result")
+    assert result["outcome"]["winner"] == "player"
+    assert [result["outcome"][side]["total"] for side in ("player", "banker")] == [9, 6]
+    with_reader = make_config(tmp_path, **WITH_SHOE).rules
+    assert not with_reader.manual_entry and "manual_entry" not in with_reader.to_json()

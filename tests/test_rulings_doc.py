@@ -26,7 +26,7 @@ LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 # The devices' own rulings rest on the device protocols, and R54 on MQTT's delivery, not on a
 # rule document.
-NO_DOCUMENT = {"R39", "R40", "R54"}
+NO_DOCUMENT = {"R39", "R40", "R54", "R55"}
 POKER_ROOM = {f"R{n}" for n in range(41, 47)}
 
 
