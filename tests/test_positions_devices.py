@@ -77,7 +77,7 @@ def test_a_stack_the_shuffler_could_not_report_holds_the_round_until_entered_by_
     tmp_path: Path,
 ) -> None:
     events = [*QUALIFY_BETS, TCP_STACKS[0], TCP_GAP, TCP_STACKS[2], TCP_STACKS[3]]
-    table, rows = play(tcp_config(tmp_path), events)
+    table, rows = play(tcp_config(tmp_path, with_reader=True), events)
     # the gap, the hold, and stack 3 waiting behind the gap (stack 4 waits without a word)
     assert kinds(rows) == ["gap", "round-held", "gap"]
     assert "position(s) 2 of S7 missing" in payloads(rows, "alert")[1]["reason"]

@@ -56,10 +56,20 @@ SCHEDULE_000_1 = {
 }
 
 
-def tcp_config(tmp_path: Path, seats: int = 7, **game: Any) -> LoadedConfig:
-    """Document 000's table (7 seats, TCB-6B4) unless `game` / `seats` say otherwise."""
+SHUFFLER = [{"name": "shuffler", "driver": "shuffler", "port": "/dev/tablectl-test-shuffler"}]
+"""The table's shuffler, on a port that is not there (a warning): a table with its reader."""
+
+
+def tcp_config(
+    tmp_path: Path, seats: int = 7, *, with_reader: bool = False, **game: Any
+) -> LoadedConfig:
+    """Document 000's table (7 seats, TCB-6B4) unless `game` / `seats` say otherwise; with its
+    shuffler (`with_reader`: the console may only fill its gaps, R39), else the stacks keyed at
+    the console (`manual_entry`, R55)."""
+    reader: dict[str, Any] = {"manual_entry": None, "devices": SHUFFLER} if with_reader else {}
     return make_config(
         tmp_path,
+        **reader,
         game={
             "id": "three-card-poker-6cb",
             "decks": None,
