@@ -39,17 +39,14 @@ from prometheus_client.process_collector import ProcessCollector
 
 from tablectl import __version__
 from tablectl.outputs import OutboxRow
+from tablectl.table import HAND_ENTERED_TYPES
 
 log = structlog.get_logger("tablectl.metrics")
 
 DEVICE_INPUT_TYPES = frozenset(
     {
+        *HAND_ENTERED_TYPES,  # the cards, stacks and rolls a device reports (tablectl.table)
         "shoe.new",
-        "shoe.card",
-        "shoe.burn",
-        "shuffler.stack",
-        "dice.roll",
-        "table.card",
         "device.gap",
         "input.invalid",  # what its driver handed over was not an input the table can read
     }

@@ -70,12 +70,24 @@ class Head:
     """An anchor's: the hash the file continues from (the genesis hash for the journal's)."""
 
 
-def chain_of(payload: Any) -> dict[str, Any] | None:
-    """The head inside a decoded line or message payload, if it carries one."""
+def _object_in(payload: Any, key: str) -> dict[str, Any] | None:
+    """The object under `key` in a decoded payload, or in the `payload` of a whole message
+    (`{"topic","payload"}`, as `collect-heads` writes them)."""
     if not isinstance(payload, dict):
         return None
-    if isinstance(payload.get("chain"), dict):
-        return dict(payload["chain"])
+    if isinstance(payload.get(key), dict):
+        return dict(payload[key])
+    if isinstance(payload.get("payload"), dict):
+        return _object_in(payload["payload"], key)
+    return None
+
+
+def chain_of(payload: Any) -> dict[str, Any] | None:
+    """The head inside a decoded line or message payload, if it carries one (a bare head too,
+    at either level)."""
+    found = _object_in(payload, "chain")
+    if found is not None or not isinstance(payload, dict):
+        return found
     if isinstance(payload.get("payload"), dict):
         return chain_of(payload["payload"])
     if "hash" in payload and "seq" in payload and "table" not in payload:
@@ -103,13 +115,7 @@ def anchors(journal: Journal) -> list[tuple[str, dict[str, Any]]]:
 def anchor_of(payload: Any) -> dict[str, Any] | None:
     """The anchor a decoded line or message payload carries (`journal/start`, `journal/segment`):
     `{"file": "journal" | "segment", "prev_hash": ...}`, if any."""
-    if not isinstance(payload, dict):
-        return None
-    if isinstance(payload.get("anchor"), dict):
-        return dict(payload["anchor"])
-    if isinstance(payload.get("payload"), dict):
-        return anchor_of(payload["payload"])
-    return None
+    return _object_in(payload, "anchor")
 
 
 def _anchor(anchor: dict[str, Any] | None, where: str) -> tuple[str | None, str | None]:
