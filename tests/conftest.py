@@ -45,6 +45,7 @@ from tablectl.broker import (
     table_user,
 )
 from tablectl.config import TableConfig, load_config
+from tests.helpers import MonthClock
 
 pytest_plugins = ["tests.schema_check"]  # every payload against its schema (schemas/)
 
@@ -439,3 +440,11 @@ async def tcp_proxy_factory() -> AsyncIterator[Callable[[str, int], Awaitable[Tc
     for proxy in proxies:
         with contextlib.suppress(Exception):
             await proxy.close()
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> MonthClock:
+    """The daemon's clock set by the test: records fall in `clock.month` (tests.helpers)."""
+    c = MonthClock()
+    monkeypatch.setattr("tablectl.daemon.now_ts", c)
+    return c

@@ -274,3 +274,36 @@ def as_plugged_in(out: str, err: str) -> tuple[str, str]:
     if len(kept) < len(err.splitlines()) and not kept:
         out = out.replace(": ok, with warnings: ", ": ok: ", 1)
     return out, "".join(kept)
+
+
+# -- a journal over several months (tests of segments, anchors, upgrades) -----------------------
+
+OCTOBER, NOVEMBER, DECEMBER = "2026-10", "2026-11", "2026-12"
+# Four EZ Baccarat coups with a natural each (R25: no third card), 4 cards a round:
+# P 9 v B 5; P 8 v B 7; P 0 v B 9; P 9 v B 8.
+NATURAL_COUPS = ["9h 2c Kd 3s", "8d 2h Jc 5s", "Td 9c Jd Ks", "7c 8h 2d Qs"]
+
+
+class MonthClock:
+    """The daemon's clock in a test (the `clock` fixture of tests/conftest.py sets it as
+    `tablectl.daemon.now_ts`): records get timestamps in the month the test says."""
+
+    def __init__(self) -> None:
+        self.month = OCTOBER
+        self.n = 0
+
+    def __call__(self) -> str:
+        self.n += 1
+        return f"{self.month}-15T12:{self.n // 60 % 60:02d}:{self.n % 60:02d}.000000Z"
+
+
+def natural_rounds(n: int, start: int = 0, *, shoe_every: int = 0) -> Iterator[dict[str, Any]]:
+    """Rounds `start`..`start + n - 1` of NATURAL_COUPS (bank, a wager, close, four cards), the
+    bank moving on every two rounds (R5); a new shoe before every `shoe_every`-th (0: none)."""
+    for i in range(start, start + n):
+        if shoe_every and i % shoe_every == 0:
+            yield {"type": "shoe.new"}
+        yield bank(1 + (i // 2) % 7, "1000")
+        yield wager(2 + (i // 2) % 5, "player", "20")
+        yield {"type": "bets.close"}
+        yield from cards(NATURAL_COUPS[i % len(NATURAL_COUPS)])

@@ -25,16 +25,10 @@ from tablectl.daemon import Daemon
 from tablectl.journal import GENESIS, Journal
 from tablectl.segments import History
 from tablectl.witness import SEGMENT_TOPIC, START_TOPIC, anchors, read_heads
-from tests.helpers import BASE, make_config, write_config
-from tests.test_segments import NOVEMBER, OCTOBER, Clock, months
+from tests.helpers import BASE, NOVEMBER, OCTOBER, make_config, write_config
+from tests.helpers import MonthClock as Clock
+from tests.test_segments import months
 from tests.test_tamper import SESSION, ingest
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    c = Clock()
-    monkeypatch.setattr("tablectl.daemon.now_ts", c)
-    return c
 
 
 @pytest.fixture

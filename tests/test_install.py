@@ -24,9 +24,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -34,7 +32,7 @@ import tablectl
 from tablectl.config import load_config
 from tablectl.daemon import Daemon, Input
 from tablectl.install import udev_rules
-from tests.helpers import REPO, bank, cards, wager, write_config
+from tests.helpers import REPO, natural_rounds, write_config
 
 INSTALL = REPO / "scripts" / "install"
 CONFIG = REPO / "config" / "ez-baccarat-panda8.toml"  # a shoe and an EZTRAK on stable names
@@ -308,20 +306,6 @@ def test_the_archive_timer_runs_tablectl_archive_monthly_after_the_month_closed(
 
 # -- issue 26 item 5: a release a folder, the upgrade-check, the rollback ------------------------
 
-# EZ Baccarat coups with a natural each (4 cards, R25): P 9 v B 5; P 8 v B 7; P 0 v B 9; P 9 v B 8.
-COUPS = ["9h 2c Kd 3s", "8d 2h Jc 5s", "Td 9c Jd Ks", "7c 8h 2d Qs"]
-
-
-def rounds(n: int, start: int = 0) -> Iterator[dict[str, Any]]:
-    """`n` rounds, a new shoe every four."""
-    for i in range(start, start + n):
-        if i % 4 == 0:
-            yield {"type": "shoe.new"}
-        yield bank(1 + (i // 2) % 7, "1000")
-        yield wager(2 + (i // 2) % 5, "player", "20")
-        yield {"type": "bets.close"}
-        yield from cards(COUPS[i % len(COUPS)])
-
 
 def play(config: Path, n: int, start: int = 0) -> None:
     """The table runs `n` rounds as the daemon journals them (in this process: the code of
@@ -329,7 +313,7 @@ def play(config: Path, n: int, start: int = 0) -> None:
     daemon = Daemon(load_config(config), mqtt=False)
     daemon.recover()
     try:
-        for event in rounds(n, start):
+        for event in natural_rounds(n, start, shoe_every=4):
             daemon._ingest(Input("console", event))
     finally:
         daemon.journal.close()

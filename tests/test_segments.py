@@ -23,44 +23,14 @@ from tablectl.daemon import Daemon, Input
 from tablectl.journal import Journal, JournalError
 from tablectl.segments import History
 from tablectl.table import Table
-from tests.helpers import bank, cards, wager, write_config
-
-OCTOBER, NOVEMBER, DECEMBER = "2026-10", "2026-11", "2026-12"
-# Four coups with a natural (EZ Baccarat, R25: no third card): each round is 7 records (bank,
-# wager, close, four cards). P 9 v B 5; P 8 v B 7; P 0 v B 9; P 9 v B 8.
-COUPS = ["9h 2c Kd 3s", "8d 2h Jc 5s", "Td 9c Jd Ks", "7c 8h 2d Qs"]
-
-
-class Clock:
-    """The daemon's clock: records get timestamps in the month the test says."""
-
-    def __init__(self) -> None:
-        self.month = OCTOBER
-        self.n = 0
-
-    def __call__(self) -> str:
-        self.n += 1
-        return f"{self.month}-15T12:{self.n // 60 % 60:02d}:{self.n % 60:02d}.000000Z"
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    c = Clock()
-    monkeypatch.setattr("tablectl.daemon.now_ts", c)
-    return c
+from tests.helpers import DECEMBER, NOVEMBER, OCTOBER, bank, write_config
+from tests.helpers import MonthClock as Clock
+from tests.helpers import natural_rounds as rounds
 
 
 @pytest.fixture
 def cfg_path(tmp_path: Path) -> Path:
     return write_config(tmp_path, journal={"archive_dir": "archive", "keep_local_months": 1})
-
-
-def rounds(n: int, start: int = 0) -> Iterator[dict[str, Any]]:
-    for i in range(start, start + n):
-        yield bank(1 + (i // 2) % 7, "1000")
-        yield wager(2 + (i // 2) % 5, "player", "20")
-        yield {"type": "bets.close"}
-        yield from cards(COUPS[i % len(COUPS)])
 
 
 def play(path: Path, events: Iterator[dict[str, Any]]) -> Daemon:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,46 +23,14 @@ from tablectl.chainkey import create_key
 from tablectl.cli import main
 from tablectl.config import load_config
 from tablectl.daemon import Daemon, Input
-from tests.helpers import bank, cards, wager, write_config
+from tests.helpers import NOVEMBER, OCTOBER, natural_rounds, write_config
+from tests.helpers import MonthClock as Clock
 from tests.test_journal_storage import write_schema_2
-
-OCTOBER, NOVEMBER = "2026-10", "2026-11"
-# EZ Baccarat coups with a natural each (4 cards, R25): P 9 v B 5; P 8 v B 7; P 0 v B 9; P 9 v B 8.
-COUPS = ["9h 2c Kd 3s", "8d 2h Jc 5s", "Td 9c Jd Ks", "7c 8h 2d Qs"]
-
-
-class Clock:
-    """The daemon's clock: records get timestamps in the month the test says."""
-
-    def __init__(self) -> None:
-        self.month = OCTOBER
-        self.n = 0
-
-    def __call__(self) -> str:
-        self.n += 1
-        return f"{self.month}-15T12:{self.n // 60 % 60:02d}:{self.n % 60:02d}.000000Z"
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    c = Clock()
-    monkeypatch.setattr("tablectl.daemon.now_ts", c)
-    return c
 
 
 @pytest.fixture
 def cfg_path(tmp_path: Path) -> Path:
     return write_config(tmp_path)
-
-
-def rounds(n: int, start: int = 0, *, shoe_every: int = 4) -> Iterator[dict[str, Any]]:
-    for i in range(start, start + n):
-        if i % shoe_every == 0:
-            yield {"type": "shoe.new"}
-        yield bank(1 + (i // 2) % 7, "1000")
-        yield wager(2 + (i // 2) % 5, "player", "20")
-        yield {"type": "bets.close"}
-        yield from cards(COUPS[i % len(COUPS)])
 
 
 def months(path: Path, clock: Clock, per_month: dict[str, int], shoe_every: int = 4) -> None:
@@ -75,7 +42,7 @@ def months(path: Path, clock: Clock, per_month: dict[str, int], shoe_every: int 
     try:
         for month, n in per_month.items():
             clock.month = month
-            for event in rounds(n, start, shoe_every=shoe_every):
+            for event in natural_rounds(n, start, shoe_every=shoe_every):
                 daemon._ingest(Input("console", event))
             start += n
         snapshot.take(daemon.table, daemon.journal)  # as a stop takes one
@@ -234,7 +201,7 @@ def test_an_older_schema_is_named_as_a_rewrite_a_rollback_cannot_undo(
     key = create_key(tmp_path / "old.key")
     lines = [
         (f"2026-10-15T12:00:{n:02d}.000000Z", "console", None, event)
-        for n, event in enumerate(rounds(2))
+        for n, event in enumerate(natural_rounds(2, shoe_every=4))
     ]
     write_schema_2(tmp_path / "journal.db", key, lines, outputs=False)
     code, out = check(capsys, cfg_path)
