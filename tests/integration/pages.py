@@ -49,9 +49,16 @@ def websocket_broker(factory: MosquittoFactory) -> tuple[MosquittoBroker, int]:
 
 
 def add_page_user(broker: MosquittoBroker, base: str = BASE) -> None:
-    """The page's read-only user, written into the broker's acl_file by this test: the five
-    topics the page reads, read only (what `tablectl broker-acl --display-results` gives its
-    display role; without the option it reads all but `round/result`: docs/scoreboard.md)."""
+    """The page's read-only user, written into the running broker's acl_file by this test: the
+    five topics the page reads, read only (what `tablectl broker-acl --display-results` gives
+    its display role; without the option it reads all but `round/result`: docs/scoreboard.md)."""
+    write_page_user(broker, base)
+    broker.reload()
+
+
+def write_page_user(broker: MosquittoBroker, base: str = BASE) -> None:
+    """`add_page_user`'s files alone (the acl_file and the password file), for a broker that
+    is not started yet."""
     grants = "".join(f"topic read {base}/{t}\n" for t in PAGE_TOPICS)
     with broker.acl_path.open("a") as acl:
         acl.write(f"\n# the scoreboard page (test)\nuser {PAGE_USER}\n{grants}")
@@ -61,7 +68,6 @@ def add_page_user(broker: MosquittoBroker, base: str = BASE) -> None:
         capture_output=True,
         timeout=WAIT,
     )
-    broker.reload()
 
 
 # -- the browser -----------------------------------------------------------------------------

@@ -21,7 +21,6 @@ card, a burn or a hand not shown. Screenshots go to tmp_path (`pytest --basetemp
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -33,7 +32,7 @@ from selenium import webdriver
 
 from tablectl_drivers.poker_table.frames import BOARD, MUCK, seat_zone
 from tablectl_drivers.sim.poker_table import SimulatedPokerTable
-from tests.conftest import MosquittoBroker, MosquittoFactory, find_mosquitto_passwd, free_port
+from tests.conftest import MosquittoBroker, MosquittoFactory, free_port
 from tests.integration.floor import (
     CONFIG,
     Payload,
@@ -46,16 +45,13 @@ from tests.integration.harness import Console, lock_table
 from tests.integration.pages import (
     DOM_WITNESS,
     MIN_CARD_1080,
-    PAGE_PASSWORD,
-    PAGE_TOPICS,
-    PAGE_USER,
-    WAIT,
     WEB,
     Browser,
     Page,
     assert_fits_and_reads,
     assert_no_card_before_shown,
     cards_in,
+    write_page_user,
 )
 from tests.integration.test_chinese_poker_e2e import bring_in, chinese_003_config
 from tests.integration.test_poker_table_e2e import act, in_hand, wait_state
@@ -189,15 +185,7 @@ def start_locked(broker: MosquittoBroker, cfg: Path, user: str, base: str) -> No
     the page its read-only user on the five topics of `base` (as pages.add_page_user gives it);
     then the broker starts."""
     lock_table(cfg, broker, user)
-    grants = "".join(f"topic read {base}/{t}\n" for t in PAGE_TOPICS)
-    with broker.acl_path.open("a") as acl:
-        acl.write(f"\n# the scoreboard page (test)\nuser {PAGE_USER}\n{grants}")
-    subprocess.run(
-        [find_mosquitto_passwd(), "-b", str(broker.password_path), PAGE_USER, PAGE_PASSWORD],
-        check=True,
-        capture_output=True,
-        timeout=WAIT,
-    )
+    write_page_user(broker, base)
     broker.start()
 
 

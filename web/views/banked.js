@@ -9,6 +9,7 @@
  *   B.rankName("three-of-a-kind")   "Three of a kind" (a rank or a pay table's category)
  *   B.bySeat(list)         Map seat -> the items of `list` with that `seat`, in order
  *   B.seatOrder(first, more)  the keys of `first` (a Map), then those of `more` not in it
+ *   B.settled(res)         a result's seats, hand first: [{seat, hand, rows, net}]
  *   B.tag(text, cls)       a <span class="tag cls">: a word on a hand's line
  *   B.seat(seat, head, ...children)   a seat's box: "Seat N" and `head`, then its children
  *   B.hand(seat, id, cards, line)     a hand: its cards (null: face down) over its line
@@ -70,6 +71,18 @@
   }
 
   const seatOrder = (first, more) => [...first.keys(), ...[...more.keys()].filter((s) => !first.has(s))];
+
+  /** The seats of a `round/result` whose hands are one a seat (`outcome.hands`), those with a
+   * hand first: [{seat, hand (undefined: none), rows (its settlements), net (their sum, cents)}]. */
+  function settled(res) {
+    const rows = bySeat(res.settlements || []);
+    const hands = new Map((res.outcome.hands || []).map((h) => [h.seat, h]));
+    return seatOrder(hands, rows).map((seat) => {
+      const mine = rows.get(seat) || [];
+      return { seat, hand: hands.get(seat), rows: mine,
+        net: mine.reduce((sum, s) => sum + cents(s.net), 0) };
+    });
+  }
 
   const tag = (text, cls) => el("span", { class: `tag ${cls || ""}`.trim() }, text);
 
@@ -252,7 +265,7 @@
   }
 
   global.TablectlBanked = {
-    cents, signed, money, outcome, rankName, bySeat, seatOrder, tag, seat, hand, bets, net,
+    cents, signed, money, outcome, rankName, bySeat, seatOrder, settled, tag, seat, hand, bets, net,
     moneyLines, verdict, view, fit,
   };
 })(window);

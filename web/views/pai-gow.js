@@ -90,13 +90,8 @@
   // -- the last round (`round/result`) -----------------------------------------------------
 
   function resultSeats(res) {
-    const o = res.outcome;
-    const rows = B.bySeat(res.settlements || []);
-    const hands = new Map((o.hands || []).map((h) => [h.seat, h]));
-    return B.seatOrder(hands, rows).map((seat) => {
-      const h = hands.get(seat);
-      const mine = rows.get(seat) || [];
-      const net = mine.reduce((sum, s) => sum + B.cents(s.net), 0);
+    return B.settled(res).map(({ seat, hand, rows: mine, net }) => {
+      const h = hand;
       const list = B.moneyLines(mine, (s) =>
         (s.spot === "envy" && s.for_seat ? `Envy for seat ${s.for_seat}` : SPOTS[s.spot] || s.spot));
       const line = [];

@@ -44,13 +44,8 @@
   // -- the last round (`round/result`) -----------------------------------------------------
 
   function resultSeats(res) {
-    const o = res.outcome;
-    const rows = B.bySeat(res.settlements || []);
-    const hands = new Map((o.hands || []).map((h) => [h.seat, h]));
-    return B.seatOrder(hands, rows).map((seat) => {
-      const h = hands.get(seat) || {};
-      const mine = rows.get(seat) || [];
-      const net = mine.reduce((sum, s) => sum + B.cents(s.net), 0);
+    return B.settled(res).map(({ seat, hand, rows: mine, net }) => {
+      const h = hand || {};
       const line = [];
       if (h.decision === "fold") line.push(B.tag("folded", "d-fold"));
       else if (h.rank) {
