@@ -12,7 +12,6 @@ import json
 import re
 import shutil
 import tomllib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,19 +24,9 @@ from tablectl.games.registry import game_ids, spec_of
 from tablectl.rules.approval import Approval, mismatch, parse_approval
 from tablectl.rules.paytables import load_paytable_file
 from tests.helpers import REPO, as_plugged_in, config_dict
+from tests.test_config_mistakes import Edit, check_config, replace
 
 CONFIG = REPO / "config"
-Edit = Callable[[str], str]
-
-
-def replace(old: str, new: str) -> Edit:
-    """An edit of the config text that fails loudly if the shipped file no longer has `old`."""
-
-    def edit(text: str) -> str:
-        assert old in text, f"the shipped config no longer contains {old!r}"
-        return text.replace(old, new, 1)
-
-    return edit
 
 
 def write(tmp_path: Path, shipped: str, *edits: Edit) -> Path:
@@ -55,16 +44,9 @@ def write(tmp_path: Path, shipped: str, *edits: Edit) -> Path:
     return path
 
 
-def check(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(["check-config", "--config", str(path)])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
 def refused(path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
     """check-config's problem lines (exit 2, nothing on stdout), each less "FILE: "."""
-    code, out, err = check(path, capsys)
+    code, out, err = check_config(path, capsys)
     assert (code, out) == (2, ""), err
     prefix = f"{path}: "
     assert all(line.startswith(prefix) for line in err.splitlines()), err
@@ -122,7 +104,7 @@ def test_002_a_near_copy_of_000_takes_000s_blackjack_schedule(
 ) -> None:
     """000's schedules file says 002 prints the same table: a 002 table may use it."""
     path = write(tmp_path, BJ, replace('document = "000"', 'document = "002"'))
-    code, out, err = check(path, capsys)
+    code, out, err = check_config(path, capsys)
     assert (code, err) == (0, "")
     assert ": ok: pure-21.5-blackjack (document 002) table cardroom-1/bj-01, " in out
 
@@ -222,7 +204,7 @@ def test_without_game_document_the_files_agreeing_on_one_name_it_in_the_ok_line(
 ) -> None:
     """004's Three Card Poker schedule (004), TCB-6B2 (004) and PP-MR200 (all four): 004."""
     path = write(tmp_path, TCP4, replace('document = "004"', ""))
-    code, out, err = check(path, capsys)
+    code, out, err = check_config(path, capsys)
     assert (code, err) == (0, "")
     assert ": ok: three-card-poker-6cb (document 004) table cardroom-1/tcp-04, " in out
 

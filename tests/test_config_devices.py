@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import tty
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,10 +22,9 @@ import pytest
 from tablectl.cli import main
 from tablectl.config import STANDARD_BAUDS
 from tests.helpers import REPO
+from tests.test_config_mistakes import Edit, replace, write
 
 CONFIG = REPO / "config"
-Edit = Callable[[str], str]
-
 BAC = "ez-baccarat-panda8.toml"
 TCP = "three-card-poker-6cb-004.toml"
 BJ = "pure-21.5-blackjack-000.toml"
@@ -38,34 +37,9 @@ BAC_SHOE = (
 TCP_SHUFFLER = re.compile(r"\[\[devices\]\]\nname = \"shuffler\"\n(?:.*\n)*?(?=\[mqtt\])")
 
 
-def replace(old: str, new: str) -> Edit:
-    """An edit of the config text that fails loudly if the shipped file no longer has `old`."""
-
-    def edit(text: str) -> str:
-        assert old in text, f"the shipped config no longer contains {old!r}"
-        return text.replace(old, new, 1)
-
-    return edit
-
-
 def top(line: str) -> Edit:
     """A top-level key, written first (before any table)."""
     return lambda text: f"{line}\n{text}"
-
-
-def write(tmp_path: Path, shipped: str, *edits: Edit) -> Path:
-    """A shipped config in `tmp_path` as a technician edits it: its schedules file found, the
-    journal in `tmp_path`; each udev-named port left as shipped is /dev/null once the edits are
-    made (a character device, as a serial port is)."""
-    text = (CONFIG / shipped).read_text(encoding="utf-8")
-    text = text.replace('file = "schedules/', f'file = "{CONFIG}/schedules/')
-    text = re.sub(r'path = "/var/lib/tablectl/[^"]+"', f'path = "{tmp_path}/table.db"', text)
-    for edit in edits:
-        text = edit(text)
-    text = re.sub(r'port = "/dev/tablectl-[^"]+"', 'port = "/dev/null"', text)
-    path = tmp_path / "table.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def check(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, list[str]]:
