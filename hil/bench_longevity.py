@@ -319,7 +319,7 @@ def interpreter() -> dict[str, Any]:
     matter: Debian's python3 (what `scripts/install` builds the table's venv from) is built into
     its binary with profile-guided optimisation, where a Python built from source with
     `--enable-shared` (pyenv's, say) calls every C function through the shared library and
-    replays a quarter slower or more (README, Performance)."""
+    replays a quarter slower or more (docs/performance.md)."""
     try:
         with open("/proc/self/maps", encoding="utf-8") as maps:
             shared = any("libpython" in line for line in maps)

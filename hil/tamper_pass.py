@@ -381,7 +381,7 @@ def _fresh(folder: Path) -> Path:
 
 
 def print_table(figures: dict[str, Any]) -> None:
-    """The figures as the README shows them: detected/trials per kind and check."""
+    """The figures as docs/performance.md shows them: detected/trials per kind and check."""
     print(
         f"tamper pass: a keyed journal of {figures['rounds']} rounds, {figures['records']} records"
     )

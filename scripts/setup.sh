@@ -13,7 +13,7 @@ apt_install() {
 
 # Debian's own python3 where there is one, as scripts/install builds the table's venv from it: the
 # tests and benchmarks then run what a table runs (a Python built from source and found first on
-# the PATH, pyenv's say, replays a journal about a quarter slower; README, Performance).
+# the PATH, pyenv's say, replays a journal about a quarter slower; docs/performance.md).
 PYTHON=python3
 [ ! -x /usr/bin/python3 ] || PYTHON=/usr/bin/python3
 if [ ! -x .venv/bin/python ]; then
