@@ -25,17 +25,11 @@ from hil.tamper import rechain
 from tablectl.chainkey import KEY_BYTES, ChainKey, KeyFileError, create_key, load_key
 from tablectl.cli import main
 from tablectl.config import LoadedConfig
-from tablectl.journal import (
-    GENESIS,
-    Journal,
-    JournalError,
-    KeyStart,
-    Record,
-    record_bytes,
-    record_hash,
-)
+from tablectl.journal import Journal, JournalError
+from tablectl.journal.chain import GENESIS, KeyStart, record_bytes, record_hash
+from tablectl.journal.heads import Head, HeadsError, heads_from_lines, read_heads
+from tablectl.records import Record
 from tablectl.table import Table, journal_body
-from tablectl.witness import Head, HeadsError, heads_from_lines, read_heads
 from tests.helpers import BASE, CLOSE, SHOE_NEW, bank, cards, make_config, wager, write_config
 
 # Two finished rounds and a third in betting: round 1 a player natural, round 2 banker draws.

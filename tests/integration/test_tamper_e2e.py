@@ -20,7 +20,7 @@ import pytest
 from hil.tamper import cut_front
 from tablectl.chainkey import create_key
 from tablectl.cli import main as cli
-from tablectl.journal import GENESIS, record_hash
+from tablectl.journal.chain import GENESIS, record_hash
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker
 from tests.integration.harness import REPO, Console, DaemonThread, write_config
