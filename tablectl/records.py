@@ -39,6 +39,11 @@ def now_ts() -> str:
     return format_ts(datetime.now(UTC))
 
 
+def month_of(ts: str) -> str:
+    """The month of a journal timestamp, as segments are named: "2026-11"."""
+    return ts[:7]
+
+
 def replay_ts(seq: int) -> str:
     """Timestamp of a replayed event that has none: a fixed epoch plus its sequence number."""
     return format_ts(REPLAY_EPOCH + timedelta(seconds=seq))
@@ -49,7 +54,7 @@ class Record:
     """One journaled input: `body` is the canonical event object, `ref` a command's request id.
 
     `key` is the id of the chain key in force for it (None: unkeyed); `witness` says whether its
-    chain head is published when it finishes a round (every record a witness-aware daemon
+    chain head is published when it finishes a round (every record a daemon that publishes heads
     journaled; not those of a journal from before, nor a replayed line that carries no head)."""
 
     seq: int
@@ -67,12 +72,12 @@ class Record:
 
     @property
     def chain(self) -> dict[str, Any]:
-        """The chain head this record makes: what the table publishes as its witness."""
+        """The chain head this record makes: what the table publishes with its round result."""
         return {"seq": self.seq, "hash": self.hash, "key": self.key}
 
     def jsonl(self) -> str:
         """The record as a contract-2 event line with `ts` (and where it came from), and its
-        chain head when it has one (so that `replay` publishes the same witness)."""
+        chain head when it has one (so that `replay` publishes the same head)."""
         out: dict[str, Any] = dict(self.body)
         out["ts"] = self.ts
         out["source"] = self.source

@@ -25,17 +25,12 @@ from tablectl.chainkey import ChainKey
 from tablectl.journal.errors import JournalError
 from tablectl.journal.store import Journal
 from tablectl.paths import folder_problem, not_a_file, not_a_folder
-from tablectl.records import Record, Verification
+from tablectl.records import Record, Verification, month_of
 
 if TYPE_CHECKING:
     from tablectl.journal.heads import Head
 
 _MONTH = re.compile(r"^\d{4}-\d{2}$")
-
-
-def month_of(ts: str) -> str:
-    """The month of a journal timestamp, as segments are named: "2026-11"."""
-    return ts[:7]
 
 
 def segment_path(live: Path, month: str, folder: Path | None = None) -> Path:

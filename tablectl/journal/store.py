@@ -43,7 +43,7 @@ from tablectl.journal.schema import (
     schema_refused,
     upgrade,
 )
-from tablectl.records import SNAPSHOTS_KEPT, Record, Snapshot, Verification, now_ts
+from tablectl.records import SNAPSHOTS_KEPT, Record, Snapshot, Verification, month_of, now_ts
 
 if TYPE_CHECKING:
     from tablectl.exports import ExportLine
@@ -215,7 +215,7 @@ class Journal(Outbox):
         self._release()
 
     def _release(self) -> None:
-        """Let another writer have the file (`_one_writer`)."""
+        """Let another writer have the file (`one_writer`, tablectl/journal/file.py)."""
         fd = self._writer
         if fd is not None:
             os.close(fd)  # closing the descriptor drops its lock
@@ -243,7 +243,7 @@ class Journal(Outbox):
         closed; None while it holds no record and names none."""
         if self._month is None:
             ts = self.ts_at(self.first_seq)
-            self._month = None if ts is None else ts[:7]
+            self._month = None if ts is None else month_of(ts)
         return self._month
 
     def meta(self, key: str) -> str | None:
@@ -303,7 +303,7 @@ class Journal(Outbox):
         if digest is None:
             return None
         # An imported record's head names the key of the table it came from, as that table
-        # published it (and as `_check_heads` expects of every head).
+        # published it (and as `verification._check_heads` expects of every head).
         return {"seq": seq, "hash": digest, "key": self.published_key(seq, self.provenance)}
 
     # -- the journal -------------------------------------------------------------------------
@@ -331,7 +331,15 @@ class Journal(Outbox):
                 (seq, ts, source, ref, text, bytes.fromhex(digest), hash_bytes(mac)),
             )
         rec = Record(
-            seq, ts, source, ref, body, self._last_hash, digest, self.key_id, self._witness(seq)
+            seq,
+            ts,
+            source,
+            ref,
+            body,
+            self._last_hash,
+            digest,
+            self.key_id,
+            self._publishes_head(seq),
         )
         self._last_seq, self._last_hash = seq, digest
         return rec
@@ -420,7 +428,7 @@ class Journal(Outbox):
         before heads)."""
         return self._witness_from
 
-    def _witness(self, seq: int) -> bool:
+    def _publishes_head(self, seq: int) -> bool:
         return self._witness_from is not None and seq >= self._witness_from
 
     def records(self, after: int = 0) -> Iterator[Record]:
@@ -459,7 +467,7 @@ class Journal(Outbox):
             key = self.key_starts[i - 1].key_id if i else None
             digest = stored.hex() if type(stored) is bytes else hash_hex(stored)
             assert digest is not None
-            witness = witness_from is not None and seq >= witness_from  # `_witness`
+            witness = witness_from is not None and seq >= witness_from  # `_publishes_head`
             # The same wager or bank comes again and again: a flat body is parsed once, then
             # copied (each record has a body of its own).
             known = flat.get(text)

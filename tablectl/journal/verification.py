@@ -51,7 +51,7 @@ def check(
         f"SELECT seq, ts, source, ref, body, hash, {journal.mac_column} FROM journal ORDER BY rowid"
     )
     last_seq, last_hash = journal.first_seq - 1, journal.start_hash
-    readable: set[str] = set()  # bodies `_body_problem` found sound, up to BODIES_KEPT
+    readable: set[str] = set()  # bodies `body_problem` found sound, up to BODIES_KEPT
     for seq, ts, source, ref, body, stored, stored_mac in rows:
         digest, mac = hash_hex(stored), hash_hex(stored_mac)
         if seq != expect:
