@@ -18,7 +18,8 @@ from tablectl.records import Record
 
 
 class Outbox:
-    """The outbox half of `Journal`: what it needs of the records' half is declared here."""
+    """The outbox half of `Journal`, which inherits it: the attributes below are set by the
+    records' half (the connection, and the first and last record the file holds)."""
 
     db: sqlite3.Connection
     first_seq: int
@@ -142,10 +143,9 @@ class Outbox:
         while lo <= hi:
             mid = (lo + hi) // 2
             row = self.db.execute("SELECT ts FROM journal WHERE seq = ?", (mid,)).fetchone()
-            at = None if row is None else str(row[0])
-            if at is None:
+            if row is None:
                 return found
-            if at < ts:
+            if str(row[0]) < ts:
                 found, lo = mid, mid + 1
             else:
                 hi = mid - 1
