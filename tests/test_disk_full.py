@@ -1,4 +1,4 @@
-"""Disk full (issue 10 item 3): a journal that cannot be written stops the table, never the daemon.
+"""Disk full: a journal that cannot be written stops the table, never the daemon.
 
 No new input is applied while the journal cannot take it (so no round starts or moves on), the
 floor hears of it from memory (an `alert` and the retained `journal/status`, which cannot go
@@ -346,7 +346,7 @@ async def test_an_append_the_disk_cannot_take_records_nothing_and_the_table_resu
 
         filling.stop()  # the room comes back
         await asyncio.wait_for(card, TIMEOUT)
-        # The trouble itself is journaled once it can be, after what waited (issue 14).
+        # The trouble itself is journaled once it can be, after what waited.
         await until(
             lambda: len(snapshot_of(daemon.journal)) == len(before) + 3, "the trouble journaled"
         )

@@ -1,4 +1,4 @@
-"""How the journal is stored (schema 3, issue 10 items 1 and 2): real SQLite files.
+"""How the journal is stored (schema 3: snapshots and segments): real SQLite files.
 
 - an older journal (schema 2, built here by hand in the layout that version wrote: hex hashes, a
   stored prev_hash) is upgraded in one transaction with every record, hash and keyed hash kept,

@@ -1,4 +1,4 @@
-"""Dated segments and the archive (issue 10 item 2): a journal closed month by month keeps one
+"""Dated segments and the archive: a journal closed month by month keeps one
 chain, and verify-journal, recall, export and a restart work across the live file, the segments
 beside it and the archived ones.
 

@@ -133,7 +133,7 @@ def test_heads_collected_off_mqtt_catch_a_rewritten_journal(
         "payload": heads[-1],
         "retain": True,
     }
-    # The anchors (issue 24 item 2): record 1 begins the journal and, no month closed yet, the
+    # The anchors: record 1 begins the journal and, no month closed yet, the
     # live file too.
     start = by_topic[f"{BASE}/journal/start"]["payload"]
     segment = by_topic[f"{BASE}/journal/segment"]["payload"]
