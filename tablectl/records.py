@@ -1,9 +1,9 @@
 """What the journal holds, as plain values: a `Record` (one journaled input), a `Snapshot` (a
 stored checkpoint), a `Verification` (what a check of the chain found), and the record time form.
 
-No database, no broker, no tablectl module but leaf ones: the pure table core (tablectl/table.py,
-tablectl/snapshot.py) takes these without loading SQLite (tests/test_layers.py holds it to that).
-The journal itself, which stores and checks them, is the package tablectl/journal/.
+No database, no broker, no other tablectl module at run time: the pure table core
+(tablectl/table.py, tablectl/snapshot.py) takes these without loading SQLite (tests/test_layers.py
+holds it to that). The journal itself, which stores and checks them, is tablectl/journal/.
 """
 
 from __future__ import annotations
