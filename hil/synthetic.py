@@ -29,7 +29,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tablectl.config import load_config
-from tablectl.journal import GENESIS, record_bytes
+from tablectl.journal.chain import GENESIS, record_bytes
 from tablectl.rules.baccarat import next_to_draw, point
 from tablectl_base.cards import RANKS, SUITS, Card
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tablectl.chainkey import ChainKey
-from tablectl.journal import GENESIS, KeyStart, record_bytes, start_data
+from tablectl.journal.chain import GENESIS, KeyStart, record_bytes, start_data
 
 
 def _db(path: Path) -> sqlite3.Connection:

@@ -31,9 +31,9 @@ from tablectl.cli import replay_records
 from tablectl.config import load_config
 from tablectl.exports import export_line
 from tablectl.journal import Journal
-from tablectl.segments import History
+from tablectl.journal.heads import anchors, heads_from_lines
+from tablectl.journal.segments import History
 from tablectl.table import Table
-from tablectl.witness import anchors, heads_from_lines
 
 CHECKS = ("chain", "key", "heads", "both")
 """What a journal is checked with: the public chain alone, the key, the heads (with anchors),

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from tablectl.journal import Record, parse_ts
 from tablectl.outputs import OutboxRow
+from tablectl.records import Record, parse_ts
 
 FEEDS = {"event": "broadcast/event", "round/result": "broadcast/round/result"}
 """What the feed carries (the live topic -> its delayed topic, below the table's base)."""

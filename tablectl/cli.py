@@ -29,7 +29,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
 
-from tablectl import __version__, segments, snapshot
+from tablectl import __version__, snapshot
 from tablectl.chainkey import ChainKey, KeyFileError, create_key, load_key
 from tablectl.config import (
     BrokerSetupError,
@@ -41,16 +41,17 @@ from tablectl.config import (
 )
 from tablectl.exports import ExportError, export_line, verified_lines
 from tablectl.games.poker.spec import PokerGame
-from tablectl.journal import Journal, JournalError, Record
+from tablectl.journal import Journal, JournalError, segments
+from tablectl.journal.heads import Head, HeadsError, read_heads
+from tablectl.journal.segments import History
 from tablectl.logs import configure_logging
 from tablectl.outputs import OutboxRow
 from tablectl.phh import PhhError, is_poker_result, left_out, poker_hand, to_phh, to_phhs
+from tablectl.records import Record, replay_ts
 from tablectl.round_text import format_round
 from tablectl.rules.poker_fees import PokerSchedule
-from tablectl.segments import History
 from tablectl.snapshot import SnapshotError
-from tablectl.table import HAND_ENTERED_TYPES, Table, journal_body, replay_ts
-from tablectl.witness import Head, HeadsError, read_heads
+from tablectl.table import HAND_ENTERED_TYPES, Table, journal_body
 from tablectl_base.events import json_problem
 from tablectl_base.money import ZERO, fmt
 
@@ -977,7 +978,7 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 
 
 def cmd_collect_heads(args: argparse.Namespace) -> int:
-    from tablectl.witness import collect_heads
+    from tablectl.journal.heads import collect_heads
 
     cfg = load_config(args.config)
     login = None

@@ -442,8 +442,8 @@ def path_problems(cfg: LoadedConfig) -> list[Problem]:
     opened or changed to find out (tablectl/paths.py): `check-config` and `run` refuse such a
     config before anything opens the path, one line each naming the key, its value and what
     is there. Whether the key file is a usable key is `load_key`'s to say."""
-    from tablectl import segments
     from tablectl.chainkey import not_a_key_file
+    from tablectl.journal import segments
 
     name = str(cfg.path)
     j = cfg.table.journal

@@ -45,7 +45,7 @@ from typing import Any
 
 import structlog
 
-from tablectl import sdnotify, segments, snapshot
+from tablectl import sdnotify, snapshot
 from tablectl.broadcast import DelayedFeed
 from tablectl.chainkey import ChainKey, load_key
 from tablectl.commands import COMMAND_VERBS as COMMAND_VERBS  # (re-exported)
@@ -53,20 +53,14 @@ from tablectl.config import BrokerSetupError, LoadedConfig, Rules, resolve
 from tablectl.discovery import discovery_messages
 from tablectl.fault import JournalFault
 from tablectl.info import info_payload, rules_digest
-from tablectl.journal import (
-    BadRecord,
-    Journal,
-    JournalError,
-    JournalUnavailable,
-    Record,
-    format_ts,
-    parse_ts,
-)
+from tablectl.journal import BadRecord, Journal, JournalError, JournalUnavailable, segments
+from tablectl.journal.heads import anchors
+from tablectl.journal.segments import History
 from tablectl.logs import log_unhandled
 from tablectl.metrics import MetricsServer, TableMetrics
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
+from tablectl.records import Record, format_ts, now_ts, parse_ts
 from tablectl.relay import Refusal, Relay, RelayState
-from tablectl.segments import History
 from tablectl.status_report import (
     REPORT_VERSION,
     device_entry,
@@ -75,8 +69,7 @@ from tablectl.status_report import (
     result_entry,
 )
 from tablectl.status_socket import StatusServer, socket_path
-from tablectl.table import Table, journal_body, now_ts
-from tablectl.witness import anchors
+from tablectl.table import Table, journal_body
 from tablectl_base.events import json_problem
 from tablectl_drivers.base import Backoff, DisplayDriver, Driver, FrameClock
 from tablectl_drivers.connect import port_serial

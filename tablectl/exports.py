@@ -23,7 +23,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from tablectl.journal import GENESIS, Record, record_bytes
+from tablectl.journal.chain import GENESIS, record_bytes
+from tablectl.records import Record
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 EXPORT_FIELDS = ("ts", "source", "ref", "chain")

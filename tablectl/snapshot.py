@@ -20,7 +20,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -28,9 +28,12 @@ from tablectl import __version__
 from tablectl.chainkey import ChainKey
 from tablectl.config import LoadedConfig, Rules
 from tablectl.games.registry import make_engine
-from tablectl.journal import SNAPSHOTS_KEPT, Journal, Record, Snapshot, Verification
+from tablectl.records import SNAPSHOTS_KEPT, Record, Snapshot, Verification
 from tablectl.table import CommandIds, Table
 from tablectl_base.cards import Card, parse_card
+
+if TYPE_CHECKING:
+    from tablectl.journal import Journal
 
 FORMAT = 4
 """The snapshot format. A tablectl that cannot read a stored format skips that snapshot and

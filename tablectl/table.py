@@ -14,7 +14,7 @@ import re
 import typing
 from collections import deque
 from collections.abc import Iterable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from enum import Enum
 from typing import Any, cast
 
@@ -35,8 +35,8 @@ from tablectl.game_records import (
 from tablectl.games.base import Rejected
 from tablectl.games.common import replace
 from tablectl.games.registry import make_engine, spec_of
-from tablectl.journal import Record, format_ts, parse_ts
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow, Output, alert
+from tablectl.records import REPLAY_EPOCH, Record, format_ts, parse_ts
 from tablectl.render import render
 from tablectl_base.events import (
     AlertAck,
@@ -67,19 +67,8 @@ again with the same (verb, id) within it is refused as a duplicate (R54). It out
 a command can reach the table twice: a sender's retry with the same id, a QoS 1 resend after a
 reconnect, a broker or bridge queue kept across a restart (docs/mqtt.md "Duplicate ids")."""
 PARSED_KEPT = 1024  # journaled bodies remembered with their parsed event (`_parse`)
-REPLAY_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICROSECOND = timedelta(microseconds=1)
 WINDOW_MICROS = COMMAND_ID_WINDOW // MICROSECOND
-
-
-def now_ts() -> str:
-    """Now, in the journal's timestamp form (journal.format_ts)."""
-    return format_ts(datetime.now(UTC))
-
-
-def replay_ts(seq: int) -> str:
-    """Timestamp of a replayed event that has none: a fixed epoch plus its sequence number."""
-    return format_ts(REPLAY_EPOCH + timedelta(seconds=seq))
 
 
 CARD_FIELDS = ("card", "cards", "low", "discard", "front", "middle", "back")

@@ -29,9 +29,10 @@ from typing import Any
 from tablectl import __version__, snapshot
 from tablectl.chainkey import ChainKey
 from tablectl.config import LoadedConfig
-from tablectl.journal import SCHEMA_VERSION, SCHEMAS, Journal
+from tablectl.journal import Journal
+from tablectl.journal.schema import SCHEMA_VERSION, SCHEMAS
+from tablectl.journal.segments import History
 from tablectl.outputs import OutboxRow
-from tablectl.segments import History
 from tablectl.table import Table
 
 WINDOW_ROUNDS = 1000

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from tablectl.config import LoadedConfig, parse_config
-from tablectl.journal import Record
 from tablectl.outputs import OutboxRow
-from tablectl.table import Table, journal_body, replay_ts
+from tablectl.records import Record, replay_ts
+from tablectl.table import Table, journal_body
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEDULES = REPO / "config" / "schedules" / "ez-baccarat-panda8.toml"
@@ -244,7 +244,7 @@ def proved_lines(items: Iterable[tuple[str, str, str | None, dict[str, Any]]]) -
     """`(ts, source, ref, body)` records as the proved export lines `Journal.import_records`
     takes (tablectl/exports.py), their chain computed as an export of them would carry it."""
     from tablectl.exports import verified_lines
-    from tablectl.journal import GENESIS, record_bytes
+    from tablectl.journal.chain import GENESIS, record_bytes
 
     def lines() -> Iterator[str]:
         prev = GENESIS

@@ -13,8 +13,8 @@ import pytest
 from tablectl import snapshot
 from tablectl.alerts import OPEN_KEPT, OpenAlert, OpenAlerts
 from tablectl.config import ConfigError, LoadedConfig
-from tablectl.journal import Record, format_ts
 from tablectl.outputs import OutboxRow
+from tablectl.records import Record, format_ts
 from tablectl.table import Table, journal_body
 from tests.helpers import bank, cards, config_dict, make_config, payload, payloads, wager
 

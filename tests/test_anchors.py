@@ -22,9 +22,10 @@ from tablectl.chainkey import ChainKey, create_key
 from tablectl.cli import main
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
-from tablectl.journal import GENESIS, Journal
-from tablectl.segments import History
-from tablectl.witness import SEGMENT_TOPIC, START_TOPIC, anchors, read_heads
+from tablectl.journal import Journal
+from tablectl.journal.chain import GENESIS
+from tablectl.journal.heads import SEGMENT_TOPIC, START_TOPIC, anchors, read_heads
+from tablectl.journal.segments import History
 from tests.helpers import BASE, NOVEMBER, OCTOBER, make_config, write_config
 from tests.helpers import MonthClock as Clock
 from tests.test_segments import months

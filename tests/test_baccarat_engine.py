@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from tablectl.journal import Record
-from tablectl.table import Table, replay_ts
+from tablectl.records import Record, replay_ts
+from tablectl.table import Table
 from tests.helpers import (
     BASE,
     CLOSE,

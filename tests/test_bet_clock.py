@@ -11,8 +11,8 @@ import pytest
 
 from tablectl import snapshot
 from tablectl.game_records import StateChanged
-from tablectl.journal import Record
 from tablectl.outputs import OutboxRow
+from tablectl.records import Record
 from tablectl.table import Table
 from tests.helpers import bank, cards, make_config, payload, payloads, wager
 from tests.test_alerts_open import Run

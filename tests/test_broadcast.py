@@ -13,8 +13,8 @@ import pytest
 
 from tablectl.broadcast import DelayedFeed
 from tablectl.config import ConfigError, load_config, parse_config
-from tablectl.journal import Record, format_ts
 from tablectl.outputs import OutboxRow
+from tablectl.records import Record, format_ts
 from tablectl.table import Table, journal_body
 
 CONFIG = Path(__file__).resolve().parents[1] / "config" / "texas-holdem-004.toml"

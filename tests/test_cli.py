@@ -19,7 +19,8 @@ from tablectl.cli import main
 from tablectl.config import load_config
 from tablectl.journal import Journal
 from tablectl.outputs import OutboxRow
-from tablectl.table import Table, journal_body, now_ts, replay_ts
+from tablectl.records import now_ts, replay_ts
+from tablectl.table import Table, journal_body
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "config" / "ez-baccarat-panda8.toml"

@@ -28,8 +28,8 @@ from tablectl.daemon import (
     RAW_KEPT_BYTES,
     Daemon,
 )
-from tablectl.journal import Record
 from tablectl.outputs import OutboxRow
+from tablectl.records import Record
 from tablectl_base.events import EventError, parse_event
 from tests.helpers import BASE, write_config
 

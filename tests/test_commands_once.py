@@ -34,8 +34,8 @@ from structlog.testing import capture_logs
 from tablectl import snapshot
 from tablectl.config import LoadedConfig, load_config
 from tablectl.daemon import Daemon, Input, retained_reason
-from tablectl.journal import Record, format_ts
 from tablectl.outputs import OutboxRow
+from tablectl.records import Record, format_ts
 from tablectl.table import COMMAND_ID_WINDOW, Table, journal_body
 from tests.helpers import BASE, bank, make_config, payload, wager, write_config
 from tests.test_snapshot import assert_restores_exactly

@@ -51,7 +51,7 @@ from tablectl.games.dealers_choice.spec import OFFERABLE
 from tablectl.games.draw.engine import DrawEngine
 from tablectl.games.poker.state import PokerState
 from tablectl.games.stud.engine import StudEngine
-from tablectl.journal import Record
+from tablectl.records import Record
 from tablectl.table import Table
 from tablectl_base.cards import standard_deck
 from tests.helpers import record

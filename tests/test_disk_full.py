@@ -1,4 +1,4 @@
-"""Disk full (issue 10 item 3): a journal that cannot be written stops the table, never the daemon.
+"""Disk full: a journal that cannot be written stops the table, never the daemon.
 
 No new input is applied while the journal cannot take it (so no round starts or moves on), the
 floor hears of it from memory (an `alert` and the retained `journal/status`, which cannot go
@@ -32,11 +32,11 @@ import aiomqtt
 import pytest
 from structlog.testing import capture_logs
 
-from tablectl import segments
 from tablectl.config import load_config
 from tablectl.daemon import SEGMENT_RETRY_RECORDS, Daemon, Input, unwritable_reason
-from tablectl.journal import Journal, JournalError, Record
+from tablectl.journal import Journal, JournalError, segments
 from tablectl.outputs import OutboxRow
+from tablectl.records import Record
 from tablectl.relay import Relay
 from tablectl.table import Table
 from tests.conftest import MosquittoBroker, TcpProxy
@@ -346,7 +346,7 @@ async def test_an_append_the_disk_cannot_take_records_nothing_and_the_table_resu
 
         filling.stop()  # the room comes back
         await asyncio.wait_for(card, TIMEOUT)
-        # The trouble itself is journaled once it can be, after what waited (issue 14).
+        # The trouble itself is journaled once it can be, after what waited.
         await until(
             lambda: len(snapshot_of(daemon.journal)) == len(before) + 3, "the trouble journaled"
         )
@@ -590,7 +590,7 @@ def test_a_checkpoint_the_disk_cannot_take_is_skipped_and_the_record_stands(
 def test_a_months_close_the_disk_cannot_take_is_put_off_and_the_input_journaled_no_half_segment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The segment file (written by tablectl/segments.py, not SQLite's journal) meets ENOSPC
+    """The segment file (written by tablectl/journal/segments.py, not SQLite's journal) meets ENOSPC
     while the journal itself still takes records: the close is logged and put off, the input is
     journaled as usual (the table does not stop), the half-written file gives its room back, and
     the month is closed at a round boundary once SEGMENT_RETRY_RECORDS more records are in."""

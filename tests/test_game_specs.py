@@ -181,7 +181,7 @@ def test_a_snapshot_naming_a_games_classes_as_before_it_moved_passes_the_deep_ch
     import zlib
 
     from tablectl import snapshot
-    from tablectl.journal import Snapshot
+    from tablectl.records import Snapshot
     from tablectl.table import Table
     from tests.helpers import bank, feed, make_config, wager
 

@@ -1,4 +1,4 @@
-"""`tablectl import` (issue 10 item 5): a table restored onto a replacement PC from its export.
+"""`tablectl import`: a table restored onto a replacement PC from its export.
 
 The new journal's public chain is recomputed and equals the old one record for record (so heads
 the floor collected still verify), the export must reproduce its own chain hashes, the history
@@ -131,7 +131,7 @@ def test_an_import_that_stops_after_a_batch_leaves_a_journal_the_daemon_refuses(
     partial = Journal(tmp_path / "new" / "j.db", table="t1", readonly=True)
     assert partial.last_seq >= 3 and partial.meta("importing") == "1"
     partial.close()
-    held = Daemon(load_config(new))  # held on it, never run on it (issue 24 item 4)
+    held = Daemon(load_config(new))  # held on it, never run on it
     assert held.fault is not None and held.fault.record is None
     assert "j.db: an import did not finish: move it away" in held.fault.reason
     assert main(["verify-journal", "--config", str(new)]) == 1

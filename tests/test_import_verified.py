@@ -23,7 +23,8 @@ from hil.tamper import edited_line, rechained_export
 from tablectl.chainkey import ChainKey, create_key
 from tablectl.cli import main
 from tablectl.exports import ExportError, verified_lines
-from tablectl.journal import GENESIS, Journal, record_bytes
+from tablectl.journal import Journal
+from tablectl.journal.chain import GENESIS, record_bytes
 from tests.helpers import make_config, write_config
 from tests.test_tamper import SESSION, ingest
 
@@ -231,7 +232,7 @@ def test_the_restored_tables_own_anchors_verify_beside_the_old_tables_heads(
     """After the import the new table publishes its anchors (record 1 is the old table's): they
     name the key the old table had for it, as the old heads do, so a heads file that holds both
     verifies. (Found in review: they named the new key, and failed as 'key starts altered'.)"""
-    from tablectl.witness import anchors
+    from tablectl.journal.heads import anchors
 
     lines = exported(old, capsys)
     heads = heads_file(old, tmp_path / "heads.jsonl")

@@ -13,15 +13,10 @@ from typing import Any
 import pytest
 
 from tablectl.cli import main
-from tablectl.journal import (
-    GENESIS,
-    Journal,
-    JournalError,
-    JournalUnavailable,
-    Record,
-    record_hash,
-)
+from tablectl.journal import Journal, JournalError, JournalUnavailable
+from tablectl.journal.chain import GENESIS, record_hash
 from tablectl.outputs import OutboxRow
+from tablectl.records import Record
 from tests.helpers import write_config
 
 TABLE = "bac-01"

@@ -1,4 +1,4 @@
-"""How the journal is stored (schema 3, issue 10 items 1 and 2): real SQLite files.
+"""How the journal is stored (schema 3: snapshots and segments): real SQLite files.
 
 - an older journal (schema 2, built here by hand in the layout that version wrote: hex hashes, a
   stored prev_hash) is upgraded in one transaction with every record, hash and keyed hash kept,
@@ -25,8 +25,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablectl.chainkey import ChainKey, create_key
-from tablectl.journal import GENESIS, Journal, JournalError, KeyStart, Snapshot, record_bytes
+from tablectl.journal import Journal, JournalError
+from tablectl.journal.chain import GENESIS, KeyStart, record_bytes
 from tablectl.outputs import OutboxRow
+from tablectl.records import Snapshot
 from tests.helpers import proved_lines
 
 TABLE = "bac-01"
@@ -34,7 +36,7 @@ T0 = datetime(2026, 11, 26, 10, 0, 0, tzinfo=UTC)
 
 
 def ts(seconds: float) -> str:
-    """A journal timestamp (tablectl.table.now_ts's form) `seconds` after T0."""
+    """A journal timestamp (tablectl.records.now_ts's form) `seconds` after T0."""
     return (T0 + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
@@ -69,7 +71,7 @@ def key(tmp_path: Path) -> ChainKey:
 
 # -- schema 2, as the version before wrote it ---------------------------------------------------
 
-# tablectl/journal.py's _SCHEMA at schema 2 (the commit before "Journal schema 3").
+# tablectl/journal/schema.py's TABLES at schema 2 (the commit before "Journal schema 3").
 SCHEMA_2 = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS journal (

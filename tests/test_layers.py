@@ -56,3 +56,33 @@ def test_the_drivers_load_the_leaf_package_but_not_the_core() -> None:
     loaded = top_level_modules_after_importing("tablectl_drivers")
     assert "tablectl" not in loaded, "a driver imports the core; share through tablectl_base"
     assert "tablectl_base" in loaded
+
+
+def test_the_table_core_loads_no_sqlite() -> None:
+    """The table and its snapshots take records, snapshots and record times from
+    tablectl/records.py; the journal's SQLite store is the daemon's and the commands' to open."""
+    loaded = top_level_modules_after_importing("tablectl.table", "tablectl.snapshot")
+    sqlite = {"sqlite3", "_sqlite3"}
+    assert loaded.isdisjoint(sqlite), sorted(loaded & sqlite)
+
+
+_TABLECTL_LOADED = """
+import importlib, json, sys
+importlib.import_module(sys.argv[1])
+print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] == "tablectl")))
+"""
+
+
+def test_records_is_a_leaf() -> None:
+    """tablectl/records.py (a record, a snapshot, what a check found, the record time form) loads
+    no storage, event loop or broker client, and no tablectl module but itself."""
+    loaded = top_level_modules_after_importing("tablectl.records")
+    forbidden = set(IO) | set(STORAGE_AND_LOOP)
+    assert loaded.isdisjoint(forbidden), sorted(loaded & forbidden)
+    out = subprocess.run(
+        [sys.executable, "-c", _TABLECTL_LOADED, "tablectl.records"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(out.stdout) == ["tablectl", "tablectl.records"]

@@ -26,7 +26,7 @@ import pytest
 from tablectl.chainkey import KeyFileError, create_key, load_key
 from tablectl.cli import main
 from tablectl.journal import Journal, JournalError
-from tablectl.segments import History, SegmentPathError
+from tablectl.journal.segments import History, SegmentPathError
 from tests.helpers import REPO, write_config
 
 RUN_DEADLINE = 30.0  # seconds; the refusal takes well under one, a blocked open forever

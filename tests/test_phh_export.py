@@ -30,9 +30,9 @@ import pytest
 from pokerkit import HandHistory, State
 
 from tablectl.config import load_config
-from tablectl.journal import Record
 from tablectl.phh import poker_hand
-from tablectl.table import Table, journal_body, replay_ts
+from tablectl.records import Record, replay_ts
+from tablectl.table import Table, journal_body
 from tablectl_base.cards import standard_deck
 from tests.test_poker_recall import (
     HAND_ONE,

@@ -19,7 +19,8 @@ import pytest
 from tablectl.cli import main
 from tablectl.config import load_config
 from tablectl.journal import Journal
-from tablectl.table import Table, journal_body, replay_ts
+from tablectl.records import replay_ts
+from tablectl.table import Table, journal_body
 
 Event = dict[str, Any]
 

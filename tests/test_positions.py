@@ -285,7 +285,8 @@ def test_recall_shows_each_cards_position_and_those_entered_by_hand_R39(
     dealer entered at the console (R39)."""
     from tablectl.cli import main
     from tablectl.journal import Journal
-    from tablectl.table import journal_body, now_ts
+    from tablectl.records import now_ts
+    from tablectl.table import journal_body
     from tests.helpers import write_config
 
     path = write_config(tmp_path)

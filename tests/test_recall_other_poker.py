@@ -23,7 +23,8 @@ import pytest
 
 from tablectl.config import load_config
 from tablectl.journal import Journal
-from tablectl.table import Table, journal_body, replay_ts
+from tablectl.records import replay_ts
+from tablectl.table import Table, journal_body
 from tests.test_poker_recall import (
     Event,
     act,

@@ -1,4 +1,4 @@
-"""Dated segments and the archive (issue 10 item 2): a journal closed month by month keeps one
+"""Dated segments and the archive: a journal closed month by month keeps one
 chain, and verify-journal, recall, export and a restart work across the live file, the segments
 beside it and the archived ones.
 
@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from tablectl import segments, snapshot
+from tablectl import snapshot
 from tablectl.cli import main
 from tablectl.config import load_config
 from tablectl.daemon import Daemon, Input
-from tablectl.journal import Journal, JournalError
-from tablectl.segments import History
+from tablectl.journal import Journal, JournalError, segments
+from tablectl.journal.segments import History
 from tablectl.table import Table
 from tests.helpers import DECEMBER, NOVEMBER, OCTOBER, bank, write_config
 from tests.helpers import MonthClock as Clock

@@ -38,8 +38,9 @@ from tablectl import __version__, daemon, snapshot
 from tablectl.cli import main
 from tablectl.config import LoadedConfig, load_config
 from tablectl.daemon import Daemon, Input
-from tablectl.journal import Journal, Record, Snapshot
+from tablectl.journal import Journal
 from tablectl.outputs import OutboxRow
+from tablectl.records import Record, Snapshot
 from tablectl.table import Table
 from tablectl_base.cards import standard_deck
 from tests.helpers import (

@@ -25,17 +25,11 @@ from hil.tamper import rechain
 from tablectl.chainkey import KEY_BYTES, ChainKey, KeyFileError, create_key, load_key
 from tablectl.cli import main
 from tablectl.config import LoadedConfig
-from tablectl.journal import (
-    GENESIS,
-    Journal,
-    JournalError,
-    KeyStart,
-    Record,
-    record_bytes,
-    record_hash,
-)
+from tablectl.journal import Journal, JournalError
+from tablectl.journal.chain import GENESIS, KeyStart, record_bytes, record_hash
+from tablectl.journal.heads import Head, HeadsError, heads_from_lines, read_heads
+from tablectl.records import Record
 from tablectl.table import Table, journal_body
-from tablectl.witness import Head, HeadsError, heads_from_lines, read_heads
 from tests.helpers import BASE, CLOSE, SHOE_NEW, bank, cards, make_config, wager, write_config
 
 # Two finished rounds and a third in betting: round 1 a player natural, round 2 banker draws.
@@ -575,7 +569,7 @@ def test_journal_files_and_folders_are_private_under_umask_0(tmp_path: Path) -> 
 
 
 def test_an_existing_journal_open_to_others_keeps_its_mode(tmp_path: Path) -> None:
-    """tablectl sets the mode only of files it creates (issue 24 item 5): a journal whose mode
+    """tablectl sets the mode only of files it creates: a journal whose mode
     was changed since is left so, and check-config names it (tests/test_paths.py)."""
     path = tmp_path / "journal.db"
     Journal(path, table="t1").close()

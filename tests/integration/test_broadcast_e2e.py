@@ -14,7 +14,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
-from tablectl.journal import parse_ts
+from tablectl.records import parse_ts
 from tests.conftest import MosquittoFactory
 from tests.integration.floor import running_table, wait_subscribed
 from tests.integration.harness import Console, lock_table

@@ -13,7 +13,8 @@ import pytest
 
 from tablectl.config import LoadedConfig, load_config
 from tablectl.daemon import Daemon
-from tablectl.journal import Journal, parse_ts
+from tablectl.journal import Journal
+from tablectl.records import parse_ts
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker
 from tests.integration.harness import DaemonProcess, without_shoe, write_config

@@ -20,7 +20,7 @@ import pytest
 from hil.tamper import cut_front
 from tablectl.chainkey import create_key
 from tablectl.cli import main as cli
-from tablectl.journal import GENESIS, record_hash
+from tablectl.journal.chain import GENESIS, record_hash
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker
 from tests.integration.harness import REPO, Console, DaemonThread, write_config
@@ -133,7 +133,7 @@ def test_heads_collected_off_mqtt_catch_a_rewritten_journal(
         "payload": heads[-1],
         "retain": True,
     }
-    # The anchors (issue 24 item 2): record 1 begins the journal and, no month closed yet, the
+    # The anchors: record 1 begins the journal and, no month closed yet, the
     # live file too.
     start = by_topic[f"{BASE}/journal/start"]["payload"]
     segment = by_topic[f"{BASE}/journal/segment"]["payload"]

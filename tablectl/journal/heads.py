@@ -1,11 +1,12 @@
-"""The journal's witnesses: chain heads published over MQTT, collected, and read back.
+"""The journal's published chain heads and anchors: what the table publishes over MQTT, collected
+off the broker, and read back from a heads file.
 
 Every record that finishes a round publishes the journal's head, `{"seq", "hash", "key"}`: in the
 `round/result` payload (`chain`) and on the retained `journal/head` topic. The journal's first
 record and the live file's first record are published as anchors on the retained `journal/start`
 and `journal/segment` (a head with `"anchor": {"file", "prev_hash"}`), so a journal whose front
-was cut off no longer passes for whole. Whoever keeps those
-messages holds an independent witness: `tablectl verify-journal --against FILE` reads them back and
+was cut off no longer passes for whole. Whoever keeps those messages holds an independent record
+of the chain: `tablectl verify-journal --against FILE` reads them back and
 names every head the journal contradicts (a record rewritten, removed, or the end cut off).
 
 A heads file is JSON lines in any of the forms a floor is likely to have kept:
@@ -32,21 +33,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from tablectl.config import LoadedConfig, resolve
+from tablectl.journal.chain import GENESIS
 
 if TYPE_CHECKING:
-    from tablectl.journal import Journal
+    from tablectl.journal.store import Journal
 
 HEAD_TOPIC = "journal/head"
 START_TOPIC = "journal/start"
-"""Retained: the head of record 1, where the journal begins (an anchor, issue 24 item 2)."""
+"""Retained: the head of record 1, where the journal begins (an anchor: a journal whose front
+was cut off no longer passes for whole)."""
 SEGMENT_TOPIC = "journal/segment"
 """Retained: the head of the live file's first record, where this month's segment begins."""
 HEAD_TOPICS = (HEAD_TOPIC, START_TOPIC, SEGMENT_TOPIC)
 ANCHORS = ("journal", "segment")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _NO_KEY = object()
-GENESIS = "0" * 64
-"""The hash record 1 follows (tablectl.journal takes it from here)."""
 
 
 class HeadsError(Exception):

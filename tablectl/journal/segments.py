@@ -1,4 +1,4 @@
-"""Dated segments (issue 10 item 2): the journal closed month by month into files of their own.
+"""Dated segments: the journal closed month by month into files of their own.
 
 The live journal holds the current month's records; at the first checkpoint (a round boundary)
 of a new month, its records go into `<journal>-<YYYY-MM>.db` beside it and the live file carries
@@ -19,18 +19,18 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tablectl.chainkey import ChainKey
-from tablectl.journal import Journal, JournalError, Record, Verification
+from tablectl.journal.errors import JournalError
+from tablectl.journal.store import Journal
 from tablectl.paths import folder_problem, not_a_file, not_a_folder
-from tablectl.witness import Head
+from tablectl.records import Record, Verification, month_of
+
+if TYPE_CHECKING:
+    from tablectl.journal.heads import Head
 
 _MONTH = re.compile(r"^\d{4}-\d{2}$")
-
-
-def month_of(ts: str) -> str:
-    """The month of a journal timestamp, as segments are named: "2026-11"."""
-    return ts[:7]
 
 
 def segment_path(live: Path, month: str, folder: Path | None = None) -> Path:
@@ -40,7 +40,7 @@ def segment_path(live: Path, month: str, folder: Path | None = None) -> Path:
 
 class SegmentPathError(JournalError):
     """Something that is not a regular file (a FIFO, a device, a folder) under a segment's name:
-    refused unopened, as SQLite would wait on a FIFO for ever (issue 24 item 5)."""
+    refused unopened, as SQLite would wait on a FIFO for ever."""
 
     def __init__(self, path: Path, what: str) -> None:
         super().__init__(f"{path} is {what}, not a journal segment (a regular file): move it away")

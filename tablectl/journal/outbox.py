@@ -1,0 +1,155 @@
+"""The outbox: each record's outputs, numbered, waiting for the broker in the journal's file.
+
+Outputs go to the outbox together with the journal position they derive from (`applied`), so
+after a crash the daemon knows exactly which records still need their outputs written; a message
+stays until the broker acknowledged it (`mark_sent`), and sent ones are pruned after a while.
+`Journal` (tablectl/journal/store.py) holds the records and this outbox in one SQLite file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+
+from tablectl.journal.errors import JournalError
+from tablectl.journal.file import Transaction
+from tablectl.outputs import OutboxRow
+from tablectl.records import Record
+
+
+class Outbox:
+    """The outbox half of `Journal`, which inherits it: the attributes below are set by the
+    records' half (the connection, and the first and last record the file holds)."""
+
+    db: sqlite3.Connection
+    first_seq: int
+    _last_seq: int
+
+    def applied(self) -> int:
+        """The last journal record whose outputs are in the outbox."""
+        row = self.db.execute("SELECT journal_seq FROM applied WHERE id = 1").fetchone()
+        return int(row[0]) if row else 0
+
+    def write_outputs(self, rec: Record, rows: Sequence[OutboxRow]) -> None:
+        """Store a record's outputs and mark it applied, in one transaction.
+
+        Only the journal needs fsync: outputs are a pure function of it. If a power cut loses
+        this commit, the restart replays the record and stores the very same rows under the very
+        same seqs, so nothing is lost and nothing gets a new seq."""
+        with Transaction(self.db, durable=False):
+            cur = self.db.executemany(
+                "INSERT OR IGNORE INTO outbox (seq, journal_seq, topic, payload, qos, retain) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(r.seq, rec.seq, r.topic, r.payload, r.qos, int(r.retain)) for r in rows],
+            )
+            if cur.rowcount != len(rows):
+                self._same_as_stored(rows)
+            self.db.execute(
+                "INSERT INTO applied (id, journal_seq, hash) VALUES (1, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET journal_seq = excluded.journal_seq, "
+                "hash = excluded.hash",
+                (rec.seq, rec.hash),
+            )
+
+    def _same_as_stored(self, rows: Sequence[OutboxRow]) -> None:
+        """A seq already in the outbox must hold the very same message: anything else means the
+        engine no longer reproduces the journal, and publishing on would lose or garble rounds."""
+        for r in rows:
+            got = self.db.execute(
+                "SELECT topic, payload FROM outbox WHERE seq = ?", (r.seq,)
+            ).fetchone()
+            if got is not None and (got[0], bytes(got[1])) != (r.topic, r.payload):
+                raise JournalError(
+                    f"outbox message {r.seq} differs from what the journal now produces "
+                    f"({got[0]} vs {r.topic}): the journal cannot be replayed consistently"
+                )
+
+    def pending(self, limit: int) -> list[OutboxRow]:
+        cur = self.db.execute(
+            "SELECT seq, topic, payload, qos, retain FROM outbox WHERE sent = 0 "
+            "ORDER BY seq LIMIT ?",
+            (limit,),
+        )
+        return [OutboxRow(s, t, bytes(p), q, bool(r)) for s, t, p, q, r in cur]
+
+    def mark_sent(self, seqs: Sequence[int]) -> None:
+        """Record acknowledged messages. Not fsync'd: a mark lost in a crash only means the
+        message is published again under the same seq, which consumers de-duplicate."""
+        with Transaction(self.db, durable=False):
+            self.db.executemany("UPDATE outbox SET sent = 1 WHERE seq = ?", [(s,) for s in seqs])
+
+    def outbox(self, *, topic_suffix: str | None = None) -> list[OutboxRow]:
+        """Every stored output (sent or not), optionally only one topic's, in seq order."""
+        cur = self.db.execute("SELECT seq, topic, payload, qos, retain FROM outbox ORDER BY seq")
+        rows = [OutboxRow(s, t, bytes(p), q, bool(r)) for s, t, p, q, r in cur]
+        if topic_suffix is None:
+            return rows
+        return [r for r in rows if r.topic.endswith("/" + topic_suffix)]
+
+    def stored_outputs(self) -> Iterator[tuple[int, OutboxRow]]:
+        """Every stored output (sent or not) with the record it came from, in seq order: what
+        `tablectl upgrade-check` compares a new release's replay with."""
+        cur = self.db.execute(
+            "SELECT journal_seq, seq, topic, payload, qos, retain FROM outbox ORDER BY seq"
+        )
+        for j, s, t, p, q, r in cur:
+            # bytes as the journal writes them; text where someone edited the row in SQL
+            data = p.encode("utf-8", "replace") if isinstance(p, str) else bytes(p)
+            yield int(j), OutboxRow(s, t, data, q, bool(r))
+
+    def latest_retained(self) -> list[OutboxRow]:
+        """The newest retained message of each topic, in seq order: what the broker should
+        hold, and what a restarted table draws its displays from."""
+        cur = self.db.execute(
+            "SELECT seq, topic, payload, qos, retain FROM outbox WHERE seq IN "
+            "(SELECT max(seq) FROM outbox WHERE retain = 1 GROUP BY topic) ORDER BY seq"
+        )
+        return [OutboxRow(s, t, bytes(p), q, bool(r)) for s, t, p, q, r in cur]
+
+    def last_output(self, topic: str) -> OutboxRow | None:
+        """The newest stored message of `topic` (sent or not), or None when the outbox holds
+        none (never one, or pruned): `tablectl status` shows the last `round/result` from it
+        after a restart."""
+        row = self.db.execute(
+            "SELECT seq, topic, payload, qos, retain FROM outbox WHERE topic = ? "
+            "ORDER BY seq DESC LIMIT 1",
+            (topic,),
+        ).fetchone()
+        if row is None:
+            return None
+        s, t, p, q, r = row
+        return OutboxRow(s, t, bytes(p), q, bool(r))
+
+    def prune_outbox(self, before: str) -> int:
+        """Drop sent messages of records journaled before `before` (a journal timestamp),
+        except the newest retained message of each topic; never an unsent one. Returns how many
+        were dropped."""
+        cut = self._last_before(before)
+        if cut is None:
+            return 0
+        with Transaction(self.db, durable=False):
+            cur = self.db.execute(
+                "DELETE FROM outbox WHERE sent = 1 AND journal_seq <= ? AND seq NOT IN "
+                "(SELECT max(seq) FROM outbox WHERE retain = 1 GROUP BY topic)",
+                (cut,),
+            )
+        return int(cur.rowcount)
+
+    def _last_before(self, ts: str) -> int | None:
+        """The last record journaled before `ts` (records are in time order: a binary search
+        over seq, not a scan of a year of records); None if there is none."""
+        lo, hi = self.first_seq, self._last_seq
+        found = None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            row = self.db.execute("SELECT ts FROM journal WHERE seq = ?", (mid,)).fetchone()
+            if row is None:
+                return found
+            if str(row[0]) < ts:
+                found, lo = mid, mid + 1
+            else:
+                hi = mid - 1
+        return found
+
+    def unsent_count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM outbox WHERE sent = 0").fetchone()[0])
