@@ -1,0 +1,1 @@
+"""The table's history as files (placeholder)."""
