@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from tablectl.cli import import_journal
-from tablectl.cli import main
+from tablectl.cli import import_journal, main
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl.exports import verified_lines

@@ -382,7 +382,7 @@ def test_recall_of_a_round_number_says_what_it_did_not_search_and_every_file_sea
     def every_file_has_round_1(journal: Journal, table: Table) -> Iterator[Any]:
         yield journal.path.name, {"round": 1}, []
 
-    monkeypatch.setattr(cli_module, "rounds_from_journal", every_file_has_round_1)
+    monkeypatch.setattr(recalled, "rounds_from_journal", every_file_has_round_1)
     history = History.open(cfg_path.parent / "journal.db", None)
     try:
         newest = recalled.recall_rounds(history, load_config(cfg_path), last=0, number=1)

@@ -76,18 +76,10 @@ def add_parser(sub: Any) -> None:
 
 def analyzed_games() -> dict[str, tuple[str, ...]]:
     """Each game `analyze` knows -> the wagers it analyzes: the registry's games that have an
-    analysis, their wagers from the analysis modules (baccarat, whose analysis takes every spot,
-    and a game from another distribution: its spots)."""
-    from tablectl.analysis import blackjack, pai_gow, three_card_poker, ultimate
-    from tablectl.games.registry import game_ids, spec_of, spots_of
+    analysis, with the wagers their specs name (`analyzed_wagers`; every spot by default)."""
+    from tablectl.games.registry import game_ids, spec_of
 
-    known: dict[str, tuple[str, ...]] = {
-        **{game: tuple(w) for game, w in blackjack.ANALYZED.items()},
-        "fortune-pai-gow": tuple(pai_gow.WAGERS),
-        "three-card-poker-6cb": tuple(three_card_poker.WAGERS),
-        "ultimate-texas-holdem": tuple(ultimate.WAGERS),
-    }
-    return {gid: known.get(gid, spots_of(gid)) for gid in game_ids() if spec_of(gid).analyzer}
+    return {gid: spec_of(gid).analyzed(gid) for gid in game_ids() if spec_of(gid).analyzer}
 
 
 def default_decks(game: str) -> int | None:

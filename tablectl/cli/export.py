@@ -4,6 +4,7 @@ lines, or every finished poker hand as PHH."""
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from typing import Any
 
@@ -16,10 +17,10 @@ from tablectl.cli.common import (
     journal_config,
     open_history,
 )
-from tablectl.exports import export_line
+from tablectl.games.poker.hand import PhhError
+from tablectl.history import EXPORT_FORMATS, WRITERS, RoundWriter, record_writer, round_writer
 from tablectl.history.rounds import recall_rounds
 from tablectl.journal import JournalError
-from tablectl.phh import PhhError, is_poker_result, left_out, poker_hand, to_phh, to_phhs
 
 
 def add_parser(sub: Any) -> None:
@@ -37,8 +38,8 @@ def add_parser(sub: Any) -> None:
     journal_args(export)
     export.add_argument(
         "--format",
-        choices=["jsonl", "phh"],
-        default="jsonl",
+        choices=list(EXPORT_FORMATS),
+        default=EXPORT_FORMATS[0],
         help="jsonl (default): every record, for replay and import; phh: every finished poker "
         "hand as Poker Hand History, one [N] section a hand (a .phhs file; needs --config)",
     )
@@ -47,8 +48,8 @@ def add_parser(sub: Any) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    if args.format == "phh":
-        return _export_phh(args)
+    if issubclass(WRITERS[args.format], RoundWriter):
+        return _export_rounds(args)
     if args.round is not None:
         print("tablectl: --round selects a hand of --format phh only", file=sys.stderr)
         return EXIT_USAGE
@@ -59,21 +60,23 @@ def cmd_export(args: argparse.Namespace) -> int:
                 f"records 1-{history.files[0].first_seq - 1} are in segments not found here: "
                 "give --archive DIR (an export starts at the first record)"
             )
+        writer = record_writer(args.format, sys.stdout)
         for rec in history.records():
-            sys.stdout.write(export_line(rec) + "\n")
+            writer.write_record(rec)
+        writer.finish()
     finally:
         history.close()
     return EXIT_OK
 
 
-def _export_phh(args: argparse.Namespace) -> int:
-    """Every finished poker hand (or hand --round) as PHH, one `[N]` section each (tablectl/phh.py).
-    A misdeal, or a hand with a post past the blinds, is left out (noted in a TOML comment); a
-    hand of a game PHH has no variant code for
-    refuses the whole export with exit 2, before anything is written."""
+def _export_rounds(args: argparse.Namespace) -> int:
+    """Every finished round (or round --round) in a format of rounds: `phh`, every finished poker
+    hand, one `[N]` section each (tablectl/history/phh.py). A misdeal, or a hand with a post past
+    the blinds, is left out (noted in a TOML comment); a hand of a game PHH has no variant code
+    for refuses the whole export with exit 2, before anything is written."""
     if journal_config(args) is None:
         print(
-            "tablectl: --format phh replays the journal under its rules: give --config",
+            f"tablectl: --format {args.format} replays the journal under its rules: give --config",
             file=sys.stderr,
         )
         return EXIT_USAGE
@@ -83,26 +86,17 @@ def _export_phh(args: argparse.Namespace) -> int:
         rounds = recall_rounds(history, cfg, last=0, number=args.round, every_file=True)
     finally:
         history.close()
-    documents: list[str] = []
-    skipped: list[str] = []
-    for _ts, payload, inputs in rounds:
-        if not is_poker_result(payload):
-            continue
-        try:
-            hand = poker_hand(payload, inputs)
-            why = left_out(hand)
-            if why is not None:
-                skipped.append(f"# hand {payload['round']}: {why}, not written")
-                continue
-            documents.append(to_phh(hand, table=cfg.table.table))
-        except PhhError as exc:
-            print(f"tablectl: hand {payload['round']}: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-    if args.round is not None and not documents and not skipped:
+    buffer = io.StringIO()
+    writer = round_writer(args.format, buffer, table=cfg.table.table)
+    try:
+        for finished in rounds:
+            writer.write_round(finished)
+        writer.finish()
+    except PhhError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.round is not None and not writer.written:
         print(f"tablectl: hand {args.round} is not in the journal", file=sys.stderr)
         return EXIT_FAIL
-    for note in skipped:
-        sys.stdout.write(note + "\n")
-    if documents:
-        sys.stdout.write(to_phhs(documents))
+    sys.stdout.write(buffer.getvalue())
     return EXIT_OK

@@ -4,13 +4,12 @@ writers of tablectl/history/)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from tablectl.cli.common import EXIT_FAIL, EXIT_OK, add_command, journal_args, open_history
+from tablectl.history import round_writer
 from tablectl.history.rounds import recall_rounds
-from tablectl.round_text import format_round
 
 
 def add_parser(sub: Any) -> None:
@@ -47,9 +46,8 @@ def cmd_recall(args: argparse.Namespace) -> int:
     if args.round is not None and not rounds:
         print(f"tablectl: round {args.round} is not in the journal", file=sys.stderr)
         return EXIT_FAIL
-    for ts, payload, inputs in rounds:
-        if args.json:
-            print(json.dumps({**payload, "journal": inputs}, separators=(",", ":")))
-        else:
-            print(format_round(ts, payload, inputs))
+    writer = round_writer("rounds" if args.json else "text", sys.stdout)
+    for finished in rounds:
+        writer.write_round(finished)
+    writer.finish()
     return EXIT_OK

@@ -8,12 +8,13 @@ import json
 import sys
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any
 
 from tablectl import snapshot
 from tablectl.chainkey import load_key
 from tablectl.config import LoadedConfig
 from tablectl.games.poker.spec import PokerGame
+from tablectl.history.generic import FinishedRound
 from tablectl.journal import Journal, Record
 from tablectl.segments import History
 from tablectl.table import HAND_ENTERED_TYPES, Table
@@ -37,15 +38,6 @@ POKER_INPUTS = (
     "showdown",
 )
 ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision", *POKER_INPUTS)
-
-
-class FinishedRound(NamedTuple):
-    """A finished round: when it finished (its last record's time), its `round/result` payload,
-    and the inputs that dealt and played it, each with its journal `seq`."""
-
-    ts: str
-    result: dict[str, Any]
-    inputs: list[dict[str, Any]]
 
 
 def rounds_from_journal(journal: Journal, table: Table) -> Iterator[FinishedRound]:
@@ -115,8 +107,9 @@ def _posts(echo: dict[str, Any], *kinds: str) -> list[dict[str, Any]]:
 def _hand_start(table: Table, rec: Record) -> dict[str, Any] | None:
     """A poker hand's table as it begins (before `rec`, its `hand.start`): the seats and stacks
     between hands, the blinds, the betting structure and stakes, the document and the seat count
-    (what a hand history needs besides the inputs; tablectl/phh.py); once the table has taken
-    it, `posted` adds the seats dealt in with what each posted. None at a banked table."""
+    (what a hand history needs besides the inputs: tablectl/games/poker/hand_rebuild.py); once
+    the table has taken it, `posted` adds the seats dealt in with what each posted. None at a
+    banked table."""
     game = table.rules.game
     if not isinstance(game, PokerGame):
         return None
