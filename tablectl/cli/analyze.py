@@ -14,6 +14,8 @@ from tablectl.cli.common import EXIT_OK, EXIT_USAGE, add_command
 
 
 def add_parser(sub: Any) -> None:
+    from tablectl.analysis.examples import ANALYZE_EXAMPLES
+
     games = analyzed_games()
     analyze = add_command(
         sub,
@@ -24,11 +26,7 @@ def add_parser(sub: Any) -> None:
         "exists too, as a cross-check of it, with a note on what a difference means). Progress\n"
         "goes to stderr on a terminal.\n\n"
         "wagers by game:\n" + "\n".join(f"  {g}: {' '.join(w)}" for g, w in games.items()),
-        [
-            "tablectl analyze --game ez-baccarat-panda8 --wager dragon7",
-            "tablectl analyze --game pure-21.5-blackjack --wager buster --decks 6",
-            "tablectl analyze --game three-card-poker-6cb --wager six-card-bonus --json",
-        ],
+        ANALYZE_EXAMPLES,
     )
     analyze.add_argument(
         "--game",
