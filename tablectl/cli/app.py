@@ -20,23 +20,21 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+import tablectl.cli.analyze as analyze
+import tablectl.cli.archive as archive
+import tablectl.cli.broker_acl as broker_acl
+import tablectl.cli.chain as chain
+import tablectl.cli.check_config as check_config
+import tablectl.cli.demo as demo
+import tablectl.cli.devices as devices
+import tablectl.cli.export as export
+import tablectl.cli.import_journal as import_journal
+import tablectl.cli.recall as recall
+import tablectl.cli.replay as replay
+import tablectl.cli.run as run
+import tablectl.cli.upgrade_check as upgrade_check
 from tablectl import __version__
 from tablectl.chainkey import KeyFileError
-from tablectl.cli import (
-    analyze,
-    archive,
-    broker_acl,
-    chain,
-    check_config,
-    demo,
-    devices,
-    export,
-    import_journal,
-    recall,
-    replay,
-    run,
-    upgrade_check,
-)
 from tablectl.cli.common import EXIT_OK, EXIT_USAGE
 from tablectl.config import BrokerSetupError, ConfigError
 from tablectl.journal import JournalError

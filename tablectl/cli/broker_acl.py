@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tablectl.cli import common
-from tablectl.cli.common import EXIT_OK, EXIT_USAGE, add_command
+from tablectl.cli.common import EXIT_OK, EXIT_USAGE, add_command, default_config
 from tablectl.config import ConfigError, load_config
 
 
@@ -31,7 +30,7 @@ def add_parser(sub: Any) -> None:
         type=Path,
         dest="configs",
         metavar="FILE",
-        help=f"a table config (repeatable: one per table; default {common.DEFAULT_CONFIG})",
+        help=f"a table config (repeatable: one per table; default {default_config()})",
     )
     acl.add_argument("--users", action="store_true", help="only the user names, one a line")
     acl.add_argument(
@@ -57,7 +56,7 @@ def cmd_broker_acl(args: argparse.Namespace) -> int:
     from tablectl.broker import acl_text, room_users
 
     tables, problems = [], []
-    for path in args.configs or [common.DEFAULT_CONFIG]:
+    for path in args.configs or [default_config()]:
         try:
             tables.append(load_config(path).table)
         except ConfigError as exc:

@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tablectl.chainkey import KeyFileError, load_key
-from tablectl.cli import common
-from tablectl.cli.common import CONFIG_HELP, EXIT_OK, EXIT_USAGE, add_command
+from tablectl.cli.common import CONFIG_HELP, EXIT_OK, EXIT_USAGE, add_command, default_config
 from tablectl.config import LoadedConfig, Problem, checked_paths, load_config
 from tablectl.rules.poker_fees import PokerSchedule
 
@@ -44,7 +43,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     if args.config is not None and args.file is not None:
         print("tablectl: give the config once: --config FILE (or FILE alone)", file=sys.stderr)
         return EXIT_USAGE
-    args.file = args.config or args.file or common.DEFAULT_CONFIG
+    args.file = args.config or args.file or default_config()
     cfg = checked_paths(load_config(args.file))
     for warning in cfg.warnings:  # e.g. a vendor plugin that cannot load: the table still runs
         print(f"warning: {warning}", file=sys.stderr)

@@ -19,6 +19,11 @@ DEFAULT_CONFIG = Path("/etc/tablectl/table.toml")
 CONFIG_HELP = f"the table config (default {DEFAULT_CONFIG})"
 
 
+def default_config() -> Path:
+    """DEFAULT_CONFIG as it stands now (a test may point it elsewhere)."""
+    return DEFAULT_CONFIG
+
+
 def add_command(
     sub: Any, name: str, summary: str, description: str, examples: Sequence[str]
 ) -> argparse.ArgumentParser:

@@ -9,13 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tablectl.cli import common
-from tablectl.cli.common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, add_command
+from tablectl.cli.common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, add_command, default_config
 from tablectl.config import load_config
 
 
 def add_parser(sub: Any) -> None:
-    default = common.DEFAULT_CONFIG
+    default = default_config()
     devices = add_command(
         sub,
         "devices",
@@ -53,11 +52,11 @@ def cmd_devices(args: argparse.Namespace) -> int:
     from tablectl import devices
 
     config: Path | None = args.config
-    if config is None and common.DEFAULT_CONFIG.exists():
-        config = common.DEFAULT_CONFIG
+    if config is None and default_config().exists():
+        config = default_config()
     if args.check and config is None:
         print(
-            f"tablectl: devices --check needs a config: give --config (no {common.DEFAULT_CONFIG})",
+            f"tablectl: devices --check needs a config: give --config (no {default_config()})",
             file=sys.stderr,
         )
         return EXIT_USAGE

@@ -8,8 +8,14 @@ import asyncio
 import sys
 from typing import Any
 
-from tablectl.cli import common
-from tablectl.cli.common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, add_command, config_arg
+from tablectl.cli.common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_command,
+    config_arg,
+    default_config,
+)
 from tablectl.config import checked_paths, load_config
 from tablectl.logs import configure_logging
 
@@ -21,7 +27,7 @@ def add_run_parser(sub: Any) -> None:
         "run the table daemon",
         "Run the table: read the devices, journal every input, play the game, publish over MQTT.\n"
         "systemd starts it (systemd/tablectl.service); exit 1 when it stopped on a failure.",
-        [f"tablectl run --config {common.DEFAULT_CONFIG}", "tablectl run"],
+        [f"tablectl run --config {default_config()}", "tablectl run"],
     )
     config_arg(run)
     run.set_defaults(func=cmd_run)
@@ -40,7 +46,7 @@ def add_status_parser(sub: Any) -> None:
         "or a device in fault; 3 not running; 2 usage or config error.",
         [
             "tablectl status",
-            f"tablectl status --config {common.DEFAULT_CONFIG} --json",
+            f"tablectl status --config {default_config()} --json",
             "tablectl status --watch",
         ],
     )
