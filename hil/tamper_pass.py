@@ -27,7 +27,7 @@ from hil.campaign import TABLE, table_config
 from hil.synthetic import baccarat_history
 from tablectl.chainkey import ChainKey, create_key
 from tablectl.cli import main as cli
-from tablectl.cli import replay_records
+from tablectl.cli.replay import replay_records
 from tablectl.config import load_config
 from tablectl.exports import export_line
 from tablectl.journal import Journal

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hil.bench_longevity import TARGETS, measure, replay, write_history, write_table_config
 from hil.synthetic import baccarat_history
-from tablectl.cli import replay_records
+from tablectl.cli.replay import replay_records
 from tablectl.config import load_config
 from tablectl.table import Table
 

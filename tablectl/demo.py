@@ -18,10 +18,10 @@ from pathlib import Path
 from tablectl.chainkey import create_key
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
+from tablectl.history.text import format_round
 from tablectl.logs import configure_logging
 from tablectl.outputs import OutboxRow
 from tablectl.records import Record
-from tablectl.round_text import format_round
 from tablectl_drivers.sim.shoe import SimulatedShoe
 
 SCHEDULES = (

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note
 from hypothesis import strategies as st
 
-from tablectl.cli import main, print_rows, replay_records
+from tablectl.cli import main
+from tablectl.cli.replay import print_rows, replay_records
 from tablectl.table import Table
 from tests.helpers import (
     BASE,

@@ -17,15 +17,19 @@ from typing import Any
 import pytest
 
 import tablectl
-import tablectl.cli
-from tablectl.cli import DEFAULT_CONFIG, EXIT_FAIL, EXIT_OK, EXIT_USAGE, _parser, main
+import tablectl.cli.analyze
+import tablectl.cli.app
+import tablectl.cli.common
+from tablectl.cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, main
+from tablectl.cli.app import build_parser
+from tablectl.cli.common import DEFAULT_CONFIG
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def subcommands() -> dict[str, argparse.ArgumentParser]:
     """Every subcommand of the parser `tablectl` runs, by name."""
-    parser = _parser()
+    parser = build_parser()
     (action,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return dict(action.choices)
 
@@ -66,7 +70,7 @@ INTERNAL_NUMBERS = re.compile(r"\bR\d+|\bissue \d+|\bcontract \d+", re.IGNORECAS
 def test_no_help_text_cites_a_ruling_an_issue_or_a_design_contract(name: str | None) -> None:
     """`tablectl --help` and each `tablectl COMMAND --help` say what things do in a technician's
     words; the rulings behind them are in the docs."""
-    parser = _parser() if name is None else subcommands()[name]
+    parser = build_parser() if name is None else subcommands()[name]
     text = parser.format_help()
     assert INTERNAL_NUMBERS.findall(text) == [], text
 
@@ -97,7 +101,7 @@ def test_every_example_parses(name: str) -> None:
     for line in sub.epilog.splitlines():
         if line.strip().startswith("tablectl "):
             command = line.split("#")[0].split("|")[0].split(">")[0]  # less comment, pipe
-            _parser().parse_args(command.split()[1:])
+            build_parser().parse_args(command.split()[1:])
 
 
 def test_analyze_lists_games_and_wagers_from_the_registry_and_analyses() -> None:
@@ -150,7 +154,7 @@ def test_a_missing_default_config_is_a_config_error_naming_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     absent = tmp_path / "etc" / "table.toml"
-    monkeypatch.setattr(tablectl.cli, "DEFAULT_CONFIG", absent)
+    monkeypatch.setattr(tablectl.cli.common, "DEFAULT_CONFIG", absent)
     for argv in (["check-config"], ["recall"], ["verify-journal"], ["archive"]):
         assert main(argv) == EXIT_USAGE, argv
         err = capsys.readouterr().err
@@ -167,7 +171,7 @@ def test_check_config_takes_config_and_the_positional_form(
     assert capsys.readouterr().out.startswith(f"{SHIPPED}: ok")
     assert main(["check-config", str(SHIPPED)]) == EXIT_OK  # kept for compatibility
     assert capsys.readouterr().out.startswith(f"{SHIPPED}: ok")
-    monkeypatch.setattr(tablectl.cli, "DEFAULT_CONFIG", SHIPPED)
+    monkeypatch.setattr(tablectl.cli.common, "DEFAULT_CONFIG", SHIPPED)
     assert main(["check-config"]) == EXIT_OK
     assert capsys.readouterr().out.startswith(f"{SHIPPED}: ok")
 
@@ -193,7 +197,7 @@ def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]
 
 
 def test_exit_codes_are_documented_in_one_place() -> None:
-    doc = tablectl.cli.__doc__ or ""
+    doc = tablectl.cli.app.__doc__ or ""
     assert (EXIT_OK, EXIT_FAIL, EXIT_USAGE) == (0, 1, 2)
     for line in ("0  ok", "1  a check failed", "2  usage or config error"):
         assert line in doc
@@ -296,7 +300,7 @@ def test_a_simulated_figure_is_printed_with_its_interval(
 
 
 def test_analysis_lines_say_where_the_exact_figure_falls() -> None:
-    from tablectl.cli import analysis_lines
+    from tablectl.cli.analyze import analysis_lines
 
     sim: dict[str, Any] = {
         "hit_frequency": 0.5,
@@ -338,7 +342,7 @@ def test_progress_goes_to_a_terminal_only(
 ) -> None:
     argv = ["analyze", "--game", "pure-21.5-blackjack", "--wager", "red-flex"]
     terminal = Terminal()
-    monkeypatch.setattr(tablectl.cli, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(tablectl.cli.analyze, "PROGRESS_AFTER", 0.0)
     monkeypatch.setattr(sys, "stderr", terminal)
     assert main(argv) == EXIT_OK
     shown = terminal.getvalue()
@@ -357,7 +361,7 @@ def _shown_progress(
 ) -> str:
     """What `analyze` writes to a terminal's stderr (progress from the first second on)."""
     terminal = Terminal()
-    monkeypatch.setattr(tablectl.cli, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(tablectl.cli.analyze, "PROGRESS_AFTER", 0.0)
     monkeypatch.setattr(sys, "stderr", terminal)
     assert main(["analyze", *argv]) == EXIT_OK
     assert "(exact)" in capsys.readouterr().out
@@ -426,14 +430,14 @@ def test_in_steps_reports_each_step_once_not_each_item() -> None:
 
 
 def test_progress_waits_a_few_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tablectl.cli import ProgressCounter
+    from tablectl.cli.analyze import ProgressCounter
 
     terminal = Terminal()
     counter = ProgressCounter(terminal)
     counter(1, 8)  # under PROGRESS_AFTER: a short analysis shows nothing
     counter.close()
     assert terminal.getvalue() == ""
-    counter.started -= tablectl.cli.PROGRESS_AFTER
+    counter.started -= tablectl.cli.analyze.PROGRESS_AFTER
     counter(2, 8)
     counter.close()
     assert terminal.getvalue().startswith("\ranalyze: 2/8 parts done, 3 s")

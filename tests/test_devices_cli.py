@@ -13,7 +13,7 @@ import pytest
 import serial.tools.list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
-import tablectl.cli
+import tablectl.cli.common
 import tablectl_drivers.usb
 from tablectl import devices
 from tablectl.cli import main
@@ -88,7 +88,7 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 @pytest.fixture(autouse=True)
 def no_default_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No /etc/tablectl/table.toml of the machine running the tests is read."""
-    monkeypatch.setattr(tablectl.cli, "DEFAULT_CONFIG", tmp_path / "absent" / "table.toml")
+    monkeypatch.setattr(tablectl.cli.common, "DEFAULT_CONFIG", tmp_path / "absent" / "table.toml")
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str], code: int = 0) -> str:
@@ -332,7 +332,7 @@ def test_check_without_a_config_is_a_usage_error(
 def test_the_default_config_is_matched_when_it_exists(
     table: dict[str, Any], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(tablectl.cli, "DEFAULT_CONFIG", table["config"])
+    monkeypatch.setattr(tablectl.cli.common, "DEFAULT_CONFIG", table["config"])
     out = run(["devices", "--check"], capsys, 1)
     assert "spare-shoe [eztrak] /dev/tablectl-spare-shoe: not found" in out
 

@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from tablectl import cli
-from tablectl.cli import main
+from tablectl.cli import import_journal, main
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl.exports import verified_lines
@@ -120,7 +119,7 @@ def test_an_import_that_stops_after_a_batch_leaves_a_journal_the_daemon_refuses(
             yield line
 
     monkeypatch.setattr(Journal, "import_records", small_batches)
-    monkeypatch.setattr(cli, "verified_lines", stopped)
+    monkeypatch.setattr(import_journal, "verified_lines", stopped)
     old = config(tmp_path, "500")
     asyncio.run(play(old, [*ROUND, *ROUND]))
     text = export(old, capsys)

@@ -1,5 +1,6 @@
-"""`tablectl export --format phh`: finished poker hands as Poker Hand History (tablectl/phh.py),
-checked by round trip through pokerkit, an independent poker engine (a dev dependency only).
+"""`tablectl export --format phh`: finished poker hands as Poker Hand History
+(tablectl/history/phh.py), checked by round trip through pokerkit, an independent poker engine
+(a dev dependency only).
 
 Each exported hand is loaded with pokerkit's `HandHistory.loads_all`, replayed state by state,
 and pokerkit's final stacks must equal the table's (`finishing_stacks`, the stacks of the hand's
@@ -30,7 +31,7 @@ import pytest
 from pokerkit import HandHistory, State
 
 from tablectl.config import load_config
-from tablectl.phh import poker_hand
+from tablectl.games.poker.hand_rebuild import poker_hand
 from tablectl.records import Record, replay_ts
 from tablectl.table import Table, journal_body
 from tablectl_base.cards import standard_deck
@@ -333,9 +334,9 @@ class RandomTable:
 
 
 def assert_chips_add_up(result: dict[str, Any]) -> None:
-    """The hand as tablectl/phh.py rebuilds it accounts for every chip: each seat's stack
-    before, less its blind and every amount it put in, plus what it won and what came back,
-    is its stack after (so the amounts recall prints and PHH writes are the table's)."""
+    """The hand as tablectl/games/poker/hand_rebuild.py rebuilds it accounts for every chip: each
+    seat's stack before, less its blind and every amount it put in, plus what it won and what came
+    back, is its stack after (so the amounts recall prints and PHH writes are the table's)."""
     hand = poker_hand(result, result["journal"])
     after, won = hand.stacks_after(), hand.winnings()
     back = {int(x["seat"]): Decimal(x["amount"]) for x in result["returned"]}
@@ -384,7 +385,7 @@ def test_random_hands_round_trip_through_pokerkit(
     rng = random.Random(seed)
     # Sessions of up to 25 hands, each on its own table, until 25 hands are played: a session
     # ends when a player is short of the big blind (PHH posts a short blind but then calls only
-    # what was posted, where the table calls the full blind: tablectl/phh.py) or, at fixed
+    # what was posted, where the table calls the full blind: tablectl/history/phh.py) or, at fixed
     # limit, of what a hand can cost at most (four bets a street), so that no one goes all-in
     # there: after a short all-in raise pokerkit's next raise is a full bet above the all-in,
     # the table's a full bet above the last full bet, and such hands do not replay in pokerkit.

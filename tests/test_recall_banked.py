@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tablectl.round_text import format_round
+from tablectl.history.text import format_round
 from tests.helpers import CLOSE, bank, cards, play, wager
 from tests.test_blackjack_engine import decide as bj_decide
 from tests.test_blackjack_engine import pure_cfg, result_of, spanish_cfg, stand

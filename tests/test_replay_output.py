@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablectl.cli import print_rows
+from tablectl.cli.replay import print_rows
 from tablectl.outputs import OutboxRow
 
 json_values = st.recursive(

@@ -375,19 +375,19 @@ def test_recall_of_a_round_number_says_what_it_did_not_search_and_every_file_sea
     """Round numbers start again when the game changes, so the same number may be in several
     monthly files: `--round` stops at the newest file holding it and says so; `--every-file`
     lists it from every file, oldest first."""
-    from tablectl import cli as cli_module
+    from tablectl.history import rounds as recalled
 
     months(cfg_path, clock, {OCTOBER: 1, NOVEMBER: 1, DECEMBER: 1})
 
     def every_file_has_round_1(journal: Journal, table: Table) -> Iterator[Any]:
         yield journal.path.name, {"round": 1}, []
 
-    monkeypatch.setattr(cli_module, "rounds_from_journal", every_file_has_round_1)
+    monkeypatch.setattr(recalled, "rounds_from_journal", every_file_has_round_1)
     history = History.open(cfg_path.parent / "journal.db", None)
     try:
-        newest = cli_module.recall_rounds(history, load_config(cfg_path), last=0, number=1)
+        newest = recalled.recall_rounds(history, load_config(cfg_path), last=0, number=1)
         assert "2 older file(s) not searched" in capsys.readouterr().err
-        every = cli_module.recall_rounds(
+        every = recalled.recall_rounds(
             history, load_config(cfg_path), last=0, number=1, every_file=True
         )
     finally:

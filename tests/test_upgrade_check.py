@@ -231,12 +231,12 @@ def test_snapshots_this_release_cannot_read_are_named(
 
 
 def test_the_window_is_1000_rounds_by_default() -> None:
-    from tablectl.cli import _parser
+    from tablectl.cli.app import build_parser
 
-    args = _parser().parse_args(["upgrade-check"])
+    args = build_parser().parse_args(["upgrade-check"])
     assert args.rounds == 1000
     with pytest.raises(SystemExit):
-        _parser().parse_args(["upgrade-check", "--rounds", "0"])
+        build_parser().parse_args(["upgrade-check", "--rounds", "0"])
 
 
 def test_the_round_results_compared_are_counted_against_the_outbox_window(

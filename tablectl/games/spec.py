@@ -8,7 +8,7 @@ docs/adding-a-game.md: a package with its SPEC, its config and data files, one r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal, get_args, get_type_hints
@@ -42,6 +42,10 @@ class Analysis:
 
 Analyzer = Callable[[AnalyzeRequest], Analysis]
 
+RoundPrinter = Callable[[str, dict[str, Any], Sequence[dict[str, Any]]], str]
+"""A game's printer of a finished round for `tablectl recall` and the demo: the time it finished,
+its `round/result` payload and its journaled inputs (each with its `seq`) -> the text."""
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -74,6 +78,12 @@ class GameSpec:
     """"banked": wagers on spots against a player-dealer, with `[limits]` and a `[collection]`
     schedule (R4); "poker": players play each other for the pot, with no spots, the stakes and
     the collection (R44) in the game's own section."""
+    recall_printer: str | None = None
+    """"module:function" of the game's RoundPrinter (`tablectl recall`, the demo); None: a banked
+    round with its outcome as a JSON line."""
+    analyzed_wagers: str | None = None
+    """"module:name" of the wagers `tablectl analyze` offers when its analysis takes fewer than
+    every spot: a sequence (every id of the family) or a mapping by game id; None: every spot."""
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -90,6 +100,17 @@ class GameSpec:
             raise ValueError(f"analyze does not know game {request.game!r} yet")
         analysis: Analysis = load(self.analyzer)(request)
         return analysis
+
+    def analyzed(self, game_id: str) -> tuple[str, ...]:
+        """The wagers of `game_id` that `tablectl analyze` offers (none without an analyzer)."""
+        if self.analyzer is None:
+            return ()
+        if self.analyzed_wagers is None:
+            return tuple(self.spots.get(game_id, ()))
+        wagers = load(self.analyzed_wagers)
+        if isinstance(wagers, Mapping):
+            return tuple(wagers[game_id])
+        return tuple(wagers)
 
 
 def moved_to(package: str, where: Mapping[str, str]) -> Callable[[str], Any]:
@@ -158,3 +179,9 @@ def check_parts(spec: GameSpec, where: str) -> None:
         raise SpecError(f"{where}: {spec.engine} lacks {', '.join(missing)}")
     if spec.analyzer is not None and not callable(load(spec.analyzer)):
         raise SpecError(f"{where}: {spec.analyzer} is not callable")
+    if spec.recall_printer is not None and not callable(load(spec.recall_printer)):
+        raise SpecError(f"{where}: {spec.recall_printer} is not callable")
+    if spec.analyzed_wagers is not None:
+        for gid in spec.ids:
+            if not set(spec.analyzed(gid)) <= set(spec.spots.get(gid, ())):
+                raise SpecError(f"{where}: {spec.analyzed_wagers} names a wager {gid} has no spot")

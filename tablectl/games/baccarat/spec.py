@@ -74,6 +74,7 @@ SPEC = GameSpec(
     displays=("eztrak",),  # R28
     analyzer="tablectl.games.baccarat.spec:analyze",
     screen="baccarat",
+    recall_printer="tablectl.games.baccarat.recall:print_round",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

@@ -221,6 +221,8 @@ SPEC = GameSpec(
     dealt_from_shoe=True,
     analyzer="tablectl.games.blackjack.spec:analyze",
     screen="blackjack",
+    recall_printer="tablectl.games.blackjack.recall:print_round",
+    analyzed_wagers="tablectl.analysis.blackjack:ANALYZED",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

@@ -108,6 +108,7 @@ SPEC = GameSpec(
     spots={},
     kind="poker",
     screen="chinese-poker",
+    recall_printer="tablectl.games.chinese_poker.recall:format_chinese_round",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them):

@@ -65,6 +65,8 @@ SPEC = GameSpec(
     spots={"fortune-pai-gow": ("base", "fortune", "envy")},
     analyzer="tablectl.games.pai_gow.spec:analyze",
     screen="pai-gow",
+    recall_printer="tablectl.games.pai_gow.recall:print_round",
+    analyzed_wagers="tablectl.analysis.pai_gow:WAGERS",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

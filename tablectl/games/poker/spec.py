@@ -409,6 +409,7 @@ SPEC = GameSpec(
     spots={},
     kind="poker",
     screen="poker",
+    recall_printer="tablectl.games.poker.recall:format_poker_hand",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

@@ -81,6 +81,8 @@ SPEC = GameSpec(
     spots={"three-card-poker-6cb": ("ante", "play", "pair-plus", "six-card-bonus")},
     analyzer="tablectl.games.three_card_poker.spec:analyze",
     screen="three-card-poker",
+    recall_printer="tablectl.games.three_card_poker.recall:print_round",
+    analyzed_wagers="tablectl.analysis.three_card_poker:WAGERS",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

@@ -76,6 +76,8 @@ SPEC = GameSpec(
     spots={"ultimate-texas-holdem": ("ante", "blind", "play", "trips", "bad-beat")},
     analyzer="tablectl.games.ultimate.spec:analyze",
     screen="ultimate",
+    recall_printer="tablectl.games.ultimate.recall:print_round",
+    analyzed_wagers="tablectl.analysis.ultimate:WAGERS",
 )
 
 # The devices a table of this game takes (tablectl/config.py checks every config against them).

@@ -1,0 +1,91 @@
+"""What every `tablectl` command shares: the exit codes, the default config, a command's help
+layout, and the options and the reading of a command that takes a config or a journal."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tablectl.config import LoadedConfig, load_config
+from tablectl.journal.segments import History
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_NOT_RUNNING = 0, 1, 2, 3
+
+DEFAULT_CONFIG = Path("/etc/tablectl/table.toml")
+"""The table config every command reads when no `--config` is given (docs/operations.md)."""
+
+CONFIG_HELP = f"the table config (default {DEFAULT_CONFIG})"
+
+
+def default_config() -> Path:
+    """DEFAULT_CONFIG as it stands now (a test may point it elsewhere)."""
+    return DEFAULT_CONFIG
+
+
+def add_command(
+    sub: Any, name: str, summary: str, description: str, examples: Sequence[str]
+) -> argparse.ArgumentParser:
+    """A subcommand with its one-line summary (in `tablectl --help`), a description and
+    examples (in `tablectl NAME --help`)."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog="examples:\n" + "\n".join(f"  {e}" for e in examples),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
+
+
+def config_arg(p: argparse.ArgumentParser, text: str = CONFIG_HELP) -> None:
+    p.add_argument("--config", type=Path, default=DEFAULT_CONFIG, metavar="FILE", help=text)
+
+
+def journal_args(p: argparse.ArgumentParser, *, config_only: bool = False) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help=f"the table config, whose journal is read (default {DEFAULT_CONFIG})",
+    )
+    if not config_only:
+        g.add_argument("--journal", type=Path, help="a journal file, read without a config")
+    p.add_argument(
+        "--archive",
+        type=Path,
+        metavar="DIR",
+        help="a folder of archived journal segments to read too (default: the config's "
+        "[journal] archive_dir; segments beside the journal are always read)",
+    )
+
+
+def journal_config(args: argparse.Namespace) -> Path | None:
+    """The config a journal command reads: --config, else the default unless --journal."""
+    if args.config is not None:
+        return Path(args.config)
+    return None if getattr(args, "journal", None) is not None else DEFAULT_CONFIG
+
+
+def open_history(args: argparse.Namespace) -> tuple[History, LoadedConfig | None]:
+    """The journal named on the command line with its closed segments (beside it, and in the
+    archive folder), read-only."""
+    archive = getattr(args, "archive", None)
+    config = journal_config(args)
+    if config is not None:
+        cfg = load_config(config)
+        path = cfg.journal_path
+        table: str | None = cfg.table.table
+        archive = archive or cfg.archive_path
+    else:
+        cfg, path, table = None, args.journal, None
+    return History.open(path, table, archive), cfg
+
+
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return value

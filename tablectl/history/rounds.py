@@ -1,0 +1,171 @@
+"""Finished rounds read back from the journal: each round's result with the inputs that dealt
+and played it, replayed from the snapshot each monthly file opens with (`recall`, and the PHH
+and text writers, read them)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+from tablectl import snapshot
+from tablectl.chainkey import load_key
+from tablectl.config import LoadedConfig
+from tablectl.games.poker.spec import PokerGame
+from tablectl.history.generic import FinishedRound
+from tablectl.journal import Journal
+from tablectl.journal.segments import History
+from tablectl.records import Record
+from tablectl.table import HAND_ENTERED_TYPES, Table
+from tablectl_base.money import ZERO, fmt
+
+# Inputs that carry a round's cards or decide how they are played: recall lists every one of them
+# from the journal, including what no topic showed (burns, folded hands, hole cards).
+POKER_INPUTS = (
+    "hand.start",
+    "hole.cards",
+    "hole.discard",
+    "board.cards",
+    "up.cards",
+    "down.cards",
+    "option.buy",
+    "draw",
+    "chinese.set",
+    "chinese.sweep",
+    "hand.dead",
+    "card.flashed",
+    "showdown",
+)
+ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision", *POKER_INPUTS)
+
+
+def rounds_from_journal(journal: Journal, table: Table) -> Iterator[FinishedRound]:
+    """Every round finished in one journal file, rebuilt from its records with `table` as it
+    stood before them: when it finished, its result payload, and the inputs that dealt and
+    played it (each with its journal `seq`), in the order the table played them: at once, or,
+    when the round was held, at the record that played it (round.resume, a gap filled). An
+    input refused, or held and then discarded (a void), was never played and is not listed.
+    A segment closes only between rounds, so no round spans two files."""
+    inputs: list[dict[str, Any]] = []
+    journaled: dict[int, dict[str, Any]] = {}  # this round's inputs, by seq, until played
+    table.played = []
+    for rec in journal.records():
+        kind = rec.body.get("type")
+        if kind in ROUND_INPUTS:
+            entry: dict[str, Any] = {"seq": rec.seq, **rec.body}
+            if rec.source.startswith("cmd/") and kind in HAND_ENTERED_TYPES:
+                entry["by_hand"] = True  # R39: a card no device read, entered at the console
+            at_start = _hand_start(table, rec) if kind == "hand.start" else None
+            if at_start is not None:
+                entry["at_start"] = at_start
+            journaled[rec.seq] = entry
+        rows = table.apply(rec)
+        for seq, echo in table.take_played():
+            played = journaled.pop(seq, None)
+            if played is not None:
+                inputs.append(_completed(played, echo))
+        for row in rows:
+            if row.topic.endswith("/round/result"):
+                yield FinishedRound(rec.ts, json.loads(row.payload), inputs)
+                inputs = []
+                journaled.clear()
+
+
+def _completed(entry: dict[str, Any], echo: dict[str, Any] | None) -> dict[str, Any]:
+    """A poker input completed from the table's echo of it: the chips a decision moved; who a
+    hand start dealt in and what each posted. Other inputs as journaled."""
+    if echo is None:
+        return entry
+    if entry["type"] == "table.card" and echo.get("type") == "hole.discard":
+        # a hole card read in the muck that the table took as that seat's discard
+        seat, card = echo["seat"], entry["card"]
+        return {"seq": entry["seq"], "type": "hole.discard", "seat": seat, "card": card}
+    if echo.get("type") != entry["type"]:
+        return entry
+    if entry["type"] == "decision" and "added" in echo:  # what it put in and brought the seat to
+        entry["added"], entry["to"] = echo["added"], echo["to"]
+    elif "at_start" in entry and "dealt_in" in echo:  # who was dealt in, what each posted
+        at_start = entry["at_start"]
+        at_start["dealt_in"] = echo["dealt_in"]
+        at_start["posted"] = _posts(echo, "blind", "kill")
+        at_start["dead"] = _posts(echo, "dead")
+        at_start["kill"] = _posts(echo, "kill")
+    return entry
+
+
+def _posts(echo: dict[str, Any], *kinds: str) -> list[dict[str, Any]]:
+    """What each seat posted of these kinds (`blind` and `kill`: live, toward its call; `dead`)
+    before the deal, from a `hand.start` echo, in the order posted."""
+    total: dict[int, Decimal] = {}
+    for p in echo["posted"]:
+        if p["post"] in kinds:
+            total[p["seat"]] = total.get(p["seat"], ZERO) + Decimal(p["amount"])
+    return [{"seat": seat, "amount": fmt(amount)} for seat, amount in total.items()]
+
+
+def _hand_start(table: Table, rec: Record) -> dict[str, Any] | None:
+    """A poker hand's table as it begins (before `rec`, its `hand.start`): the seats and stacks
+    between hands, the blinds, the betting structure and stakes, the document and the seat count
+    (what a hand history needs besides the inputs: tablectl/games/poker/hand_rebuild.py); once
+    the table has taken it, `posted` adds the seats dealt in with what each posted. None at a
+    banked table."""
+    game = table.rules.game
+    if not isinstance(game, PokerGame):
+        return None
+    view = table.state_payload()
+    return {
+        "ts": rec.ts,
+        "table": table.table_id,
+        "game": game.id,
+        "document": game.document,
+        "structure": game.structure,
+        "stakes": None if game.stakes is None else [fmt(a) for a in game.stakes],
+        "blinds": [fmt(a) for a in game.blinds],
+        "chip": fmt(game.chip),
+        "seat_count": table.rules.seats.count,
+        "seats": [
+            {"seat": s["seat"], "player": s["player"], "stack": s["stack"]}
+            for s in view.get("seats", [])
+        ],
+    }
+
+
+def recall_rounds(
+    history: History,
+    cfg: LoadedConfig,
+    *,
+    last: int,
+    number: int | None,
+    every_file: bool = False,
+) -> list[FinishedRound]:
+    """Round `number` (every round with that number), or the `last` rounds (0: all), replaying
+    only the files they are in: the newest first, each from the snapshot it opens with. A round
+    number is looked for back to the newest file that holds it, or in every file with
+    `every_file` (round numbers start again when the game changes)."""
+    found: list[FinishedRound] = []
+    files = history.files
+    # A snapshot is trusted only when signed with the table's key (when the config names one).
+    keys = [load_key(cfg.key_path)] if cfg.key_path is not None else []
+    for i in range(len(files) - 1, -1, -1):
+        f = files[i]
+        start = Table(cfg)
+        if f.first_seq > 1:  # from the snapshot it opens with (or an older file's, replayed on)
+            start, _ = snapshot.rebuild(cfg, files[: i + 1], upto=f.first_seq - 1, keys=keys)
+        rounds = list(rounds_from_journal(f, start))
+        if number is not None:
+            found = [r for r in rounds if r[1]["round"] == number] + found
+            if found and not every_file:
+                if i > 0:
+                    print(
+                        f"tablectl: round {number} found in {f.path.name}; {i} older file(s) not "
+                        "searched (--every-file searches them too)",
+                        file=sys.stderr,
+                    )
+                return found
+        else:
+            found = rounds + found
+            if last > 0 and len(found) >= last:
+                return found[-last:]
+    return found
