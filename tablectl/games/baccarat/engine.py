@@ -14,8 +14,8 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from tablectl.config import Rules
-from tablectl.eztrak import Coup, Scoreboards, board_payload
 from tablectl.game_records import DisplayChanged, GameRecord, JsonObject, JsonValue, RoundHeaders
+from tablectl.games.baccarat.eztrak import Coup, Scoreboards, board_payload
 from tablectl.games.baccarat.spec import BaccaratGame
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
