@@ -50,6 +50,10 @@ MOVED: dict[str, str] = {
         for name in ("backoff", "cards", "money", "events", "positions")
     },
     "tablectl.eztrak": "tablectl.games.baccarat.eztrak",
+    **{
+        f"tablectl.games.{game}.engine": f"tablectl.games.{game}.state"
+        for game in ("ultimate", "pai_gow", "three_card_poker")
+    },
 }
 """Modules that moved since snapshots were first written (into the leaf package, issue 11): a
 snapshot naming a class by its old module still reads."""
