@@ -51,7 +51,7 @@ from tablectl_base.events import (
     ShoeNew,
     Wager,
 )
-from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
+from tablectl_base.frozen import quick_init  # frozen at a plain class's cost: a replay builds many
 from tablectl_base.money import fmt
 
 GAME_ID = "ez-baccarat-panda8"
