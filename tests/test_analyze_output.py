@@ -1,4 +1,4 @@
-"""`tablectl analyze` output (issue 26 item 7): every figure a percent, in the text and beside each
+"""`tablectl analyze` output: every figure a percent, in the text and beside each
 fraction in `--json`; an unknown `--paytable` names only that wager's own pay tables.
 
 Figures are worked by hand from the documents' decks (R10, R17, R21)."""

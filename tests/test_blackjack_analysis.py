@@ -187,7 +187,7 @@ def test_red_flex_edge_is_the_pay_table_over_the_runs_R18() -> None:
     assert Fraction(result["exact"]["house_edge"]) == -ev
 
 
-# ---------------------------------------------------------------- players drawing first (issue 26)
+# ---------------------------------------------------------------- players drawing first
 
 SMALL_SHOE = [2, 2, 2, 1, 1, 1, 1, 3, 1, 6]
 """20 cards: two each of A, 2 and 3, one each of 4-7 and 9, three 8s (so 888 can be dealt), six
@@ -253,7 +253,7 @@ def _player_first_bust_cards(have: list[int]) -> dict[int, float]:
 
 
 def test_players_drawing_first_leave_the_player_dealers_hand_as_from_the_top_R12_R14_R19() -> None:
-    """The argument the exact Red Flex and Buster figures rest on (issue 26): the player-dealer's
+    """The argument the exact Red Flex and Buster figures rest on: the player-dealer's
     hand, dealt after a player who draws on the cards seen, busts with each number of cards as
     often as a hand dealt from the top of the same shoe. Two enumerations of every deal, written
     apart: with the player (`_player_first_bust_cards`) and from the top (`_ref_bust_cards_of`)."""
@@ -289,7 +289,7 @@ def test_simulation_interval_holds_the_exact_figure_R18_R19(wager: str, table: s
 def test_the_exact_figure_is_the_json_headline_and_the_simulation_its_cross_check_R18_R19(
     wager: str, table: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`analyze --json` leads with the exact figure, as the text does (issue 15): its figures are
+    """`analyze --json` leads with the exact figure, as the text does: its figures are
     exact_full_shoe's, and the simulation follows under "simulation" with both 95% intervals."""
     real = blackjack_sim.simulate
 
@@ -329,7 +329,7 @@ CROSS_CHECK_HANDS = 100_000
 def test_cross_check_holds_the_exact_figure_or_says_why_R18_R19(
     wager: str, table: str, decks: int
 ) -> None:
-    """Issue 26: each cross-check either holds the exact house edge in its 95% interval or says
+    """Each cross-check either holds the exact house edge in its 95% interval or says
     it does not, how far apart the two are and that the headline is the exact figure. The
     distance is worked here from the interval itself: half its width is 1.96 standard errors."""
     result = blackjack_wagers.analyze(

@@ -1,4 +1,5 @@
-"""The 21.5 base game simulated through the engine under the stated strategy (issue 3 item 5).
+"""The 21.5 base game simulated through the engine under the stated strategy
+(docs/games/blackjack.md "Base game analysis").
 
 Stacked shoes give rounds whose moves and money are worked out by hand from the documents
 (000 "Pure 21.5 Blackjack: Chart 1A", "Chart 1B", "How Each Wager Wins, Loses, or Pushes",
