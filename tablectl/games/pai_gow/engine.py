@@ -15,6 +15,9 @@ Nothing of any hand is published before the showdown (DESIGN contract 3): stacks
 without their cards, a player's chosen low hand is echoed without its cards, and hands that went
 to seats without a game wager are discarded unseen
 (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play") and never published at all.
+
+This module takes the inputs; the round's state is `state.py`'s, the showdown and its verdicts
+`settlement.py`'s.
 """
 
 from __future__ import annotations

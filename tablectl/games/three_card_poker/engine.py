@@ -9,6 +9,9 @@ seat by seat from the action seat (R2, R3). Line references are to document 004
 (`004_dad8fc1ada8336f9.txt`) unless another document is named; 000, 001 and 003 say the same in
 their own words except where docs/games/three-card-poker-6cb.md notes a difference.
 Every transition has a `verify_*` that raises Rejected and leaves the state alone.
+
+This module takes the inputs; the round's state is `state.py`'s, the verdicts and the outcome
+`settlement.py`'s.
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ player-dealer's two cards are turned over and every wager is settled against the
 by seat from the player-dealer's left (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of
 Play"). Every transition has a `verify_*` that raises Rejected and leaves the state alone. No card
 is published before the table shows it.
+
+This module takes the inputs; the round's state is `state.py`'s, the showdown and its verdicts
+`settlement.py`'s.
 """
 
 from __future__ import annotations
