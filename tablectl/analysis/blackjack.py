@@ -84,7 +84,8 @@ DEFAULT_PAYTABLES: Mapping[str, str] = MappingProxyType(
 )
 
 EXACT_FOR = "the player-dealer's hand from a full shoe"
-"""What an exact Red Flex or Buster figure is the figure of (`analyze`'s "exact_for")."""
+"""What an exact Red Flex or Buster figure is the figure of (`blackjack_wagers.analyze`'s
+"exact_for")."""
 EXACT_ASSUMES = (
     "the player-dealer's cards are the first cards of a freshly shuffled full shoe of the "
     "configured decks (no player cards removed), completed by Chart 1B unless a Pure 21.5 "

@@ -7,11 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from tablectl.analysis.blackjack import (
-    PURE_GAME,
-    SPANISH_GAME,
-    WAGERS,
-)
+from tablectl.analysis.blackjack import PURE_GAME, SPANISH_GAME, WAGERS
 from tablectl.rules.blackjack import card_value, hand_total
 from tablectl_base.cards import Card
 

@@ -18,9 +18,7 @@ from tablectl.analysis.blackjack import (
 )
 from tablectl.analysis.blackjack_sim import SIM_HANDS, SIM_PLAYERS, SIM_SEED
 from tablectl.games.spec import Analysis, AnalyzeRequest
-from tablectl.rules.blackjack import (
-    PAYTABLE_PATH,
-)
+from tablectl.rules.blackjack import PAYTABLE_PATH
 from tablectl.rules.paytables import odds_text
 
 

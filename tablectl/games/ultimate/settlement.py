@@ -11,10 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from tablectl.game_records import JsonObject
-from tablectl.games.common import (
-    PlacedWager,
-    default_player,
-)
+from tablectl.games.common import PlacedWager, default_player
 from tablectl.games.ultimate.state import BOARD_SIZE, Play, UltimateState
 from tablectl.rules.paytables import PayTable, payout, winnings
 from tablectl.rules.poker import Rank, Showdown, best_five, rank_category
