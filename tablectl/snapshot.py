@@ -48,8 +48,15 @@ _PACKAGES = ("tablectl.", "tablectl_base.")
 with its drivers)."""
 
 MOVED: dict[str, str] = {
-    f"tablectl.{name}": f"tablectl_base.{name}"
-    for name in ("backoff", "cards", "money", "events", "positions")
+    **{
+        f"tablectl.{name}": f"tablectl_base.{name}"
+        for name in ("backoff", "cards", "money", "events", "positions")
+    },
+    "tablectl.eztrak": "tablectl.games.baccarat.eztrak",
+    **{
+        f"tablectl.games.{game}.engine": f"tablectl.games.{game}.state"
+        for game in ("ultimate", "pai_gow", "three_card_poker")
+    },
 }
 """Modules that moved since snapshots were first written (into the leaf package, issue 11): a
 snapshot naming a class by its old module still reads."""

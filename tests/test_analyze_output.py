@@ -1,4 +1,4 @@
-"""`tablectl analyze` output (issue 26 item 7): every figure a percent, in the text and beside each
+"""`tablectl analyze` output: every figure a percent, in the text and beside each
 fraction in `--json`; an unknown `--paytable` names only that wager's own pay tables.
 
 Figures are worked by hand from the documents' decks (R10, R17, R21)."""
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tablectl.analysis import blackjack as bj
-from tablectl.analysis import with_percents
+from tablectl.analysis import blackjack_sim, with_percents
 from tablectl.cli import main
 
 PURE, SPANISH = bj.PURE_GAME, bj.SPANISH_GAME
@@ -80,12 +80,12 @@ def test_json_has_each_figures_percent_beside_the_unchanged_fraction(
 def test_json_cross_check_figures_have_percents_too(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = bj.simulate
+    real = blackjack_sim.simulate
 
     def simulate(game: str, decks: int, hands: int, **kw: Any) -> Any:
         return real(game, decks, 10_000, **{**kw, "workers": 1})
 
-    monkeypatch.setattr(bj, "simulate", simulate)
+    monkeypatch.setattr(blackjack_sim, "simulate", simulate)
     code, out, _ = run(["--game", PURE, "--wager", "red-flex", "--decks", "8", "--json"], capsys)
     assert code == 0
     result = json.loads(out)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tablectl.analysis import blackjack as bj
+from tablectl.analysis import blackjack_sim, blackjack_wagers
 from tablectl.cli import main
 from tablectl.rules.blackjack import match_dealer, paytable
 from tablectl_base.cards import DeckKind, deck_of
@@ -41,7 +42,7 @@ def test_match_the_dealer_six_decks_exact_by_hand_R21() -> None:
     so the player's expectation is (33462 - 34716) / 41041 = -1254 / 41041: a house edge of
     1254 / 41041 = 3.0555%, hit frequency 6325 / 41041 = 15.411%.
     """
-    result = bj.analyze(SPANISH, "match-dealer", None, 6)
+    result = blackjack_wagers.analyze(SPANISH, "match-dealer", None, 6)
     assert result["method"] == "exact"
     assert result["paytable"] == "MATCH-003"
     assert Fraction(result["exact"]["hit_frequency"]) == Fraction(6325, 41041)
@@ -82,7 +83,7 @@ def test_insurance_eight_decks_exact_by_hand_R17() -> None:
     bonus cards (000 "Pure 21.5 Blackjack: Description of the Deck and Number of Decks Used").
     Insurance pays 2 to 1 (000 "Pure 21.5 Blackjack: How Each Wager Wins, Loses, or Pushes"):
     expectation (128 * 2 - 287) / 415 = -31 / 415, a house edge of 7.470%."""
-    result = bj.analyze(PURE, "insurance", None, 8)
+    result = blackjack_wagers.analyze(PURE, "insurance", None, 8)
     assert result["method"] == "exact"
     assert Fraction(result["exact"]["hit_frequency"]) == Fraction(128, 415)
     assert Fraction(result["exact"]["house_edge"]) == Fraction(31, 415)
@@ -186,7 +187,7 @@ def test_red_flex_edge_is_the_pay_table_over_the_runs_R18() -> None:
     assert Fraction(result["exact"]["house_edge"]) == -ev
 
 
-# ---------------------------------------------------------------- players drawing first (issue 26)
+# ---------------------------------------------------------------- players drawing first
 
 SMALL_SHOE = [2, 2, 2, 1, 1, 1, 1, 3, 1, 6]
 """20 cards: two each of A, 2 and 3, one each of 4-7 and 9, three 8s (so 888 can be dealt), six
@@ -252,7 +253,7 @@ def _player_first_bust_cards(have: list[int]) -> dict[int, float]:
 
 
 def test_players_drawing_first_leave_the_player_dealers_hand_as_from_the_top_R12_R14_R19() -> None:
-    """The argument the exact Red Flex and Buster figures rest on (issue 26): the player-dealer's
+    """The argument the exact Red Flex and Buster figures rest on: the player-dealer's
     hand, dealt after a player who draws on the cards seen, busts with each number of cards as
     often as a hand dealt from the top of the same shoe. Two enumerations of every deal, written
     apart: with the player (`_player_first_bust_cards`) and from the top (`_ref_bust_cards_of`)."""
@@ -270,7 +271,7 @@ def test_players_drawing_first_leave_the_player_dealers_hand_as_from_the_top_R12
 @pytest.mark.parametrize(("wager", "table"), [("red-flex", "RFB-02"), ("buster", "option-1")])
 def test_simulation_interval_holds_the_exact_figure_R18_R19(wager: str, table: str) -> None:
     """Seven players drawing before the player-dealer do not move its hand's distribution."""
-    result = bj.analyze(PURE, wager, table, 6, hands=60_000, seed=7)
+    result = blackjack_wagers.analyze(PURE, wager, table, 6, hands=60_000, seed=7)
     sim = result["simulation"]
     assert sim["method"] == "simulation"
     assert sim["hands"] == 60_000
@@ -288,16 +289,16 @@ def test_simulation_interval_holds_the_exact_figure_R18_R19(wager: str, table: s
 def test_the_exact_figure_is_the_json_headline_and_the_simulation_its_cross_check_R18_R19(
     wager: str, table: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`analyze --json` leads with the exact figure, as the text does (issue 15): its figures are
+    """`analyze --json` leads with the exact figure, as the text does: its figures are
     exact_full_shoe's, and the simulation follows under "simulation" with both 95% intervals."""
-    real = bj.simulate
+    real = blackjack_sim.simulate
 
     def simulate(game: str, decks: int, hands: int, **kw: Any) -> Any:
-        assert hands == bj.SIM_HANDS  # the CLI's; 20,000 here to keep the suite quick
+        assert hands == blackjack_sim.SIM_HANDS  # the CLI's; 20,000 here to keep the suite quick
         return real(game, decks, 20_000, **{**kw, "workers": 1})
 
-    monkeypatch.setattr(bj, "simulate", simulate)
-    monkeypatch.setattr(bj, "SIM_CHUNK", 5_000)
+    monkeypatch.setattr(blackjack_sim, "simulate", simulate)
+    monkeypatch.setattr(blackjack_sim, "SIM_CHUNK", 5_000)
     argv = ["analyze", "--game", PURE, "--wager", wager, "--decks", "6", "--json"]
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
@@ -311,7 +312,7 @@ def test_the_exact_figure_is_the_json_headline_and_the_simulation_its_cross_chec
     assert "exact_full_shoe" not in out and "ci95" not in out  # one figure per place
     sim = out["simulation"]
     assert sim["method"] == "simulation"
-    assert (sim["hands"], sim["seed"], sim["players"]) == (20_000, bj.SIM_SEED, 7)
+    assert (sim["hands"], sim["seed"], sim["players"]) == (20_000, blackjack_sim.SIM_SEED, 7)
     low, high = sim["ci95"]
     assert low <= sim["house_edge"] <= high
     hit_low, hit_high = sim["hit_frequency_ci95"]
@@ -320,7 +321,7 @@ def test_the_exact_figure_is_the_json_headline_and_the_simulation_its_cross_chec
 
 
 CROSS_CHECK_HANDS = 100_000
-"""Rounds of the reduced cross-check run by the suite (the CLI's are bj.SIM_HANDS)."""
+"""Rounds of the reduced cross-check run by the suite (the CLI's are blackjack_sim.SIM_HANDS)."""
 
 
 @pytest.mark.parametrize("decks", [5, 6, 8])
@@ -328,10 +329,12 @@ CROSS_CHECK_HANDS = 100_000
 def test_cross_check_holds_the_exact_figure_or_says_why_R18_R19(
     wager: str, table: str, decks: int
 ) -> None:
-    """Issue 26: each cross-check either holds the exact house edge in its 95% interval or says
+    """Each cross-check either holds the exact house edge in its 95% interval or says
     it does not, how far apart the two are and that the headline is the exact figure. The
     distance is worked here from the interval itself: half its width is 1.96 standard errors."""
-    result = bj.analyze(PURE, wager, None, decks, hands=CROSS_CHECK_HANDS, seed=bj.SIM_SEED)
+    result = blackjack_wagers.analyze(
+        PURE, wager, None, decks, hands=CROSS_CHECK_HANDS, seed=blackjack_sim.SIM_SEED
+    )
     sim = result["simulation"]
     assert result["paytable"] == table and result["method"] == "exact"
     low, high = sim["ci95"]
@@ -374,7 +377,7 @@ def test_the_issue_26_run_is_told_as_what_it_is_R19() -> None:
         "standard_error": 0.00275317,
         "hands": 1_000_000,
     }
-    out = bj.cross_check(exact, check, "buster")
+    out = blackjack_sim.cross_check(exact, check, "buster")
     assert out["exact_inside_ci95"] is False
     assert out["z"] == pytest.approx(-2.0556, abs=1e-4)
     assert out["p_value"] == pytest.approx(0.0398, abs=1e-4)
@@ -386,11 +389,11 @@ def test_the_issue_26_run_is_told_as_what_it_is_R19() -> None:
 
 
 def test_simulation_is_seeded_and_the_same_on_any_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bj, "SIM_CHUNK", 4_000)
-    one = bj.simulate(PURE, 2, 12_000, seed=3, workers=1)
-    two = bj.simulate(PURE, 2, 12_000, seed=3, workers=2)
+    monkeypatch.setattr(blackjack_sim, "SIM_CHUNK", 4_000)
+    one = blackjack_sim.simulate(PURE, 2, 12_000, seed=3, workers=1)
+    two = blackjack_sim.simulate(PURE, 2, 12_000, seed=3, workers=2)
     assert one == two
-    assert bj.simulate(PURE, 2, 12_000, seed=4, workers=1) != one
+    assert blackjack_sim.simulate(PURE, 2, 12_000, seed=4, workers=1) != one
     assert sum(one.red_run.values()) == 12_000
 
 
@@ -416,7 +419,7 @@ def test_analyze_refuses_what_the_documents_do_not_have(
     game: str, wager: str, table: str | None, decks: int, match: str
 ) -> None:
     with pytest.raises(ValueError, match=match):
-        bj.analyze(game, wager, table, decks, hands=10)
+        blackjack_wagers.analyze(game, wager, table, decks, hands=10)
 
 
 def test_cli_analyze_match_the_dealer(capsys: pytest.CaptureFixture[str]) -> None:

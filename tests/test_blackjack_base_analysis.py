@@ -1,4 +1,5 @@
-"""The 21.5 base game simulated through the engine under the stated strategy (issue 3 item 5).
+"""The 21.5 base game simulated through the engine under the stated strategy
+(docs/games/blackjack.md "Base game analysis").
 
 Stacked shoes give rounds whose moves and money are worked out by hand from the documents
 (000 "Pure 21.5 Blackjack: Chart 1A", "Chart 1B", "How Each Wager Wins, Loses, or Pushes",
@@ -24,6 +25,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tablectl.analysis import blackjack_base as bj
+from tablectl.analysis import blackjack_strategy as strategy
 from tablectl.analysis.blackjack import PURE_GAME, SPANISH_GAME, shoe
 from tablectl.cli import main
 from tablectl.rules.blackjack import hand_total
@@ -195,7 +197,7 @@ def test_spanish_doubled_15_against_9_is_rescued_R20() -> None:
 )
 def test_pure_strategy_moves_by_the_table(hand: str, up: str, legal: str, move: str) -> None:
     cards = [parse_card(c) for c in hand.split()]
-    assert bj.base_strategy(cards, parse_card(up), tuple(legal.split())) == move
+    assert strategy.base_strategy(cards, parse_card(up), tuple(legal.split())) == move
 
 
 @pytest.mark.parametrize(
@@ -221,14 +223,14 @@ def test_pure_strategy_moves_by_the_table(hand: str, up: str, legal: str, move: 
 )
 def test_spanish_strategy_moves_by_the_table_R20(hand: str, up: str, legal: str, move: str) -> None:
     cards = [parse_card(c) for c in hand.split()]
-    assert bj.base_strategy(cards, parse_card(up), tuple(legal.split()), game=SPANISH) == move
+    assert strategy.base_strategy(cards, parse_card(up), tuple(legal.split()), game=SPANISH) == move
 
 
 @pytest.mark.parametrize("game", [PURE, SPANISH])
 def test_table_covers_every_hand_class_R10(game: str) -> None:
     """Hard 4 (2-2) to 21, soft 12 (A-A) to 21, a pair of every value, each against every up
     card (T = any card worth 10, A = an ace), and only the stated codes."""
-    table = bj.STRATEGY_TABLES[game]
+    table = strategy.STRATEGY_TABLES[game]
     hard = [f"hard {t}" for t in range(4, 22)]
     soft = [f"soft {t}" for t in range(12, 22)]
     pairs = [f"pair {c}" for c in "A23456789T"]
@@ -236,8 +238,8 @@ def test_table_covers_every_hand_class_R10(game: str) -> None:
     for row in table.values():
         assert list(row) == ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"]
         assert set(row.values()) <= {"H", "S", "D", "Ds", "P"}
-    assert list(bj.AFTER_DOUBLE) == hard + soft
-    assert all(set(r.values()) <= {"S", "R", "DD"} for r in bj.AFTER_DOUBLE.values())
+    assert list(strategy.AFTER_DOUBLE) == hard + soft
+    assert all(set(r.values()) <= {"S", "R", "DD"} for r in strategy.AFTER_DOUBLE.values())
     # P only in the pair rows; a split hand of 10s (two bonus cards) is never split
     assert all("P" not in table[r].values() for r in hard + soft)
     assert set(table["pair T"].values()) == {"S"}
@@ -246,12 +248,15 @@ def test_table_covers_every_hand_class_R10(game: str) -> None:
 def test_table_text_is_checked_when_parsed() -> None:
     rows = ("hard 4",)
     head = "2 3 4 5 6 7 8 9 T A\n"
-    assert bj.parse_table(head + "hard 4 " + "H " * 10, rows, bj.CODES)["hard 4"]["A"] == "H"
+    assert (
+        strategy.parse_table(head + "hard 4 " + "H " * 10, rows, strategy.CODES)["hard 4"]["A"]
+        == "H"
+    )
     for bad in ("hard 4 " + "H " * 9, "hard 4 " + "X " * 10, "hard 5 " + "H " * 10):
         with pytest.raises(ValueError):
-            bj.parse_table(head + bad, rows, bj.CODES)
+            strategy.parse_table(head + bad, rows, strategy.CODES)
     with pytest.raises(ValueError, match="columns"):
-        bj.parse_table("A 2 3\n", rows, bj.CODES)
+        strategy.parse_table("A 2 3\n", rows, strategy.CODES)
 
 
 VALUES = "A23456789T"
@@ -295,7 +300,9 @@ def test_chart_1a_always_overrides_the_table_R15(
     legal = chart_legal(cards, game)
     if len(cards) > 2 or not two_offered:
         legal = tuple(m for m in legal if m in ("hit", "stand"))
-    move = bj.base_strategy(cards, parse_card("Kh" if up == "T" else f"{up}h"), legal, game=game)
+    move = strategy.base_strategy(
+        cards, parse_card("Kh" if up == "T" else f"{up}h"), legal, game=game
+    )
     assert move in legal
     soft = "A" in values and hard_total <= 11
     if not soft and hard_total >= (19 if game == PURE else 17):
@@ -324,7 +331,7 @@ def test_strategy_picks_only_offered_moves(
     none."""
     legal = tuple(sorted(offered))
     try:
-        move = bj.base_strategy(cards, up, legal, game=game)
+        move = strategy.base_strategy(cards, up, legal, game=game)
     except ValueError:
         busted = hand_total(cards).value > 21
         assert len(legal) > 1 and (busted or not {"hit", "stand"} & offered)

@@ -219,15 +219,15 @@ class Terminal(io.StringIO):
 def small_simulations(monkeypatch: pytest.MonkeyPatch) -> None:
     """Red Flex, Buster and the base game simulated with a few rounds, in this process, in
     chunks (so that progress has parts to count)."""
-    from tablectl.analysis import blackjack, blackjack_base
+    from tablectl.analysis import blackjack_base, blackjack_sim
 
-    real = blackjack.simulate
+    real = blackjack_sim.simulate
 
     def simulate(game: str, decks: int, hands: int, **kw: Any) -> Any:
         return real(game, decks, 4_000, **{**kw, "workers": 1})
 
-    monkeypatch.setattr(blackjack, "simulate", simulate)
-    monkeypatch.setattr(blackjack, "SIM_CHUNK", 1_000)
+    monkeypatch.setattr(blackjack_sim, "simulate", simulate)
+    monkeypatch.setattr(blackjack_sim, "SIM_CHUNK", 1_000)
     monkeypatch.setattr(blackjack_base, "BASE_HANDS", 60)
     monkeypatch.setattr(blackjack_base, "BASE_CHUNK", 30)
     monkeypatch.setattr(blackjack_base, "workers_available", lambda: 1)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablectl.eztrak import (
+from tablectl.games.baccarat.eztrak import (
     Coup,
     Scoreboard,
     Scoreboards,

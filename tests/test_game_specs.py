@@ -147,14 +147,23 @@ def test_a_game_installed_by_another_distribution_is_found_by_its_entry_point(
     ("old_name", "module"),
     [
         ("tablectl.games.baccarat:BaccaratState", "tablectl.games.baccarat.engine"),
-        ("tablectl.games.pai_gow:PaiGowState", "tablectl.games.pai_gow.engine"),
+        ("tablectl.games.pai_gow:PaiGowState", "tablectl.games.pai_gow.state"),
         (
             "tablectl.games.three_card_poker:ThreeCardPokerState",
-            "tablectl.games.three_card_poker.engine",
+            "tablectl.games.three_card_poker.state",
         ),
-        ("tablectl.games.ultimate:UltimateState", "tablectl.games.ultimate.engine"),
+        ("tablectl.games.ultimate:UltimateState", "tablectl.games.ultimate.state"),
         ("tablectl.games.blackjack:BlackjackState", "tablectl.games.blackjack.state"),
         ("tablectl.games.blackjack:Hand", "tablectl.games.blackjack.state"),
+        # and the names of classes that moved out of a game's engine module since
+        ("tablectl.games.ultimate.engine:UltimateState", "tablectl.games.ultimate.state"),
+        ("tablectl.games.ultimate.engine:Stack", "tablectl.games.ultimate.state"),
+        ("tablectl.games.pai_gow.engine:PaiGowState", "tablectl.games.pai_gow.state"),
+        (
+            "tablectl.games.three_card_poker.engine:ThreeCardPokerState",
+            "tablectl.games.three_card_poker.state",
+        ),
+        ("tablectl.eztrak:Coup", "tablectl.games.baccarat.eztrak"),
     ],
 )
 def test_snapshots_written_before_a_game_became_a_package_still_load(

@@ -4,9 +4,11 @@ imported hides a leak."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +88,46 @@ def test_records_is_a_leaf() -> None:
         check=True,
     )
     assert json.loads(out.stdout) == ["tablectl", "tablectl.records"]
+
+
+GAMES_DIR = Path(__file__).resolve().parents[1] / "tablectl" / "games"
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every module `path` imports, at module level or inside a function."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_the_games_name_their_analyzers_by_string_and_never_import_the_analysis() -> None:
+    """The analysis adapters live in tablectl/analysis/ (which imports the engines to play
+    them); a GameSpec names its analyzer as a "module:name" string, imported only when used, so
+    no module of tablectl/games/ imports tablectl.analysis, not even inside a function."""
+    from tablectl.games.registry import game_ids, spec_of
+
+    for path in sorted(GAMES_DIR.rglob("*.py")):
+        leaks = {m for m in _imported_modules(path) if m.startswith("tablectl.analysis")}
+        assert not leaks, f"{path.relative_to(GAMES_DIR.parent)} imports {sorted(leaks)}"
+    for game_id in game_ids():
+        analyzer = spec_of(game_id).analyzer
+        assert analyzer is None or analyzer.startswith("tablectl.analysis."), (game_id, analyzer)
+
+
+def test_baccarats_eztrak_statistics_live_in_its_package() -> None:
+    """R28's EZTRAK statistics are baccarat's own (tablectl/games/baccarat/eztrak.py): no
+    display module outside the game holds them, and no module of tablectl outside the game's
+    package imports them (the table publishes what the engine returns)."""
+    root = GAMES_DIR.parent
+    assert not (root / "eztrak.py").exists()
+    assert (GAMES_DIR / "baccarat" / "eztrak.py").exists()
+    for path in sorted(root.rglob("*.py")):
+        if (GAMES_DIR / "baccarat") in path.parents:
+            continue
+        imports = _imported_modules(path)
+        assert not any("eztrak" in m for m in imports), path.relative_to(root.parent)

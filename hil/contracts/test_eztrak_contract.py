@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from hil.contracts.rig import Rig, rig_for, until_available
-from tablectl.eztrak import Coup, display_payload
+from tablectl.games.baccarat.eztrak import Coup, display_payload
 from tablectl_drivers.eztrak.device import DISCONNECTED, NO_ACK, EztrakDisplayDriver
 from tablectl_drivers.eztrak.render import SCREEN_KEYS
 from tablectl_drivers.sim import RecordingSink, StatusReport

@@ -16,6 +16,8 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
+from tablectl.games.baccarat.spec import SPEC
+from tablectl.games.spec import Analysis, AnalyzeRequest
 from tablectl.rules.baccarat import (
     PAYOUTS,
     SPOTS,
@@ -219,3 +221,18 @@ def analyze(wager: str, decks: int, *, banker_push_on_dragon7: bool = False) -> 
         "probabilities": {k: float(v) for k, v in probs.items()},
         "outcomes": {k: float(v) for k, v in outcomes.items()},
     }
+
+
+def analyze_request(request: AnalyzeRequest) -> Analysis:
+    """Exact odds of a wager over the configured shoe: the game's analyzer (its GameSpec names
+    it)."""
+    decks = request.decks or 8
+    if request.paytable is not None and request.wager in SPEC.spots[request.game]:
+        # every baccarat wager pays fixed odds (R26, R27): there is no table to choose (an
+        # unknown wager is refused first, by analyze, naming the game's)
+        raise ValueError(
+            f"{request.game} {request.wager} has no pay table: baccarat's wagers pay fixed odds "
+            "(R26, R27)"
+        )
+    result = analyze(request.wager, decks, banker_push_on_dragon7=request.banker_push_on_dragon7)
+    return Analysis(f"{request.game} {request.wager} ({decks} decks)", result)

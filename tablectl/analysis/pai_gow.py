@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import TypedDict
 
 from tablectl.analysis import in_steps, wager_paytable
+from tablectl.games.spec import Analysis, AnalyzeRequest
 from tablectl.rules.pai_gow import DEFAULT_PAYTABLE as DEFAULT_PAYTABLE  # the CLI's default
 from tablectl.rules.pai_gow import PAYTABLE_PATH, fortune_category_unchecked
 from tablectl.rules.paytables import FORTUNE_CATEGORIES, PayTable, payout
@@ -252,3 +253,12 @@ def analyze(wager: str, paytable: PayTable | str = DEFAULT_PAYTABLE) -> FortuneA
             "per_other_hand": float(envy_per_other_hand(table)),
         },
     }
+
+
+def analyze_request(request: AnalyzeRequest) -> Analysis:
+    """Exact odds of the Fortune wager over C(53,7): the game's analyzer (its GameSpec names
+    it)."""
+    # --paytable defaults to FORTUNE-003 (003 "Fortune Pai Gow Poker: Bonus Bet Paytable")
+    table = request.paytable or DEFAULT_PAYTABLE
+    result = analyze(request.wager, table)
+    return Analysis(f"{request.game} {request.wager} ({table})", result)

@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tablectl.analysis import in_steps, wager_paytable
+from tablectl.games.spec import Analysis, AnalyzeRequest
 from tablectl.rules.paytables import DEFAULT_PATH, PayTable, payout
 from tablectl.rules.poker import rank_category, rank_unchecked, three_card_category
 from tablectl_base.cards import RANKS, Card, standard_deck
@@ -155,3 +156,11 @@ def analyze(wager: str, paytable: PayTable | str) -> dict[str, Any]:
             "hit_frequency": table.stated_hit_frequency,
         }
     return result
+
+
+def analyze_request(request: AnalyzeRequest) -> Analysis:
+    """Exact odds of a bonus wager: the game's analyzer (its GameSpec names it)."""
+    default = "TCB-6B2" if request.wager == "six-card-bonus" else "PP-MR200"
+    table = request.paytable or default
+    result = analyze(request.wager, table)
+    return Analysis(f"{request.game} {request.wager} ({table})", result)

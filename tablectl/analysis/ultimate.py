@@ -40,6 +40,7 @@ from typing import Any
 
 from tablectl.analysis import progress, wager_paytable
 from tablectl.analysis.three_card_poker import best_five_category_counts
+from tablectl.games.spec import Analysis, AnalyzeRequest
 from tablectl.rules.paytables import PayTable, odds_text, payout
 from tablectl.rules.poker import (
     FIVE_CARD_CATEGORIES,
@@ -437,3 +438,10 @@ def analyze(
         },
     }
     return result
+
+
+def analyze_request(request: AnalyzeRequest) -> Analysis:
+    """Exact odds of a wager, --paytable defaulting to the 003 table of the wager: the game's
+    analyzer (its GameSpec names it)."""
+    result = analyze(request.wager, request.paytable)
+    return Analysis(f"{request.game} {request.wager} ({result['paytable']})", result)

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from tablectl_base.cards import Card
-from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
+from tablectl_base.frozen import quick_init  # frozen at a plain class's cost: a replay builds many
 
 Side = Literal["player", "banker"]
 Winner = Literal["player", "banker", "tie"]

@@ -190,7 +190,7 @@ class Statistic(Message):
     """`STA,block,name,count,pct`: one statistic, e.g. `STA,9,C,banker,5,45.5` (R28).
 
     `block` is `C` for this shoe or `P` for the previous one; `pct` is the percentage of the
-    block's hands with one decimal, as tablectl.eztrak.percent writes it.
+    block's hands with one decimal, as tablectl.games.baccarat.eztrak.percent writes it.
     """
 
     TYPE: ClassVar[str] = "STA"

@@ -1,8 +1,9 @@
 """A `display/eztrak` payload as the frames of one EZTRAK screen, and back again; pure, no I/O.
 
-`render` turns the payload tablectl.eztrak.display_payload builds (R28) into the host's frames,
-`SHO` first and `END` last; `ScreenAssembler` is the display's side, collecting frames until
-`END` and either committing the screen (as the same data the payload held) or naming why not.
+`render` turns the payload tablectl.games.baccarat.eztrak.display_payload builds (R28) into the
+host's frames, `SHO` first and `END` last; `ScreenAssembler` is the display's side, collecting
+frames until `END` and either committing the screen (as the same data the payload held) or
+naming why not.
 The driver uses the first, the simulator and the tests the second, so both ends share one spec.
 """
 

@@ -3,8 +3,8 @@
 `DiceModel` is the cup without I/O (it hands frame bytes to a callback), for null-modem tests;
 `SimulatedDice` is the same cup on a pseudo-terminal that the real DiceCupDriver opens like any
 serial device. The cup numbers every roll it reads (a counter that survives power cycles), keeps
-its latest rolls and answers a resend (RSN). Run `python -m drivers.sim.dice --dice 3 --seed 1`
-for an interactive cup.
+its latest rolls and answers a resend (RSN). Run
+`python -m tablectl_drivers.sim.dice --dice 3 --seed 1` for an interactive cup.
 """
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ def _command(cup: SimulatedDice, line: str) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Interactive dice cup: print the port path, then obey commands read from stdin."""
     parser = sim_argument_parser(
-        "python -m drivers.sim.dice", "Simulated dice-cup sensor on a pty.", _HELP
+        "python -m tablectl_drivers.sim.dice", "Simulated dice-cup sensor on a pty.", _HELP
     )
     parser.add_argument("--dice", type=int, default=3, help="dice in the cup (default 3)")
     parser.add_argument("--seed", type=int, default=None, help="roll seed (default random)")

@@ -5,7 +5,7 @@ tests; `SimulatedDispenser` is the same device on a pseudo-terminal that the rea
 or HandDispenserDriver opens like any serial device. It holds one deck (52 cards, or 53 with the
 joker) and dispenses it in stacks, each numbered since the shuffle with the number of its first
 card; it keeps the history of this shuffle and the last and answers a resend (RSN). Run
-`python -m drivers.sim.dispenser --stack-size 3 --seed 1` for an interactive one.
+`python -m tablectl_drivers.sim.dispenser --stack-size 3 --seed 1` for an interactive one.
 """
 
 from __future__ import annotations
@@ -263,7 +263,7 @@ def _command(device: SimulatedDispenser, line: str, colour: str) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Interactive shuffler / hand dispenser: print the port path, then obey stdin commands."""
     parser = sim_argument_parser(
-        "python -m drivers.sim.dispenser",
+        "python -m tablectl_drivers.sim.dispenser",
         "Simulated hand-forming shuffler or hand dispenser.",
         _HELP,
     )

@@ -3,7 +3,8 @@
 `EztrakModel` is the display without I/O: feed it the host's bytes (`receive`) and it decodes
 them with the real message set, assembles screens with the real `ScreenAssembler`, shows and
 ACKs a complete one, NAKs a broken one. `SimulatedEztrak` is the same display on a pty that the
-real EztrakDisplayDriver opens. Run `python -m drivers.sim.eztrak` to watch screens as text.
+real EztrakDisplayDriver opens. Run `python -m tablectl_drivers.sim.eztrak` to watch screens as
+text.
 """
 
 from __future__ import annotations
@@ -255,7 +256,7 @@ def _command(display: SimulatedEztrak, line: str) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Interactive display: print the port, then each committed screen; obey stdin commands."""
     parser = sim_argument_parser(
-        "python -m drivers.sim.eztrak", "Simulated EZTRAK LCD display on a pty.", _HELP
+        "python -m tablectl_drivers.sim.eztrak", "Simulated EZTRAK LCD display on a pty.", _HELP
     )
     args = parser.parse_args(argv)
 

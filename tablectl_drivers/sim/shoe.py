@@ -2,7 +2,7 @@
 
 `ShoeModel` is the shoe without I/O (it hands frame bytes to a callback), for null-modem tests;
 `SimulatedShoe` is the same shoe on a pseudo-terminal that the real ShoeDriver opens like any
-serial device. Run `python -m drivers.sim.shoe --decks 8 --seed 1` for an interactive shoe.
+serial device. Run `python -m tablectl_drivers.sim.shoe --decks 8 --seed 1` for an interactive shoe.
 """
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ def _command(shoe: SimulatedShoe, line: str, decks: int, seed: int | None) -> st
 def main(argv: list[str] | None = None) -> int:
     """Interactive shoe: print the port path, then obey commands read from stdin."""
     parser = sim_argument_parser(
-        "python -m drivers.sim.shoe", "Simulated card-reading shoe on a pty.", _HELP
+        "python -m tablectl_drivers.sim.shoe", "Simulated card-reading shoe on a pty.", _HELP
     )
     parser.add_argument("--decks", type=int, default=8, help="decks per shoe (default 8)")
     parser.add_argument("--seed", type=int, default=None, help="shuffle seed (default random)")

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.eztrak import Coup, Winner, display_payload
+from tablectl.games.baccarat.eztrak import Coup, Winner, display_payload
 from tablectl_drivers.base import DriverSink
 from tablectl_drivers.envelope import MAX_FRAME, checksum
 from tablectl_drivers.eztrak.device import DISCONNECTED, NO_ACK, EztrakDisplayDriver

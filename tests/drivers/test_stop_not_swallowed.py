@@ -18,7 +18,7 @@ import contextlib
 
 import pytest
 
-from tablectl.eztrak import display_payload
+from tablectl.games.baccarat.eztrak import display_payload
 from tablectl_drivers.eztrak.device import EztrakDisplayDriver
 from tablectl_drivers.line.device import LineDriver
 from tablectl_drivers.link import open_link

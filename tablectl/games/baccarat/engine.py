@@ -14,8 +14,8 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from tablectl.config import Rules
-from tablectl.eztrak import Coup, Scoreboards, board_payload
 from tablectl.game_records import DisplayChanged, GameRecord, JsonObject, JsonValue, RoundHeaders
+from tablectl.games.baccarat.eztrak import Coup, Scoreboards, board_payload
 from tablectl.games.baccarat.spec import BaccaratGame
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
@@ -51,7 +51,7 @@ from tablectl_base.events import (
     ShoeNew,
     Wager,
 )
-from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
+from tablectl_base.frozen import quick_init  # frozen at a plain class's cost: a replay builds many
 from tablectl_base.money import fmt
 
 GAME_ID = "ez-baccarat-panda8"

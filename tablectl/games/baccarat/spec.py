@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import Field
 
 from tablectl.games.settings import FixedPay, GameSettings, StrictBool, StrictInt
-from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
+from tablectl.games.spec import GameSpec
 
 if TYPE_CHECKING:
     from tablectl.config import DeviceRole
@@ -46,24 +46,6 @@ class BaccaratGame(GameSettings):
         return tuple(FixedPay(spot, hands[spot], Fraction(odds)) for spot, odds in PAYOUTS.items())
 
 
-def analyze(request: AnalyzeRequest) -> Analysis:
-    """Exact odds of a wager over the configured shoe (tablectl/analysis/baccarat.py)."""
-    from tablectl.analysis import baccarat
-
-    decks = request.decks or 8
-    if request.paytable is not None and request.wager in SPEC.spots[request.game]:
-        # every baccarat wager pays fixed odds (R26, R27): there is no table to choose (an
-        # unknown wager is refused first, by baccarat.analyze, naming the game's)
-        raise ValueError(
-            f"{request.game} {request.wager} has no pay table: baccarat's wagers pay fixed odds "
-            "(R26, R27)"
-        )
-    result = baccarat.analyze(
-        request.wager, decks, banker_push_on_dragon7=request.banker_push_on_dragon7
-    )
-    return Analysis(f"{request.game} {request.wager} ({decks} decks)", result)
-
-
 SPEC = GameSpec(
     title="EZ Baccarat Panda 8",
     settings={"ez-baccarat-panda8": BaccaratGame},
@@ -72,7 +54,7 @@ SPEC = GameSpec(
     shows_every_card=True,  # every card is dealt face up (003)
     dealt_from_shoe=True,
     displays=("eztrak",),  # R28
-    analyzer="tablectl.games.baccarat.spec:analyze",
+    analyzer="tablectl.analysis.baccarat:analyze_request",
     screen="baccarat",
     recall_printer="tablectl.games.baccarat.recall:print_round",
 )

@@ -69,9 +69,9 @@ def closed(policy: Policy, state: BlackjackState) -> BlackjackState:
 def verify_card(policy: Policy, state: BlackjackState, card: Card) -> str:
     """Where `card` goes ("deal", "hand" or "player-dealer"), or why it cannot be drawn now.
 
-    A card drawn when no hand may draw it is a dealer error (R15; issue 3 "Bad input"): kind
-    "dealer-error". A card the shoe cannot hold stays "rejected" (contract 1). No reason
-    quotes the card: it may be the hole card.
+    A card drawn when no hand may draw it is a dealer error (R15: the dealer drew a card the
+    rules give to no hand): kind "dealer-error". A card the shoe cannot hold stays "rejected"
+    (contract 1). No reason quotes the card: it may be the hole card.
     """
     if state.phase == "betting":
         _verify_first_card(state)  # the first card closes betting (contract 2)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from tablectl.games.settings import FixedPay, GameSettings, StrictBool, StrictInt
-from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
+from tablectl.games.spec import GameSpec
 
 if TYPE_CHECKING:
     from tablectl.config import DeviceRole, TableConfig
@@ -173,31 +173,6 @@ class PureSpanish215Game(GameSettings):
         return []
 
 
-def analyze(request: AnalyzeRequest) -> Analysis:
-    """The base wager simulated through the engine under a stated strategy, or a side bet's
-    figures (tablectl/analysis/blackjack.py, blackjack_base.py)."""
-    from tablectl.analysis import blackjack
-
-    decks = request.decks or 8
-    if request.wager == "base":
-        from tablectl.analysis import blackjack_base
-
-        # BASE_HANDS seeded rounds; --pure-pays "6 to 5" (default, R11) or "3 to 2"
-        result = blackjack_base.analyze_base(
-            request.game, decks, pure_pays=request.pure_pays, paytable=request.paytable
-        )
-        table = f"pure pays {result['pure_pays']}"
-    else:
-        # --paytable defaults per wager (blackjack.DEFAULT_PAYTABLES); Red Flex and Buster lead
-        # with the exact figure and carry their simulation (1,000,000 seeded rounds) as the
-        # cross-check under "simulation"
-        if request.pure_pays is not None:
-            raise ValueError("--pure-pays is for the base wager (R11)")
-        result = blackjack.analyze(request.game, request.wager, request.paytable, decks)
-        table = str(result.get("paytable", result.get("pays")))
-    return Analysis(f"{request.game} {request.wager} ({table}, {decks} decks)", result)
-
-
 def _pays_of(game: Pure215Game | PureSpanish215Game) -> tuple[FixedPay, ...]:
     """What the table's variant pays (the settlement's own odds, `variant_of`)."""
     from tablectl.games.blackjack.variant import variant_of
@@ -219,7 +194,7 @@ SPEC = GameSpec(
         "pure-spanish-21.5": ("base", "match-dealer"),
     },
     dealt_from_shoe=True,
-    analyzer="tablectl.games.blackjack.spec:analyze",
+    analyzer="tablectl.analysis.blackjack_wagers:analyze_request",
     screen="blackjack",
     recall_printer="tablectl.games.blackjack.recall:print_round",
     analyzed_wagers="tablectl.analysis.blackjack:ANALYZED",

@@ -1,4 +1,4 @@
-"""Chinese Poker (issue 13 item 6; 003 "Chinese Poker"): up to five seated, four dealt in, 13
+"""Chinese Poker (003 "Chinese Poker"): up to five seated, four dealt in, 13
 cards each set 3-5-5, each pair of players settling points for the segments, bonus hands and
 clean sweeps, within the stacks they started the round with; the house's fee before the deal.
 

@@ -15,15 +15,16 @@ Nothing of any hand is published before the showdown (DESIGN contract 3): stacks
 without their cards, a player's chosen low hand is echoed without its cards, and hands that went
 to seats without a game wager are discarded unseen
 (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play") and never published at all.
+
+This module takes the inputs; the round's state is `state.py`'s, the showdown and its verdicts
+`settlement.py`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from decimal import Decimal
-from fractions import Fraction
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Any
 
 from tablectl.config import Rules
 from tablectl.game_records import Deck, GameRecord, JsonObject, JsonValue, RoundHeaders
@@ -46,14 +47,27 @@ from tablectl.games.common import (
     verify_seat,
 )
 from tablectl.games.decks import deck_after_round, verify_single_deck
+from tablectl.games.pai_gow.settlement import settle
 from tablectl.games.pai_gow.spec import FortunePaiGowGame
+from tablectl.games.pai_gow.state import (
+    ACTIONS,
+    DECK,
+    DICE,
+    GAME_ID,
+    POSITIONS,
+    SETTLEMENT_SPOTS,
+    STACK_SIZE,
+    WAGER_SPOTS,
+    PaiGowState,
+    Setting,
+    button_seat,
+    position_seat,
+)
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
 from tablectl.rules import pai_gow as hands
 from tablectl.rules.fees import total_table_action
-from tablectl.rules.paytables import PayTable, payout, winnings
-from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import Verdict, WagerVerdict
-from tablectl_base.cards import Card, DeckKind, ShoeComposition, parse_card
+from tablectl.rules.paytables import PayTable
+from tablectl_base.cards import Card, parse_card
 from tablectl_base.events import (
     Bank,
     BetsClose,
@@ -63,78 +77,7 @@ from tablectl_base.events import (
     ShufflerStack,
     Wager,
 )
-from tablectl_base.money import ZERO, fmt
-
-GAME_ID = "fortune-pai-gow"
-# 003 "Fortune Pai Gow Poker: Description of Table Used and Total Number of Seated Players": "a
-# maximum of seven players including the player-dealer position"
-POSITIONS = 7
-# 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play": "seven piles of seven cards"
-STACK_SIZE = 7
-# 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play": "a dice cup containing three
-# standard dice"
-DICE = 3
-# 003 "Fortune Pai Gow Poker: Description of the Deck and Number of Decks Used": "one standard 52
-# card deck including a Joker for a total of 53 cards".
-DECK = ShoeComposition(DeckKind.JOKER_53, 1)
-# 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play": "settled from seat to seat in
-# the following order: the Fortune Pai Gow Poker game wager, then the Fortune Bonus Bet wager, and
-# then the Envy Bonus".
-SETTLEMENT_SPOTS = ("base", "fortune", "envy")
-WAGER_SPOTS = ("base", "fortune")  # R32: the Envy is a button a Fortune wager earns, not a wager
-ACTIONS = ("set", "house-way")  # DESIGN contract 2: Pai Gow decisions
-
-Phase = Literal["betting", "closed", "dealing", "setting"]
-SetBy = Literal["player", "house-way"]
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One seat's hand as set: the five-card high hand behind, the two-card low hand in front."""
-
-    seat: int
-    high: tuple[Card, ...]
-    low: tuple[Card, ...]
-    by: SetBy
-
-
-@dataclass(frozen=True)
-class PaiGowState:
-    """Everything the table knows; immutable, replaced on every accepted input."""
-
-    round: int = 1
-    phase: Phase = "betting"
-    rotation: Rotation = field(default_factory=Rotation)
-    bank_seat: int | None = None
-    bank: Decimal | None = None
-    wagers: tuple[PlacedWager, ...] = ()
-    dice: tuple[int, ...] = ()
-    first_seat: int | None = None  # R30: the seat that receives the first hand
-    hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()  # (seat, seven cards) in dispense order
-    deck: str | None = None  # the colour of this round's deck, if the dispenser named it
-    last_deck: str | None = None  # the colour of the last round's deck, if named
-    settings: tuple[Setting, ...] = ()
-
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """The seven cards dealt to `seat` this round (empty before its stack)."""
-        return next((cards for s, cards in self.hands if s == seat), ())
-
-    def setting(self, seat: int) -> Setting | None:
-        """How `seat` set its hand, or None while it has not."""
-        return next((s for s in self.settings if s.seat == seat), None)
-
-
-def position_seat(total: int, bank_seat: int, seats: int = POSITIONS) -> int:
-    """R30: the seat at dice position `total`; the player-dealer is 1, 8 and 15, the other seats
-    count on clockwise (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")."""
-    return (bank_seat - 1 + total - 1) % seats + 1
-
-
-def button_seat(first_seat: int, bank_seat: int, seats: int = POSITIONS) -> int:
-    """R30: the Action button is on the first hand's seat, or the player-dealer's left when the
-    player-dealer receives the first hand
-    (003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play")."""
-    return bank_seat % seats + 1 if first_seat == bank_seat else first_seat
+from tablectl_base.money import fmt
 
 
 class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
@@ -494,76 +437,13 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
         out.append(self._state(new))
         return new, out
 
-    # -- the showdown and settlement ---------------------------------------------------------------
-    # 003 "Fortune Pai Gow Poker: Dealing Procedures and Round of Play"
-    # to "How Winners are Determined and Paid"; R1, R4, R31, R32
+    # -- the showdown and settlement (tablectl/games/pai_gow/settlement.py) ------------------------
 
     def _finish(self, state: PaiGowState) -> tuple[PaiGowState, list[GameRecord]]:
-        assert state.bank_seat is not None and state.bank is not None
-        assert state.first_seat is not None
-        bank_seat = state.bank_seat
-        button = button_seat(state.first_seat, bank_seat)
-        dealer_seven = state.hand(bank_seat)
-        d_high, d_low = hands.house_way(dealer_seven, way=self.house_way)  # R31
         seat_order = self._seat_order(state)
         in_play = [s for s in seat_order if s in self.in_play(state)]
-        results: dict[int, Verdict] = {}
-        categories: dict[int, str | None] = {}
-        for seat in in_play:
-            setting = state.setting(seat)
-            assert setting is not None
-            results[seat] = hands.compare((setting.high, setting.low), (d_high, d_low))
-            categories[seat] = hands.fortune_category(state.hand(seat))
-        # R32: hands that pay the Envy: a seat with a Fortune wager whose seven cards qualify.
-        fortune_seats = {w.seat for w in state.wagers if w.spot == "fortune"}
-        envy_hands = [
-            s
-            for s in in_play
-            if s in fortune_seats and hands.envy_qualifies(categories[s], self.paytable)
-        ]
-        verdicts: list[WagerVerdict] = []
-        for w in state.wagers:
-            if w.spot == "base":
-                verdict = results[w.seat]
-                owed = w.amount if verdict == "win" else ZERO
-            else:
-                cat = categories[w.seat]
-                odds = payout(self.paytable, cat) if cat is not None else Fraction(0)
-                owed = winnings(w.amount, odds) if odds else ZERO
-                verdict = "win" if odds else "lose"
-            verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed))
-        for holder in self.envy_buttons(state.wagers):
-            for other in envy_hands:
-                if other == holder.seat:
-                    continue  # R32: never for the holder's own hand
-                cat = categories[other]
-                assert cat is not None
-                verdicts.append(
-                    WagerVerdict(
-                        holder.seat,
-                        holder.player,
-                        "envy",
-                        ZERO,
-                        "win",
-                        self.paytable.envy[cat],
-                        notes={"for_seat": other},  # the hand this Envy pays for
-                    )
-                )
-        outcome = PaiGowOutcome(
-            dice=state.dice,
-            first_seat=state.first_seat,
-            button_seat=button,
-            player_dealer=self._shown(Setting(bank_seat, d_high, d_low, "house-way"), dealer_seven),
-            hands=tuple(
-                PlayedHand(
-                    self._shown(_setting(state, seat), state.hand(seat)),
-                    results[seat],
-                    categories[seat],
-                    seat in envy_hands,
-                )
-                for seat in in_play
-            ),
-            envy_hands=tuple(envy_hands),
+        verdicts, outcome = settle(
+            state, in_play, self.envy_buttons(state.wagers), self.paytable, self.house_way
         )
         new, result = self.settled(
             state,
@@ -641,26 +521,8 @@ class PaiGowEngine(PlayerDealerEngine[PaiGowState]):
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _shown(self, setting: Setting, seven: Sequence[Card]) -> ShownHand:
-        """A hand as the showdown exposes it (003 "Fortune Pai Gow Poker: Dealing Procedures and
-        Round of Play", "Fortune Pai Gow Poker House Way"): its seven cards, how it was set, and the
-        rank names; a house-way setting names the chart row that set it (R31)."""
-        return ShownHand(
-            setting,
-            tuple(seven),
-            hands.high_hand_name(setting.high),
-            hands.low_hand_name(setting.low),
-            hands.house_way_row(seven, way=self.house_way) if setting.by == "house-way" else None,
-        )
-
     def _all_set(self, state: PaiGowState) -> bool:
         return all(state.setting(s) is not None for s in self.in_play(state))
-
-
-def _setting(state: PaiGowState, seat: int) -> Setting:
-    setting = state.setting(seat)
-    assert setting is not None
-    return setting
 
 
 def _dealt(state: PaiGowState, shown: set[int]) -> list[JsonObject]:
@@ -671,72 +533,3 @@ def _dealt(state: PaiGowState, shown: set[int]) -> list[JsonObject]:
         for i, (seat, cards) in enumerate(state.hands)
         if seat in shown
     ]
-
-
-@dataclass(frozen=True)
-class ShownHand:
-    """A hand as the showdown exposes it: its seven cards, its setting, the rank names of its
-    high and low hands, and the house-way chart row (R31) when the house way set it."""
-
-    setting: Setting
-    cards: tuple[Card, ...]
-    high_rank: str
-    low_rank: str
-    house_way_row: str | None
-
-    def payload(self) -> dict[str, JsonValue]:
-        shown: dict[str, JsonValue] = {
-            "seat": self.setting.seat,
-            "cards": [str(c) for c in self.cards],
-            "high": {"cards": [str(c) for c in self.setting.high], "rank": self.high_rank},
-            "low": {"cards": [str(c) for c in self.setting.low], "rank": self.low_rank},
-            "set_by": self.setting.by,
-        }
-        if self.setting.by == "house-way":
-            shown["house_way_row"] = self.house_way_row
-        return shown
-
-
-@dataclass(frozen=True)
-class PlayedHand:
-    """A hand in play at the showdown: as shown, its game result against the player-dealer's
-    (003 "Fortune Pai Gow Poker: How Winners are Determined and Paid"), its Fortune category
-    (003 "Fortune Pai Gow Poker: Fortune Bonus Bet") and whether it pays the Envy (R32)."""
-
-    shown: ShownHand
-    result: Verdict
-    fortune: str | None
-    envy: bool
-
-    def payload(self) -> dict[str, JsonValue]:
-        return {
-            **self.shown.payload(),
-            "result": self.result,
-            "fortune": self.fortune,
-            "envy": self.envy,
-        }
-
-
-@dataclass(frozen=True)
-class PaiGowOutcome:
-    """The showdown: the dice and the positions they named (R30), the player-dealer's hand as the
-    house way set it (R31), the hands in play clockwise from the Action button and the hands that
-    pay the Envy (R32)."""
-
-    dice: tuple[int, ...]
-    first_seat: int
-    button_seat: int
-    player_dealer: ShownHand
-    hands: tuple[PlayedHand, ...]
-    envy_hands: tuple[int, ...]
-
-    def payload(self) -> JsonObject:
-        return {
-            "dice": list(self.dice),
-            "total": sum(self.dice),
-            "first_seat": self.first_seat,
-            "button_seat": self.button_seat,
-            "player_dealer": self.player_dealer.payload(),
-            "hands": [h.payload() for h in self.hands],
-            "envy_hands": list(self.envy_hands),
-        }

@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from tablectl.games.settings import GameSettings
-from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
+from tablectl.games.spec import GameSpec
 from tablectl_base.money import Money
 
 if TYPE_CHECKING:
@@ -48,22 +48,12 @@ class FortunePaiGowGame(GameSettings):
         return []
 
 
-def analyze(request: AnalyzeRequest) -> Analysis:
-    """Exact odds of the Fortune wager over C(53,7) (tablectl/analysis/pai_gow.py)."""
-    from tablectl.analysis import pai_gow
-
-    # --paytable defaults to FORTUNE-003 (003 "Fortune Pai Gow Poker: Bonus Bet Paytable")
-    table = request.paytable or pai_gow.DEFAULT_PAYTABLE
-    result = pai_gow.analyze(request.wager, table)
-    return Analysis(f"{request.game} {request.wager} ({table})", result)
-
-
 SPEC = GameSpec(
     title="Fortune Pai Gow Poker",
     settings={"fortune-pai-gow": FortunePaiGowGame},
     engine="tablectl.games.pai_gow.engine:PaiGowEngine",
     spots={"fortune-pai-gow": ("base", "fortune", "envy")},
-    analyzer="tablectl.games.pai_gow.spec:analyze",
+    analyzer="tablectl.analysis.pai_gow:analyze_request",
     screen="pai-gow",
     recall_printer="tablectl.games.pai_gow.recall:print_round",
     analyzed_wagers="tablectl.analysis.pai_gow:WAGERS",

@@ -9,16 +9,17 @@ seat by seat from the action seat (R2, R3). Line references are to document 004
 (`004_dad8fc1ada8336f9.txt`) unless another document is named; 000, 001 and 003 say the same in
 their own words except where docs/games/three-card-poker-6cb.md notes a difference.
 Every transition has a `verify_*` that raises Rejected and leaves the state alone.
+
+This module takes the inputs; the round's state is `state.py`'s, the verdicts and the outcome
+`settlement.py`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from decimal import Decimal
-from fractions import Fraction
-from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
 from tablectl.config import Rules
 from tablectl.game_records import Deck, GameRecord, JsonObject, JsonValue, RoundHeaders
@@ -49,96 +50,25 @@ from tablectl.games.seating import (
     seats_from,
     seats_from_left,
 )
+from tablectl.games.three_card_poker.settlement import PayTables, outcome, verdict
 from tablectl.games.three_card_poker.spec import ThreeCardPokerGame
-from tablectl.rules.fees import total_table_action
-from tablectl.rules.paytables import payout, winnings
-from tablectl.rules.poker import (
-    Rank,
-    Showdown,
-    best_five,
-    rank_category,
-    showdown,
-    three_card_category,
-    three_card_rank,
+from tablectl.games.three_card_poker.state import (
+    ACTIONS,
+    BONUS_SPOTS,
+    GAME_ID,
+    ONE_DECK,
+    PRE_DEAL_SPOTS,
+    STACK_SIZE,
+    WAGER_ORDERS,
+    Action,
+    ThreeCardPokerState,
+    qualifies,
 )
-from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import Verdict, WagerVerdict
-from tablectl_base.cards import Card, DeckKind, ShoeComposition, parse_card
+from tablectl.rules.fees import total_table_action
+from tablectl.rules.poker import three_card_rank
+from tablectl_base.cards import parse_card
 from tablectl_base.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
-from tablectl_base.money import ZERO, fmt
-
-GAME_ID = "three-card-poker-6cb"
-STACK_SIZE = 3  # "the device shall dispense cards in stacks of three" (line 542)
-# "a single deck automatic card shuffling device", "standard decks of 52 cards. No jokers"
-# (lines 485-486): a round's cards come from one 52-card deck.
-ONE_DECK = ShoeComposition(DeckKind.STANDARD_52, 1)
-PRE_DEAL_SPOTS = ("ante", "pair-plus", "six-card-bonus")  # placed before the deal (lines 536-537)
-BONUS_SPOTS = ("pair-plus", "six-card-bonus")  # each needs an Ante by the same player (line 537)
-# R3: each seat's wagers in settlement order.
-# 004 "Three Card Poker 6 Card Bonus: Method Used to Determine Action and Distribution of Cards" and
-# 003 "Three Card Poker 6 Card Bonus: Round of Play" settle the Ante first;
-# 000 "Three Card Poker 6 Card Bonus: Description of Table Used and Total Number of Seated
-# Positions" the Play first (config `wager_order`).
-WAGER_ORDERS: dict[str, tuple[str, ...]] = {
-    "ante-first": ("ante", "play", "pair-plus", "six-card-bonus"),
-    "play-first": ("play", "ante", "pair-plus", "six-card-bonus"),
-}
-QUEEN = 12  # "The player-dealer must qualify to play with a minimum of queen-high" (line 559)
-
-Phase = Literal["betting", "dealing", "deciding"]
-Action = Literal["play", "fold"]
-ACTIONS: tuple[Action, ...] = ("play", "fold")
-
-
-@dataclass(frozen=True)
-class ThreeCardPokerState:
-    """Everything the table knows; immutable, replaced on every accepted input."""
-
-    round: int = 1
-    phase: Phase = "betting"
-    rotation: Rotation = field(default_factory=Rotation)
-    bank_seat: int | None = None
-    bank: Decimal | None = None
-    wagers: tuple[PlacedWager, ...] = ()  # the pre-deal wagers: ante, pair-plus, six-card-bonus
-    order: tuple[int, ...] = ()  # seats dealt a stack, in delivery order, the player-dealer last
-    stacks: tuple[tuple[Card, ...], ...] = ()  # the stacks received, in the same order
-    deck: str | None = None  # this round's deck colour, once a stack has named it
-    last_deck: str | None = None  # the deck colour of the last round that was dealt
-    decisions: tuple[tuple[int, Action], ...] = ()  # (seat, action) in the order they came
-    plays: tuple[PlacedWager, ...] = ()  # Play wagers placed by `play` decisions
-
-    @property
-    def player_seats(self) -> tuple[int, ...]:
-        """The seats with a hand, in the order they act (the player-dealer's seat is last)."""
-        return self.order[:-1]
-
-    def hand_of(self, seat: int) -> tuple[Card, ...] | None:
-        """The cards dealt to `seat` this round, if its stack has come."""
-        for s, cards in zip(self.order, self.stacks, strict=False):
-            if s == seat:
-                return cards
-        return None
-
-    @property
-    def player_dealer_hand(self) -> tuple[Card, ...] | None:
-        """The player-dealer's three cards once its stack (the last) has come."""
-        return self.stacks[-1] if self.order and len(self.stacks) == len(self.order) else None
-
-    @property
-    def face_up(self) -> Card | None:
-        """The player-dealer's face-up card: the bottom card of its stack (line 543), which
-        tablectl reads as the first card dispensed (docs/games/three-card-poker-6cb.md)."""
-        hand = self.player_dealer_hand
-        return hand[0] if hand else None
-
-    def decision_of(self, seat: int) -> Action | None:
-        """What `seat` decided this round, or None while it has not."""
-        return next((a for s, a in self.decisions if s == seat), None)
-
-
-def qualifies(rank: Rank) -> bool:
-    """Whether a player-dealer's three-card rank is queen-high or better (R29, line 559)."""
-    return rank[0] > 0 or rank[1] >= QUEEN
+from tablectl_base.money import fmt
 
 
 class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
@@ -157,6 +87,7 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         self.limits, self.schedule = rules.banked()
         self.six_card_table = rules.paytable(game.six_card_bonus_table)  # as journaled
         self.pair_plus_table = rules.paytable(game.pair_plus_table)
+        self.tables = PayTables(pair_plus=self.pair_plus_table, six_card=self.six_card_table)
 
     # -- the engine protocol -------------------------------------------------------------
 
@@ -425,41 +356,7 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         ]
 
     # -- the end of a round (R1-R4, R29; lines 559-575) -------------------------------------------
-
-    def _verdict(
-        self, state: ThreeCardPokerState, w: PlacedWager, dealer: Rank, qualified: bool
-    ) -> WagerVerdict:
-        """What one wager did, by the document's rules for its spot."""
-        hand = state.hand_of(w.seat)
-        assert hand is not None and state.player_dealer_hand is not None
-        folded = state.decision_of(w.seat) == "fold"
-        verdict: Verdict
-        owed = ZERO
-        if w.spot in ("ante", "play"):
-            if folded:  # line 550: the fold forfeits the Ante
-                verdict = "lose"
-            elif not qualified:  # lines 564-565: Play no action, Ante paid even money
-                verdict = "push" if w.spot == "play" else "win"
-            else:  # lines 567-569
-                verdict = showdown(three_card_rank(hand), dealer)
-            if verdict == "win":
-                owed = w.amount
-        else:
-            if w.spot == "pair-plus":
-                # line 583: the player's three cards only; line 556: forfeited on a fold
-                odds = (
-                    Fraction(0)
-                    if folded
-                    else payout(self.pair_plus_table, three_card_category(hand))
-                )
-            else:
-                # line 609: best five of the six; line 557: stays in action on a fold
-                rank, _ = best_five((*hand, *state.player_dealer_hand))
-                odds = payout(self.six_card_table, rank_category(rank))
-            verdict = "win" if odds > 0 else "lose"
-            if odds > 0:
-                owed = winnings(w.amount, odds)
-        return WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed)
+    # the verdicts and the outcome: tablectl/games/three_card_poker/settlement.py
 
     def _finish(self, state: ThreeCardPokerState) -> tuple[ThreeCardPokerState, list[GameRecord]]:
         """Reveal the player-dealer's hand, settle every wager (R1) and start the next round."""
@@ -470,8 +367,8 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         qualified = qualifies(dealer)
         new, result = self.settled(
             state,
-            [self._verdict(state, w, dealer, qualified) for w in self.at_stake(state)],
-            self._outcome(state, dealer, qualified),
+            [verdict(state, w, dealer, qualified, self.tables) for w in self.at_stake(state)],
+            outcome(state, dealer, qualified, self.tables),
             # R4 (003 "Three Card Poker 6 Card Bonus: Schedule Options 1-13"): "the Ante, Pair Plus,
             # and 6 card bonus wagers only", never Play; a player's chips in one circle are one
             # wager, so a fee "per hand" or "based on each individual player's ante" is charged
@@ -480,44 +377,6 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
             action_seat=self.action_seat(state),
         )
         return new, [result]
-
-    def _outcome(
-        self, state: ThreeCardPokerState, dealer: Rank, qualified: bool
-    ) -> ThreeCardPokerOutcome:
-        """Every revealed hand with its rank name; a folded hand shows no card (line 558)."""
-        assert state.bank_seat is not None
-        dealer_hand = state.player_dealer_hand
-        assert dealer_hand is not None
-        hands: list[HandOutcome] = []
-        for seat in state.player_seats:
-            hand = state.hand_of(seat)
-            decision = state.decision_of(seat)
-            assert hand is not None and decision is not None
-            six_bets = any(w.seat == seat and w.spot == "six-card-bonus" for w in state.wagers)
-            rank, five = best_five((*hand, *dealer_hand))
-            six_rank = rank_category(rank)
-            six: SixCardBonusShown | None = None
-            if decision == "fold":
-                # the cards stay hidden; a paying 6 Card Bonus names only its rank (line 557)
-                if six_bets and payout(self.six_card_table, six_rank) > 0:
-                    six = SixCardBonusShown(six_rank)
-                hands.append(HandOutcome(seat, decision, None, six))
-            else:
-                if six_bets:
-                    six = SixCardBonusShown(six_rank, five)
-                shown = PlayedHand(
-                    hand,
-                    three_card_category(hand),
-                    showdown(three_card_rank(hand), dealer) if qualified else None,
-                )
-                hands.append(HandOutcome(seat, decision, shown, six))
-        return ThreeCardPokerOutcome(
-            state.bank_seat,
-            dealer_hand,
-            three_card_category(dealer_hand),
-            qualified,
-            tuple(hands),
-        )
 
     # -- the round's end: what is Three Card Poker's own (the walk: RoundEnd) -------------------
 
@@ -604,81 +463,3 @@ class ThreeCardPokerEngine(PlayerDealerEngine[ThreeCardPokerState]):
         if state.phase != "deciding":
             return None
         return next((s for s in state.player_seats if state.decision_of(s) is None), None)
-
-
-# -- the outcome (R29; lines 557-570) -------------------------------------------------------------
-
-ShowdownShown = Literal["win", "lose", "tie"]
-SHOWDOWN_SHOWN: Mapping[Showdown, ShowdownShown] = MappingProxyType(
-    {"win": "win", "lose": "lose", "push": "tie"}
-)
-
-
-@dataclass(frozen=True)
-class SixCardBonusShown:
-    """A 6 Card Bonus hand as the result names it: its rank, and its five cards unless the hand
-    folded (a folded hand's paying 6 Card Bonus names only its rank, line 557)."""
-
-    rank: str
-    cards: tuple[Card, ...] | None = None
-
-    def payload(self) -> JsonObject:
-        if self.cards is None:
-            return {"rank": self.rank}
-        return {"rank": self.rank, "cards": [str(c) for c in self.cards]}
-
-
-@dataclass(frozen=True)
-class PlayedHand:
-    """A hand that played, revealed (line 559): its cards, their rank, the showdown against the
-    player-dealer's (None when the player-dealer did not qualify, lines 564-565)."""
-
-    cards: tuple[Card, ...]
-    rank: str
-    showdown: Showdown | None
-
-
-@dataclass(frozen=True)
-class HandOutcome:
-    """One seat's hand at the end of the round: its decision, its cards if it played (a folded
-    hand shows none, line 558), its 6 Card Bonus hand if one is shown."""
-
-    seat: int
-    decision: Action
-    played: PlayedHand | None
-    six_card_bonus: SixCardBonusShown | None
-
-    def payload(self) -> dict[str, JsonValue]:
-        out: dict[str, JsonValue] = {"seat": self.seat, "decision": self.decision}
-        if self.played is not None:
-            p = self.played
-            out["cards"] = [str(c) for c in p.cards]
-            out["rank"] = p.rank
-            out["showdown"] = None if p.showdown is None else SHOWDOWN_SHOWN[p.showdown]
-        if self.six_card_bonus is not None:
-            out["six_card_bonus"] = self.six_card_bonus.payload()
-        return out
-
-
-@dataclass(frozen=True)
-class ThreeCardPokerOutcome:
-    """The round's hands: the player-dealer's, revealed with its rank and whether it qualified
-    (R29, line 559), and every seat's in delivery order."""
-
-    bank_seat: int
-    player_dealer: tuple[Card, ...]
-    rank: str
-    qualified: bool
-    hands: tuple[HandOutcome, ...]
-
-    def payload(self) -> JsonObject:
-        return {
-            "player_dealer": {
-                "seat": self.bank_seat,
-                "cards": [str(c) for c in self.player_dealer],
-                "face_up": str(self.player_dealer[0]),
-                "rank": self.rank,
-                "qualified": self.qualified,
-            },
-            "hands": [h.payload() for h in self.hands],
-        }

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import model_validator
 
 from tablectl.games.settings import GameSettings
-from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
+from tablectl.games.spec import GameSpec
 
 if TYPE_CHECKING:
     from tablectl.config import DeviceRole
@@ -64,22 +64,12 @@ class ThreeCardPokerGame(GameSettings):
         return self
 
 
-def analyze(request: AnalyzeRequest) -> Analysis:
-    """Exact odds of a bonus wager (tablectl/analysis/three_card_poker.py)."""
-    from tablectl.analysis import three_card_poker
-
-    default = "TCB-6B2" if request.wager == "six-card-bonus" else "PP-MR200"
-    table = request.paytable or default
-    result = three_card_poker.analyze(request.wager, table)
-    return Analysis(f"{request.game} {request.wager} ({table})", result)
-
-
 SPEC = GameSpec(
     title="Three Card Poker 6 Card Bonus",
     settings={"three-card-poker-6cb": ThreeCardPokerGame},
     engine="tablectl.games.three_card_poker.engine:ThreeCardPokerEngine",
     spots={"three-card-poker-6cb": ("ante", "play", "pair-plus", "six-card-bonus")},
-    analyzer="tablectl.games.three_card_poker.spec:analyze",
+    analyzer="tablectl.analysis.three_card_poker:analyze_request",
     screen="three-card-poker",
     recall_printer="tablectl.games.three_card_poker.recall:print_round",
     analyzed_wagers="tablectl.analysis.three_card_poker:WAGERS",

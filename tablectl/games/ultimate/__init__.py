@@ -1,5 +1,6 @@
-"""Ultimate Texas Hold'em (documents 003, 004): `spec` (its `[game]` options and GameSpec) and
-`engine` (its rules, pure).
+"""Ultimate Texas Hold'em (documents 003, 004): `spec` (its `[game]` options and GameSpec),
+`state` (the round's state), `settlement` (the showdown and its outcome) and `engine` (the round's
+inputs, pure).
 
 The engine's classes are also reachable as `tablectl.games.ultimate.<Class>`, imported on first
 use: journal snapshots written before the game became a package name its state classes so.
@@ -11,18 +12,11 @@ from tablectl.games.spec import moved_to
 
 __getattr__ = moved_to(
     __name__,
-    dict.fromkeys(
-        {
-            "Stack",
-            "Play",
-            "UltimateState",
-            "SeatHand",
-            "DealerHand",
-            "ShownHand",
-            "SeatOutcome",
-            "UltimateOutcome",
-            "UltimateEngine",
-        },
-        "engine",
-    ),
+    {
+        **dict.fromkeys({"Stack", "Play", "UltimateState"}, "state"),
+        **dict.fromkeys(
+            {"SeatHand", "DealerHand", "ShownHand", "SeatOutcome", "UltimateOutcome"}, "settlement"
+        ),
+        "UltimateEngine": "engine",
+    },
 )

@@ -11,16 +11,17 @@ player-dealer's two cards are turned over and every wager is settled against the
 by seat from the player-dealer's left (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of
 Play"). Every transition has a `verify_*` that raises Rejected and leaves the state alone. No card
 is published before the table shows it.
+
+This module takes the inputs; the round's state is `state.py`'s, the showdown and its verdicts
+`settlement.py`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from decimal import Decimal
-from fractions import Fraction
-from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
 from tablectl.config import Rules
 from tablectl.game_records import (
@@ -53,232 +54,32 @@ from tablectl.games.common import (
 )
 from tablectl.games.decks import deck_after_round, verify_deck_colour, verify_single_deck
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
+from tablectl.games.ultimate.settlement import PayTables, dealer_shown, settle
 from tablectl.games.ultimate.spec import UltimateTexasHoldemGame
+from tablectl.games.ultimate.state import (
+    ACTIONS,
+    BOARD_SHOWN,
+    BOARD_SIZE,
+    BONUS_SPOTS,
+    FLOP_SIZE,
+    GAME_ID,
+    HAND_SIZE,
+    MULTIPLES,
+    ONE_DECK,
+    PRE_DEAL_SPOTS,
+    SETTLEMENT_SPOTS,
+    STREET_LINE,
+    STREETS,
+    Play,
+    Stack,
+    To,
+    UltimateState,
+    street_of,
+)
 from tablectl.rules.fees import total_table_action
-from tablectl.rules.paytables import PayTable, payout, winnings
-from tablectl.rules.poker import Rank, Showdown, best_five, rank_category
-from tablectl.rules.rotation import Rotation
-from tablectl.rules.settlement import Verdict, WagerVerdict
-from tablectl.rules.ultimate import (
-    bad_beat_category,
-    blind_result,
-    dealer_qualifies,
-    showdown,
-    trips_category,
-)
-from tablectl_base.cards import Card, DeckKind, ShoeComposition, parse_card
+from tablectl_base.cards import Card, parse_card
 from tablectl_base.events import Bank, BetsClose, Decision, InputEvent, ShufflerStack, Wager
-from tablectl_base.money import ZERO, fmt
-
-GAME_ID = "ultimate-texas-holdem"
-# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "Ante wager, Play wager, Blind
-# wager, Trips Bonus Bet, and then the Bad Beat".
-SETTLEMENT_SPOTS = ("ante", "play", "blind", "trips", "bad-beat")
-# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play"
-PRE_DEAL_SPOTS = ("ante", "blind", "trips", "bad-beat")
-# need the Ante and Blind first
-# (003 "Ultimate Texas Hold'em: Trips Bonus Bet", "Bad Beat Bonus Bet")
-BONUS_SPOTS = ("trips", "bad-beat")
-# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "Two cards at a time to each
-# wagering area"
-HAND_SIZE = 2
-# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "Five community cards"
-BOARD_SIZE = 5
-# 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": "the first three community
-# cards"
-FLOP_SIZE = 3
-
-Street = Literal["preflop", "flop", "river"]
-Phase = Literal["betting", "dealing", "preflop", "flop", "river"]
-To = Literal["seat", "player-dealer", "board"]
-STREETS: tuple[Street, ...] = ("preflop", "flop", "river")
-# The Play wager's size, as multiples of the Ante, on each street
-# (003 "Ultimate Texas Hold'em: Object of the Game", "Dealing Procedures and Round of Play").
-MULTIPLES: Mapping[Street, tuple[int, ...]] = MappingProxyType(
-    {"preflop": (3, 4), "flop": (2,), "river": (1,)}
-)
-# What a player may do on each street: check before the river, fold only at it (same lines).
-ACTIONS: Mapping[Street, tuple[str, ...]] = MappingProxyType(
-    {"preflop": ("bet", "check"), "flop": ("bet", "check"), "river": ("bet", "fold")}
-)
-STREET_LINE: Mapping[Street, str] = MappingProxyType(
-    {"preflop": "003 line 3496", "flop": "003 line 3498", "river": "003 line 3500"}
-)
-BOARD_SHOWN: Mapping[Phase, int] = MappingProxyType(
-    {"betting": 0, "dealing": 0, "preflop": 0, "flop": FLOP_SIZE, "river": BOARD_SIZE}
-)
-# 003 "Ultimate Texas Hold'em: Description of the Deck and Number of Decks Used": one 52-card deck a
-# round
-ONE_DECK = ShoeComposition(DeckKind.STANDARD_52, 1)
-
-
-@dataclass(frozen=True)
-class Stack:
-    """One dispensed stack and where it went: a seat's two cards, the player-dealer's, the board."""
-
-    to: To
-    seat: int | None
-    cards: tuple[Card, ...]
-
-    def payload(self) -> dict[str, JsonValue]:
-        """The stack as `round/result` shows it once exposed."""
-        out: dict[str, JsonValue] = {"to": self.to}
-        if self.seat is not None:
-            out["seat"] = self.seat
-        out["cards"] = [str(c) for c in self.cards]
-        return out
-
-
-@dataclass(frozen=True)
-class Play:
-    """A Play wager made by a `bet` decision: its street and multiple of the Ante
-    (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")."""
-
-    seat: int
-    player: str
-    street: Street
-    multiple: int
-    amount: Decimal
-
-    def wager(self) -> PlacedWager:
-        """The Play as a wager on the layout, for settlement (never for fees, R4)."""
-        return PlacedWager(self.seat, self.player, "play", self.amount)
-
-    def payload(self) -> dict[str, JsonValue]:
-        """The Play as `state` and `round/result` show it."""
-        return {
-            "seat": self.seat,
-            "player": self.player,
-            "street": self.street,
-            "multiple": self.multiple,
-            "amount": fmt(self.amount),
-        }
-
-
-@dataclass(frozen=True)
-class UltimateState:
-    """Everything the table knows; immutable, replaced on every accepted input."""
-
-    round: int = 1
-    phase: Phase = "betting"
-    rotation: Rotation = field(default_factory=Rotation)
-    bank_seat: int | None = None
-    bank: Decimal | None = None
-    wagers: tuple[PlacedWager, ...] = ()  # the pre-deal wagers, as placed
-    hands_for: tuple[int, ...] = ()  # seats dealt a hand, in deal order (fixed at no more bets)
-    stacks: tuple[Stack, ...] = ()  # this round's stacks in dispense order
-    deck: str | None = None  # this round's deck colour, when the dispenser reported it
-    last_deck: str | None = None  # the colour the previous round was dealt from
-    plays: tuple[Play, ...] = ()
-    acted: tuple[int, ...] = ()  # seats that have checked on the current street
-    folded: tuple[int, ...] = ()
-
-    def dealt(self) -> tuple[Card, ...]:
-        """This round's cards so far, in dispense order (one deck: each card at most once)."""
-        return tuple(c for s in self.stacks for c in s.cards)
-
-    def stack_of(self, to: To, seat: int | None = None) -> Stack | None:
-        """The stack dealt to `to` (and `seat`), if it has been dispensed."""
-        return next((s for s in self.stacks if s.to == to and s.seat == seat), None)
-
-    def board(self) -> tuple[Card, ...]:
-        """The five community cards, or () before they are dispensed."""
-        stack = self.stack_of("board")
-        return stack.cards if stack else ()
-
-    def play_of(self, seat: int) -> Play | None:
-        """The seat's Play wager, if it has bet."""
-        return next((p for p in self.plays if p.seat == seat), None)
-
-
-@dataclass(frozen=True)
-class SeatHand:
-    """One dealt seat at the showdown: its seven cards ranked, and whether it folded."""
-
-    seat: int
-    player: str
-    hole: tuple[Card, ...]
-    folded: bool
-    rank: Rank
-    five: tuple[Card, ...]
-
-
-@dataclass(frozen=True)
-class DealerHand:
-    """The player-dealer's hand, turned over at the showdown: its two cards, best five of seven,
-    rank and whether it qualifies (a pair or better; 003 "Ultimate Texas Hold'em: How Winners are
-    Determined and Paid", R35)."""
-
-    seat: int
-    cards: tuple[Card, ...]
-    best_five: tuple[Card, ...]
-    rank: str
-    qualifies: bool
-
-    def payload(self) -> JsonObject:
-        return {
-            "seat": self.seat,
-            "cards": [str(c) for c in self.cards],
-            "best_five": [str(c) for c in self.best_five],
-            "rank": self.rank,
-            "qualifies": self.qualifies,
-        }
-
-
-@dataclass(frozen=True)
-class ShownHand:
-    """A hand that stayed in, turned over: its cards, best five, rank, the showdown against the
-    player-dealer's (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid") and its
-    Play wager, if it bet."""
-
-    cards: tuple[Card, ...]
-    best_five: tuple[Card, ...]
-    rank: str
-    result: Showdown
-    play: Play | None
-
-
-@dataclass(frozen=True)
-class SeatOutcome:
-    """A dealt seat at the end of the round: `shown` is None when it folded, and then no card of
-    it is shown (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")."""
-
-    seat: int
-    player: str
-    shown: ShownHand | None
-
-    def payload(self) -> JsonObject:
-        h = self.shown
-        if h is None:
-            return {"seat": self.seat, "player": self.player, "folded": True, "result": "fold"}
-        return {
-            "seat": self.seat,
-            "player": self.player,
-            "folded": False,
-            "cards": [str(c) for c in h.cards],
-            "best_five": [str(c) for c in h.best_five],
-            "rank": h.rank,
-            "result": h.result,
-            "play": None if h.play is None else h.play.payload(),
-        }
-
-
-@dataclass(frozen=True)
-class UltimateOutcome:
-    """The showdown: the board, the player-dealer's hand (None when every seat folded: it is
-    turned over only for the players who remain) and every dealt seat's, from the
-    player-dealer's left."""
-
-    board: tuple[Card, ...]
-    player_dealer: DealerHand | None
-    hands: tuple[SeatOutcome, ...]
-
-    def payload(self) -> JsonObject:
-        return {
-            "board": [str(c) for c in self.board],
-            "player_dealer": None if self.player_dealer is None else self.player_dealer.payload(),
-            "hands": [h.payload() for h in self.hands],
-        }
+from tablectl_base.money import fmt
 
 
 class UltimateEngine(PlayerDealerEngine[UltimateState]):
@@ -298,10 +99,12 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
         self.settlement_order = game.settlement_order
         self.deal_from = game.deal_from
         self.limits, self.schedule = rules.banked()
-        self.blind_table = rules.paytable(game.blind_table)  # as journaled with the rules
-        self.trips_table = rules.paytable(game.trips_table)
-        self.bad_beat_table: PayTable | None = (
-            rules.paytable(game.bad_beat_table) if game.bad_beat_table is not None else None
+        self.tables = PayTables(  # as journaled with the rules
+            blind=rules.paytable(game.blind_table),
+            trips=rules.paytable(game.trips_table),
+            bad_beat=(
+                rules.paytable(game.bad_beat_table) if game.bad_beat_table is not None else None
+            ),
         )
 
     # -- the engine protocol -----------------------------------------------------------------------
@@ -408,7 +211,7 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
 
     def wager_spots(self) -> tuple[str, ...]:
         """The pre-deal spots of this table: the Bad Beat only where a table is configured."""
-        if self.bad_beat_table is None:
+        if self.tables.bad_beat is None:
             return tuple(s for s in PRE_DEAL_SPOTS if s != "bad-beat")
         return PRE_DEAL_SPOTS
 
@@ -657,93 +460,12 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
 
     # -- the end of a round ------------------------------------------------------------------------
     # R1, R4, R35; 003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play"
-    # to "Bad Beat Bonus Bet Payout Table"
-
-    def seat_hands(self, state: UltimateState) -> list[SeatHand]:
-        """Every dealt seat's seven cards ranked (best five of seven,
-        003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")."""
-        board = state.board()
-        out = []
-        for seat in state.hands_for:
-            stack = state.stack_of("seat", seat)
-            assert stack is not None
-            rank, five = best_five((*stack.cards, *board))
-            out.append(
-                SeatHand(seat, default_player(seat), stack.cards, seat in state.folded, rank, five)
-            )
-        return out
-
-    def verdict(
-        self, w: PlacedWager, hand: SeatHand, dealer_rank: Rank, board: Sequence[Card]
-    ) -> tuple[Verdict, Decimal]:
-        """What one (merged) wager did and what it is owed on a win (R35, 003 "Ultimate Texas
-        Hold'em: Dealing Procedures and Round of Play" to "How Winners are Determined and Paid")."""
-        # wins on three of a kind or better, even folded
-        # (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid")
-        if w.spot == "trips":
-            category = trips_category((*hand.hole, *board))
-            return self._by_table(w.amount, self.trips_table, category)
-        # a fold loses the Ante, Blind and Bad Beat
-        # (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")
-        if hand.folded:
-            return "lose", ZERO
-        # 003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"
-        result = showdown(hand.rank, dealer_rank)
-        if w.spot == "ante" and not dealer_qualifies(dealer_rank):
-            return "push", ZERO  # 003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"
-        # 1 to 1 (003 "Ultimate Texas Hold'em: How Winners are Determined and Paid")
-        if w.spot in ("ante", "play"):
-            return result, (w.amount if result == "win" else ZERO)
-        if w.spot == "blind":  # 003 "Ultimate Texas Hold'em: How Winners are Determined and Paid"
-            outcome, category = blind_result(hand.rank, dealer_rank)
-            if outcome != "win":
-                return outcome, ZERO
-            verdict, owed = self._by_table(w.amount, self.blind_table, category)
-            # A win with a hand the table does not list pushes (config/paytables header).
-            return (verdict, owed) if verdict == "win" else ("push", ZERO)
-        assert w.spot == "bad-beat" and self.bad_beat_table is not None
-        # 003 "Ultimate Texas Hold'em: Bad Beat Bonus Bet"
-        category = bad_beat_category(hand.rank, dealer_rank)
-        return self._by_table(w.amount, self.bad_beat_table, category)
-
-    @staticmethod
-    def _by_table(
-        amount: Decimal, table: PayTable, category: str | None
-    ) -> tuple[Verdict, Decimal]:
-        odds = payout(table, category) if category is not None else Fraction(0)
-        if odds <= 0:
-            return "lose", ZERO
-        return "win", winnings(amount, odds)
+    # to "Bad Beat Bonus Bet Payout Table" (tablectl/games/ultimate/settlement.py)
 
     def _finish(self, state: UltimateState) -> tuple[UltimateState, list[GameRecord]]:
         assert state.bank_seat is not None
-        board = state.board()
-        dealer_stack = state.stack_of("player-dealer", state.bank_seat)
-        assert dealer_stack is not None and len(board) == BOARD_SIZE
-        dealer_rank, dealer_five = best_five((*dealer_stack.cards, *board))
-        hands = {h.seat: h for h in self.seat_hands(state)}
         seat_order = seats_from_left(state.bank_seat, self.seats)
-        verdicts = []
-        for w in self.at_stake(state):
-            verdict, owed = self.verdict(w, hands[w.seat], dealer_rank, board)
-            verdicts.append(WagerVerdict(w.seat, w.player, w.spot, w.amount, verdict, owed))
-        outcome = UltimateOutcome(
-            board=board,
-            player_dealer=(
-                DealerHand(
-                    state.bank_seat,
-                    dealer_stack.cards,
-                    dealer_five,
-                    rank_category(dealer_rank),
-                    dealer_qualifies(dealer_rank),
-                )
-                if self._dealer_shown(state)
-                else None
-            ),
-            hands=tuple(
-                self._hand_outcome(state, hands[s], dealer_rank) for s in seat_order if s in hands
-            ),
-        )
+        verdicts, outcome = settle(state, self.at_stake(state), seat_order, self.tables)
         new, result = self.settled(
             state,
             verdicts,
@@ -754,25 +476,6 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             action_seat=first_wagered(seat_order, state.wagers),
         )
         return new, [result]
-
-    def _dealer_shown(self, state: UltimateState) -> bool:
-        """003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play": the player-dealer's
-        cards are turned over for the players who remain."""
-        return any(seat not in state.folded for seat in state.hands_for)
-
-    def _hand_outcome(self, state: UltimateState, h: SeatHand, dealer_rank: Rank) -> SeatOutcome:
-        """A seat's hand in the result: a folded hand shows no card
-        (003 "Ultimate Texas Hold'em: Dealing Procedures and Round of Play")."""
-        if h.folded:
-            return SeatOutcome(h.seat, h.player, None)
-        shown = ShownHand(
-            h.hole,
-            h.five,
-            rank_category(h.rank),
-            showdown(h.rank, dealer_rank),
-            state.play_of(h.seat),
-        )
-        return SeatOutcome(h.seat, h.player, shown)
 
     # -- the round's end: what is Ultimate Texas Hold'em's own (the walk: RoundEnd) --------------
 
@@ -789,12 +492,12 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             shown = state.board()[: BOARD_SHOWN[state.phase]]
             return [{"to": "board", "cards": [str(c) for c in shown]}] if shown else []
         folded = set(state.folded)
-        dealer_shown = self._dealer_shown(state)
+        shows_dealer = dealer_shown(state)
         return [
             s.payload()
             for s in state.stacks
             if not (s.to == "seat" and s.seat in folded)
-            and not (s.to == "player-dealer" and not dealer_shown)
+            and not (s.to == "player-dealer" and not shows_dealer)
         ]
 
     def headers(self, state: UltimateState) -> RoundHeaders:
@@ -837,12 +540,3 @@ class UltimateEngine(PlayerDealerEngine[UltimateState]):
             SETTLEMENT_SPOTS,
             self.settlement_order,
         )
-
-    # -- helpers -----------------------------------------------------------------------------------
-
-
-def street_of(phase: Phase) -> Street | None:
-    """The betting street a phase is, or None before the decisions begin."""
-    if phase == "preflop" or phase == "flop" or phase == "river":
-        return phase
-    return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from tablectl.games.settings import GameSettings
-from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
+from tablectl.games.spec import GameSpec
 
 if TYPE_CHECKING:
     from tablectl.config import DeviceRole, TableConfig
@@ -60,21 +60,12 @@ class UltimateTexasHoldemGame(GameSettings):
         return []
 
 
-def analyze(request: AnalyzeRequest) -> Analysis:
-    """Exact odds of a wager (tablectl/analysis/ultimate.py); --paytable defaults to the 003
-    table of the wager."""
-    from tablectl.analysis import ultimate
-
-    result = ultimate.analyze(request.wager, request.paytable)
-    return Analysis(f"{request.game} {request.wager} ({result['paytable']})", result)
-
-
 SPEC = GameSpec(
     title="Ultimate Texas Hold'em",
     settings={"ultimate-texas-holdem": UltimateTexasHoldemGame},
     engine="tablectl.games.ultimate.engine:UltimateEngine",
     spots={"ultimate-texas-holdem": ("ante", "blind", "play", "trips", "bad-beat")},
-    analyzer="tablectl.games.ultimate.spec:analyze",
+    analyzer="tablectl.analysis.ultimate:analyze_request",
     screen="ultimate",
     recall_printer="tablectl.games.ultimate.recall:print_round",
     analyzed_wagers="tablectl.analysis.ultimate:WAGERS",
