@@ -22,7 +22,8 @@ from tablectl import __version__, snapshot
 from tablectl.chainkey import create_key
 from tablectl.cli import main
 from tablectl.config import load_config
-from tablectl.daemon import Daemon, Input
+from tablectl.daemon import Daemon
+from tablectl.daemon.state import Input
 from tests.helpers import NOVEMBER, OCTOBER, natural_rounds, write_config
 from tests.helpers import MonthClock as Clock
 from tests.test_journal_storage import write_schema_2
