@@ -115,7 +115,7 @@ class Recovery(DaemonState):
         if ends:  # the end was cut off, or its last record replaced: the first names the record
             raise BadRecord(self.journal.path, *ends[0])
         count = 0
-        noted = time.monotonic()
+        last_note = time.monotonic()
         sdnotify.status(f"recovering {total} journal records")
         restored, notes = snapshot.newest_usable(
             self.cfg, self.journal, upto=applied, keys=self._keys()
@@ -142,8 +142,8 @@ class Recovery(DaemonState):
                     self.metrics.outputs(rows)
             count += 1
             self._replaying = None
-            if time.monotonic() - noted >= progress_every:
-                noted = time.monotonic()
+            if time.monotonic() - last_note >= progress_every:
+                last_note = time.monotonic()
                 sdnotify.extend_timeout(RECOVERY_EXTEND_SECONDS)
                 sdnotify.status(f"recovering: record {rec.seq} of {total}")
         log.info(
