@@ -286,6 +286,8 @@ class Inputs(DaemonState):
             {"kind": "journal-writable", "reason": reason, "journaled": False, "ts": since},
         )
 
+    # -- the bet timer's input -----------------------------------------------------------------
+
     def _arm_bet_timer(self) -> None:
         """R28: the optional bet timer closes betting by itself at the time `state` shows
         (`bets_close_at`: the round's first wager's record time plus the timer), so a restart

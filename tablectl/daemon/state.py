@@ -153,7 +153,9 @@ class DaemonState(ABC):
             raise JournalError(self.fault.reason if self.fault else "the journal is not open")
         return self._journal
 
-    # What one job calls on another (each implemented in the module of its job).
+    # What one job calls on another, each implemented in its job's module; `Daemon` has them all.
+
+    # start-up and recovery (recovery.py)
 
     @abstractmethod
     def _open_journal_or_hold(self) -> None: ...
@@ -176,6 +178,8 @@ class DaemonState(ABC):
     @abstractmethod
     def _archive_dir(self) -> Path | None: ...
 
+    # inputs (inputs.py)
+
     @abstractmethod
     async def submit(
         self,
@@ -190,8 +194,12 @@ class DaemonState(ABC):
     @abstractmethod
     def _ingest(self, item: Input) -> Record: ...
 
+    # commands (commands.py)
+
     @abstractmethod
     async def on_command(self, verb: str, payload: bytes, retained: bool = False) -> None: ...
+
+    # MQTT (mqtt_link.py)
 
     @abstractmethod
     def unsent_count(self) -> int: ...
@@ -214,11 +222,15 @@ class DaemonState(ABC):
     @abstractmethod
     def _info_if_rules_changed(self) -> None: ...
 
+    # devices (devices.py)
+
     @abstractmethod
     def _to_displays(self, rows: list[OutboxRow]) -> None: ...
 
     @abstractmethod
     def _show(self, views: dict[str, dict[str, Any]]) -> None: ...
+
+    # the status report and the metrics (status_report.py)
 
     @abstractmethod
     def _journal_bytes(self) -> int: ...
