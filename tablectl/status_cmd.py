@@ -1,5 +1,5 @@
 """`tablectl status`: the running table at a glance, read from the daemon's local status socket
-(tablectl/status_socket.py), no MQTT client needed (issue 25 item 4).
+(tablectl/status_socket.py), no MQTT client needed.
 
 One block a person reads (or `--json`), and an exit code a monitoring system understands, in
 the LSB / Nagios way: 0 running and clear; 1 running but held (a round held, the table held on

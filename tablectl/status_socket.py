@@ -1,10 +1,10 @@
 """The daemon's local status socket: how `tablectl status` reads the running table without an
-MQTT client (issue 25 item 4).
+MQTT client, even while the disk is full or the table held.
 
 The daemon listens on a unix stream socket beside its journal (`socket_path`: the journal's path
 and `.sock`, e.g. /var/lib/tablectl/bac-01.db.sock). Whoever connects gets one JSON object, the
-status report (tablectl/status_report.py), and a newline; the daemon then closes the connection.
-It reads nothing from the client: the socket can only tell, never change, the table.
+status report (tablectl/daemon/status_report.py), and a newline; the daemon then closes the
+connection. It reads nothing from the client: the socket can only tell, never change, the table.
 
 Why a socket and not a status file refreshed every second (docs/operations.md "Is the table
 running?"): the table must say "held, the journal cannot be written" exactly when its disk is

@@ -446,5 +446,5 @@ async def tcp_proxy_factory() -> AsyncIterator[Callable[[str, int], Awaitable[Tc
 def clock(monkeypatch: pytest.MonkeyPatch) -> MonthClock:
     """The daemon's clock set by the test: records fall in `clock.month` (tests.helpers)."""
     c = MonthClock()
-    monkeypatch.setattr("tablectl.daemon.now_ts", c)
+    monkeypatch.setattr("tablectl.daemon.inputs.now_ts", c)
     return c

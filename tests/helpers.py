@@ -286,7 +286,7 @@ NATURAL_COUPS = ["9h 2c Kd 3s", "8d 2h Jc 5s", "Td 9c Jd Ks", "7c 8h 2d Qs"]
 
 class MonthClock:
     """The daemon's clock in a test (the `clock` fixture of tests/conftest.py sets it as
-    `tablectl.daemon.now_ts`): records get timestamps in the month the test says."""
+    `tablectl.daemon.inputs.now_ts`): records get timestamps in the month the test says."""
 
     def __init__(self) -> None:
         self.month = OCTOBER

@@ -87,7 +87,8 @@ def _deeper_than(value: Any, limit: int) -> bool:
 
 def check_command(verb: str, payload: bytes) -> None:
     """A command the table takes as its event must be one the verb's schema accepts."""
-    from tablectl.daemon import COMMAND_VERBS, MAX_COMMAND_BYTES, MAX_COMMAND_DEPTH, id_problem
+    from tablectl.commands import COMMAND_VERBS
+    from tablectl.daemon.commands import MAX_COMMAND_BYTES, MAX_COMMAND_DEPTH, id_problem
     from tablectl_base.events import EventError, parse_event
 
     if verb not in COMMAND_VERBS or len(payload) > MAX_COMMAND_BYTES:
@@ -134,7 +135,7 @@ def _wrap_notice(original: Callable[..., Any]) -> Callable[..., Any]:
     def _notice(self: Any, suffix: str, fields: dict[str, Any], *, retain: bool = False) -> None:
         original(self, suffix, fields, retain=retain)
         if self.relay is not None:
-            from tablectl.daemon import notice_payload
+            from tablectl.daemon.mqtt_link import notice_payload
 
             check(suffix, notice_payload(self.cfg.table.table, fields), "Daemon._notice")
 

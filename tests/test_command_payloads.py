@@ -19,14 +19,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tablectl.commands import COMMAND_VERBS
 from tablectl.config import load_config
-from tablectl.daemon import (
-    COMMAND_VERBS,
+from tablectl.daemon import Daemon
+from tablectl.daemon.commands import (
     MAX_COMMAND_BYTES,
     MAX_COMMAND_DEPTH,
     MAX_REF_CHARS,
     RAW_KEPT_BYTES,
-    Daemon,
 )
 from tablectl.outputs import OutboxRow
 from tablectl.records import Record

@@ -33,7 +33,9 @@ from structlog.testing import capture_logs
 
 from tablectl import snapshot
 from tablectl.config import LoadedConfig, load_config
-from tablectl.daemon import Daemon, Input, retained_reason
+from tablectl.daemon import Daemon
+from tablectl.daemon.commands import retained_reason
+from tablectl.daemon.state import Input
 from tablectl.outputs import OutboxRow
 from tablectl.records import Record, format_ts
 from tablectl.table import COMMAND_ID_WINDOW, Table, journal_body

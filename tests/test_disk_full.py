@@ -33,7 +33,10 @@ import pytest
 from structlog.testing import capture_logs
 
 from tablectl.config import load_config
-from tablectl.daemon import SEGMENT_RETRY_RECORDS, Daemon, Input, unwritable_reason
+from tablectl.daemon import Daemon
+from tablectl.daemon.inputs import unwritable_reason
+from tablectl.daemon.recovery import SEGMENT_RETRY_RECORDS
+from tablectl.daemon.state import Input
 from tablectl.journal import Journal, JournalError, segments
 from tablectl.outputs import OutboxRow
 from tablectl.records import Record
@@ -561,7 +564,7 @@ def test_a_checkpoint_the_disk_cannot_take_is_skipped_and_the_record_stands(
     the file already has, so SQLite's own refusal stands for the disk: `PRAGMA query_only` from
     each record's outputs on, over what follows a record (the checkpoint), lifted for the next
     input."""
-    monkeypatch.setattr("tablectl.daemon.SNAPSHOT_EVERY_RECORDS", 5)
+    monkeypatch.setattr("tablectl.daemon.recovery.SNAPSHOT_EVERY_RECORDS", 5)
     path = table_config(tmp_path)
     daemon = Daemon(load_config(path), mqtt=False)
     daemon.recover()
@@ -597,7 +600,8 @@ def test_a_months_close_the_disk_cannot_take_is_put_off_and_the_input_journaled_
     month = {"now": "2026-10"}
     tick = itertools.count()
     monkeypatch.setattr(
-        "tablectl.daemon.now_ts", lambda: f"{month['now']}-15T12:00:{next(tick) % 60:02d}.000000Z"
+        "tablectl.daemon.inputs.now_ts",
+        lambda: f"{month['now']}-15T12:00:{next(tick) % 60:02d}.000000Z",
     )
     path = table_config(tmp_path)
     daemon = Daemon(load_config(path), mqtt=False)

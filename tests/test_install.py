@@ -30,7 +30,8 @@ import pytest
 
 import tablectl
 from tablectl.config import load_config
-from tablectl.daemon import Daemon, Input
+from tablectl.daemon import Daemon
+from tablectl.daemon.state import Input
 from tablectl.install import udev_rules
 from tests.helpers import REPO, natural_rounds, write_config
 

@@ -37,7 +37,8 @@ from hil.journal_faults import (
 from hil.journal_faults import ts as record_ts
 from tablectl.cli import main
 from tablectl.config import LoadedConfig, load_config
-from tablectl.daemon import Daemon, JournalHeld
+from tablectl.daemon import Daemon
+from tablectl.daemon.inputs import JournalHeld
 from tablectl.journal import BadRecord, Journal, JournalError
 from tablectl.table import Table
 from tests.conftest import MosquittoBroker
@@ -322,7 +323,7 @@ async def test_the_documented_way_out_export_up_to_the_bad_record_import_it_anew
 def test_a_faults_reason_names_no_card() -> None:
     """The reason is published on the retained journal/status and the alert, which the floor
     reads: a record's text quoted in it may hold a hole card or a burn. (Found in review.)"""
-    from tablectl.fault import JournalFault
+    from tablectl.daemon.journal_fault import JournalFault
 
     fault = JournalFault.of(JournalError('record 7: its body is not JSON: {"card":"Kh","x'), "t")
     assert "Kh" not in fault.reason and "??" in fault.reason

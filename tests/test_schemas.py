@@ -19,7 +19,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from tablectl import schemas
-from tablectl.daemon import COMMAND_VERBS
+from tablectl.commands import COMMAND_VERBS
 from tests import schema_check
 
 REPO = Path(__file__).resolve().parent.parent

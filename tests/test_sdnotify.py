@@ -116,7 +116,8 @@ def test_a_recovery_tells_systemd_how_far_it_got_and_asks_for_more_time(
     """Issue 10 item 4: a recovery longer than a note's interval sends STATUS= with the record
     it reached and EXTEND_TIMEOUT_USEC=, so TimeoutStartSec bounds progress, not history."""
     from tablectl.config import load_config
-    from tablectl.daemon import Daemon, Input
+    from tablectl.daemon import Daemon
+    from tablectl.daemon.state import Input
     from tests.helpers import bank, wager, write_config
 
     path = write_config(tmp_path)

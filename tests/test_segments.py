@@ -2,7 +2,7 @@
 chain, and verify-journal, recall, export and a restart work across the live file, the segments
 beside it and the archived ones.
 
-The daemon's clock is set by the test (`tablectl.daemon.now_ts`), so a month passes at once.
+The daemon's clock is set by the test (`tablectl.daemon.inputs.now_ts`), so a month passes at once.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import pytest
 from tablectl import snapshot
 from tablectl.cli import main
 from tablectl.config import load_config
-from tablectl.daemon import Daemon, Input
+from tablectl.daemon import Daemon
+from tablectl.daemon.state import Input
 from tablectl.journal import Journal, JournalError, segments
 from tablectl.journal.segments import History
 from tablectl.table import Table
@@ -240,7 +241,7 @@ def test_a_crash_between_writing_the_segment_and_leaving_the_live_file_loses_not
         daemon._ingest(Input("console", bank(3, "1000")))
     daemon.journal.close()
     monkeypatch.undo()
-    monkeypatch.setattr("tablectl.daemon.now_ts", clock)
+    monkeypatch.setattr("tablectl.daemon.inputs.now_ts", clock)
     # The segment is there, and so are its records in the live file: read once, from the live.
     code, out = cli(capsys, "verify-journal", "--config", str(cfg_path))
     assert code == 0, out

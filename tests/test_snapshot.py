@@ -34,10 +34,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from structlog.testing import capture_logs
 
-from tablectl import __version__, daemon, snapshot
+from tablectl import __version__, snapshot
 from tablectl.cli import main
 from tablectl.config import LoadedConfig, load_config
-from tablectl.daemon import Daemon, Input
+from tablectl.daemon import Daemon, recovery
+from tablectl.daemon.state import Input
 from tablectl.journal import Journal
 from tablectl.outputs import OutboxRow
 from tablectl.records import Record, Snapshot
@@ -491,8 +492,8 @@ def cfg_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def often(monkeypatch: pytest.MonkeyPatch) -> None:
     """Snapshots every 20 records at a round boundary (30 at most) instead of 1,000 (5,000)."""
-    monkeypatch.setattr(daemon, "SNAPSHOT_EVERY_RECORDS", 20)
-    monkeypatch.setattr(daemon, "SNAPSHOT_MOST_RECORDS", 30)
+    monkeypatch.setattr(recovery, "SNAPSHOT_EVERY_RECORDS", 20)
+    monkeypatch.setattr(recovery, "SNAPSHOT_MOST_RECORDS", 30)
 
 
 def test_a_snapshot_follows_1000_records_at_a_round_boundary_and_a_restart_replays_only_after_it(
@@ -505,7 +506,7 @@ def test_a_snapshot_follows_1000_records_at_a_round_boundary_and_a_restart_repla
     last, _, snaps, _ = read(cfg_path)
     (snap,) = snaps
     # The first round boundary at or after 1,000 records (a round is at most 9 records here).
-    assert daemon.SNAPSHOT_EVERY_RECORDS <= snap.journal_seq < daemon.SNAPSHOT_EVERY_RECORDS + 9
+    assert recovery.SNAPSHOT_EVERY_RECORDS <= snap.journal_seq < recovery.SNAPSHOT_EVERY_RECORDS + 9
     at, _ = replayed(cfg_path, upto=snap.journal_seq)
     assert at.engine.between_rounds(at.state)
     assert snapshot.unpack(snap.body, snap.digest) == snapshot.encode(at)

@@ -1,5 +1,5 @@
-"""The parts of the status report worked out by hand (tablectl/status_report.py): the last result
-in one line, never with a card, for each shape of `round/result`; the next month's close."""
+"""The parts of the status report worked out by hand (tablectl/daemon/status_report.py): the last
+result in one line, never with a card, for each shape of `round/result`; the next month's close."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tablectl.status_report import journal_entry, next_month, result_line
+from tablectl.daemon.status_report import journal_entry, next_month, result_line
 
 BACCARAT: dict[str, Any] = {
     "round": 7,

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from tablectl.config import load_config
-from tablectl.daemon import UNSENT_NOTE_SECONDS, Daemon, UnsentNotes
+from tablectl.daemon import Daemon
+from tablectl.daemon.state import UNSENT_NOTE_SECONDS, UnsentNotes
 from tablectl.relay import Relay, RelayState
 from tests.conftest import MosquittoBroker, TcpProxy
 from tests.helpers import SHOE_NEW, bank, wager, write_config
@@ -103,7 +104,7 @@ async def test_the_unsent_count_goes_up_with_a_backlog_and_back_to_0_once_it_is_
 ) -> None:
     # The relay retries the broker within 0.1 s (0.5 s, then doubling, in service).
     quick = functools.partial(Relay, backoff_initial=0.05, backoff_max=0.1)
-    monkeypatch.setattr("tablectl.daemon.Relay", quick)
+    monkeypatch.setattr("tablectl.daemon.mqtt_link.Relay", quick)
     gate = Gate(mosquitto.host, mosquitto.port)
     await gate.start()
     path = write_config(tmp_path, mqtt={"host": gate.host, "port": gate.port, "keepalive": 5})

@@ -22,7 +22,8 @@ from tablectl import __version__, snapshot
 from tablectl.chainkey import create_key
 from tablectl.cli import main
 from tablectl.config import load_config
-from tablectl.daemon import Daemon, Input
+from tablectl.daemon import Daemon
+from tablectl.daemon.state import Input
 from tests.helpers import NOVEMBER, OCTOBER, natural_rounds, write_config
 from tests.helpers import MonthClock as Clock
 from tests.test_journal_storage import write_schema_2
@@ -172,9 +173,9 @@ def test_a_journal_of_a_newer_schema_is_refused_clearly_and_the_daemon_holds_on_
     cfg_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The older release meeting what a newer one wrote (stood for by this release meeting
-    schema 4): exit 2 naming the schemas it reads and why; the daemon starts held (tablectl/
-    fault.py: READY, a retained journal/status with the fault, no restart loop) and leaves the
-    file as it was."""
+    schema 4): exit 2 naming the schemas it reads and why; the daemon starts held
+    (tablectl/daemon/journal_fault.py: READY, a retained journal/status with the fault, no
+    restart loop) and leaves the file as it was."""
     months(cfg_path, clock, {OCTOBER: 2})
     journal = cfg_path.parent / "journal.db"
     sql(journal, ("UPDATE meta SET value = '4' WHERE key = 'schema'", ()))

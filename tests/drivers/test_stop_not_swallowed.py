@@ -121,8 +121,8 @@ class _StubbornTalker(ShoeDriver):
 
 async def test_a_driver_cancelled_twice_still_waits_for_its_talker_to_end() -> None:
     """The daemon cancels a driver, then again while the driver waits for its talker (the
-    daemon's own re-cancel, tablectl/daemon.py `_cancel_and_wait`): the driver still lets its
-    talker end before it stops, so no talker outlives the daemon's shutdown."""
+    daemon's own re-cancel, tablectl/daemon/supervision.py `_cancel_and_wait`): the driver
+    still lets its talker end before it stops, so no talker outlives the daemon's shutdown."""
     modem = NullModem()
     sink = RecordingSink()
     driver = _StubbornTalker("shoe", "null", 9600, {}, connect=modem.connect)

@@ -126,7 +126,7 @@ async def test_a_failing_driver_is_reported_and_the_table_runs_on(
     def boom(*_: object) -> None:
         raise OSError("the driver blew up")
 
-    monkeypatch.setattr("tablectl.daemon.load_driver", boom)
+    monkeypatch.setattr("tablectl.daemon.devices.load_driver", boom)
     runner = asyncio.create_task(daemon.run(install_signals=False))
     try:
         deadline = time.monotonic() + 10

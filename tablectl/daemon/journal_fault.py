@@ -1,4 +1,4 @@
-"""A journal the table cannot replay (issue 24 item 4): the held `journal-fault` state.
+"""A journal the table cannot replay: the held `journal-fault` state.
 
 R40 holds a round on an input the engine cannot apply; a journal the daemon cannot even read or
 replay (a record that is not JSON, a gap in the seqs, outputs the replay no longer gives, an
@@ -9,7 +9,7 @@ ready, keeps the watchdog fed, tells the floor what is wrong and where (a retain
 reads no device, and journals nothing: the file stays exactly as it was found, for the
 technician (docs/operations.md "A journal the table cannot replay").
 
-Pure data: the daemon (tablectl/daemon.py) decides when, this module says what.
+Pure data: the daemon (tablectl/daemon/recovery.py) decides when, this module says what.
 """
 
 from __future__ import annotations

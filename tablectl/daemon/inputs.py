@@ -1,0 +1,312 @@
+"""Inputs: one asyncio task owns the journal and the table; every input (a device's event, a
+command, a timer's) goes through its queue, so the order inputs are journaled in is the order
+the engine sees them. Each is journaled, applied and its outputs stored (`_ingest`).
+
+A journal that cannot be written (a full disk, an I/O error: `JournalUnwritable`) stops the
+table, not the daemon: the input that met it is tried again every JOURNAL_RETRY_SECONDS, those
+behind it wait in the queue, commands are refused from memory, and the floor hears of it from
+memory too (`alert`, retained `journal/status`; docs/operations.md "Disk full").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import sqlite3
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+
+from tablectl.daemon.state import DaemonState, Input
+from tablectl.journal import JournalError
+from tablectl.records import Record, now_ts, parse_ts
+from tablectl.table import journal_body
+
+log = structlog.get_logger("tablectl.daemon")
+
+
+class JournalHeld(Exception):
+    """An input that arrived, or waited, while the table is held on a journal fault: it was not
+    journaled (tablectl/daemon/journal_fault.py); or (`journaled` True) the input whose record
+    showed the fault: journaled, its outputs not stored, the table held from it on."""
+
+    def __init__(self, reason: str, *, journaled: bool = False) -> None:
+        super().__init__(reason)
+        self.journaled = journaled
+
+
+class JournalUnwritable(Exception):
+    """The journal file cannot be written now: a full disk, an I/O error, a read-only file
+    system. Nothing recorded was touched, and the write that met it can be tried again."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# What says the file cannot be written, as opposed to a journal that is wrong (JournalError) or
+# a defect: SQLite's result codes (Python 3.11+ names them), its messages for them, and what the
+# operating system says when the segment close (tablectl/segments.py) writes a file of its own.
+_UNWRITABLE_CODES = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_READONLY")
+_UNWRITABLE_MESSAGES = (
+    "database or disk is full",
+    "disk i/o error",
+    "unable to open",
+    "readonly database",
+)
+_UNWRITABLE_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EROFS})
+
+
+def unwritable_reason(exc: BaseException) -> str | None:
+    """Why `exc` means the journal cannot be written (SQLite's or the system's own words), or
+    None when it means something else, which stays fatal. The error and those it was raised
+    from, or while handling, are looked at: a ROLLBACK that fails after a full disk, or a
+    JournalError wrapping SQLite's error, is the full disk."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, sqlite3.Error):
+            code = getattr(current, "sqlite_errorname", None) or ""
+            text = str(current)
+            if code.startswith(_UNWRITABLE_CODES) or any(
+                m in text.lower() for m in _UNWRITABLE_MESSAGES
+            ):
+                return text or code
+        elif isinstance(current, OSError) and current.errno in _UNWRITABLE_ERRNOS:
+            return str(current)
+        current = current.__cause__ or current.__context__
+    return None
+
+
+class Inputs(DaemonState):
+    """The journal's consumer: inputs queued, journaled, applied, their outputs stored; a
+    journal that cannot be written waited out; the bet timer's input."""
+
+    async def submit(
+        self,
+        source: str,
+        data: Any,
+        *,
+        ref: str | None = None,
+        error: str | None = None,
+        received: float | None = None,
+    ) -> Record:
+        """Queue an input and wait until it is journaled and applied; JournalHeld while the
+        table is held on a journal fault (nothing is journaled then). `received`: when a device
+        input reached the daemon (time.perf_counter), for the metrics."""
+        if self.fault is not None:
+            raise JournalHeld(self.fault.refusal())
+        fut: asyncio.Future[Record] = asyncio.get_running_loop().create_future()
+        await self.queue.put((Input(source, data, ref, error, received=received), fut))
+        return await fut
+
+    def submit_nowait(self, source: str, data: Any, *, ref: str | None = None) -> None:
+        """Queue an input without waiting for it (a timer's, the journal's trouble); while the
+        table is held on a journal fault it is not journaled, and the log says so."""
+        if self.fault is not None:
+            log.warning("input.not_journaled", source=source, reason=self.fault.refusal())
+            return
+        self.queue.put_nowait((Input(source, data, ref), None))
+
+    async def _consume(self) -> None:
+        """Journal and apply the queued inputs one by one. A journal that no longer reproduces
+        itself (JournalError: e.g. a record's outputs differ from those stored for it) holds
+        the table, as it would at the next start (`_hold_running`); any other error is fatal."""
+        while True:
+            item, fut = await self.queue.get()
+            try:
+                rec = await self._ingest_until_journaled(item)
+            except Exception as exc:
+                self.queue.task_done()
+                if isinstance(exc, JournalError):
+                    self._hold_running(exc)
+                    if fut is not None and not fut.done():  # its command is answered
+                        assert self.fault is not None
+                        reason = (
+                            "journaled, not applied: the table is now held on a journal fault "
+                            f"at {self.fault.where()} ({self.fault.reason})"
+                        )
+                        fut.set_exception(JournalHeld(reason, journaled=True))
+                    return
+                if fut is not None and not fut.done():
+                    fut.set_exception(exc)
+                raise
+            if fut is not None and not fut.done():
+                fut.set_result(rec)
+            self.queue.task_done()
+
+    def _hold_running(self, exc: JournalError) -> None:
+        """A running table whose journal turned out not to reproduce itself: held as a start on
+        that journal would be (the record just journaled is named), the devices stopped, every
+        input still queued refused (JournalHeld; a command answered from memory)."""
+        self._hold(self._at_unstored(exc))
+        if self._bet_timer is not None:
+            self._bet_timer.cancel()
+        for task in self._tasks:
+            if task.get_name().startswith("driver "):
+                task.cancel()
+        assert self.fault is not None
+        while not self.queue.empty():
+            _, fut = self.queue.get_nowait()
+            self.queue.task_done()
+            if fut is not None and not fut.done():
+                fut.set_exception(JournalHeld(self.fault.refusal()))
+        if self.relay is not None:
+            self._journal_status(self.fault.status_fields())
+            self._notice("alert", self.fault.alert_fields())
+
+    async def _ingest_until_journaled(self, item: Input) -> Record:
+        """`_ingest`, tried again every `journal_retry_seconds` while the journal cannot be
+        written (the inputs behind it wait in the queue, in order), the floor told when it
+        cannot and when it can again."""
+        while True:
+            try:
+                rec = self._ingest(item)
+            except JournalUnwritable as exc:
+                self._journal_unwritable(exc.reason)
+                await asyncio.sleep(self.journal_retry_seconds)
+                continue
+            if self.journal_trouble is not None:
+                self._journal_writable()
+            return rec
+
+    def _ingest(self, item: Input) -> Record:
+        """Journal an input, apply it, store its outputs; then what follows a record (rules
+        that waited for the end of a round, the bet timer, a checkpoint).
+
+        JournalUnwritable when the journal cannot be written: call again with the same input,
+        and it goes on from where it stopped. A failed append recorded nothing (its transaction
+        rolled back), so the record is appended then; once the append succeeded the record is
+        journaled and applied (`_unstored`), and only its outputs are written again: an input
+        is never journaled or applied twice.
+        """
+        if self._rules_pending is not None and self._rules_pending is not item:
+            self._ingest(self._rules_pending)  # the rules the journal could not take, first
+            self._rules_pending = None
+        if self._unstored is None:
+            body = journal_body(item.data, item.error, retained=item.retained)
+            ts = now_ts()
+            with self._writing():
+                self._close_month(ts)
+                rec = self.journal.append(ts, item.source, item.ref, body)
+            committed = time.perf_counter() if item.received is not None else 0.0
+            self._unstored = (rec, self.table.apply(rec))
+            if item.received is not None and self.metrics is not None:  # timed once, at commit
+                self.metrics.device_input(item.source, body.get("type"), committed - item.received)
+        rec, rows = self._unstored
+        with self._writing():
+            self.journal.write_outputs(rec, rows)
+        self._unstored = None
+        if rec.seq == self.journal.first_seq:  # the journal's, or a new month file's, first
+            self._publish_anchors()
+        if self.relay is not None:
+            self.relay.wake()
+        for listener in self.listeners:
+            listener(rec, rows)
+        self._show(self.table.take_displayed())
+        self._info_if_rules_changed()
+        if item.source != "config":
+            self._journal_rules()
+        self._arm_bet_timer()
+        self._maybe_checkpoint()
+        return rec
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Journal writes: an error that says the file cannot be written becomes
+        JournalUnwritable (the connection made ready for the next try); any other propagates."""
+        try:
+            yield
+        except Exception as exc:
+            reason = unwritable_reason(exc)
+            if reason is None:
+                raise
+            self.journal.reset_after_failure()
+            raise JournalUnwritable(reason) from exc
+
+    # -- a journal that cannot be written ----------------------------------------------------
+
+    def _journal_unwritable(self, reason: str) -> None:
+        """The journal could not take an input: logged once, and the floor told from memory
+        (the outbox is in the journal): an `alert` and the retained `journal/status`."""
+        if self.journal_trouble is not None:
+            self.journal_trouble = reason  # the latest word, for the status line
+            return
+        self.journal_trouble = reason
+        self._trouble_since = since = now_ts()
+        self._trouble_began.set()
+        if self.metrics is not None:
+            self.metrics.held("journal-unwritable", True)
+            self.metrics.alert("journal-unwritable")
+        log.error(
+            "journal.unwritable",
+            reason=reason,
+            journal=str(self.journal.path),
+            retry_seconds=self.journal_retry_seconds,
+            detail="no input is journaled or applied until the journal can be written: inputs "
+            "wait in order, commands are refused; free space (docs/operations.md, Disk full)",
+        )
+        self._notice(
+            "alert",
+            {"kind": "journal-unwritable", "reason": reason, "journaled": False, "ts": since},
+        )
+        self._journal_status({"writable": False, "reason": reason, "since": since})
+
+    def _journal_writable(self) -> None:
+        """The input the journal could not take is in: the floor hears so, and the queue runs."""
+        since = now_ts()
+        log.info(
+            "journal.writable",
+            was=self.journal_trouble,
+            unwritable_since=self._trouble_since,
+            waiting=self.queue.qsize(),
+        )
+        reason = f"the journal can be written again (unwritable since {self._trouble_since})"
+        # The trouble goes into the journal now that it can, after what waited, so that it
+        # stays on `alerts/open` until a person acknowledges it (`alert.ack`).
+        trouble = {
+            "type": "journal.trouble",
+            "reason": (self.journal_trouble or "unknown")[:300],
+            "since": self._trouble_since or since,
+            "until": since,
+        }
+        self.submit_nowait("journal", trouble)
+        self.journal_trouble = self._trouble_since = None
+        self._trouble_began.clear()
+        if self.metrics is not None:
+            self.metrics.held("journal-unwritable", False)
+            self.metrics.alert("journal-writable")
+        self._journal_status({"writable": True, "since": since})
+        self._notice(
+            "alert",
+            {"kind": "journal-writable", "reason": reason, "journaled": False, "ts": since},
+        )
+
+    # -- the bet timer's input -----------------------------------------------------------------
+
+    def _arm_bet_timer(self) -> None:
+        """R28: the optional bet timer closes betting by itself at the time `state` shows
+        (`bets_close_at`: the round's first wager's record time plus the timer), so a restart
+        during betting closes it when it would have closed anyway, not a full timer later."""
+        clock = self.table.bet_clock
+        if clock is None:
+            return
+        rnd, closes = clock
+        if self._bet_timer is not None and self._bet_timer_round == rnd:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, (parse_ts(closes) - datetime.now(UTC)).total_seconds())
+
+        def fire() -> None:
+            self._bet_timer = None
+            now = self.table.state_view()
+            if now.round == rnd and now.phase == "betting":
+                self.submit_nowait("timer", {"type": "bets.close"})
+
+        self._bet_timer = loop.call_later(delay, fire)
+        self._bet_timer_round = rnd
