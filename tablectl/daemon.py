@@ -49,9 +49,10 @@ from tablectl import sdnotify, segments, snapshot
 from tablectl.broadcast import DelayedFeed
 from tablectl.chainkey import ChainKey, load_key
 from tablectl.commands import COMMAND_VERBS as COMMAND_VERBS  # (re-exported)
-from tablectl.config import BrokerSetupError, LoadedConfig, Rules, resolve
+from tablectl.config import BrokerSetupError, LoadedConfig, resolve
 from tablectl.discovery import discovery_messages
 from tablectl.fault import JournalFault
+from tablectl.games.table_rules import Rules
 from tablectl.info import info_payload, rules_digest
 from tablectl.journal import (
     BadRecord,

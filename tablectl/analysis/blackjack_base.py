@@ -28,11 +28,12 @@ from tablectl.analysis.blackjack import (
     shoe,
     workers_available,
 )
-from tablectl.config import Rules, load_config
+from tablectl.config import load_config
 from tablectl.game_records import RoundSettled
 from tablectl.games.blackjack.engine import BlackjackEngine
 from tablectl.games.blackjack.state import BlackjackState
 from tablectl.games.registry import make_engine
+from tablectl.games.table_rules import Rules
 from tablectl.rules.blackjack import DEFAULT_PURE_ODDS, PURE_ODDS, card_value, hand_total
 from tablectl.rules.paytables import PAYTABLE_DIR
 from tablectl_base.cards import Card

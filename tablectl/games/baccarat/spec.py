@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
 from tablectl.games.settings import FixedPay, GameSettings, StrictBool, StrictInt
 from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
-
-if TYPE_CHECKING:
-    from tablectl.config import DeviceRole
 
 
 class BaccaratGame(GameSettings):
@@ -74,16 +71,14 @@ SPEC = GameSpec(
     displays=("eztrak",),  # R28
     analyzer="tablectl.games.baccarat.spec:analyze",
     screen="baccarat",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the cards",
-        "drivers": ("shoe", "line"),
-        "needed": True,
-        "most": 1,
-        "why": "003: every card is dealt from the card-reading shoe",
-    },
-    {"role": "the scoreboard display", "drivers": ("eztrak",), "why": "R28"},
+    device_roles=(
+        {
+            "role": "the cards",
+            "drivers": ("shoe", "line"),
+            "needed": True,
+            "most": 1,
+            "why": "003: every card is dealt from the card-reading shoe",
+        },
+        {"role": "the scoreboard display", "drivers": ("eztrak",), "why": "R28"},
+    ),
 )

@@ -25,7 +25,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal
 
-from tablectl.config import Rules
 from tablectl.game_records import Deck, GameRecord, JsonObject, JsonValue, RoundHeaders
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
@@ -48,6 +47,7 @@ from tablectl.games.common import (
 from tablectl.games.decks import deck_after_round, verify_single_deck
 from tablectl.games.pai_gow.spec import FortunePaiGowGame
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
+from tablectl.games.table_rules import Rules
 from tablectl.rules import pai_gow as hands
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import PayTable, payout, winnings

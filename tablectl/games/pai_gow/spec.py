@@ -10,7 +10,7 @@ from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
 from tablectl_base.money import Money
 
 if TYPE_CHECKING:
-    from tablectl.config import DeviceRole, TableConfig
+    from tablectl.config import TableConfig
 
 
 class FortunePaiGowGame(GameSettings):
@@ -65,23 +65,21 @@ SPEC = GameSpec(
     spots={"fortune-pai-gow": ("base", "fortune", "envy")},
     analyzer="tablectl.games.pai_gow.spec:analyze",
     screen="pai-gow",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the hands",
-        "drivers": ("hand-dispenser", "shuffler"),
-        "needed": True,
-        "most": 1,
-        "stack_size": (7,),
-        "why": "003 line 1409: seven piles of seven cards",
-    },
-    {
-        "role": "the dice",
-        "drivers": ("dice-cup",),
-        "most": 1,
-        "dice": 3,
-        "why": '003 line 1417: "a dice cup containing three standard dice"',
-    },
+    device_roles=(
+        {
+            "role": "the hands",
+            "drivers": ("hand-dispenser", "shuffler"),
+            "needed": True,
+            "most": 1,
+            "stack_size": (7,),
+            "why": "003 line 1409: seven piles of seven cards",
+        },
+        {
+            "role": "the dice",
+            "drivers": ("dice-cup",),
+            "most": 1,
+            "dice": 3,
+            "why": '003 line 1417: "a dice cup containing three standard dice"',
+        },
+    ),
 )

@@ -20,7 +20,6 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal
 
-from tablectl.config import Rules
 from tablectl.game_records import Deck, GameRecord, JsonObject, JsonValue, RoundHeaders
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
@@ -49,6 +48,7 @@ from tablectl.games.seating import (
     seats_from,
     seats_from_left,
 )
+from tablectl.games.table_rules import Rules
 from tablectl.games.three_card_poker.spec import ThreeCardPokerGame
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import payout, winnings

@@ -22,7 +22,6 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal
 
-from tablectl.config import Rules
 from tablectl.game_records import (
     Deck,
     GameRecord,
@@ -53,6 +52,7 @@ from tablectl.games.common import (
 )
 from tablectl.games.decks import deck_after_round, verify_deck_colour, verify_single_deck
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
+from tablectl.games.table_rules import Rules
 from tablectl.games.ultimate.spec import UltimateTexasHoldemGame
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import PayTable, payout, winnings

@@ -9,7 +9,7 @@ from tablectl.games.settings import GameSettings
 from tablectl.games.spec import Analysis, AnalyzeRequest, GameSpec
 
 if TYPE_CHECKING:
-    from tablectl.config import DeviceRole, TableConfig
+    from tablectl.config import TableConfig
 
 
 class UltimateTexasHoldemGame(GameSettings):
@@ -76,16 +76,14 @@ SPEC = GameSpec(
     spots={"ultimate-texas-holdem": ("ante", "blind", "play", "trips", "bad-beat")},
     analyzer="tablectl.games.ultimate.spec:analyze",
     screen="ultimate",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the hands and the board",
-        "drivers": ("hand-dispenser", "shuffler"),
-        "needed": True,
-        "most": 1,
-        "stack_size": (2, 5),
-        "why": "003 lines 3490-3492: two cards to each hand, five community cards",
-    },
+    device_roles=(
+        {
+            "role": "the hands and the board",
+            "drivers": ("hand-dispenser", "shuffler"),
+            "needed": True,
+            "most": 1,
+            "stack_size": (2, 5),
+            "why": "003 lines 3490-3492: two cards to each hand, five community cards",
+        },
+    ),
 )
