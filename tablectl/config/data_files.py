@@ -76,8 +76,8 @@ def data_file_problems(
     schedule_read: bool,
     folder: Path,
 ) -> tuple[list[Problem], str | None]:
-    """Each data file the config names is for the table's game and document (issue 26 item 1),
-    and the table's document.
+    """Each data file the config names is for the table's game and document (a file approved
+    for another game or document must not settle this table's wagers), and the table's document.
 
     The files: the collection schedules file (`collection.file`) and every pay table a
     `[game]` key names (in `folder`). Each must carry an `[approval]` (tablectl/rules/approval.py)

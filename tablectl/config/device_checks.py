@@ -21,7 +21,7 @@ def driver_checks(
     Problems: a driver name neither built in nor installed; options a driver refuses (it checks
     them when built and opens nothing until it runs); a built-in that cannot be imported.
     Warnings: a vendor plugin that cannot be loaded, or fails other than by refusing its options
-    (issue 5: plugins are "imported lazily so a broken plugin cannot stop the daemon"): the
+    (plugins are imported lazily so that a broken one cannot stop the daemon): the
     daemon runs the other devices and reports this one unavailable on device/<name>/status.
     """
     if not isinstance(devices, list):

@@ -15,13 +15,14 @@ from tablectl.paths import folder_problem, not_a_file, not_a_folder, not_a_plain
 
 
 def path_problems(cfg: LoadedConfig) -> list[Problem]:
-    """The journal, key and archive paths the config names, as they are on disk now (issue 24
-    item 5): each that exists must be what tablectl will use it as, the journal (and its -wal,
-    -shm and the monthly segments beside it) and the key a regular file, the archive a folder;
-    one where nothing is yet needs a folder on its way, not a device or a file. Nothing is
-    opened or changed to find out (tablectl/paths.py): `check-config` and `run` refuse such a
-    config before anything opens the path, one line each naming the key, its value and what
-    is there. Whether the key file is a usable key is `load_key`'s to say."""
+    """The journal, key and archive paths the config names, as they are on disk now (so that a
+    wrong path is refused before anything writes there): each that exists must be what tablectl
+    will use it as, the journal (and its -wal, -shm and the monthly segments beside it) and the
+    key a regular file, the archive a folder; one where nothing is yet needs a folder on its
+    way, not a device or a file. Nothing is opened or changed to find out (tablectl/paths.py):
+    `check-config` and `run` refuse such a config before anything opens the path, one line each
+    naming the key, its value and what is there. Whether the key file is a usable key is
+    `load_key`'s to say."""
     from tablectl import segments
     from tablectl.chainkey import not_a_key_file
 

@@ -22,8 +22,8 @@ class LoadedConfig:
     schedule: CollectionSchedule | PokerSchedule
     paytables: dict[str, PayTable] = field(default_factory=dict)
     # "file: key: reason" of what does not stop the table but a technician should know: a
-    # vendor plugin that cannot be loaded (issue 5: "imported lazily so a broken plugin cannot
-    # stop the daemon"; its device reports itself unavailable instead).
+    # vendor plugin that cannot be loaded (plugins are imported lazily so that a broken one
+    # cannot stop the daemon; its device reports itself unavailable instead).
     warnings: tuple[str, ...] = ()
     # "sha256:<hex>" of the file's bytes as `load_config` read them (the retained `info` topic
     # names it, so a floor can tell which tables run which config file); None for a config

@@ -50,7 +50,8 @@ def _path_text(value: str) -> str:
 
 PathText = Annotated[str, AfterValidator(_path_text)]
 """A file, folder or port named in the config: refused here, naming its key, if the operating
-system could not even be asked about it (tablectl check-config, issue 9)."""
+system could not even be asked about it (tablectl check-config), rather than failing later
+with the operating system's own words."""
 
 
 class Collection(StrictSection):
@@ -103,7 +104,7 @@ class Mqtt(StrictSection):
     keepalive: StrictInt = Field(8, ge=5, le=3600)
     # Seconds between the retained `status` "online" the relay publishes again from memory, so
     # that a page can tell a hung or cut-off table (stale after two missed) long before the
-    # Last Will (issue 25 item 2; docs/mqtt.md `status`). 0: only after each connect.
+    # Last Will (docs/mqtt.md `status`). 0: only after each connect.
     heartbeat_seconds: StrictInt = Field(5, ge=0, le=3600)
     # Home Assistant MQTT discovery (tablectl/discovery.py): retained entity configs for the
     # table's status, held round, journal trouble, round and last alert. Off unless asked.
@@ -184,7 +185,8 @@ class TableConfig(StrictSection):
     collection: Collection | None = None
     devices: list[Device] = Field(default_factory=list)
     # The dealer keys the cards at the console: the table has no card reader, and check-config
-    # accepts it without the device the game otherwise needs (DEVICE_ROLES `needed`), saying so.
+    # accepts it without the device the game otherwise needs (a `needed` one of its
+    # `GameSpec.device_roles`), saying so.
     manual_entry: StrictBool = False
     mqtt: Mqtt = Mqtt()
     broadcast: Broadcast = Broadcast()
