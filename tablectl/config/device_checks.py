@@ -124,6 +124,7 @@ def duplicate_names(name: str, devices: object) -> list[Problem]:
 
 
 def _roles_text(roles: tuple[DeviceRole, ...]) -> str:
+    """The devices a game takes, for a message: "its devices are the cards: shoe or line"."""
     if not roles:
         return "it takes no devices"
     return "its devices are " + "; ".join(

@@ -14,6 +14,7 @@ GAME_IDS = game_ids()
 
 
 def key_of(loc: tuple[int | str, ...]) -> str:
+    """The key a pydantic error is at, as the TOML writes it (`devices[0].port`)."""
     out = ""
     for part in loc:
         if isinstance(part, int):

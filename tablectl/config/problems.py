@@ -11,6 +11,8 @@ from decimal import Decimal
 
 @dataclass(frozen=True)
 class Problem:
+    """One thing wrong with a config: the file, the key (empty: the file as a whole), why."""
+
     file: str
     key: str
     reason: str
