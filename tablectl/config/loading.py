@@ -55,7 +55,7 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
     """Validate decoded TOML; raise ConfigError listing every problem.
 
     Every device must fill one of the game's device roles (`GameSpec.device_roles`),
-    and a role the game cannot do without (blackjack's card source) must be filled: here, so a
+    and a role the game cannot do without (its card reader) must be filled: here, so a
     config built in memory (a test's, a tool's) is held to the same rules as a file `load_config`
     reads. Nothing that replays a journal needs a config without devices: the journaled `Rules`
     carry everything a round is played under, and `Rules` has no devices.

@@ -205,7 +205,7 @@ def _check_device_roles(roles: object, where: str) -> None:
                 known = ", ".join(_ROLE_KEYS)
                 raise SpecError(f"{at} has no key {key!r} (a DeviceRole has {known})")
             if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
-                raise SpecError(f"{at}.{key} must be a {wanted.__name__}")
+                raise SpecError(f"{at}.{key} must be of type {wanted.__name__}")
         name, drivers = role.get("role"), role.get("drivers")
         if not name or not drivers:
             raise SpecError(f"{at} needs a role and at least one driver")
