@@ -19,12 +19,13 @@ from decimal import Decimal
 from typing import Any
 
 from tablectl import __version__
-from tablectl.config import Limits, LoadedConfig, Rules
+from tablectl.config import LoadedConfig
 from tablectl.games.chinese_poker.spec import TABLE_LIMIT as CHINESE_POKER_LIMIT
 from tablectl.games.chinese_poker.spec import ChinesePoker
 from tablectl.games.dealers_choice.spec import DealersChoice
 from tablectl.games.poker.spec import PokerGame
 from tablectl.games.registry import spec_of
+from tablectl.games.table_rules import Limits, Rules
 from tablectl.rules.fees import Bracket, CollectionSchedule
 from tablectl.rules.paytables import PayTable, odds_text
 from tablectl.rules.poker_fees import PokerSchedule

@@ -79,8 +79,8 @@ hil/bench_latency.py); the long buckets show the waits behind a journal that can
 
 HOLD_KINDS = ("round", "journal-fault", "journal-unwritable")
 """What can hold the table: the round (R39, R40: a gap, a device fault, an engine error, until
-round.resume or round.void), the journal it cannot open or replay (tablectl/daemon/journal_fault.py), the journal
-it cannot write (a full disk)."""
+round.resume or round.void), the journal it cannot open or replay
+(tablectl/daemon/journal_fault.py), the journal it cannot write (a full disk)."""
 
 MAX_CONNECTIONS = 16
 """Scrapes answered at once; a connection beyond them is closed unanswered."""

@@ -26,8 +26,9 @@ from pydantic import BaseModel
 
 from tablectl import __version__
 from tablectl.chainkey import ChainKey
-from tablectl.config import LoadedConfig, Rules
+from tablectl.config import LoadedConfig
 from tablectl.games.registry import make_engine
+from tablectl.games.table_rules import Rules
 from tablectl.records import SNAPSHOTS_KEPT, Record, Snapshot, Verification
 from tablectl.table import CommandIds, Table
 from tablectl_base.cards import Card, parse_card

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from tablectl.alerts import NEEDS_A_PERSON, OPENED_ONCE, OpenAlert, OpenAlerts, Pace
 from tablectl.commands import CARD_COMMANDS
-from tablectl.config import LoadedConfig, Rules
+from tablectl.config import LoadedConfig
 from tablectl.game_records import (
     DeviceUsed,
     DisplayChanged,
@@ -35,6 +35,7 @@ from tablectl.game_records import (
 from tablectl.games.base import Rejected
 from tablectl.games.common import replace
 from tablectl.games.registry import make_engine, spec_of
+from tablectl.games.table_rules import Rules
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow, Output, alert
 from tablectl.records import REPLAY_EPOCH, Record, format_ts, parse_ts
 from tablectl.render import render

@@ -35,7 +35,7 @@ COLLECTION = {
     },
 }
 NOT_BACCARAT = {"decks": None, "banker_push_on_dragon7": None, "bet_timer_seconds": None}
-# A blackjack table needs its card source (DEVICE_ROLES, checked by parse_config): the shoe.
+# A blackjack table needs its card source (its device_roles, checked by parse_config): the shoe.
 CARD_SHOE = [{"name": "shoe", "driver": "shoe", "port": "/dev/tablectl-shoe"}]
 
 

@@ -4,10 +4,12 @@ not whole fails when it is loaded, never at a table."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 
@@ -89,6 +91,49 @@ def test_a_pay_table_option_the_settings_lack_fails_at_load() -> None:
 def test_something_else_than_a_spec_fails_at_load() -> None:
     with pytest.raises(SpecError, match="is not a GameSpec"):
         check_spec(object(), "toy-game", "toy:SPEC")
+
+
+@pytest.mark.parametrize(
+    ("roles", "why"),
+    [
+        ([{"role": "the cards", "drivers": ("shoe",)}], "device_roles must be a tuple"),
+        (("the cards",), r"device_roles\[0\] is not a DeviceRole"),
+        (({"role": "the cards", "drivers": ()},), "needs a role and at least one driver"),
+        (({"role": "the cards", "drivers": ("shoe",), "needs": True},), "has no key 'needs'"),
+        (({"role": "the cards", "drivers": ("shoe",), "most": 0},), "most and dice are 1 or more"),
+        (({"role": "the cards", "drivers": ("shoe",), "most": True},), "most must be of type int"),
+        (({"role": "x", "drivers": ("shoe",), "stack_size": (0,)},), "stack_size must be whole"),
+        (
+            (
+                {"role": "the cards", "drivers": ("shoe",)},
+                {"role": "the cards", "drivers": ("line",)},
+            ),
+            "role 'the cards' is declared twice",
+        ),
+    ],
+)
+def test_device_roles_that_are_not_whole_fail_at_load(roles: Any, why: str) -> None:
+    """A game's device roles are what check-config holds every device to: checked with the spec."""
+    with pytest.raises(SpecError, match=why):
+        check_spec(replace(_spec(_ToyGame), device_roles=roles), "toy-game", "toy:SPEC")
+
+
+def test_every_builtin_game_declares_its_device_roles() -> None:
+    """The config reads a game's devices from its spec alone; a built-in game declares them (a
+    game that takes none, Chinese Poker's hands set at the console, declares none: ())."""
+    for game_id in registry.builtin():
+        assert registry.spec_of(game_id).device_roles is not None, game_id
+
+
+def test_the_config_names_no_game() -> None:
+    """What a game needs of a config is in its spec: the config's code names no game id and
+    imports no game's package, only the registry and what every game shares."""
+    shared = {"registry", "settings", "spec", "table_rules"}
+    folder = Path(__file__).parents[1] / "tablectl" / "config"
+    for path in sorted(folder.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert not [gid for gid in GAME_IDS if gid in text], path.name
+        assert set(re.findall(r"tablectl\.games\.(\w+)", text)) <= shared, path.name
 
 
 def test_an_engine_lacking_what_the_table_calls_fails_the_conformance_check() -> None:

@@ -20,8 +20,9 @@ import pytest
 
 import tablectl
 from tablectl import schemas
-from tablectl.config import Rules, load_config
+from tablectl.config import load_config
 from tablectl.daemon import Daemon
+from tablectl.games.table_rules import Rules
 from tablectl.info import devices, info_payload, posted, rules_digest
 from tablectl.journal import Journal
 from tests.conftest import MosquittoBroker

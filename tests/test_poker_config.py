@@ -33,9 +33,10 @@ from typing import Any
 import pytest
 
 from tablectl.cli import main
-from tablectl.config import ConfigError, LoadedConfig, Rules, load_config, parse_config
+from tablectl.config import ConfigError, LoadedConfig, load_config, parse_config
 from tablectl.games.poker.spec import settings_of
 from tablectl.games.registry import spec_of
+from tablectl.games.table_rules import Rules
 from tablectl.rules.poker_fees import PokerSchedule, hand_fee, time_fee
 from tests.helpers import as_plugged_in
 

@@ -120,8 +120,8 @@ def test_pay_tables_are_journaled_with_the_rules_so_old_rounds_replay_as_paid(
     """The rules carry the pay tables they name (here TCB-6B2, 004 "Three Card Poker 6 Card Bonus: 6
     Card Bonus", and PP-MR200), round-trip through the journal's JSON unchanged, and an engine built
     from journaled rules pays by them even if the data file no longer holds the table."""
-    from tablectl.config import Rules
     from tablectl.games.registry import make_engine
+    from tablectl.games.table_rules import Rules
     from tests.helpers import REPO, make_config
 
     cfg = make_config(

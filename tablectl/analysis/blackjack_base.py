@@ -22,11 +22,12 @@ from tablectl.analysis import progress
 from tablectl.analysis.blackjack import PURE_GAME, SPANISH_GAME, WAGERS, check_decks, shoe
 from tablectl.analysis.blackjack_sim import SIM_SEED, Z95, workers_available
 from tablectl.analysis.blackjack_strategy import BASE_STRATEGY, base_strategy
-from tablectl.config import Rules, load_config
+from tablectl.config import load_config
 from tablectl.game_records import RoundSettled
 from tablectl.games.blackjack.engine import BlackjackEngine
 from tablectl.games.blackjack.state import BlackjackState
 from tablectl.games.registry import make_engine
+from tablectl.games.table_rules import Rules
 from tablectl.rules.blackjack import DEFAULT_PURE_ODDS, PURE_ODDS
 from tablectl.rules.paytables import PAYTABLE_DIR
 from tablectl_base.cards import Card

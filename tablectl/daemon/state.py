@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tablectl.config import LoadedConfig, Rules
+from tablectl.config import LoadedConfig
 from tablectl.daemon.journal_fault import JournalFault
+from tablectl.games.table_rules import Rules
 from tablectl.journal import Journal, JournalError
 from tablectl.metrics import MetricsServer, TableMetrics
 from tablectl.outputs import OutboxRow

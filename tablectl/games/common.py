@@ -15,7 +15,6 @@ from functools import cache, cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from tablectl.config import Limits
 from tablectl.game_records import (
     GameRecord,
     InputAccepted,
@@ -26,6 +25,7 @@ from tablectl.game_records import (
     StateChanged,
 )
 from tablectl.games.base import Rejected
+from tablectl.games.table_rules import Limits
 from tablectl.render import wager_payload
 from tablectl.rules.fees import CollectionSchedule
 from tablectl.rules.rotation import Rotation

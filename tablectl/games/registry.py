@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 from tablectl.games.spec import GameSpec, check_spec, load
 
 if TYPE_CHECKING:
-    from tablectl.config import Rules
     from tablectl.games.base import Engine
     from tablectl.games.settings import GameSettings
+    from tablectl.games.table_rules import Rules
 
 ENTRY_POINT_GROUP = "tablectl.games"
 

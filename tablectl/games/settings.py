@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 StrictInt = Annotated[int, Strict()]
 """An integer written as one: `decks = "6"` (text), `decks = 6.0` or `true` is refused, not
-converted (issue 15). Every whole-number option of a game, and of the rest of the config."""
+converted (a quoted or fractional number is a typo, not a value). Every whole-number option of
+a game, and of the rest of the config."""
 StrictBool = Annotated[bool, Strict()]
 """true or false: `insurance = "true"`, `"yes"` or `1` is refused, not converted."""
 
@@ -25,7 +26,7 @@ StrictBool = Annotated[bool, Strict()]
 @dataclass(frozen=True)
 class FixedPay:
     """A pay the game's rules fix rather than a pay table: a winning `wager` on `hand` is paid
-    `odds` to 1. What `info` posts beside the pay tables (issue 14 item 3)."""
+    `odds` to 1. What `info` posts beside the pay tables, so a page shows every pay."""
 
     wager: str
     hand: str

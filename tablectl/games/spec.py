@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Literal, get_args, get_type_hints
+from typing import TYPE_CHECKING, Any, Literal, Required, TypedDict, get_args, get_type_hints
 
 from tablectl.games.settings import GameSettings
 
 if TYPE_CHECKING:
-    from tablectl.config import Rules
     from tablectl.games.base import Engine
+    from tablectl.games.table_rules import Rules
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,27 @@ Analyzer = Callable[[AnalyzeRequest], Analysis]
 RoundPrinter = Callable[[str, dict[str, Any], Sequence[dict[str, Any]]], str]
 """A game's printer of a finished round for `tablectl recall` and the demo: the time it finished,
 its `round/result` payload and its journaled inputs (each with its `seq`) -> the text."""
+
+
+class DeviceRole(TypedDict, total=False):
+    """One kind of device a game takes (`GameSpec.device_roles`): check-config holds every
+    device of a table's config to its game's roles."""
+
+    role: Required[str]
+    """What the device is for, as a floor person says it ("the cards", "the dice")."""
+    drivers: Required[tuple[str, ...]]
+    """The built-in drivers that can fill it (a vendor plugin is allowed with a warning)."""
+    needed: bool
+    """The table's card reader: a config without one is refused (parse_config) unless it says
+    the dealer keys the cards at the console (`manual_entry = true`)."""
+    most: int
+    """How many devices may fill it (unset: any number)."""
+    stack_size: tuple[int, ...]
+    """A dispenser's `stack_size` must be exactly these sizes (the game's hands and board)."""
+    dice: int
+    """A dice cup's `dice` must be this many."""
+    why: str
+    """The rule or document line that says so."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +105,11 @@ class GameSpec:
     analyzed_wagers: str | None = None
     """"module:name" of the wagers `tablectl analyze` offers when its analysis takes fewer than
     every spot: a sequence (every id of the family) or a mapping by game id; None: every spot."""
+    device_roles: tuple[DeviceRole, ...] | None = None
+    """The kinds of device a table of this game takes (`DeviceRole`): every device of a table's
+    config must fill one of them, and a `needed` one must be filled (check-config). () for a game
+    that takes no devices; None (a game shipped elsewhere that declares none): any device is
+    allowed, unchecked."""
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -167,7 +193,53 @@ def check_spec(spec: object, game_id: str, where: str) -> GameSpec:
                 raise SpecError(f"{where}: {settings.__name__}.PAYTABLES names no option {key!r}")
             if wager not in spec.spots[gid]:
                 raise SpecError(f"{where}: pay table {key} settles {wager!r}, not a spot of {gid}")
+    if spec.device_roles is not None:
+        _check_device_roles(spec.device_roles, where)
     return spec
+
+
+_ROLE_KEYS: Mapping[str, type] = {
+    "role": str,
+    "drivers": tuple,
+    "needed": bool,
+    "most": int,
+    "stack_size": tuple,
+    "dice": int,
+    "why": str,
+}
+"""Each key a `DeviceRole` may have, and the type of its value."""
+
+
+def _check_device_roles(roles: object, where: str) -> None:
+    """`roles` is a tuple of whole `DeviceRole`s, each role named once: a role's name, its
+    drivers (one or more), a positive `most`, `dice` and stack sizes."""
+    if not isinstance(roles, tuple):
+        raise SpecError(f"{where}: device_roles must be a tuple, not {type(roles).__name__}")
+    seen: set[str] = set()
+    for i, role in enumerate(roles):
+        at = f"{where}: device_roles[{i}]"
+        if not isinstance(role, dict):
+            raise SpecError(f"{at} is not a DeviceRole: {type(role).__name__}")
+        for key, value in role.items():
+            wanted = _ROLE_KEYS.get(key)
+            if wanted is None:
+                known = ", ".join(_ROLE_KEYS)
+                raise SpecError(f"{at} has no key {key!r} (a DeviceRole has {known})")
+            if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
+                raise SpecError(f"{at}.{key} must be of type {wanted.__name__}")
+        name, drivers = role.get("role"), role.get("drivers")
+        if not name or not drivers:
+            raise SpecError(f"{at} needs a role and at least one driver")
+        if not all(isinstance(d, str) and d for d in drivers):
+            raise SpecError(f"{at}.drivers must name drivers")
+        sizes = role.get("stack_size", (1,))
+        if not all(isinstance(n, int) and n >= 1 for n in sizes) or not sizes:
+            raise SpecError(f"{at}.stack_size must be whole numbers of cards, 1 or more")
+        if role.get("most", 1) < 1 or role.get("dice", 1) < 1:
+            raise SpecError(f"{at}: most and dice are 1 or more")
+        if name in seen:
+            raise SpecError(f"{at}: role {name!r} is declared twice")
+        seen.add(name)
 
 
 def check_parts(spec: GameSpec, where: str) -> None:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
-from tablectl.config import Rules
 from tablectl.game_records import DisplayChanged, GameRecord, JsonObject, JsonValue, RoundHeaders
 from tablectl.games.baccarat.eztrak import Coup, Scoreboards, board_payload
 from tablectl.games.baccarat.spec import BaccaratGame
@@ -36,6 +35,7 @@ from tablectl.games.common import (
 )
 from tablectl.games.decks import seen_plus
 from tablectl.games.seating import action_order, first_wagered, seats_from_left
+from tablectl.games.table_rules import Rules
 from tablectl.rules import baccarat as rules
 from tablectl.rules.baccarat import CoupOutcome, Side
 from tablectl.rules.fees import total_table_action

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
 from tablectl.games.settings import FixedPay, GameSettings, StrictBool, StrictInt
 from tablectl.games.spec import GameSpec
-
-if TYPE_CHECKING:
-    from tablectl.config import DeviceRole
 
 
 class BaccaratGame(GameSettings):
@@ -57,16 +54,14 @@ SPEC = GameSpec(
     analyzer="tablectl.analysis.baccarat:analyze_request",
     screen="baccarat",
     recall_printer="tablectl.games.baccarat.recall:print_round",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the cards",
-        "drivers": ("shoe", "line"),
-        "needed": True,
-        "most": 1,
-        "why": "003: every card is dealt from the card-reading shoe",
-    },
-    {"role": "the scoreboard display", "drivers": ("eztrak",), "why": "R28"},
+    device_roles=(
+        {
+            "role": "the cards",
+            "drivers": ("shoe", "line"),
+            "needed": True,
+            "most": 1,
+            "why": "003: every card is dealt from the card-reading shoe",
+        },
+        {"role": "the scoreboard display", "drivers": ("eztrak",), "why": "R28"},
+    ),
 )

@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tablectl.config import Rules
 from tablectl.game_records import GameRecord, InputAccepted, JsonValue
 from tablectl.games.base import Rejected
 from tablectl.games.blackjack import deal, decisions, insurance, settlement, views
@@ -49,6 +48,7 @@ from tablectl.games.common import (
     verify_seat,
 )
 from tablectl.games.decks import seen_plus
+from tablectl.games.table_rules import Rules
 from tablectl_base.cards import Card, parse_card
 from tablectl_base.events import (
     Bank,

@@ -11,7 +11,7 @@ from tablectl.games.settings import FixedPay, GameSettings, StrictBool, StrictIn
 from tablectl.games.spec import GameSpec
 
 if TYPE_CHECKING:
-    from tablectl.config import DeviceRole, TableConfig
+    from tablectl.config import TableConfig
 
 
 def _backline_problems(spots: tuple[str, ...], allowed: tuple[str, ...]) -> None:
@@ -198,16 +198,14 @@ SPEC = GameSpec(
     screen="blackjack",
     recall_printer="tablectl.games.blackjack.recall:print_round",
     analyzed_wagers="tablectl.analysis.blackjack:ANALYZED",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the cards",
-        "drivers": ("shoe", "line"),
-        "needed": True,
-        "most": 1,
-        "why": '000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play": every card, '
-        "hits included, comes out of the card-reading shoe as shoe.card",
-    },
+    device_roles=(
+        {
+            "role": "the cards",
+            "drivers": ("shoe", "line"),
+            "needed": True,
+            "most": 1,
+            "why": '000 "Pure 21.5 Blackjack: Dealing Procedures and Round of Play": every card, '
+            "hits included, comes out of the card-reading shoe as shoe.card",
+        },
+    ),
 )

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tablectl.config import Limits, Rules
 from tablectl.games.blackjack.spec import Pure215Game, PureSpanish215Game
 from tablectl.games.common import replace
+from tablectl.games.table_rules import Limits, Rules
 from tablectl.rules import blackjack as bj
 from tablectl.rules.fees import CollectionSchedule
 from tablectl.rules.paytables import PayTable

@@ -61,8 +61,8 @@ from tablectl_base.events import (
 from tablectl_base.money import ZERO, fmt
 
 if TYPE_CHECKING:
-    from tablectl.config import Rules
     from tablectl.games.chinese_poker.spec import ChinesePoker
+    from tablectl.games.table_rules import Rules
 
 DEALT_IN = 4
 """003 "Chinese Poker": "in a 5 handed game, only four players will receive a hand"."""

@@ -18,7 +18,7 @@ from tablectl.rules.poker_fees import PokerSchedule, table_schedule
 from tablectl_base.money import Money, fmt
 
 if TYPE_CHECKING:
-    from tablectl.config import DeviceRole, TableConfig
+    from tablectl.config import TableConfig
 
 TABLE_LIMIT = (Decimal(1), Decimal(100))
 """Every collection option's "Table Limit": "$1 - $100" (003 "Chinese Poker", Collection Fees)."""
@@ -109,8 +109,6 @@ SPEC = GameSpec(
     kind="poker",
     screen="chinese-poker",
     recall_printer="tablectl.games.chinese_poker.recall:format_chinese_round",
+    # none: the hands are dealt by hand and set at the dealer's console
+    device_roles=(),
 )
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them):
-# none, the hands are dealt by hand and set at the dealer's console.
-DEVICE_ROLES: tuple[DeviceRole, ...] = ()

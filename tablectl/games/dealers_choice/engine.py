@@ -32,8 +32,8 @@ from tablectl.games.stud.engine import StudEngine
 from tablectl_base.events import HandStart, InputEvent, RoundVoid
 
 if TYPE_CHECKING:
-    from tablectl.config import Rules
     from tablectl.games.dealers_choice.spec import DealersChoice
+    from tablectl.games.table_rules import Rules
 
 CHOICE = '003 "Dealer\'s Choice"'
 ENGINES: Final[Mapping[str, type[PokerEngine]]] = MappingProxyType(

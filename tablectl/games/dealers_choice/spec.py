@@ -15,7 +15,7 @@ from tablectl.games.spec import GameSpec
 from tablectl_base.money import Money
 
 if TYPE_CHECKING:
-    from tablectl.config import DeviceRole, TableConfig
+    from tablectl.config import TableConfig
 
 OFFERABLE: tuple[str, ...] = (*VARIANTS, *STUD_VARIANTS, *DRAW_VARIANTS)
 """The games document 003 approves that tablectl plays: "Any game offered at Angie's including
@@ -101,14 +101,12 @@ SPEC = GameSpec(
     kind="poker",
     screen="poker",
     recall_printer="tablectl.games.poker.recall:format_poker_hand",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the cards",
-        "drivers": ("poker-table",),
-        "most": 1,
-        "why": "the card-reading table's table.card; without it the dealer's console deals",
-    },
+    device_roles=(
+        {
+            "role": "the cards",
+            "drivers": ("poker-table",),
+            "most": 1,
+            "why": "the card-reading table's table.card; without it the dealer's console deals",
+        },
+    ),
 )

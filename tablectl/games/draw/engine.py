@@ -58,7 +58,7 @@ from tablectl_base.events import (
 )
 
 if TYPE_CHECKING:
-    from tablectl.config import Rules
+    from tablectl.games.table_rules import Rules
 
 FIVE_CARD_DRAW = '003 "Five Card Draw"'
 LOWBALL = '003 "Lowball"'

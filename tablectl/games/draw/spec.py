@@ -11,7 +11,7 @@ from tablectl.games.spec import GameSpec
 from tablectl.rules.draw import HAND_SIZE
 
 if TYPE_CHECKING:
-    from tablectl.config import DeviceRole, TableConfig
+    from tablectl.config import TableConfig
 
 MOST_SEATS = 52 // HAND_SIZE
 """Five cards each from one pack: ten players at most (the draw deals from what is left, and
@@ -71,14 +71,12 @@ SPEC = GameSpec(
     kind="poker",
     screen="poker",
     recall_printer="tablectl.games.poker.recall:format_poker_hand",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the cards",
-        "drivers": ("poker-table",),
-        "most": 1,
-        "why": "the card-reading table's table.card; without it the dealer's console deals",
-    },
+    device_roles=(
+        {
+            "role": "the cards",
+            "drivers": ("poker-table",),
+            "most": 1,
+            "why": "the card-reading table's table.card; without it the dealer's console deals",
+        },
+    ),
 )

@@ -26,7 +26,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from tablectl.config import Rules
 from tablectl.game_records import Deck, GameRecord, JsonObject, JsonValue, RoundHeaders
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
@@ -64,6 +63,7 @@ from tablectl.games.pai_gow.state import (
     position_seat,
 )
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
+from tablectl.games.table_rules import Rules
 from tablectl.rules import pai_gow as hands
 from tablectl.rules.fees import total_table_action
 from tablectl.rules.paytables import PayTable

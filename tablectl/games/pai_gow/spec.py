@@ -10,7 +10,7 @@ from tablectl.games.spec import GameSpec
 from tablectl_base.money import Money
 
 if TYPE_CHECKING:
-    from tablectl.config import DeviceRole, TableConfig
+    from tablectl.config import TableConfig
 
 
 class FortunePaiGowGame(GameSettings):
@@ -57,23 +57,21 @@ SPEC = GameSpec(
     screen="pai-gow",
     recall_printer="tablectl.games.pai_gow.recall:print_round",
     analyzed_wagers="tablectl.analysis.pai_gow:WAGERS",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the hands",
-        "drivers": ("hand-dispenser", "shuffler"),
-        "needed": True,
-        "most": 1,
-        "stack_size": (7,),
-        "why": "003 line 1409: seven piles of seven cards",
-    },
-    {
-        "role": "the dice",
-        "drivers": ("dice-cup",),
-        "most": 1,
-        "dice": 3,
-        "why": '003 line 1417: "a dice cup containing three standard dice"',
-    },
+    device_roles=(
+        {
+            "role": "the hands",
+            "drivers": ("hand-dispenser", "shuffler"),
+            "needed": True,
+            "most": 1,
+            "stack_size": (7,),
+            "why": "003 line 1409: seven piles of seven cards",
+        },
+        {
+            "role": "the dice",
+            "drivers": ("dice-cup",),
+            "most": 1,
+            "dice": 3,
+            "why": '003 line 1417: "a dice cup containing three standard dice"',
+        },
+    ),
 )

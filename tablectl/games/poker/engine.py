@@ -111,7 +111,7 @@ from tablectl_base.events import (
 from tablectl_base.money import ZERO, fmt
 
 if TYPE_CHECKING:
-    from tablectl.config import Rules
+    from tablectl.games.table_rules import Rules
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from tablectl.rules.poker_fees import (
 from tablectl_base.money import Money, fmt
 
 if TYPE_CHECKING:
-    from tablectl.config import DeviceRole, TableConfig
+    from tablectl.config import TableConfig
     from tablectl.rules.betting import Structure
 
 StructureName = Literal["fixed-limit", "spread-limit", "pot-limit", "no-limit"]
@@ -410,14 +410,12 @@ SPEC = GameSpec(
     kind="poker",
     screen="poker",
     recall_printer="tablectl.games.poker.recall:format_poker_hand",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the cards",
-        "drivers": ("poker-table",),
-        "most": 1,
-        "why": "the card-reading table's table.card; without it the dealer's console deals",
-    },
+    device_roles=(
+        {
+            "role": "the cards",
+            "drivers": ("poker-table",),
+            "most": 1,
+            "why": "the card-reading table's table.card; without it the dealer's console deals",
+        },
+    ),
 )

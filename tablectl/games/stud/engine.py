@@ -57,7 +57,7 @@ from tablectl_base.events import (
 )
 
 if TYPE_CHECKING:
-    from tablectl.config import Rules
+    from tablectl.games.table_rules import Rules
 
 ONE_DECK = '003 "Basic Seven Card Stud Rules" (one deck: a card is dealt once)'
 FIVE_CARD_RULE = '003 "Five Card Stud"'

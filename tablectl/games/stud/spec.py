@@ -12,7 +12,7 @@ from tablectl.games.spec import GameSpec
 from tablectl.rules.stud import FIVE_CARD_STUD, SEVEN_CARD_STUD, Face, cards_each, most_seats
 
 if TYPE_CHECKING:
-    from tablectl.config import DeviceRole, TableConfig
+    from tablectl.config import TableConfig
 
 
 class StudTable(PokerGame):
@@ -92,14 +92,12 @@ SPEC = GameSpec(
     kind="poker",
     screen="poker",
     recall_printer="tablectl.games.poker.recall:format_poker_hand",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the cards",
-        "drivers": ("poker-table",),
-        "most": 1,
-        "why": "the card-reading table's table.card; without it the dealer's console deals",
-    },
+    device_roles=(
+        {
+            "role": "the cards",
+            "drivers": ("poker-table",),
+            "most": 1,
+            "why": "the card-reading table's table.card; without it the dealer's console deals",
+        },
+    ),
 )

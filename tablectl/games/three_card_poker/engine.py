@@ -21,7 +21,6 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from tablectl.config import Rules
 from tablectl.game_records import Deck, GameRecord, JsonObject, JsonValue, RoundHeaders
 from tablectl.games.base import Rejected
 from tablectl.games.common import (
@@ -50,6 +49,7 @@ from tablectl.games.seating import (
     seats_from,
     seats_from_left,
 )
+from tablectl.games.table_rules import Rules
 from tablectl.games.three_card_poker.settlement import PayTables, outcome, verdict
 from tablectl.games.three_card_poker.spec import ThreeCardPokerGame
 from tablectl.games.three_card_poker.state import (

@@ -3,15 +3,12 @@ and its GameSpec."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import model_validator
 
 from tablectl.games.settings import GameSettings
 from tablectl.games.spec import GameSpec
-
-if TYPE_CHECKING:
-    from tablectl.config import DeviceRole
 
 
 class ThreeCardPokerGame(GameSettings):
@@ -73,16 +70,14 @@ SPEC = GameSpec(
     screen="three-card-poker",
     recall_printer="tablectl.games.three_card_poker.recall:print_round",
     analyzed_wagers="tablectl.analysis.three_card_poker:WAGERS",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the hands",
-        "drivers": ("shuffler", "hand-dispenser"),
-        "needed": True,
-        "most": 1,
-        "stack_size": (3,),
-        "why": '003 line 910: "the device shall dispense cards in stacks of three"',
-    },
+    device_roles=(
+        {
+            "role": "the hands",
+            "drivers": ("shuffler", "hand-dispenser"),
+            "needed": True,
+            "most": 1,
+            "stack_size": (3,),
+            "why": '003 line 910: "the device shall dispense cards in stacks of three"',
+        },
+    ),
 )

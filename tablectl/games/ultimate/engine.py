@@ -23,7 +23,6 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from tablectl.config import Rules
 from tablectl.game_records import (
     Deck,
     GameRecord,
@@ -54,6 +53,7 @@ from tablectl.games.common import (
 )
 from tablectl.games.decks import deck_after_round, verify_deck_colour, verify_single_deck
 from tablectl.games.seating import action_order, first_wagered, seats_from, seats_from_left
+from tablectl.games.table_rules import Rules
 from tablectl.games.ultimate.settlement import PayTables, dealer_shown, settle
 from tablectl.games.ultimate.spec import UltimateTexasHoldemGame
 from tablectl.games.ultimate.state import (

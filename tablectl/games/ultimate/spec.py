@@ -9,7 +9,7 @@ from tablectl.games.settings import GameSettings
 from tablectl.games.spec import GameSpec
 
 if TYPE_CHECKING:
-    from tablectl.config import DeviceRole, TableConfig
+    from tablectl.config import TableConfig
 
 
 class UltimateTexasHoldemGame(GameSettings):
@@ -69,16 +69,14 @@ SPEC = GameSpec(
     screen="ultimate",
     recall_printer="tablectl.games.ultimate.recall:print_round",
     analyzed_wagers="tablectl.analysis.ultimate:WAGERS",
-)
-
-# The devices a table of this game takes (tablectl/config.py checks every config against them).
-DEVICE_ROLES: tuple[DeviceRole, ...] = (
-    {
-        "role": "the hands and the board",
-        "drivers": ("hand-dispenser", "shuffler"),
-        "needed": True,
-        "most": 1,
-        "stack_size": (2, 5),
-        "why": "003 lines 3490-3492: two cards to each hand, five community cards",
-    },
+    device_roles=(
+        {
+            "role": "the hands and the board",
+            "drivers": ("hand-dispenser", "shuffler"),
+            "needed": True,
+            "most": 1,
+            "stack_size": (2, 5),
+            "why": "003 lines 3490-3492: two cards to each hand, five community cards",
+        },
+    ),
 )
