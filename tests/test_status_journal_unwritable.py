@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tablectl.status_cmd import ask
+from tablectl.cli.status import ask
 from tablectl.status_socket import socket_path
 from tests.test_disk_full import Disk, feed_until_full, play, running, table_config, until
 

@@ -76,9 +76,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    """`tablectl status` (tablectl/status_cmd.py): the config names the journal, the socket is
+    """`tablectl status` (tablectl/cli/status.py): the config names the journal, the socket is
     beside it."""
-    from tablectl import status_cmd
+    from tablectl.cli import status as status_cmd
     from tablectl.status_socket import StatusUnreadable, socket_path
 
     cfg = load_config(args.config)

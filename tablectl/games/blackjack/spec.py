@@ -12,6 +12,7 @@ from tablectl.games.spec import GameSpec
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
+    from tablectl.games.blackjack.variant_rules import Variant
 
 
 def _backline_problems(spots: tuple[str, ...], allowed: tuple[str, ...]) -> None:
@@ -93,6 +94,20 @@ class Pure215Game(GameSettings):
         """A pure 21.5 (R11: 6 to 5 or 3 to 2) and, where offered, insurance (R17: 2 to 1)."""
         return _pays_of(self)
 
+    def variant(self) -> Variant:
+        """Pure 21.5 with what this table's approval chose: a pure 21.5's odds (R11), insurance
+        and even money (R17)."""
+        from tablectl.games.blackjack.variant_rules import PURE
+        from tablectl.games.common import replace
+        from tablectl.rules.blackjack import PURE_ODDS
+
+        return replace(
+            PURE,
+            pure_odds=PURE_ODDS[self.pure_pays],
+            insurance=self.insurance,
+            even_money=self.even_money,
+        )
+
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
         """At most eight places, the player-dealer's included (000 "Pure 21.5 Blackjack: Dealing
         Procedures and Round of Play", 004 "Pure 21.5 Blackjack: Description of Table Used and Total
@@ -152,6 +167,13 @@ class PureSpanish215Game(GameSettings):
         (R17)."""
         return _pays_of(self)
 
+    def variant(self) -> Variant:
+        """Pure Spanish 21.5 with what this table's approval chose: double-double down (R20)."""
+        from tablectl.games.blackjack.variant_rules import SPANISH
+        from tablectl.games.common import replace
+
+        return replace(SPANISH, double_double=self.double_double)
+
     @model_validator(mode="after")
     def _backline_known(self) -> PureSpanish215Game:
         """Backline is for the game's own wagers only."""
@@ -174,11 +196,10 @@ class PureSpanish215Game(GameSettings):
 
 
 def _pays_of(game: Pure215Game | PureSpanish215Game) -> tuple[FixedPay, ...]:
-    """What the table's variant pays (the settlement's own odds, `variant_of`)."""
-    from tablectl.games.blackjack.variant import variant_of
+    """What the table's variant pays (the settlement's own odds)."""
     from tablectl.rules.blackjack import INSURANCE_ODDS
 
-    variant = variant_of(game)
+    variant = game.variant()
     pays = [FixedPay("base", "a pure 21.5", variant.pure_odds)]
     if variant.insurance:
         pays.append(FixedPay("insurance", "the player-dealer has a pure 21.5", INSURANCE_ODDS))

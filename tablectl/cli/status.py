@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from tablectl.cli import EXIT_FAIL, EXIT_NOT_RUNNING, EXIT_OK
+from tablectl.cli.common import EXIT_FAIL, EXIT_NOT_RUNNING, EXIT_OK
 from tablectl.status_socket import NotRunning, read_status
 
 WATCH_SECONDS = 1.0
