@@ -1,0 +1,98 @@
+"""Alerts the table raises itself: refusals, engine errors (R40), the pace band and the alerts that
+stay open until a person acknowledges them."""
+
+from __future__ import annotations
+
+from tablectl.alerts import NEEDS_A_PERSON, OPENED_ONCE, OpenAlert
+from tablectl.game_records import (
+    RoundResult,
+)
+from tablectl.games.base import Rejected
+from tablectl.journal import Record
+from tablectl.outputs import Output, alert
+from tablectl.table.masking import public_input
+from tablectl.table.replies import maybe_reply
+from tablectl.table.state import TableState
+from tablectl.table_messages import Message
+from tablectl_base.events import (
+    AlertAck,
+)
+
+
+class TableAlerts(TableState):
+    def _with_pace_and_open_alerts(self, outputs: list[Message], rec: Record) -> list[Message]:
+        """Issue 14 item 2: a round finished outside the rules' pace band raises a `pace` alert;
+        each alert a person must act on (NEEDS_A_PERSON) opens, its id the `seq` its message will
+        have; when that changes what is open, the retained `alerts/open` follows the record's
+        other messages. (Messages are numbered in order from `self.seq + 1`, by `apply` and
+        `advance` alike.)"""
+        band = self.rules.pace
+        if band is not None:
+            for o in outputs:
+                if isinstance(o, RoundResult) and not getattr(o, "void", False):
+                    low, high = band.min_rounds_per_hour, band.max_rounds_per_hour
+                    self.pace, raised = self.pace.after_round(rec.ts, low, high)
+                    if raised is not None:
+                        outputs = [*outputs, alert(str(raised.pop("reason")), **raised)]
+        opened = self.open_alerts
+        for i, o in enumerate(outputs):
+            if type(o) is Output and o.topic == "alert":
+                kind = o.payload.get("kind")
+                if kind in NEEDS_A_PERSON:
+                    reason = str(o.payload.get("reason"))
+                    if kind in OPENED_ONCE and opened.holds(str(kind), reason):
+                        continue  # told again (the alert is published), open once
+                    opened = opened.opened(OpenAlert(self.seq + 1 + i, str(kind), reason, rec.ts))
+        if opened is self.open_alerts:
+            return outputs
+        self.open_alerts = opened
+        return [*outputs, Output("alerts/open", opened.payload(), retain=True)]
+
+    def _acknowledge_alert(self, event: AlertAck, rec: Record) -> list[Message]:
+        """`alert.ack`: a person closes an open alert, saying who and why (journaled)."""
+        found = self.open_alerts.find(event.alert)
+        if found is None:
+            listed = ", ".join(str(a.id) for a in self.open_alerts.items) or "none"
+            raise Rejected(f"no open alert {event.alert} (open: {listed})", rule="alert.ack")
+        self.open_alerts = self.open_alerts.acknowledged(event.alert)
+        echo = {
+            "type": "alert.ack",
+            "alert": found.id,
+            "kind": found.kind,
+            "by": event.by,
+            "why": event.why,
+            "ts": rec.ts,
+        }
+        return [
+            Output("event", echo),
+            Output("alerts/open", self.open_alerts.payload(), retain=True),
+        ]
+
+    def _engine_error(self, exc: Exception, rec: Record, verb: str | None) -> list[Message]:
+        """R40: an input that makes the code fail (not a refusal) leaves the state as it was and
+        holds the round; the journal keeps the input, and a replay fails the same way."""
+        what = self._public_text(f"{type(exc).__name__}: {exc}", rec.source)[:300]
+        reason = f"record {rec.seq} could not be applied ({what}); the state is unchanged"
+        out: list[Message] = [
+            alert(
+                reason,
+                kind="engine-error",
+                rule="R40",
+                source=rec.source,
+                input=public_input(rec.body),
+            )
+        ]
+        if self.held is None:
+            self.held = f"engine error on record {rec.seq}"
+            out.append(alert(f"round held: {self.held}", kind="round-held", rule="R40"))
+        out.append(self.state_view())
+        return out + maybe_reply(verb, rec.ref, False, reason, rule="R40")
+
+    def _refusal_alert(self, rej: Rejected, rec: Record) -> Output:
+        return alert(
+            self._public_text(rej.reason, rec.source),
+            rule=rej.rule,
+            kind=rej.kind,
+            source=rec.source,
+            input=public_input(rec.body),
+        )
