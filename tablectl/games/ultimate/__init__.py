@@ -1,28 +1,3 @@
 """Ultimate Texas Hold'em (documents 003, 004): `spec` (its `[game]` options and GameSpec) and
 `engine` (its rules, pure).
-
-The engine's classes are also reachable as `tablectl.games.ultimate.<Class>`, imported on first
-use: journal snapshots written before the game became a package name its state classes so.
 """
-
-from __future__ import annotations
-
-from tablectl.games.spec import moved_to
-
-__getattr__ = moved_to(
-    __name__,
-    dict.fromkeys(
-        {
-            "Stack",
-            "Play",
-            "UltimateState",
-            "SeatHand",
-            "DealerHand",
-            "ShownHand",
-            "SeatOutcome",
-            "UltimateOutcome",
-            "UltimateEngine",
-        },
-        "engine",
-    ),
-)
