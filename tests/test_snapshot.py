@@ -678,9 +678,7 @@ DAMAGE: dict[str, Callable[[Snapshot], Change]] = {
     # Garbage the codec does not turn into SnapshotError (see the module's promise: "anything
     # else is refused as a corrupt snapshot").
     "a decimal that is no number": _with("faults", {"$d": "abc"}),
-    "an object whose fields are not an object": _with(
-        "faults", {"$o": "positions.Gap", "v": None}
-    ),
+    "an object whose fields are not an object": _with("faults", {"$o": "positions.Gap", "v": None}),
     "JSON nested too deep": _spliced(b"[" * 5000 + b"]" * 5000),
 }
 
