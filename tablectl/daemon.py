@@ -52,7 +52,6 @@ from tablectl.commands import COMMAND_VERBS as COMMAND_VERBS  # (re-exported)
 from tablectl.config import BrokerSetupError, LoadedConfig, Rules, resolve
 from tablectl.discovery import discovery_messages
 from tablectl.fault import JournalFault
-from tablectl.info import info_payload, rules_digest
 from tablectl.journal import (
     BadRecord,
     Journal,
@@ -76,6 +75,7 @@ from tablectl.status_report import (
 )
 from tablectl.status_socket import StatusServer, socket_path
 from tablectl.table import Table, journal_body, now_ts
+from tablectl.table_info import info_payload, rules_digest
 from tablectl.witness import anchors
 from tablectl_base.events import json_problem
 from tablectl_drivers.base import Backoff, DisplayDriver, Driver, FrameClock
@@ -1059,7 +1059,7 @@ class Daemon:
         )
 
     def _publish_info(self) -> None:
-        """The retained `info` (tablectl/info.py) for the rules in force now. The relay keeps
+        """The retained `info` (tablectl/table_info.py) for the rules in force now. The relay keeps
         the newest and publishes it again after every connect."""
         self._info_rules = self.table.rules
         self._info_digest = rules_digest(self.table.rules)

@@ -22,8 +22,8 @@ import tablectl
 from tablectl import schemas
 from tablectl.config import Rules, load_config
 from tablectl.daemon import Daemon
-from tablectl.info import devices, info_payload, posted, rules_digest
 from tablectl.journal import Journal
+from tablectl.table_info import devices, info_payload, posted, rules_digest
 from tests.conftest import MosquittoBroker
 from tests.helpers import BASE, TABLE_ID, write_config
 
