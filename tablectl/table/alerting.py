@@ -9,11 +9,17 @@ from tablectl.game_records import (
 )
 from tablectl.games.base import Rejected
 from tablectl.journal import Record
-from tablectl.outputs import Output, alert
 from tablectl.table.masking import public_input
 from tablectl.table.replies import maybe_reply
 from tablectl.table.state import TableState
-from tablectl.table_messages import Message
+from tablectl.table_messages import (
+    ALERTS,
+    AlertAcknowledged,
+    Message,
+    OpenAlertsChanged,
+    PaceAlert,
+    TableAlert,
+)
 from tablectl_base.events import (
     AlertAck,
 )
@@ -33,20 +39,26 @@ class TableAlerts(TableState):
                     low, high = band.min_rounds_per_hour, band.max_rounds_per_hour
                     self.pace, raised = self.pace.after_round(rec.ts, low, high)
                     if raised is not None:
-                        outputs = [*outputs, alert(str(raised.pop("reason")), **raised)]
+                        outputs = [
+                            *outputs,
+                            PaceAlert(
+                                str(raised["reason"]),
+                                str(raised["pace"]),
+                                int(raised["rounds_last_hour"]),
+                                raised["band"],
+                            ),
+                        ]
         opened = self.open_alerts
         for i, o in enumerate(outputs):
-            if type(o) is Output and o.topic == "alert":
-                kind = o.payload.get("kind")
-                if kind in NEEDS_A_PERSON:
-                    reason = str(o.payload.get("reason"))
-                    if kind in OPENED_ONCE and opened.holds(str(kind), reason):
-                        continue  # told again (the alert is published), open once
-                    opened = opened.opened(OpenAlert(self.seq + 1 + i, str(kind), reason, rec.ts))
+            if isinstance(o, ALERTS) and o.kind in NEEDS_A_PERSON:
+                kind, reason = o.kind, o.reason
+                if kind in OPENED_ONCE and opened.holds(kind, reason):
+                    continue  # told again (the alert is published), open once
+                opened = opened.opened(OpenAlert(self.seq + 1 + i, kind, reason, rec.ts))
         if opened is self.open_alerts:
             return outputs
         self.open_alerts = opened
-        return [*outputs, Output("alerts/open", opened.payload(), retain=True)]
+        return [*outputs, OpenAlertsChanged(opened)]
 
     def _acknowledge_alert(self, event: AlertAck, rec: Record) -> list[Message]:
         """`alert.ack`: a person closes an open alert, saying who and why (journaled)."""
@@ -55,17 +67,9 @@ class TableAlerts(TableState):
             listed = ", ".join(str(a.id) for a in self.open_alerts.items) or "none"
             raise Rejected(f"no open alert {event.alert} (open: {listed})", rule="alert.ack")
         self.open_alerts = self.open_alerts.acknowledged(event.alert)
-        echo = {
-            "type": "alert.ack",
-            "alert": found.id,
-            "kind": found.kind,
-            "by": event.by,
-            "why": event.why,
-            "ts": rec.ts,
-        }
         return [
-            Output("event", echo),
-            Output("alerts/open", self.open_alerts.payload(), retain=True),
+            AlertAcknowledged(found.id, found.kind, event.by, event.why, rec.ts),
+            OpenAlertsChanged(self.open_alerts),
         ]
 
     def _engine_error(self, exc: Exception, rec: Record, verb: str | None) -> list[Message]:
@@ -74,7 +78,7 @@ class TableAlerts(TableState):
         what = self._public_text(f"{type(exc).__name__}: {exc}", rec.source)[:300]
         reason = f"record {rec.seq} could not be applied ({what}); the state is unchanged"
         out: list[Message] = [
-            alert(
+            TableAlert(
                 reason,
                 kind="engine-error",
                 rule="R40",
@@ -84,12 +88,12 @@ class TableAlerts(TableState):
         ]
         if self.held is None:
             self.held = f"engine error on record {rec.seq}"
-            out.append(alert(f"round held: {self.held}", kind="round-held", rule="R40"))
+            out.append(TableAlert(f"round held: {self.held}", kind="round-held", rule="R40"))
         out.append(self.state_view())
         return out + maybe_reply(verb, rec.ref, False, reason, rule="R40")
 
-    def _refusal_alert(self, rej: Rejected, rec: Record) -> Output:
-        return alert(
+    def _refusal_alert(self, rej: Rejected, rec: Record) -> TableAlert:
+        return TableAlert(
             self._public_text(rej.reason, rec.source),
             rule=rej.rule,
             kind=rej.kind,

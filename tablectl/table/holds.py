@@ -7,11 +7,14 @@ import bisect
 
 from tablectl.games.base import Rejected
 from tablectl.journal import Record
-from tablectl.outputs import Output, alert
 from tablectl.table.alerting import TableAlerts
 from tablectl.table.masking import public_input
 from tablectl.table.state import blocked_reason
-from tablectl.table_messages import Message
+from tablectl.table_messages import (
+    Message,
+    RoundResumed,
+    TableAlert,
+)
 from tablectl_base.events import (
     InputEvent,
     RoundVoid,
@@ -62,7 +65,7 @@ class RoundHolds(TableAlerts):
         bisect.insort(held, item, key=lambda kept: kept[0])
         self.held_inputs = held
         return [
-            alert(
+            TableAlert(
                 f"kept until round.resume or round.void: the round is held ({self.held})",
                 kind="input-held",
                 source=rec.source,
@@ -78,10 +81,10 @@ class RoundHolds(TableAlerts):
             return []
         seqs = [rec.seq for _, rec in dropped]
         return [
-            alert(
+            TableAlert(
                 f"{len(dropped)} input(s) kept during the hold were not played: the round is void",
                 kind="held-inputs-discarded",
-                records=seqs,
+                records=tuple(seqs),
             )
         ]
 
@@ -113,7 +116,7 @@ class RoundHolds(TableAlerts):
                 rule="round.resume",
             )
         self.held = None
-        out: list[Message] = [Output("event", {"type": "round.resume", "ts": rec.ts})]
+        out: list[Message] = [RoundResumed(rec.ts)]
         kept, self.held_inputs = self.held_inputs, []
         for _, event, original in kept:
             try:

@@ -9,9 +9,11 @@ from datetime import timedelta
 from typing import Any
 
 from tablectl.journal import Record, parse_ts
-from tablectl.outputs import Output
 from tablectl.table.times import REPLAY_EPOCH
-from tablectl.table_messages import Message
+from tablectl.table_messages import (
+    CommandReply,
+    Message,
+)
 
 COMMAND_ID_WINDOW = timedelta(hours=24)
 """How long a command's (verb, id) is remembered, in the journal's record times: a command
@@ -101,20 +103,12 @@ def is_retained_refusal(rec: Record) -> bool:
     )
 
 
-COUNTED_REPLY = Output("cmd/reply")
+COUNTED_REPLY = CommandReply("", None, True)
 """The stand-in for a command's ok reply that `advance` counts and never sends."""
 
 
-def reply(verb: str, ref: str | None, ok: bool, reason: str | None, **extra: Any) -> Output:
-    payload: dict[str, Any] = {"id": ref, "ok": ok}
-    if reason is not None:
-        payload["reason"] = reason
-    if extra:
-        payload.update({k: v for k, v in extra.items() if v is not None})
-    return Output(f"cmd/{verb}/reply", payload)
-
-
 def maybe_reply(
-    verb: str | None, ref: str | None, ok: bool, reason: str | None, **extra: Any
+    verb: str | None, ref: str | None, ok: bool, reason: str | None, rule: str | None = None
 ) -> list[Message]:
-    return [] if verb is None else [reply(verb, ref, ok, reason, **extra)]
+    """The reply to a record that is a command (`verb`: its source's); none to any other."""
+    return [] if verb is None else [CommandReply(verb, ref, ok, reason, rule)]

@@ -3,14 +3,15 @@ in order, held past a gap, refused when read twice."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablectl.games.base import Rejected
 from tablectl.journal import Record
-from tablectl.outputs import Output, alert
 from tablectl.table.holds import RoundHolds
 from tablectl.table.inputs import input_key
-from tablectl.table_messages import Message
+from tablectl.table_messages import (
+    DeviceStatusChanged,
+    Message,
+    TableAlert,
+)
 from tablectl_base.events import (
     DeviceGap,
     DeviceStatus,
@@ -65,7 +66,7 @@ class DeviceSequencing(RoundHolds):
         if first:
             why = "the device cannot resend them" if ledger.gap else "asking the device to resend"
             out.append(
-                alert(
+                TableAlert(
                     f"device {device}: position(s) {spans(ledger.missing())}{where} not yet "
                     f"reported; position {pos} waits for them ({why})",
                     kind="gap",
@@ -104,7 +105,7 @@ class DeviceSequencing(RoundHolds):
         a different card at a dealt position means one read was wrong, so the round is held."""
         if verdict is Verdict.REPEAT:
             return [
-                alert(
+                TableAlert(
                     f"device {device}: position {pos}{where} read again; not dealt twice",
                     kind="position-repeated",
                     device=device,
@@ -116,11 +117,11 @@ class DeviceSequencing(RoundHolds):
             "the two reads is wrong"
         )
         out: list[Message] = [
-            alert(reason, kind="position-conflict", device=device, source=rec.source)
+            TableAlert(reason, kind="position-conflict", device=device, source=rec.source)
         ]
         if self.held is None and not self.engine.between_rounds(self.state):
             self.held = reason
-            out.append(alert(f"round held: {reason}", kind="round-held", device=device))
+            out.append(TableAlert(f"round held: {reason}", kind="round-held", device=device))
             out.append(self.state_view())
         return out
 
@@ -132,7 +133,7 @@ class DeviceSequencing(RoundHolds):
         gap = old.gap or Gap(old.run, old.pos or 0, old.missing(), "a new run began first")
         self._set_ledger(device, new.with_gap(gap))
         return [
-            alert(
+            TableAlert(
                 f"{gap.describe(device)} when {new.run} began: {len(old.pending)} input(s) "
                 "after it cannot be dealt; void the round",
                 kind="gap",
@@ -154,7 +155,7 @@ class DeviceSequencing(RoundHolds):
         if gap is not None and gap.missing is not None and _gap_filled(gap, ledger):
             self._set_ledger(device, ledger.with_gap(None))
             out.append(
-                alert(
+                TableAlert(
                     f"device {device}: position(s) {spans(gap.missing)} entered; "
                     "round.resume plays on",
                     kind="gap-filled",
@@ -190,28 +191,25 @@ class DeviceSequencing(RoundHolds):
         told = f"{gap.describe(device)}: {ev.reason}"
         if missing is None and self.engine.between_rounds(self.state) and not ledger.pending:
             # Between rounds nothing of a round can be missing: say so and play on.
-            return [alert(f"{told}; no round was in progress", kind="gap", device=device)]
+            return [TableAlert(f"{told}; no round was in progress", kind="gap", device=device)]
         self._set_ledger(device, ledger.with_gap(gap))
         remedy = (
             "void the round"
             if missing is None
             else "enter the missing cards at the console with their positions, or void the round"
         )
-        out: list[Message] = [alert(f"{told}; {remedy}", kind="gap", rule="R39", device=device)]
+        out: list[Message] = [
+            TableAlert(f"{told}; {remedy}", kind="gap", rule="R39", device=device)
+        ]
         if self.held is None:
             self.held = gap.describe(device)
-            out.append(alert(f"round held: {self.held}", kind="round-held", device=device))
+            out.append(TableAlert(f"round held: {self.held}", kind="round-held", device=device))
         return [*out, self.state_view()]
 
     def _device_status(self, ev: DeviceStatus, rec: Record) -> list[Message]:
-        payload: dict[str, Any] = {
-            "device": ev.device,
-            "available": ev.available,
-            "fault": ev.fault,
-            "detail": ev.detail,
-            "ts": rec.ts,
-        }
-        out: list[Message] = [Output(f"device/{ev.device}/status", payload, retain=True)]
+        out: list[Message] = [
+            DeviceStatusChanged(ev.device, ev.available, ev.fault, ev.detail, rec.ts)
+        ]
         serial = ev.detail.get("serial")
         self.serials = {**self.serials, ev.device: serial if isinstance(serial, str) else None}
         fault = ev.fault or (None if ev.available else "UNAVAILABLE")
@@ -223,12 +221,14 @@ class DeviceSequencing(RoundHolds):
             self.faults = {name: f for name, f in self.faults.items() if name != ev.device}
             return out
         if self.faults.get(ev.device) != fault:  # a standing fault is alerted once, not per report
-            out.append(alert(f"device {ev.device}: {fault}", kind="device-fault", device=ev.device))
+            out.append(
+                TableAlert(f"device {ev.device}: {fault}", kind="device-fault", device=ev.device)
+            )
         self.faults = {**self.faults, ev.device: fault}
         if self.held is None and self.engine.in_deal(self.state):
             # No result from a half-read hand: the round waits for the operator.
             self.held = f"device {ev.device}: {fault}"
-            out.append(alert(f"round held: {self.held}", kind="round-held", device=ev.device))
+            out.append(TableAlert(f"round held: {self.held}", kind="round-held", device=ev.device))
             out.append(self.state_view())
         return out
 

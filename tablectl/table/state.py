@@ -24,7 +24,9 @@ from tablectl.render import render
 from tablectl.table.inputs import Route, route_of
 from tablectl.table.masking import mask_cards
 from tablectl.table.replies import CommandIds
-from tablectl.table_messages import Message
+from tablectl.table_messages import (
+    Message,
+)
 from tablectl_base.events import (
     InputEvent,
     PositionedEvent,

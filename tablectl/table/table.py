@@ -22,13 +22,20 @@ from tablectl.games.base import Rejected
 from tablectl.games.common import replace
 from tablectl.games.registry import make_engine
 from tablectl.journal import Record
-from tablectl.outputs import PAYLOAD_VERSION, OutboxRow, Output, alert
+from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.render import render
 from tablectl.table.inputs import HAND_ENTERED, Route, route_of
 from tablectl.table.masking import public_input
 from tablectl.table.replay import ReplayShortcut
-from tablectl.table.replies import COUNTED_REPLY, is_retained_refusal, maybe_reply, reply
-from tablectl.table_messages import Message
+from tablectl.table.replies import COUNTED_REPLY, is_retained_refusal, maybe_reply
+from tablectl.table_messages import (
+    TABLE_MESSAGES,
+    ChainHead,
+    CommandReply,
+    Message,
+    RulesChanged,
+    TableAlert,
+)
 from tablectl_base.events import (
     AlertAck,
     DeviceGap,
@@ -86,14 +93,14 @@ class Table(ReplayShortcut):
             replace(o, table=replace(o.table, chain=rec.chain)) if isinstance(o, RoundResult) else o
             for o in outputs
         ]
-        return [*out, Output("journal/head", {"chain": rec.chain}, retain=True)]
+        return [*out, ChainHead(rec.chain)]
 
     def _outputs(self, rec: Record) -> list[Message]:
         verb = rec.source.removeprefix("cmd/") if rec.source.startswith("cmd/") else None
         if verb is not None and rec.ref is not None and not is_retained_refusal(rec):
             key = f"{verb}/{rec.ref}"
             if self._refs.known(key, rec.ts):
-                return [reply(verb, rec.ref, False, "duplicate request id: already handled")]
+                return [CommandReply(verb, rec.ref, False, "duplicate request id: already handled")]
             self._refs.add(key, rec.ts)
         saved = self._save()
         try:
@@ -108,7 +115,9 @@ class Table(ReplayShortcut):
         try:
             event = self._parse(rec)
         except EventError as exc:  # a journal written by an older version, or edited
-            out = [alert(f"journal record {rec.seq} is not a valid event: {exc}", kind="invalid")]
+            out = [
+                TableAlert(f"journal record {rec.seq} is not a valid event: {exc}", kind="invalid")
+            ]
             return out + maybe_reply(verb, rec.ref, False, str(exc))
         route = route_of(type(event))
         if route is Route.TABLE:
@@ -121,7 +130,7 @@ class Table(ReplayShortcut):
             )
         except Rejected as rej:
             out = [
-                alert(
+                TableAlert(
                     self._public_text(rej.reason, rec.source),
                     rule=rej.rule,
                     kind=rej.kind,  # "rejected", or "dealer-error" (R15)
@@ -134,7 +143,7 @@ class Table(ReplayShortcut):
         if verb is None:
             return outputs
         # `advance` only counts the messages: the reply it never sends is not built either.
-        ok = reply(verb, rec.ref, True, None) if self._rendering else COUNTED_REPLY
+        ok = CommandReply(verb, rec.ref, True) if self._rendering else COUNTED_REPLY
         return [*outputs, ok]
 
     def _table_input(self, event: InputEvent, rec: Record, verb: str | None) -> list[Message]:
@@ -144,18 +153,18 @@ class Table(ReplayShortcut):
             # R54: a retained command waits at the broker for a person to clear it (an alert
             # that stays open); any other invalid input is only told.
             retained = event.retained is True
-            rule = {"rule": "R54"} if retained else {}
+            rule = "R54" if retained else None
             out = [
-                alert(
+                TableAlert(
                     self._public_text(event.reason, rec.source),
                     kind="retained-command" if retained else "invalid-input",
-                    **rule,
+                    rule=rule,
                     source=rec.source,
                     raw=self._public_text(event.raw[:512], rec.source),
                 )
             ]
             reason = self._public_text(event.reason, rec.source)
-            return out + maybe_reply(verb, rec.ref, False, reason, **rule)
+            return out + maybe_reply(verb, rec.ref, False, reason, rule=rule)
         if isinstance(event, DeviceStatus):
             return self._device_status(event, rec)
         if isinstance(event, DeviceGap):
@@ -166,7 +175,9 @@ class Table(ReplayShortcut):
                 f"the journal could not be written from {event.since} to {event.until} "
                 f"({event.reason}): inputs waited, commands were refused"
             )
-            return [alert(reason, kind="journal-trouble", since=event.since, until=event.until)]
+            return [
+                TableAlert(reason, kind="journal-trouble", since=event.since, until=event.until)
+            ]
         if isinstance(event, RulesLoaded):
             return self._new_rules(event, rec)
         raise AssertionError(f"{type(event).__name__} is routed to the table but not handled")
@@ -200,10 +211,12 @@ class Table(ReplayShortcut):
         try:
             rules = Rules.model_validate(ev.rules)
         except ValidationError as exc:
-            return [alert(f"journal record {rec.seq} holds unusable rules: {exc}", kind="invalid")]
+            return [
+                TableAlert(f"journal record {rec.seq} holds unusable rules: {exc}", kind="invalid")
+            ]
         if rules != self.rules and not self.engine.between_rounds(self.state):
             return [
-                alert(
+                TableAlert(
                     "the rules cannot change in the middle of a round",
                     kind="rejected",
                     rule="config",
@@ -214,22 +227,23 @@ class Table(ReplayShortcut):
                 engine = make_engine(rules)
             except ValueError as exc:  # rules a game cannot be played under (e.g. its seats)
                 return [
-                    alert(f"journal record {rec.seq} holds unusable rules: {exc}", kind="invalid")
+                    TableAlert(
+                        f"journal record {rec.seq} holds unusable rules: {exc}", kind="invalid"
+                    )
                 ]
             if rules.game.id != self.rules.game.id:
                 self.state = engine.initial()
             self.engine = engine
         self.rules, self.rules_journaled = rules, True
-        payload = {"type": "config", "rules": rules.to_json(), "ts": rec.ts}
-        return [Output("event", payload), self.state_view()]
+        return [RulesChanged(rules.to_json(), rec.ts), self.state_view()]
 
     def _number(self, message: Message, rec: Record) -> OutboxRow:
         self.seq += 1
         try:
             out = render(message)
         except Exception as exc:  # R40: a view built only now (a start never builds it)
-            out = render(self._unrendered(message, exc, rec))
-            message = out
+            message = self._unrendered(message, exc, rec)
+            out = render(message)
         # The envelope (docs/mqtt.md): `ts` is the record's journal time (an input's echo keeps
         # its own, which a held input's differs from), `v` the payload schemas' version.
         payload = {
@@ -248,7 +262,7 @@ class Table(ReplayShortcut):
         data = _encode_payload(payload).encode("utf-8")
         return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
 
-    def _unrendered(self, message: Message, exc: Exception, rec: Record) -> Output:
+    def _unrendered(self, message: Message, exc: Exception, rec: Record) -> TableAlert:
         """R40: a message that cannot be rendered (a view is built only when it is published,
         never by a start or an import, which replay without publishing) is published as an
         engine-error alert in its place: one message for one, so the count, and every state the
@@ -256,7 +270,7 @@ class Table(ReplayShortcut):
         what = self._public_text(f"{type(exc).__name__}: {exc}")[:300]
         topic = (
             message.topic
-            if isinstance(message, Output)
+            if isinstance(message, TABLE_MESSAGES)
             else "state"
             if isinstance(message, StateChanged)
             else f"display/{message.name}"
@@ -265,7 +279,7 @@ class Table(ReplayShortcut):
             if isinstance(message, InputAccepted)
             else "round/result"
         )
-        return alert(
+        return TableAlert(
             f"the {topic} message after record {rec.seq} could not be built ({what}); "
             "the input stands",
             kind="engine-error",
