@@ -26,8 +26,10 @@ from tablectl_base.events import (
 
 
 class TableAlerts(TableState):
+    """The alerts the table raises itself, and the open alerts and pace it keeps."""
+
     def _with_pace_and_open_alerts(self, outputs: list[Message], rec: Record) -> list[Message]:
-        """Issue 14 item 2: a round finished outside the rules' pace band raises a `pace` alert;
+        """A round finished outside the rules' pace band raises a `pace` alert (docs/mqtt.md);
         each alert a person must act on (NEEDS_A_PERSON) opens, its id the `seq` its message will
         have; when that changes what is open, the retained `alerts/open` follows the record's
         other messages. (Messages are numbered in order from `self.seq + 1`, by `apply` and

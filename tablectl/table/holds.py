@@ -22,6 +22,9 @@ from tablectl_base.events import (
 
 
 class RoundHolds(TableAlerts):
+    """A held round: what comes in is kept, then played at `round.resume` or dropped by
+    `round.void`."""
+
     def _deal_or_hold(
         self, event: InputEvent, rec: Record, rank: float | None = None
     ) -> list[Message]:

@@ -17,14 +17,18 @@ from tablectl_base.positions import Ledger, Verdict
 
 
 class ReplayShortcut(DeviceSequencing):
+    """`advance`'s short way, for a start, an import or a verification, which replay every
+    record without publishing: most records are a simple input, counted here without building
+    a message."""
+
     def _count_simple_input(self, rec: Record) -> int | None:
-        """`advance`'s short way through the usual record of a replay (issue 10): a game input
+        """`advance`'s short way through the usual record of a replay: a game input
         the engine accepts (a bank, a wager, bets.close, a decision) from anywhere but a
         device, or a device's input that is the next in its count with nothing waiting (a
         card from the shoe), while no round is held and nothing is paced, played for recall or
         witnessed. It moves the state, the request ids, the device's count and what the round
         notes as `_outputs` does and returns how many messages that way makes; None sends the
-        record the full way, which judges (and refuses) it as ever. tests/test_snapshot.py
+        record the full way, which checks (and refuses) it as ever. tests/test_snapshot.py
         holds the two ways equal record by record for every game."""
         if (
             self.held is not None

@@ -23,6 +23,9 @@ from tablectl_base.positions import Gap, Ledger, Verdict, spans
 
 
 class DeviceSequencing(RoundHolds):
+    """Each device's count (R39): its inputs dealt in order, gaps waited for or held, repeats
+    refused; and each device's reported status."""
+
     def _positioned(self, event: PositionedEvent, rec: Record) -> list[Message]:
         """An input with its place in the device's count: dealt only when it is the next one;
         read twice, it is refused; past a gap, it waits for the positions before it."""

@@ -7,7 +7,6 @@ from datetime import timedelta
 from typing import Any, cast
 
 from tablectl.alerts import OpenAlerts, Pace
-from tablectl.commands import CARD_COMMANDS
 from tablectl.config import LoadedConfig
 from tablectl.game_records import (
     DeviceUsed,
@@ -22,7 +21,7 @@ from tablectl.games.registry import make_engine, spec_of
 from tablectl.journal import Record, format_ts, parse_ts
 from tablectl.render import render
 from tablectl.table.inputs import Route, route_of
-from tablectl.table.masking import mask_cards
+from tablectl.table.masking import public_text
 from tablectl.table.replies import CommandIds
 from tablectl.table_messages import (
     Message,
@@ -65,11 +64,11 @@ class TableState:
         # Each is ranked by when it happened (its record's seq; a card that fills a gap ranks
         # just before what waited behind the gap), so a late fill is still played in its place.
         self.held_inputs: list[tuple[float, InputEvent, Record]] = []
-        # Each device's place in its own count (issue 9): rebuilt from the journal, so a driver
+        # Each device's place in its own count (R39): rebuilt from the journal, so a driver
         # resumes from the journal's cursor after a restart. And where this round's inputs sat.
         self.ledgers: dict[str, Ledger] = {}
         self.round_positions: list[dict[str, Any]] = []
-        # Alerts waiting for a person, and the pace against the rules' band (issue 14 item 2).
+        # Alerts waiting for a person, and the pace against the rules' band (docs/mqtt.md).
         self.open_alerts = OpenAlerts()
         self.pace = Pace()
         # R28: with a bet timer, (round, when betting closes): the round's first wager's record
@@ -137,14 +136,8 @@ class TableState:
         return event
 
     def _public_text(self, text: str, source: str | None = None) -> str:
-        """An alert's text as it may be published: card names masked, since a refused card may
-        be a hole card nobody has seen; not at a game that shows every card face up (baccarat),
-        unless the input came from a command that can carry a card the table does not show (a
-        burn: `commands.CARD_COMMANDS`, which only the table may read)."""
-        verb = source.removeprefix("cmd/") if source and source.startswith("cmd/") else None
-        if spec_of(self.rules.game.id).shows_every_card and verb not in CARD_COMMANDS:
-            return text
-        return mask_cards(text)
+        """An alert's text as this table's game may publish it (`masking.public_text`)."""
+        return public_text(text, spec_of(self.rules.game.id).shows_every_card, source)
 
     def _play(self, event: InputEvent, rec: Record) -> list[Message]:
         """The engine's judgement of one game input; the device (and position) that fed it is
@@ -228,8 +221,9 @@ class TableState:
         return view
 
     def _positions_used(self) -> dict[str, Any]:
-        """Issue 9 item 4: where in each device's own count the round's inputs sat, so anyone can
-        check the deal against the device's log; cards entered by hand are flagged (R39)."""
+        """Where in each device's own count the round's inputs sat (`positions` of a round's
+        result), so anyone can check the deal against the device's log; cards entered by hand
+        are flagged (R39)."""
         groups: list[dict[str, Any]] = []
         for used in self.round_positions:
             last = groups[-1] if groups else None

@@ -170,7 +170,7 @@ class Table(ReplayShortcut):
         if isinstance(event, DeviceGap):
             return self._device_gap(event, rec)
         if isinstance(event, JournalTrouble):
-            # Issue 14: the journal's trouble, journaled once it could be, waits for a person.
+            # The journal's trouble, journaled once it could be, waits for a person.
             reason = (
                 f"the journal could not be written from {event.since} to {event.until} "
                 f"({event.reason}): inputs waited, commands were refused"
