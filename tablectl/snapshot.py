@@ -30,7 +30,8 @@ from tablectl.config import LoadedConfig, Rules
 from tablectl.games.registry import make_engine
 from tablectl.journal import SNAPSHOTS_KEPT, Journal, Record, Snapshot, Verification
 from tablectl.snapshot_names import registered_class, stable_name
-from tablectl.table import CommandIds, Table
+from tablectl.table import Table
+from tablectl.table.replies import CommandIds
 from tablectl_base.cards import Card, parse_card
 
 FORMAT = 5
@@ -38,7 +39,7 @@ FORMAT = 5
 replays from an older one it can read, or from the first record. 2: the table's open alerts
 and pace, which a format 1 snapshot does not hold. 3: the bet timer's clock (`Table.bet_clock`,
 R28). 4: each remembered command id with its record's time (R54: a day of ids,
-`table.CommandIds`), where format 3 held the newest 4,096 ids without their times, which cannot
+`table.replies.CommandIds`), where format 3 held the newest 4,096 ids without their times, which cannot
 be told apart from the window's: such a snapshot is rebuilt from the records. 5: classes named
 by their stable names (tablectl/snapshot_names.py), where format 4 named them by
 `module:qualname`: such a snapshot is rebuilt from the records too."""

@@ -16,19 +16,17 @@ The names the daemon, the CLI and the tests use are importable from here.
 from __future__ import annotations
 
 from tablectl.table.inputs import HAND_ENTERED_TYPES, journal_body
-from tablectl.table.masking import mask_cards, public_input
-from tablectl.table.replies import COMMAND_ID_WINDOW, CommandIds
+from tablectl.table.masking import mask_cards
+from tablectl.table.replies import COMMAND_ID_WINDOW
 from tablectl.table.table import Table
 from tablectl.table.times import now_ts, replay_ts
 
 __all__ = [
     "COMMAND_ID_WINDOW",
     "HAND_ENTERED_TYPES",
-    "CommandIds",
     "Table",
     "journal_body",
     "mask_cards",
     "now_ts",
-    "public_input",
     "replay_ts",
 ]

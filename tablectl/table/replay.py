@@ -27,9 +27,9 @@ class ReplayShortcut(DeviceSequencing):
         device, or a device's input that is the next in its count with nothing waiting (a
         card from the shoe), while no round is held and nothing is paced, played for recall or
         witnessed. It moves the state, the request ids, the device's count and what the round
-        notes as `_outputs` does and returns how many messages that way makes; None sends the
-        record the full way, which checks (and refuses) it as ever. tests/test_snapshot.py
-        holds the two ways equal record by record for every game."""
+        notes as `_record_messages` does and returns how many messages that way makes; None
+        sends the record the full way, which checks (and refuses) it as ever.
+        tests/test_snapshot.py holds the two ways equal record by record for every game."""
         if (
             self.held is not None
             or self.played is not None

@@ -289,6 +289,7 @@ class TableState:
 
 
 def blocked_reason(name: str, ledger: Ledger) -> str:
+    """Why device `name` blocks the round: its gap, or the positions it has not reported."""
     if ledger.gap is not None:
         return ledger.gap.describe(name)
     where = f" of {ledger.run}" if ledger.run is not None else ""

@@ -62,7 +62,9 @@ class Table(ReplayShortcut):
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
         self._rendering = True
-        return [self._number(o, rec) for o in self._with_chain_head(rec, self._outputs(rec))]
+        return [
+            self._number(o, rec) for o in self._with_chain_head(rec, self._record_messages(rec))
+        ]
 
     def advance(self, rec: Record) -> None:
         """Apply one journal record whose messages are not wanted (they are in the outbox
@@ -76,7 +78,7 @@ class Table(ReplayShortcut):
         if counted is not None:
             self.seq += counted
             return
-        outputs = self._outputs(rec)
+        outputs = self._record_messages(rec)
         # Only counted: a witness (`_with_chain_head`) adds its journal/head to a round's result.
         self.seq += len(outputs)
         if rec.witness and any(isinstance(o, RoundResult) for o in outputs):
@@ -95,7 +97,10 @@ class Table(ReplayShortcut):
         ]
         return [*out, ChainHead(rec.chain)]
 
-    def _outputs(self, rec: Record) -> list[Message]:
+    def _record_messages(self, rec: Record) -> list[Message]:
+        """The messages of one record: a repeated command refused (R54), or what
+        `_messages_for` makes (an engine error in its place, R40, never a crash), then any pace
+        alert and the open alerts."""
         verb = rec.source.removeprefix("cmd/") if rec.source.startswith("cmd/") else None
         if verb is not None and rec.ref is not None and not is_retained_refusal(rec):
             key = f"{verb}/{rec.ref}"
