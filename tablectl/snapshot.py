@@ -39,10 +39,10 @@ FORMAT = 5
 replays from an older one it can read, or from the first record. 2: the table's open alerts
 and pace, which a format 1 snapshot does not hold. 3: the bet timer's clock (`Table.bet_clock`,
 R28). 4: each remembered command id with its record's time (R54: a day of ids,
-`table.replies.CommandIds`), where format 3 held the newest 4,096 ids without their times, which cannot
-be told apart from the window's: such a snapshot is rebuilt from the records. 5: classes named
-by their stable names (tablectl/snapshot_names.py), where format 4 named them by
-`module:qualname`: such a snapshot is rebuilt from the records too."""
+`table.replies.CommandIds`), where format 3 held the newest 4,096 ids without their times,
+which cannot be told apart from the window's: such a snapshot is rebuilt from the records.
+5: classes named by their stable names (tablectl/snapshot_names.py), where format 4 named them
+by `module:qualname`: such a snapshot is rebuilt from the records too."""
 
 
 class SnapshotError(ValueError):
