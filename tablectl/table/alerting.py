@@ -4,9 +4,7 @@ stay open until a person acknowledges them."""
 from __future__ import annotations
 
 from tablectl.alerts import NEEDS_A_PERSON, OPENED_ONCE, OpenAlert
-from tablectl.game_records import (
-    RoundResult,
-)
+from tablectl.game_records import RoundResult
 from tablectl.games.base import Rejected
 from tablectl.journal import Record
 from tablectl.table.masking import public_input
@@ -20,9 +18,7 @@ from tablectl.table_messages import (
     PaceAlert,
     TableAlert,
 )
-from tablectl_base.events import (
-    AlertAck,
-)
+from tablectl_base.events import AlertAck
 
 
 class TableAlerts(TableState):
@@ -95,6 +91,7 @@ class TableAlerts(TableState):
         return out + maybe_reply(verb, rec.ref, False, reason, rule="R40")
 
     def _refusal_alert(self, rej: Rejected, rec: Record) -> TableAlert:
+        """The alert for a refused input (a dealer's error too, R15), its cards withheld."""
         return TableAlert(
             self._public_text(rej.reason, rec.source),
             rule=rej.rule,

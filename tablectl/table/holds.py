@@ -10,15 +10,8 @@ from tablectl.journal import Record
 from tablectl.table.alerting import TableAlerts
 from tablectl.table.masking import public_input
 from tablectl.table.state import blocked_reason
-from tablectl.table_messages import (
-    Message,
-    RoundResumed,
-    TableAlert,
-)
-from tablectl_base.events import (
-    InputEvent,
-    RoundVoid,
-)
+from tablectl.table_messages import Message, RoundResumed, TableAlert
+from tablectl_base.events import InputEvent, RoundVoid
 
 
 class RoundHolds(TableAlerts):

@@ -8,11 +8,7 @@ from typing import cast
 from tablectl.journal import Record
 from tablectl.table.inputs import Route, input_key, route_of
 from tablectl.table.sequencing import DeviceSequencing
-from tablectl_base.events import (
-    EventError,
-    PositionedEvent,
-    ShoeNew,
-)
+from tablectl_base.events import EventError, PositionedEvent, ShoeNew
 from tablectl_base.positions import Ledger, Verdict
 
 

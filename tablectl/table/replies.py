@@ -10,10 +10,7 @@ from typing import Any
 
 from tablectl.journal import Record, parse_ts
 from tablectl.table.times import REPLAY_EPOCH
-from tablectl.table_messages import (
-    CommandReply,
-    Message,
-)
+from tablectl.table_messages import CommandReply, Message
 
 COMMAND_ID_WINDOW = timedelta(hours=24)
 """How long a command's (verb, id) is remembered, in the journal's record times: a command

@@ -7,18 +7,8 @@ from tablectl.games.base import Rejected
 from tablectl.journal import Record
 from tablectl.table.holds import RoundHolds
 from tablectl.table.inputs import input_key
-from tablectl.table_messages import (
-    DeviceStatusChanged,
-    Message,
-    TableAlert,
-)
-from tablectl_base.events import (
-    DeviceGap,
-    DeviceStatus,
-    InputEvent,
-    PositionedEvent,
-    ShoeNew,
-)
+from tablectl.table_messages import DeviceStatusChanged, Message, TableAlert
+from tablectl_base.events import DeviceGap, DeviceStatus, InputEvent, PositionedEvent, ShoeNew
 from tablectl_base.positions import Gap, Ledger, Verdict, spans
 
 

@@ -23,14 +23,8 @@ from tablectl.render import render
 from tablectl.table.inputs import Route, route_of
 from tablectl.table.masking import public_text
 from tablectl.table.replies import CommandIds
-from tablectl.table_messages import (
-    Message,
-)
-from tablectl_base.events import (
-    InputEvent,
-    PositionedEvent,
-    parse_event,
-)
+from tablectl.table_messages import Message
+from tablectl_base.events import InputEvent, PositionedEvent, parse_event
 from tablectl_base.positions import Ledger, spans
 
 PARSED_KEPT = 1024  # journaled bodies remembered with their parsed event (`_parse`)

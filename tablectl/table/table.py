@@ -12,12 +12,7 @@ from typing import cast
 from pydantic import ValidationError
 
 from tablectl.config import Rules
-from tablectl.game_records import (
-    DisplayChanged,
-    InputAccepted,
-    RoundResult,
-    StateChanged,
-)
+from tablectl.game_records import DisplayChanged, InputAccepted, RoundResult, StateChanged
 from tablectl.games.base import Rejected
 from tablectl.games.common import replace
 from tablectl.games.registry import make_engine
