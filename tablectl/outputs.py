@@ -1,13 +1,14 @@
-"""What engines emit (`Output`: a message for a topic under the table's base, before `table`
-and `seq`) and what the table makes of it (`OutboxRow`: numbered and rendered, for the journal's
-outbox and the relay). A leaf module: the pure core imports no MQTT, SQLite or asyncio."""
+"""A message as tablectl/render.py renders a record (`Output`: a topic under the table's base and
+its payload, before the envelope) and what the table makes of it (`OutboxRow`: numbered and
+encoded, for the journal's outbox and the relay). A leaf module: the pure core imports no MQTT,
+SQLite or asyncio."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost
 
 PAYLOAD_VERSION = 1
 """`v` in every JSON payload tablectl publishes: the version of the payload schemas (schemas/,
@@ -24,15 +25,6 @@ class Output:
     payload: dict[str, Any] = field(default_factory=dict)
     retain: bool = False
     qos: int = 1
-
-
-def alert(reason: str, *, rule: str | None = None, kind: str = "rejected", **extra: Any) -> Output:
-    """An `alert` message: rejected input, dealer error, device fault, misdeal."""
-    payload: dict[str, Any] = {"kind": kind, "reason": reason}
-    if rule:
-        payload["rule"] = rule
-    payload.update(extra)
-    return Output("alert", payload)
 
 
 @quick_init

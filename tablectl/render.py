@@ -24,10 +24,23 @@ from tablectl.game_records import (
     TableNotes,
 )
 from tablectl.outputs import Output
+from tablectl.table_messages import (
+    TABLE_MESSAGES,
+    AlertAcknowledged,
+    ChainHead,
+    CommandReply,
+    DeviceStatusChanged,
+    OpenAlertsChanged,
+    PaceAlert,
+    RoundResumed,
+    RulesChanged,
+    TableAlert,
+    TableMessage,
+)
 from tablectl_base.money import fmt
 
 
-def render(record: GameRecord | Output) -> Output:
+def render(record: GameRecord | TableMessage | Output) -> Output:
     """The message a record is published as (an `Output` passes through as it is)."""
     if isinstance(record, Output):
         return record
@@ -35,6 +48,8 @@ def render(record: GameRecord | Output) -> Output:
         return Output("state", dict(record.view), retain=True)
     if isinstance(record, InputAccepted):
         return Output("event", event_payload(record))
+    if isinstance(record, TABLE_MESSAGES):
+        return table_message(record)
     if isinstance(record, RoundSettled):
         return Output("round/result", result_payload(record))
     if isinstance(record, DisplayChanged):
@@ -226,4 +241,88 @@ def shown_payload(hand: ShownHand) -> dict[str, Any]:
         # a low-only game (Razz) shows its low hand alone
         "high": {"cards": list(hand.high), "name": hand.high_name} if hand.high else None,
         "low": None if hand.low is None else {"cards": list(hand.low), "name": hand.low_name},
+    }
+
+
+# -- the table's own messages (tablectl/table_messages.py) ----------------------------------------
+
+
+def table_message(record: TableMessage) -> Output:
+    """A message of the table's own, as published."""
+    if isinstance(record, CommandReply):
+        return Output(record.topic, reply_payload(record))
+    if isinstance(record, TableAlert):
+        return Output("alert", alert_payload(record))
+    if isinstance(record, OpenAlertsChanged):
+        return Output("alerts/open", record.alerts.payload(), retain=True)
+    if isinstance(record, ChainHead):
+        return Output("journal/head", {"chain": record.chain}, retain=True)
+    if isinstance(record, DeviceStatusChanged):
+        return Output(record.topic, device_status_payload(record), retain=True)
+    if isinstance(record, PaceAlert):
+        payload = {"kind": record.kind, "reason": record.reason, "pace": record.pace}
+        return Output(
+            "alert", {**payload, "rounds_last_hour": record.rounds_last_hour, "band": record.band}
+        )
+    if isinstance(record, RulesChanged):
+        return Output("event", {"type": "config", "rules": record.rules, "ts": record.ts})
+    if isinstance(record, RoundResumed):
+        return Output("event", {"type": "round.resume", "ts": record.ts})
+    if isinstance(record, AlertAcknowledged):
+        return Output("event", ack_payload(record))
+    raise TypeError(f"not a table message: {record!r}")
+
+
+def reply_payload(record: CommandReply) -> dict[str, Any]:
+    """`cmd/<verb>/reply`: the request's id and whether it was done; if not, why."""
+    payload: dict[str, Any] = {"id": record.id, "ok": record.ok}
+    if record.reason is not None:
+        payload["reason"] = record.reason
+    if record.rule is not None:
+        payload["rule"] = record.rule
+    return payload
+
+
+def alert_payload(record: TableAlert) -> dict[str, Any]:
+    """`alert`: its kind and reason, then what it names (docs/mqtt.md "alert")."""
+    payload: dict[str, Any] = {"kind": record.kind, "reason": record.reason}
+    if record.rule:
+        payload["rule"] = record.rule
+    if record.device is not None:
+        payload["device"] = record.device
+    if record.source is not None:
+        payload["source"] = record.source
+    if record.input is not None:
+        payload["input"] = record.input
+    if record.raw is not None:
+        payload["raw"] = record.raw
+    if record.records is not None:
+        payload["records"] = list(record.records)
+    if record.since is not None:
+        payload["since"] = record.since
+    if record.until is not None:
+        payload["until"] = record.until
+    return payload
+
+
+def device_status_payload(record: DeviceStatusChanged) -> dict[str, Any]:
+    """`device/<name>/status`: what the device reports now."""
+    return {
+        "device": record.device,
+        "available": record.available,
+        "fault": record.fault,
+        "detail": record.detail,
+        "ts": record.ts,
+    }
+
+
+def ack_payload(record: AlertAcknowledged) -> dict[str, Any]:
+    """`event` of an `alert.ack`: the alert closed, its kind, who and why."""
+    return {
+        "type": "alert.ack",
+        "alert": record.alert,
+        "kind": record.kind,
+        "by": record.by,
+        "why": record.why,
+        "ts": record.ts,
     }

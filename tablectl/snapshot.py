@@ -1,20 +1,20 @@
 """Checkpoints: everything a `Table` holds, as canonical bytes, and a table rebuilt from them.
 
-A snapshot is derived data (issue 10 item 1): the journal alone decides the table, and a snapshot
-only spares a restart from replaying the records before it. So the encoding is canonical (the
-same table gives the same bytes however it was reached: replayed from the first record or
-restored from an earlier snapshot), which is what `verify-journal --deep` compares.
+A snapshot is derived data: the journal alone decides the table, and a snapshot only spares a
+restart from replaying the records before it. So the encoding is canonical (the same table gives
+the same bytes however it was reached: replayed from the first record or restored from an
+earlier snapshot), which is what `verify-journal --deep` compares.
 
 The encoding is typed JSON, not pickle: a journal file someone edited must never be able to run
-code. Objects are tagged with their class and only tablectl's own dataclasses, enums and pydantic
-models are rebuilt (`_allowed`); anything else is refused as a corrupt snapshot.
+code. Objects are tagged with their class's stable name (tablectl/snapshot_names.py), never its
+module, and only a class registered there is rebuilt; anything else is refused as a corrupt
+snapshot.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib
 import json
 import zlib
 from collections.abc import Mapping, Sequence
@@ -30,37 +30,23 @@ from tablectl.config import LoadedConfig
 from tablectl.games.registry import make_engine
 from tablectl.games.table_rules import Rules
 from tablectl.records import SNAPSHOTS_KEPT, Record, Snapshot, Verification
-from tablectl.table import CommandIds, Table
+from tablectl.snapshot_names import registered_class, stable_name
+from tablectl.table import Table
+from tablectl.table.replies import CommandIds
 from tablectl_base.cards import Card, parse_card
 
 if TYPE_CHECKING:
     from tablectl.journal import Journal
 
-FORMAT = 4
+FORMAT = 5
 """The snapshot format. A tablectl that cannot read a stored format skips that snapshot and
 replays from an older one it can read, or from the first record. 2: the table's open alerts
-and pace (issue 14), which a format 1 snapshot does not hold. 3: the bet timer's clock
-(`Table.bet_clock`, R28). 4: each remembered command id with its record's time (R54: a day of
-ids, `table.CommandIds`), where format 3 held the newest 4,096 ids without their times, which
-cannot be told apart from the window's: such a snapshot is rebuilt from the records."""
-
-_PACKAGES = ("tablectl.", "tablectl_base.")
-"""Where the classes a snapshot may name live (tablectl's own, and the leaf package it shares
-with its drivers)."""
-
-MOVED: dict[str, str] = {
-    **{
-        f"tablectl.{name}": f"tablectl_base.{name}"
-        for name in ("backoff", "cards", "money", "events", "positions")
-    },
-    "tablectl.eztrak": "tablectl.games.baccarat.eztrak",
-    **{
-        f"tablectl.games.{game}.engine": f"tablectl.games.{game}.state"
-        for game in ("ultimate", "pai_gow", "three_card_poker")
-    },
-}
-"""Modules that moved since snapshots were first written (into the leaf package, issue 11): a
-snapshot naming a class by its old module still reads."""
+and pace, which a format 1 snapshot does not hold. 3: the bet timer's clock (`Table.bet_clock`,
+R28). 4: each remembered command id with its record's time (R54: a day of ids,
+`table.replies.CommandIds`), where format 3 held the newest 4,096 ids without their times,
+which cannot be told apart from the window's: such a snapshot is rebuilt from the records.
+5: classes named by their stable names (tablectl/snapshot_names.py), where format 4 named them
+by `module:qualname`: such a snapshot is rebuilt from the records too."""
 
 
 class SnapshotError(ValueError):
@@ -195,7 +181,9 @@ def _decode_ids(refs: Any, steps: Any) -> list[tuple[str, int]]:
 
 
 def _name(cls: type) -> str:
-    return f"{cls.__module__}:{cls.__qualname__}"
+    """`cls`'s stable name; a class not registered (a vendor game's) is written by its place,
+    which no stable name looks like, so that such a snapshot is refused when read back."""
+    return stable_name(cls) or f"{cls.__module__}:{cls.__qualname__}"
 
 
 def _enc(v: Any) -> Any:
@@ -270,22 +258,13 @@ def _tagged(tag: str, arg: Any, value: Any) -> Any:
 
 
 def _allowed(name: Any) -> type:
-    """One of tablectl's own classes, by the name `_name` gave it; nothing else is rebuilt."""
-    if not isinstance(name, str) or ":" not in name:
+    """The class registered under the stable name `_name` gave it; nothing else is rebuilt."""
+    if not isinstance(name, str):
         raise SnapshotError(f"not a class name: {name!r}")
-    module, _, qualname = name.partition(":")
-    module = MOVED.get(module, module)
-    if not module.startswith(_PACKAGES):
-        raise SnapshotError(f"{name} is not one of tablectl's classes")
-    try:
-        obj: Any = importlib.import_module(module)
-        for part in qualname.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError):
-        raise SnapshotError(f"no class {name} in this tablectl") from None
-    if not isinstance(obj, type):
-        raise SnapshotError(f"{name} is not a class")
-    return obj
+    cls = registered_class(name)
+    if cls is None:
+        raise SnapshotError(f"no class is registered as {name} in this tablectl"[:300])
+    return cls
 
 
 # -- stored checkpoints --------------------------------------------------------------------------
@@ -427,9 +406,8 @@ def deep_check(cfg: LoadedConfig, files: Sequence[Journal]) -> Verification:
 
 def _differs(cfg: LoadedConfig, table: Table, snap: Snapshot) -> str | None:
     """Why a stored snapshot is not the replayed state, or None. Byte-equal is equal; otherwise
-    the snapshot is read back and encoded again, so one written before a class moved (its old
-    `module:qualname` still resolves, e.g. a game that became a package) is proved by what it
-    holds, not by the names it was written with."""
+    the snapshot is read back and encoded again, so it is proved by what it holds, not by how
+    its bytes were written."""
     try:
         data = unpack(snap.body, snap.digest)
     except SnapshotError as exc:

@@ -64,7 +64,7 @@ from tests.test_stud_properties import _next_stud_input
 D = Decimal
 SHIPPED = Path(__file__).resolve().parents[1] / "config" / "dealers-choice-003.toml"
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][shdc]|JKR)(?![A-Za-z0-9])")
-"""A card name as tablectl writes one (tablectl/table.py masks the same tokens in alerts)."""
+"""A card name as tablectl writes one (tablectl/table/masking.py masks these in alerts)."""
 WITHOUT_JOKER = "lowball is dealt without the joker"
 JOKER = "JKR"
 HANDS = 5

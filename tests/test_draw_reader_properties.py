@@ -67,7 +67,7 @@ AT_ONCE_RULE = '003 "Lowball" (Lowball Rules, rule 16)'
 FROM_THE_READER = ("table", "seq", "ts", "devices", "positions", "chain")
 """Round result keys that say where the cards came from (or number the message), not the hand."""
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][shdc]|JKR)(?![A-Za-z0-9])")
-"""A card name as tablectl writes one (tablectl/table.py masks the same tokens in alerts)."""
+"""A card name as tablectl writes one (tablectl/table/masking.py masks these in alerts)."""
 
 
 # ---------------------------------------------------------------- the two sessions

@@ -23,8 +23,8 @@ from tablectl import schemas
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl.games.table_rules import Rules
-from tablectl.info import devices, info_payload, posted, rules_digest
 from tablectl.journal import Journal
+from tablectl.table_info import devices, info_payload, posted, rules_digest
 from tests.conftest import MosquittoBroker
 from tests.helpers import BASE, TABLE_ID, write_config
 

@@ -311,7 +311,7 @@ def test_a_replay_places_every_arrival_as_the_live_table_does(
     tmp_path_factory: pytest.TempPathFactory, arrivals: list[int]
 ) -> None:
     """`advance` (a start's or an import's replay, which takes a short way for the card that is
-    simply next in its count: `Table._counted_input`) keeps the device's count, what waits, the
+    simply next in its count: `Table._count_simple_input`) keeps the device's count, what waits, the
     round's positions and the message count exactly as `apply` does, record by record, and deals
     the game the same cards."""
     cfg = make_config(tmp_path_factory.mktemp("p"))

@@ -124,7 +124,7 @@ def assert_restores_exactly(cfg: LoadedConfig, recs: Sequence[Record], cuts: Ite
     assert c.state == a.state
     assert (c.position, c.seq, c.held) == (a.position, a.seq, a.held)
     # Advanced without rendering a message (a recovery's or an import's replay, which takes a
-    # short way through the usual game input: `Table._counted_game_input`), a table is where
+    # short way through the usual game input: `Table._count_simple_input`), a table is where
     # the rendering replay is after every record (the same message count and state) and ends
     # exactly where it does.
     quiet = Table(cfg)
@@ -664,7 +664,7 @@ DAMAGE: dict[str, Callable[[Snapshot], Change]] = {
         "faults", {"$o": "tablectl.journal:Journal", "v": {}}
     ),
     "a tablectl class with the wrong fields": _with(
-        "faults", {"$o": "tablectl_base.positions:Gap", "v": {"nope": 1}}
+        "faults", {"$o": "positions.Gap", "v": {"nope": 1}}
     ),
     "an unknown class in tablectl": _with("faults", {"$o": "tablectl.nowhere:X", "v": {}}),
     "command ids without their times (format 3's form)": _forged(
@@ -680,9 +680,7 @@ DAMAGE: dict[str, Callable[[Snapshot], Change]] = {
     # Garbage the codec does not turn into SnapshotError (see the module's promise: "anything
     # else is refused as a corrupt snapshot").
     "a decimal that is no number": _with("faults", {"$d": "abc"}),
-    "an object whose fields are not an object": _with(
-        "faults", {"$o": "tablectl_base.positions:Gap", "v": None}
-    ),
+    "an object whose fields are not an object": _with("faults", {"$o": "positions.Gap", "v": None}),
     "JSON nested too deep": _spliced(b"[" * 5000 + b"]" * 5000),
 }
 

@@ -23,13 +23,13 @@ import structlog
 from tablectl.broadcast import DelayedFeed
 from tablectl.config import BrokerSetupError, resolve
 from tablectl.daemon.state import DaemonState
-from tablectl.info import info_payload, rules_digest
 from tablectl.journal import JournalError
 from tablectl.journal.heads import anchors
 from tablectl.journal.segments import History
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.records import now_ts
 from tablectl.relay import Refusal, Relay
+from tablectl.table_info import info_payload, rules_digest
 from tablectl_drivers.connect import port_serial
 
 log = structlog.get_logger("tablectl.daemon")

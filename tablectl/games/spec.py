@@ -139,22 +139,6 @@ class GameSpec:
         return tuple(wagers)
 
 
-def moved_to(package: str, where: Mapping[str, str]) -> Callable[[str], Any]:
-    """A package's `__getattr__` (PEP 562) that finds each name of `where` in the submodule it
-    maps to, imported on first use: the old `package:Class` names of a game that became a
-    package (journal snapshots name state classes so) resolve without loading the engine with
-    the spec."""
-    moved = dict(where)
-
-    def __getattr__(name: str) -> Any:
-        module = moved.get(name)
-        if module is not None:
-            return getattr(import_module(f"{package}.{module}"), name)
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
-
-    return __getattr__
-
-
 def load(path: str) -> Any:
     """The object a "module:name" string names, imported now."""
     module, _, name = path.partition(":")

@@ -20,8 +20,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 import tablectl
 from tablectl.config import load_config
-from tablectl.info import posted
 from tablectl.journal import Journal
+from tablectl.table_info import posted
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker
 from tests.integration.harness import TIMEOUT, Console, DaemonProcess, write_config

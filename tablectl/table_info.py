@@ -1,8 +1,8 @@
-"""The retained `<base>/info` topic (issue 14 item 1): which software a table runs and under
+"""The retained `<base>/info` topic: which software a table runs and under
 what, so a floor of many tables can tell at a glance which run which release, game, rules and
 config file, and which devices (docs/mqtt.md "info"); and what the table posts under its rules
 (`posted`: limits or stakes, pay tables, the collection schedule, the bet timer), which the
-scoreboard page shows at the table (issue 14 item 3, docs/scoreboard.md).
+scoreboard page shows at the table (docs/scoreboard.md).
 
 Like `status` it describes the running process, not the table's play: published from memory
 (`Relay.notice`, retained, no `seq`, not journaled) by the daemon at start and again whenever
@@ -89,7 +89,7 @@ def heartbeat_seconds(cfg: LoadedConfig) -> int | None:
 
 
 def posted(rules: Rules) -> dict[str, Any]:
-    """What a card room posts at the table, from the rules in force (issue 14 item 3): the table
+    """What a card room posts at the table, from the rules in force: the table
     limits (a banked game's, with any spot's own) or the poker room's stakes, the pays the rules
     fix (`GameSettings.fixed_pays`: baccarat's spots, a pure 21.5, insurance), each pay table the
     rules carry, the collection schedule (R4 or R44) and the bet timer where one runs. Money is

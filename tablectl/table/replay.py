@@ -1,0 +1,78 @@
+"""The replay path: `Table.advance`'s short way through the usual record, which moves the state
+and counts the messages without building them."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from tablectl.records import Record
+from tablectl.table.inputs import Route, input_key, route_of
+from tablectl.table.sequencing import DeviceSequencing
+from tablectl_base.events import EventError, PositionedEvent, ShoeNew
+from tablectl_base.positions import Ledger, Verdict
+
+
+class ReplayShortcut(DeviceSequencing):
+    """`advance`'s short way, for a start, an import or a verification, which replay every
+    record without publishing: most records are a simple input, counted here without building
+    a message."""
+
+    def _count_simple_input(self, rec: Record) -> int | None:
+        """`advance`'s short way through the usual record of a replay: a game input
+        the engine accepts (a bank, a wager, bets.close, a decision) from anywhere but a
+        device, or a device's input that is the next in its count with nothing waiting (a
+        card from the shoe), while no round is held and nothing is paced, played for recall or
+        witnessed. It moves the state, the request ids, the device's count and what the round
+        notes as `_record_messages` does and returns how many messages that way makes; None
+        sends the record the full way, which checks (and refuses) it as ever.
+        tests/test_snapshot.py holds the two ways equal record by record for every game."""
+        if (
+            self.held is not None
+            or self.played is not None
+            or rec.witness
+            or self.rules.pace is not None
+        ):
+            return None
+        try:
+            event = self._parse(rec)
+        except EventError:
+            return None
+        route = route_of(type(event))
+        source = rec.source
+        key: str | None = None  # a command's request id as the table remembers it
+        placed: Ledger | None = None  # a device's count after its input
+        if route is Route.GAME and not source.startswith("device/"):
+            if source.startswith("cmd/"):
+                key = f"{source[4:]}/{rec.ref}" if rec.ref is not None else ""
+                if key and self._refs.known(key, rec.ts):
+                    return None
+        elif route is Route.POSITIONED and source.startswith("device/"):
+            placed = self._next_in_count(cast(PositionedEvent, event), source[7:], rec)
+            if placed is None:
+                return None
+        else:
+            return None
+        saved = self._save()
+        try:
+            self.state, outputs = self.engine.apply(self.state, event, rec.ts)
+            if placed is not None:
+                self._set_ledger(source[7:], placed)
+            counted = len(self._track_accepted_input(event, rec, outputs))
+        except Exception:  # a refusal, or anything R40 answers: the full way's to judge and say
+            self._restore(saved)
+            return None
+        if key:
+            self._refs.add(key, rec.ts)
+        return counted + (key is not None)
+
+    def _next_in_count(self, event: PositionedEvent, device: str, rec: Record) -> Ledger | None:
+        """`device`'s count after `event` when it is simply the next position of the run in
+        progress, with nothing waiting and no gap (what `_positioned` deals at once); else None."""
+        at = event.at
+        ledger = self.ledgers.get(device)
+        if at is None or ledger is None or ledger.pending or ledger.gap is not None:
+            return None
+        if type(event) is ShoeNew:
+            return None
+        verdict, placed = ledger.place(at, input_key(rec.body), starts_run=False)
+        return placed if verdict is Verdict.DEAL and placed.run == ledger.run else None

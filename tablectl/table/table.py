@@ -1,0 +1,296 @@
+"""The deterministic core: journal records in, numbered outbox messages out.
+
+The daemon, `replay` and `recall` all run records through this one class, so what was published
+live, what a replay prints and what a restart rebuilds are the same bytes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import cast
+
+from pydantic import ValidationError
+
+from tablectl.game_records import DisplayChanged, InputAccepted, RoundResult, StateChanged
+from tablectl.games.base import Rejected
+from tablectl.games.common import replace
+from tablectl.games.registry import make_engine
+from tablectl.games.table_rules import Rules
+from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
+from tablectl.records import Record
+from tablectl.render import render
+from tablectl.table.inputs import HAND_ENTERED, Route, route_of
+from tablectl.table.masking import public_input
+from tablectl.table.replay import ReplayShortcut
+from tablectl.table.replies import COUNTED_REPLY, is_retained_refusal, maybe_reply
+from tablectl.table_messages import (
+    TABLE_MESSAGES,
+    ChainHead,
+    CommandReply,
+    Message,
+    RulesChanged,
+    TableAlert,
+)
+from tablectl_base.events import (
+    AlertAck,
+    DeviceGap,
+    DeviceStatus,
+    EventError,
+    InputEvent,
+    InputInvalid,
+    JournalTrouble,
+    PositionedEvent,
+    RoundResume,
+    RoundVoid,
+    RulesLoaded,
+)
+
+
+class Table(ReplayShortcut):
+    """One table's engine state and outgoing sequence number: applies journal records
+    (`apply`, `advance`) and numbers and renders their messages. Its jobs live one to a module
+    (tablectl/table/): each class it builds on adds one."""
+
+    def apply(self, rec: Record) -> list[OutboxRow]:
+        """Apply one journal record; return its messages, numbered."""
+        if rec.seq != self.position + 1:
+            raise ValueError(f"record {rec.seq} applied after record {self.position}")
+        self.position = rec.seq
+        self._rendering = True
+        return [
+            self._number(o, rec) for o in self._with_chain_head(rec, self._record_messages(rec))
+        ]
+
+    def advance(self, rec: Record) -> None:
+        """Apply one journal record whose messages are not wanted (they are in the outbox
+        already, or were published by the table an import came from): the state and the
+        message count move on exactly as `apply` moves them, without rendering a message."""
+        if rec.seq != self.position + 1:
+            raise ValueError(f"record {rec.seq} applied after record {self.position}")
+        self.position = rec.seq
+        self._rendering = False
+        counted = self._count_simple_input(rec)
+        if counted is not None:
+            self.seq += counted
+            return
+        outputs = self._record_messages(rec)
+        # Only counted: a witness (`_with_chain_head`) adds its journal/head to a round's result.
+        self.seq += len(outputs)
+        if rec.witness and any(isinstance(o, RoundResult) for o in outputs):
+            self.seq += 1
+
+    def _with_chain_head(self, rec: Record, outputs: list[Message]) -> list[Message]:
+        """A record that finishes a round publishes the journal's chain head with it: in each
+        `round/result` (`chain`) and on the retained `journal/head`, so the floor keeps a witness
+        of the journal that no later edit of the file can change (docs/mqtt.md). A record that
+        carries no head (a replayed line without one) publishes none."""
+        if not rec.witness or not any(isinstance(o, RoundResult) for o in outputs):
+            return outputs
+        out: list[Message] = [
+            replace(o, table=replace(o.table, chain=rec.chain)) if isinstance(o, RoundResult) else o
+            for o in outputs
+        ]
+        return [*out, ChainHead(rec.chain)]
+
+    def _record_messages(self, rec: Record) -> list[Message]:
+        """The messages of one record: a repeated command refused (R54), or what
+        `_messages_for` makes (an engine error in its place, R40, never a crash), then any pace
+        alert and the open alerts."""
+        verb = rec.source.removeprefix("cmd/") if rec.source.startswith("cmd/") else None
+        if verb is not None and rec.ref is not None and not is_retained_refusal(rec):
+            key = f"{verb}/{rec.ref}"
+            if self._refs.known(key, rec.ts):
+                return [CommandReply(verb, rec.ref, False, "duplicate request id: already handled")]
+            self._refs.add(key, rec.ts)
+        saved = self._save()
+        try:
+            outputs = self._messages_for(rec, verb)
+        except Exception as exc:  # R40: never a crash, never a restart loop, never half a state
+            self._restore(saved)
+            outputs = self._engine_error(exc, rec, verb)
+        return self._with_pace_and_open_alerts(outputs, rec)
+
+    def _messages_for(self, rec: Record, verb: str | None) -> list[Message]:
+        """One record's messages: an alert for anything refused, a reply to every command."""
+        try:
+            event = self._parse(rec)
+        except EventError as exc:  # a journal written by an older version, or edited
+            out = [
+                TableAlert(f"journal record {rec.seq} is not a valid event: {exc}", kind="invalid")
+            ]
+            return out + maybe_reply(verb, rec.ref, False, str(exc))
+        route = route_of(type(event))
+        if route is Route.TABLE:
+            return self._table_input(event, rec, verb)
+        try:
+            outputs = (
+                self._deal_or_hold(event, rec)
+                if route is Route.GAME
+                else self._game_input(event, rec)
+            )
+        except Rejected as rej:
+            out = [
+                TableAlert(
+                    self._public_text(rej.reason, rec.source),
+                    rule=rej.rule,
+                    kind=rej.kind,  # "rejected", or "dealer-error" (R15)
+                    source=rec.source,
+                    input=public_input(rec.body),
+                )
+            ]
+            reason = self._public_text(rej.reason, rec.source)
+            return out + maybe_reply(verb, rec.ref, False, reason, rule=rej.rule)
+        if verb is None:
+            return outputs
+        # `advance` only counts the messages: the reply it never sends is not built either.
+        ok = CommandReply(verb, rec.ref, True) if self._rendering else COUNTED_REPLY
+        return [*outputs, ok]
+
+    def _table_input(self, event: InputEvent, rec: Record, verb: str | None) -> list[Message]:
+        """An input for the table itself, not the game: a refused payload, a device's status or
+        gap, the journal's trouble, new rules."""
+        if isinstance(event, InputInvalid):
+            # R54: a retained command waits at the broker for a person to clear it (an alert
+            # that stays open); any other invalid input is only told.
+            retained = event.retained is True
+            rule = "R54" if retained else None
+            out = [
+                TableAlert(
+                    self._public_text(event.reason, rec.source),
+                    kind="retained-command" if retained else "invalid-input",
+                    rule=rule,
+                    source=rec.source,
+                    raw=self._public_text(event.raw[:512], rec.source),
+                )
+            ]
+            reason = self._public_text(event.reason, rec.source)
+            return out + maybe_reply(verb, rec.ref, False, reason, rule=rule)
+        if isinstance(event, DeviceStatus):
+            return self._device_status(event, rec)
+        if isinstance(event, DeviceGap):
+            return self._device_gap(event, rec)
+        if isinstance(event, JournalTrouble):
+            # The journal's trouble, journaled once it could be, waits for a person.
+            reason = (
+                f"the journal could not be written from {event.since} to {event.until} "
+                f"({event.reason}): inputs waited, commands were refused"
+            )
+            return [
+                TableAlert(reason, kind="journal-trouble", since=event.since, until=event.until)
+            ]
+        if isinstance(event, RulesLoaded):
+            return self._new_rules(event, rec)
+        raise AssertionError(f"{type(event).__name__} is routed to the table but not handled")
+
+    def _game_input(self, event: InputEvent, rec: Record) -> list[Message]:
+        """A game input: placed in its device's count, kept while the round is held, otherwise
+        the engine's to judge."""
+        route = route_of(type(event))
+        if route is Route.FLOOR and isinstance(event, RoundResume):
+            return self._resume_round(rec)
+        if route is Route.FLOOR and isinstance(event, RoundVoid):
+            return self._void_round(event, rec)
+        if route is Route.FLOOR and isinstance(event, AlertAck):
+            return self._acknowledge_alert(event, rec)
+        if route is Route.POSITIONED and cast(PositionedEvent, event).at is not None:
+            return self._positioned(cast(PositionedEvent, event), rec)
+        if (
+            rec.source.startswith("cmd/")
+            and isinstance(event, HAND_ENTERED)
+            and not self.rules.manual_entry  # R55: a table without its reader deals from here
+        ):
+            raise Rejected(
+                "a card entered at the console fills a gap its device could not: give its "
+                "position (at.pos)",
+                rule="R39",
+            )
+        return self._deal_or_hold(event, rec)
+
+    def _new_rules(self, ev: RulesLoaded, rec: Record) -> list[Message]:
+        """New rules from the config file take over, between rounds only."""
+        try:
+            rules = Rules.model_validate(ev.rules)
+        except ValidationError as exc:
+            return [
+                TableAlert(f"journal record {rec.seq} holds unusable rules: {exc}", kind="invalid")
+            ]
+        if rules != self.rules and not self.engine.between_rounds(self.state):
+            return [
+                TableAlert(
+                    "the rules cannot change in the middle of a round",
+                    kind="rejected",
+                    rule="config",
+                )
+            ]
+        if rules != self.rules:
+            try:
+                engine = make_engine(rules)
+            except ValueError as exc:  # rules a game cannot be played under (e.g. its seats)
+                return [
+                    TableAlert(
+                        f"journal record {rec.seq} holds unusable rules: {exc}", kind="invalid"
+                    )
+                ]
+            if rules.game.id != self.rules.game.id:
+                self.state = engine.initial()
+            self.engine = engine
+        self.rules, self.rules_journaled = rules, True
+        return [RulesChanged(rules.to_json(), rec.ts), self.state_view()]
+
+    def _number(self, message: Message, rec: Record) -> OutboxRow:
+        self.seq += 1
+        try:
+            out = render(message)
+        except Exception as exc:  # R40: a view built only now (a start never builds it)
+            message = self._unrendered(message, exc, rec)
+            out = render(message)
+        # The envelope (docs/mqtt.md): `ts` is the record's journal time (an input's echo keeps
+        # its own, which a held input's differs from), `v` the payload schemas' version.
+        payload = {
+            "table": self.table_id,
+            "seq": self.seq,
+            "ts": rec.ts,
+            "v": PAYLOAD_VERSION,
+            **out.payload,
+        }
+        if isinstance(message, DisplayChanged):
+            self.displayed[message.name] = payload
+        if self.unhidden is not None and isinstance(message, InputAccepted):
+            whole = render(dataclasses.replace(message, hide=frozenset()))
+            envelope = {"table": self.table_id, "seq": self.seq, "ts": rec.ts}
+            self.unhidden.append({**envelope, "v": PAYLOAD_VERSION, **whole.payload})
+        data = _encode_payload(payload).encode("utf-8")
+        return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
+
+    def _unrendered(self, message: Message, exc: Exception, rec: Record) -> TableAlert:
+        """R40: a message that cannot be rendered (a view is built only when it is published,
+        never by a start or an import, which replay without publishing) is published as an
+        engine-error alert in its place: one message for one, so the count, and every state the
+        table keeps, are the same whether the record was published or only replayed."""
+        what = self._public_text(f"{type(exc).__name__}: {exc}")[:300]
+        topic = (
+            message.topic
+            if isinstance(message, TABLE_MESSAGES)
+            else "state"
+            if isinstance(message, StateChanged)
+            else f"display/{message.name}"
+            if isinstance(message, DisplayChanged)
+            else "event"
+            if isinstance(message, InputAccepted)
+            else "round/result"
+        )
+        return TableAlert(
+            f"the {topic} message after record {rec.seq} could not be built ({what}); "
+            "the input stands",
+            kind="engine-error",
+            rule="R40",
+            source=rec.source,
+        )
+
+
+_encode_payload = json.JSONEncoder(
+    separators=(",", ":"), ensure_ascii=False, check_circular=False
+).encode
+"""A message payload as JSON text: json.dumps(payload, separators=(",", ":"),
+ensure_ascii=False), the same text, with one encoder for every message rather than one per call
+and no search for reference cycles (a payload is a fresh tree of JSON values, never a cycle)."""
