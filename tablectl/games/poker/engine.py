@@ -23,7 +23,8 @@ A hand, from the dealer's console:
 - `round.void` (a misdeal, declared by the floor) returns every chip put in; the button goes
   back to where it was, so the hand is dealt again from the same button.
 
-The collection (R44) is taken at the hand's end from the main pot: the rate for the players
+The collection (R44) is taken at the hand's end from the main pot, the rest from the side pots in
+order when the main pot is short (R52): the rate for the players
 dealt in once the flop was dealt, the schedule's modified fee (or none) if the hand ended before
 it. Stacks plus everything collected stay constant.
 """
@@ -82,13 +83,13 @@ from tablectl.rules.poker import rank_category
 from tablectl.rules.poker_fees import MIN_PLAYERS, hand_fee, time_rate
 from tablectl.rules.pots import (
     Contribution,
-    Pot,
     PotError,
     Split,
     Strength,
     award,
     build_pots,
     paid_by_seat,
+    take_fee,
 )
 from tablectl_base.cards import Card, parse_card
 from tablectl_base.events import (
@@ -948,7 +949,8 @@ class PokerEngine:
         records: list[GameRecord],
         declared: Mapping[int, Strength] | None = None,
     ) -> tuple[PokerState, list[GameRecord]]:
-        """Build the pots, take the fee from the main pot, award each pot, update the stacks."""
+        """Build the pots, take the fee (the main pot first, R52), award each pot, update the
+        stacks."""
         hand = state.hand
         assert hand is not None
         players = hand.betting.players
@@ -963,10 +965,7 @@ class PokerEngine:
         contributions, given_back = self._pot_chips(hand, ranking, declared is not None)
         built = build_pots(contributions)
         fee, modified = self._fee(hand)
-        pots = list(built.pots)
-        fee = min(fee, pots[0].amount)
-        rest = pots[0].amount - fee
-        pots = ([Pot(rest, pots[0].eligible)] if rest > 0 else []) + pots[1:]
+        fee, pots = take_fee(built.pots, fee)
         awards = award(
             pots,
             ranking,
