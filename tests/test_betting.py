@@ -43,14 +43,9 @@ from tablectl.rules.betting import (
     TABLE_STAKES,
     BettingError,
     BettingRound,
-    FixedLimit,
-    NoLimit,
-    OwedPost,
-    PotLimit,
-    SpreadLimit,
-    Structure,
-    open_round,
 )
+from tablectl.rules.betting_posts import OwedPost, open_round
+from tablectl.rules.betting_structures import FixedLimit, NoLimit, PotLimit, SpreadLimit, Structure
 
 
 def d(x: str | int) -> Decimal:

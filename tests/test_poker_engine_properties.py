@@ -19,7 +19,7 @@ from tablectl.games.poker.engine import PokerEngine
 from tablectl.games.poker.state import VARIANTS, PokerSettings, PokerState
 from tablectl.games.registry import make_engine
 from tablectl.render import render
-from tablectl.rules.betting import FixedLimit, NoLimit, PotLimit, SpreadLimit, Structure
+from tablectl.rules.betting_structures import FixedLimit, NoLimit, PotLimit, SpreadLimit, Structure
 from tablectl.rules.poker_fees import PokerSchedule
 from tablectl_base.cards import standard_deck
 from tablectl_base.events import parse_event

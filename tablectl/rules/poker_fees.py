@@ -7,8 +7,8 @@ fraction or percentage of wagers made or winnings earned", 003 "Collection Rates
 004 "Collection Procedures" ("Poker Games")). A schedule option is either
 
 * **per hand**: the fee of the rate that covers the number of players dealt in (R44), taken from
-  the main pot after the flop, the rest from the side pots in order where the main pot is short
-  (R52; `tablectl.rules.pots.take_fee`) (003 "Crazy Pineapple High-Low Split: Collection Fee Schedule"
+  the main pot after the flop (what the main pot cannot cover from the side pots in order, R52:
+  `tablectl.rules.pots.take_fee`) (003 "Crazy Pineapple High-Low Split: Collection Fee Schedule"
   options 1-3 and 5-6; 004 "Texas Hold'em: Collection Fee Schedule" and "Omaha High/Low Split:
   Collection Fee Schedule"). A hand that ends before the flop pays the schedule's modified fee
   (003 Crazy Pineapple: "$1 collection, referred to as the Modified fee"), or nothing where the

@@ -65,9 +65,8 @@ from tablectl.rules.betting import (
     TABLE_STAKES,
     BettingError,
     BettingRound,
-    OwedPost,
-    open_round,
 )
+from tablectl.rules.betting_posts import OwedPost, open_round
 from tablectl.rules.flop_hands import (
     HighHand,
     LowHand,
