@@ -43,11 +43,12 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Final, Literal
 
-from tablectl.games.draw.engine import DRAW_GAMES
-from tablectl.games.draw.engine import STREET_NAMES as DRAW_STREETS
-from tablectl.games.poker.engine import BOARD_AFTER, GAMES, STREETS
-from tablectl.games.stud.engine import STREET_NAMES as STUD_STREETS
-from tablectl.games.stud.engine import STUD_GAMES
+from tablectl.games.draw.family import DRAW_GAMES
+from tablectl.games.draw.family import STREET_NAMES as DRAW_STREETS
+from tablectl.games.poker.flop import BOARD_AFTER, STREETS
+from tablectl.games.poker.flop import FLOP_GAMES as GAMES
+from tablectl.games.stud.family import STREET_NAMES as STUD_STREETS
+from tablectl.games.stud.family import STUD_GAMES
 from tablectl.rules.draw import HAND_SIZE
 from tablectl_base.cards import JOKER, CardError, parse_card
 from tablectl_base.money import ZERO

@@ -36,7 +36,8 @@ from pokerkit import BettingStructure, Deck, Opening, StandardHighHand, State, S
 
 from tablectl.config import load_config
 from tablectl.game_records import GameRecord, PokerHandSettled
-from tablectl.games.draw.engine import DrawEngine
+from tablectl.games.draw.family import DRAW
+from tablectl.games.poker.engine import PokerEngine
 from tablectl.games.poker.state import PokerState
 from tablectl.games.registry import make_engine
 from tablectl.render import render
@@ -102,7 +103,7 @@ def _tiers(seats: Sequence[int], key: Callable[[int], Any], *, best_high: bool) 
     return [[s for s in seats if key(s) == k] for k in keys]
 
 
-def _declared(eng: DrawEngine, state: PokerState, deal: Deal) -> dict[str, Any]:
+def _declared(eng: PokerEngine, state: PokerState, deal: Deal) -> dict[str, Any]:
     """The dealer's showdown for the hands still in, ranked as their cards rank. Lowball is
     declared in `high` alone, lowest first (docs/games/draw.md)."""
     live = _live(state)
@@ -145,7 +146,7 @@ def _straddles(data: st.DataObject, state: PokerState, button: int) -> list[str]
 
 
 def _between_hands(
-    data: st.DataObject, eng: DrawEngine, state: PokerState
+    data: st.DataObject, eng: PokerEngine, state: PokerState
 ) -> dict[str, Any] | None:
     """Seats sitting out and back (the blinds passing them), or the next hand.start (at Lowball
     now and then with straddles)."""
@@ -206,7 +207,7 @@ def _draw(data: st.DataObject, deal: Deal, seat: int, *, lowball: bool) -> dict[
 
 
 def _next_draw_input(
-    data: st.DataObject, eng: DrawEngine, state: PokerState, deal: Deal
+    data: st.DataObject, eng: PokerEngine, state: PokerState, deal: Deal
 ) -> dict[str, Any] | None:
     """A legal input for what the draw table waits for, or None when no hand can be dealt.
     `deal` follows the cards: each seat's five are taken from the deck when the hand is first
@@ -268,9 +269,9 @@ def _next_draw_input(
     return ev
 
 
-def _engine(config: Path) -> DrawEngine:
+def _engine(config: Path) -> PokerEngine:
     engine = make_engine(load_config(config).rules)
-    assert isinstance(engine, DrawEngine)
+    assert isinstance(engine, PokerEngine) and engine.family is DRAW
     return engine
 
 

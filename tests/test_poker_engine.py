@@ -17,13 +17,9 @@ import pytest
 
 from tablectl.game_records import GameRecord, PokerHandSettled, StateChanged
 from tablectl.games.base import Engine, Rejected
-from tablectl.games.poker.engine import (
-    DISCARD_RULE,
-    FIRST_BUTTON,
-    ONE_DECK,
-    SEATING,
-    PokerEngine,
-)
+from tablectl.games.poker.engine import FIRST_BUTTON, PokerEngine
+from tablectl.games.poker.flop import DISCARD_RULE, ONE_DECK
+from tablectl.games.poker.seats import SEATING
 from tablectl.games.poker.state import PokerSettings, PokerState, Variant
 from tablectl.render import render
 from tablectl.rules.betting import (

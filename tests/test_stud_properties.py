@@ -45,9 +45,10 @@ from pokerkit import (
 from tablectl.config import load_config
 from tablectl.game_records import GameRecord, PokerHandSettled
 from tablectl.games.base import Rejected
+from tablectl.games.poker.engine import PokerEngine
 from tablectl.games.poker.state import HandState, PokerState
 from tablectl.games.registry import make_engine
-from tablectl.games.stud.engine import StudEngine
+from tablectl.games.stud.family import STUD
 from tablectl.render import render
 from tablectl.rules.flop_hands import HighHand, LowHand
 from tablectl.rules.pots import Contribution, Split, Strength, award, build_pots, paid_by_seat
@@ -107,7 +108,7 @@ def _tiers(seats: Sequence[int], key: Callable[[int], Any], *, best_high: bool) 
     return [[s for s in seats if key(s) == k] for k in keys]
 
 
-def _declared(eng: StudEngine, state: PokerState, deal: Deal) -> dict[str, Any]:
+def _declared(eng: PokerEngine, state: PokerState, deal: Deal) -> dict[str, Any]:
     """The dealer's showdown for the hands still in, ranked as their cards rank (the dealer
     reads them right). Razz is declared in `high` alone, best (lowest) first."""
     live = _live(state)
@@ -152,7 +153,7 @@ def _between_hands(data: st.DataObject, state: PokerState) -> dict[str, Any] | N
 
 
 def _next_stud_input(
-    data: st.DataObject, eng: StudEngine, state: PokerState, deal: Deal
+    data: st.DataObject, eng: PokerEngine, state: PokerState, deal: Deal
 ) -> dict[str, Any] | None:
     """A legal input for what the stud table waits for, or None when no hand can be dealt.
     `deal` follows the cards: the first street's down cards are taken from the deck when the
@@ -251,9 +252,9 @@ def _buy(data: st.DataObject, hand: HandState, deal: Deal) -> dict[str, Any]:
     return ev
 
 
-def _engine(config: Path) -> StudEngine:
+def _engine(config: Path) -> PokerEngine:
     engine = make_engine(load_config(config).rules)
-    assert isinstance(engine, StudEngine)
+    assert isinstance(engine, PokerEngine) and engine.family is STUD
     return engine
 
 
