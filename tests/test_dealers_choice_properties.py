@@ -1,4 +1,4 @@
-"""Random Dealer's Choice sessions (issue 13, "poker room part 2"; 003 "Dealer's Choice"): "The
+"""Random Dealer's Choice sessions (003 "Dealer's Choice"): "The
 player located on the dealer's button is allowed to choose the game to be played for that hand
 ... The rules for each game apply. Then the dealer button is rotated, and the game is chosen by
 the next dealer."

@@ -1,4 +1,4 @@
-"""The draw games (issue 13 item 2) as the daemon plays them: the shipped configs built into a
+"""The draw games as the daemon plays them: the shipped configs built into a
 `Table`, fed console inputs, checked on what is published. Amounts worked by hand from document
 003 in each test's comments."""
 

@@ -1,4 +1,4 @@
-"""Random legal hands of the draw games (issue 13 item 2) through the draw engine, and their pots
+"""Random legal hands of the draw games through the poker engine, and their pots
 against references of the test's own and pokerkit.
 
 The engine, from random console sessions of the three shipped configs (`draw_session`): chips

@@ -1,4 +1,4 @@
-"""Random Lowball and Five Card Draw sessions (issue 13, "poker room part 2") played twice through
+"""Random Lowball and Five Card Draw sessions played twice through
 a `Table`: once at the console alone (`hole.cards`, and each `draw` naming its `discard` and
 `cards`), once with every card read by the card-reading table (`table.card`,
 docs/protocols/poker-table.md) as docs/games/draw.md ("A hand, input by input") says a draw hand

@@ -1,4 +1,4 @@
-"""The poker hand engine (issue 12 items 1, 2, 3, 6), hands worked by hand from 003 and 004.
+"""The poker hand engine, hands worked by hand from 003 and 004.
 
 Each test plays a hand through `PokerEngine.apply` from console inputs (`seat.take`, `hand.start`,
 `hole.cards`, `decision`, `board.cards`, `hole.discard`, `round.void`) and checks the settled

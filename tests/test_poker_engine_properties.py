@@ -1,4 +1,4 @@
-"""Random legal hands of every flop game through the poker engine (issue 12): chips are
+"""Random legal hands of every flop game through the poker engine: chips are
 conserved (stacks plus everything collected stay what was seated), no stack goes negative, no
 hole card is published before the showdown shows it (R46), and replaying the same inputs gives
 the same records."""

@@ -1,4 +1,4 @@
-"""Pots, side pots and their award (tablectl/rules/pots.py; issue 12, rulings R41 and R42).
+"""Pots, side pots and their award (tablectl/rules/pots.py; rulings R41, R42 and R52).
 
 Every expected amount below is worked by hand in a comment from the rule it names: 003 "Omaha
 (High-Low Split)", 003 "Crazy Pineapple High-Low Split: How Each Wager Wins, Loses, or Pushes",

@@ -1,4 +1,4 @@
-"""The stud games (issue 13 item 1) as the daemon plays them: the shipped configs built into a
+"""The stud games as the daemon plays them: the shipped configs built into a
 `Table`, fed console inputs, checked on what is published. Every amount and every first bettor
 worked by hand from document 003 in the test's comments."""
 

@@ -1,4 +1,4 @@
-"""Random legal hands of the four stud games (issue 13 item 1) through the stud engine, and their
+"""Random legal hands of the four stud games through the poker engine, and their
 pots against pokerkit.
 
 The engine, from random console sessions of the shipped configs (`stud_session`): chips are

@@ -1,4 +1,4 @@
-"""The flop games of the poker room (documents 003 and 004; issue 12) as one unit: each game's
+"""The flop games of the poker room (documents 003 and 004) as one unit: each game's
 `[game]` options and the GameSpec.
 
 A poker table has no `[limits]` and no banked `[collection]` (R4): its stakes are the betting
