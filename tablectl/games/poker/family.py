@@ -24,7 +24,7 @@ from tablectl.games.poker.state import HandState, PokerState
 from tablectl.rules.betting import ROUND_OF_PLAY
 from tablectl.rules.flop_hands import HighHand, LowHand
 from tablectl.rules.pots import Contribution, Split, Strength
-from tablectl.rules.stud import SEVEN_CARD_STUD, Face
+from tablectl.rules.stud import Face
 from tablectl_base.cards import Card, parse_card
 from tablectl_base.events import Decision
 
@@ -77,7 +77,7 @@ class Game:
     high: Callable[[Sequence[Card], Sequence[Card]], HighHand]
     low: Callable[[Sequence[Card], Sequence[Card]], LowHand | None] | None = None
     discards: bool = False
-    streets: tuple[tuple[Face, ...], ...] = SEVEN_CARD_STUD
+    streets: tuple[tuple[Face, ...], ...] = ()
     low_bets_first: bool = False
     first_street: int = 3  # the first betting round's street: "third street" (Five Card: second)
     buy: bool = False  # Option Alley: one card bought after the last street, then a round

@@ -46,6 +46,7 @@ from tablectl.rules.pots import Split, Strength
 from tablectl.rules.stud import (
     DEAL_RULE,
     FIVE_CARD_STUD,
+    SEVEN_CARD_STUD,
     Face,
     first_bettor,
     razz_low,
@@ -461,7 +462,7 @@ STUD: Final = Family(
 
 STUD_GAMES: Final[Mapping[str, Game]] = MappingProxyType(
     {
-        "seven-card-stud": Game(STUD, 3, DEAL_RULE, Split.HIGH, stud_high),
+        "seven-card-stud": Game(STUD, 3, DEAL_RULE, Split.HIGH, stud_high, streets=SEVEN_CARD_STUD),
         "seven-card-stud-hi-lo": Game(
             STUD,
             3,
@@ -469,6 +470,7 @@ STUD_GAMES: Final[Mapping[str, Game]] = MappingProxyType(
             Split.HIGH_LOW,
             stud_high,
             stud_low_eight,
+            streets=SEVEN_CARD_STUD,
         ),
         "razz": Game(
             STUD,
@@ -477,6 +479,7 @@ STUD_GAMES: Final[Mapping[str, Game]] = MappingProxyType(
             Split.LOW,
             stud_high,
             razz_low,
+            streets=SEVEN_CARD_STUD,
             low_bets_first=True,
         ),
         "five-card-stud": Game(
