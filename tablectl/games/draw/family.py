@@ -49,6 +49,8 @@ from tablectl.games.poker.family import (
     all_chips_play,
     cards_of,
     hand_in_play,
+    left_of_the_button,
+    next_betting_round,
     no_cards_shown,
 )
 from tablectl.games.poker.state import HandState, PokerState
@@ -223,7 +225,7 @@ def draw(
             ev.seat,
         )
     if draw_due(hand) is None:
-        hand = replace(hand, betting=hand.betting.next_round())
+        hand = next_betting_round(eng.game, hand)
     echo = event_msg(ev, ts, hide=("discard", "cards"), round=hand.number)
     return eng.settle_if_over(replace(state, hand=hand), [echo])
 
@@ -233,7 +235,7 @@ def _went_on(game: Game, hand: HandState) -> HandState:
     b = hand.betting
     waited = b.street == 0 and b.complete and not b.hand_over and bool(hand.drawn)
     if waited and draw_due(hand) is None:
-        return replace(hand, betting=b.next_round())
+        return next_betting_round(game, hand)
     return hand
 
 
@@ -341,6 +343,7 @@ DRAW: Final = Family(
         {HoleCards: hole_cards, TableCard: table_card, DrawCards: draw, CardFlashed: card_flashed}
     ),
     street_name=_street_name,
+    first_bettor=left_of_the_button,
     last_street=lambda game: 1,
     all_dealt=_all_dealt,
     reached_flop=_reached_flop,

@@ -1,7 +1,8 @@
 """A poker family as data: the policy the one poker engine (tablectl/games/poker/engine.py) reads
 for what the flop, stud and draw games do differently, and each game's own data.
 
-A `Family` holds the family's small pure functions (a betting round's name, whether every card
+A `Family` holds the family's small pure functions (a betting round's name, who opens a later
+betting round (stud: the best board showing, R47), whether every card
 is dealt, whether the hand reached the flop's place for the fee (R44), whether a seat's hand is
 known, its showdown strength, the phase, the cards `state` shows, the refusals before an action,
 the chips that play for the pots) and the inputs that deal its cards (`steps`). A `Game` is one
@@ -14,7 +15,7 @@ values are `FLOP` (tablectl/games/poker/flop.py), `STUD` (tablectl/games/stud/fa
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +47,7 @@ class Family:
     name: str
     steps: Mapping[type[Any], Step]
     street_name: Callable[[Game, int], str]  # a betting round's name, as `state` shows it
+    first_bettor: Callable[[Game, HandState], int | None]  # who opens a later betting round
     last_street: Callable[[Game], int]  # the last betting round's index
     all_dealt: Callable[[Game, HandState], bool]  # every card of the hand is out
     reached_flop: Callable[[Game, HandState], bool]  # R44: past the first betting round
@@ -124,6 +126,19 @@ def discards_due(game: Game, hand: HandState) -> tuple[int, ...]:
         return ()
     live = [p.seat for p in hand.betting.players if not p.folded]
     return tuple(s for s in live if s not in hand.kept)
+
+
+def left_of_the_button(game: Game, hand: HandState) -> int | None:
+    """No seat named: a later betting round opens with the first player still in left of the
+    button, the betting round's own order (004 "Texas Hold'em: Action and Distribution of
+    Cards"; 003 "Five Card Draw")."""
+    return None
+
+
+def next_betting_round(game: Game, hand: HandState) -> HandState:
+    """The hand with its next betting round open, its first bettor as its family says."""
+    first = game.family.first_bettor(game, hand)
+    return replace(hand, betting=hand.betting.next_round(first=first))
 
 
 def all_chips_play(

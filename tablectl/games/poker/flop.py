@@ -21,6 +21,8 @@ from tablectl.games.poker.family import (
     cards_of,
     discards_due,
     hand_in_play,
+    left_of_the_button,
+    next_betting_round,
     no_refusal,
     no_seat_cards_shown,
     waits_on_no_seat,
@@ -182,7 +184,7 @@ def hole_discard(eng: PokerEngine, state: PokerState, ev: HoleDiscard, ts: str) 
         kept = crazy_pineapple_keep(hand.holes[ev.seat], parse_card(ev.card))
     hand = replace(hand, kept=MappingProxyType({**hand.kept, ev.seat: kept}))
     if not discards_due(eng.game, hand):
-        hand = replace(hand, betting=hand.betting.next_round())
+        hand = next_betting_round(eng.game, hand)
     new = replace(state, hand=hand)
     return eng.settle_if_over(new, [event_msg(ev, ts, hide=("card",))])
 
@@ -234,7 +236,7 @@ def _with_board(game: Game, hand: HandState, cards: Sequence[Card]) -> HandState
     discards made) the next betting round opens."""
     hand = replace(hand, board=(*hand.board, *cards))
     if len(hand.board) == BOARD_AFTER[hand.betting.street] and not discards_due(game, hand):
-        hand = replace(hand, betting=hand.betting.next_round())
+        hand = next_betting_round(game, hand)
     return hand
 
 
@@ -304,6 +306,7 @@ FLOP: Final = Family(
         }
     ),
     street_name=_street_name,
+    first_bettor=left_of_the_button,
     last_street=lambda game: len(STREETS) - 1,
     all_dealt=_all_dealt,
     reached_flop=_reached_flop,

@@ -36,6 +36,7 @@ from tablectl.games.poker.family import (
     cards_of,
     hand_in_play,
     live_seats,
+    next_betting_round,
     no_cards_shown,
 )
 from tablectl.games.poker.state import HandState, PokerState
@@ -126,12 +127,16 @@ def _dealt(game: Game, hand: HandState) -> HandState:
     hand = replace(hand, streets=hand.streets + 1)
     if hand.streets == 1:
         return hand
-    live = live_seats(hand)
-    first = first_bettor(live, hand.up, low=game.low_bets_first)
     try:
-        return replace(hand, betting=hand.betting.next_round(first=first))
+        return next_betting_round(game, hand)
     except BettingError as e:  # unreachable: the street was verified dealable
         raise Rejected(e.reason, rule=e.rule) from None
+
+
+def _first_bettor(game: Game, hand: HandState) -> int | None:
+    """R47: the best board showing among the seats still in opens a later round (Razz: the
+    lowest), a tie to the one nearest the dealer's left (tablectl/rules/stud.py)."""
+    return first_bettor(live_seats(hand), hand.up, low=game.low_bets_first)
 
 
 def verify_up_cards(eng: PokerEngine, state: PokerState, ev: UpCards) -> None:
@@ -446,6 +451,7 @@ STUD: Final = Family(
         }
     ),
     street_name=_street_name,
+    first_bettor=_first_bettor,
     last_street=lambda game: len(game.streets) - (0 if game.buy else 1),
     all_dealt=_all_dealt,
     reached_flop=_reached_flop,
