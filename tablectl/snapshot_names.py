@@ -45,10 +45,10 @@ CLASSES: dict[str, str] = {
     "poker.BettingRound": "tablectl.rules.betting:BettingRound",
     "poker.Player": "tablectl.rules.betting:Player",
     "poker.Action": "tablectl.rules.betting:Action",
-    "poker.FixedLimit": "tablectl.rules.betting:FixedLimit",
-    "poker.SpreadLimit": "tablectl.rules.betting:SpreadLimit",
-    "poker.PotLimit": "tablectl.rules.betting:PotLimit",
-    "poker.NoLimit": "tablectl.rules.betting:NoLimit",
+    "poker.FixedLimit": "tablectl.rules.betting_structures:FixedLimit",
+    "poker.SpreadLimit": "tablectl.rules.betting_structures:SpreadLimit",
+    "poker.PotLimit": "tablectl.rules.betting_structures:PotLimit",
+    "poker.NoLimit": "tablectl.rules.betting_structures:NoLimit",
     "three_card_poker.ThreeCardPokerState": (
         "tablectl.games.three_card_poker.state:ThreeCardPokerState"
     ),

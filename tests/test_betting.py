@@ -43,14 +43,9 @@ from tablectl.rules.betting import (
     TABLE_STAKES,
     BettingError,
     BettingRound,
-    FixedLimit,
-    NoLimit,
-    OwedPost,
-    PotLimit,
-    SpreadLimit,
-    Structure,
-    open_round,
 )
+from tablectl.rules.betting_posts import OwedPost, open_round
+from tablectl.rules.betting_structures import FixedLimit, NoLimit, PotLimit, SpreadLimit, Structure
 
 
 def d(x: str | int) -> Decimal:
@@ -107,6 +102,24 @@ def test_first_round_starts_left_of_the_big_blind_later_rounds_left_of_the_butto
     assert rnd.turn == 2
     rnd = rnd.check().next_round()
     assert (rnd.street, rnd.turn, rnd.to_call, rnd.pot) == (1, 1, d(0), d(8))
+
+
+def test_heads_up_the_button_posts_the_big_blind_and_acts_last_on_every_street_R53() -> None:
+    # Two players, blinds $1/$2, seat 1 left of the button (seat 2): seat 1 posts the small
+    # blind and seat 2, the button, the big blind. Before the flop seat 1 acts first and the
+    # button last (its option); on the flop the first player left of the button, seat 1, again.
+    rnd = open_round(FixedLimit(d(2), d(4)), seats(50, 50), [d(1), d(2)])
+    assert [(a.seat, a.verb, a.added) for a in rnd.actions] == [
+        (1, "blind", d(1)),
+        (2, "blind", d(2)),
+    ]
+    assert (rnd.turn, rnd.to_call) == (1, d(1))  # the small blind owes $1 more
+    rnd = rnd.call()  # seat 1 completes with $1
+    assert rnd.turn == 2 and not rnd.complete
+    rnd = rnd.check().next_round()
+    assert (rnd.street, rnd.turn) == (1, 1)
+    rnd = rnd.check()
+    assert rnd.turn == 2 and not rnd.complete
 
 
 def test_the_big_blind_may_check_or_raise_when_everyone_calls_004() -> None:
@@ -231,7 +244,7 @@ def test_fixed_limit_uses_the_big_bet_in_the_last_two_rounds_003_crazy_pineapple
 # ---------------------------------------------------------------- spread limit (003, 004, R43)
 
 
-def test_spread_limit_bets_and_raises_within_the_posted_spread_003_betting_limits() -> None:
+def test_spread_limit_bets_and_raises_within_the_posted_spread_003_betting_limits_R49() -> None:
     # $1-$3/$1-$6: on the flop a bet is $1 to $3; a raise is at least the previous bet ($2) and
     # at most the spread's $3 more; on the turn the spread is $1-$6.
     flop = to_the_flop(SPREAD_1_3_1_6, 100, 100, 100)
@@ -279,7 +292,7 @@ def test_no_all_in_for_more_than_200_004_R43() -> None:
 # ---------------------------------------------------------------- all-ins
 
 
-def test_short_all_in_does_not_reopen_the_betting_no_limit() -> None:
+def test_short_all_in_does_not_reopen_the_betting_no_limit_R50() -> None:
     # No limit, $2 big blind, on the flop: seat 1 bets $10; seat 2 goes all-in for $14, $4 over
     # the bet where a full raise is $10 more ($20). Seat 3, who has not acted, may raise: at least
     # $14 + $10 = $24. Seat 3 calls $14. Seat 1 already acted and owes $4: it may call or fold,
@@ -304,7 +317,7 @@ def test_full_all_in_raise_reopens_the_betting_no_limit() -> None:
     assert rnd.raise_to(d(30)).turn == 3
 
 
-def test_short_all_ins_adding_up_to_a_full_raise_reopen_the_betting_no_limit() -> None:
+def test_short_all_ins_adding_up_to_a_full_raise_reopen_the_betting_no_limit_R50() -> None:
     # Seat 1 bets $10; seat 2 is all-in for $14 and seat 3 for $20, each short of a full raise,
     # together $10 over seat 1's bet: a full raise. Seat 4 calls $20; seat 1 may re-raise, at
     # least $20 + $10 = $30.
@@ -322,7 +335,7 @@ def test_a_stack_that_only_covers_the_call_cannot_raise() -> None:
     assert rnd.all_in().actions[-1].verb == "call"
 
 
-def test_fixed_limit_short_all_in_is_completed_and_not_counted_R43() -> None:
+def test_fixed_limit_short_all_in_is_completed_and_not_counted_R43_R50() -> None:
     # $4-$8 on the flop: seat 1 bets $4, seat 2 is all-in for $6 (short of the $8 raise). Seat 3
     # may call $6 or complete the raise to $8; the short all-in is not one of the three raises:
     # $8, $12 (seat 4) and $16 (seat 1, reopened by the full raise to $8) close the raising.
@@ -343,7 +356,7 @@ def test_an_all_in_for_less_than_the_call_is_a_call() -> None:
     assert rnd.player(3).in_round == d("1.50") and rnd.current_bet == d(2)
 
 
-def test_short_blind_is_all_in_and_the_call_stays_the_full_blind_004() -> None:
+def test_short_blind_is_all_in_and_the_call_stays_the_full_blind_004_R51() -> None:
     # The big blind (seat 2) has $1.50 of a $2 blind: it posts $1.50 and is all-in; "a call" is
     # still "a wager that is equal to the amount of the big blind", $2.
     rnd = open_round(FixedLimit(d(2), d(4)), seats(50, "1.50", 50), [d(1), d(2)])

@@ -1,4 +1,4 @@
-"""Dealer's Choice (issue 13 item 4; 003 "Dealer's Choice") as the daemon plays it: the shipped
+"""Dealer's Choice (003 "Dealer's Choice") as the daemon plays it: the shipped
 config built into a `Table`, fed console inputs. "The player located on the dealer's button is
 allowed to choose the game to be played for that hand ... The rules for each game apply. Then
 the dealer button is rotated, and the game is chosen by the next dealer." Amounts by hand."""

@@ -1,4 +1,4 @@
-"""Random Dealer's Choice sessions (issue 13, "poker room part 2"; 003 "Dealer's Choice"): "The
+"""Random Dealer's Choice sessions (003 "Dealer's Choice"): "The
 player located on the dealer's button is allowed to choose the game to be played for that hand
 ... The rules for each game apply. Then the dealer button is rotated, and the game is chosen by
 the next dealer."
@@ -48,9 +48,9 @@ from hypothesis import strategies as st
 from tablectl.config import LoadedConfig, load_config, parse_config
 from tablectl.games.dealers_choice.engine import DealersChoiceEngine
 from tablectl.games.dealers_choice.spec import OFFERABLE
-from tablectl.games.draw.engine import DrawEngine
+from tablectl.games.draw.family import DRAW
 from tablectl.games.poker.state import PokerState
-from tablectl.games.stud.engine import StudEngine
+from tablectl.games.stud.family import STUD
 from tablectl.records import Record
 from tablectl.table import Table
 from tablectl_base.cards import standard_deck
@@ -120,10 +120,10 @@ def _next_hand_input(
 ) -> dict[str, Any]:
     """The chosen game's next legal input, as its own random sessions draw it."""
     eng = dc.engines[cards.game]
-    if isinstance(eng, StudEngine):
+    if eng.family is STUD:
         assert cards.stud is not None
         ev = _next_stud_input(data, eng, state, cards.stud)
-    elif isinstance(eng, DrawEngine):
+    elif eng.family is DRAW:
         assert cards.draw is not None
         ev = _next_draw_input(data, eng, state, cards.draw)
     else:
@@ -302,9 +302,9 @@ class Session:
         deck = _deck(self.deck_order, self.hands)
         self.cards = HandCards(game, deck=list(deck))
         eng = self.dc.engines[game]
-        if isinstance(eng, StudEngine):
+        if eng.family is STUD:
             self.cards.stud = StudDeal(deck=list(deck))
-        elif isinstance(eng, DrawEngine):
+        elif eng.family is DRAW:
             self.cards.draw = DrawDeal(deck=list(deck))
         rows = self.accepted(ev)
         assert self.records[-1].body["game"] == game  # journaled as chosen

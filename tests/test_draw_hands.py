@@ -1,4 +1,4 @@
-"""The draw games (issue 13 item 2) as the daemon plays them: the shipped configs built into a
+"""The draw games as the daemon plays them: the shipped configs built into a
 `Table`, fed console inputs, checked on what is published. Amounts worked by hand from document
 003 in each test's comments."""
 
@@ -108,7 +108,7 @@ def test_a_bet_seven_keeps_the_action_after_the_draw_R45() -> None:
     assert [(p["amount"], p["low"]) for p in result["pots"]] == [("19.00", [3])]  # $20 - $1
 
 
-def test_the_number_first_asked_for_stands_and_the_draw_goes_in_turn() -> None:
+def test_the_number_first_asked_for_stands_and_the_draw_goes_in_turn_R48() -> None:
     """003 "Lowball" rule 14: "Player must take number of cards requested"; the draw goes "in
     turn, beginning at the dealer's left" (003 "Five Card Draw")."""
     table = table_of("five-card-draw-003.toml")

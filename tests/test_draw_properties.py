@@ -1,14 +1,13 @@
-"""Random legal hands of the draw games (issue 13 item 2) through the draw engine, and their pots
+"""Random legal hands of the draw games through the poker engine, and their pots
 against references of the test's own and pokerkit.
 
-The engine, from random console sessions of the three shipped configs (`draw_session`): chips
-are conserved (stacks, chips in the pot and everything collected stay what was seated, after
-every input), no stack goes negative, no card of a hand (dealt, drawn or thrown away) is
-published (R46) before its round result, and in the result only the five cards of the hands it
-shows (which are the seats' final fives), and replaying the same inputs gives byte-identical
-records. At Lowball, each hand that reaches the second round and ends with the hands speaking
-and a single pot is paid as the test works R45 out by itself from the published betting
-actions and the seats' five cards (`expected_lowball_stacks`).
+The generator of the console's next legal input at a draw table (`_next_draw_input`),
+`draw_session` (a whole random session's inputs) and the test's own working of Lowball's seven
+rule from the published betting actions and the seats' five cards (`expected_lowball_stacks`,
+R45). The engine's properties over those sessions (chips conserved, no card of a hand published
+before its result and only a shown hand's five in it, R46, R45 at each Lowball showdown the
+hands speak in, the replay the same) are the poker families' shared suite,
+tests/test_poker_family_properties.py.
 
 The pots: random final hands of each game (two to six players, contributions with folds and
 all-ins of different sizes), ranked by tablectl/rules/draw.py and paid by `award`, must pay
@@ -20,7 +19,6 @@ joker) must pay what pokerkit pays.
 
 from __future__ import annotations
 
-import json
 import tomllib
 import warnings
 from collections import Counter, defaultdict
@@ -30,16 +28,16 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from pokerkit import BettingStructure, Deck, Opening, StandardHighHand, State, Street
 
 from tablectl.config import load_config
-from tablectl.game_records import GameRecord, PokerHandSettled
-from tablectl.games.draw.engine import DrawEngine
+from tablectl.game_records import PokerHandSettled
+from tablectl.games.draw.family import DRAW
+from tablectl.games.poker.engine import PokerEngine
 from tablectl.games.poker.state import PokerState
 from tablectl.games.registry import make_engine
-from tablectl.render import render
 from tablectl.rules.draw import draw_high, draw_low_eight, lowball_low
 from tablectl.rules.pots import Contribution, Split, Strength, award, build_pots, paid_by_seat
 from tablectl_base.cards import Card, parse_card, standard_deck
@@ -102,7 +100,7 @@ def _tiers(seats: Sequence[int], key: Callable[[int], Any], *, best_high: bool) 
     return [[s for s in seats if key(s) == k] for k in keys]
 
 
-def _declared(eng: DrawEngine, state: PokerState, deal: Deal) -> dict[str, Any]:
+def _declared(eng: PokerEngine, state: PokerState, deal: Deal) -> dict[str, Any]:
     """The dealer's showdown for the hands still in, ranked as their cards rank. Lowball is
     declared in `high` alone, lowest first (docs/games/draw.md)."""
     live = _live(state)
@@ -145,7 +143,7 @@ def _straddles(data: st.DataObject, state: PokerState, button: int) -> list[str]
 
 
 def _between_hands(
-    data: st.DataObject, eng: DrawEngine, state: PokerState
+    data: st.DataObject, eng: PokerEngine, state: PokerState
 ) -> dict[str, Any] | None:
     """Seats sitting out and back (the blinds passing them), or the next hand.start (at Lowball
     now and then with straddles)."""
@@ -206,7 +204,7 @@ def _draw(data: st.DataObject, deal: Deal, seat: int, *, lowball: bool) -> dict[
 
 
 def _next_draw_input(
-    data: st.DataObject, eng: DrawEngine, state: PokerState, deal: Deal
+    data: st.DataObject, eng: PokerEngine, state: PokerState, deal: Deal
 ) -> dict[str, Any] | None:
     """A legal input for what the draw table waits for, or None when no hand can be dealt.
     `deal` follows the cards: each seat's five are taken from the deck when the hand is first
@@ -268,9 +266,9 @@ def _next_draw_input(
     return ev
 
 
-def _engine(config: Path) -> DrawEngine:
+def _engine(config: Path) -> PokerEngine:
     engine = make_engine(load_config(config).rules)
-    assert isinstance(engine, DrawEngine)
+    assert isinstance(engine, PokerEngine) and engine.family is DRAW
     return engine
 
 
@@ -455,15 +453,6 @@ def expected_lowball_stacks(
 # ---------------------------------------------------------------- the engine's properties
 
 
-def _published(records: Sequence[GameRecord]) -> list[str]:
-    """Each record as its published JSON (topic and payload)."""
-    return [json.dumps([m.topic, m.payload]) for m in map(render, records)]
-
-
-def _quoted(cards: set[str], text: str) -> list[str]:
-    return sorted(c for c in cards if f'"{c}"' in text)
-
-
 def low_first(order: list[str]) -> list[str]:
     """The pack with the cards of seven and under (the ace low) and the joker last, where the
     deck is dealt from: Lowball hands of seven or better, R45's, come often."""
@@ -474,103 +463,6 @@ def packs() -> st.SearchStrategy[list[str]]:
     """Orders of Lowball's pack: shuffled, or shuffled with the low cards dealt first."""
     shuffled = st.permutations(PACK)
     return st.one_of(shuffled, shuffled.map(low_first))
-
-
-def check_session(
-    name: str, stacks: list[int], deck_order: list[str], data: st.DataObject, *, low: bool = False
-) -> None:
-    """Plays a random session (`draw_session`'s inputs, drawn as it goes) and checks after every
-    input the chips and the cards published, at each Lowball showdown R45, and at the end the
-    replay. `low`: every hand's deck deals its low cards first (`low_first`)."""
-    config = CONFIG / name
-    eng = _engine(config)
-    state = eng.initial()
-    inputs: list[dict[str, Any]] = [
-        {"type": "seat.take", "seat": i + 1, "stack": str(s)} for i, s in enumerate(stacks)
-    ]
-    records: list[GameRecord] = []
-    for ev in inputs:
-        state, out = eng.apply(state, parse_event(ev), "t")
-        records += out
-    total = D(sum(stacks))
-    hands, deal = 0, Deal()
-    ledger = Ledger({})
-    for _ in range(400):
-        if state.hand is None:
-            if hands == 3:
-                break
-            deck = _deck(deck_order, hands, eng.game.joker)
-            deal = Deal(deck=low_first(deck) if low else deck)
-            ledger = Ledger({s.seat: s.stack for s in state.seats})
-        step = _next_draw_input(data, eng, state, deal)
-        if step is None:
-            break
-        inputs.append(step)
-        state, out = eng.apply(state, parse_event(step), "t")
-        records += out
-        # Chips: stacks behind, chips in the pot and the house's collection are what was seated.
-        live = state.hand.betting.players if state.hand else ()
-        behind = {p.seat: p.stack for p in live}
-        in_pot = sum((p.in_hand for p in live), D(0))
-        assert all(v >= 0 for v in behind.values())
-        seats = sum((behind.get(s.seat, s.stack) for s in state.seats), D(0))
-        assert seats + in_pot + state.collected == total
-        # R46: no card of the hand in anything published before the result; in the result only
-        # the five cards of the hands it shows, each the seat's five as they stand.
-        hidden = set(deal.every)
-        for r, text in zip(out, _published(out), strict=True):
-            message = render(r)
-            if message.topic == "event":
-                ledger.read(message.payload)
-            if isinstance(r, PokerHandSettled):
-                hands += 1
-                for hand in r.shown:
-                    assert sorted(hand.cards) == sorted(deal.five[hand.seat]), (hand, deal)
-                shown = {c for hand in r.shown for c in hand.cards}
-                hidden = deal.every - shown
-                kind = "void" if r.void else "declared" if r.declared else "shown"
-                event(f"{name}: {kind if r.showdown or r.void else 'folds'}")
-                if ledger.drawn and r.showdown and not r.declared and eng.game.seven_rule:
-                    _check_R45(config, ledger, deal, r)
-            assert not _quoted(hidden, text), (step, text)
-    assert all(s.stack >= 0 for s in state.seats)
-
-    again = eng.initial()
-    replayed: list[GameRecord] = []
-    for ev in inputs:
-        again, out = eng.apply(again, parse_event(ev), "t")
-        replayed += out
-    assert again == state
-    assert _published(replayed) == _published(records)
-
-
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    name=st.sampled_from(DRAW_CONFIGS),
-    stacks=st.lists(st.integers(1, 60), min_size=2, max_size=6),
-    deck_order=packs(),
-    data=st.data(),
-)
-def test_random_draw_hands_conserve_chips_hide_cards_and_replay_the_same(
-    name: str, stacks: list[int], deck_order: list[str], data: st.DataObject
-) -> None:
-    check_session(name, stacks, deck_order, data)
-
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    stacks=st.lists(st.integers(8, 60), min_size=2, max_size=6),
-    deck_order=st.permutations(PACK),
-    low=st.booleans(),
-    data=st.data(),
-)
-def test_random_lowball_hands_pay_the_seven_rule_as_worked_by_hand(
-    stacks: list[int], deck_order: list[str], low: bool, data: st.DataObject
-) -> None:
-    """The same properties at Lowball alone, its stacks deep enough that hands reach the second
-    round, and each showdown the hands speak in with a single pot paid as
-    `expected_lowball_stacks` works it out (R45)."""
-    check_session("lowball-003.toml", stacks, deck_order, data, low=low)
 
 
 def _check_R45(config: Path, ledger: Ledger, deal: Deal, result: PokerHandSettled) -> None:

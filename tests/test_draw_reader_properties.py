@@ -1,4 +1,4 @@
-"""Random Lowball and Five Card Draw sessions (issue 13, "poker room part 2") played twice through
+"""Random Lowball and Five Card Draw sessions played twice through
 a `Table`: once at the console alone (`hole.cards`, and each `draw` naming its `discard` and
 `cards`), once with every card read by the card-reading table (`table.card`,
 docs/protocols/poker-table.md) as docs/games/draw.md ("A hand, input by input") says a draw hand
@@ -47,7 +47,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tablectl.config import LoadedConfig, load_config
-from tablectl.games.draw.engine import DrawEngine
+from tablectl.games.draw.family import DRAW
+from tablectl.games.poker.engine import PokerEngine
 from tablectl.games.poker.state import PokerState
 from tablectl.games.registry import make_engine
 from tablectl.table import Table
@@ -146,9 +147,9 @@ class Cards:
     late: list[tuple[int, str]] = field(default_factory=list)
 
 
-def _engine(name: str) -> DrawEngine:
+def _engine(name: str) -> PokerEngine:
     engine = make_engine(load_config(CONFIG / name).rules)
-    assert isinstance(engine, DrawEngine)
+    assert isinstance(engine, PokerEngine) and engine.family is DRAW
     return engine
 
 
@@ -185,7 +186,7 @@ def _straddles(data: st.DataObject, state: PokerState, button: int) -> list[str]
 
 
 def _between_hands(
-    data: st.DataObject, eng: DrawEngine, state: PokerState
+    data: st.DataObject, eng: PokerEngine, state: PokerState
 ) -> dict[str, Any] | None:
     """A seat sitting out or back, or the next `hand.start` (the first names the button)."""
     away = [s.seat for s in state.seats if s.away]
@@ -208,7 +209,7 @@ def _between_hands(
     return ev
 
 
-def _decision(data: st.DataObject, eng: DrawEngine, state: PokerState) -> dict[str, Any]:
+def _decision(data: st.DataObject, eng: PokerEngine, state: PokerState) -> dict[str, Any]:
     """A legal action of the seat whose turn it is (Lowball: pass and out before the draw, no
     check but a blind's or straddle's option)."""
     hand = state.hand

@@ -1,4 +1,4 @@
-"""The poker hand engine (issue 12 items 1, 2, 3, 6), hands worked by hand from 003 and 004.
+"""The poker hand engine, hands worked by hand from 003 and 004.
 
 Each test plays a hand through `PokerEngine.apply` from console inputs (`seat.take`, `hand.start`,
 `hole.cards`, `decision`, `board.cards`, `hole.discard`, `round.void`) and checks the settled
@@ -17,24 +17,17 @@ import pytest
 
 from tablectl.game_records import GameRecord, PokerHandSettled, StateChanged
 from tablectl.games.base import Engine, Rejected
-from tablectl.games.poker.engine import (
-    DISCARD_RULE,
-    FIRST_BUTTON,
-    ONE_DECK,
-    SEATING,
-    PokerEngine,
-)
+from tablectl.games.poker.engine import FIRST_BUTTON, PokerEngine
+from tablectl.games.poker.flop import DISCARD_RULE, ONE_DECK
+from tablectl.games.poker.seats import SEATING
 from tablectl.games.poker.state import PokerSettings, PokerState, Variant
 from tablectl.render import render
 from tablectl.rules.betting import (
     ACTION_ORDER,
     ROUND_OF_PLAY,
     SPREAD_ROUND_CAP,
-    FixedLimit,
-    NoLimit,
-    SpreadLimit,
-    Structure,
 )
+from tablectl.rules.betting_structures import FixedLimit, NoLimit, SpreadLimit, Structure
 from tablectl.rules.poker_fees import PokerSchedule, parse_poker_schedules
 from tablectl.rules.pots import OddChipRule
 from tablectl_base.events import parse_event
@@ -609,3 +602,64 @@ def test_state_view_shows_the_pots_of_the_rounds_over() -> None:
     assert isinstance(hand, dict)
     assert hand["pots"] == [{"amount": "75.00", "eligible": [1, 2, 3]}]
     assert hand["pot"] == "85.00"
+
+
+def _big_fee(fee: str) -> PokerSchedule:
+    """A per-hand schedule whose one rate (2 to 10 players) is `fee`, with no modified fee."""
+    return PokerSchedule.model_validate(
+        {"option": 1, "per": "hand", "rates": [{"from": 2, "to": 10, "fee": fee}]}
+    )
+
+
+def _short_main_pot_hand(fee: str) -> tuple[PokerState, PokerHandSettled]:
+    """No-limit Hold'em, blinds $1/$2. Button seat 1 (100), small blind seat 2 (100), big blind
+    seat 3 (2: all in on the blind). Preflop: 1 calls 2, 2 completes: main pot 3 x 2 = 6 for
+    1, 2, 3. Flop: 2 bets 10, 1 calls: a side pot of 20 for 1 and 2. Turn and river checked.
+    Showdown on Kd 7c 2d 9s 3h: seat 3 As Ah (aces) takes the main pot, seat 2 Ks Qd (kings)
+    the side pot, seat 1 8h 6d (king high) nothing. Each of 1 and 2 put in 12, seat 3 put in 2."""
+    eng = engine(structure=NoLimit(D("2")), blinds=("1", "2"), schedule=_big_fee(fee))
+    state = seated(eng, {1: "100", 2: "100", 3: "2"})
+    state, records = play(
+        eng,
+        state,
+        {"type": "hand.start", "button": 1},
+        hole(1, "8h 6d"),
+        hole(2, "Ks Qd"),
+        hole(3, "As Ah"),
+        act(1, "call"),
+        act(2, "call"),
+        board("Kd 7c 2d"),
+        act(2, "bet", "10"),
+        act(1, "call"),
+        board("9s"),
+        act(2, "check"),
+        act(1, "check"),
+        board("3h"),
+        act(2, "check"),
+        act(1, "check"),
+    )
+    return state, settled(records)
+
+
+def test_a_fee_larger_than_the_main_pot_takes_the_rest_from_the_side_pot_R52() -> None:
+    # A $10 fee, three dealt in, the flop reached (R44). The $6 main pot pays $6 of it and is
+    # gone; the side pot pays the other $4: 20 - 4 = 16 to seat 2. Seat 3's aces win nothing.
+    # Stacks: 1: 100 - 12 = 88; 2: 100 - 12 + 16 = 104; 3: 0; + $10 collected = 202.
+    # (Before R52 the fee stopped at the main pot's $6 and seat 2 took the whole $20: 108.)
+    state, result = _short_main_pot_hand("10")
+    assert result.fee == D("10")
+    assert [(p.amount, p.eligible, p.high, p.paid) for p in result.pots] == [
+        (D("16"), (1, 2), (2,), ((2, D("16")),))
+    ]
+    assert stacks(state) == {1: D("88"), 2: D("104"), 3: D("0")}
+    assert state.collected == D("10")
+
+
+def test_a_fee_larger_than_every_pot_takes_all_the_pots_hold_R52() -> None:
+    # A $30 fee against pots of $6 and $20: the hand pays the $26 it has; nothing is left to win.
+    # Stacks: 1: 88; 2: 88; 3: 0; + $26 collected = 202.
+    # (Before R52: $6 taken, seat 2 took the $20 side pot: 108.)
+    state, result = _short_main_pot_hand("30")
+    assert result.fee == D("26") and result.pots == ()
+    assert stacks(state) == {1: D("88"), 2: D("88"), 3: D("0")}
+    assert state.collected == D("26")

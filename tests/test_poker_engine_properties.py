@@ -1,27 +1,23 @@
-"""Random legal hands of every flop game through the poker engine (issue 12): chips are
-conserved (stacks plus everything collected stay what was seated), no stack goes negative, no
-hole card is published before the showdown shows it (R46), and replaying the same inputs gives
-the same records."""
+"""Random legal hands of every flop game: the generator of the console's next legal input
+(`_next_input`), the tables the property suite plays (every structure, a full kill at fixed and
+spread limit) and `poker_session`, a whole random session's inputs. The properties (chips
+conserved, no hole card published before its hand is shown, R46, the replay the same) are the
+poker families' shared suite, tests/test_poker_family_properties.py."""
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tablectl.config import load_config
-from tablectl.game_records import GameRecord, PokerHandSettled
 from tablectl.games.poker.engine import PokerEngine
-from tablectl.games.poker.state import VARIANTS, PokerSettings, PokerState
+from tablectl.games.poker.state import PokerState
 from tablectl.games.registry import make_engine
-from tablectl.render import render
-from tablectl.rules.betting import FixedLimit, NoLimit, PotLimit, SpreadLimit, Structure
+from tablectl.rules.betting_structures import FixedLimit, NoLimit, PotLimit, SpreadLimit, Structure
 from tablectl.rules.poker_fees import PokerSchedule
-from tablectl_base.cards import standard_deck
 from tablectl_base.events import parse_event
 
 D = Decimal
@@ -145,92 +141,3 @@ def poker_session(
         hands += before is not None and state.hand is None
         inputs.append(step)
     return inputs
-
-
-def _published(records: list[GameRecord]) -> list[str]:
-    """Each record as its published JSON."""
-    return [json.dumps([m.topic, m.payload]) for m in map(render, records)]
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    variant=st.sampled_from(VARIANTS),
-    structure=st.sampled_from(sorted(STRUCTURES)),
-    document=st.sampled_from(["003", "004"]),
-    stacks=st.lists(st.integers(1, 120), min_size=2, max_size=6),
-    deck_order=st.permutations([str(c) for c in standard_deck()]),
-    data=st.data(),
-)
-def test_random_hands_conserve_chips_hide_hole_cards_and_replay_the_same(
-    variant: Any,
-    structure: str,
-    document: Any,
-    stacks: list[int],
-    deck_order: list[str],
-    data: st.DataObject,
-) -> None:
-    eng = PokerEngine(
-        PokerSettings(
-            variant=variant,
-            structure=STRUCTURES[structure],
-            small_blind=D("1"),
-            big_blind=D("2"),
-            chip=D("1"),
-            document=document,
-            schedule=SCHEDULE,
-            # fixed and spread limit tables play a full kill (the kill pots among the hands)
-            kill="full" if structure in KILL_STRUCTURES else "none",
-            kill_factor=D(2),
-            kill_structure=KILL_STRUCTURES.get(structure),
-        )
-    )
-    inputs: list[dict[str, Any]] = [
-        {"type": "seat.take", "seat": i + 1, "stack": str(s)} for i, s in enumerate(stacks)
-    ]
-    state = eng.initial()
-    records: list[GameRecord] = []
-    for ev in inputs:
-        state, out = eng.apply(state, parse_event(ev), "t")
-        records += out
-    total = D(sum(stacks))
-    hands = 0
-    deck: list[str] = []
-    holes: dict[int, list[str]] = {}
-    for _ in range(400):
-        if state.hand is None:
-            if hands == 3:
-                break
-            deck, holes = list(deck_order), {}
-        step = _next_input(data, eng, state, deck, holes)
-        if step is None:
-            break
-        inputs.append(step)
-        state, out = eng.apply(state, parse_event(step), "t")
-        records += out
-        for r in out:
-            if isinstance(r, PokerHandSettled):
-                hands += 1
-                event(
-                    "void" if r.void else f"showdown, {len(r.pots)} pots" if r.showdown else "folds"
-                )
-        if state.hand is not None and state.hand.kill is not None:
-            event("a kill pot dealt")
-        live = state.hand.betting.players if state.hand else ()
-        behind = {p.seat: p.stack for p in live}
-        in_pot = sum((p.in_hand for p in live), D(0))
-        assert all(v >= 0 for v in behind.values())
-        seats = sum((behind.get(s.seat, s.stack) for s in state.seats), D(0))
-        assert seats + in_pot + state.collected == total
-        # R46: a hole card is published only in a result that shows its hand.
-        for text in _published([r for r in out if not isinstance(r, PokerHandSettled)]):
-            for cards in holes.values():
-                assert not any(f'"{c}"' in text for c in cards), text
-    assert all(s.stack >= 0 for s in state.seats)
-
-    again = eng.initial()
-    replayed: list[GameRecord] = []
-    for ev in inputs:
-        again, out = eng.apply(again, parse_event(ev), "t")
-        replayed += out
-    assert again == state
-    assert _published(replayed) == _published(records)

@@ -1,5 +1,5 @@
 """A poker table as the daemon plays it: the shipped configs built into a `Table`, fed journal
-records, checked on what is published (issue 12 items 5 and 6). Amounts worked by hand from the
+records, checked on what is published. Amounts worked by hand from the
 documents in each test's comments."""
 
 from __future__ import annotations

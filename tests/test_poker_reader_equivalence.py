@@ -1,4 +1,4 @@
-"""A hand read by the card-reading table is the same hand entered at the console (issue 12 item 5):
+"""A hand read by the card-reading table is the same hand entered at the console:
 random sessions of the flop games are played twice through a `Table`, once with the console's
 `hole.cards`, `board.cards` and `hole.discard`, once with the reader's `table.card` placements
 (each card in its zone, in order, with its position), and every round result and the final

@@ -1,4 +1,4 @@
-"""Pots, side pots and their award (tablectl/rules/pots.py; issue 12, rulings R41 and R42).
+"""Pots, side pots and their award (tablectl/rules/pots.py; rulings R41, R42 and R52).
 
 Every expected amount below is worked by hand in a comment from the rule it names: 003 "Omaha
 (High-Low Split)", 003 "Crazy Pineapple High-Low Split: How Each Wager Wins, Loses, or Pushes",
@@ -32,6 +32,7 @@ from tablectl.rules.pots import (
     award,
     build_pots,
     paid_by_seat,
+    take_fee,
 )
 from tablectl_base.cards import parse_card
 
@@ -639,3 +640,44 @@ def test_a_dead_blind_goes_to_the_main_pot_and_matches_no_bet() -> None:
     )
     assert pots.pots == (Pot(D(14), (9,)),)
     assert pots.uncalled == Payout(9, D(4))
+
+
+# ---------------------------------------------------------------- the collection (R52)
+
+
+@pytest.mark.parametrize(
+    ("pots", "fee", "taken", "left"),
+    [
+        # The main pot covers the fee: only it pays ($30 - $3 = $27; the side pot untouched).
+        ([("30", (1, 2, 3)), ("20", (1, 2))], "3", "3", [("27", (1, 2, 3)), ("20", (1, 2))]),
+        # A fee equal to the main pot empties it: the side pot is left whole.
+        ([("6", (1, 2, 3)), ("20", (1, 2))], "6", "6", [("20", (1, 2))]),
+        # $10 against a $6 main pot: the main pot's $6, then $4 from the first side pot ($20 ->
+        # $16); the second side pot is untouched. (Before R52: $6 taken, pots $20 and $10.)
+        (
+            [("6", (1, 2, 3)), ("20", (1, 2)), ("10", (1,))],
+            "10",
+            "10",
+            [("16", (1, 2)), ("10", (1,))],
+        ),
+        # $8 against pots of $2, $3 and $10: $2 and $3 empty the main and first side pots, $3 of
+        # the second leaves $7. (Before R52: $2 taken, pots $3 and $10.)
+        ([("2", (1, 2, 3)), ("3", (1, 2)), ("10", (2,))], "8", "8", [("7", (2,))]),
+        # $8 against pots holding $5 in all: the hand pays the $5 it has, no pot is left.
+        # (Before R52: $2 taken, the $3 side pot awarded.)
+        ([("2", (1, 2, 3)), ("3", (1, 2))], "8", "5", []),
+        # No collection: nothing taken, the pots as they were.
+        ([("6", (1, 2, 3))], "0", "0", [("6", (1, 2, 3))]),
+    ],
+)
+def test_a_fee_larger_than_the_main_pot_takes_the_rest_from_the_side_pots_in_order_R52(
+    pots: list[tuple[str, tuple[int, ...]]],
+    fee: str,
+    taken: str,
+    left: list[tuple[str, tuple[int, ...]]],
+) -> None:
+    got, rest = take_fee([Pot(D(a), e) for a, e in pots], D(fee))
+    assert got == D(taken)
+    assert [(p.amount, p.eligible) for p in rest] == [(D(a), e) for a, e in left]
+    # Every chip is either collected or still in a pot.
+    assert got + sum((p.amount for p in rest), D(0)) == sum((D(a) for a, _ in pots), D(0))

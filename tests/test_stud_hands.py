@@ -1,4 +1,4 @@
-"""The stud games (issue 13 item 1) as the daemon plays them: the shipped configs built into a
+"""The stud games as the daemon plays them: the shipped configs built into a
 `Table`, fed console inputs, checked on what is published. Every amount and every first bettor
 worked by hand from document 003 in the test's comments."""
 
@@ -44,7 +44,7 @@ def turn(table: Table) -> int | None:
     return int(hand["turn"]) if hand["turn"] is not None else None
 
 
-def test_the_first_bettor_changes_each_street_and_a_tie_goes_nearest_the_dealers_left() -> None:
+def test_the_first_bettor_changes_each_street_and_a_tie_goes_nearest_the_dealers_left_R47() -> None:
     """003 "Seven Card Stud (High)": the first round "started by the player to the left of the big
     blind"; then "the player with the highest card or the highest Poker combination showing. If
     two or more players are tied for highest, the one nearest the dealer's left (that is, the
@@ -89,9 +89,9 @@ def test_the_first_bettor_changes_each_street_and_a_tie_goes_nearest_the_dealers
     assert stacks == {1: "103.00", 3: "98.00", 5: "98.00"}
 
 
-def test_razz_the_lowest_board_bets_first_a_fold_turns_its_up_cards_down_and_a_pair_wins() -> None:
+def test_razz_the_lowest_board_bets_first_a_fold_turns_up_cards_down_and_a_pair_wins_R47() -> None:
     """003 "Razz (Seven Card Stud, Low Only)": "a pair can win for low if it is the lowest hand.
-    There is no qualifier"; the lowest board showing bets first (docs/rulings.md, stud); a player
+    There is no qualifier"; the lowest board showing bets first (R47); a player
     who drops "must immediately turn down all of his or her face-up cards" (003 "Basic Seven Card
     Stud Rules" rule 2, R46)."""
     table = table_of("razz-003.toml")

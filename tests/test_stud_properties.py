@@ -1,11 +1,10 @@
-"""Random legal hands of the four stud games (issue 13 item 1) through the stud engine, and their
-pots against pokerkit.
+"""Random legal hands of the stud games, and their pots against pokerkit.
 
-The engine, from random console sessions of the shipped configs (`stud_session`): chips are
-conserved (stacks, chips in the pot and everything collected stay what was seated, after every
-input), no stack goes negative, no down card is published (R46) except a shown hand's at its
-showdown, a folded seat's up cards leave `state` for good (003 "Basic Seven Card Stud Rules"
-rule 2), and replaying the same inputs gives byte-identical records.
+The generator of the console's next legal input at a stud table (`_next_stud_input`) and
+`stud_session`, a whole random session's inputs; the engine's properties over those sessions
+(chips conserved, no down card published but a shown hand's, R46, a folded seat's up cards
+turned down, the replay the same) are the poker families' shared suite,
+tests/test_poker_family_properties.py.
 
 The pots, against pokerkit (an independent poker engine): a hand of each game played in
 pokerkit with our blinds and its streets' faces, the showdown ranked by tablectl/rules/stud.py
@@ -19,7 +18,6 @@ Razz declaration with a `low` order is refused (`high` is a low-only game's one 
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from pokerkit import (
     BettingStructure,
@@ -43,12 +41,12 @@ from pokerkit import (
 )
 
 from tablectl.config import load_config
-from tablectl.game_records import GameRecord, PokerHandSettled
+from tablectl.game_records import PokerHandSettled
 from tablectl.games.base import Rejected
+from tablectl.games.poker.engine import PokerEngine
 from tablectl.games.poker.state import HandState, PokerState
 from tablectl.games.registry import make_engine
-from tablectl.games.stud.engine import StudEngine
-from tablectl.render import render
+from tablectl.games.stud.family import STUD
 from tablectl.rules.flop_hands import HighHand, LowHand
 from tablectl.rules.pots import Contribution, Split, Strength, award, build_pots, paid_by_seat
 from tablectl.rules.stud import razz_low, stud_high, stud_low_eight
@@ -107,7 +105,7 @@ def _tiers(seats: Sequence[int], key: Callable[[int], Any], *, best_high: bool) 
     return [[s for s in seats if key(s) == k] for k in keys]
 
 
-def _declared(eng: StudEngine, state: PokerState, deal: Deal) -> dict[str, Any]:
+def _declared(eng: PokerEngine, state: PokerState, deal: Deal) -> dict[str, Any]:
     """The dealer's showdown for the hands still in, ranked as their cards rank (the dealer
     reads them right). Razz is declared in `high` alone, best (lowest) first."""
     live = _live(state)
@@ -152,7 +150,7 @@ def _between_hands(data: st.DataObject, state: PokerState) -> dict[str, Any] | N
 
 
 def _next_stud_input(
-    data: st.DataObject, eng: StudEngine, state: PokerState, deal: Deal
+    data: st.DataObject, eng: PokerEngine, state: PokerState, deal: Deal
 ) -> dict[str, Any] | None:
     """A legal input for what the stud table waits for, or None when no hand can be dealt.
     `deal` follows the cards: the first street's down cards are taken from the deck when the
@@ -251,9 +249,9 @@ def _buy(data: st.DataObject, hand: HandState, deal: Deal) -> dict[str, Any]:
     return ev
 
 
-def _engine(config: Path) -> StudEngine:
+def _engine(config: Path) -> PokerEngine:
     engine = make_engine(load_config(config).rules)
-    assert isinstance(engine, StudEngine)
+    assert isinstance(engine, PokerEngine) and engine.family is STUD
     return engine
 
 
@@ -289,86 +287,6 @@ def stud_session(
         hands += before is not None and state.hand is None
         inputs.append(step)
     return inputs
-
-
-# ---------------------------------------------------------------- the engine's properties
-
-
-def _published(records: Sequence[GameRecord]) -> list[str]:
-    """Each record as its published JSON (topic and payload)."""
-    return [json.dumps([m.topic, m.payload]) for m in map(render, records)]
-
-
-def _quoted(cards: set[str], text: str) -> list[str]:
-    return sorted(c for c in cards if f'"{c}"' in text)
-
-
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    name=st.sampled_from(STUD_CONFIGS),
-    stacks=st.lists(st.integers(1, 60), min_size=2, max_size=6),
-    deck_order=st.permutations([str(c) for c in standard_deck()]),
-    data=st.data(),
-)
-def test_random_stud_hands_conserve_chips_hide_down_cards_turn_folds_down_and_replay_the_same(
-    name: str, stacks: list[int], deck_order: list[str], data: st.DataObject
-) -> None:
-    eng = _engine(CONFIG / name)
-    state = eng.initial()
-    inputs: list[dict[str, Any]] = [
-        {"type": "seat.take", "seat": i + 1, "stack": str(s)} for i, s in enumerate(stacks)
-    ]
-    records: list[GameRecord] = []
-    for ev in inputs:
-        state, out = eng.apply(state, parse_event(ev), "t")
-        records += out
-    total = D(sum(stacks))
-    hands, deal = 0, Deal()
-    for _ in range(400):
-        if state.hand is None:
-            if hands == 3:
-                break
-            deal = Deal(deck=_deck(deck_order, hands))
-        step = _next_stud_input(data, eng, state, deal)
-        if step is None:
-            break
-        inputs.append(step)
-        state, out = eng.apply(state, parse_event(step), "t")
-        records += out
-        # Chips: stacks behind, chips in the pot and the house's collection are what was seated.
-        live = state.hand.betting.players if state.hand else ()
-        behind = {p.seat: p.stack for p in live}
-        in_pot = sum((p.in_hand for p in live), D(0))
-        assert all(v >= 0 for v in behind.values())
-        seats = sum((behind.get(s.seat, s.stack) for s in state.seats), D(0))
-        assert seats + in_pot + state.collected == total
-        # R46: no down card in anything published before the result; in the result, only the
-        # down cards of the hands it shows.
-        hidden = deal.downs()
-        for r, text in zip(out, _published(out), strict=True):
-            if isinstance(r, PokerHandSettled):
-                hands += 1
-                shown = {s.seat for s in r.shown}
-                hidden = {c for s, cards in deal.down.items() if s not in shown for c in cards}
-                kind = "void" if r.void else "declared" if r.declared else "shown"
-                event(f"{name}: {kind if r.showdown or r.void else 'folds'}")
-            assert not _quoted(hidden, text), (step, text)
-        # A folded seat's up cards are turned down: `state` shows none of them (rule 2, R46).
-        if state.hand is not None:
-            text = _published(out[-1:])[0]  # the `state` after the input
-            for s in state.hand.betting.folded_seats:
-                if deal.up.get(s):
-                    event("a folded seat's up cards turned down")
-                assert not _quoted(set(deal.up.get(s, [])), text), (s, text)
-    assert all(s.stack >= 0 for s in state.seats)
-
-    again = eng.initial()
-    replayed: list[GameRecord] = []
-    for ev in inputs:
-        again, out = eng.apply(again, parse_event(ev), "t")
-        replayed += out
-    assert again == state
-    assert _published(replayed) == _published(records)
 
 
 def test_a_razz_showdown_declared_best_first_settles_the_pot() -> None:

@@ -35,13 +35,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Final, TextIO
 
-from tablectl.games.poker.engine import GAMES
+from tablectl.games.poker.flop import FLOP_GAMES
 from tablectl.games.poker.hand import VARIANT_CODES, PhhError, PokerHand, is_poker_result
 from tablectl.games.poker.hand_rebuild import poker_hand
 from tablectl.history.generic import FinishedRound, RoundWriter
 from tablectl_base.money import ZERO
 
-HOLE_CARDS: Final[Mapping[str, int]] = {gid: game.hole_cards for gid, game in GAMES.items()}
+HOLE_CARDS: Final[Mapping[str, int]] = {gid: game.hole_cards for gid, game in FLOP_GAMES.items()}
 """Each flop game's hole cards, as its engine deals them."""
 
 

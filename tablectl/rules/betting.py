@@ -1,47 +1,35 @@
-"""One poker betting round, pure: the betting structures and the actions (issue 12 item 1).
+"""One poker betting round, pure: the players, whose turn it is, the actions and when the round
+ends; the betting structures are in `tablectl.rules.betting_structures`, the posts that open a
+hand's first round in `tablectl.rules.betting_posts`.
 
 A round is a frozen `BettingRound`. Each action has a `verify_x` that raises
 `BettingError(reason, rule)` naming the rule it enforces, a `can_x`, and an `x` that returns the
 next state, as in pokerkit: `check`, `call`, `fold`, `bet`, `raise_to` and `all_in`, each by the
 player whose turn it is (`verify_turn(seat)` refuses anyone else). How much a bet or raise may
-be is the structure's, a small policy object: `FixedLimit`, `SpreadLimit`, `PotLimit` or
-`NoLimit` (003 "Betting Limits" posts all four kinds). Everything else (whose turn, what is owed,
-when the round ends) is the round's and the same under every structure.
+be is the structure's, a small policy object (`Structure`); everything else (whose turn, what is
+owed, when the round ends) is the round's and the same under every structure.
 
 Players are listed clockwise from the first seat left of the dealer button, so the button is
-last. The first round opens with the posts (`open_round`): antes, the blinds from the first seat
-on, and straddles where the game's document allows them (003 "Lowball", Lowball Rules, rule 5);
-later rounds open from a finished one (`BettingRound.next_round`). Who holds the button and who
-owes which blind (its movement, dead and missed blinds, the kill) is the engine's; with two
-players the documents' words put the small blind left of the button and the big blind on it.
+last. Later rounds open from a finished one (`BettingRound.next_round`). Who holds the button
+and who owes which blind (its movement, dead and missed blinds, the kill) is the engine's; with
+two players the documents' words put the small blind left of the button and the big blind on it
+(R53).
 
 Rules and where they come from:
 - the first round starts left of the last blind, which acts last; later rounds start with the
   first player still in left of the button (004 "Texas Hold'em: Action and Distribution of
   Cards"; 003 "Texas Hold-Em (High)");
-- a call matches the bet, the big blind in the first round; a check is allowed only with nothing
-  to call, which gives the big blind its option when everyone has called; the round ends when
-  everyone still in has acted and matched the bet or is all-in, or all but one have folded
+- a call matches the bet, the big blind in the first round (R51); a check is allowed only with
+  nothing to call, which gives the big blind its option when everyone has called; the round ends
+  when everyone still in has acted and matched the bet or is all-in, or all but one have folded
   (004 "Texas Hold'em: Dealing Procedures and Round of Play");
-- fixed limit: bets and raises of exactly the small bet in the first two rounds and the big bet
-  in the last two (003 "Crazy Pineapple High-Low Split: Description of Table Used and Total
-  Number of Seated Positions"); at most three raises a round unless only two players are in it
-  (R43; 004 "Texas Hold'em: Dealing Procedures and Round of Play"; the same cap in 003 "Crazy
-  Pineapple High-Low Split: Dealing Procedures and Round of Play");
-- spread limit: any bet or raise within the posted spread, no cap on the number of raises; under
-  004 no seat puts more than $200 into one round, an all-in included (R43; 004 "Collection
-  Procedures", "Poker Games");
-- pot limit: a raise at most the pot after the call; no limit: at most the whole stack; both at
-  least the big blind and at least the previous bet or raise (003 "Betting Limits" names them and
-  defines neither: these are the card rooms' usual meanings);
-- a raise adds at least the previous bet or raise: 004 "Texas Hold'em: Dealing Procedures and
-  Round of Play" says only that a re-raise is "a wager larger than the raise", and measuring it
-  by the last raise's size is the card rooms' usual reading (fixed limit adds exactly one bet);
+- a raise adds at least the previous bet or raise (R49): 004 "Texas Hold'em: Dealing Procedures
+  and Round of Play" says only that a re-raise is "a wager larger than the raise", and measuring
+  it by the last raise's size is the card rooms' usual reading (fixed limit adds exactly one bet);
 - a short all-in (less than a full bet or raise) raises the amount to call but does not count
   toward the cap and does not reopen the raising to players who already acted, unless the
-  all-ins since they acted add up to a full raise; a full one does both. No document says this:
-  it is the card rooms' usual rule, recorded as a reading under R43 in docs/rulings.md
-  (`SHORT_ALL_IN`);
+  all-ins since they acted add up to a full raise; a full one does both (R50; its refusals cite
+  `SHORT_ALL_IN`, the reading first written under R43);
 - no one bets or raises when no other player still in could put in more than the bet.
 """
 
@@ -50,9 +38,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import ClassVar, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Literal
 
 from tablectl_base.money import ZERO, MoneyError, fmt, parse_money
+
+if TYPE_CHECKING:
+    from tablectl.rules.betting_structures import Structure
 
 ACTION_ORDER = '004 "Texas Hold\'em: Action and Distribution of Cards"'
 ROUND_OF_PLAY = '004 "Texas Hold\'em: Dealing Procedures and Round of Play"'
@@ -66,11 +57,10 @@ SPREAD_ROUND_CAP = 'R43; 004 "Collection Procedures" ("Poker Games")'
 BETTING_LIMITS = '003 "Betting Limits"'
 STRADDLE_RULE = '003 "Lowball" (Lowball Rules, rule 5)'
 KILL_RULE = '003 "Betting Limits" (Kill Rules)'
-SHORT_ALL_IN = "R43"  # docs/rulings.md R43: the short all-in reading
+SHORT_ALL_IN = "R43"  # R50, the short all-in rule, first written down as a reading under R43
 TABLE_STAKES = "table stakes"  # a player bets only the chips in front of them
 MONEY = "money"
 
-T = TypeVar("T")
 Verb = Literal[
     "ante",
     "blind",
@@ -95,12 +85,12 @@ class BettingError(ValueError):
         self.rule = rule
 
 
-def _usd(amount: Decimal) -> str:
+def usd(amount: Decimal) -> str:
     """An amount as a floor person says it: "$4.00"."""
     return f"${fmt(amount)}"
 
 
-def _money(value: Decimal, what: str, *, positive: bool = False) -> Decimal:
+def as_money(value: Decimal, what: str, *, positive: bool = False) -> Decimal:
     """`value` as money (whole cents, not negative, more than zero if `positive`), else say why."""
     try:
         return parse_money(value, allow_zero=not positive)
@@ -142,190 +132,6 @@ class Action:
     all_in: bool = False
 
 
-class Structure(Protocol):
-    """How much a bet or raise may be: the one thing the betting structures differ in."""
-
-    @property
-    def rule(self) -> str:
-        """The rule that sets the amounts, for the refusals."""
-        ...
-
-    def opening(self, street: int) -> Decimal:
-        """The least first bet of a round (0-based street), which a first raise must match."""
-        ...
-
-    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
-        """Least and greatest total in the round a full bet or raise brings `player` to."""
-        ...
-
-    def closed(self, rnd: BettingRound) -> BettingError | None:
-        """Why this round allows no more raises (a cap), or None."""
-        ...
-
-
-def _early_or_late(early: T, late: T, small_rounds: int, street: int) -> T:
-    """The lower limit in the first `small_rounds` rounds, the higher one after (003 "Crazy
-    Pineapple High-Low Split: Description of Table Used and Total Number of Seated Positions")."""
-    return early if street < small_rounds else late
-
-
-@dataclass(frozen=True)
-class FixedLimit:
-    """`$2-$4`: every bet and raise is exactly the small bet early and the big bet late.
-
-    003 "Crazy Pineapple High-Low Split: Description of Table Used and Total Number of Seated
-    Positions": the lower table limit in the first two rounds, the higher in the last two, "all
-    wagers and raises shall be in $3 increments". At most `max_raises` raises a round unless only
-    two players are in it (R43); None for no cap.
-    """
-
-    small_bet: Decimal
-    big_bet: Decimal
-    small_rounds: int = 2
-    max_raises: int | None = 3
-    rule: ClassVar[str] = FIXED_LIMIT_RULE
-
-    def __post_init__(self) -> None:
-        _money(self.small_bet, "the small bet", positive=True)
-        _money(self.big_bet, "the big bet", positive=True)
-        if self.big_bet < self.small_bet:
-            raise BettingError(
-                f"the big bet {_usd(self.big_bet)} is less than the small bet "
-                f"{_usd(self.small_bet)}",
-                FIXED_LIMIT_RULE,
-            )
-        if self.small_rounds < 0:
-            raise BettingError("small_rounds must not be negative", FIXED_LIMIT_RULE)
-        if self.max_raises is not None and self.max_raises < 1:
-            raise BettingError("max_raises must be at least 1 (or None: no cap)", RAISE_CAP)
-
-    def opening(self, street: int) -> Decimal:
-        """The round's bet size."""
-        return _early_or_late(self.small_bet, self.big_bet, self.small_rounds, street)
-
-    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
-        """One increment over the last full bet; after a short all-in this completes the raise."""
-        to = rnd.full_bet + self.opening(rnd.street)
-        return to, to
-
-    def closed(self, rnd: BettingRound) -> BettingError | None:
-        """R43: the cap holds while more than two players are in the round."""
-        if self.max_raises is None or rnd.raises < self.max_raises or rnd.players_in <= 2:
-            return None
-        return BettingError(
-            f"the raising is capped: {rnd.raises} raises this round with "
-            f"{rnd.players_in} players in",
-            RAISE_CAP,
-        )
-
-
-@dataclass(frozen=True)
-class SpreadLimit:
-    """`$1-$3/$1-$6`: any bet or raise from `low` to `high` (the late spread in the later rounds).
-
-    A raise is also at least the previous bet or raise. No cap on the number of raises ("at the
-    players' discretion", R43). `round_cap` is 004's $200: no seat puts more than that into one
-    betting round, nor goes all-in for more (R43; 004 "Collection Procedures", "Poker Games").
-    """
-
-    low: Decimal
-    high: Decimal
-    late_low: Decimal | None = None
-    late_high: Decimal | None = None
-    small_rounds: int = 2
-    round_cap: Decimal | None = None
-
-    @property
-    def rule(self) -> str:
-        """R43, with 004's words when its $200 round cap is in force."""
-        return SPREAD_LIMIT_RULE if self.round_cap is None else SPREAD_ROUND_CAP
-
-    def __post_init__(self) -> None:
-        for low, high, when in (
-            (self.low, self.high, "the spread"),
-            (*self._late(), "the late spread"),
-        ):
-            _money(low, f"the low end of {when}", positive=True)
-            _money(high, f"the high end of {when}", positive=True)
-            if high < low:
-                raise BettingError(
-                    f"{when} {_usd(low)}-{_usd(high)} runs backwards", SPREAD_LIMIT_RULE
-                )
-        if self.round_cap is not None:
-            _money(self.round_cap, "the round cap", positive=True)
-        if self.small_rounds < 0:
-            raise BettingError("small_rounds must not be negative", SPREAD_LIMIT_RULE)
-
-    def _late(self) -> tuple[Decimal, Decimal]:
-        """The spread of the later rounds: the first one where no other is posted."""
-        low = self.low if self.late_low is None else self.late_low
-        return low, self.high if self.late_high is None else self.late_high
-
-    def spread(self, street: int) -> tuple[Decimal, Decimal]:
-        """The posted spread of a round: the first one early, the late one after."""
-        return _early_or_late((self.low, self.high), self._late(), self.small_rounds, street)
-
-    def opening(self, street: int) -> Decimal:
-        """The low end of the round's spread."""
-        return self.spread(street)[0]
-
-    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
-        """At least the low end and the last raise, at most the high end, within the round cap."""
-        low, high = self.spread(rnd.street)
-        least = rnd.current_bet + max(low, rnd.last_raise)
-        most = rnd.current_bet + high
-        if self.round_cap is not None:
-            most = min(most, self.round_cap)
-        return least, most
-
-    def closed(self, rnd: BettingRound) -> BettingError | None:
-        """Never by count: raises are at the players' discretion (R43)."""
-        return None
-
-
-@dataclass(frozen=True)
-class _BigBlindLimit:
-    """Pot limit and no limit alike: the big blind opens, a raise adds at least the last raise,
-    and no count closes the raising; only the ceiling (`bounds`) differs."""
-
-    big_blind: Decimal
-    rule: ClassVar[str] = BETTING_LIMITS
-
-    def __post_init__(self) -> None:
-        _money(self.big_blind, "the big blind", positive=True)
-
-    def opening(self, street: int) -> Decimal:
-        """The big blind."""
-        return self.big_blind
-
-    def closed(self, rnd: BettingRound) -> BettingError | None:
-        """Never by count."""
-        return None
-
-
-@dataclass(frozen=True)
-class PotLimit(_BigBlindLimit):
-    """At least the big blind and the last raise; at most the pot after the call is added."""
-
-    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
-        """The most is the bet plus the pot as it stands once the player has called."""
-        call = rnd.current_bet - player.in_round
-        return rnd.current_bet + rnd.last_raise, rnd.current_bet + rnd.pot + call
-
-
-@dataclass(frozen=True)
-class NoLimit(_BigBlindLimit):
-    """A bet or raise of at least the big blind and the last raise, at most the whole stack."""
-
-    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
-        """The stack is the only ceiling."""
-        return rnd.current_bet + rnd.last_raise, player.in_round + player.stack
-
-    def closed(self, rnd: BettingRound) -> BettingError | None:
-        """Never by count."""
-        return None
-
-
 def _answerable(players: Sequence[Player], i: int, bet: Decimal) -> bool:
     """Whether anyone but player `i` could answer a raise: still in with more than `bet` in all."""
     return any(not q.folded and q.in_round + q.stack > bet for j, q in enumerate(players) if j != i)
@@ -342,7 +148,7 @@ def _owes_action(players: Sequence[Player], i: int, bet: Decimal) -> bool:
     return not p.acted and _answerable(players, i, bet)
 
 
-def _next_actor(players: Sequence[Player], start: int, bet: Decimal) -> int | None:
+def next_actor(players: Sequence[Player], start: int, bet: Decimal) -> int | None:
     """The first player clockwise from index `start` who must act, or None: the round is over."""
     n = len(players)
     for k in range(n):
@@ -477,21 +283,21 @@ class BettingRound:
             if p.acted and self.current_bet - p.in_round < self.last_raise:
                 raise BettingError(
                     f"seat {p.seat} already acted and faces only "
-                    f"{_usd(self.current_bet - p.in_round)} of all-ins since, less than a full "
-                    f"raise of {_usd(self.last_raise)}: call or fold",
+                    f"{usd(self.current_bet - p.in_round)} of all-ins since, less than a full "
+                    f"raise of {usd(self.last_raise)}: call or fold",
                     SHORT_ALL_IN,
                 )
         everything = p.in_round + p.stack
         if everything <= self.current_bet:
             raise BettingError(
-                f"seat {p.seat} has {_usd(p.stack)} behind, not more than the call: call or fold",
+                f"seat {p.seat} has {usd(p.stack)} behind, not more than the call: call or fold",
                 TABLE_STAKES,
             )
         least, most = self.structure.bounds(self, p)
         low, high = min(least, everything), min(most, everything)
         if low > high:
             raise BettingError(
-                f"no raise fits: the least is {_usd(least)} and the most {_usd(most)}",
+                f"no raise fits: the least is {usd(least)} and the most {usd(most)}",
                 self.structure.rule,
             )
         return low, high
@@ -501,22 +307,22 @@ class BettingRound:
         p = self._acting()
         if verb == "bet" and self.current_bet > 0:
             raise BettingError(
-                f"there is already a bet of {_usd(self.current_bet)}: call, raise or fold",
+                f"there is already a bet of {usd(self.current_bet)}: call, raise or fold",
                 ROUND_OF_PLAY,
             )
         if verb == "raise" and self.current_bet == 0:
             raise BettingError("there is no bet to raise: check or bet", ROUND_OF_PLAY)
         if to > p.in_round + p.stack:
             raise BettingError(
-                f"seat {p.seat} has only {_usd(p.stack)} behind, {_usd(p.in_round + p.stack)} "
-                f"in all, not {_usd(to)}",
+                f"seat {p.seat} has only {usd(p.stack)} behind, {usd(p.in_round + p.stack)} "
+                f"in all, not {usd(to)}",
                 TABLE_STAKES,
             )
         low, high = self._wager_span()
         if not low <= to <= high:
-            span = _usd(low) if low == high else f"{_usd(low)} to {_usd(high)}"
+            span = usd(low) if low == high else f"{usd(low)} to {usd(high)}"
             raise BettingError(
-                f"a {verb} to {_usd(to)} is not allowed: {span} is", self.structure.rule
+                f"a {verb} to {usd(to)} is not allowed: {span} is", self.structure.rule
             )
         return p
 
@@ -528,7 +334,7 @@ class BettingRound:
         p = self._acting()
         if p.in_round < self.current_bet:
             raise BettingError(
-                f"seat {p.seat} cannot check: {_usd(self.current_bet - p.in_round)} to call",
+                f"seat {p.seat} cannot check: {usd(self.current_bet - p.in_round)} to call",
                 ROUND_OF_PLAY,
             )
 
@@ -589,7 +395,7 @@ class BettingRound:
             replace(q, folded=True) if k == i else q for k, q in enumerate(self.players)
         )
         start = i + 1 if self.actor is None or self.actor == i else self.actor
-        actor = None if self.actor is None else _next_actor(players, start, self.current_bet)
+        actor = None if self.actor is None else next_actor(players, start, self.current_bet)
         return replace(
             self,
             players=players,
@@ -601,7 +407,7 @@ class BettingRound:
 
     def verify_bet(self, amount: Decimal) -> None:
         """Refuse a first bet of the round the structure or the stack does not allow."""
-        self._verify_wager(_money(amount, "the bet"), "bet")
+        self._verify_wager(as_money(amount, "the bet"), "bet")
 
     def can_bet(self, amount: Decimal) -> bool:
         """Whether the player to act may bet `amount`."""
@@ -610,13 +416,13 @@ class BettingRound:
     def bet(self, amount: Decimal) -> BettingRound:
         """Bet `amount`, the first bet of the round."""
         self.verify_bet(amount)
-        return self._act(_money(amount, "the bet"), "bet")
+        return self._act(as_money(amount, "the bet"), "bet")
 
     # ------------------------------------------------------------------ raise
 
     def verify_raise_to(self, to: Decimal) -> None:
         """Refuse a raise to `to` that the cap, structure, stack or a short all-in forbid."""
-        self._verify_wager(_money(to, "the raise"), "raise")
+        self._verify_wager(as_money(to, "the raise"), "raise")
 
     def can_raise_to(self, to: Decimal) -> bool:
         """Whether the player to act may raise to `to`."""
@@ -625,7 +431,7 @@ class BettingRound:
     def raise_to(self, to: Decimal) -> BettingRound:
         """Raise so that the player has `to` in this round."""
         self.verify_raise_to(to)
-        return self._act(_money(to, "the raise"), "raise")
+        return self._act(as_money(to, "the raise"), "raise")
 
     # ------------------------------------------------------------------ all-in
 
@@ -672,7 +478,7 @@ class BettingRound:
         if to > self.current_bet:
             least, _ = self.structure.bounds(self, p)
             state = state._raised(to, full=to >= least, by=i)
-        return replace(state, actor=_next_actor(state.players, i + 1, state.current_bet))
+        return replace(state, actor=next_actor(state.players, i + 1, state.current_bet))
 
     def _raised(self, to: Decimal, *, full: bool, by: int) -> BettingRound:
         """The bet after a bet or raise to `to`. A full one counts toward the cap (a first bet
@@ -717,7 +523,7 @@ class BettingRound:
             structure=self.structure,
             street=street,
             players=players,
-            actor=_next_actor(players, start, ZERO),
+            actor=next_actor(players, start, ZERO),
             current_bet=ZERO,
             full_bet=ZERO,
             last_raise=self.structure.opening(street),
@@ -731,143 +537,3 @@ def _allowed(verify: Callable[[], object]) -> bool:
     except BettingError:
         return False
     return True
-
-
-def open_round(
-    structure: Structure,
-    stacks: Sequence[tuple[int, Decimal]],
-    blinds: Sequence[Decimal],
-    *,
-    straddles: Sequence[Decimal] = (),
-    ante: Decimal = ZERO,
-    owed: Sequence[OwedPost] = (),
-    kill: OwedPost | None = None,
-) -> BettingRound:
-    """The first betting round of a hand once the antes, blinds and straddles are posted.
-
-    `stacks` is (seat, chips) clockwise from the first seat left of the button. Each player
-    antes `ante`; the first players post `blinds` in order (small, then big), then `straddles`;
-    a player short of a post puts in what they have and is all-in. The bet to call is the
-    largest post ("a wager that is equal to the amount of the big blind, referred to as a call",
-    004 "Texas Hold'em: Dealing Procedures and Round of Play"), even when it was posted short.
-    `owed` are the posts of players coming back after missing the blinds, or new to the game
-    (the engine's reading of missed blinds): a live part that counts toward their call, as a
-    big blind does, and a dead part that goes to the pot like an ante.
-    `kill` is a kill pot's kill blind (003 "Betting Limits", Kill Rules: "The kill blind must be
-    paid"), posted live by the kill button's holder: it is the bet to call, and the first round
-    begins on the holder's left, so the holder acts last (a holder on a blind brings that blind
-    up to the kill blind and still acts last: no one may fold a larger post than the bets still
-    in it).
-    """
-    players = _seated(stacks)
-    blinds = [_money(b, "a blind", positive=True) for b in blinds]
-    straddles = [_money(s, "a straddle", positive=True) for s in straddles]
-    ante = _money(ante, "the ante")
-    if not blinds:
-        raise BettingError("a round opens with at least one blind", ROUND_OF_PLAY)
-    if any(b > a for a, b in zip(blinds[1:], blinds, strict=False)):
-        raise BettingError("each blind must be at least the one before it", ROUND_OF_PLAY)
-    posts: list[tuple[Verb, Decimal]] = [("blind", b) for b in blinds]
-    posts += [("straddle", s) for s in straddles]
-    if len(posts) > len(players):
-        raise BettingError(
-            f"{len(posts)} blinds and straddles for {len(players)} players", ROUND_OF_PLAY
-        )
-    _verify_straddles(blinds[-1], straddles, players[len(blinds) :])
-    actions: list[Action] = []
-    if ante > 0:
-        for i, p in enumerate(players):
-            put = min(ante, p.stack)
-            players[i] = replace(p, stack=p.stack - put, in_hand=put)
-            actions.append(Action(p.seat, "ante", put, ZERO, all_in=players[i].stack == 0))
-    for i, (verb, amount) in enumerate(posts):
-        p = players[i]
-        put = min(amount, p.stack)
-        players[i] = replace(p, stack=p.stack - put, in_round=put, in_hand=p.in_hand + put)
-        actions.append(Action(p.seat, verb, put, put, all_in=players[i].stack == 0))
-    for post in owed:
-        at = next((k for k, q in enumerate(players) if q.seat == post.seat), None)
-        if at is None or at < len(posts):
-            raise BettingError(
-                f"seat {post.seat} owes a post but is not dealt in past the blinds", ROUND_OF_PLAY
-            )
-        p = players[at]
-        # A short stack posts the live blind first: it is what plays for the pot.
-        live = min(_money(post.live, "a live blind"), p.stack)
-        dead = min(_money(post.dead, "a dead blind"), p.stack - live)
-        players[at] = replace(
-            p, stack=p.stack - dead - live, in_round=live, in_hand=dead + live, dead=dead
-        )
-        if dead:
-            actions.append(Action(p.seat, "dead", dead, ZERO, all_in=live == 0 and dead == p.stack))
-        if live:
-            actions.append(Action(p.seat, "blind", live, live, all_in=players[at].stack == 0))
-    bet = max(amount for _, amount in posts)
-    first = len(posts) % len(players)
-    if kill is not None:
-        at = next((k for k, q in enumerate(players) if q.seat == kill.seat), None)
-        if at is None:
-            raise BettingError(f"seat {kill.seat} holds the kill but is not dealt in", KILL_RULE)
-        p = players[at]
-        amount = _money(kill.live, "the kill blind", positive=True)
-        put = min(max(ZERO, amount - p.in_round), p.stack)
-        players[at] = replace(
-            p, stack=p.stack - put, in_round=p.in_round + put, in_hand=p.in_hand + put
-        )
-        actions.append(Action(p.seat, "kill", put, p.in_round + put, all_in=p.stack == put))
-        bet = max(bet, amount)
-        first = (at + 1) % len(players)
-    return BettingRound(
-        structure=structure,
-        street=0,
-        players=tuple(players),
-        actor=_next_actor(players, first, bet),
-        current_bet=bet,
-        full_bet=bet,
-        last_raise=bet,
-        raises=len(straddles),
-        actions=tuple(actions),
-    )
-
-
-@dataclass(frozen=True)
-class OwedPost:
-    """What a seat dealt in past the blinds posts before the deal: `live` toward its call,
-    `dead` into the pot only."""
-
-    seat: int
-    live: Decimal
-    dead: Decimal = ZERO
-
-
-def _seated(stacks: Sequence[tuple[int, Decimal]]) -> list[Player]:
-    """The players dealt in, each with chips; refused if fewer than two or a seat twice."""
-    if len(stacks) < 2:
-        raise BettingError(f"a hand needs at least two players, not {len(stacks)}", ROUND_OF_PLAY)
-    seats = [seat for seat, _ in stacks]
-    if len(set(seats)) != len(seats):
-        raise BettingError(f"a seat is dealt in twice: {seats}", ACTION_ORDER)
-    return [
-        Player(seat, _money(chips, f"seat {seat}'s stack", positive=True)) for seat, chips in stacks
-    ]
-
-
-def _verify_straddles(
-    big_blind: Decimal, straddles: Sequence[Decimal], by: Sequence[Player]
-) -> None:
-    """003 "Lowball" (Lowball Rules, rule 5): a straddle is double the blind or the previous
-    straddle and no more than half the straddler's chips."""
-    before = big_blind
-    for amount, p in zip(straddles, by, strict=False):
-        if amount != 2 * before:
-            raise BettingError(
-                f"seat {p.seat}'s straddle of {_usd(amount)} must be double {_usd(before)}",
-                STRADDLE_RULE,
-            )
-        if 2 * amount > p.stack:
-            raise BettingError(
-                f"seat {p.seat}'s straddle of {_usd(amount)} is more than half their "
-                f"{_usd(p.stack)}",
-                STRADDLE_RULE,
-            )
-        before = amount

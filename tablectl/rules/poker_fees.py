@@ -7,7 +7,8 @@ fraction or percentage of wagers made or winnings earned", 003 "Collection Rates
 004 "Collection Procedures" ("Poker Games")). A schedule option is either
 
 * **per hand**: the fee of the rate that covers the number of players dealt in (R44), taken from
-  the main pot after the flop (003 "Crazy Pineapple High-Low Split: Collection Fee Schedule"
+  the main pot after the flop (what the main pot cannot cover from the side pots in order, R52:
+  `tablectl.rules.pots.take_fee`) (003 "Crazy Pineapple High-Low Split: Collection Fee Schedule"
   options 1-3 and 5-6; 004 "Texas Hold'em: Collection Fee Schedule" and "Omaha High/Low Split:
   Collection Fee Schedule"). A hand that ends before the flop pays the schedule's modified fee
   (003 Crazy Pineapple: "$1 collection, referred to as the Modified fee"), or nothing where the
@@ -286,7 +287,7 @@ class PokerSchedule(BaseModel):
 
 
 def hand_fee(schedule: PokerSchedule, players_dealt_in: int, reached_flop: bool) -> Decimal:
-    """The collection one hand pays from its main pot (R44).
+    """The collection one hand owes, taken from its main pot first (R44, R52).
 
     The rate is chosen by the players dealt in, not by those left when the fee is taken. A hand
     that ends before the flop pays the modified fee, or nothing where the schedule has none. A time

@@ -127,7 +127,7 @@ def build_pots(contributions: Iterable[Contribution]) -> Pots:
 
     Each player's total is a level. A level's chips are every player's chips between the level
     below and it; the players still in who reached it may win it, so each all-in total starts a
-    side pot (issue 12: "All-ins make side pots"; R42 settles "each side pot ... on its own").
+    side pot (R42 settles "each side pot ... on its own").
     Folded players' chips stay in the pots they reached (the dealer "shall move all player bets
     into the pot" and only "active players ... enter into a showdown", 004 "Omaha High/Low Split:
     How The Pot Is Awarded"). Chips above what any other player put in were called by nobody and
@@ -185,6 +185,28 @@ def _checked_contributions(contributions: Iterable[Contribution]) -> list[Contri
                 f"than the {fmt(most)} another player put in: the betting is not finished"
             )
     return players
+
+
+# ---------------------------------------------------------------- the collection
+
+
+def take_fee(pots: Sequence[Pot], fee: Decimal) -> tuple[Decimal, tuple[Pot, ...]]:
+    """The collection actually taken and the pots left to award (R52).
+
+    The fee comes from the main pot; what the main pot cannot cover comes from the side pots in
+    their order; a hand whose pots together hold less than the fee pays all they hold. A pot
+    the fee empties is no longer a pot: it is left out.
+    """
+    owed = _money(fee, "the fee")
+    taken = ZERO
+    left: list[Pot] = []
+    for pot in pots:
+        part = min(owed, pot.amount)
+        owed -= part
+        taken += part
+        if pot.amount > part:
+            left.append(Pot(pot.amount - part, pot.eligible))
+    return (fee if owed == 0 else taken), tuple(left)
 
 
 # ---------------------------------------------------------------- awarding the pots

@@ -6,7 +6,7 @@ Card Stud": one down, then four up. After the first round, "the first bettor in 
 betting interval is the player with the highest card or the highest Poker combination showing.
 If two or more players are tied for highest, the one nearest the dealer's left (that is, the one
 dealt first) is the first bettor" (003 "Seven Card Stud (High)", "Five Card Stud"); in Razz, the
-low-only game, the lowest board showing (docs/rulings.md, "Stud"). Up to four up cards make no
+low-only game, the lowest board showing (R47). Up to four up cards make no
 straight or flush, so a board showing is ranked by its pairs, trips and fours, then its cards.
 """
 

@@ -12,23 +12,13 @@ Lowball is dealt without the joker here (003 "Lowball" rule 1).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from tablectl.game_records import GameRecord, StateChanged
 from tablectl.games.base import Rejected
-from tablectl.games.draw.engine import DrawEngine
-from tablectl.games.poker.engine import PokerEngine, table_settings
-from tablectl.games.poker.state import (
-    DRAW_VARIANTS,
-    STUD_VARIANTS,
-    VARIANTS,
-    PokerState,
-    Variant,
-)
-from tablectl.games.stud.engine import StudEngine
+from tablectl.games.poker.engine import VARIANT_OF, PokerEngine, table_settings
+from tablectl.games.poker.state import PokerState
 from tablectl_base.events import HandStart, InputEvent, RoundVoid
 
 if TYPE_CHECKING:
@@ -36,17 +26,6 @@ if TYPE_CHECKING:
     from tablectl.games.table_rules import Rules
 
 CHOICE = '003 "Dealer\'s Choice"'
-ENGINES: Final[Mapping[str, type[PokerEngine]]] = MappingProxyType(
-    {
-        **{v: PokerEngine for v in VARIANTS},
-        **{v: StudEngine for v in STUD_VARIANTS},
-        **{v: DrawEngine for v in DRAW_VARIANTS},
-    }
-)
-"""Each offered game's engine class (each game id names its own variant)."""
-VARIANT: Final[Mapping[str, Variant]] = MappingProxyType(
-    {v: v for v in (*VARIANTS, *STUD_VARIANTS, *DRAW_VARIANTS)}
-)
 
 
 class DealersChoiceEngine:
@@ -62,12 +41,9 @@ class DealersChoiceEngine:
         self.options: DealersChoice = options
         self.engines: dict[str, PokerEngine] = {}
         for game in options.games:
-            settings = table_settings(rules, VARIANT[game], options.game_options(game))
-            cls = ENGINES[game]
-            if cls is DrawEngine:
-                self.engines[game] = DrawEngine(settings, game, joker=False)
-            else:
-                self.engines[game] = cls(settings, game)
+            settings = table_settings(rules, VARIANT_OF[game], options.game_options(game))
+            # Lowball here is dealt without the joker (003 "Lowball" rule 1); no other game has it
+            self.engines[game] = PokerEngine(settings, game, joker=False)
         self.between = self.engines[options.games[0]]  # seats are the same in every game
 
     # ------------------------------------------------------------------ the Engine protocol

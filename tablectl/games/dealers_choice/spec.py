@@ -1,6 +1,6 @@
 """A Dealer's Choice table's `[game]` options: the poker room's (document, structure, stakes,
 blinds, chip, buy-in, kill, collection), the games offered (`games`) and, per game, its own
-limits (`[game.limits.<id>]`: "Game-specific limits apply per hand", issue 13). Document 003
+limits (`[game.limits.<id>]`: "Game-specific limits apply per hand"). Document 003
 approves it ("Dealer's Choice"); it posts no collection schedule, so the table gives one (R44)."""
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ SPEC = GameSpec(
         "five-card-draw-hi-lo": FiveCardDrawHiLo,
         "lowball": Lowball,
     },
-    engine="tablectl.games.draw.engine:DrawTableEngine",
+    engine="tablectl.games.poker.engine:PokerTableEngine",
     spots={},
     kind="poker",
     screen="poker",

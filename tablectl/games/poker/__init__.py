@@ -1,9 +1,10 @@
-"""The poker room's flop games (issue 12): Texas Hold'em, Omaha, Omaha hi-lo and Crazy Pineapple
-hi-lo, each a game id of one package.
+"""The poker room's flop games: Texas Hold'em, Omaha, Omaha hi-lo and Crazy Pineapple hi-lo, each
+a game id of one package; and the one poker engine every flop, stud and draw game is played by.
 
 `spec.py` holds each game's `[game]` options (document, betting structure and stakes, blinds,
-smallest chip, collection) and the GameSpec; `state.py` the frozen table and hand; `engine.py`
-the pure engine: seats, the button, blinds, the betting through tablectl/rules/betting.py, the
-board and hole cards, the showdown and pots (rules/pots.py), the collection (rules/poker_fees.py)
-and misdeals. No hole card is ever published (R46).
+smallest chip, collection) and the GameSpec; `state.py` the frozen table and hand; `family.py`
+the family policy (`Family`, `Game`) and `flop.py` the flop family's; `engine.py` the pure
+engine: the button, blinds and betting (tablectl/rules/betting.py); `seats.py` the seats between
+hands; `settlement.py` the showdown, pots (rules/pots.py) and collection (rules/poker_fees.py);
+`view.py` the `state` view. No hole card is ever published (R46).
 """

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Final, Literal
 
-from tablectl.games.draw.engine import DRAW_GAMES
-from tablectl.games.poker.engine import GAMES
-from tablectl.games.stud.engine import STUD_GAMES
+from tablectl.games.draw.family import DRAW_GAMES
+from tablectl.games.poker.flop import FLOP_GAMES
+from tablectl.games.stud.family import STUD_GAMES
 from tablectl_base.money import ZERO
 
 VARIANT_CODES: Final[Mapping[tuple[str, str], str]] = {
@@ -108,7 +108,7 @@ Family = Literal["flop", "stud", "draw"]
 
 def game_family(game: str) -> Family | None:
     """The family of a poker room pot game, None for any other game (Chinese Poker has no pot)."""
-    if game in GAMES:
+    if game in FLOP_GAMES:
         return "flop"
     if game in STUD_GAMES:
         return "stud"

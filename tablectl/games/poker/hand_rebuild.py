@@ -12,7 +12,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from tablectl.games.poker.engine import BOARD_AFTER
+from tablectl.games.poker.flop import BOARD_AFTER
 from tablectl.games.poker.hand import (
     Family,
     PhhError,
@@ -22,7 +22,7 @@ from tablectl.games.poker.hand import (
     game_family,
     is_chinese_result,
 )
-from tablectl.games.stud.engine import STUD_GAMES
+from tablectl.games.stud.family import STUD_GAMES
 from tablectl.rules.draw import HAND_SIZE
 from tablectl_base.cards import JOKER, CardError, parse_card
 from tablectl_base.money import ZERO

@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from tablectl.games.poker.engine import STREETS
+from tablectl.games.poker.flop import STREETS
 from tablectl.games.poker.hand import PhhError, PokerHand, Step
 from tablectl.games.poker.hand_rebuild import poker_hand
 from tablectl.games.recall_lines import describe_input
-from tablectl.games.stud.engine import STREET_NAMES as STUD_STREETS
-from tablectl.games.stud.engine import STUD_GAMES
+from tablectl.games.stud.family import STREET_NAMES as STUD_STREETS
+from tablectl.games.stud.family import STUD_GAMES
 from tablectl_base.money import ZERO, fmt
 
 

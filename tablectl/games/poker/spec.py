@@ -1,4 +1,4 @@
-"""The flop games of the poker room (documents 003 and 004; issue 12) as one unit: each game's
+"""The flop games of the poker room (documents 003 and 004) as one unit: each game's
 `[game]` options and the GameSpec.
 
 A poker table has no `[limits]` and no banked `[collection]` (R4): its stakes are the betting
@@ -32,7 +32,7 @@ from tablectl_base.money import Money, fmt
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
-    from tablectl.rules.betting import Structure
+    from tablectl.rules.betting_structures import Structure
 
 StructureName = Literal["fixed-limit", "spread-limit", "pot-limit", "no-limit"]
 Document = Literal["003", "004"]
@@ -212,9 +212,9 @@ class PokerGame(GameSettings):
         return self
 
     def betting(self, factor: Decimal = Decimal(1)) -> Structure:
-        """The betting structure of rules/betting.py these options describe (R43), its stakes
-        times `factor` (a kill pot's, `KILL_FACTORS`)."""
-        from tablectl.rules.betting import FixedLimit, NoLimit, PotLimit, SpreadLimit
+        """The betting structure (rules/betting_structures.py) these options describe (R43), its
+        stakes times `factor` (a kill pot's, `KILL_FACTORS`)."""
+        from tablectl.rules.betting_structures import FixedLimit, NoLimit, PotLimit, SpreadLimit
 
         if self.structure == "fixed-limit":
             assert self.stakes is not None

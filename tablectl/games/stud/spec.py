@@ -87,7 +87,7 @@ SPEC = GameSpec(
         "five-card-stud": FiveCardStud,
         "option-alley": OptionAlley,
     },
-    engine="tablectl.games.stud.engine:StudTableEngine",
+    engine="tablectl.games.poker.engine:PokerTableEngine",
     spots={},
     kind="poker",
     screen="poker",
