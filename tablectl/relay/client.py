@@ -73,40 +73,64 @@ class AckedClient(RelayClient):
     ``publish()`` leaves out: the PUBACK's reason code.
 
     aiomqtt 2.5's ``publish()`` returns once the PUBACK came, whatever its reason code, so a
-    publish the broker refused looks like one it took; `publish_acked` returns the code (paho
-    hands it to ``on_publish``). ``receive_maximum`` is the broker's Receive Maximum from its
-    CONNACK (Mosquitto says 20; 65535 when it says nothing): an MQTT 5 client may not have more
-    unacknowledged publishes at the broker than that, paho does not see to it, and paho's own
-    window cannot change once connected, so the relay keeps its window within it.
+    publish the broker refused looks like one it took; `start_publish` and `publish_acked` give
+    the code (paho hands it to ``on_publish``), and `write_now` writes what paho holds at once.
+    ``receive_maximum`` is the broker's Receive Maximum from its CONNACK (Mosquitto says 20;
+    65535 when it says nothing): an MQTT 5 client may not have more unacknowledged publishes at
+    the broker than that, paho does not see to it, and paho's own window cannot change once
+    connected, so the relay keeps its window within it.
     """
 
     def __init__(self, hostname: str, port: int, **kwargs: Any) -> None:
         super().__init__(hostname, port, **kwargs)
-        self._acks: dict[int, asyncio.Future[ReasonCode]] = {}
+        self._acks: dict[int, asyncio.Future[ReasonCode | None]] = {}
         self.receive_maximum = 65535
+
+    def start_publish(
+        self, topic: str, payload: bytes, *, qos: int, retain: bool
+    ) -> asyncio.Future[ReasonCode | None]:
+        """Hand a message to paho now, in the caller's turn (the order of the calls is the order
+        on the wire), and return the broker's answer to come: the PUBACK's reason code for QoS 1
+        (a refusal when ``is_failure``: 0x80 or more), None for QoS 0, which nothing answers.
+        It fails with ``MqttError`` when paho cannot send the message or no PUBACK comes within
+        the client's timeout; cancelling it only stops the wait."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[ReasonCode | None] = loop.create_future()
+        info = self._client.publish(topic, payload, qos, retain)
+        if info.rc != paho_mqtt.MQTT_ERR_SUCCESS:
+            answer.set_exception(aiomqtt.MqttCodeError(info.rc, "Could not publish message"))
+            return answer
+        if qos == 0:
+            answer.set_result(None)
+            return answer
+        # paho reads the PUBACK in this thread's event loop, never within publish(): the
+        # future is in place before it can come.
+        mid = info.mid
+        self._acks[mid] = answer
+        timer = loop.call_later(self.timeout, _time_out, answer)
+
+        def forget(_: asyncio.Future[ReasonCode | None]) -> None:
+            timer.cancel()
+            if self._acks.get(mid) is answer:
+                del self._acks[mid]
+
+        answer.add_done_callback(forget)
+        return answer
 
     async def publish_acked(
         self, topic: str, payload: bytes, *, qos: int, retain: bool
     ) -> ReasonCode | None:
-        """Publish and wait for the broker's answer: the PUBACK's reason code for QoS 1 (a
-        refusal when ``is_failure``: 0x80 or more), None for QoS 0, which nothing answers.
-        ``MqttError`` when paho cannot send it or no PUBACK comes within the client's timeout."""
-        info = self._client.publish(topic, payload, qos, retain)
-        if info.rc != paho_mqtt.MQTT_ERR_SUCCESS:
-            raise aiomqtt.MqttCodeError(info.rc, "Could not publish message")
-        if qos == 0:
-            return None
-        # paho reads the PUBACK in this thread's event loop, never within publish(): the
-        # future is in place before it can come.
-        acked: asyncio.Future[ReasonCode] = asyncio.get_running_loop().create_future()
-        self._acks[info.mid] = acked
+        """`start_publish`, awaited."""
+        return await self.start_publish(topic, payload, qos=qos, retain=retain)
+
+    def write_now(self) -> None:
+        """Write what paho holds for the socket now rather than when the loop next finds the
+        socket writable (a turn later); what the socket does not take waits for that turn."""
         try:
-            async with asyncio.timeout(self.timeout):
-                return await acked
-        except TimeoutError:
-            raise aiomqtt.MqttError("Operation timed out") from None
-        finally:
-            self._acks.pop(info.mid, None)
+            self._client.loop_write()
+        except Exception as exc:  # as the writer's: a failed write means the connection is gone
+            if not self._disconnected.done():
+                self._disconnected.set_exception(exc)
 
     def _on_publish(
         self,
@@ -133,6 +157,12 @@ class AckedClient(RelayClient):
         if isinstance(most, int) and most > 0:
             self.receive_maximum = most
         super()._on_connect(client, userdata, flags, reason_code, properties)
+
+
+def _time_out(answer: asyncio.Future[ReasonCode | None]) -> None:
+    """No PUBACK within the client's timeout."""
+    if not answer.done():
+        answer.set_exception(aiomqtt.MqttError("Operation timed out"))
 
 
 def reason_text(code: ReasonCode) -> str:

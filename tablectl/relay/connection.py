@@ -117,6 +117,7 @@ class Relay:
 
         self._state = RelayState.DISCONNECTED
         self._wake = asyncio.Event()
+        self._turn: asyncio.Future[None] | None = None  # the publisher's wait (`_next_turn`)
         self._stop_requested = asyncio.Event()
         self._finished = asyncio.Event()
         self._running = False
@@ -166,7 +167,7 @@ class Relay:
 
     def wake(self) -> None:
         """Tell the relay that new rows are in the outbox (cheap; callable from any task)."""
-        self._wake.set()
+        self._wake_publisher()
 
     def notice(self, topic_suffix: str, payload: bytes, *, retain: bool = False) -> None:
         """Publish ``<base>/<topic_suffix>`` from memory, not through the outbox: for what the
@@ -187,7 +188,7 @@ class Relay:
         `<prefix>/<component>/<node>/<object>/config`, tablectl/discovery.py)."""
         note = Notice(topic, payload, retain)
         self._notices.add(note)
-        self._wake.set()
+        self._wake_publisher()
 
     async def run(self) -> None:
         """Connect, publish and reconnect with backoff until cancelled or `stop()` is called."""
@@ -229,7 +230,7 @@ class Relay:
         """Publish ``offline`` (retained) and disconnect cleanly; wait up to ``timeout`` for
         ``run()`` to return. Final: a stopped relay's ``run()`` returns at once."""
         self._stop_requested.set()
-        self._wake.set()
+        self._wake_publisher()
         if self._running:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):
@@ -359,30 +360,60 @@ class Relay:
                 self._wake.clear()  # before reading the outbox, so no wake() can be missed
                 window = self._window_of(client)
                 beat_at = self._notices.beat_if_due(beat_at, notes, loop.time())
+                flying = len(in_flight) + len(notes)
                 self._notices.issue(client, notes, len(in_flight), window)
                 last = self._drain.issue(client, in_flight, last, again, len(notes), window)
-                waker = asyncio.ensure_future(self._wake.wait())
+                if len(in_flight) + len(notes) > flying:
+                    client.write_now()  # on the wire in this turn, not the loop's next
                 flying = len(in_flight) + len(notes)
                 timeout = self._drain.turn_timeout(self._poll_interval, flying, window)
                 if beat_at is not None:
                     timeout = min(timeout, max(0.0, beat_at - loop.time()))
-                try:
-                    waiting: set[asyncio.Future[Any]] = {*in_flight, *notes, waker}
-                    await asyncio.wait(
-                        waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-                    )
-                finally:
-                    waker.cancel()
+                await self._next_turn([*in_flight, *notes], timeout)
                 self._notices.settle(notes)
                 last = self._drain.settle(in_flight, last, only_done=True)
             # Notices made just before stop():
             self._notices.issue(client, notes, len(in_flight), self._window_of(client))
+            client.write_now()
             if in_flight or notes:  # stop(): let what is on the wire be acknowledged first
                 await asyncio.wait({*in_flight, *notes}, timeout=self._timeout)
         finally:
             Notices.drop(notes)  # what was not acknowledged is not sent again (`notice`)
             self._drain.settle(in_flight, last, only_done=False)
         await self._publish_status(client, STATUS_OFFLINE)
+
+    async def _next_turn(self, answers: list[asyncio.Future[Any]], timeout: float) -> None:
+        """Wait until one of the broker's `answers` came, `wake()` (or `notice`, `stop()`) was
+        called, or `timeout` passed: ``asyncio.wait`` on the answers and the wake event, without
+        the task that waiting on an event takes, so a wake runs the publisher's next turn on the
+        loop's next iteration rather than three later."""
+        if self._wake.is_set():
+            return
+        loop = asyncio.get_running_loop()
+        turn: asyncio.Future[None] = loop.create_future()
+
+        def over(_: object = None) -> None:
+            if not turn.done():
+                turn.set_result(None)
+
+        timer = loop.call_later(timeout, over)
+        for answer in answers:
+            answer.add_done_callback(over)
+        self._turn = turn
+        try:
+            await turn
+        finally:
+            self._turn = None
+            timer.cancel()
+            for answer in answers:
+                answer.remove_done_callback(over)
+
+    def _wake_publisher(self) -> None:
+        """Set the wake event and end the publisher's wait (`_next_turn`), if it waits."""
+        self._wake.set()
+        turn = self._turn
+        if turn is not None and not turn.done():
+            turn.set_result(None)
 
     async def _subscribe_commands(self, client: AckedClient) -> None:
         """Subscribe to the commands (`command_options`). A refused subscription is logged as an

@@ -27,7 +27,8 @@ class Notice:
 
 
 NoticesFlying = dict[asyncio.Future[ReasonCode | None], Notice]
-"""The notices handed to paho on the current connection, by the task awaiting each PUBACK."""
+"""The notices handed to paho on the current connection, by the broker's answer to each
+(`AckedClient.start_publish`)."""
 
 
 class Notices:
@@ -75,10 +76,8 @@ class Notices:
         as many as the `window` has room for beside the `rows_flying` (the others next turn)."""
         while self.waiting and len(notes) + rows_flying < window:
             note = self.waiting.popleft()
-            task = asyncio.ensure_future(
-                client.publish_acked(note.topic, note.payload, qos=1, retain=note.retain)
-            )
-            notes[task] = note
+            answer = client.start_publish(note.topic, note.payload, qos=1, retain=note.retain)
+            notes[answer] = note
 
     def settle(self, notes: NoticesFlying) -> None:
         """Forget acknowledged notices; a failed one fails the connection, like a failed row

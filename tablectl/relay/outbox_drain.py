@@ -18,7 +18,8 @@ from tablectl_base.backoff import Backoff
 
 RefusalHook = Callable[["Refusal"], None]
 RowsFlying = dict[asyncio.Future[ReasonCode | None], OutboxRow]
-"""The rows handed to paho on the current connection, by the task awaiting each PUBACK."""
+"""The rows handed to paho on the current connection, by the broker's answer to each
+(`AckedClient.start_publish`)."""
 
 
 @dataclass(frozen=True)
@@ -120,10 +121,9 @@ class OutboxDrain:
 
         The next rows are the pending ones merged with `again` (`_next_rows`). A sliding window
         rather than batches: a new card goes on the wire at once even while earlier messages
-        wait for their PUBACK (which a broker's Nagle delay can hold ~40 ms). Each task hands
-        its message to paho before its first await, and tasks start in creation order, so
-        messages go on the wire in seq order; `AckedClient.publish_acked` returns the PUBACK's
-        reason code once it arrived.
+        wait for their PUBACK (which a broker's Nagle delay can hold ~40 ms). Each message is
+        handed to paho here, in seq order, so messages go on the wire in seq order;
+        `AckedClient.start_publish` gives the PUBACK's reason code once it arrived.
 
         While a row is held (refused, module doc) only the rows before it go, and then the held
         row alone once its retry is due; none after it.
@@ -143,10 +143,8 @@ class OutboxDrain:
                 rows.append(held.row)
                 held.on_wire = True
         for row in rows[:room]:
-            task = asyncio.ensure_future(
-                client.publish_acked(row.topic, row.payload, qos=row.qos, retain=row.retain)
-            )
-            in_flight[task] = row
+            answer = client.start_publish(row.topic, row.payload, qos=row.qos, retain=row.retain)
+            in_flight[answer] = row
             last = max(last, row.seq)
         return last
 
