@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost
 
 PAYLOAD_VERSION = 1
 """`v` in every JSON payload tablectl publishes: the version of the payload schemas (schemas/,
