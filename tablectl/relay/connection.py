@@ -8,7 +8,8 @@ import asyncio
 import contextlib
 import enum
 import ssl
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiomqtt
@@ -41,6 +42,19 @@ CommandHandler = Callable[[str, bytes, bool], Awaitable[None]]
 retained command is refused: docs/mqtt.md "Retained commands")."""
 ConnectHook = Callable[[], None]
 Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass
+class _Wire:
+    """What one connection has handed to paho: the rows and notices awaiting the broker's
+    answer, the highest seq handed on (`last`, lowered by a refusal) and the retained rows it
+    publishes again (`again`)."""
+
+    client: AckedClient
+    again: list[OutboxRow]
+    in_flight: RowsFlying = field(default_factory=dict)
+    notes: NoticesFlying = field(default_factory=dict)
+    last: int = 0
 
 
 class RelayState(enum.Enum):
@@ -118,6 +132,7 @@ class Relay:
         self._state = RelayState.DISCONNECTED
         self._wake = asyncio.Event()
         self._turn: asyncio.Future[None] | None = None  # the publisher's wait (`_next_turn`)
+        self._wire: _Wire | None = None  # the connection's publishing state while it waits
         self._stop_requested = asyncio.Event()
         self._finished = asyncio.Event()
         self._running = False
@@ -167,6 +182,24 @@ class Relay:
 
     def wake(self) -> None:
         """Tell the relay that new rows are in the outbox (cheap; callable from any task)."""
+        self._wake_publisher()
+
+    def offer(self, rows: Sequence[OutboxRow]) -> None:
+        """Publish `rows` now if they are next: the messages of a record the journal has
+        committed, before the outbox has stored them (they are a function of the journal, and
+        the outbox stores the very same rows under the same seqs). While the publisher waits
+        on a connection, this is its turn taken at once (the waiting notices first, then the
+        rows in seq order, merged with the pending ones the way `_next_rows` merges the
+        retained rows again, so no row overtakes an older one); otherwise, or when anything
+        fails, the rows go the usual way, read from the outbox after `wake()`. A broker's
+        acknowledgment marks a row sent only once the outbox holds it: one marked before
+        would be published again on the next connection, under the same seq."""
+        wire = self._wire
+        if wire is not None and rows and not self._stop_requested.is_set():
+            try:
+                self._hand_on(wire, rows)
+            except Exception:  # the publisher's own turn meets it again, and says so
+                self._log.debug("relay.offer_failed", exc_info=True)
         self._wake_publisher()
 
     def notice(self, topic_suffix: str, payload: bytes, *, retain: bool = False) -> None:
@@ -352,35 +385,45 @@ class Relay:
             self._notices.requeue_after_connect()
             again = self._drain.latest_retained()
         beat_at = None if self._heartbeat is None else loop.time() + self._heartbeat
-        in_flight: RowsFlying = {}
-        notes: NoticesFlying = {}
-        last = 0  # the highest seq handed to paho on this connection (lowered by a refusal)
+        wire = _Wire(client, again)
+        in_flight, notes = wire.in_flight, wire.notes
         try:
             while not self._stop_requested.is_set():
+                self._wire = wire
                 self._wake.clear()  # before reading the outbox, so no wake() can be missed
-                window = self._window_of(client)
                 beat_at = self._notices.beat_if_due(beat_at, notes, loop.time())
+                self._hand_on(wire)
                 flying = len(in_flight) + len(notes)
-                self._notices.issue(client, notes, len(in_flight), window)
-                last = self._drain.issue(client, in_flight, last, again, len(notes), window)
-                if len(in_flight) + len(notes) > flying:
-                    client.write_now()  # on the wire in this turn, not the loop's next
-                flying = len(in_flight) + len(notes)
+                window = self._window_of(client)
                 timeout = self._drain.turn_timeout(self._poll_interval, flying, window)
                 if beat_at is not None:
                     timeout = min(timeout, max(0.0, beat_at - loop.time()))
                 await self._next_turn([*in_flight, *notes], timeout)
+                self._wire = None
                 self._notices.settle(notes)
-                last = self._drain.settle(in_flight, last, only_done=True)
+                wire.last = self._drain.settle(in_flight, wire.last, only_done=True)
             # Notices made just before stop():
             self._notices.issue(client, notes, len(in_flight), self._window_of(client))
             client.write_now()
             if in_flight or notes:  # stop(): let what is on the wire be acknowledged first
                 await asyncio.wait({*in_flight, *notes}, timeout=self._timeout)
         finally:
+            self._wire = None
             Notices.drop(notes)  # what was not acknowledged is not sent again (`notice`)
-            self._drain.settle(in_flight, last, only_done=False)
+            self._drain.settle(in_flight, wire.last, only_done=False)
         await self._publish_status(client, STATUS_OFFLINE)
+
+    def _hand_on(self, wire: _Wire, offered: Sequence[OutboxRow] = ()) -> None:
+        """Hand paho the waiting notices, then the next rows (`OutboxDrain.issue`, `offered`
+        merged with the pending ones), as many as the window has room for, and write them."""
+        client, in_flight, notes = wire.client, wire.in_flight, wire.notes
+        window = self._window_of(client)
+        flying = len(in_flight) + len(notes)
+        self._notices.issue(client, notes, len(in_flight), window)
+        again = [*wire.again, *offered] if offered else wire.again
+        wire.last = self._drain.issue(client, in_flight, wire.last, again, len(notes), window)
+        if len(in_flight) + len(notes) > flying:
+            client.write_now()  # on the wire in this turn, not the loop's next
 
     async def _next_turn(self, answers: list[asyncio.Future[Any]], timeout: float) -> None:
         """Wait until one of the broker's `answers` came, `wake()` (or `notice`, `stop()`) was
