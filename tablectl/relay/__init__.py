@@ -5,6 +5,11 @@ PUBACK with a success code), so a dropped connection or a broker outage loses no
 unacknowledged rows stay pending and are re-sent after reconnecting under the same ``seq``.
 Consumers de-duplicate by ``(table, seq)`` (DESIGN: Outbox; contract 3).
 
+A record's rows go on the wire as soon as the journal has committed it (`Relay.offer`, in the
+daemon's turn, before the outbox stores them: they are a function of the journal), merged with
+the pending rows so that none overtakes an older one; every other row is read from the outbox
+when the relay is woken. Nothing is published before the journal commit.
+
 Connection handling is an explicit state machine::
 
     DISCONNECTED -> CONNECTING -> CONNECTED --(error)--> BACKOFF -> CONNECTING -> ...

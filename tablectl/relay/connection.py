@@ -69,11 +69,11 @@ class RelayState(enum.Enum):
 class Relay:
     """Publishes an `Outbox` over MQTT and hands ``<base>/cmd/<verb>`` messages to ``on_command``.
 
-    ``run()`` runs until cancelled or stopped; ``wake()`` says new rows are waiting; ``notice()``
-    publishes a message from memory; ``heartbeat`` (seconds, None: off) is how often the
-    retained ``online`` is published again while connected; ``stop()`` publishes the retained
-    ``offline`` status,
-    disconnects cleanly and waits for ``run()``. ``on_connect`` is called after every connect,
+    ``run()`` runs until cancelled or stopped; ``wake()`` says new rows are waiting; ``offer()``
+    publishes a journaled record's rows at once; ``notice()`` publishes a message from memory;
+    ``heartbeat`` (seconds, None: off) is how often the retained ``online`` is published again
+    while connected; ``stop()`` publishes the retained ``offline`` status, disconnects cleanly
+    and waits for ``run()``. ``on_connect`` is called after every connect,
     after ``online`` and before the retained notices are published again: a notice it makes
     replaces the one of its topic kept from before (a failure is logged, and the connection
     goes on). ``on_refusal`` is called when the broker first refuses a row the outbox then
