@@ -1,4 +1,4 @@
-"""Benchmark: a table that runs for years (issue 10, its Done-when figures).
+"""Benchmark: a table that runs for years, against the targets in TARGETS.
 
 Two EZ Baccarat Panda 8 histories from hil/synthetic.py (a few hundred rounds, and N rounds: a
 busy table deals about 500,000 a year) are each restored with `tablectl import` into a fresh
@@ -7,10 +7,10 @@ each it measures the journal's bytes per round on disk, the time from `tablectl 
 its systemd READY=1 (over a NOTIFY_SOCKET of our own; median of 3) and the daemon's resident
 memory then. Replay is timed two ways on up to REPLAY_ROUNDS rounds: the journal's replay (read
 from the file and applied with `Table.advance`, as a start without a snapshot, an import and
-`verify-journal --deep` replay it: issue 10's replay target, which its remedy, views built only
-when published, is for), and `tablectl replay`, which renders and prints every message of every
-input (about 36 a round), its output read and counted.
-The figures are what the code in the tree does today; the targets are issue 10's.
+`verify-journal --deep` replay it, building no view: views are built only when published), and
+`tablectl replay`, which renders and prints every message of every input (about 36 a round), its
+output read and counted. Each figure with a target is printed with it and whether it is met.
+The figures are what the code in the tree does today.
 
 usage: .venv/bin/python hil/bench_longevity.py [--rounds 500000] [--small 200] [--json]
 """
@@ -51,9 +51,11 @@ TARGETS: dict[str, float] = {
     "bytes_per_round_max": 3072,
     "rss_mb_max": 60,
     "replay_rounds_per_s_min": 2000,
+    "replay_command_rounds_per_s_min": 2000,
 }
-"""Issue 10's Done-when: a year's journal starts about as fast as a new one, in under 2 s, at
-3 KB a round on disk, in 60 MB, and replays at 2,000 rounds a second or more."""
+"""A year's journal starts about as fast as a new one, in under 2 s, at 3 KB a round on disk, in
+60 MB, and replays at 2,000 rounds a second or more; `tablectl replay` renders and prints every
+message at 2,000 baccarat rounds a second or more."""
 
 _IMPORTED = re.compile(r": (\d+) records imported \(([\d,]+) records/s\)")
 _SNAPSHOT = re.compile(r": snapshot after record \d+ built by replay in ([\d.]+) s")
@@ -460,6 +462,8 @@ def judge(f: dict[str, Any]) -> dict[str, bool]:
         "bytes_per_round": f["bytes_per_round"] <= TARGETS["bytes_per_round_max"],
         "rss_mb": f["rss_mb"] <= TARGETS["rss_mb_max"],
         "replay_rounds_per_s": f["replay_rounds_per_s"] >= TARGETS["replay_rounds_per_s_min"],
+        "replay_command_rounds_per_s": f["replay_command_rounds_per_s"]
+        >= TARGETS["replay_command_rounds_per_s_min"],
     }
 
 
@@ -508,14 +512,16 @@ def report(f: dict[str, Any]) -> str:
             f"target <= {t['rss_mb_max']:.0f} MB: {mark('rss_mb')}",
             f"  interpreter         Python {f['interpreter']['version']} "
             f"({f['interpreter']['binary']}, libpython {f['interpreter']['libpython']})",
-            f"  replay              {f['replay_rounds_per_s']:,} rounds/s ({f['replay_rounds']:,}"
+            f"  journal replay      {f['replay_rounds_per_s']:,} rounds/s ({f['replay_rounds']:,}"
             f" rounds; runs {f['replay_runs_s']} s)   target >= "
             f"{t['replay_rounds_per_s_min']:.0f}: {mark('replay_rounds_per_s')}",
             f"    ({f['replay_method']})",
             f"  tablectl replay     {f['replay_command_rounds_per_s']:,} rounds/s "
-            f"({f['replay_command_results']:,} results in {f['replay_command_s']} s, "
-            f"{f['replay_command_messages_per_round']} messages a round, every one rendered and "
-            f"printed; alerts: {f['replay_command_alerts'] or 'none'})",
+            f"({f['replay_command_results']:,} results in {f['replay_command_s']} s)   target >= "
+            f"{t['replay_command_rounds_per_s_min']:.0f}: {mark('replay_command_rounds_per_s')}",
+            f"    ({f['replay_command_messages_per_round']} messages a round, every one rendered "
+            f"and printed, the process's start included; alerts: "
+            f"{f['replay_command_alerts'] or 'none'})",
         ]
     )
 

@@ -31,7 +31,7 @@ theirs, and it is empty); the broker's ``allow_anonymous false`` refuses them at
 
 A topic the table publishes must be in ``TABLE_WRITES``. The relay speaks MQTT 5, so a publish
 the ACL refuses comes back with reason code 0x87 in its PUBACK and stays unsent (an alert says
-so: tablectl/relay.py); the integration tests run every whole-daemon test against this ACL.
+so: tablectl/relay/); the integration tests run every whole-daemon test against this ACL.
 
 Mosquitto's ``deny`` line refuses writing as well as reading, so a console's reads are listed
 topic by topic rather than "everything but": it must still write the commands it may not read.

@@ -162,43 +162,6 @@ def test_the_games_and_rules_do_not_import_the_config(package: str) -> None:
 
 ROOT = Path(tablectl.__file__).parent
 
-KNOWN_CYCLES_BEING_REMOVED: list[frozenset[str]] = []
-"""Circles of module-level imports other engineers of the same restructuring remove in their
-branches (none is left on this one). The lead empties the list when the branches are merged:
-after that every circle fails the tests below."""
-
-KNOWN_DEFERRED_CYCLES_BEING_REMOVED: list[frozenset[str]] = [
-    # blackjack: spec -> (analyze) analysis.blackjack_base -> engine -> variant -> spec
-    frozenset(
-        {
-            "tablectl.analysis.blackjack_base",
-            "tablectl.games.blackjack.deal",
-            "tablectl.games.blackjack.decisions",
-            "tablectl.games.blackjack.engine",
-            "tablectl.games.blackjack.insurance",
-            "tablectl.games.blackjack.settlement",
-            "tablectl.games.blackjack.spec",
-            "tablectl.games.blackjack.variant",
-            "tablectl.games.blackjack.views",
-        }
-    ),
-    # the journal's verification: witness -> config -> (path_problems) segments -> witness
-    frozenset(
-        {
-            "tablectl.config",
-            "tablectl.config.journal_paths",
-            "tablectl.journal",
-            "tablectl.segments",
-            "tablectl.witness",
-        }
-    ),
-    # cli -> (status) status_cmd -> cli (its exit codes)
-    frozenset({"tablectl.cli", "tablectl.status_cmd"}),
-]
-"""Circles that close only through an import inside a function (deferred until it runs):
-they do not fail at import time, but they are circles of the layers all the same. Other
-engineers remove these in their branches; the lead empties the list at merge."""
-
 
 def tablectl_modules() -> dict[str, Path]:
     """Every module of tablectl by its dotted name (a package by its __init__.py)."""
@@ -333,13 +296,9 @@ def circle_through(graph: Mapping[str, set[str]], members: frozenset[str]) -> li
     return sorted(members)
 
 
-def unknown_cycles(
-    graph: Mapping[str, set[str]], known: list[frozenset[str]]
-) -> list[frozenset[str]]:
-    found = cycles(graph)
-    for members in found:
-        print("import circle:", " -> ".join(circle_through(graph, members)))
-    return [members for members in found if members not in known]
+def named_cycles(graph: Mapping[str, set[str]]) -> list[str]:
+    """Every circle of `graph`, each as one path round it ("a -> b -> a")."""
+    return [" -> ".join(circle_through(graph, members)) for members in cycles(graph)]
 
 
 def test_the_walker_finds_a_circle() -> None:
@@ -350,41 +309,20 @@ def test_the_walker_finds_a_circle() -> None:
 
 def test_no_module_imports_itself_round_a_circle() -> None:
     """Module-level imports (those that run at import time) make no circle."""
-    assert not unknown_cycles(import_graph(), KNOWN_CYCLES_BEING_REMOVED)
+    assert not named_cycles(import_graph())
 
 
 def test_no_package_imports_itself_round_a_circle() -> None:
     """Nor do tablectl's packages and top-level modules, taken as units (the layers)."""
-    assert not unknown_cycles(package_graph(import_graph()), KNOWN_CYCLES_BEING_REMOVED)
+    assert not named_cycles(package_graph(import_graph()))
 
 
 def test_no_circle_closes_through_a_deferred_import() -> None:
     """An import inside a function defers the circle to when it runs; it is one all the same."""
-    graph = import_graph(deferred=True)
-    assert not unknown_cycles(graph, KNOWN_DEFERRED_CYCLES_BEING_REMOVED)
+    assert not named_cycles(import_graph(deferred=True))
 
 
 MOST_LINES = 600
-
-OVER_600_BEING_SPLIT = {
-    "analysis/blackjack.py",
-    "analysis/blackjack_base.py",
-    "cli.py",
-    "daemon.py",
-    "games/draw/engine.py",
-    "games/pai_gow/engine.py",
-    "games/poker/engine.py",
-    "games/three_card_poker/engine.py",
-    "games/ultimate/engine.py",
-    "journal.py",
-    "phh.py",
-    "relay.py",
-    "round_text.py",
-    "rules/betting.py",
-    "table.py",
-}
-"""Modules (relative to tablectl/) over 600 lines that other engineers of the same restructuring
-split in their branches. The lead empties the set when the branches are merged."""
 
 
 def test_no_module_is_over_600_lines() -> None:
@@ -394,5 +332,4 @@ def test_no_module_is_over_600_lines() -> None:
         for path in ROOT.rglob("*.py")
         if (lines := path.read_bytes().count(b"\n")) > MOST_LINES
     }
-    over = {path: lines for path, lines in long.items() if path not in OVER_600_BEING_SPLIT}
-    assert not over, sorted(over.items())
+    assert not long, sorted(long.items())

@@ -196,6 +196,8 @@ class Inputs(DaemonState):
                 rec = self.journal.append(ts, item.source, item.ref, body)
             committed = time.perf_counter() if item.received is not None else 0.0
             self._unstored = (rec, self.table.apply(rec))
+            if self.relay is not None:  # journaled: its messages may go now (Relay.offer)
+                self.relay.offer(self._unstored[1])
             if item.received is not None and self.metrics is not None:  # timed once, at commit
                 self.metrics.device_input(item.source, body.get("type"), committed - item.received)
         rec, rows = self._unstored
