@@ -1,0 +1,586 @@
+"""What every positioned serial device must show, through its real driver and its emulator
+(tablectl_drivers/sim) on a real pty, parametrised over the devices: the shoe, the dice cup, the
+shuffler and the card-reading poker table.
+
+Each item a device reports (a card, a roll, a stack, a placement) carries its place (run and
+position, docs/protocols/envelope.md); every frame-level fault the emulator can make is detected
+and either filled by a resend (docs/protocols/envelope.md, "Resend") or reported as a gap the
+device cannot fill (`device.gap`), never used out of place; a lost port is reported
+(DISCONNECTED, unavailable) and reopened; a new driver resumes from the journal's count.
+`RecordingSink` keeps that count the way the daemon's journal does (tablectl_base.positions).
+
+A `Device` adapter says how to build each driver and emulator, how to make the device report one
+item and what that item looks like in the sink. What only one device does stays in its own file.
+
+This suite replaced per-device near-copies; where each of their checks went:
+
+| removed test (file)                                                  | contract test here |
+|----------------------------------------------------------------------|--------------------|
+| each_card_carries_its_shoe_and_position (shoe_positions)             | each_item_carries_its_place |
+| each_roll_carries_its_number_and_no_run (dice_positions)             | each_item_carries_its_place |
+| each_stack_carries_its_shuffle_number_and_first_card (dispenser_pos.)| each_item_carries_its_place, each_run_restarts_the_count |
+| a_lost_or_garbled_{card_frame,roll,stack_frame,placement}_... (x4)   | a_lost_or_garbled_frame_is_resent_and_nothing_is_held |
+| a_{card,roll,stack}_read/reported_twice_... (shoe, dice, dispenser)  | an_item_read_twice_is_passed_on_with_the_same_position |
+| a_card_read_twice_keeps_its_position_and_a_retransmission_... (poker)| an_item_read_twice_..., a_retransmitted_frame_is_dropped |
+| a_retransmitted_frame_is_dropped (shoe, dice, dispenser)             | a_retransmitted_frame_is_dropped |
+| cards_dealt_while_unplugged_are_resent_on_replug (shoe)              | items_dealt_while_cut_off_are_resent_on_replug |
+| {rolls,stacks}_..._while_the_driver_was_cut_off_... (dice, dispenser)| items_dealt_while_cut_off_are_resent_on_replug |
+| unplug_is_reported_and_a_replug_resumes_the_count (poker)            | items_dealt_while_cut_off_are_resent_on_replug |
+| a_new_driver_resumes_from_the_journals_cursor (shoe, dice, dispenser)| a_new_driver_resumes_from_the_journals_count |
+| a_{card,roll,stack}_..._is_a_gap_it_cannot_fill (x4)                 | an_item_never_reported_is_a_gap_the_device_cannot_fill |
+| a_{shoe,cup,device,table}_that_lost_its_history_says_so... (x4)      | a_device_that_lost_its_history_says_so |
+| a_{shoe,cup,device,table}_that_does_not_answer_...frames_lost (x4)   | a_device_that_does_not_answer_a_resend_stands_frames_lost |
+| a_table_that_goes_silent_... (poker); silence_timeout_... (shoe)     | a_silent_device_is_unavailable_until_it_talks |
+| a_lost_new_shoe_is_resent_... (shoe); a_lost_new_hand_... (poker)    | a_lost_run_start_is_resent_before_the_items_of_its_run |
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablectl_base.cards import standard_deck
+from tablectl_drivers.dice.device import DiceCupDriver
+from tablectl_drivers.dispenser.device import ShufflerDriver
+from tablectl_drivers.framed import DISCONNECTED, FRAMES_LOST, SILENT
+from tablectl_drivers.poker_table.device import PokerTableDriver
+from tablectl_drivers.poker_table.frames import MUCK, seat_zone
+from tablectl_drivers.positioned import PositionedDriver
+from tablectl_drivers.shoe.device import ShoeDriver
+from tablectl_drivers.sim import RecordingSink
+from tablectl_drivers.sim.device import SimulatedDevice
+from tablectl_drivers.sim.dice import SimulatedDice
+from tablectl_drivers.sim.dispenser import SimulatedDispenser
+from tablectl_drivers.sim.poker_table import SimulatedPokerTable
+from tablectl_drivers.sim.shoe import SimulatedShoe
+from tests.drivers.resend_support import until_answered
+from tests.drivers.support import TIMEOUT, last, running, synced, until_open
+
+QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
+DECK = [str(c) for c in standard_deck()]
+Sim = Any  # each emulator has its own dealing methods; the adapter knows them
+
+
+@dataclasses.dataclass(frozen=True)
+class Device:
+    """How the contract drives one kind of device."""
+
+    name: str
+    sim_class: type[SimulatedDevice]
+    sim_options: dict[str, Any]
+    driver_class: Callable[[str, str, int, dict[str, Any]], PositionedDriver[Any]]
+    item_type: str
+    """The event type of one item."""
+    item: Callable[[dict[str, Any]], Any]
+    """What one item looks like in the sink (without its place)."""
+    run: str | None
+    """The run the first items are in ("1"), or None: a count that never restarts."""
+    served: int
+    """Items the device reported before the test: the first one here is number served + 1."""
+    start: Callable[[Sim], None]
+    """Begin a run (load a shoe, shuffle, start a hand); nothing for a device without runs."""
+    deal: Callable[[Sim], Any]
+    """Report one item; returns it as `item` shows it."""
+    misread: Callable[[Sim], None]
+    """Use the next position without reporting it; announced with FLT MISREAD if `announces`."""
+    announces_misread: bool
+    run_start_event: str | None
+    """The event a run start is passed on as, if any."""
+    untouched: tuple[str, ...] = ()
+    """Status detail counters a repeat or a gap must leave at 0 (judged once, not again)."""
+    after_restart: Callable[[RecordingSink], None] = lambda sink: None
+    """Device-specific checks on what a new driver passed on after a restart."""
+    after_new_run: Callable[[RecordingSink], None] = lambda sink: None
+    """Device-specific checks on the first item of a run started while the driver was down."""
+
+    def places(self, sink: RecordingSink) -> list[tuple[str | None, int, Any]]:
+        """(run, position, item) of every item passed on, in order."""
+        return [
+            (e["at"].get("run"), e["at"]["pos"], self.item(e))
+            for e in sink.events
+            if e["type"] == self.item_type
+        ]
+
+    def at(self, n: int, run: str | None = None) -> tuple[str | None, int]:
+        """The place of the n-th item of the test (of `run`, default the first run)."""
+        return (run or self.run, self.served + n)
+
+
+def _stack(sim: SimulatedDispenser) -> tuple[int, list[str]]:
+    cards = sim.dispense()
+    return (sim.card_index - len(cards) + 1, cards)
+
+
+def _new_dispenser_run(sim: SimulatedDispenser) -> None:
+    sim.load(DECK, "blue")
+
+
+def _dispenser_restart(sink: RecordingSink) -> None:
+    # This driver never saw the shuffle's SHF: the deck colour is unknown, not made up.
+    assert all("deck" not in e for e in sink.events)
+
+
+def _dispenser_new_run(sink: RecordingSink) -> None:
+    assert sink.events[-1]["deck"] == "blue"
+
+
+def _placement(sim: SimulatedPokerTable) -> str:
+    [card] = sim.deal(seat_zone(sim.position % 10 + 1))
+    return card
+
+
+SHOE = Device(
+    name="shoe",
+    sim_class=SimulatedShoe,
+    sim_options={},
+    driver_class=ShoeDriver,
+    item_type="shoe.card",
+    item=lambda e: e["card"],
+    run="1",
+    served=0,
+    start=lambda sim: sim.load(DECK[:20]),
+    deal=lambda sim: sim.draw(),
+    misread=lambda sim: sim.misread(),
+    announces_misread=False,
+    run_start_event="shoe.new",
+)
+DICE = Device(
+    name="dice",
+    sim_class=SimulatedDice,
+    sim_options={"rolls_read": 40},  # a cup in service: its first roll here is number 41
+    driver_class=DiceCupDriver,
+    item_type="dice.roll",
+    item=lambda e: tuple(e["dice"]),
+    run=None,
+    served=40,
+    start=lambda sim: None,
+    deal=lambda sim: sim.shake(),
+    misread=lambda sim: sim.misread(),
+    announces_misread=False,
+    run_start_event=None,
+    untouched=("wrong_count",),
+)
+SHUFFLER = Device(
+    name="tcp1",
+    sim_class=SimulatedDispenser,
+    sim_options={"stack_size": 3},
+    driver_class=ShufflerDriver,
+    item_type="shuffler.stack",
+    item=lambda e: (e["at"]["first"], e["cards"]),  # its first card index and its cards
+    run="1",
+    served=0,
+    start=lambda sim: sim.load(DECK, "red"),
+    deal=_stack,
+    misread=lambda sim: sim.misread(announce=True),
+    announces_misread=True,
+    run_start_event=None,
+    untouched=("card_index_breaks",),
+    after_restart=_dispenser_restart,
+    after_new_run=_dispenser_new_run,
+)
+POKER_TABLE = Device(
+    name="reader",
+    sim_class=SimulatedPokerTable,
+    sim_options={},
+    driver_class=PokerTableDriver,
+    item_type="table.card",
+    item=lambda e: e["card"],
+    run="1",
+    served=0,
+    start=lambda sim: sim.new_hand(),
+    deal=_placement,
+    misread=lambda sim: sim.misread(MUCK, announce=True),
+    announces_misread=True,
+    run_start_event=None,
+)
+DEVICES = [SHOE, DICE, SHUFFLER, POKER_TABLE]
+NEW_RUN: dict[str, Callable[[Sim], None]] = {
+    "shoe": lambda sim: sim.load(["Ad", "Kc"]),
+    "tcp1": _new_dispenser_run,
+    "reader": lambda sim: sim.new_hand(),
+}
+"""How each device with runs starts its next one."""
+WITH_RUNS = [d for d in DEVICES if d.run is not None]
+
+
+@pytest.fixture(params=DEVICES, ids=lambda d: d.sim_class.__name__.removeprefix("Simulated"))
+def device(request: pytest.FixtureRequest) -> Device:
+    return request.param  # type: ignore[no-any-return]
+
+
+@pytest.fixture(params=WITH_RUNS, ids=lambda d: d.sim_class.__name__.removeprefix("Simulated"))
+def device_with_runs(request: pytest.FixtureRequest) -> Device:
+    return request.param  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def make_sim() -> Iterator[Callable[..., Sim]]:
+    """Build the emulator of a `Device` (with its options), all unplugged at the end."""
+    made: list[SimulatedDevice] = []
+
+    def make(device: Device, **kwargs: Any) -> Sim:
+        sim = device.sim_class(**{**device.sim_options, **kwargs})
+        made.append(sim)
+        return sim
+
+    yield make
+    for sim in made:
+        sim.close()
+
+
+def driver_for(device: Device, port: str, **options: Any) -> PositionedDriver[Any]:
+    return device.driver_class(device.name, port, 9600, {**QUICK, **options})
+
+
+def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
+    return [e for e in sink.events if e["type"] == "device.gap"]
+
+
+async def until_at(sink: RecordingSink, place: tuple[str | None, int]) -> None:
+    """Until the journal's count stands at `place` (run, position)."""
+
+    def there() -> bool:
+        cursor = sink.cursor() or {}
+        return (cursor.get("run"), cursor.get("pos")) == place
+
+    await sink.wait_for(there, TIMEOUT)
+
+
+async def test_each_item_carries_its_place(device: Device, make_sim: Callable[..., Sim]) -> None:
+    sim = make_sim(device)
+    sink = RecordingSink()
+    driver = driver_for(device, sim.port)
+    async with synced(driver, sink):
+        assert last(sink).detail["position"]["pos"] == device.served  # the resend's RSE
+        device.start(sim)
+        items = [device.deal(sim) for _ in range(3)]
+        await until_at(sink, device.at(3))
+    assert device.places(sink) == [(*device.at(n), items[n - 1]) for n in (1, 2, 3)]
+    if device.run is None:  # no runs: the place is the number alone
+        assert all(set(e["at"]) == {"pos", "seq"} for e in sink.events)
+    else:
+        assert all(e["at"]["run"] == device.run for e in sink.events)
+    run, pos = device.at(3)
+    assert sink.cursor() == {"run": run, "pos": pos, "seq": sink.events[-1]["at"]["seq"]}
+    assert gaps(sink) == []
+    assert all(s.fault is None for s in sink.statuses)
+
+
+async def test_each_run_restarts_the_count(
+    device_with_runs: Device, make_sim: Callable[..., Sim]
+) -> None:
+    device = device_with_runs
+    sim = make_sim(device)
+    sink = RecordingSink()
+    driver = driver_for(device, sim.port)
+    async with synced(driver, sink):
+        device.start(sim)
+        first = [device.deal(sim) for _ in range(2)]
+        await until_at(sink, device.at(2))
+        NEW_RUN[device.name](sim)
+        second = device.deal(sim)
+        await until_at(sink, device.at(1, run="2"))
+    assert device.places(sink) == [
+        (*device.at(1), first[0]),
+        (*device.at(2), first[1]),
+        (*device.at(1, run="2"), second),
+    ]
+    assert gaps(sink) == []
+
+
+@pytest.mark.parametrize("fault", ["drop", "garble"])
+async def test_a_lost_or_garbled_frame_is_resent_and_nothing_is_held(
+    device: Device, make_sim: Callable[..., Sim], fault: str
+) -> None:
+    sim = make_sim(device)
+    sink = RecordingSink()
+    driver = driver_for(device, sim.port)
+    async with synced(driver, sink):
+        device.start(sim)
+        items = [device.deal(sim)]
+        getattr(sim, f"{fault}_next")()
+        items.append(device.deal(sim))  # lost or garbled on the wire
+        items += [device.deal(sim) for _ in range(2)]
+        await until_at(sink, device.at(4))
+    assert device.places(sink) == [(*device.at(n), items[n - 1]) for n in range(1, 5)]
+    assert gaps(sink) == []
+    assert driver.stats["resends"] >= 2  # the one on connect, and the one for the hole
+    assert all(s.fault is None for s in sink.statuses)  # nothing held, ever
+    assert driver.stats["bad_frames"] == (1 if fault == "garble" else 0)
+
+
+async def test_an_item_read_twice_is_passed_on_with_the_same_position(
+    device: Device, make_sim: Callable[..., Sim]
+) -> None:
+    """The device reports an item twice (repeat_last: the same message under a new SEQ): the
+    driver passes the repeat on at the same position, which the table refuses to use twice;
+    the count carries on after it."""
+    sim = make_sim(device)
+    sink = RecordingSink()
+    driver = driver_for(device, sim.port)
+    async with synced(driver, sink):
+        device.start(sim)
+        items = [device.deal(sim), device.deal(sim)]
+        sim.repeat_last()
+        items.append(device.deal(sim))
+        await until_at(sink, device.at(3))
+    assert device.places(sink) == [
+        (*device.at(1), items[0]),
+        (*device.at(2), items[1]),
+        (*device.at(2), items[1]),
+        (*device.at(3), items[2]),
+    ]
+    assert driver.stats["repeats"] == 1 and driver.stats["duplicates"] == 0
+    for counter in device.untouched:  # a repeat is judged once
+        assert last(sink).detail[counter] == 0
+    assert gaps(sink) == []
+
+
+async def test_a_retransmitted_frame_is_dropped(
+    device: Device, make_sim: Callable[..., Sim]
+) -> None:
+    sim = make_sim(device)
+    sink = RecordingSink()
+    driver = driver_for(device, sim.port)
+    async with synced(driver, sink):
+        device.start(sim)
+        items = [device.deal(sim)]
+        sim.duplicate_last()  # the same frame again: the same SEQ
+        items.append(device.deal(sim))
+        await until_at(sink, device.at(2))
+    assert device.places(sink) == [(*device.at(1), items[0]), (*device.at(2), items[1])]
+    assert driver.stats["duplicates"] == 1 and driver.stats["repeats"] == 0
+
+
+async def test_items_dealt_while_cut_off_are_resent_on_replug(
+    device: Device, make_sim: Callable[..., Sim], tmp_path: Path
+) -> None:
+    """The cable comes out after item 1: DISCONNECTED, unavailable. While it is out the device
+    cannot send (dealing raises and uses no number) and the driver retries the missing port.
+    It is plugged back in and reports items 2 and 3 before the driver has reopened the port
+    (its backoff is 1 s): opening the port flushes what waited on the line, so those are only
+    had by the resend the driver asks on connect, from the journal's count."""
+    link = tmp_path / "device0"
+    sim = make_sim(device, link=link)
+    sink = RecordingSink()
+    driver = driver_for(device, str(link), backoff_initial=1.0, backoff_max=1.0)
+    async with synced(driver, sink):
+        device.start(sim)
+        items = [device.deal(sim)]
+        await until_at(sink, device.at(1))
+        sim.unplug()
+        await sink.wait_for(lambda: last(sink).fault == DISCONNECTED, TIMEOUT)
+        assert last(sink).available is False
+        with pytest.raises(RuntimeError, match="closed"):
+            device.deal(sim)  # the real device cannot report into an unplugged line either
+        assert sim.place() == device.at(1)
+        await sink.wait_for(lambda: "cannot open" in last(sink).detail.get("error", ""), TIMEOUT)
+        sim.replug()
+        items += [device.deal(sim), device.deal(sim)]  # before the driver is back
+        sim.flush()
+        await until_open(driver, sink, opens=2)
+        await until_at(sink, device.at(3))
+        items.append(device.deal(sim))
+        await until_at(sink, device.at(4))
+    assert device.places(sink) == [(*device.at(n), items[n - 1]) for n in range(1, 5)]
+    assert gaps(sink) == []
+    assert last(sink).fault is None and last(sink).available
+    assert last(sink).detail["reconnects"] == 1
+    assert driver.stats["frames_lost"] == 2  # 2 and 3 never came live: the resend had them
+
+
+async def test_a_new_driver_resumes_from_the_journals_count(
+    device: Device, make_sim: Callable[..., Sim]
+) -> None:
+    """The daemon was down while the device reported items 3 and 4 (it keeps them in its
+    history); a new driver on the journal's count gets exactly those, not the items before
+    them, and the SEQ gap across the restart is counted."""
+    sim = make_sim(device)
+    first = RecordingSink()
+    driver = driver_for(device, sim.port)
+    async with synced(driver, first):
+        device.start(sim)
+        device.deal(sim)
+        device.deal(sim)
+        await until_at(first, device.at(2))
+    cursor = first.cursor()
+    assert cursor is not None and (cursor["run"], cursor["pos"]) == device.at(2)
+    missed = [device.deal(sim), device.deal(sim)]  # nobody reads the pty now
+    sim.flush()
+    again = RecordingSink(start=cursor)
+    driver = driver_for(device, sim.port)
+    async with running(driver, again):
+        await until_at(again, device.at(4))
+    assert device.places(again) == [(*device.at(3), missed[0]), (*device.at(4), missed[1])]
+    assert driver.stats["frames_lost"] >= 2  # SEQ recovered from the journal's count
+    assert gaps(again) == []
+    device.after_restart(again)
+
+
+async def test_an_item_never_reported_is_a_gap_the_device_cannot_fill(
+    device: Device, make_sim: Callable[..., Sim]
+) -> None:
+    sim = make_sim(device)
+    sink = RecordingSink()
+    driver = driver_for(device, sim.port)
+    async with synced(driver, sink):
+        await until_answered(sink)
+        device.start(sim)
+        items = [device.deal(sim)]
+        device.misread(sim)  # position 2: used, never reported
+        if device.announces_misread:
+            await sink.wait_for(lambda: last(sink).fault == "MISREAD", TIMEOUT)
+        items += [device.deal(sim), device.deal(sim)]
+        await sink.wait_for(
+            lambda: len(gaps(sink)) == 1 and len(device.places(sink)) == 3, TIMEOUT
+        )
+    (gap,) = gaps(sink)
+    run, after = device.at(1)
+    assert gap["device"] == device.name
+    assert (gap.get("run"), gap["after"], gap["missing"]) == (run, after, [after + 1])
+    if run is None:
+        assert "run" not in gap
+    # One resend for the hole: its replay lacks position 2, and nothing was lost on the wire
+    # (a replayed position past the hole once counted as a loss and asked twice more).
+    assert driver.stats["resends"] == 2
+    # What came after the gap is passed on with its place, for the table to keep.
+    assert device.places(sink) == [
+        (*device.at(1), items[0]),
+        (*device.at(3), items[1]),
+        (*device.at(4), items[2]),
+    ]
+    for counter in device.untouched:  # the hole is a gap, not also a break in the count
+        assert last(sink).detail[counter] == 0
+    cursor = sink.cursor()  # the journal keeps what came behind the hole waiting
+    assert cursor is not None and (cursor["run"], cursor["pos"]) == device.at(1)
+    assert sink.ledger.missing() == (after + 1,)
+
+
+async def test_a_device_that_lost_its_history_says_so(
+    device: Device, make_sim: Callable[..., Sim]
+) -> None:
+    """Power-cycled while the daemon was down, its history gone: what came after the
+    journal's count cannot be confirmed. A device whose count restarts with each run then has
+    a gap of unknown size (the new run is read from its start); a device whose count never
+    restarts (the dice cup) still says where it stands, so the gap names what is missing."""
+    sim = make_sim(device)
+    first = RecordingSink()
+    driver = driver_for(device, sim.port)
+    async with synced(driver, first):
+        device.start(sim)
+        device.deal(sim)
+        await until_at(first, device.at(1))
+    device.deal(sim)
+    if device.run is None:
+        device.deal(sim)
+    sim.forget()
+    if device.run is not None:
+        NEW_RUN[device.name](sim)
+    after = device.deal(sim)
+    sim.flush()
+    again = RecordingSink(start=first.cursor())
+    driver = driver_for(device, sim.port)
+    async with running(driver, again):
+        await again.wait_for(lambda: len(device.places(again)) == 1, TIMEOUT)
+    (gap,) = gaps(again)
+    run, pos = device.at(1)
+    if run is None:
+        assert (gap["after"], gap["missing"]) == (pos, [pos + 1, pos + 2])
+        assert device.places(again) == [(*device.at(4), after)]
+    else:
+        assert (gap["run"], gap["after"], gap["missing"]) == (run, pos, None)
+        assert device.places(again) == [(*device.at(1, run="2"), after)]
+    starts = [device.run_start_event] if device.run_start_event else []
+    assert [e["type"] for e in again.events] == ["device.gap", *starts, device.item_type]
+    cursor = again.cursor()
+    assert cursor is not None
+    if run is None:  # the named hole stays open in the journal's count
+        assert (cursor["pos"], again.ledger.missing()) == (pos, (pos + 1, pos + 2))
+    else:  # the new run is counted from its start
+        assert (cursor["run"], cursor["pos"]) == device.at(1, run="2")
+    device.after_new_run(again)
+
+
+async def test_a_device_that_does_not_answer_a_resend_stands_frames_lost(
+    device: Device, make_sim: Callable[..., Sim]
+) -> None:
+    """No RSE in time: FRAMES_LOST stands (a round in deal is held), reported before the gap,
+    and what came past the hole is passed on; the driver keeps asking from the hole, so when
+    the device answers again item 2 fills the gap, and that resend, back whole, clears
+    FRAMES_LOST (no new run needed)."""
+    sim = make_sim(device)
+    sink = RecordingSink()
+    driver = driver_for(device, sim.port, resend_retry=0.3)
+    async with synced(driver, sink):
+        await until_answered(sink)
+        device.start(sim)
+        await sink.wait_for(lambda: last(sink).detail["position"]["run"] == device.run)
+        sim.answer_resends = False
+        items = [device.deal(sim)]
+        sim.drop_next()
+        items += [device.deal(sim), device.deal(sim)]
+        await sink.wait_for(
+            lambda: last(sink).fault == FRAMES_LOST and len(gaps(sink)) == 1, TIMEOUT
+        )
+        (gap,) = gaps(sink)
+        assert (gap["after"], gap["missing"]) == (device.served + 1, [device.served + 2])
+        lost = next(i for i, c in enumerate(sink.calls) if getattr(c, "fault", None))
+        assert lost < sink.calls.index(gap)  # the fault first: the round is held for it
+        answered = sim.resends_answered
+        sim.answer_resends = True
+        await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
+        assert sim.resends_answered > answered
+        await until_at(sink, device.at(3))
+    assert device.places(sink) == [  # 2 filled late
+        (*device.at(1), items[0]),
+        (*device.at(3), items[2]),
+        (*device.at(2), items[1]),
+    ]
+    assert len(gaps(sink)) == 1
+    assert sink.ledger.missing() == () and not sink.ledger.pending  # the count is whole
+
+
+async def test_a_silent_device_is_unavailable_until_it_talks(
+    device: Device, make_sim: Callable[..., Sim]
+) -> None:
+    sim = make_sim(device)
+    sink = RecordingSink()
+    driver = driver_for(device, sim.port, silence_timeout=0.3)
+    async with synced(driver, sink):
+        await sink.wait_for(lambda: last(sink).fault == SILENT, TIMEOUT)
+        assert last(sink).available is False
+        sim.heartbeat()
+        await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
+        assert last(sink).available is True
+
+
+async def test_a_lost_run_start_is_resent_before_the_items_of_its_run(
+    device_with_runs: Device, make_sim: Callable[..., Sim]
+) -> None:
+    """The start of run 2 (a NEW shoe, a shuffle, a new hand) is lost on the wire, so run 2's
+    first items come right after the SEQ gap. They must not be taken for run 1's positions
+    again (a repeat the table would hold the round on) nor for run 1's next ones: what comes
+    after a gap waits for the resend, which brings the run start first."""
+    device = device_with_runs
+    sim = make_sim(device)
+    sink = RecordingSink()
+    driver = driver_for(device, sim.port)
+    async with synced(driver, sink):
+        await until_answered(sink)
+        device.start(sim)
+        items = [device.deal(sim)]
+        await until_at(sink, device.at(1))
+        sim.drop_next()
+        NEW_RUN[device.name](sim)  # lost on the wire
+        items += [device.deal(sim), device.deal(sim)]
+        await until_at(sink, device.at(2, run="2"))
+    assert device.places(sink) == [
+        (*device.at(1), items[0]),
+        (*device.at(1, run="2"), items[1]),
+        (*device.at(2, run="2"), items[2]),
+    ]
+    assert driver.stats["repeats"] == 0 and gaps(sink) == []
