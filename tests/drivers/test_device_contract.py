@@ -4,7 +4,7 @@ shuffler and the card-reading poker table.
 
 Each item a device reports (a card, a roll, a stack, a placement) carries its place (run and
 position, docs/protocols/envelope.md); every frame-level fault the emulator can make is detected
-and either filled by a resend (docs/protocols/envelope.md, "Resend") or reported as a gap the
+and either filled by a resend (docs/protocols/envelope.md, "Positions and resend") or reported as a gap the
 device cannot fill (`device.gap`), never used out of place; a lost port is reported
 (DISCONNECTED, unavailable) and reopened; a new driver resumes from the journal's count.
 `RecordingSink` keeps that count the way the daemon's journal does (tablectl_base.positions).
@@ -53,12 +53,23 @@ from tablectl_drivers.positioned import PositionedDriver
 from tablectl_drivers.shoe.device import ShoeDriver
 from tablectl_drivers.sim import RecordingSink
 from tablectl_drivers.sim.device import SimulatedDevice
-from tablectl_drivers.sim.dice import SimulatedDice
-from tablectl_drivers.sim.dispenser import SimulatedDispenser
-from tablectl_drivers.sim.poker_table import SimulatedPokerTable
-from tablectl_drivers.sim.shoe import SimulatedShoe
-from tests.drivers.resend_support import until_answered
-from tests.drivers.support import TIMEOUT, last, running, synced, until_open
+from tablectl_drivers.sim.dice import DiceModel, SimulatedDice
+from tablectl_drivers.sim.dispenser import DispenserModel, SimulatedDispenser
+from tablectl_drivers.sim.history import HistoryModel
+from tablectl_drivers.sim.nullmodem import Fragmenter, chunks_of, random_chunks
+from tablectl_drivers.sim.poker_table import PokerTableModel, SimulatedPokerTable
+from tablectl_drivers.sim.shoe import ShoeModel, SimulatedShoe
+from tests.drivers.resend_support import AnsweringModem, until_answered
+from tests.drivers.support import (
+    TIMEOUT,
+    ManualSleep,
+    jittered,
+    last,
+    running,
+    synced,
+    until_open,
+    until_synced,
+)
 
 QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
 DECK = [str(c) for c in standard_deck()]
@@ -71,8 +82,11 @@ class Device:
 
     name: str
     sim_class: type[SimulatedDevice]
+    model_class: type[HistoryModel]
+    """The emulator's device alone, for the in-memory null modem."""
     sim_options: dict[str, Any]
-    driver_class: Callable[[str, str, int, dict[str, Any]], PositionedDriver[Any]]
+    """For both the emulator and the model."""
+    driver_class: Callable[..., PositionedDriver[Any]]
     item_type: str
     """The event type of one item."""
     item: Callable[[dict[str, Any]], Any]
@@ -110,7 +124,7 @@ class Device:
         return (run or self.run, self.served + n)
 
 
-def _stack(sim: SimulatedDispenser) -> tuple[int, list[str]]:
+def _stack(sim: DispenserModel) -> tuple[int, list[str]]:
     cards = sim.dispense()
     return (sim.card_index - len(cards) + 1, cards)
 
@@ -128,7 +142,7 @@ def _dispenser_new_run(sink: RecordingSink) -> None:
     assert sink.events[-1]["deck"] == "blue"
 
 
-def _placement(sim: SimulatedPokerTable) -> str:
+def _placement(sim: PokerTableModel) -> str:
     [card] = sim.deal(seat_zone(sim.position % 10 + 1))
     return card
 
@@ -136,6 +150,7 @@ def _placement(sim: SimulatedPokerTable) -> str:
 SHOE = Device(
     name="shoe",
     sim_class=SimulatedShoe,
+    model_class=ShoeModel,
     sim_options={},
     driver_class=ShoeDriver,
     item_type="shoe.card",
@@ -151,6 +166,7 @@ SHOE = Device(
 DICE = Device(
     name="dice",
     sim_class=SimulatedDice,
+    model_class=DiceModel,
     sim_options={"rolls_read": 40},  # a cup in service: its first roll here is number 41
     driver_class=DiceCupDriver,
     item_type="dice.roll",
@@ -167,6 +183,7 @@ DICE = Device(
 SHUFFLER = Device(
     name="tcp1",
     sim_class=SimulatedDispenser,
+    model_class=DispenserModel,
     sim_options={"stack_size": 3},
     driver_class=ShufflerDriver,
     item_type="shuffler.stack",
@@ -185,6 +202,7 @@ SHUFFLER = Device(
 POKER_TABLE = Device(
     name="reader",
     sim_class=SimulatedPokerTable,
+    model_class=PokerTableModel,
     sim_options={},
     driver_class=PokerTableDriver,
     item_type="table.card",
@@ -311,6 +329,10 @@ async def test_a_lost_or_garbled_frame_is_resent_and_nothing_is_held(
     assert driver.stats["resends"] >= 2  # the one on connect, and the one for the hole
     assert all(s.fault is None for s in sink.statuses)  # nothing held, ever
     assert driver.stats["bad_frames"] == (1 if fault == "garble" else 0)
+    if fault == "drop":
+        assert driver.stats["frames_lost"] == 1
+        (gap,) = [s.detail["last_gap"] for s in sink.statuses if "last_gap" in s.detail][:1]
+        assert gap["lost"] == 1 and gap["received"] == gap["expected"] + 1
 
 
 async def test_an_item_read_twice_is_passed_on_with_the_same_position(
@@ -352,8 +374,13 @@ async def test_a_retransmitted_frame_is_dropped(
         sim.duplicate_last()  # the same frame again: the same SEQ
         items.append(device.deal(sim))
         await until_at(sink, device.at(2))
+        sim.fault("NEW_CODE_9")  # a status, to read the counters the table is shown
+        await sink.wait_for(lambda: last(sink).fault == "NEW_CODE_9", TIMEOUT)
     assert device.places(sink) == [(*device.at(1), items[0]), (*device.at(2), items[1])]
+    # dropped by its SEQ, before its position was looked at
     assert driver.stats["duplicates"] == 1 and driver.stats["repeats"] == 0
+    assert (last(sink).detail["duplicates"], last(sink).detail["repeats"]) == (1, 0)
+    assert [s.fault for s in sink.statuses if s.fault is not None] == ["NEW_CODE_9"]
 
 
 async def test_items_dealt_while_cut_off_are_resent_on_replug(
@@ -584,3 +611,130 @@ async def test_a_lost_run_start_is_resent_before_the_items_of_its_run(
         (*device.at(2, run="2"), items[2]),
     ]
     assert driver.stats["repeats"] == 0 and gaps(sink) == []
+
+
+async def test_unplug_reports_loss_and_reconnects_with_growing_delays(
+    device: Device, make_sim: Callable[..., Sim], tmp_path: Path
+) -> None:
+    """docs/protocols/envelope.md, "What every envelope driver reports": a lost port is
+    DISCONNECTED (unavailable, `error` saying why) and retried with growing delays, through a
+    symlink that points nowhere for a while; the same device plugged in again (a fresh pty, its
+    SEQ and history going on) is read on, nothing lost."""
+    link = tmp_path / "device0"
+    sim = make_sim(device)
+    link.symlink_to(sim.port)
+    sleep = ManualSleep()
+    sink = RecordingSink()
+    driver = device.driver_class(device.name, str(link), 9600, {}, sleep=sleep)
+    async with synced(driver, sink):
+        await until_answered(sink)  # the answer read before the cable is pulled
+        device.start(sim)
+        items = [device.deal(sim)]
+        await until_at(sink, device.at(1))
+
+        sim.unplug()
+        await sink.wait_for(lambda: not last(sink).available, TIMEOUT)
+        down = sink.statuses[-1]
+        assert down.fault == DISCONNECTED
+        assert down.detail["error"].startswith(f"lost {link}")
+        with pytest.raises(RuntimeError, match="closed"):
+            device.deal(sim)  # nothing goes out while unplugged, and no number is used
+        assert sim.place() == device.at(1)
+        await sleep.wait_calls(1)
+        assert jittered(sleep.delays, [0.2])
+
+        link.unlink()
+        link.symlink_to(tmp_path / "nothing-here")
+        sleep.release()  # retry: the port is not there
+        await sleep.wait_calls(2)
+        assert jittered(sleep.delays, [0.2, 0.4])
+        assert "cannot open" in sink.statuses[-1].detail["error"]
+
+        link.unlink()
+        link.symlink_to(sim.replug())
+        sleep.release()
+        await until_open(driver, sink, opens=2)
+        await until_answered(sink, resends=2)
+        items.append(device.deal(sim))
+        await until_at(sink, device.at(2))
+    assert device.places(sink) == [(*device.at(1), items[0]), (*device.at(2), items[1])]
+    assert gaps(sink) == []
+    final = sink.statuses[-1]
+    assert final.available and final.fault is None  # SEQ continued: nothing lost
+    assert final.detail["reconnects"] == 1 and final.detail["frames_lost"] == 0
+    assert driver.stats["opens"] == 2 and driver.stats["resends"] >= 2  # one on each connect
+
+
+async def test_a_missing_port_is_reported_once_and_retried_with_capped_delays(
+    device: Device,
+) -> None:
+    """The reconnect delay doubles from `backoff_initial` (0.2 s) to `backoff_max` (5 s) and
+    stays there; the same failure is not reported again on every attempt."""
+    sleep = ManualSleep()
+    sink = RecordingSink()
+    port = "/dev/does-not-exist-tablectl"
+    driver = device.driver_class(device.name, port, 9600, {}, sleep=sleep)
+    async with running(driver, sink):
+        for n in range(1, 7):
+            await sleep.wait_calls(n)
+            sleep.release()
+        await sleep.wait_calls(7)
+    assert jittered(sleep.delays, [0.2, 0.4, 0.8, 1.6, 3.2, 5.0, 5.0])
+    assert len(sink.statuses) == 1
+    status = sink.statuses[0]
+    assert (status.available, status.fault) == (False, DISCONNECTED)
+    assert f"cannot open {port}" in status.detail["error"]
+
+
+FRAGMENTS = [None, chunks_of(1), chunks_of(2), chunks_of(5), chunks_of(13), random_chunks(1, 7)]
+
+
+@pytest.mark.parametrize("fragment", FRAGMENTS, ids=["whole", "1", "2", "5", "13", "random"])
+async def test_any_chunking_gives_the_same_items(
+    device: Device, fragment: Fragmenter | None
+) -> None:
+    """Over the in-memory null modem, the writes cut anywhere (docs/protocols/envelope.md,
+    "Framing"): the same items at the same places, line noise counted the same."""
+    modem = AnsweringModem(
+        lambda write: device.model_class(write, **device.sim_options), fragment=fragment
+    )
+    sink = RecordingSink()
+    options = {"status_interval": 0}
+    driver = device.driver_class(device.name, "null", 9600, options, connect=modem.connect)
+    async with running(driver, sink):
+        await until_synced(driver, sink)
+        model = modem.model
+        device.start(model)
+        items = []
+        for i in range(12):
+            items.append(device.deal(model))
+            if i % 3 == 0:
+                model.write_raw(b"\r\n~noise~")  # always followed by a frame, which ends it
+        await until_at(sink, device.at(12))
+        await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 4, TIMEOUT)
+    assert device.places(sink) == [(*device.at(n), items[n - 1]) for n in range(1, 13)]
+    assert driver.stats["bad_frames"] == 4 and gaps(sink) == []
+    if fragment is not None:
+        assert driver.stats["reads"] > driver.stats["frames"]  # it really came in pieces
+
+
+ANSWER = 3
+"""Frames a device sends answering the connect's RSN with nothing to resend: RSB, RSE, CLR."""
+
+
+async def test_fragmented_writes_on_a_pty_still_yield_every_item(
+    device: Device, make_sim: Callable[..., Sim]
+) -> None:
+    sim = make_sim(device, fragment=True, max_chunk=3, seed=7)
+    sink = RecordingSink()
+    driver = driver_for(device, sim.port)
+    n = 15
+    async with synced(driver, sink):
+        device.start(sim)
+        items = [device.deal(sim) for _ in range(n)]
+        await until_at(sink, device.at(n))
+    assert device.places(sink) == [(*device.at(i), items[i - 1]) for i in range(1, n + 1)]
+    assert driver.stats["bad_frames"] == 0
+    run_start = 0 if device.run is None else 1  # NEW, SHF, HND
+    # the frames really arrived in pieces: more reads than frames
+    assert driver.stats["reads"] > driver.stats["frames"] == ANSWER + run_start + n

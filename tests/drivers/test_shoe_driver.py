@@ -48,38 +48,6 @@ def shoe_modem(fragment: Fragmenter | None = None) -> AnsweringModem[ShoeModel]:
     return AnsweringModem(ShoeModel, fragment=fragment)
 
 
-def jittered(delays: list[float], ceilings: list[float]) -> bool:
-    """Each reconnect delay is in [ceiling/2, ceiling] (equal jitter, tablectl_base.backoff)."""
-    return len(delays) == len(ceilings) and all(
-        c / 2 <= d <= c for d, c in zip(delays, ceilings, strict=True)
-    )
-
-
-class ManualSleep:
-    """An injected sleep: records each delay and returns only when the test releases it."""
-
-    def __init__(self) -> None:
-        self.delays: list[float] = []
-        self._permits = asyncio.Semaphore(0)
-        self._changed = asyncio.Event()
-
-    async def __call__(self, delay: float) -> None:
-        self.delays.append(delay)
-        self._changed.set()
-        await self._permits.acquire()
-
-    def release(self) -> None:
-        self._permits.release()
-
-    async def wait_calls(self, n: int) -> None:
-        async def until() -> None:
-            while len(self.delays) < n:
-                self._changed.clear()
-                await self._changed.wait()
-
-        await asyncio.wait_for(until(), TIMEOUT)
-
-
 @pytest.fixture
 def make_sim() -> Iterator[Callable[..., SimulatedShoe]]:
     yield from simulators(SimulatedShoe)
