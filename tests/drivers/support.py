@@ -11,6 +11,8 @@ from typing import Any, TypeVar
 from tablectl_drivers.sim import RecordingSink, StatusReport
 
 TIMEOUT = 5.0
+QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
+"""Driver options for tests: a resend given up, and a lost port retried, quickly."""
 T = TypeVar("T")
 
 

@@ -61,6 +61,7 @@ from tablectl_drivers.sim.poker_table import PokerTableModel, SimulatedPokerTabl
 from tablectl_drivers.sim.shoe import ShoeModel, SimulatedShoe
 from tests.drivers.resend_support import AnsweringModem, until_answered
 from tests.drivers.support import (
+    QUICK,
     TIMEOUT,
     ManualSleep,
     jittered,
@@ -71,7 +72,6 @@ from tests.drivers.support import (
     until_synced,
 )
 
-QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
 DECK = [str(c) for c in standard_deck()]
 Sim = Any  # each emulator has its own dealing methods; the adapter knows them
 
