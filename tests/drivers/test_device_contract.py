@@ -36,6 +36,8 @@ This suite replaced per-device near-copies; where each of their checks went:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -56,7 +58,7 @@ from tablectl_drivers.sim.device import SimulatedDevice
 from tablectl_drivers.sim.dice import DiceModel, SimulatedDice
 from tablectl_drivers.sim.dispenser import DispenserModel, SimulatedDispenser
 from tablectl_drivers.sim.history import HistoryModel
-from tablectl_drivers.sim.nullmodem import Fragmenter, chunks_of, random_chunks
+from tablectl_drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
 from tablectl_drivers.sim.poker_table import PokerTableModel, SimulatedPokerTable
 from tablectl_drivers.sim.shoe import ShoeModel, SimulatedShoe
 from tests.drivers.resend_support import AnsweringModem, until_answered
@@ -258,6 +260,16 @@ def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
     return [e for e in sink.events if e["type"] == "device.gap"]
 
 
+def kinds(sink: RecordingSink) -> list[str]:
+    """The type of every event passed on, in order."""
+    return [e["type"] for e in sink.events]
+
+
+def run_start(device: Device) -> list[str]:
+    """The events a run start is passed on as: none, or one."""
+    return [device.run_start_event] if device.run_start_event else []
+
+
 async def until_at(sink: RecordingSink, place: tuple[str | None, int]) -> None:
     """Until the journal's count stands at `place` (run, position)."""
 
@@ -273,11 +285,13 @@ async def test_each_item_carries_its_place(device: Device, make_sim: Callable[..
     sink = RecordingSink()
     driver = driver_for(device, sim.port)
     async with synced(driver, sink):
-        assert last(sink).detail["position"]["pos"] == device.served  # the resend's RSE
+        # the resend's RSE: where the device stands before it reports anything
+        assert last(sink).detail["position"] == {"run": None, "pos": device.served}
         device.start(sim)
         items = [device.deal(sim) for _ in range(3)]
         await until_at(sink, device.at(3))
     assert device.places(sink) == [(*device.at(n), items[n - 1]) for n in (1, 2, 3)]
+    assert kinds(sink) == [*run_start(device), *[device.item_type] * 3]
     if device.run is None:  # no runs: the place is the number alone
         assert all(set(e["at"]) == {"pos", "seq"} for e in sink.events)
     else:
@@ -307,7 +321,9 @@ async def test_each_run_restarts_the_count(
         (*device.at(2), first[1]),
         (*device.at(1, run="2"), second),
     ]
-    assert gaps(sink) == []
+    item, start = [device.item_type], run_start(device)
+    assert kinds(sink) == [*start, *item, *item, *start, *item]
+    assert sink.cursor() == {"run": "2", "pos": 1, "seq": sink.events[-1]["at"]["seq"]}
 
 
 @pytest.mark.parametrize("fault", ["drop", "garble"])
@@ -377,6 +393,7 @@ async def test_a_retransmitted_frame_is_dropped(
         sim.fault("NEW_CODE_9")  # a status, to read the counters the table is shown
         await sink.wait_for(lambda: last(sink).fault == "NEW_CODE_9", TIMEOUT)
     assert device.places(sink) == [(*device.at(1), items[0]), (*device.at(2), items[1])]
+    assert kinds(sink) == [*run_start(device), device.item_type, device.item_type]
     # dropped by its SEQ, before its position was looked at
     assert driver.stats["duplicates"] == 1 and driver.stats["repeats"] == 0
     assert (last(sink).detail["duplicates"], last(sink).detail["repeats"]) == (1, 0)
@@ -399,14 +416,22 @@ async def test_items_dealt_while_cut_off_are_resent_on_replug(
         device.start(sim)
         items = [device.deal(sim)]
         await until_at(sink, device.at(1))
-        sim.unplug()
+        assert sim.link == link and link.resolve() == Path(sim.port).resolve()
+        sim.unplug()  # the port vanishes, and the emulator's link with it
+        assert sim.closed and not link.is_symlink()
         await sink.wait_for(lambda: last(sink).fault == DISCONNECTED, TIMEOUT)
         assert last(sink).available is False
+        assert last(sink).detail["error"].startswith(f"lost {link}")
+        seq, left = sim.next_seq, getattr(sim, "remaining", None)
         with pytest.raises(RuntimeError, match="closed"):
             device.deal(sim)  # the real device cannot report into an unplugged line either
-        assert sim.place() == device.at(1)
+        assert sim.place() == device.at(1) and sim.next_seq == seq  # no number, no SEQ used
+        assert getattr(sim, "remaining", None) == left  # the cards stay in the device
         await sink.wait_for(lambda: "cannot open" in last(sink).detail.get("error", ""), TIMEOUT)
-        sim.replug()
+        port = sim.replug()  # a fresh pty, the link pointed at it
+        assert port == sim.port and link.resolve() == Path(port).resolve()
+        with pytest.raises(RuntimeError, match="plugged in"):
+            sim.replug()
         items += [device.deal(sim), device.deal(sim)]  # before the driver is back
         sim.flush()
         await until_open(driver, sink, opens=2)
@@ -482,8 +507,9 @@ async def test_an_item_never_reported_is_a_gap_the_device_cannot_fill(
     ]
     for counter in device.untouched:  # the hole is a gap, not also a break in the count
         assert last(sink).detail[counter] == 0
-    cursor = sink.cursor()  # the journal keeps what came behind the hole waiting
-    assert cursor is not None and (cursor["run"], cursor["pos"]) == device.at(1)
+    first = sink.events[len(run_start(device))]  # item 1, the last one dealt in order
+    # the journal keeps what came behind the hole waiting
+    assert sink.cursor() == {"run": run, "pos": after, "seq": first["at"]["seq"]}
     assert sink.ledger.missing() == (after + 1,)
 
 
@@ -610,6 +636,11 @@ async def test_a_lost_run_start_is_resent_before_the_items_of_its_run(
         (*device.at(1, run="2"), items[1]),
         (*device.at(2, run="2"), items[2]),
     ]
+    # run 2's start, resent, comes before its items, and at its own place
+    item, start = [device.item_type], run_start(device)
+    assert kinds(sink) == [*start, *item, *start, *item, *item]
+    starts = [(e["at"]["run"], e["at"]["pos"]) for e in sink.events if e["type"] in start]
+    assert starts == ([("1", 0), ("2", 0)] if start else [])
     assert driver.stats["repeats"] == 0 and gaps(sink) == []
 
 
@@ -738,3 +769,31 @@ async def test_fragmented_writes_on_a_pty_still_yield_every_item(
     run_start = 0 if device.run is None else 1  # NEW, SHF, HND
     # the frames really arrived in pieces: more reads than frames
     assert driver.stats["reads"] > driver.stats["frames"] == ANSWER + run_start + n
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+async def test_a_driver_stops_when_input_arrives_as_it_is_cancelled(
+    device: Device, turns: int
+) -> None:
+    """The daemon's stop is a cancellation; input landing in the same loop turn must not
+    swallow it (Python 3.11's `asyncio.wait_for` returned the input instead of raising, and a
+    driver that waited that way ran on after the stop: test_stop_not_swallowed.py). The driver
+    here waits on its timed reads: a silence timeout is set and its resend is unanswered."""
+    modem = NullModem()
+    sink = RecordingSink()
+    options = {"silence_timeout": 30}
+    driver = device.driver_class(device.name, "null", 9600, options, connect=modem.connect)
+    task = asyncio.create_task(driver.run(sink))
+    await sink.wait_for(lambda: bool(sink.statuses) and sink.statuses[-1].available, TIMEOUT)
+    model = device.model_class(modem.write, **device.sim_options)
+    device.start(model)
+    device.deal(model)  # delivered to the driver's Link on a later loop turn
+    for _ in range(turns):
+        await asyncio.sleep(0)
+    task.cancel()
+    done, _ = await asyncio.wait([task], timeout=2.0)
+    if not done:  # the stop was swallowed: end it, and say so
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, TIMEOUT)
+    assert done and task.cancelled(), f"the driver ran on after its stop ({turns} turns)"
