@@ -3,35 +3,70 @@
 shuffler and the card-reading poker table.
 
 Each item a device reports (a card, a roll, a stack, a placement) carries its place (run and
-position, docs/protocols/envelope.md); every frame-level fault the emulator can make is detected
-and either filled by a resend (docs/protocols/envelope.md, "Positions and resend") or reported as a gap the
-device cannot fill (`device.gap`), never used out of place; a lost port is reported
-(DISCONNECTED, unavailable) and reopened; a new driver resumes from the journal's count.
-`RecordingSink` keeps that count the way the daemon's journal does (tablectl_base.positions).
+position); every frame-level fault the emulator can make is detected and either filled by a
+resend or reported as a gap the device cannot fill (`device.gap`), never used out of place
+(docs/protocols/envelope.md, "Positions and resend"); a lost port is reported (DISCONNECTED,
+unavailable) and reopened with capped backoff, a silent device is SILENT ("What every envelope
+driver reports"); a new driver resumes from the journal's count, which `RecordingSink` keeps the
+way the daemon's journal does (tablectl_base.positions).
 
 A `Device` adapter says how to build each driver and emulator, how to make the device report one
 item and what that item looks like in the sink. What only one device does stays in its own file.
 
-This suite replaced per-device near-copies; where each of their checks went:
+This suite replaced per-device near-copies. Each contract test below, then the tests it replaced
+(file: test_<device>_positions.py as "<device>_pos", else the file's name; "test_" left off):
 
-| removed test (file)                                                  | contract test here |
-|----------------------------------------------------------------------|--------------------|
-| each_card_carries_its_shoe_and_position (shoe_positions)             | each_item_carries_its_place |
-| each_roll_carries_its_number_and_no_run (dice_positions)             | each_item_carries_its_place |
-| each_stack_carries_its_shuffle_number_and_first_card (dispenser_pos.)| each_item_carries_its_place, each_run_restarts_the_count |
-| a_lost_or_garbled_{card_frame,roll,stack_frame,placement}_... (x4)   | a_lost_or_garbled_frame_is_resent_and_nothing_is_held |
-| a_{card,roll,stack}_read/reported_twice_... (shoe, dice, dispenser)  | an_item_read_twice_is_passed_on_with_the_same_position |
-| a_card_read_twice_keeps_its_position_and_a_retransmission_... (poker)| an_item_read_twice_..., a_retransmitted_frame_is_dropped |
-| a_retransmitted_frame_is_dropped (shoe, dice, dispenser)             | a_retransmitted_frame_is_dropped |
-| cards_dealt_while_unplugged_are_resent_on_replug (shoe)              | items_dealt_while_cut_off_are_resent_on_replug |
-| {rolls,stacks}_..._while_the_driver_was_cut_off_... (dice, dispenser)| items_dealt_while_cut_off_are_resent_on_replug |
-| unplug_is_reported_and_a_replug_resumes_the_count (poker)            | items_dealt_while_cut_off_are_resent_on_replug |
-| a_new_driver_resumes_from_the_journals_cursor (shoe, dice, dispenser)| a_new_driver_resumes_from_the_journals_count |
-| a_{card,roll,stack}_..._is_a_gap_it_cannot_fill (x4)                 | an_item_never_reported_is_a_gap_the_device_cannot_fill |
-| a_{shoe,cup,device,table}_that_lost_its_history_says_so... (x4)      | a_device_that_lost_its_history_says_so |
-| a_{shoe,cup,device,table}_that_does_not_answer_...frames_lost (x4)   | a_device_that_does_not_answer_a_resend_stands_frames_lost |
-| a_table_that_goes_silent_... (poker); silence_timeout_... (shoe)     | a_silent_device_is_unavailable_until_it_talks |
-| a_lost_new_shoe_is_resent_... (shoe); a_lost_new_hand_... (poker)    | a_lost_run_start_is_resent_before_the_items_of_its_run |
+each_item_carries_its_place
+    shoe_pos each_card_carries_its_shoe_and_position; dice_pos each_roll_carries_its_number_and_
+    no_run; dispenser_pos each_stack_carries_its_shuffle_number_and_first_card (its runs part:
+    each_run_restarts_the_count)
+a_lost_or_garbled_frame_is_resent_and_nothing_is_held
+    shoe_pos a_lost_or_garbled_card_frame_...; dice_pos a_lost_or_garbled_roll_...; dispenser_pos
+    a_lost_or_garbled_stack_frame_...; poker_table_pos a_lost_or_garbled_placement_...
+an_item_read_twice_is_passed_on_with_the_same_position
+    shoe_pos a_card_read_twice_...; dice_pos a_roll_reported_twice_...; dispenser_pos
+    a_stack_read_twice_...; poker_table_pos a_card_read_twice_keeps_its_position_and_...
+a_retransmitted_frame_is_dropped
+    {shoe,dice,dispenser}_pos a_retransmitted_frame_is_dropped; poker_table_pos (as above);
+    test_dice a_retransmission_is_ignored; test_dispenser a_retransmitted_stack_is_ignored
+items_dealt_while_cut_off_are_resent_on_replug
+    shoe_pos cards_dealt_while_unplugged_...; dice_pos rolls_read_while_the_driver_was_cut_off_...;
+    dispenser_pos stacks_dispensed_while_...; poker_table_pos unplug_is_reported_and_a_replug_
+    resumes_the_count; test_sim_faults unplug_removes_the_link_and_replug_carries_seq_on
+a_new_driver_resumes_from_the_journals_count
+    {shoe,dice,dispenser}_pos a_new_driver_resumes_from_the_journals_cursor
+an_item_never_reported_is_a_gap_the_device_cannot_fill
+    shoe_pos a_misread_card_...; dice_pos a_roll_the_cup_never_reported_...; dispenser_pos
+    a_stack_the_device_never_reported_...; poker_table_pos a_card_placed_unread_...
+a_device_that_lost_its_history_says_so
+    shoe_pos a_shoe_that_...; dice_pos a_cup_that_..._and_the_count_names_what_is_missing;
+    dispenser_pos a_device_that_...; poker_table_pos a_table_that_lost_its_history_says_so
+a_device_that_does_not_answer_a_resend_stands_frames_lost
+    shoe_pos a_shoe_that_...; dice_pos a_cup_that_...; dispenser_pos a_device_that_...;
+    poker_table_pos a_table_that_does_not_answer_stands_frames_lost_until_it_does
+a_silent_device_is_unavailable_until_it_talks
+    poker_table_pos a_table_that_goes_silent_...; test_shoe_driver silence_timeout_reports_...
+a_lost_run_start_is_resent_before_the_items_of_its_run (devices with runs)
+    shoe_pos a_lost_new_shoe_is_resent_...; poker_table_pos a_lost_new_hand_is_resent_...
+unplug_reports_loss_and_reconnects_with_growing_delays
+    test_shoe_driver unplug_reports_loss_and_reconnects_through_a_symlink; test_dice and
+    test_dispenser unplug_reports_loss_and_replug_through_a_symlink_carries_on
+a_missing_port_is_reported_once_and_retried_with_capped_delays
+    test_shoe_driver missing_port_is_reported_once_and_retried_with_growing_delays
+any_chunking_gives_the_same_items
+    test_shoe_driver and test_dispenser any_chunking_gives_the_same_result
+fragmented_writes_on_a_pty_still_yield_every_item
+    test_shoe_driver fragmented_writer_still_yields_every_card; test_dice fragmented_writes_
+    still_yield_every_roll
+a_driver_stops_when_input_arrives_as_it_is_cancelled
+    test_stop_not_swallowed a_framed_driver_stops_when_a_frame_arrives_as_it_is_cancelled
+
+A device's own tests stay in its file: the shoe's resend edge cases (a resend unanswered or begun
+and never ended, a hole before the first answer, an answer losing a frame, a shoe older than the
+history), the cup's unreadable reading, wrong dice count and tilt, the shuffler's wrong-size stack
+and jam, the hand dispenser's fragmented 7-card stacks, the poker table's restart across hands,
+and the chunking tests of the cup and the table, which carry their own messages (cup moves,
+peeks).
 """
 
 from __future__ import annotations
@@ -487,9 +522,7 @@ async def test_an_item_never_reported_is_a_gap_the_device_cannot_fill(
         if device.announces_misread:
             await sink.wait_for(lambda: last(sink).fault == "MISREAD", TIMEOUT)
         items += [device.deal(sim), device.deal(sim)]
-        await sink.wait_for(
-            lambda: len(gaps(sink)) == 1 and len(device.places(sink)) == 3, TIMEOUT
-        )
+        await sink.wait_for(lambda: len(gaps(sink)) == 1 and len(device.places(sink)) == 3, TIMEOUT)
     (gap,) = gaps(sink)
     run, after = device.at(1)
     assert gap["device"] == device.name

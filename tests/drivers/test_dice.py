@@ -512,17 +512,14 @@ def used(sink: RecordingSink) -> list[tuple[int, list[int]]]:
     return [(e["at"]["pos"], e["dice"]) for e in sink.events if e["type"] == "dice.roll"]
 
 
-
 def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
     return [e for e in sink.events if e["type"] == "device.gap"]
-
 
 
 async def until_cursor(sink: RecordingSink, pos: int) -> None:
     await sink.wait_for(lambda: (sink.cursor() or {}).get("pos") == pos, TIMEOUT)
     cursor = sink.cursor()
     assert cursor is not None and cursor["run"] is None
-
 
 
 async def test_an_unreadable_reading_holds_no_number_and_the_reshake_takes_it(
@@ -541,7 +538,6 @@ async def test_an_unreadable_reading_holds_no_number_and_the_reshake_takes_it(
     assert gaps(sink) == [] and driver.stats["resends"] == 1  # no hole: nothing to ask for
 
 
-
 async def test_a_wrong_number_of_dice_keeps_its_number(
     make_sim: Callable[..., SimulatedDice],
 ) -> None:
@@ -555,7 +551,6 @@ async def test_a_wrong_number_of_dice_keeps_its_number(
     assert used(sink) == [(41, [1, 2]), (42, [1, 2, 5])]
     assert last(sink).detail["wrong_count"] == 1
     assert all(s.fault is None for s in sink.statuses)
-
 
 
 async def test_a_tilt_stands_until_cleared_and_a_reconnecting_driver_learns_it_from_the_resend(
@@ -581,7 +576,6 @@ async def test_a_tilt_stands_until_cleared_and_a_reconnecting_driver_learns_it_f
     assert used(sink) == [(41, [1, 5, 6])]
     assert used(again) == [(42, [2, 5, 6])]
     assert gaps(again) == []
-
 
 
 # -- over the null modem: any chunking ---------------------------------------------------------

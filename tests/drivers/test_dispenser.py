@@ -888,24 +888,20 @@ def placed_stacks(sink: RecordingSink) -> list[tuple[str | None, int, int, list[
     ]
 
 
-
 def stack(run: str, n: int, size: int = 3) -> tuple[str, int, int, list[str]]:
     """Stack `n` of shuffle `run` when the shuffle is DECK in order, in stacks of `size`."""
     first = size * (n - 1) + 1
     return (run, n, first, DECK[first - 1 : first - 1 + size])
 
 
-
 def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
     return [e for e in sink.events if e["type"] == "device.gap"]
-
 
 
 async def until_cursor(sink: RecordingSink, pos: int, run: str = "1") -> None:
     await sink.wait_for(lambda: (sink.cursor() or {}).get("pos") == pos, TIMEOUT)
     cursor = sink.cursor()
     assert cursor is not None and cursor["run"] == run
-
 
 
 async def test_a_stack_of_the_wrong_size_keeps_its_place_and_the_count_follows_the_cards(
@@ -925,7 +921,6 @@ async def test_a_stack_of_the_wrong_size_keeps_its_place_and_the_count_follows_t
     assert placed_stacks(sink) == [stack("1", 1), ("1", 2, 4, DECK[3:7]), ("1", 3, 8, DECK[7:10])]
     assert last(sink).detail["wrong_count"] == 1
     assert last(sink).detail["card_index_breaks"] == 0
-
 
 
 async def test_a_jam_stands_until_cleared_and_a_reconnecting_driver_learns_it_from_the_resend(
@@ -954,7 +949,6 @@ async def test_a_jam_stands_until_cleared_and_a_reconnecting_driver_learns_it_fr
     assert placed_stacks(sink) == [stack("1", 1)]
     assert placed_stacks(again) == [stack("1", 2)]
     assert gaps(again) == []
-
 
 
 # -- options, registry, check-config, interactive simulator ------------------------------------

@@ -586,10 +586,8 @@ def placed(sink: RecordingSink) -> list[tuple[str | None, int, str]]:
     return [(e["at"].get("run"), e["at"]["pos"], e["card"]) for e in sink.events if "card" in e]
 
 
-
 def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
     return [e for e in sink.events if e["type"] == "device.gap"]
-
 
 
 async def until_cursor(sink: RecordingSink, pos: int, hand: str = "1") -> None:
@@ -600,12 +598,10 @@ async def until_cursor(sink: RecordingSink, pos: int, hand: str = "1") -> None:
     await sink.wait_for(there, TIMEOUT)
 
 
-
 def put_seats(sim: SimulatedPokerTable, cards: list[str], first_seat: int = 1) -> None:
     """One card to each seat in turn, from `first_seat` on."""
     for i, text in enumerate(cards):
         sim.put(seat_zone((first_seat + i - 1) % 10 + 1), text)
-
 
 
 async def test_placements_missed_while_the_daemon_was_down_come_in_with_their_positions(
@@ -652,7 +648,6 @@ async def test_placements_missed_while_the_daemon_was_down_come_in_with_their_po
     ]
     assert gaps(again) == []
     assert driver.stats["frames_lost"] > 0  # the SEQ gap across the restart was seen
-
 
 
 @pytest.mark.parametrize(

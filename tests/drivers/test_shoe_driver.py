@@ -399,11 +399,9 @@ class DeafShoe(SimulatedShoe):
         self.transmit(lambda seq: ResendBegin(seq, False))
 
 
-
 @pytest.fixture
 def make_deaf() -> Iterator[Callable[..., DeafShoe]]:
     yield from simulators(DeafShoe)
-
 
 
 def dealt(sink: RecordingSink) -> list[tuple[int, str]]:
@@ -411,20 +409,16 @@ def dealt(sink: RecordingSink) -> list[tuple[int, str]]:
     return [(e["at"]["pos"], e["card"]) for e in sink.events if e["type"] == "shoe.card"]
 
 
-
 def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
     return [e for e in sink.events if e["type"] == "device.gap"]
-
 
 
 async def until_cursor(sink: RecordingSink, pos: int) -> None:
     await sink.wait_for(lambda: (sink.cursor() or {}).get("pos") == pos, TIMEOUT)
 
 
-
 async def sink_until(sink: RecordingSink, predicate: Callable[[], bool]) -> None:
     await sink.wait_for(predicate, TIMEOUT)
-
 
 
 @pytest.mark.parametrize("journal", ["fresh", "cursor"])
@@ -446,7 +440,6 @@ async def test_cards_heard_while_a_resend_goes_unanswered_are_passed_on(
         await sink.wait_for(lambda: len(dealt(sink)) == 3, TIMEOUT)
     assert dealt(sink) == [(1, "9h"), (2, "2c"), (3, "Kd")]
     assert gaps(sink) == []
-
 
 
 @pytest.mark.parametrize("new", ["discarded", "in flight"])
@@ -482,7 +475,6 @@ async def test_a_resend_begun_and_never_ended_passes_on_what_it_heard(
     if new == "in flight":
         assert sink.events[0] == {"type": "shoe.new", "at": {"run": "1", "pos": 0, "seq": 0}}
         assert all(e["at"]["run"] == "1" for e in sink.events)
-
 
 
 async def test_asked_for_a_shoe_it_no_longer_holds_the_shoe_resends_every_shoe_it_holds(
@@ -523,7 +515,6 @@ async def test_asked_for_a_shoe_it_no_longer_holds_the_shoe_resends_every_shoe_i
     assert again.cards == ["Ad", "Kc", "5s"]
 
 
-
 @pytest.mark.parametrize("hole", ["lost", "misread"])
 async def test_a_hole_in_what_came_before_the_first_answer_is_asked_for(
     make_deaf: Callable[..., DeafShoe], hole: str
@@ -561,7 +552,6 @@ async def test_a_hole_in_what_came_before_the_first_answer_is_asked_for(
     assert all(s.fault is None for s in sink.statuses)
 
 
-
 async def test_a_resend_whose_answer_loses_a_frame_on_the_wire_is_asked_again(
     make_deaf: Callable[..., DeafShoe],
 ) -> None:
@@ -586,7 +576,6 @@ async def test_a_resend_whose_answer_loses_a_frame_on_the_wire_is_asked_again(
     assert dealt(sink) == [(1, "9h"), (2, "2c"), (3, "Kd")]
     assert gaps(sink) == [] and all(s.fault is None for s in sink.statuses)
     assert driver.stats["resends"] == 3  # the connect's, the gap's, and the gap's again
-
 
 
 # -- options and backoff ---------------------------------------------------------------------
