@@ -3,7 +3,8 @@
 Also over the in-memory null modem for chunkings a pty cannot force. Nothing sleeps to wait:
 every wait is for a condition on the recorded calls, bounded by a timeout. The faults roll
 numbers and resends deal with (lost, repeated, unreported rolls, a restart, a cup that lost its
-history) are in tests/drivers/test_dice_positions.py.
+history), which every positioned device shows, are in tests/drivers/test_device_contract.py;
+here, the cup's own.
 """
 
 from __future__ import annotations

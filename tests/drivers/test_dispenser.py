@@ -3,8 +3,9 @@
 ShufflerDriver and HandDispenserDriver run against SimulatedDispenser on pseudo-terminals (and
 the in-memory null modem for chunkings a pty cannot force). Nothing sleeps to wait: every wait is
 for a condition on the recorded calls, bounded by a timeout. The faults positions and resends
-deal with (lost, repeated, unreported stacks, a restart, a device that lost its history) are in
-tests/drivers/test_dispenser_positions.py.
+deal with (lost, repeated, unreported stacks, a restart, a device that lost its history), which
+every positioned device shows, are in tests/drivers/test_device_contract.py; here, the family's
+own.
 """
 
 from __future__ import annotations

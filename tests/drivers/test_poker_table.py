@@ -3,8 +3,8 @@
 The driver runs against SimulatedPokerTable on pseudo-terminals (and the in-memory null modem for
 chunkings a pty cannot force). Nothing sleeps to wait: every wait is for a condition on the
 recorded calls, bounded by a timeout. The faults positions and resends deal with (lost, repeated,
-unread placements, a restart, a table that lost its history or does not answer) are in
-tests/drivers/test_poker_table_positions.py.
+unread placements, a restart, a table that lost its history or does not answer), which every
+positioned device shows, are in tests/drivers/test_device_contract.py; here, the table's own.
 """
 
 from __future__ import annotations
