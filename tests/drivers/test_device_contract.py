@@ -137,10 +137,13 @@ class Device:
     deal: Callable[[Sim], Any]
     """Report one item; returns it as `item` shows it."""
     misread: Callable[[Sim], None]
-    """Use the next position without reporting it; announced with FLT MISREAD if `announces`."""
+    """Use the next position without reporting it; announced with FLT MISREAD if
+    `announces_misread`."""
     announces_misread: bool
     run_start_event: str | None
     """The event a run start is passed on as, if any."""
+    new_run: Callable[[Sim], None] | None = None
+    """Start the next run; None for a device without runs."""
     untouched: tuple[str, ...] = ()
     """Status detail counters a repeat or a gap must leave at 0 (judged once, not again)."""
     after_restart: Callable[[RecordingSink], None] = lambda sink: None
@@ -155,6 +158,10 @@ class Device:
             for e in sink.events
             if e["type"] == self.item_type
         ]
+
+    def next_run(self, sim: Sim) -> None:
+        assert self.new_run is not None, f"{self.name} has no runs"
+        self.new_run(sim)
 
     def at(self, n: int, run: str | None = None) -> tuple[str | None, int]:
         """The place of the n-th item of the test (of `run`, default the first run)."""
@@ -199,6 +206,7 @@ SHOE = Device(
     misread=lambda sim: sim.misread(),
     announces_misread=False,
     run_start_event="shoe.new",
+    new_run=lambda sim: sim.load(["Ad", "Kc"]),
 )
 DICE = Device(
     name="dice",
@@ -232,6 +240,7 @@ SHUFFLER = Device(
     misread=lambda sim: sim.misread(announce=True),
     announces_misread=True,
     run_start_event=None,
+    new_run=_new_dispenser_run,
     untouched=("card_index_breaks",),
     after_restart=_dispenser_restart,
     after_new_run=_dispenser_new_run,
@@ -251,14 +260,9 @@ POKER_TABLE = Device(
     misread=lambda sim: sim.misread(MUCK, announce=True),
     announces_misread=True,
     run_start_event=None,
+    new_run=lambda sim: sim.new_hand(),
 )
 DEVICES = [SHOE, DICE, SHUFFLER, POKER_TABLE]
-NEW_RUN: dict[str, Callable[[Sim], None]] = {
-    "shoe": lambda sim: sim.load(["Ad", "Kc"]),
-    "tcp1": _new_dispenser_run,
-    "reader": lambda sim: sim.new_hand(),
-}
-"""How each device with runs starts its next one."""
 WITH_RUNS = [d for d in DEVICES if d.run is not None]
 
 
@@ -348,7 +352,7 @@ async def test_each_run_restarts_the_count(
         device.start(sim)
         first = [device.deal(sim) for _ in range(2)]
         await until_at(sink, device.at(2))
-        NEW_RUN[device.name](sim)
+        device.next_run(sim)
         second = device.deal(sim)
         await until_at(sink, device.at(1, run="2"))
     assert device.places(sink) == [
@@ -382,7 +386,7 @@ async def test_a_lost_or_garbled_frame_is_resent_and_nothing_is_held(
     assert driver.stats["bad_frames"] == (1 if fault == "garble" else 0)
     if fault == "drop":
         assert driver.stats["frames_lost"] == 1
-        (gap,) = [s.detail["last_gap"] for s in sink.statuses if "last_gap" in s.detail][:1]
+        gap = next(s.detail["last_gap"] for s in sink.statuses if "last_gap" in s.detail)
         assert gap["lost"] == 1 and gap["received"] == gap["expected"] + 1
 
 
@@ -565,7 +569,7 @@ async def test_a_device_that_lost_its_history_says_so(
         device.deal(sim)
     sim.forget()
     if device.run is not None:
-        NEW_RUN[device.name](sim)
+        device.next_run(sim)
     after = device.deal(sim)
     sim.flush()
     again = RecordingSink(start=first.cursor())
@@ -661,7 +665,7 @@ async def test_a_lost_run_start_is_resent_before_the_items_of_its_run(
         items = [device.deal(sim)]
         await until_at(sink, device.at(1))
         sim.drop_next()
-        NEW_RUN[device.name](sim)  # lost on the wire
+        device.next_run(sim)  # lost on the wire
         items += [device.deal(sim), device.deal(sim)]
         await until_at(sink, device.at(2, run="2"))
     assert device.places(sink) == [
