@@ -1,5 +1,5 @@
 """Helpers the driver test files share: simulators closed at the end, a driver run as the daemon
-runs it, and waits on what it reported."""
+runs it, waits on what it reported, and a sleep the test releases (for the reconnect backoff)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from typing import Any, TypeVar
 from tablectl_drivers.sim import RecordingSink, StatusReport
 
 TIMEOUT = 5.0
+QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
+"""Driver options for tests: a resend given up, and a lost port retried, quickly."""
 T = TypeVar("T")
 
 
@@ -60,7 +62,7 @@ async def until_open(driver: Any, sink: RecordingSink, opens: int = 1) -> None:
 
 async def until_synced(driver: Any, sink: RecordingSink) -> None:
     """Open, and the resend asked on connect answered: the driver knows where the device's
-    count stands (issue 9)."""
+    count stands (docs/protocols/envelope.md, "Positions and resend")."""
     await until_open(driver, sink)
     await sink.wait_for(lambda: last(sink).detail["position"]["pos"] is not None, TIMEOUT)
 
@@ -71,3 +73,35 @@ async def synced(driver: Any, sink: RecordingSink) -> AsyncIterator[asyncio.Task
     async with running(driver, sink) as task:
         await until_synced(driver, sink)
         yield task
+
+
+def jittered(delays: list[float], ceilings: list[float]) -> bool:
+    """Each reconnect delay is in [ceiling/2, ceiling] (equal jitter, tablectl_base.backoff)."""
+    return len(delays) == len(ceilings) and all(
+        c / 2 <= d <= c for d, c in zip(delays, ceilings, strict=True)
+    )
+
+
+class ManualSleep:
+    """An injected sleep: records each delay and returns only when the test releases it."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+        self._permits = asyncio.Semaphore(0)
+        self._changed = asyncio.Event()
+
+    async def __call__(self, delay: float) -> None:
+        self.delays.append(delay)
+        self._changed.set()
+        await self._permits.acquire()
+
+    def release(self) -> None:
+        self._permits.release()
+
+    async def wait_calls(self, n: int) -> None:
+        async def until() -> None:
+            while len(self.delays) < n:
+                self._changed.clear()
+                await self._changed.wait()
+
+        await asyncio.wait_for(until(), TIMEOUT)

@@ -3,7 +3,8 @@
 Also over the in-memory null modem for chunkings a pty cannot force. Nothing sleeps to wait:
 every wait is for a condition on the recorded calls, bounded by a timeout. The faults roll
 numbers and resends deal with (lost, repeated, unreported rolls, a restart, a cup that lost its
-history) are in tests/drivers/test_dice_positions.py.
+history), which every positioned device shows, are in tests/drivers/test_device_contract.py;
+here, the cup's own.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from typing import Any
 import pytest
 
 from tablectl_drivers.dice.device import (
-    DISCONNECTED,
     UNREADABLE,
     DiceCupDriver,
     DiceOptions,
@@ -39,10 +39,19 @@ from tablectl_drivers.resend import (
 from tablectl_drivers.sim import RecordingSink
 from tablectl_drivers.sim.dice import DiceModel, SimulatedDice
 from tablectl_drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
-from tests.drivers.support import last, running, simulators, synced, until_open, until_synced
+from tests.drivers.support import (
+    QUICK,
+    last,
+    running,
+    simulators,
+    synced,
+    until_open,
+    until_synced,
+)
 
 TIMEOUT = 5.0
-QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
+SERVED = 40
+"""Rolls a cup in service has read before a test: its first roll there is number 41."""
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocols" / "dice.md"
 
 
@@ -466,39 +475,6 @@ async def test_garbage_between_frames_is_survived_and_counted(
     }
 
 
-async def test_fragmented_writes_still_yield_every_roll(
-    make_sim: Callable[..., SimulatedDice],
-) -> None:
-    sim = make_sim(fragment=True, max_chunk=3, seed=7, roll_seed=7)
-    sink = RecordingSink()
-    driver = DiceCupDriver("cup1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_synced(driver, sink)  # RSB, RSE, CLR: the answer to the resend on connect
-        sim.close_cup()
-        shaken = [sim.shake() for _ in range(20)]
-        sim.lift()
-        await until_cup(sink, "lifted")
-    assert rolls(sink) == [list(d) for d in shaken]
-    assert numbers(sink) == list(range(1, 21))
-    assert driver.stats["bad_frames"] == 0
-    assert driver.stats["reads"] > driver.stats["frames"] == 3 + 22  # it really came in pieces
-
-
-async def test_a_retransmission_is_ignored(make_sim: Callable[..., SimulatedDice]) -> None:
-    sim = make_sim()
-    sink = RecordingSink()
-    driver = DiceCupDriver("cup1", sim.port, 9600, {})
-    async with synced(driver, sink):
-        sim.shake([3, 1, 4])
-        sim.duplicate_last()
-        sim.lift()
-        await until_cup(sink, "lifted")
-    assert without_seq(sink.events) == [roll_event([3, 1, 4], 1)]
-    assert sink.statuses[-1].detail["duplicates"] == 1
-    assert sink.statuses[-1].detail["repeats"] == 0  # dropped by its SEQ, before its number
-    assert sink.statuses[-1].fault is None
-
-
 async def test_a_lost_roll_is_resent_and_nothing_stands_but_a_lost_cup_move_is_stale(
     make_sim: Callable[..., SimulatedDice],
 ) -> None:
@@ -529,36 +505,78 @@ async def test_a_lost_roll_is_resent_and_nothing_stands_but_a_lost_cup_move_is_s
     assert all(s.fault is None for s in sink.statuses)
 
 
-async def test_unplug_reports_loss_and_replug_through_a_symlink_carries_on(
-    make_sim: Callable[..., SimulatedDice], tmp_path: Path
+# -- the cup's own faults at their roll numbers (docs/protocols/dice.md) --------------------------
+
+
+def used(sink: RecordingSink) -> list[tuple[int, list[int]]]:
+    """(roll number, dice) of every roll passed on, in order."""
+    return [(e["at"]["pos"], e["dice"]) for e in sink.events if e["type"] == "dice.roll"]
+
+
+def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
+    return [e for e in sink.events if e["type"] == "device.gap"]
+
+
+async def until_cursor(sink: RecordingSink, pos: int) -> None:
+    await sink.wait_for(lambda: (sink.cursor() or {}).get("pos") == pos, TIMEOUT)
+    cursor = sink.cursor()
+    assert cursor is not None and cursor["run"] is None
+
+
+async def test_an_unreadable_reading_holds_no_number_and_the_reshake_takes_it(
+    make_sim: Callable[..., SimulatedDice],
 ) -> None:
-    link = tmp_path / "dice0"
-    sim = make_sim(roll_seed=11, link=link)
+    sim = make_sim(rolls_read=SERVED)
     sink = RecordingSink()
-    options = {"backoff_initial": 0.01, "backoff_max": 0.05}
-    driver = DiceCupDriver("cup1", str(link), 9600, options)
+    driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
     async with synced(driver, sink):
-        first = sim.shake()
-        await sink.wait_for(lambda: len(sink.events) == 1, TIMEOUT)
+        sim.unreadable([3, None, 4])  # carries 41
+        await sink.wait_for(lambda: last(sink).fault == UNREADABLE, TIMEOUT)
+        sim.shake([3, 2, 4])  # the re-shake: roll 41
+        await until_cursor(sink, 41)
+        await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
+    assert used(sink) == [(41, [3, 2, 4])]
+    assert gaps(sink) == [] and driver.stats["resends"] == 1  # no hole: nothing to ask for
 
-        sim.unplug()  # the port and its link vanish
-        await sink.wait_for(lambda: last(sink).fault == DISCONNECTED, TIMEOUT)
-        down = sink.statuses[-1]
-        assert down.available is False
-        assert down.detail["error"].startswith(f"lost {link}")
-        await sink.wait_for(lambda: "cannot open" in last(sink).detail["error"], TIMEOUT)
-        with pytest.raises(RuntimeError, match="closed"):
-            sim.shake()  # nothing goes out while unplugged, and no number is used
-        assert sim.rolls_read == 1
 
-        sim.replug()  # the same cup behind the same link, its SEQ carrying on
-        await until_open(driver, sink, opens=2)
-        second = sim.shake()
-        await sink.wait_for(lambda: len(sink.events) == 2, TIMEOUT)
-    assert without_seq(sink.events) == [roll_event(first, 1), roll_event(second, 2)]
-    assert sink.statuses[-1].fault is None
-    assert sink.statuses[-1].detail["reconnects"] == 1
-    assert driver.stats["frames_lost"] == 0  # SEQ carried on: nothing lost
+async def test_a_wrong_number_of_dice_keeps_its_number(
+    make_sim: Callable[..., SimulatedDice],
+) -> None:
+    sim = make_sim(rolls_read=SERVED)
+    sink = RecordingSink()
+    driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
+    async with synced(driver, sink):
+        sim.shake([1, 2])  # a die missed: emitted as read, the engine refuses it
+        sim.shake([1, 2, 5])
+        await until_cursor(sink, 42)
+    assert used(sink) == [(41, [1, 2]), (42, [1, 2, 5])]
+    assert last(sink).detail["wrong_count"] == 1
+    assert all(s.fault is None for s in sink.statuses)
+
+
+async def test_a_tilt_stands_until_cleared_and_a_reconnecting_driver_learns_it_from_the_resend(
+    make_sim: Callable[..., SimulatedDice],
+) -> None:
+    sim = make_sim(rolls_read=SERVED)
+    sink = RecordingSink()
+    driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
+    async with synced(driver, sink):
+        sim.shake([1, 5, 6])
+        sim.fault("TILT", "cup base not level")
+        await sink.wait_for(lambda: last(sink).fault == "TILT", TIMEOUT)
+    sim.flush()
+    again = RecordingSink(start=sink.cursor())
+    driver = DiceCupDriver("dice", sim.port, 9600, QUICK)
+    async with running(driver, again):
+        await again.wait_for(lambda: again.last_status is not None and last(again).fault == "TILT")
+        assert last(again).detail["fault_text"] == "cup base not level"
+        sim.clear()
+        await again.wait_for(lambda: last(again).fault is None, TIMEOUT)
+        sim.shake([2, 5, 6])
+        await until_cursor(again, 42)
+    assert used(sink) == [(41, [1, 5, 6])]
+    assert used(again) == [(42, [2, 5, 6])]
+    assert gaps(again) == []
 
 
 # -- over the null modem: any chunking ---------------------------------------------------------

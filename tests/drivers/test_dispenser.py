@@ -3,13 +3,13 @@
 ShufflerDriver and HandDispenserDriver run against SimulatedDispenser on pseudo-terminals (and
 the in-memory null modem for chunkings a pty cannot force). Nothing sleeps to wait: every wait is
 for a condition on the recorded calls, bounded by a timeout. The faults positions and resends
-deal with (lost, repeated, unreported stacks, a restart, a device that lost its history) are in
-tests/drivers/test_dispenser_positions.py.
+deal with (lost, repeated, unreported stacks, a restart, a device that lost its history), which
+every positioned device shows, are in tests/drivers/test_device_contract.py; here, the family's
+own.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import subprocess
@@ -24,7 +24,6 @@ from tablectl.cli import main as tablectl_main
 from tablectl_base.cards import Card, parse_card, standard_deck
 from tablectl_drivers.dispenser.device import (
     CARD_INDEX,
-    DISCONNECTED,
     UNEXPECTED_JOKER,
     WRONG_COUNT,
     DispenserDriver,
@@ -53,11 +52,16 @@ from tablectl_drivers.resend import (
 )
 from tablectl_drivers.sim import RecordingSink
 from tablectl_drivers.sim.dispenser import DispenserModel, HopperEmpty, SimulatedDispenser
-from tablectl_drivers.sim.nullmodem import Fragmenter, NullModem, chunks_of, random_chunks
-from tests.drivers.support import last, running, simulators, synced, until_open, until_synced
+from tests.drivers.support import (
+    QUICK,
+    last,
+    running,
+    simulators,
+    synced,
+    until_synced,
+)
 
 TIMEOUT = 5.0
-QUICK = {"resend_timeout": 0.5, "backoff_initial": 0.05, "backoff_max": 0.2}
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocols" / "dispenser.md"
 DECK = [str(c) for c in standard_deck()]
@@ -819,27 +823,6 @@ async def test_fragmented_writes_still_yield_every_stack(
     assert driver.stats["reads"] > driver.stats["frames"] == 3 + 9  # it really came in pieces
 
 
-async def test_a_retransmitted_stack_is_ignored(
-    make_sim: Callable[..., SimulatedDispenser],
-) -> None:
-    sim = make_sim(stack_size=3)
-    sink = RecordingSink()
-    driver = ShufflerDriver("tcp1", sim.port, 9600, {})
-    async with synced(driver, sink):
-        sim.load(DECK[:6], "red")
-        sim.dispense()
-        sim.duplicate_last()  # the same frame, same SEQ
-        sim.dispense()
-        await until_stacks(sink, 2)
-        sim.count()
-        await sink.wait_for(lambda: last(sink).detail["remaining"] == 0, TIMEOUT)
-    assert stacks(sink) == [DECK[0:3], DECK[3:6]]
-    assert places(sink) == [("1", 1, 1), ("1", 2, 4)]
-    assert sink.statuses[-1].detail["duplicates"] == 1
-    assert sink.statuses[-1].detail["repeats"] == 0  # dropped by its SEQ, before its position
-    assert sink.statuses[-1].fault is None
-
-
 async def test_a_lost_stack_is_resent_and_nothing_stands(
     make_sim: Callable[..., SimulatedDispenser],
 ) -> None:
@@ -894,80 +877,79 @@ async def test_a_lost_shuffle_is_resent_with_its_deck_colour(
     assert driver.stats["repeats"] == 0  # no stack of shuffle 2 was taken for one of shuffle 1
 
 
-async def test_unplug_reports_loss_and_replug_through_a_symlink_carries_on(
-    make_sim: Callable[..., SimulatedDispenser], tmp_path: Path
-) -> None:
-    link = tmp_path / "shuffler0"
-    sim = make_sim(stack_size=3, link=link)
-    sink = RecordingSink()
-    options = {"backoff_initial": 0.01, "backoff_max": 0.05}
-    driver = ShufflerDriver("tcp1", str(link), 9600, options)
-    async with synced(driver, sink):
-        sim.load(DECK[:6], "red")
-        first = sim.dispense()
-        await until_stacks(sink, 1)
+# -- the device's own faults at their stack numbers (docs/protocols/dispenser.md) -----------------
 
-        sim.unplug()  # the port and its link vanish
-        await sink.wait_for(lambda: last(sink).fault == DISCONNECTED, TIMEOUT)
-        down = sink.statuses[-1]
-        assert down.available is False
-        assert down.detail["error"].startswith(f"lost {link}")
-        await sink.wait_for(lambda: "cannot open" in last(sink).detail["error"], TIMEOUT)
-        with pytest.raises(RuntimeError, match="closed"):
-            sim.dispense()  # nothing goes out while unplugged, and no number is used
-        assert (sim.position, sim.remaining) == (1, 3)
 
-        sim.replug()  # the same device behind the same link, its SEQ carrying on
-        await until_open(driver, sink, opens=2)
-        second = sim.dispense()
-        await until_stacks(sink, 2)
-    assert without_seq(sink.events) == [
-        stack_event(first, "1", 1, 1),
-        stack_event(second, "1", 2, 4),
+def placed_stacks(sink: RecordingSink) -> list[tuple[str | None, int, int, list[str]]]:
+    """(shuffle, stack number, first card index, cards) of every stack passed on, in order."""
+    return [
+        (e["at"].get("run"), e["at"]["pos"], e["at"]["first"], e["cards"])
+        for e in sink.events
+        if e["type"] == "shuffler.stack"
     ]
-    assert sink.statuses[-1].fault is None
-    assert sink.statuses[-1].detail["reconnects"] == 1
-    assert driver.stats["frames_lost"] == 0  # the SEQ carried on: nothing lost
-    assert driver.stats["resends"] >= 2  # one on each connect
 
 
-# -- over the null modem: any chunking ---------------------------------------------------------
+def stack(run: str, n: int, size: int = 3) -> tuple[str, int, int, list[str]]:
+    """Stack `n` of shuffle `run` when the shuffle is DECK in order, in stacks of `size`."""
+    first = size * (n - 1) + 1
+    return (run, n, first, DECK[first - 1 : first - 1 + size])
 
 
-async def answer_resend(modem: NullModem, device: DispenserModel) -> None:
-    """Hand what the host wrote since it connected (its RSN) to the device, which answers it:
-    the null modem's device end only keeps the bytes."""
-    async with asyncio.timeout(TIMEOUT):
-        while not modem.device_end.received:
-            await asyncio.sleep(0.01)
-    device.receive(bytes(modem.device_end.received))
-    modem.device_end.received.clear()
+def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
+    return [e for e in sink.events if e["type"] == "device.gap"]
 
 
-@pytest.mark.parametrize(
-    "fragment",
-    [None, chunks_of(1), chunks_of(5), random_chunks(2, 9)],
-    ids=["whole", "1", "5", "random"],
-)
-async def test_any_chunking_gives_the_same_result(fragment: Fragmenter | None) -> None:
-    modem = NullModem(fragment=fragment)
+async def until_cursor(sink: RecordingSink, pos: int, run: str = "1") -> None:
+    await sink.wait_for(lambda: (sink.cursor() or {}).get("pos") == pos, TIMEOUT)
+    cursor = sink.cursor()
+    assert cursor is not None and cursor["run"] == run
+
+
+async def test_a_stack_of_the_wrong_size_keeps_its_place_and_the_count_follows_the_cards(
+    make_sim: Callable[..., SimulatedDispenser],
+) -> None:
+    sim = make_sim(stack_size=3)
     sink = RecordingSink()
-    driver = ShufflerDriver("tcp1", "null", 9600, {"status_interval": 0}, connect=modem.connect)
-    async with running(driver, sink):
-        await until_open(driver, sink)
-        device = DispenserModel(modem.write, stack_size=3, shuffle_seed=9)
-        await answer_resend(modem, device)
-        await sink.wait_for(lambda: last(sink).detail["position"]["pos"] == 0, TIMEOUT)
-        device.shuffle("red")
-        dealt = []
-        for i in range(12):
-            dealt.append(device.dispense())
-            if i % 4 == 1:
-                device.write_raw(b"\r\n~noise~")  # always followed by a frame, which ends it
-        await until_stacks(sink, 12)
-        await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 3, TIMEOUT)
-    assert stacks(sink) == dealt
-    assert places(sink) == [("1", i, 3 * i - 2) for i in range(1, 13)]
+    driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
+    async with synced(driver, sink):
+        sim.load(DECK, "red")
+        sim.dispense()
+        sim.dispense(4)  # two hands stuck together, one card short: cards 4-7
+        await sink.wait_for(lambda: last(sink).fault == WRONG_COUNT, TIMEOUT)
+        sim.dispense()
+        await until_cursor(sink, 3)
+        await sink.wait_for(lambda: last(sink).fault is None, TIMEOUT)
+    assert placed_stacks(sink) == [stack("1", 1), ("1", 2, 4, DECK[3:7]), ("1", 3, 8, DECK[7:10])]
+    assert last(sink).detail["wrong_count"] == 1
+    assert last(sink).detail["card_index_breaks"] == 0
+
+
+async def test_a_jam_stands_until_cleared_and_a_reconnecting_driver_learns_it_from_the_resend(
+    make_sim: Callable[..., SimulatedDispenser],
+) -> None:
+    """FLT JAM stops the dealing; stacks go on, numbered on, after CLR. A driver started while
+    the device is jammed learns the JAM at once: every resend ends with the fault that stands."""
+    sim = make_sim(stack_size=3)
+    sink = RecordingSink()
+    driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
+    async with synced(driver, sink):
+        sim.load(DECK, "red")
+        sim.dispense()
+        sim.fault("JAM", "card stuck at exit")
+        await sink.wait_for(lambda: last(sink).fault == "JAM", TIMEOUT)
+        assert last(sink).detail["fault_text"] == "card stuck at exit"
+    sim.flush()
+    again = RecordingSink(start=sink.cursor())
+    driver = ShufflerDriver("tcp1", sim.port, 9600, QUICK)
+    async with running(driver, again):
+        await again.wait_for(lambda: again.last_status is not None and last(again).fault == "JAM")
+        sim.clear()
+        await again.wait_for(lambda: last(again).fault is None, TIMEOUT)
+        sim.dispense()
+        await until_cursor(again, 2)
+    assert placed_stacks(sink) == [stack("1", 1)]
+    assert placed_stacks(again) == [stack("1", 2)]
+    assert gaps(again) == []
 
 
 # -- options, registry, check-config, interactive simulator ------------------------------------

@@ -3,8 +3,8 @@
 The driver runs against SimulatedPokerTable on pseudo-terminals (and the in-memory null modem for
 chunkings a pty cannot force). Nothing sleeps to wait: every wait is for a condition on the
 recorded calls, bounded by a timeout. The faults positions and resends deal with (lost, repeated,
-unread placements, a restart, a table that lost its history or does not answer) are in
-tests/drivers/test_poker_table_positions.py.
+unread placements, a restart, a table that lost its history or does not answer), which every
+positioned device shows, are in tests/drivers/test_device_contract.py; here, the table's own.
 """
 
 from __future__ import annotations
@@ -66,11 +66,12 @@ from tablectl_drivers.sim.poker_table import (
     parse_zone,
 )
 from tests.drivers.resend_support import AnsweringModem
-from tests.drivers.support import TIMEOUT, last, running, simulators, synced, until_synced
+from tests.drivers.support import QUICK, TIMEOUT, last, running, simulators, synced, until_synced
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocols" / "poker-table.md"
 INPUT = TypeAdapter(InputEvent)
+HOLE = ["Ah", "Kd", "7c", "Kc", "2s", "9h", "Qd", "Td", "5s", "3c"]
 
 
 def card(text: str) -> Any:
@@ -575,6 +576,78 @@ async def test_bad_frames_are_refused_counted_and_show_no_card(
     published = json.dumps([s.detail for s in sink.statuses])
     assert "Qh" not in published and "Qd" not in published
     assert [e["type"] for e in sink.events] == ["table.card"] * 3
+
+
+# -- a restart across hands (docs/protocols/poker-table.md) ----------------------------------------
+
+
+def placed(sink: RecordingSink) -> list[tuple[str | None, int, str]]:
+    """(hand, position, card) of every `table.card` passed on, in order."""
+    return [(e["at"].get("run"), e["at"]["pos"], e["card"]) for e in sink.events if "card" in e]
+
+
+def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
+    return [e for e in sink.events if e["type"] == "device.gap"]
+
+
+async def until_cursor(sink: RecordingSink, pos: int, hand: str = "1") -> None:
+    def there() -> bool:
+        cursor = sink.cursor() or {}
+        return (cursor.get("run"), cursor.get("pos")) == (hand, pos)
+
+    await sink.wait_for(there, TIMEOUT)
+
+
+def put_seats(sim: SimulatedPokerTable, cards: list[str], first_seat: int = 1) -> None:
+    """One card to each seat in turn, from `first_seat` on."""
+    for i, text in enumerate(cards):
+        sim.put(seat_zone((first_seat + i - 1) % 10 + 1), text)
+
+
+async def test_placements_missed_while_the_daemon_was_down_come_in_with_their_positions(
+    make_sim: Callable[..., SimulatedPokerTable],
+) -> None:
+    """The daemon stops after two hole cards of hand 1; meanwhile the table finishes hand 1 and
+    starts hand 2. A new driver on the journal's cursor (hand 1, position 2) asks for what came
+    after it and gets exactly that: hand 1 from position 3, then hand 2 from position 1."""
+    sim = make_sim()
+    first = RecordingSink()
+    driver = PokerTableDriver("reader", sim.port, 9600, QUICK)
+    async with synced(driver, first):
+        sim.new_hand()
+        put_seats(sim, HOLE[:2])
+        await until_cursor(first, 2)
+    cursor = first.cursor()
+    assert cursor is not None and (cursor["run"], cursor["pos"]) == ("1", 2)
+    put_seats(sim, HOLE[2:4])  # nobody reads the pty now: 7c to seat 1, Kc to seat 2
+    sim.fold(1)
+    sim.peek(2)
+    sim.new_hand()
+    sim.put(seat_zone(5), "As")
+    sim.put(BOARD, "Ks")
+    sim.flush()
+    again = RecordingSink(start=cursor)
+    driver = PokerTableDriver("reader", sim.port, 9600, QUICK)
+    async with running(driver, again):
+        await until_cursor(again, 2, hand="2")
+    assert placed(again) == [
+        ("1", 3, "7c"),
+        ("1", 4, "Kc"),
+        ("1", 5, "Ah"),  # seat 1's fold: its cards' first arrivals in the muck
+        ("1", 6, "7c"),
+        ("2", 1, "As"),
+        ("2", 2, "Ks"),
+    ]
+    assert [(e["zone"], e.get("seat")) for e in again.events] == [
+        ("seat", 1),
+        ("seat", 2),
+        ("muck", None),
+        ("muck", None),
+        ("seat", 5),
+        ("board", None),
+    ]
+    assert gaps(again) == []
+    assert driver.stats["frames_lost"] > 0  # the SEQ gap across the restart was seen
 
 
 @pytest.mark.parametrize(

@@ -3,10 +3,12 @@
 Also over a TCP `socket://` URL and the in-memory null modem (for chunkings a pty cannot force).
 Nothing sleeps to wait: every wait is for a condition, bounded by a timeout.
 
-Since issue 9 the driver asks the shoe to resend (RSN) on every connect and the shoe answers
-(RSB, RSE, then CLR: three frames before the shoe's own, so SEQs below start at 3), every event
-carries its place (`at`: shoe, position, SEQ), and a SEQ gap is filled by a resend instead of
-standing FRAMES_LOST (tests/drivers/test_shoe_positions.py has the resend's every case).
+The driver asks the shoe to resend (RSN) on every connect and the shoe answers (RSB, RSE, then
+CLR: three frames before the shoe's own, so SEQs below start at 3), every event carries its place
+(`at`: shoe, position, SEQ), and a SEQ gap is filled by a resend instead of standing FRAMES_LOST
+(docs/protocols/envelope.md, "Positions and resend"). What every positioned device shows (faults,
+gaps, reconnects, chunking) is in test_device_contract.py; here is the shoe's own, and the
+resend's edge cases, which the shoe's emulator is the one made to reach.
 """
 
 from __future__ import annotations
@@ -17,20 +19,28 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tablectl_base.cards import standard_deck
 from tablectl_drivers.base import Backoff
-from tablectl_drivers.shoe.device import DISCONNECTED, SILENT, ShoeDriver
+from tablectl_drivers.resend import ResendBegin
+from tablectl_drivers.shoe.device import DISCONNECTED, FRAMES_LOST, ShoeDriver
 from tablectl_drivers.shoe.frames import checksum
 from tablectl_drivers.sim import RecordingSink
-from tablectl_drivers.sim.nullmodem import Fragmenter, chunks_of, random_chunks
+from tablectl_drivers.sim.nullmodem import Fragmenter, chunks_of
 from tablectl_drivers.sim.shoe import ShoeModel, SimulatedShoe
 from tests.drivers.resend_support import AnsweringModem, until_answered
-from tests.drivers.support import last, running, simulators, until_open
+from tests.drivers.support import (
+    QUICK,
+    ManualSleep,
+    jittered,
+    last,
+    running,
+    simulators,
+    until_open,
+)
 
 TIMEOUT = 5.0
 DECK = [str(c) for c in standard_deck()]
@@ -46,38 +56,6 @@ def at(pos: int, seq: int, run: str = "1") -> dict[str, Any]:
 def shoe_modem(fragment: Fragmenter | None = None) -> AnsweringModem[ShoeModel]:
     """A null modem with a shoe at its far end that answers the driver's RSN."""
     return AnsweringModem(ShoeModel, fragment=fragment)
-
-
-def jittered(delays: list[float], ceilings: list[float]) -> bool:
-    """Each reconnect delay is in [ceiling/2, ceiling] (equal jitter, tablectl_base.backoff)."""
-    return len(delays) == len(ceilings) and all(
-        c / 2 <= d <= c for d, c in zip(delays, ceilings, strict=True)
-    )
-
-
-class ManualSleep:
-    """An injected sleep: records each delay and returns only when the test releases it."""
-
-    def __init__(self) -> None:
-        self.delays: list[float] = []
-        self._permits = asyncio.Semaphore(0)
-        self._changed = asyncio.Event()
-
-    async def __call__(self, delay: float) -> None:
-        self.delays.append(delay)
-        self._changed.set()
-        await self._permits.acquire()
-
-    def release(self) -> None:
-        self._permits.release()
-
-    async def wait_calls(self, n: int) -> None:
-        async def until() -> None:
-            while len(self.delays) < n:
-                self._changed.clear()
-                await self._changed.wait()
-
-        await asyncio.wait_for(until(), TIMEOUT)
 
 
 @pytest.fixture
@@ -183,30 +161,10 @@ async def test_garbage_between_frames_is_survived_and_counted(
     assert final.detail["last_bad"]["raw"] == "$CRD,1<2 bytes withheld>"
 
 
-async def test_fragmented_writer_still_yields_every_card(
-    make_sim: Callable[..., SimulatedShoe],
-) -> None:
-    sim = make_sim(fragment=True, max_chunk=3, seed=7)
-    sink = RecordingSink()
-    driver = ShoeDriver("shoe1", sim.port, 9600, {})
-    async with running(driver, sink):
-        await until_open(driver, sink)
-        await until_answered(sink)
-        sim.load(DECK[:30])
-        drawn = [sim.draw() for _ in range(30)]
-        await sink.wait_for(lambda: len(sink.cards) == 30, TIMEOUT)
-    assert sink.cards == drawn
-    assert driver.stats["bad_frames"] == 0
-    # the frames really arrived in pieces: more reads than frames (NEW, 30 CRD, and the
-    # shoe's answer to the connect's RSN)
-    assert driver.stats["reads"] > driver.stats["frames"] == 31 + ANSWER
-
-
 async def test_sequence_gap_and_retransmission(make_sim: Callable[..., SimulatedShoe]) -> None:
     """A retransmission (same SEQ) is dropped; a SEQ gap is counted and reported, and the
     driver asks the shoe to resend, which brings the lost card back at its own position.
-    (Before issue 9 the lost card stayed lost and FRAMES_LOST stood until the next NEW; now
-    FRAMES_LOST stands only while a resend goes unanswered: test_shoe_positions.py.)"""
+    (FRAMES_LOST stands only while a resend goes unanswered: test_device_contract.py.)"""
     sim = make_sim()
     sink = RecordingSink()
     driver = ShoeDriver("shoe1", sim.port, 9600, {})
@@ -238,86 +196,6 @@ async def test_sequence_gap_and_retransmission(make_sim: Callable[..., Simulated
     assert driver.stats["duplicates"] == 1
     assert driver.stats["frames_lost"] == 1
     assert driver.stats["resends"] == 2  # the connect's and the gap's
-
-
-async def test_unplug_reports_loss_and_reconnects_through_a_symlink(
-    make_sim: Callable[..., SimulatedShoe], tmp_path: Path
-) -> None:
-    link = tmp_path / "shoe0"
-    sim1 = make_sim()
-    link.symlink_to(sim1.port)
-    sleep = ManualSleep()
-    sink = RecordingSink()
-    driver = ShoeDriver("shoe1", str(link), 9600, {}, sleep=sleep)
-    async with running(driver, sink):
-        await until_open(driver, sink)
-        await until_answered(sink)  # the answer read before the cable is pulled
-        sim1.load(DECK[:10])
-        first = sim1.draw()
-        await sink.wait_for(lambda: sink.cards == [first], TIMEOUT)
-
-        sim1.close()  # unplugged
-        await sink.wait_for(lambda: not last(sink).available, TIMEOUT)
-        down = sink.statuses[-1]
-        assert down.fault == DISCONNECTED
-        assert down.detail["error"].startswith(f"lost {link}")
-        await sleep.wait_calls(1)
-        assert jittered(sleep.delays, [0.2])
-
-        link.unlink()
-        link.symlink_to(tmp_path / "nothing-here")
-        sleep.release()  # retry: the port is not there
-        await sleep.wait_calls(2)
-        assert jittered(sleep.delays, [0.2, 0.4])
-        assert "cannot open" in sink.statuses[-1].detail["error"]
-
-        # The same shoe plugged in again (on a fresh pty: its cards, SEQ and history go on).
-        # Before issue 9 this was a second emulator; now the shoe must remember its shoe to
-        # answer the driver's resend from position 2 of shoe 1.
-        link.unlink()
-        link.symlink_to(sim1.replug())
-        sleep.release()
-        await until_open(driver, sink, opens=2)
-        await until_answered(sink, resends=2)
-        second = sim1.draw()
-        await sink.wait_for(lambda: len(sink.cards) == 2, TIMEOUT)
-    assert sink.cards == [first, second]
-    assert [e["at"]["pos"] for e in sink.events if e["type"] == "shoe.card"] == [1, 2]
-    assert sink.statuses[-1].fault is None  # SEQ continued: nothing lost
-    assert sink.statuses[-1].detail["reconnects"] == 1
-    assert sink.statuses[-1].detail["frames_lost"] == 0
-    assert driver.stats["opens"] == 2
-
-
-async def test_missing_port_is_reported_once_and_retried_with_growing_delays() -> None:
-    sleep = ManualSleep()
-    sink = RecordingSink()
-    driver = ShoeDriver("shoe1", "/dev/does-not-exist-tablectl", 9600, {}, sleep=sleep)
-    async with running(driver, sink):
-        for n in range(1, 5):
-            await sleep.wait_calls(n)
-            sleep.release()
-        await sleep.wait_calls(5)
-    assert jittered(sleep.delays, [0.2, 0.4, 0.8, 1.6, 3.2])
-    assert len(sink.statuses) == 1  # the same failure is not re-reported on every attempt
-    status = sink.statuses[0]
-    assert (status.available, status.fault) == (False, DISCONNECTED)
-    assert "cannot open /dev/does-not-exist-tablectl" in status.detail["error"]
-
-
-async def test_silence_timeout_reports_silent_until_the_shoe_talks(
-    make_sim: Callable[..., SimulatedShoe],
-) -> None:
-    sim = make_sim()
-    sink = RecordingSink()
-    driver = ShoeDriver("shoe1", sim.port, 9600, {"silence_timeout": 0.2})
-    async with running(driver, sink):
-        await until_open(driver, sink)
-        await sink.wait_for(lambda: last(sink).fault == SILENT, TIMEOUT)
-        assert sink.statuses[-1].available is False
-        sim.heartbeat()
-        await sink.wait_for(lambda: last(sink).available, TIMEOUT)
-        assert sink.statuses[-1].fault is None
 
 
 def test_interactive_simulator_prints_its_port_and_obeys_commands() -> None:
@@ -428,30 +306,6 @@ async def test_socket_url() -> None:
 # -- over the null modem: any chunking -------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "fragment",
-    [None, chunks_of(1), chunks_of(2), chunks_of(5), chunks_of(13), random_chunks(1, 7)],
-    ids=["whole", "1", "2", "5", "13", "random"],
-)
-async def test_any_chunking_gives_the_same_result(fragment: Fragmenter | None) -> None:
-    modem = shoe_modem(fragment)
-    sink = RecordingSink()
-    driver = ShoeDriver("shoe1", "null", 9600, {"status_interval": 0}, connect=modem.connect)
-    async with running(driver, sink):
-        await until_open(driver, sink)
-        shoe = modem.model
-        shoe.load(DECK[:12])
-        drawn = []
-        for i in range(12):
-            drawn.append(shoe.draw())
-            if i % 3 == 0:
-                shoe.write_raw(b"\r\n~noise~")
-        await sink.wait_for(lambda: len(sink.cards) == 12, TIMEOUT)
-        await sink.wait_for(lambda: last(sink).detail["bad_frames"] == 4)
-    assert sink.cards == drawn
-    assert driver.stats["bad_frames"] == 4
-
-
 async def test_bad_frame_reports_are_rate_limited() -> None:
     modem = shoe_modem()
     sink = RecordingSink()
@@ -518,6 +372,210 @@ async def test_backoff_resets_only_after_a_connection_that_carried_frames() -> N
         modem.unplug()
         await sleep.wait_calls(3)
     assert jittered(sleep.delays, [0.2, 0.4, 0.2])  # the third: reset
+
+
+# -- the resend's edge cases (docs/protocols/envelope.md, "What the host does") -----------------
+
+
+class DeafShoe(SimulatedShoe):
+    """A shoe busy when the host's RSN comes: it first runs `on_request` once, so what it does
+    then is on the line while the driver waits for an answer, and answers only if `answers`
+    (else never: firmware without the resend, or one that hangs); `begin()` sends an RSB whose
+    RSE never comes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.on_request: Callable[[], object] | None = None
+        self.answers = False
+        super().__init__(**kwargs)
+
+    def resend(self, run: str | None, start: int) -> None:
+        action, self.on_request = self.on_request, None
+        if action is not None:
+            action()
+        if self.answers:
+            super().resend(run, start)
+
+    def begin(self) -> None:
+        self.transmit(lambda seq: ResendBegin(seq, False))
+
+
+@pytest.fixture
+def make_deaf() -> Iterator[Callable[..., DeafShoe]]:
+    yield from simulators(DeafShoe)
+
+
+def dealt(sink: RecordingSink) -> list[tuple[int, str]]:
+    """(position, card) of every card event passed on, in order."""
+    return [(e["at"]["pos"], e["card"]) for e in sink.events if e["type"] == "shoe.card"]
+
+
+def gaps(sink: RecordingSink) -> list[dict[str, Any]]:
+    return [e for e in sink.events if e["type"] == "device.gap"]
+
+
+async def until_cursor(sink: RecordingSink, pos: int) -> None:
+    await sink.wait_for(lambda: (sink.cursor() or {}).get("pos") == pos, TIMEOUT)
+
+
+async def sink_until(sink: RecordingSink, predicate: Callable[[], bool]) -> None:
+    await sink.wait_for(predicate, TIMEOUT)
+
+
+@pytest.mark.parametrize("journal", ["fresh", "cursor"])
+async def test_cards_heard_while_a_resend_goes_unanswered_are_passed_on(
+    make_deaf: Callable[..., DeafShoe], journal: str
+) -> None:
+    """Bug: what comes between an RSN and its RSB is left to the replay; when no replay came,
+    a driver that already had a count (the journal's cursor) dropped it without a word. The
+    cards the shoe dealt while the driver waited are passed on when the resend is given up."""
+    sim = make_deaf()
+    sim.load(["9h", "2c", "Kd"])  # NEW, SEQ 0 (the driver's open discards it)
+    sim.on_request = lambda: (sim.draw(), sim.draw())  # on the line while the RSN waits
+    sink = RecordingSink(start={"run": "1", "pos": 0, "seq": 0} if journal == "cursor" else None)
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await sink.wait_for(lambda: len(dealt(sink)) == 2, TIMEOUT)
+        assert last(sink).fault == FRAMES_LOST
+        sim.draw()
+        await sink.wait_for(lambda: len(dealt(sink)) == 3, TIMEOUT)
+    assert dealt(sink) == [(1, "9h"), (2, "2c"), (3, "Kd")]
+    assert gaps(sink) == []
+
+
+@pytest.mark.parametrize("new", ["discarded", "in flight"])
+async def test_a_resend_begun_and_never_ended_passes_on_what_it_heard(
+    make_deaf: Callable[..., DeafShoe], new: str
+) -> None:
+    """Bugs: on a first contact, cards heard after an RSB whose RSE never came (lost on the
+    wire) waited with no count to place them in; giving the resend up then failed an assertion
+    and stopped the driver. And a NEW heard before that RSB, acted on when the resend was
+    given up, wiped out the cards heard after it. The count now starts with what came first."""
+    sim = make_deaf()
+    cards = ["9h", "2c", "Kd"]
+    if new == "discarded":
+        sim.load(cards)  # NEW, SEQ 0 (the driver's open discards it)
+
+    def busy() -> None:
+        if new != "discarded":
+            sim.load(cards)
+        sim.begin()
+        sim.draw()
+        sim.draw()
+
+    sim.on_request = busy
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await sink.wait_for(lambda: len(dealt(sink)) == 2, TIMEOUT)
+        assert last(sink).fault == FRAMES_LOST
+        sim.draw()
+        await sink.wait_for(lambda: len(dealt(sink)) == 3, TIMEOUT)
+    assert dealt(sink) == [(1, "9h"), (2, "2c"), (3, "Kd")]
+    assert gaps(sink) == []
+    if new == "in flight":
+        assert sink.events[0] == {"type": "shoe.new", "at": {"run": "1", "pos": 0, "seq": 0}}
+        assert all(e["at"]["run"] == "1" for e in sink.events)
+
+
+async def test_asked_for_a_shoe_it_no_longer_holds_the_shoe_resends_every_shoe_it_holds(
+    make_sim: Callable[..., SimulatedShoe],
+) -> None:
+    """Bug (the simulated shoe): asked to resend from a shoe older than its history, it said
+    LOST and replayed only the shoe in play, so a whole shoe dealt in between (still in its
+    history) never reached the driver, and nothing said so. It now replays all it holds."""
+    sim = make_sim()
+    first = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, first):
+        await until_open(driver, first)
+        sim.load(["9h", "2c"])
+        sim.draw()
+        await until_cursor(first, 1)
+    # The daemon is down for two shoe changes; the shoe keeps shoes 2 and 3 only.
+    sim.draw()  # 2c, shoe 1 position 2: gone with shoe 1's history
+    sim.load(["Ad", "Kc"])
+    sim.draw()
+    sim.draw()
+    sim.load(["5s", "7h"])
+    sim.draw()
+    sim.flush()
+    again = RecordingSink(start=first.cursor())
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, again):
+        await sink_until(again, lambda: len(dealt(again)) == 3)
+    (gap,) = gaps(again)
+    assert gap["run"] == "1" and gap["after"] == 1 and gap["missing"] is None
+    assert [(e["type"], e["at"]["run"], e["at"]["pos"]) for e in again.events[1:]] == [
+        ("shoe.new", "2", 0),
+        ("shoe.card", "2", 1),
+        ("shoe.card", "2", 2),
+        ("shoe.new", "3", 0),
+        ("shoe.card", "3", 1),
+    ]
+    assert again.cards == ["Ad", "Kc", "5s"]
+
+
+@pytest.mark.parametrize("hole", ["lost", "misread"])
+async def test_a_hole_in_what_came_before_the_first_answer_is_asked_for(
+    make_deaf: Callable[..., DeafShoe], hole: str
+) -> None:
+    """On a first contact, a hole among the cards heard before the shoe's first answer is
+    asked for before it is called a gap: 2c lost on the wire comes back; a misread 2c (never
+    sent) is the only gap, and the cards after it are all passed on (while the driver wanted
+    that resend it kept cards back for the replay; those heard early must not wait for it)."""
+    sim = make_deaf()
+    sim.answers = True
+
+    def deal() -> None:  # before its answer to "where are you"
+        sim.load(["9h", "2c", "Kd", "3s"])
+        sim.draw()
+        if hole == "lost":
+            sim.drop_next()
+            sim.draw()  # 2c, lost on the wire
+        else:
+            sim.misread()  # 2c left the shoe unread
+        sim.draw()
+        sim.draw()
+
+    sim.on_request = deal
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await sink.wait_for(lambda: len(dealt(sink)) == (4 if hole == "lost" else 3), TIMEOUT)
+        await until_answered(sink, resends=2)
+    if hole == "lost":
+        assert dealt(sink) == [(1, "9h"), (2, "2c"), (3, "Kd"), (4, "3s")]
+        assert gaps(sink) == []
+    else:
+        assert dealt(sink) == [(1, "9h"), (3, "Kd"), (4, "3s")]
+        assert [(g["after"], g["missing"]) for g in gaps(sink)] == [(1, [2])]
+    assert all(s.fault is None for s in sink.statuses)
+
+
+async def test_a_resend_whose_answer_loses_a_frame_on_the_wire_is_asked_again(
+    make_deaf: Callable[..., DeafShoe],
+) -> None:
+    """The answer to the gap's resend loses its RSB on the wire (a SEQ gap during the
+    resend): what came without it is not taken for the replay, and the driver asks once
+    more, which brings the lost card back. Nothing is given up."""
+    sim = make_deaf()
+    sim.answers = True
+    sink = RecordingSink()
+    driver = ShoeDriver("shoe", sim.port, 9600, QUICK)
+    async with running(driver, sink):
+        await until_open(driver, sink)
+        await until_answered(sink)
+        sim.on_request = sim.drop_next  # the next answer's first frame, RSB, is lost
+        sim.load(["9h", "2c", "Kd"])
+        sim.draw()
+        sim.drop_next()
+        sim.draw()  # 2c, lost on the wire
+        sim.draw()
+        await sink.wait_for(lambda: len(dealt(sink)) == 3, TIMEOUT)
+        await until_answered(sink, resends=3)
+    assert dealt(sink) == [(1, "9h"), (2, "2c"), (3, "Kd")]
+    assert gaps(sink) == [] and all(s.fault is None for s in sink.statuses)
+    assert driver.stats["resends"] == 3  # the connect's, the gap's, and the gap's again
 
 
 # -- options and backoff ---------------------------------------------------------------------

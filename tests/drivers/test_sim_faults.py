@@ -1,8 +1,10 @@
-"""The emulators' fault switches (issue 5, item 1), each through the REAL driver over a real pty.
+"""The emulators' fault switches, each through the REAL driver over a real pty.
 
 Garbled frames (`garble_next`), a message read twice under a new SEQ (`repeat_last`), and the
 unplug / replug behind a stable link (`unplug`, `replug`), plus the interactive commands for them.
-Also issue 5's "Bad input ... logged with the raw bytes at debug level" for envelope devices.
+Also a bad frame logged with its raw bytes at debug level, for envelope devices
+(docs/protocols/envelope.md, "What every envelope driver reports"). What every positioned device
+shows under these faults is in test_device_contract.py.
 Every expected frame is written out by hand from docs/protocols/envelope.md (`$TYPE,SEQ,...*CS`,
 CS the XOR of the bytes between `$` and `*`) and the device's protocol page; every expected game
 outcome is worked by hand from seed 003 (EZ Baccarat Panda 8) and DESIGN contract 1.
@@ -32,7 +34,7 @@ from tablectl_drivers.dice.messages import DiceReading
 from tablectl_drivers.dispenser.device import ShufflerDriver
 from tablectl_drivers.envelope import BadFrame, checksum, decode, encode
 from tablectl_drivers.messages import Fault
-from tablectl_drivers.shoe.device import DISCONNECTED, ShoeDriver
+from tablectl_drivers.shoe.device import ShoeDriver
 from tablectl_drivers.sim import RecordingSink
 from tablectl_drivers.sim.device import garble
 from tablectl_drivers.sim.dice import DiceModel, SimulatedDice
@@ -87,7 +89,7 @@ def logs() -> Iterator[list[EventDict]]:
 # -- garble: the model alone -----------------------------------------------------------------------
 
 
-def test_garble_flips_the_last_body_byte_so_the_checksum_fails_issue5_item1() -> None:
+def test_garble_flips_the_last_body_byte_so_the_checksum_fails() -> None:
     # "d" is 0x64; its lowest bit flipped is 0x65 "e". The checksum field is left as it was.
     assert garble(frame("CRD,2,Kd")) == f"$CRD,2,Ke*{cs('CRD,2,Kd')}\r\n".encode()
     # "%" (0x25) flipped would be "$" (0x24), a new frame: the next bit gives 0x27 "'".
@@ -119,7 +121,7 @@ def test_any_garbled_frame_is_one_checksum_mismatch_and_nothing_else(
     assert item.reason.startswith("checksum mismatch")
 
 
-def test_garble_next_corrupts_that_many_frames_and_uses_their_seq_issue5_item1() -> None:
+def test_garble_next_corrupts_that_many_frames_and_uses_their_seq() -> None:
     wire: list[bytes] = []
     cup = DiceModel(wire.append)
     cup.shake([1, 2, 3])  # SEQ 0, roll 1
@@ -137,7 +139,7 @@ def test_garble_next_corrupts_that_many_frames_and_uses_their_seq_issue5_item1()
     assert wire[-1] == frame("DIC,3,3,2,2,2")
 
 
-def test_repeat_last_sends_the_same_message_under_new_seqs_issue5_item1() -> None:
+def test_repeat_last_sends_the_same_message_under_new_seqs() -> None:
     wire: list[bytes] = []
     cup = DiceModel(wire.append, seq=9998)
     with pytest.raises(RuntimeError, match="no message"):
@@ -165,11 +167,11 @@ def test_a_switch_count_must_be_a_whole_number_of_frames(count: Any) -> None:
 # -- garbled frames through the real driver --------------------------------------------------------
 
 
-async def test_garbled_card_frames_are_counted_bad_and_no_card_is_invented_issue5_item1(
+async def test_garbled_card_frames_are_counted_bad_and_no_card_is_invented(
     make_shoe: Callable[..., SimulatedShoe],
 ) -> None:
-    """Two garbled card frames are two bad frames, and nothing is made of their bytes. Since
-    issue 9 the SEQ gap they leave makes the driver ask the shoe to resend, and the true cards
+    """Two garbled card frames are two bad frames, and nothing is made of their bytes. The SEQ
+    gap they leave makes the driver ask the shoe to resend, and the true cards
     come back at their own positions (before, they were lost and FRAMES_LOST held the round
     until the next shoe; FRAMES_LOST now stands only while a resend goes unanswered)."""
     sim = make_shoe()
@@ -210,7 +212,7 @@ async def test_garbled_card_frames_are_counted_bad_and_no_card_is_invented_issue
 
 
 @pytest.mark.parametrize("garbled", [False, True], ids=["hand-made", "garble_next"])
-async def test_a_bad_dice_frame_is_logged_at_debug_with_its_raw_bytes_issue5_bad_input(
+async def test_a_bad_dice_frame_is_logged_at_debug_with_its_raw_bytes(
     make_dice: Callable[..., SimulatedDice], logs: list[EventDict], garbled: bool
 ) -> None:
     sim = make_dice()
@@ -242,7 +244,7 @@ async def test_a_bad_dice_frame_is_logged_at_debug_with_its_raw_bytes_issue5_bad
     assert [e["dice"] for e in sink.events] == ([[3, 5, 6]] if garbled else [])
 
 
-async def test_a_garbled_stack_is_logged_raw_at_debug_but_its_cards_stay_off_status_issue5(
+async def test_a_garbled_stack_is_logged_raw_at_debug_but_its_cards_stay_off_status(
     make_dispenser: Callable[..., SimulatedDispenser], logs: list[EventDict]
 ) -> None:
     sim = make_dispenser(stack_size=3)
@@ -279,8 +281,8 @@ async def test_a_card_read_twice_is_not_dealt_twice_and_a_ninth_as_is_refused_co
 ) -> None:
     # An 8-deck shoe (003 "EZ Baccarat Panda 8: Description of the Deck and Number of Decks Used":
     # "a maximum of eight decks"; helpers' config: decks = 8) holds eight As. Seven are burned, the
-    # eighth is the Player's first card; the shoe then reads it again under a new SEQ. Since issue 9
-    # the repeat carries the same position (8), so the table refuses it as a position read twice
+    # eighth is the Player's first card; the shoe then reads it again under a new SEQ. The repeat
+    # carries the same position (8), so the table refuses it as a position read twice
     # before the engine sees it. The shoe then reads a ninth As at its own position (9), which
     # DESIGN contract 1 says the engine rejects ("a ninth `As` in an 8-deck shoe").
     sim = make_shoe()
@@ -356,48 +358,6 @@ async def test_a_card_read_twice_is_not_dealt_twice_and_a_ninth_as_is_refused_co
 # -- unplug and replug behind the emulator's own link ----------------------------------------------
 
 
-async def test_unplug_removes_the_link_and_replug_carries_seq_on_issue5_item1(
-    make_shoe: Callable[..., SimulatedShoe], tmp_path: Path
-) -> None:
-    link = tmp_path / "shoe0"
-    sim = make_shoe(link=link)
-    assert sim.link == link and link.resolve() == Path(sim.port).resolve()
-    sim.load(["Ah", "2d", "3c", "4s"], announce=False)
-    sink = RecordingSink()
-    driver = ShoeDriver("shoe1", str(link), 9600, FAST_RECONNECT)
-    async with running(driver, sink):
-        await until_open(driver, sink)
-        await until_answered(sink)  # the connect's resend: RSB, RSE, CLR, SEQ 0-2
-        assert sim.draw() == "Ah"  # SEQ 3, position 1
-        await sink.wait_for(lambda: sink.cards == ["Ah"], TIMEOUT)
-
-        sim.unplug()  # mid-round: the port vanishes
-        assert sim.closed and not link.exists() and not link.is_symlink()
-        await sink.wait_for(lambda: last(sink).fault == DISCONNECTED, TIMEOUT)
-        assert last(sink).detail["error"].startswith(f"lost {link}")
-        await sink.wait_for(lambda: "cannot open" in last(sink).detail["error"], TIMEOUT)
-        with pytest.raises(RuntimeError, match="unplugged"):
-            sim.draw()  # nothing can be sent: the card stays in the shoe, the SEQ unused
-        assert (sim.remaining, sim.next_seq, sim.position) == (3, 4, 1)
-
-        port = sim.replug()
-        assert port == sim.port and link.resolve() == Path(port).resolve()
-        with pytest.raises(RuntimeError, match="plugged in"):
-            sim.replug()
-        await until_open(driver, sink, opens=2)
-        await until_answered(sink, resends=2)  # RSN from position 2: nothing to resend, 4-6
-        assert sim.draw() == "2d"  # SEQ 7: carries on, position 2
-        assert sim.draw() == "3c"  # SEQ 8
-        await sink.wait_for(lambda: len(sink.cards) == 3, TIMEOUT)
-    assert sink.cards == ["Ah", "2d", "3c"]  # nothing lost, nothing invented
-    assert [e["at"]["pos"] for e in sink.events] == [1, 2, 3]
-    final = sink.statuses[-1]
-    assert final.available and final.fault is None  # no SEQ gap: no FRAMES_LOST
-    assert final.detail["reconnects"] == 1 and final.detail["frames_lost"] == 0
-    sim.close()
-    assert not link.is_symlink()
-
-
 def test_a_link_path_holding_a_real_file_is_not_replaced(tmp_path: Path) -> None:
     precious = tmp_path / "shoe0"
     precious.write_text("not ours")
@@ -409,7 +369,7 @@ def test_a_link_path_holding_a_real_file_is_not_replaced(tmp_path: Path) -> None
 # -- the interactive commands ----------------------------------------------------------------------
 
 
-def test_the_interactive_fault_commands_issue5_item1(tmp_path: Path) -> None:
+def test_the_interactive_fault_commands(tmp_path: Path) -> None:
     link = tmp_path / "shoe0"
     commands = [
         "garble",  # the next frame is corrupted
