@@ -1,4 +1,4 @@
-"""Kill campaign (issue 9): is the journal still the table after a hundred SIGKILLs?
+"""Kill campaign: is the journal still the table after a hundred SIGKILLs?
 
 A real daemon plays EZ Baccarat Panda 8 from the shoe emulator on a pseudo-terminal, with a real
 Mosquitto and a floor subscriber (QoS 1) recording everything. A dealer thread plays rounds the
@@ -16,7 +16,7 @@ emulator's own log, position by position), what the journal holds, and what the 
 
 Exit status 0 when every one of those is 0, 1 otherwise.
 
-With --tamper it runs the tamper pass instead (hil/tamper_pass.py, issue 24): every kind of
+With --tamper it runs the tamper pass instead (hil/tamper_pass.py): every kind of
 tampering an insider can do to a journal or an export, --trials times each at random places, and
 which checks caught it; exit 1 unless the check the docs name caught every trial.
 

@@ -1,4 +1,4 @@
-"""The floor at scale (issue 14 item 5): N tables against Mosquitto, each pit's broker bridged to a
+"""The floor at scale: N tables against Mosquitto, each pit's broker bridged to a
 central one, and the drills a floor goes through.
 
 A few tables are real daemons (`tablectl demo`: the simulated shoe, the real driver, journal and

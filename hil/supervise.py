@@ -3,7 +3,7 @@
 SIGABRT), `TimeoutStartSec=` (one that never says READY=1 is killed), `Restart=always` with
 `RestartSec=` (whatever way it ended, it is started again that much later). Each daemon gets a
 notify socket of its own; what it said and how often it was started are kept, so a test or a
-technician sees at once whether a table loops (issue 24 item 4: a journal the table cannot
+technician sees at once whether a table loops (a journal the table cannot
 replay must hold it, started once, never restarted for ever).
 
     python -m hil.supervise --seconds 60 /etc/tablectl/table.toml [MORE.toml ...]

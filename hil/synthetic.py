@@ -1,7 +1,7 @@
 """A seeded, realistic EZ Baccarat Panda 8 table history, as `tablectl export` writes it
 (each line with its chain head, so `tablectl import` proves it as it proves a real export).
 
-The longevity benchmark (hil/bench_longevity.py, issue 10) needs a year of a busy table without
+The longevity benchmark (hil/bench_longevity.py) needs a year of a busy table without
 playing a year: this writes the journal lines such a table would have, for `tablectl import`
 and `tablectl replay`. Each round is the bank, the wagers and "no more bets" from the dealer
 console (MQTT commands, `cmd/<verb>` with an id, as docs/events.md says a real console sends

@@ -1,5 +1,5 @@
 """The insider's toolbox: what someone with access to the table's PC can do to a journal file
-or an export, for the tests and `python -m hil.campaign --tamper` (issue 24).
+or an export, for the tests and `python -m hil.campaign --tamper`.
 
 Each function changes a file the way a careful intruder would: the public SHA-256 chain is
 recomputed after every edit (anyone can), and with `key` (a key holder: a technician who can

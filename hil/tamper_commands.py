@@ -1,4 +1,4 @@
-"""The command kinds of the tamper pass (`python -m hil.campaign --tamper`, issue 24 item 3): a
+"""The command kinds of the tamper pass (`python -m hil.campaign --tamper`): a
 console that publishes a command with the retain flag, and a command that reaches the table a
 second time after thousands of others and a broker restart.
 

@@ -1,4 +1,4 @@
-"""The tamper pass of the campaign (`python -m hil.campaign --tamper`, issue 24): every kind of
+"""The tamper pass of the campaign (`python -m hil.campaign --tamper`): every kind of
 tampering an insider can do to a journal or an export, tried again and again at random places
 against a keyed journal the pass made, and what caught it.
 

@@ -27,7 +27,7 @@ SUITES = {
 
 
 def test_every_suite_fails_with_the_ports_error_on_a_missing_port(tmp_path: Path) -> None:
-    """Issue 5 item 6: run against real hardware "when environment variables name the port";
+    """Run against real hardware "when environment variables name the port";
     a wrong name must say what is wrong with it. The four suites run at once, each waiting its
     5 s for the device (about 10 s in all)."""
     port = str(tmp_path / "ttyUSB-none")

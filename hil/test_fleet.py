@@ -1,4 +1,4 @@
-"""The fleet simulator at a toy size (issue 14 item 5): tables through pit brokers bridged to a
+"""The fleet simulator at a toy size: tables through pit brokers bridged to a
 central one, and every table straight on the central one, each through its drills; every
 message reaches the floor subscriber, none lost. The 500-table figures are the benchmark's
 (`python hil/fleet.py`, docs/performance.md)."""

@@ -1,7 +1,7 @@
 """The recorder writes what a device sends on a real pty, and what the console publishes on a real
 Mosquitto, in the scenario format (hil/traffic.py); the runner's reader reads it back.
 
-Issue 5 item 6: "a command that records a rig's real traffic into that format". The console
+Wanted: "a command that records a rig's real traffic into that format". The console
 commands are `cmd/<verb>` (DESIGN contract 3); the traffic line is `{"t", "cmd", "payload"}`
 without the request's `id` (hil/traffic.py), which the runner adds again when it plays it.
 """
@@ -50,7 +50,7 @@ def test_recorded_bytes_read_back_identically() -> None:
     reader.start()
     try:
         assert opened.wait(5)
-        # issue 9 frames: NEW,1 was 0x41, ",1" adds 0x2C ^ 0x31; CRD,2,9h was 0x36, likewise
+        # positioned frames: NEW,1 was 0x41, ",1" adds 0x2C ^ 0x31; CRD,2,9h was 0x36, likewise
         frames = [b"$NEW,1,1*5C\r\n", b"\x00garbage", b"$CRD,2,9h,1*2B\r\n"]
         assert decode(frames[0])[1] == NewShoe(1, "1")  # real shoe frames, not just bytes
         assert decode(frames[2])[1] == CardDrawn(2, parse_card("9h"), 1)

@@ -1,4 +1,4 @@
-"""Alerts a person must act on (issue 14 item 2): which stay open until someone acknowledges
+"""Alerts a person must act on: which stay open until someone acknowledges
 them, and the table's pace against the band the rules set.
 
 Pure data, derived from the journal alone: an alert is opened by the record whose messages

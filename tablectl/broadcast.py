@@ -1,4 +1,4 @@
-"""The delayed broadcast feed (issue 12 item 6): for a televised or streamed table, every accepted
+"""The delayed broadcast feed: for a televised or streamed table, every accepted
 input with its cards (hole cards included) and every result, published `delay` seconds after the
 table journaled them, on `<base>/broadcast/...`, which only the broadcast role may read
 (tablectl/broker.py). Off unless the config sets `[broadcast] delay_seconds`.

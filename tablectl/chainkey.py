@@ -52,7 +52,7 @@ def _fix(path: Path) -> str:
 def not_a_key_file(path: Path) -> str | None:
     """What is at `path` when it is neither nothing nor a regular file, found without opening
     it: a key file is read as itself, never through a symbolic link (whose target could be
-    changed under it), and never opened when it is a device or a FIFO (issue 24 item 5)."""
+    changed under it), and never opened when it is a device or a FIFO."""
     try:
         st = os.lstat(path)
     except OSError:

@@ -22,14 +22,14 @@ COMMAND_VERBS = {
     "decision": "decision",
     "round.resume": "round.resume",
     "round.void": "round.void",
-    "alert.ack": "alert.ack",  # issue 14: a person closes an open alert (who and why)
+    "alert.ack": "alert.ack",  # a person closes an open alert (who and why)
     # R39: the dealer enters a card a device could not resend, with its position (at.pos)
     "shoe.card": "shoe.card",
     "shoe.burn": "shoe.burn",
     "shuffler.stack": "shuffler.stack",
     "dice.roll": "dice.roll",
     "table.card": "table.card",
-    # the poker room (issue 12): seats, the hand, and what a table without a reader is told
+    # the poker room: seats, the hand, and what a table without a reader is told
     "seat.take": "seat.take",
     "seat.leave": "seat.leave",
     "seat.away": "seat.away",

@@ -1,4 +1,4 @@
-"""Home Assistant MQTT discovery (issue 14 item 1, optional): the retained config messages that
+"""Home Assistant MQTT discovery (optional): the retained config messages that
 make a table appear in Home Assistant (or anything that reads the same convention) as one
 device with its sensors, built from the table's own topics; no new data is published.
 

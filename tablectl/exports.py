@@ -2,7 +2,7 @@
 
 `tablectl export` writes each journal record as one JSON line: the record's body, its `ts`,
 `source` and `ref`, and its chain head `{"seq", "hash", "key"}` (`Record.jsonl`). A restore must
-never launder an edited history (issue 24 item 1), so every line is checked whatever the line
+never launder an edited history, so every line is checked whatever the line
 numbers say: its `chain.seq` must be its place among the records, and its `chain.hash` the
 SHA-256 of its own contents after the hash of the line before it. A line deleted, inserted,
 moved or edited anywhere refuses the whole import, naming the first line that shows it.

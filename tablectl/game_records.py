@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Literal, Protocol, Union
 
 from tablectl_base.events import InputEvent
-from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost
 
 JsonValue = Union[  # noqa: UP007 (a recursive alias must be spelled with Union on Python 3.11)
     str, int, float, bool, None, Sequence["JsonValue"], Mapping[str, "JsonValue"]
@@ -45,7 +45,7 @@ class InputAccepted:
 class LazyView:
     """A view built the first time it is read, then kept: a start-up, an import or a deep
     verification replays every input without publishing, and never pays for a view it does not
-    show (issue 10). `build` must read only immutable values (an engine state, a copy)."""
+    show. `build` must read only immutable values (an engine state, a copy)."""
 
     __slots__ = ("_build", "_view")
 

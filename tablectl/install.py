@@ -1,4 +1,4 @@
-"""What `scripts/install` derives from the table's config (issue 15 item 4): the udev rules for
+"""What `scripts/install` derives from the table's config: the udev rules for
 the devices it names, so a technician installs the rules the table needs and no others.
 
 - A plain USB device (`port = "usb:VVVV:PPPP[:SERIAL]"`): its rule, exact, from the URL's ids.

@@ -1,4 +1,4 @@
-"""The table's Prometheus metrics (issue 26 item 6): what an operations team scrapes, served on
+"""The table's Prometheus metrics: what an operations team scrapes, served on
 `[metrics] listen` (off unless the config names an address; docs/operations.md "Metrics").
 
 Every metric lives in the daemon's own `CollectorRegistry`, never in prometheus_client's global

@@ -1,4 +1,4 @@
-"""What a path tablectl would open turns out to be, found without opening it (issue 24 item 5).
+"""What a path tablectl would open turns out to be, found without opening it.
 
 The journal file, its SQLite companions (-wal, -shm), the segments beside it and the chain key
 must each be a regular file when something is at their path; the archive folder, and the folder

@@ -1,4 +1,4 @@
-"""The machine-readable contract of every MQTT payload (issue 14 item 1): a JSON Schema (draft
+"""The machine-readable contract of every MQTT payload: a JSON Schema (draft
 2020-12) per payload kind in `schemas/`, and `schemas/asyncapi.yaml` naming every topic with its
 retain flag, QoS and schema (docs/mqtt.md "Schemas").
 

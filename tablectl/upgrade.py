@@ -1,4 +1,4 @@
-"""`tablectl upgrade-check` (issue 26 item 5): before a table switches to a new release, the new
+"""`tablectl upgrade-check`: before a table switches to a new release, the new
 release replays the journal's recent rounds and compares every message it would publish with the
 one the running release stored in the outbox for the same record.
 

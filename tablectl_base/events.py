@@ -31,7 +31,7 @@ def _card(value: object) -> str:
 
 CardText = Annotated[str, AfterValidator(_card)]
 
-# Numbers in an input are JSON integers only: not "3", not "3 ", not 3.0, not true (issue 9).
+# Numbers in an input are JSON integers only: not "3", not "3 ", not 3.0, not true.
 Seat = Annotated[int, Field(strict=True, ge=1)]
 Count = Annotated[int, Field(strict=True)]
 # Names in an input are short: a longer one is refused with its length rather than journaled.
@@ -51,7 +51,7 @@ MAX_POSITION = 999_999_999
 
 
 class DevicePosition(BaseModel):
-    """Where a device input sits in the device's own count (issue 9: every card knows its place).
+    """Where a device input sits in the device's own count (every card knows its place).
 
     `run` is the shoe or shuffle the count restarts with (None for the dice cup, whose roll
     number never restarts); `pos` the card number since the shoe's NEW (burns included), the
@@ -342,7 +342,7 @@ class RoundVoid(_Event):
 
 
 class AlertAck(_Event):
-    """A person acknowledges an open alert (issue 14 item 2): `alert` is the alert's `seq` (its
+    """A person acknowledges an open alert: `alert` is the alert's `seq` (its
     `id` in `alerts/open`), `by` who, `why` what they did about it. Journaled like any input."""
 
     type: Literal["alert.ack"] = "alert.ack"
@@ -362,7 +362,7 @@ class DeviceStatus(_Event):
 
 
 class DeviceGap(_Event):
-    """Internal: a driver could not get positions back from its device (issue 9 item 3).
+    """Internal: a driver could not get positions back from its device.
 
     `missing` lists the positions of `run` the device did not report and could not resend;
     None when not even that is known (the device kept no history of `run` after `after`).

@@ -1,4 +1,4 @@
-"""Frozen dataclasses built at about the cost of plain ones (issue 10: a replay builds dozens of
+"""Frozen dataclasses built at about the cost of plain ones (a replay builds dozens of
 them a round: states, verdicts, settlements, the records an engine returns).
 
 A frozen dataclass's generated `__init__` stores each field with a call of `object.__setattr__`

@@ -1,4 +1,4 @@
-"""Each device's place in its own count, as the journal proves it (issue 9 items 1-3; R39).
+"""Each device's place in its own count, as the journal proves it (R39).
 
 A card-reading shoe numbers its cards from NEW, a dispenser its stacks from a shuffle, a dice
 cup its rolls. `Ledger` is what the table knows of one device's count: the run (shoe or
@@ -16,7 +16,7 @@ from enum import Enum
 from typing import Any
 
 from tablectl_base.events import DevicePosition
-from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost
 
 RECENT = 64
 """Positions whose input is remembered, to tell a card read twice from a different card."""

@@ -1,4 +1,4 @@
-"""PositionedDriver: a FramedDriver for a device that numbers what it reports (issue 9).
+"""PositionedDriver: a FramedDriver for a device that numbers what it reports.
 
 A shoe numbers its cards from NEW, a dispenser its stacks from a shuffle, a dice cup its rolls; each
 keeps a history and answers the resend request of tablectl_drivers/resend.py. This driver reports

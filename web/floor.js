@@ -166,7 +166,7 @@
     }
     const t = table(id);
     if (suffix === "status") {
-      // The bare word; tables before issue 14 sent it as JSON ("online" with the quotes). An
+      // The bare word; older tables sent it as JSON ("online" with the quotes). An
       // empty retained payload (a cleared topic) leaves it unknown. The table says `online`
       // again every heartbeat: only a change is news.
       const word = text.trim().replace(/^"|"$/g, "");
@@ -489,7 +489,7 @@
   function statusTip(t, live) {
     const since = t.statusAt ? ` since ${new Date(t.statusAt).toLocaleTimeString()} (seen by this page)` : "";
     const beat = live.staleAfter === null
-      ? "the table does not say how often it says online (a tablectl before issue 25, or "
+      ? "the table does not say how often it says online (a tablectl from before the heartbeat, or "
         + "heartbeat_seconds = 0): offline only when the broker publishes its Last Will"
       : `the table says online every ${live.staleAfter / 2} s; stale after ${live.staleAfter} s `
         + "without word from it, offline at its clean stop or the broker's Last Will";

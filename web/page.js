@@ -9,7 +9,7 @@
  *   TablectlPage.gameName("omaha-hi-lo")  // "Omaha hi-lo"; an unknown id as it is
  *   TablectlPage.tsMillis(state.ts)       // a payload's `ts` in ms since the epoch
  *
- * Liveness (issue 25 item 2; docs/mqtt.md `status`, docs/floor.md): a table says `status`
+ * Liveness (docs/mqtt.md `status`, docs/floor.md): a table says `status`
  * `online` after every connect and again every `heartbeat_seconds` (its retained `info` says
  * how often; 5 by default). A table the page has not heard from for two of those is **stale**
  * (hung, stopped, its link cut: the broker's Last Will says `offline` only 1.5 keepalives
@@ -18,7 +18,7 @@
  *
  *   const live = TablectlPage.liveness();
  *   live.status(text, meta.retain)  // each message on <base>/status (the bare word; the quoted
- *                                   // form of tables before issue 14 and an empty one read too)
+ *                                   // form of older tables and an empty one read too)
  *   live.info(payload)              // each parsed `info`: takes `heartbeat_seconds`
  *   live.heard(meta.retain)         // optional: any other message from the table; only a live
  *                                   // one (retain false) counts as word from it
@@ -29,7 +29,7 @@
  *     s.word       the last status word, null before one
  *     s.ago        whole seconds since the table was last heard, null before it was
  *     s.staleAfter seconds without word after which it is stale (2 x heartbeat_seconds), null
- *                  when the table does not say its heartbeat (a table before issue 25, or
+ *                  when the table does not say its heartbeat (a table from before the heartbeat, or
  *                  `heartbeat_seconds = 0`): such a table is never stale, only offline
  *     s.text       "online", "offline", "?", or for a stale one "last heard 12 s ago"
  *

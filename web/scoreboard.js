@@ -60,7 +60,7 @@
     if (!keepAll && sb.received.length > KEPT) sb.received.splice(0, sb.received.length - KEPT);
     const suffix = topic.slice(base.length + 1);
     if (suffix === "status") {
-      sb.status = text.replace(/^"|"$/g, "");  // tables before issue 14 sent "online" quoted
+      sb.status = text.replace(/^"|"$/g, "");  // older tables sent "online" quoted
       live.status(text, meta.retain);
       render();
       return;

@@ -78,7 +78,7 @@ async def test_it_connects_and_reports_itself_available(
 async def test_it_answers_the_resend_asked_on_connect_with_its_roll_count(
     rig: Rig, cup: tuple[DiceCupDriver, RecordingSink]
 ) -> None:
-    """Issue 9: on connect the driver asks `RSN,<seq>,-,0` ("where are you?"); the cup must
+    """On connect the driver asks `RSN,<seq>,-,0` ("where are you?"); the cup must
     answer RSB, RSE with `-` and the number of the last roll it read, and its fault state, in
     time, or the driver stands FRAMES_LOST."""
     driver, sink = cup

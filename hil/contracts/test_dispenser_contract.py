@@ -157,7 +157,7 @@ async def test_it_connects_and_reports_itself_available(
 async def test_it_answers_the_resend_asked_on_connect_with_where_it_is(
     rig: Rig, device: tuple[DispenserDriver, RecordingSink]
 ) -> None:
-    """Issue 9: on connect the driver asks `RSN,<seq>,-,0` ("where are you?"); the device must
+    """On connect the driver asks `RSN,<seq>,-,0` ("where are you?"); the device must
     answer RSB, RSE with its shuffle and last stack number, and its fault state, in time, or
     the driver stands FRAMES_LOST."""
     driver, sink = device

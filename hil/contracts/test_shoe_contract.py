@@ -1,7 +1,7 @@
 """Contract suite for card-reading shoes (docs/protocols/shoe.md): the real ShoeDriver against the
 emulator by default, or against a real shoe when TABLECTL_HIL_SHOE_PORT names its port.
 
-Since issue 9 a shoe numbers its cards from NEW and answers the driver's resend request (RSN):
+A shoe numbers its cards from NEW and answers the driver's resend request (RSN):
 every suite's driver asks on connect, so a shoe that does not answer fails the first test.
 """
 

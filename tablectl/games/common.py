@@ -37,7 +37,7 @@ from tablectl.rules.settlement import (
     void_round,
 )
 from tablectl_base.events import Bank, InputEvent, Wager
-from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost
 from tablectl_base.money import ZERO, fmt
 
 VOID_RULE = "round.void"  # docs/events.md: "the floor voids the round in progress"

@@ -1,5 +1,5 @@
 """What a data file is for: the document that approves it, the game(s) it serves and which of
-the document's options it is (issue 26 item 1).
+the document's options it is.
 
 Every collection schedule file and betting limits file carries one `[approval]` table, and
 every pay table one `[<name>.approval]`, in this one form:

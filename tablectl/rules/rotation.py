@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost
 
 HANDS_PER_TURN = 2  # "offered ... in a clockwise manner around the table after every two hands"
 

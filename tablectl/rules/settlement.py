@@ -33,7 +33,7 @@ from tablectl.rules.fees import (
     player_fees,
     total_table_action,
 )
-from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost (issue 10)
+from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost
 from tablectl_base.money import ZERO
 
 Verdict = Literal["win", "lose", "push"]

@@ -18,7 +18,7 @@ named groups `rank` and `suit` (or `card`) carry the card. For example a shoe th
     pattern = '^SHUFFLE$'
     event = "shoe.new"
 
-Positions (issue 9): a pattern may also have a named group `pos`, the card's number in the
+Positions: a pattern may also have a named group `pos`, the card's number in the
 device's own count (and `shoe`, an id of the shoe the count restarts with, on a `shoe.new` or
 card message). Events then carry `at`, and the table deals only the next position. Such a device
 keeps no history, so it cannot resend: a skipped position is reported at once as a `device.gap`,
@@ -27,7 +27,7 @@ it. Without a `pos` group nothing can tell a lost card: the device's own problem
 
 A line that matches nothing is counted, logged with its raw bytes at debug level and shown on
 the device's status by what was wrong and its length only: its text may hold a card nobody may
-see yet (a hole card), and the status is published (DESIGN contract 3; issue 5 "Bad input": the
+see yet (a hole card), and the status is published (DESIGN contract 3; bad input: the
 raw bytes go to the debug log). It never stops the driver.
 """
 

@@ -5,7 +5,7 @@ message) and gets SEQ numbering, the common FLT/CLR/HBT and the wire fault switc
 dropped, garbled and retransmitted frames, a message read twice (`repeat_last`), raw bytes; the
 same class mixed with `SimulatedDevice` runs on a pseudo-terminal that the real driver opens like a
 serial port, and can be unplugged and plugged in again behind a stable symlink. The switches are
-the faults issue 5 item 1 asks the emulators for. `run_interactive` is the technicians' console.
+the faults a real device shows (docs/protocols/). `run_interactive` is the technicians' console.
 """
 
 from __future__ import annotations
