@@ -1,7 +1,7 @@
 """The inbound command verbs (`<base>/cmd/<verb>`, DESIGN contract 3) and which of them carry a
 card the table has not shown.
 
-`COMMAND_VERBS` is what the daemon accepts (tablectl/daemon.py). `CARD_COMMANDS` is what the
+`COMMAND_VERBS` is what the daemon accepts (daemon/commands.py). `CARD_COMMANDS` is what the
 broker's ACL lets the table alone read (tablectl/broker.py, `tablectl broker-acl`): a command
 whose payload can name a card nobody at the table sees when it is keyed, so that no other
 console of the table (they share one broker user) and no pit console reads it live. Its reply

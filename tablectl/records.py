@@ -2,7 +2,7 @@
 stored checkpoint), a `Verification` (what a check of the chain found), and the record time form.
 
 No database, no broker, no other tablectl module at run time: the pure table core
-(tablectl/table.py, tablectl/snapshot.py) takes these without loading SQLite (tests/test_layers.py
+(tablectl/table/, tablectl/snapshot.py) takes these without loading SQLite (tests/test_layers.py
 holds it to that). The journal itself, which stores and checks them, is tablectl/journal/.
 """
 

@@ -92,7 +92,7 @@ def path_problems(cfg: LoadedConfig) -> list[Problem]:
 def path_warnings(cfg: LoadedConfig) -> list[str]:
     """The journal file and its -wal/-shm when group or others may read or change them: left as
     they are (tablectl never changes the mode of a file it did not create, `_prepare_file` in
-    tablectl/journal.py), and said, with the command that fixes it."""
+    tablectl/journal/file.py), and said, with the command that fixes it."""
     out = []
     journal = cfg.journal_path
     for path in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):

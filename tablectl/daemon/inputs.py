@@ -50,7 +50,7 @@ class JournalUnwritable(Exception):
 
 # What says the file cannot be written, as opposed to a journal that is wrong (JournalError) or
 # a defect: SQLite's result codes (Python 3.11+ names them), its messages for them, and what the
-# operating system says when the segment close (tablectl/segments.py) writes a file of its own.
+# operating system says when the segment close (journal/segments.py) writes a file of its own.
 _UNWRITABLE_CODES = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_READONLY")
 _UNWRITABLE_MESSAGES = (
     "database or disk is full",

@@ -131,7 +131,7 @@ class MqttLink(DaemonState):
         )
 
     def _publish_info(self) -> None:
-        """The retained `info` (tablectl/info.py) for the rules in force now. The relay keeps
+        """The retained `info` (tablectl/table_info.py) for the rules in force now. The relay keeps
         the newest and publishes it again after every connect."""
         self._info_rules = self.table.rules
         self._info_digest = rules_digest(self.table.rules)

@@ -8,7 +8,7 @@ its closed segments, tablectl/journal/segments.py), the snapshots, and the outbo
 chain proves.
 
 The chain head (seq, public hash, key id) is published with every round result
-(tablectl/table.py), which the floor keeps: anyone can check a journal against those heads
+(tablectl/table/), which the floor keeps: anyone can check a journal against those heads
 without any key (tablectl/journal/heads.py).
 """
 
