@@ -43,9 +43,10 @@ from tablectl.rules.betting import (
     TABLE_STAKES,
     BettingError,
     BettingRound,
+    Structure,
 )
 from tablectl.rules.betting_posts import OwedPost, open_round
-from tablectl.rules.betting_structures import FixedLimit, NoLimit, PotLimit, SpreadLimit, Structure
+from tablectl.rules.betting_structures import FixedLimit, NoLimit, PotLimit, SpreadLimit
 
 
 def d(x: str | int) -> Decimal:

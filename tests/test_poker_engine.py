@@ -26,8 +26,9 @@ from tablectl.rules.betting import (
     ACTION_ORDER,
     ROUND_OF_PLAY,
     SPREAD_ROUND_CAP,
+    Structure,
 )
-from tablectl.rules.betting_structures import FixedLimit, NoLimit, SpreadLimit, Structure
+from tablectl.rules.betting_structures import FixedLimit, NoLimit, SpreadLimit
 from tablectl.rules.poker_fees import PokerSchedule, parse_poker_schedules
 from tablectl.rules.pots import OddChipRule
 from tablectl_base.events import parse_event

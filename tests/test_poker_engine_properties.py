@@ -16,7 +16,8 @@ from tablectl.config import load_config
 from tablectl.games.poker.engine import PokerEngine
 from tablectl.games.poker.state import PokerState
 from tablectl.games.registry import make_engine
-from tablectl.rules.betting_structures import FixedLimit, NoLimit, PotLimit, SpreadLimit, Structure
+from tablectl.rules.betting import Structure
+from tablectl.rules.betting_structures import FixedLimit, NoLimit, PotLimit, SpreadLimit
 from tablectl.rules.poker_fees import PokerSchedule
 from tablectl_base.events import parse_event
 

@@ -38,12 +38,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from tablectl_base.money import ZERO, MoneyError, fmt, parse_money
-
-if TYPE_CHECKING:
-    from tablectl.rules.betting_structures import Structure
 
 ACTION_ORDER = '004 "Texas Hold\'em: Action and Distribution of Cards"'
 ROUND_OF_PLAY = '004 "Texas Hold\'em: Dealing Procedures and Round of Play"'
@@ -537,3 +534,24 @@ def _allowed(verify: Callable[[], object]) -> bool:
     except BettingError:
         return False
     return True
+
+
+class Structure(Protocol):
+    """How much a bet or raise may be: the one thing the betting structures differ in."""
+
+    @property
+    def rule(self) -> str:
+        """The rule that sets the amounts, for the refusals."""
+        ...
+
+    def opening(self, street: int) -> Decimal:
+        """The least first bet of a round (0-based street), which a first raise must match."""
+        ...
+
+    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
+        """Least and greatest total in the round a full bet or raise brings `player` to."""
+        ...
+
+    def closed(self, rnd: BettingRound) -> BettingError | None:
+        """Why this round allows no more raises (a cap), or None."""
+        ...

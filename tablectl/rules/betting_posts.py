@@ -29,7 +29,7 @@ from tablectl.rules.betting import (
 from tablectl_base.money import ZERO
 
 if TYPE_CHECKING:
-    from tablectl.rules.betting_structures import Structure
+    from tablectl.rules.betting import Structure
 
 
 def open_round(

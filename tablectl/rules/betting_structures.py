@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from tablectl.rules.betting import (
     BETTING_LIMITS,
@@ -37,27 +37,6 @@ if TYPE_CHECKING:
     from tablectl.rules.betting import BettingRound
 
 T = TypeVar("T")
-
-
-class Structure(Protocol):
-    """How much a bet or raise may be: the one thing the betting structures differ in."""
-
-    @property
-    def rule(self) -> str:
-        """The rule that sets the amounts, for the refusals."""
-        ...
-
-    def opening(self, street: int) -> Decimal:
-        """The least first bet of a round (0-based street), which a first raise must match."""
-        ...
-
-    def bounds(self, rnd: BettingRound, player: Player) -> tuple[Decimal, Decimal]:
-        """Least and greatest total in the round a full bet or raise brings `player` to."""
-        ...
-
-    def closed(self, rnd: BettingRound) -> BettingError | None:
-        """Why this round allows no more raises (a cap), or None."""
-        ...
 
 
 def _early_or_late(early: T, late: T, small_rounds: int, street: int) -> T:

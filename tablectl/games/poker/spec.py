@@ -32,7 +32,7 @@ from tablectl_base.money import Money, fmt
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
-    from tablectl.rules.betting_structures import Structure
+    from tablectl.rules.betting import Structure
 
 StructureName = Literal["fixed-limit", "spread-limit", "pot-limit", "no-limit"]
 Document = Literal["003", "004"]

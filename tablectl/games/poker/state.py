@@ -8,8 +8,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Literal
 
-from tablectl.rules.betting import BettingRound
-from tablectl.rules.betting_structures import Structure
+from tablectl.rules.betting import BettingRound, Structure
 from tablectl.rules.poker_fees import PokerSchedule
 from tablectl.rules.pots import OddChipRule
 from tablectl_base.cards import Card
