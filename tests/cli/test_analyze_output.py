@@ -37,7 +37,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
             "house edge 7.4699% (exact)",
         ),
         # Match the Dealer, 6 decks of 48 (R21): hit 6325/41041 = 15.4114%, edge 1254/41041 =
-        # 3.0555% (tests/test_blackjack_analysis.py works both out)
+        # 3.0555% (tests/analysis/test_blackjack_analysis.py works both out)
         (
             ["--game", SPANISH, "--wager", "match-dealer", "--decks", "6"],
             "pure-spanish-21.5 match-dealer (MATCH-003, 6 decks): hit frequency 15.4114%, "

@@ -14,7 +14,7 @@ from tablectl.broker import TABLE_WRITES
 from tablectl.cli import main
 from tablectl.commands import CARD_COMMANDS, COMMAND_VERBS, FACE_UP_COMMANDS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((ROOT / "config").glob("*.toml"))
 BAC = ROOT / "config" / "ez-baccarat-panda8.toml"
 TCP = ROOT / "config" / "three-card-poker-6cb-004.toml"

@@ -22,7 +22,7 @@ from tablectl.outputs import OutboxRow
 from tablectl.records import now_ts, replay_ts
 from tablectl.table import Table, journal_body
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "config" / "ez-baccarat-panda8.toml"
 SCHEDULES = ROOT / "config" / "schedules" / "ez-baccarat-panda8.toml"
 BASE = "tablectl/cardroom-1/bac-01"

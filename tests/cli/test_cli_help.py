@@ -24,7 +24,7 @@ from tablectl.cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, main
 from tablectl.cli.app import build_parser
 from tablectl.cli.common import DEFAULT_CONFIG
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def subcommands() -> dict[str, argparse.ArgumentParser]:

@@ -9,7 +9,7 @@ What the upgrade tests can and cannot prove: the two "releases" are this checkou
 under two names (launchers into the same venv), so they prove the mechanics (a folder a release,
 the check gating the switch, `previous`, the rollback, a journal the rolled-back release still
 reads and verifies), not that two real versions agree. A real older release meeting a newer
-journal schema is stood for by this release meeting schema 4 (tests/test_upgrade_check.py, and
+journal schema is stood for by this release meeting schema 4 (tests/cli/test_upgrade_check.py, and
 hil/journal_faults.py's unknown-schema for the held daemon), since this is the code that will be
 the older release once a schema 4 exists."""
 

@@ -26,7 +26,7 @@ from tablectl.daemon import Daemon
 from tablectl.daemon.state import Input
 from tests.helpers import NOVEMBER, OCTOBER, natural_rounds, write_config
 from tests.helpers import MonthClock as Clock
-from tests.test_journal_storage import write_schema_2
+from tests.journal.test_journal_storage import write_schema_2
 
 
 @pytest.fixture

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.test_cli import SESSION, ingest, shoe_inputs
 from tests.helpers import REPO
-from tests.test_cli import SESSION, ingest, shoe_inputs
 
 SKIPPED = (".venv", ".git", "build", "dist", "demo-data", "__pycache__", "*.egg-info", ".*_cache")
 BASE_PYTHON = Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"

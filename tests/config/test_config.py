@@ -14,7 +14,7 @@ from tablectl.config import ConfigError, Problem, load_config
 from tablectl.games.baccarat.spec import BaccaratGame
 from tests.helpers import as_plugged_in
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "config" / "ez-baccarat-panda8.toml"
 SCHEDULES = ROOT / "config" / "schedules" / "ez-baccarat-panda8.toml"
 

@@ -23,8 +23,8 @@ from tablectl.config import parse_config
 from tablectl.games.registry import game_ids, spec_of
 from tablectl.rules.approval import Approval, mismatch, parse_approval
 from tablectl.rules.paytables import load_paytable_file
+from tests.config.test_config_mistakes import Edit, check_config, replace
 from tests.helpers import REPO, as_plugged_in, config_dict
-from tests.test_config_mistakes import Edit, check_config, replace
 
 CONFIG = REPO / "config"
 

@@ -21,8 +21,8 @@ import pytest
 
 from tablectl.cli import main
 from tablectl.config import STANDARD_BAUDS
+from tests.config.test_config_mistakes import Edit, replace, write
 from tests.helpers import REPO
-from tests.test_config_mistakes import Edit, replace, write
 
 CONFIG = REPO / "config"
 BAC = "ez-baccarat-panda8.toml"

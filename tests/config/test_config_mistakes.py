@@ -21,7 +21,7 @@ from tablectl.config import ConfigError, load_config, parse_config
 from tablectl.games.registry import settings_models
 from tablectl_base.money import parse_money
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "config"
 
 Edit = Callable[[str], str]

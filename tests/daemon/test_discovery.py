@@ -21,7 +21,7 @@ from tablectl.discovery import discovery_messages, node_id
 from tablectl.relay import RelayState
 from tests.conftest import MosquittoBroker
 from tests.helpers import BASE, SITE, TABLE_ID, write_config
-from tests.test_info import until
+from tests.table.test_info import until
 
 NODE = node_id(SITE, TABLE_ID)
 ENTITIES = {

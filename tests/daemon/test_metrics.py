@@ -27,7 +27,7 @@ from tablectl.daemon.devices import _Sink
 from tablectl.metrics import TableMetrics
 from tests.conftest import free_port
 from tests.helpers import bank, cards, make_config, wager, write_config
-from tests.test_disk_full import Disk, feed_until_full, play
+from tests.journal.test_disk_full import Disk, feed_until_full, play
 
 TIMEOUT = 10.0
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]

@@ -1,7 +1,7 @@
 """`tablectl status` while the journal cannot be written (issue 25 item 4, docs/operations.md
 "Disk full"): the table is held, and the status socket still answers, since it needs no disk.
 
-The disk fills at SQLite's lowest level, as tests/test_disk_full.py does it (`PRAGMA
+The disk fills at SQLite's lowest level, as tests/journal/test_disk_full.py does it (`PRAGMA
 max_page_count` on the daemon's own connection: SQLITE_FULL, "database or disk is full"); the
 daemon runs in this loop and the status is read over its real socket from another thread, as
 `tablectl status` reads it."""
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tablectl.cli.status import ask
 from tablectl.status_socket import socket_path
-from tests.test_disk_full import Disk, feed_until_full, play, running, table_config, until
+from tests.journal.test_disk_full import Disk, feed_until_full, play, running, table_config, until
 
 
 async def test_a_journal_the_disk_cannot_take_holds_the_table_and_status_says_so_exit_1(

@@ -121,7 +121,7 @@ def test_a_stored_result_that_is_no_result_any_more_leaves_the_status_without_on
 
     from tablectl.daemon import Daemon
     from tests.helpers import make_config
-    from tests.test_tamper import SESSION, ingest
+    from tests.journal.test_tamper import SESSION, ingest
 
     cfg = make_config(tmp_path)
     ingest(cfg, SESSION, None).close()

@@ -27,7 +27,7 @@ from tablectl.daemon.state import UNSENT_NOTE_SECONDS, UnsentNotes
 from tablectl.relay import Relay, RelayState
 from tests.conftest import MosquittoBroker, TcpProxy
 from tests.helpers import SHOE_NEW, bank, wager, write_config
-from tests.test_disk_full import TIMEOUT, Floor, until
+from tests.journal.test_disk_full import TIMEOUT, Floor, until
 
 # -- when a count is told (pure) ---------------------------------------------------------------
 

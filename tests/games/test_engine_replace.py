@@ -17,7 +17,7 @@ from tablectl.games.blackjack.state import Hand
 from tablectl.games.common import PlacedWager, replace
 from tablectl.games.registry import make_engine
 
-CONFIGS = sorted((Path(__file__).parent.parent / "config").glob("*.toml"))
+CONFIGS = sorted((Path(__file__).parents[2] / "config").glob("*.toml"))
 VALUES = st.one_of(st.none(), st.integers(), st.text(max_size=5), st.tuples(st.integers()))
 
 

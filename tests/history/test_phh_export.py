@@ -10,7 +10,8 @@ are played under a time collection (nothing from the pots).
 
 Random hands are played through the table with legal random actions (read from the published
 `state`: whose turn, what to call, the least and greatest bet or raise). Where the two engines
-split a pot differently (tests/test_pots_pokerkit.py: pokerkit merges pots with the same winners
+split a pot differently (tests/games/poker/test_pots_pokerkit.py: pokerkit merges pots with the same
+winners
 before splitting, and halves every pot of a high-low hand once anyone has a low), only hands in
 which every pot has a single high winner and at most one low winner, and high-low hands with one
 pot, are compared; the rest are still loaded and replayed to their end by pokerkit.
@@ -35,7 +36,7 @@ from tablectl.games.poker.hand_rebuild import poker_hand
 from tablectl.records import Record, replay_ts
 from tablectl.table import Table, journal_body
 from tablectl_base.cards import standard_deck
-from tests.test_poker_recall import (
+from tests.history.test_poker_recall import (
     HAND_ONE,
     MISDEAL,
     READER_HAND,
@@ -551,7 +552,8 @@ def test_a_kill_pot_is_recalled_and_left_out_of_phh_with_a_note(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """003 Kill Rules, half kill at $2-$4: seat 5 wins hands 1 and 2, so hand 3 is a kill pot
-    with its $3 kill blind (tests/test_poker_hands.py works the amounts). Recall says so; PHH
+    with its $3 kill blind (tests/games/poker/test_poker_hands.py works the amounts). Recall says
+    so; PHH
     has no kill blind and leaves the hand out, noted; hands 1 and 2 replay in pokerkit."""
     cfg = poker_config(tmp_path, stakes=("2", "4"), blinds=("1", "2"), schedule="half-hour")
     text = cfg.read_text(encoding="utf-8").replace('chip = "1"\n', 'chip = "1"\nkill = "half"\n')

@@ -4,7 +4,7 @@ the pots and their winners, the fee and the stacks after; a misdeal says so.
 
 Journals are built as the daemon builds them (journal the body, apply it to the Table, store the
 outputs), from a poker table config written here: `poker_config` and `poker_journal` are shared
-with tests/test_phh_export.py.
+with tests/history/test_phh_export.py.
 """
 
 from __future__ import annotations

@@ -16,19 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from tablectl.history.text import format_round
+from tests.games.blackjack.test_blackjack_engine import decide as bj_decide
+from tests.games.blackjack.test_blackjack_engine import pure_cfg, result_of, spanish_cfg, stand
+from tests.games.pai_gow.test_pai_gow_engine import config as pai_gow_config
+from tests.games.pai_gow.test_pai_gow_engine import only_result as pai_gow_result
+from tests.games.pai_gow.test_pai_gow_rounds import ROUND_3
+from tests.games.three_card_poker.test_three_card_poker_engine import (
+    QUALIFY_BETS,
+    QUALIFY_PLAYS,
+    QUALIFY_STACKS,
+)
+from tests.games.three_card_poker.test_three_card_poker_engine import only_result as tcp_result
+from tests.games.three_card_poker.test_three_card_poker_engine import run as tcp_run
+from tests.games.ultimate.test_ultimate_engine import ante_blind, deal
+from tests.games.ultimate.test_ultimate_engine import decide as ut_decide
+from tests.games.ultimate.test_ultimate_engine import only_result as ut_result
+from tests.games.ultimate.test_ultimate_engine import run as ut_run
 from tests.helpers import CLOSE, bank, cards, play, wager
-from tests.test_blackjack_engine import decide as bj_decide
-from tests.test_blackjack_engine import pure_cfg, result_of, spanish_cfg, stand
-from tests.test_pai_gow_engine import config as pai_gow_config
-from tests.test_pai_gow_engine import only_result as pai_gow_result
-from tests.test_pai_gow_rounds import ROUND_3
-from tests.test_three_card_poker_engine import QUALIFY_BETS, QUALIFY_PLAYS, QUALIFY_STACKS
-from tests.test_three_card_poker_engine import only_result as tcp_result
-from tests.test_three_card_poker_engine import run as tcp_run
-from tests.test_ultimate_engine import ante_blind, deal
-from tests.test_ultimate_engine import decide as ut_decide
-from tests.test_ultimate_engine import only_result as ut_result
-from tests.test_ultimate_engine import run as ut_run
 
 TS = "2026-11-27T04:00:00.000000Z"
 
@@ -44,7 +48,7 @@ def test_recall_of_a_blackjack_round_shows_each_hand_its_total_and_result(
     tmp_path: Path,
 ) -> None:
     # Bank seat 1; bases at 2 ($10), 3 ($20), 4 ($30 and a $5 Buster), Pure 21.5 with Red Flex
-    # RFB-02 and Buster option 5 (tests/test_blackjack_engine.py's 888 round).
+    # RFB-02 and Buster option 5 (tests/games/blackjack/test_blackjack_engine.py's 888 round).
     # Deal s2, s3, s4, up, s2, s3, s4, hole: s2 Th 6c = 16, s3 Ts 7c = hard 17, s4 9h 7d = 16,
     # player-dealer up 8d, hole 8c. An 8 up is neither an ace nor a bonus card: no peek.
     events: list[Any] = [
@@ -99,7 +103,7 @@ def test_recall_of_a_three_card_poker_round_shows_the_threes_qualifier_and_6_car
     tmp_path: Path,
 ) -> None:
     # Bank seat 4; antes at 5, 7 (with a 6 Card Bonus) and 2; every seat plays
-    # (tests/test_three_card_poker_engine.py's qualifying round).
+    # (tests/games/three_card_poker/test_three_card_poker_engine.py's qualifying round).
     result = tcp_result(tcp_run(tmp_path, QUALIFY_BETS + QUALIFY_STACKS + QUALIFY_PLAYS)[1])
     assert outcome_lines(format_round(TS, result)) == [
         # Q-5-2 is queen-high: queen-high or better qualifies
@@ -118,7 +122,8 @@ def test_recall_of_a_three_card_poker_round_shows_the_threes_qualifier_and_6_car
 def test_recall_of_a_fortune_pai_gow_round_shows_dice_settings_results_and_bonuses(
     tmp_path: Path,
 ) -> None:
-    # tests/test_pai_gow_rounds.py's round 3: bank seat 1, dice 1+1+1 = 3, seat 3 first and the
+    # tests/games/pai_gow/test_pai_gow_rounds.py's round 3: bank seat 1, dice 1+1+1 = 3, seat 3
+    # first and the
     # action button; every hand set the house way.
     cfg = pai_gow_config(tmp_path, game={"settlement_order": "by-spot"})
     result = pai_gow_result(play(cfg, ROUND_3)[1])
@@ -150,7 +155,8 @@ def test_recall_of_a_fortune_pai_gow_round_shows_dice_settings_results_and_bonus
 def test_recall_of_an_ultimate_texas_holdem_round_shows_board_best_fives_and_bonuses(
     tmp_path: Path,
 ) -> None:
-    # tests/test_ultimate_engine.py's Bad Beat round: bank seat 4; seat 1 Ante and Blind $10,
+    # tests/games/ultimate/test_ultimate_engine.py's Bad Beat round: bank seat 4; seat 1 Ante and
+    # Blind $10,
     # Trips $5, Bad Beat $5, bets 3x pre-flop ($30).
     events: list[Any] = [
         bank(4, "1000"),

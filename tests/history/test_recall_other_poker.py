@@ -7,7 +7,8 @@ then that game's hand); `recall --json`; and PHH export refusing every game PHH 
 with a message, never a crash.
 
 Journals are built from the shipped configs (config/, their devices, broker and journal left
-out) as the daemon builds them (tests/test_poker_recall.py's `poker_journal`). Every line a test
+out) as the daemon builds them (tests/history/test_poker_recall.py's `poker_journal`). Every line a
+test
 asserts is worked out by hand from the inputs in its comments.
 """
 
@@ -25,7 +26,7 @@ from tablectl.config import load_config
 from tablectl.journal import Journal
 from tablectl.records import replay_ts
 from tablectl.table import Table, journal_body
-from tests.test_poker_recall import (
+from tests.history.test_poker_recall import (
     Event,
     act,
     hand_blocks,
@@ -37,7 +38,7 @@ from tests.test_poker_recall import (
     start,
 )
 
-CONFIG = Path(__file__).resolve().parents[1] / "config"
+CONFIG = Path(__file__).resolve().parents[2] / "config"
 
 
 def shipped(tmp_path: Path, name: str) -> Path:
@@ -321,7 +322,8 @@ SEVEN_STUD: list[Event] = [
     hole(5, "Qd Jd Td"),
     hole(1, "Kc 8s 8d"),
 ]
-"""Seven Card Stud $2-$4 (tests/test_stud_hands.py's first hand): $2 each on third street,
+"""Seven Card Stud $2-$4 (tests/games/stud/test_stud_hands.py's first hand): $2 each on third
+street,
 checked to the end; seat 1's kings full of eights take the $6 less the $1 fee."""
 
 
@@ -365,7 +367,8 @@ def test_recall_of_a_seven_card_stud_hand_street_by_street(
 def test_recall_of_razz_names_the_low_and_leaves_unknown_down_cards_unknown(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Razz (tests/test_stud_hands.py): seat 5 folds its Kc on third street with its down cards
+    """Razz (tests/games/stud/test_stud_hands.py): seat 5 folds its Kc on third street with its down
+    cards
     never entered; seat 3's pair of twos (2-2-5-4-3) is the low; the $10 pot less the $1 fee
     to seat 3: 100 - 4 + 9 = 105, seat 1 96, seat 5 98."""
     cfg = shipped(tmp_path, "razz-003.toml")
@@ -569,7 +572,8 @@ SEAT_4 = ("Ad Kd 9d", "Tc Td Th 2h 3h", "9s 8s 7s 6s 5s")  # A-K-9 | trip tens |
 def test_recall_of_chinese_poker_shows_settings_fouls_sweeps_points_and_payments(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """tests/test_chinese_poker.py's round, worked there from 003: a $5 point, option 2 ($2
+    """tests/games/chinese_poker/test_chinese_poker.py's round, worked there from 003: a $5 point,
+    option 2 ($2
     from the buttons' holder, $1 from each other). Seat 3's six pairs take 3 points from each;
     seat 2 fouled: 9 points to seat 1, 9 and seat 4's straight flush bonus (5) to seat 4; seat 1
     and seat 4: seat 1 wins the tied front (the buttons), loses the middle and the back and the
@@ -845,7 +849,8 @@ buy go in turn from the dealer's left, which depends on the button)."""
 
 
 def play_journal(cfg_path: Path, steps: Sequence[Step]) -> None:
-    """Journal a sample hand as the daemon does (tests/test_poker_recall.py's `poker_journal`,
+    """Journal a sample hand as the daemon does (tests/history/test_poker_recall.py's
+    `poker_journal`,
     with its `round` and state-dependent steps played against the table as it stands). Every
     input must be accepted."""
     cfg = load_config(cfg_path)

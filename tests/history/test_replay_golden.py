@@ -1,7 +1,8 @@
 """`tablectl replay` of fixed histories, one for every game of the room and a seeded synthetic
 baccarat shoe, gives the very bytes it gave when they were recorded (their sha256 below).
 
-Each folder of tests/replay_histories/ holds a table's config and the records it journaled (as
+Each folder of tests/history/replay_histories/ holds a table's config and the records it journaled
+(as
 the JSON lines `export` writes and `replay` reads), taken from sessions the game tests play. A
 restructuring that changes one byte of what a table publishes for the same inputs fails here;
 a rule change that means to (a ruling) updates the hash in the same commit and says why.
@@ -17,7 +18,7 @@ import pytest
 from hil.synthetic import baccarat_history
 from tablectl.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 HISTORIES = Path(__file__).resolve().parent / "replay_histories"
 
 DIGITS = 48  # of the output's sha256 kept (192 bits)

@@ -28,8 +28,8 @@ from tablectl.journal.heads import SEGMENT_TOPIC, START_TOPIC, anchors, read_hea
 from tablectl.journal.segments import History
 from tests.helpers import BASE, NOVEMBER, OCTOBER, make_config, write_config
 from tests.helpers import MonthClock as Clock
-from tests.test_segments import months
-from tests.test_tamper import SESSION, ingest
+from tests.journal.test_segments import months
+from tests.journal.test_tamper import SESSION, ingest
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl.exports import verified_lines
 from tablectl.journal import Journal
-from tests.test_rules_change import config
+from tests.table.test_rules_change import config
 
 ROUND: list[dict[str, Any]] = [
     {"type": "bank", "seat": 1, "amount": "1000"},

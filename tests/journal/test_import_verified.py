@@ -26,7 +26,7 @@ from tablectl.exports import ExportError, verified_lines
 from tablectl.journal import Journal
 from tablectl.journal.chain import GENESIS, record_bytes
 from tests.helpers import make_config, write_config
-from tests.test_tamper import SESSION, ingest
+from tests.journal.test_tamper import SESSION, ingest
 
 WAGER_LINE = 13  # record 13 of SESSION: round 2's player wager of 40.00 at seat 2
 

@@ -570,7 +570,7 @@ def test_journal_files_and_folders_are_private_under_umask_0(tmp_path: Path) -> 
 
 def test_an_existing_journal_open_to_others_keeps_its_mode(tmp_path: Path) -> None:
     """tablectl sets the mode only of files it creates: a journal whose mode
-    was changed since is left so, and check-config names it (tests/test_paths.py)."""
+    was changed since is left so, and check-config names it (tests/config/test_paths.py)."""
     path = tmp_path / "journal.db"
     Journal(path, table="t1").close()
     os.chmod(path, 0o644)

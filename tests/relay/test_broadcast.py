@@ -17,7 +17,7 @@ from tablectl.outputs import OutboxRow
 from tablectl.records import Record, format_ts
 from tablectl.table import Table, journal_body
 
-CONFIG = Path(__file__).resolve().parents[1] / "config" / "texas-holdem-004.toml"
+CONFIG = Path(__file__).resolve().parents[2] / "config" / "texas-holdem-004.toml"
 START = datetime(2026, 11, 26, 20, 0, tzinfo=UTC)
 
 

@@ -25,7 +25,7 @@ from tablectl.rules.fees import (
     total_table_action,
 )
 
-SHIPPED = Path(__file__).resolve().parents[1] / "config" / "schedules" / "ez-baccarat-panda8.toml"
+SHIPPED = Path(__file__).resolve().parents[2] / "config" / "schedules" / "ez-baccarat-panda8.toml"
 
 # Table limit per spot of every option, as written in 003 (line of the option's first row).
 DOCUMENT_LIMITS = {

@@ -11,7 +11,7 @@ import pytest
 from tablectl.config import ConfigError, load_config
 from tablectl.rules.paytables import PAYTABLE_DIR
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def tcp_config(folder: Path, extra: str = "") -> Path:

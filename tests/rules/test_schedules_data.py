@@ -22,7 +22,7 @@ from tablectl.rules.fees import (
     player_fees,
 )
 
-SCHEDULES_DIR = Path(__file__).resolve().parents[1] / "config" / "schedules"
+SCHEDULES_DIR = Path(__file__).resolve().parents[2] / "config" / "schedules"
 FILES = sorted(SCHEDULES_DIR.glob("*.toml"))
 CITED = re.compile(r"#\s*line \d+")
 

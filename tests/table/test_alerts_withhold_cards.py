@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from tablectl.table import Table, mask_cards
+from tests.games.three_card_poker.test_three_card_poker_engine import tcp_config
 from tests.helpers import feed, make_config, play
-from tests.test_three_card_poker_engine import tcp_config
 
 
 def test_refused_stack_alert_names_the_withheld_cards_but_shows_none_contract3(

@@ -15,7 +15,7 @@ from tablectl.outputs import OutboxRow
 from tablectl.records import Record
 from tablectl.table import Table
 from tests.helpers import bank, cards, make_config, payload, payloads, wager
-from tests.test_alerts_open import Run
+from tests.table.test_alerts_open import Run
 
 TIMER = 45
 

@@ -40,7 +40,7 @@ from tablectl.outputs import OutboxRow
 from tablectl.records import Record, format_ts
 from tablectl.table import COMMAND_ID_WINDOW, Table, journal_body
 from tests.helpers import BASE, bank, make_config, payload, wager, write_config
-from tests.test_snapshot import assert_restores_exactly
+from tests.table.test_snapshot import assert_restores_exactly
 
 T0 = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
 DAY = COMMAND_ID_WINDOW

@@ -50,7 +50,7 @@ def test_fault_mid_deal_holds_the_round_and_keeps_every_input_for_the_resume(
     assert table.state == before
     assert payloads(out, "round/result") == []
     # A card typed at the console without a position is refused, not kept (R39): the console
-    # may only fill a gap its device could not (tests/test_positions.py).
+    # may only fill a gap its device could not (tests/table/test_positions.py).
     out = feed(table, cards("3s")[0], source="cmd/shoe.card", ref="c2")
     assert [a["rule"] for a in payloads(out, "alert")] == ["R39"]
     assert payloads(out, "cmd/shoe.card/reply")[0]["ok"] is False

@@ -19,7 +19,7 @@ from tablectl.journal import Journal
 from tablectl.table import Table
 from tablectl_base.events import ShoeCard
 from tests.helpers import bank, cards, feed, make_config, payloads, play, records, wager
-from tests.test_rules_change import config
+from tests.table.test_rules_change import config
 
 ROUND: list[dict[str, Any]] = [
     {"type": "bank", "seat": 1, "amount": "1000"},

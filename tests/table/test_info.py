@@ -31,7 +31,7 @@ from tests.helpers import BASE, TABLE_ID, write_config
 SHOE = {"name": "shoe", "driver": "shoe", "port": "/dev/tablectl-shoe"}
 EZTRAK = {"name": "board", "driver": "eztrak", "port": "usb:0403:6001:A1B2C3"}
 TIMEOUT = 10.0
-SHIPPED = Path(__file__).resolve().parents[1] / "config"
+SHIPPED = Path(__file__).resolve().parents[2] / "config"
 
 # config/schedules/ez-baccarat-panda8.toml option 3 (003 "EZ Baccarat Panda 8: Collection Fee
 # Schedule"): $5-$500 per spot, the player-dealer's fee $1 from $5 of total action, $2 from

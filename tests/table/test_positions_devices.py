@@ -1,9 +1,11 @@
 """Every stack and every roll knows its place (issue 9) at the table: the shuffler's stacks carry
 their shuffle and stack number, the dice cup's rolls their roll number (the cup has no runs).
 
-The rounds are the hand-worked ones of tests/test_three_card_poker_engine.py (the qualifying
+The rounds are the hand-worked ones of tests/games/three_card_poker/test_three_card_poker_engine.py
+(the qualifying
 round: 004 "Three Card Poker 6 Card Bonus: How Each Wager Wins, Loses or Pushes", R29, R2, R4) and
-tests/test_pai_gow_rounds.py (round 1: 003, R1, R30-R32); each is played here as the devices report
+tests/games/pai_gow/test_pai_gow_rounds.py (round 1: 003, R1, R30-R32); each is played here as the
+devices report
 it with positions, through a fault, and must come out exactly as worked there: a stack the shuffler
 could not report holds the round until the dealer enters it at the console (R39), and a roll the cup
 reported twice is used once.
@@ -15,16 +17,16 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import feed, payloads, play
-from tests.test_pai_gow_engine import config as pai_gow_config
-from tests.test_pai_gow_rounds import ROUND_1
-from tests.test_three_card_poker_engine import (
+from tests.games.pai_gow.test_pai_gow_engine import config as pai_gow_config
+from tests.games.pai_gow.test_pai_gow_rounds import ROUND_1
+from tests.games.three_card_poker.test_three_card_poker_engine import (
     QUALIFY_BETS,
     QUALIFY_PLAYS,
     QUALIFY_STACKS,
     settled,
     tcp_config,
 )
+from tests.helpers import feed, payloads, play
 
 D = Decimal
 SHUFFLER = "device/shuffler"
@@ -172,7 +174,8 @@ def test_a_stack_withheld_for_a_joker_holds_the_round_and_a_void_returns_the_wag
 
 # -- Fortune Pai Gow: a roll the cup reported twice is used once ---------------------------------
 
-# Round 1 of tests/test_pai_gow_rounds.py: 0 bank, 1-8 wagers, 9 the dice (15), 10-16 the seven
+# Round 1 of tests/games/pai_gow/test_pai_gow_rounds.py: 0 bank, 1-8 wagers, 9 the dice (15), 10-16
+# the seven
 # stacks, 17-20 the settings. The cup has read 40 rolls before: this roll is number 41; the
 # dispenser's shuffle D3 deals stacks 1-7 of seven cards.
 DICE_AT = {"pos": 41, "seq": 7}

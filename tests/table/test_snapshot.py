@@ -44,6 +44,21 @@ from tablectl.outputs import OutboxRow
 from tablectl.records import Record, Snapshot
 from tablectl.table import Table
 from tablectl_base.cards import standard_deck
+from tests.games.baccarat.test_baccarat_properties import mixed_inputs as baccarat_inputs
+from tests.games.blackjack.test_blackjack_properties import cfg as blackjack_config
+from tests.games.blackjack.test_blackjack_properties import console_session
+from tests.games.chinese_poker.test_chinese_poker_properties import chinese_session
+from tests.games.draw.test_draw_properties import DRAW_CONFIGS, PACK, draw_session
+from tests.games.pai_gow.test_pai_gow_engine import config as pai_gow_config
+from tests.games.pai_gow.test_pai_gow_properties import mixed_inputs as pai_gow_inputs
+from tests.games.poker.test_poker_engine_properties import poker_session
+from tests.games.stud.test_stud_properties import STUD_CONFIGS, stud_session
+from tests.games.three_card_poker.test_three_card_poker_engine import tcp_config
+from tests.games.three_card_poker.test_three_card_poker_properties import (
+    mixed_inputs as three_card_inputs,
+)
+from tests.games.ultimate.test_ultimate_properties import mixed_inputs as ultimate_inputs
+from tests.games.ultimate.test_ultimate_properties import ut_config
 from tests.helpers import (
     CLOSE,
     SHOE_NEW,
@@ -56,19 +71,6 @@ from tests.helpers import (
     wager,
     write_config,
 )
-from tests.test_baccarat_properties import mixed_inputs as baccarat_inputs
-from tests.test_blackjack_properties import cfg as blackjack_config
-from tests.test_blackjack_properties import console_session
-from tests.test_chinese_poker_properties import chinese_session
-from tests.test_draw_properties import DRAW_CONFIGS, PACK, draw_session
-from tests.test_pai_gow_engine import config as pai_gow_config
-from tests.test_pai_gow_properties import mixed_inputs as pai_gow_inputs
-from tests.test_poker_engine_properties import poker_session
-from tests.test_stud_properties import STUD_CONFIGS, stud_session
-from tests.test_three_card_poker_engine import tcp_config
-from tests.test_three_card_poker_properties import mixed_inputs as three_card_inputs
-from tests.test_ultimate_properties import mixed_inputs as ultimate_inputs
-from tests.test_ultimate_properties import ut_config
 
 Row = tuple[int, str, bytes, int, bool]
 
@@ -1034,7 +1036,7 @@ def test_a_poker_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_re
 ) -> None:
     """Random hands of the flop games (the engine property test's inputs, seats sitting out and
     coming back included): the hand in play, hole cards, pots, missed blinds, all restored."""
-    config = Path(__file__).resolve().parents[1] / "config" / name
+    config = Path(__file__).resolve().parents[2] / "config" / name
     cfg = load_config(config)
     inputs = poker_session(config, stacks, deck_order, data)
     recs = records(inputs)
@@ -1055,7 +1057,7 @@ def test_a_stud_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_rep
     of up cards, seventh streets with and without their cards, down cards told early, late or
     never and the showdown declared, buys, misdeals, seats sitting out): up and down cards by
     seat, streets dealt, the first bettor's round and the pots, all restored."""
-    config = Path(__file__).resolve().parents[1] / "config" / name
+    config = Path(__file__).resolve().parents[2] / "config" / name
     cfg = load_config(config)
     inputs = stud_session(config, stacks, deck_order, data)
     recs = records(inputs)
@@ -1076,7 +1078,7 @@ def test_a_draw_table_restored_from_a_snapshot_at_any_record_plays_on_as_the_rep
     and out, draws with and without their cards, fives told early, late or never and the
     showdown declared, misdeals, seats sitting out): each seat's five as the engine knows them,
     the draws asked for, the round in play and the pots, all restored."""
-    config = Path(__file__).resolve().parents[1] / "config" / name
+    config = Path(__file__).resolve().parents[2] / "config" / name
     cfg = load_config(config)
     inputs = draw_session(config, stacks, deck_order, data)
     recs = records(inputs)
@@ -1092,7 +1094,7 @@ def test_a_chinese_poker_table_restored_from_a_snapshot_at_any_record_plays_on_a
     three rounds, settings valid and fouled, sweeps held and not, seats sitting out, misdeals):
     the buttons, the round in play with the hands already in, the stacks and the fees, all
     restored."""
-    config = Path(__file__).resolve().parents[1] / "config" / "chinese-poker-003.toml"
+    config = Path(__file__).resolve().parents[2] / "config" / "chinese-poker-003.toml"
     cfg = load_config(config)
     recs = records(chinese_session(data))
     assert_restores_exactly(cfg, recs, data.draw(cut_points(len(recs))))

@@ -11,9 +11,9 @@ import pytest
 from tablectl.rules.chinese_poker import setting, sweep_holds
 from tablectl.table import Table
 from tablectl_base.cards import parse_card
+from tests.games.poker.test_poker_hands import alerts, play, rows_by, table_of
+from tests.games.stud.test_stud_hands import state
 from tests.helpers import feed
-from tests.test_poker_hands import alerts, play, rows_by, table_of
-from tests.test_stud_hands import state
 
 
 def cards(text: str) -> list[Any]:

@@ -52,7 +52,7 @@ from tablectl_base.events import parse_event
 from tests.helpers import assert_replays_identically
 
 D = Decimal
-CONFIG = Path(__file__).resolve().parents[1] / "config" / "chinese-poker-003.toml"
+CONFIG = Path(__file__).resolve().parents[3] / "config" / "chinese-poker-003.toml"
 POINT = D(5)  # the shipped table's point
 BUY_IN = 20 * POINT  # "The buy-in is twenty (20) times the value of one point" (Game Rules 1)
 HOLDER_FEE, OTHER_FEE = D(2), D(1)  # collection option 2: "Player # 1" $2, "Player #2" $1

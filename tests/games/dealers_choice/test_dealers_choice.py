@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from tablectl.table import Table
+from tests.games.poker.test_poker_hands import act, alerts, play, rows_by, table_of
+from tests.games.stud.test_stud_hands import hole, state, up
 from tests.helpers import feed
-from tests.test_poker_hands import act, alerts, play, rows_by, table_of
-from tests.test_stud_hands import hole, state, up
 
 
 def seated(table: Table) -> None:
@@ -83,9 +83,9 @@ def test_a_dealers_choice_table_restores_from_a_snapshot_at_every_record(tmp_pat
 
     from tablectl.config import load_config
     from tests.helpers import records
-    from tests.test_snapshot import assert_restores_exactly
+    from tests.table.test_snapshot import assert_restores_exactly
 
-    config = Path(__file__).resolve().parents[1] / "config" / "dealers-choice-003.toml"
+    config = Path(__file__).resolve().parents[3] / "config" / "dealers-choice-003.toml"
     cfg = load_config(config)
     inputs: list[dict[str, Any]] = [
         {"type": "config", "rules": cfg.rules.to_json(), "source": "config"},

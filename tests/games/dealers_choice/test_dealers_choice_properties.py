@@ -54,15 +54,15 @@ from tablectl.games.stud.family import STUD
 from tablectl.records import Record
 from tablectl.table import Table
 from tablectl_base.cards import standard_deck
+from tests.games.draw.test_draw_properties import Deal as DrawDeal
+from tests.games.draw.test_draw_properties import _next_draw_input
+from tests.games.poker.test_poker_engine_properties import _next_input
+from tests.games.stud.test_stud_properties import Deal as StudDeal
+from tests.games.stud.test_stud_properties import _next_stud_input
 from tests.helpers import record
-from tests.test_draw_properties import Deal as DrawDeal
-from tests.test_draw_properties import _next_draw_input
-from tests.test_poker_engine_properties import _next_input
-from tests.test_stud_properties import Deal as StudDeal
-from tests.test_stud_properties import _next_stud_input
 
 D = Decimal
-SHIPPED = Path(__file__).resolve().parents[1] / "config" / "dealers-choice-003.toml"
+SHIPPED = Path(__file__).resolve().parents[3] / "config" / "dealers-choice-003.toml"
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][shdc]|JKR)(?![A-Za-z0-9])")
 """A card name as tablectl writes one (tablectl/table/masking.py masks these in alerts)."""
 WITHOUT_JOKER = "lowball is dealt without the joker"

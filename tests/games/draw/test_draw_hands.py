@@ -14,9 +14,17 @@ from tablectl.rules.draw import bug_card, lowball_low, seven_or_better
 from tablectl.rules.low import describe_low
 from tablectl.table import Table
 from tablectl_base.cards import parse_card
+from tests.games.poker.test_poker_hands import (
+    act,
+    alerts,
+    kill_table,
+    play,
+    read,
+    rows_by,
+    table_of,
+)
+from tests.games.stud.test_stud_hands import hole, state, turn
 from tests.helpers import feed
-from tests.test_poker_hands import act, alerts, kill_table, play, read, rows_by, table_of
-from tests.test_stud_hands import hole, state, turn
 
 
 def seats_1_3_5(table: Table, stack: str = "100", **start: Any) -> None:

@@ -7,7 +7,7 @@ rule from the published betting actions and the seats' five cards (`expected_low
 R45). The engine's properties over those sessions (chips conserved, no card of a hand published
 before its result and only a shown hand's five in it, R46, R45 at each Lowball showdown the
 hands speak in, the replay the same) are the poker families' shared suite,
-tests/test_poker_family_properties.py.
+tests/games/poker/test_poker_family_properties.py.
 
 The pots: random final hands of each game (two to six players, contributions with folds and
 all-ins of different sizes), ranked by tablectl/rules/draw.py and paid by `award`, must pay
@@ -42,11 +42,11 @@ from tablectl.rules.draw import draw_high, draw_low_eight, lowball_low
 from tablectl.rules.pots import Contribution, Split, Strength, award, build_pots, paid_by_seat
 from tablectl_base.cards import Card, parse_card, standard_deck
 from tablectl_base.events import parse_event
-from tests.test_poker_engine_properties import _amount
-from tests.test_pots_pokerkit import AUTOMATIONS, chip_divmod, pokerkit_differs
+from tests.games.poker.test_poker_engine_properties import _amount
+from tests.games.poker.test_pots_pokerkit import AUTOMATIONS, chip_divmod, pokerkit_differs
 
 D = Decimal
-CONFIG = Path(__file__).resolve().parents[1] / "config"
+CONFIG = Path(__file__).resolve().parents[3] / "config"
 DRAW_CONFIGS = (
     "five-card-draw-003.toml",
     "five-card-draw-hi-lo-003.toml",
@@ -766,7 +766,8 @@ def test_five_card_draw_pots_equal_pokerkits(
     round, the draw, a round; our blinds, no-limit so every player folds when it may or goes
     all-in, making side pots, folded and uncalled chips), the final fives ranked by draw_high and
     paid by `award` under 003's odd-chip rule, must pay each player what pokerkit pays. Hands in
-    which pokerkit merges pots with the same winners and odd chips (tests/test_pots_pokerkit.py)
+    which pokerkit merges pots with the same winners and odd chips
+    (tests/games/poker/test_pots_pokerkit.py)
     are skipped."""
     stacks = data.draw(st.lists(st.integers(1, 80), min_size=n, max_size=n))
     folds = data.draw(

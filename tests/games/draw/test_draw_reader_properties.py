@@ -54,11 +54,11 @@ from tablectl.games.registry import make_engine
 from tablectl.table import Table
 from tablectl_base.cards import standard_deck
 from tablectl_base.events import parse_event
+from tests.games.poker.test_poker_engine_properties import _amount
 from tests.helpers import feed, records
-from tests.test_poker_engine_properties import _amount
 
 D = Decimal
-CONFIG = Path(__file__).resolve().parents[1] / "config"
+CONFIG = Path(__file__).resolve().parents[3] / "config"
 CONFIGS = ("lowball-003.toml", "five-card-draw-003.toml")
 JOKER = "JKR"
 PACK = [*(str(c) for c in standard_deck()), JOKER]

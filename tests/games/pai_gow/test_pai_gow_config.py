@@ -13,7 +13,7 @@ from tablectl.config import ConfigError, load_config
 from tablectl.games.pai_gow.engine import PaiGowEngine
 from tablectl.table import Table
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 CONFIGS = [
     ROOT / "config" / "fortune-pai-gow-003.toml",
     ROOT / "config" / "fortune-pai-gow-004.toml",

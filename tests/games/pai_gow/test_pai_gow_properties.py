@@ -6,7 +6,7 @@ seat from the Action button: game wager, Fortune, Envy), the Fortune pays and En
 pay table printed at 003 "Fortune Pai Gow Poker: Bonus Bet Paytable", the Envy rules from R32 and
 003 "Fortune Pai Gow Poker: Envy Bonus", the walk from R1's text and the fee from 003 schedule
 option 7 (lines 1579-1583). Which hand won and which Fortune hand seven cards make is the rules
-module's (tests/test_pai_gow_rules.py pins it); the round around it is checked here.
+module's (tests/games/pai_gow/test_pai_gow_rules.py pins it); the round around it is checked here.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablectl.table import Table
+from tests.games.pai_gow.test_pai_gow_engine import FULL_DECK, config
 from tests.helpers import BASE, CLOSE, bank, feed, payload, records
-from tests.test_pai_gow_engine import FULL_DECK, config
 
 D = Decimal
 SEATS = 7

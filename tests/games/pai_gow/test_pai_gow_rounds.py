@@ -17,11 +17,19 @@ from pathlib import Path
 from typing import Any
 
 from tablectl.config import LoadedConfig
+from tests.games.pai_gow.test_pai_gow_engine import (
+    config,
+    house,
+    only_result,
+    roll,
+    set_low,
+    settled,
+    stacks,
+)
 from tests.helpers import BASE, bank, payloads, play, wager
-from tests.test_pai_gow_engine import config, house, only_result, roll, set_low, settled, stacks
 
 D = Decimal
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def cmd(event: dict[str, Any], verb: str, ref: str) -> dict[str, Any]:

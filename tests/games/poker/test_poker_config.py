@@ -40,7 +40,7 @@ from tablectl.games.table_rules import Rules
 from tablectl.rules.poker_fees import PokerSchedule, hand_fee, time_fee
 from tests.helpers import as_plugged_in
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 CONFIG = ROOT / "config"
 
 # name: (game id, site/table, seats, the collection check-config names)

@@ -33,7 +33,7 @@ from tablectl.rules.pots import OddChipRule
 from tablectl_base.events import parse_event
 
 D = Decimal
-SCHEDULES = Path(__file__).resolve().parents[1] / "config" / "schedules" / "poker"
+SCHEDULES = Path(__file__).resolve().parents[3] / "config" / "schedules" / "poker"
 
 
 @cache

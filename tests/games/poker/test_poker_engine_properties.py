@@ -2,7 +2,7 @@
 (`_next_input`), the tables the property suite plays (every structure, a full kill at fixed and
 spread limit) and `poker_session`, a whole random session's inputs. The properties (chips
 conserved, no hole card published before its hand is shown, R46, the replay the same) are the
-poker families' shared suite, tests/test_poker_family_properties.py."""
+poker families' shared suite, tests/games/poker/test_poker_family_properties.py."""
 
 from __future__ import annotations
 

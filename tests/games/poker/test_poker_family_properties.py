@@ -34,7 +34,7 @@ from tablectl.games.poker.state import VARIANTS, PokerSettings, PokerState
 from tablectl.render import render
 from tablectl_base.cards import standard_deck
 from tablectl_base.events import parse_event
-from tests.test_draw_properties import (
+from tests.games.draw.test_draw_properties import (
     DRAW_CONFIGS,
     Ledger,
     _check_R45,
@@ -42,15 +42,20 @@ from tests.test_draw_properties import (
     low_first,
     packs,
 )
-from tests.test_draw_properties import PACK as DRAW_PACK
-from tests.test_draw_properties import Deal as DrawDeal
-from tests.test_draw_properties import _deck as draw_deck
-from tests.test_draw_properties import _engine as draw_engine
-from tests.test_poker_engine_properties import KILL_STRUCTURES, SCHEDULE, STRUCTURES, _next_input
-from tests.test_stud_properties import CONFIG, STUD_CONFIGS, _next_stud_input
-from tests.test_stud_properties import Deal as StudDeal
-from tests.test_stud_properties import _deck as stud_deck
-from tests.test_stud_properties import _engine as stud_engine
+from tests.games.draw.test_draw_properties import PACK as DRAW_PACK
+from tests.games.draw.test_draw_properties import Deal as DrawDeal
+from tests.games.draw.test_draw_properties import _deck as draw_deck
+from tests.games.draw.test_draw_properties import _engine as draw_engine
+from tests.games.poker.test_poker_engine_properties import (
+    KILL_STRUCTURES,
+    SCHEDULE,
+    STRUCTURES,
+    _next_input,
+)
+from tests.games.stud.test_stud_properties import CONFIG, STUD_CONFIGS, _next_stud_input
+from tests.games.stud.test_stud_properties import Deal as StudDeal
+from tests.games.stud.test_stud_properties import _deck as stud_deck
+from tests.games.stud.test_stud_properties import _engine as stud_engine
 
 D = Decimal
 

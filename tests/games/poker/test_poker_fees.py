@@ -31,7 +31,7 @@ from tablectl.rules.poker_fees import (
     time_rate,
 )
 
-SCHEDULES = Path(__file__).resolve().parents[1] / "config" / "schedules"
+SCHEDULES = Path(__file__).resolve().parents[3] / "config" / "schedules"
 POKER_FILES = sorted((SCHEDULES / "poker").glob("*.toml"))
 
 

@@ -16,7 +16,7 @@ from tablectl.outputs import OutboxRow
 from tablectl.table import Table
 from tests.helpers import feed
 
-CONFIG = Path(__file__).resolve().parents[1] / "config"
+CONFIG = Path(__file__).resolve().parents[3] / "config"
 
 
 def table_of(name: str) -> Table:

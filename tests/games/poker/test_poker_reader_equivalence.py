@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from tablectl.config import load_config
 from tablectl.table import Table
 from tablectl_base.cards import standard_deck
+from tests.games.poker.test_poker_engine_properties import poker_session
 from tests.helpers import records
-from tests.test_poker_engine_properties import poker_session
 
-CONFIG = Path(__file__).resolve().parents[1] / "config"
+CONFIG = Path(__file__).resolve().parents[3] / "config"
 READ_BY_TABLE = ("positions", "devices", "chain")  # where the cards came from, not the hand
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from tablectl.outputs import OutboxRow
 from tablectl.table import Table
+from tests.games.poker.test_poker_hands import act, alerts, play, rows_by, table_of
 from tests.helpers import feed
-from tests.test_poker_hands import act, alerts, play, rows_by, table_of
 
 
 def seats_1_3_5(table: Table, stack: str = "100") -> None:

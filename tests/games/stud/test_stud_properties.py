@@ -4,7 +4,7 @@ The generator of the console's next legal input at a stud table (`_next_stud_inp
 `stud_session`, a whole random session's inputs; the engine's properties over those sessions
 (chips conserved, no down card published but a shown hand's, R46, a folded seat's up cards
 turned down, the replay the same) are the poker families' shared suite,
-tests/test_poker_family_properties.py.
+tests/games/poker/test_poker_family_properties.py.
 
 The pots, against pokerkit (an independent poker engine): a hand of each game played in
 pokerkit with our blinds and its streets' faces, the showdown ranked by tablectl/rules/stud.py
@@ -52,11 +52,11 @@ from tablectl.rules.pots import Contribution, Split, Strength, award, build_pots
 from tablectl.rules.stud import razz_low, stud_high, stud_low_eight
 from tablectl_base.cards import Card, parse_card, standard_deck
 from tablectl_base.events import parse_event
-from tests.test_poker_engine_properties import _amount
-from tests.test_pots_pokerkit import AUTOMATIONS, chip_divmod, pokerkit_differs, twin
+from tests.games.poker.test_poker_engine_properties import _amount
+from tests.games.poker.test_pots_pokerkit import AUTOMATIONS, chip_divmod, pokerkit_differs, twin
 
 D = Decimal
-CONFIG = Path(__file__).resolve().parents[1] / "config"
+CONFIG = Path(__file__).resolve().parents[3] / "config"
 STUD_CONFIGS = (
     "seven-card-stud-003.toml",
     "seven-card-stud-hi-lo-003.toml",
@@ -489,7 +489,7 @@ def test_stud_pots_equal_pokerkits(variant: str, chip: int, data: st.DataObject)
     count, no qualifier) and pot splitting as the reference for everything a showdown decides.
     The engine settles with exactly this `build_pots` and `award` (PokerEngine._settle).
     Hands where pokerkit places odd chips otherwise than R42 by design (pots it merges, a
-    high-low pot with no low halved) are skipped, as in tests/test_pots_pokerkit.py
+    high-low pot with no low halved) are skipped, as in tests/games/poker/test_pots_pokerkit.py
     (`pokerkit_differs`)."""
     game = POKERKIT_GAMES[variant]
     stacks, folds, deck = data.draw(stud_tables(sum(map(len, game.faces))))

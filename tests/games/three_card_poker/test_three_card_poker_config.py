@@ -18,7 +18,7 @@ from tablectl.games.three_card_poker.spec import ThreeCardPokerGame
 from tablectl.table import Table
 from tests.helpers import as_plugged_in, bank, feed, make_config, payload, wager
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.parametrize(

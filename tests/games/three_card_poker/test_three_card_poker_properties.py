@@ -26,6 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablectl.table import Table
+from tests.games.three_card_poker.test_three_card_poker_engine import tcp_config
 from tests.helpers import (
     BASE,
     CLOSE,
@@ -37,7 +38,6 @@ from tests.helpers import (
     interleave,
     payload,
 )
-from tests.test_three_card_poker_engine import tcp_config
 
 D = Decimal
 RANKS = "A23456789TJQK"
