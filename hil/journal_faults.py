@@ -1,4 +1,4 @@
-"""Ten journals the table cannot replay, for tests/test_journal_fault.py,
+"""Ten journals the table cannot replay, for tests/daemon/test_journal_fault.py,
 tests/integration/test_journal_fault_e2e.py and the campaign's tamper pass (hil/tamper_pass.py).
 
 `build(cfg)` journals a short baccarat session through tablectl's own code, as the daemon does

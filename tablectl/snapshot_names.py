@@ -4,7 +4,8 @@ in place of the class's module (tablectl/snapshot.py).
 A class can move to another module with only its line here changed: snapshots written before
 the move still load. Only a class registered here is ever rebuilt from a snapshot. The inputs
 (`tablectl_base.events`) are registered under their journaled `type` ("event.shoe.card"), so a
-new input needs no line here. tests/test_snapshot_names.py walks every game's state and fails on
+new input needs no line here. tests/table/test_snapshot_names.py walks every game's state and fails
+on
 a class a snapshot could hold that is not registered, and on a line whose class is not there.
 """
 

@@ -40,7 +40,7 @@ class GameSettings(BaseModel):
     Nothing is converted: a whole number is a `StrictInt`, true/false a `StrictBool`, money is
     `tablectl_base.money.Money` (text like "12.50" or an integer, never a float), text is `str`
     (which takes no number). The model itself is not `strict=True`: a TOML (or journaled JSON)
-    list must still become a tuple. tests/test_config_mistakes.py walks every game's fields.
+    list must still become a tuple. tests/config/test_config_mistakes.py walks every game's fields.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)

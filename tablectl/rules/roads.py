@@ -156,7 +156,8 @@ class BigRoadCell(NamedTuple):
 
 class RoadBoard(NamedTuple):
     """The five roads of a shoe so far, extended one coup at a time (`plus`): equal to
-    `all_roads` over the same marks (tests/test_roads.py proves it), without rebuilding the
+    `all_roads` over the same marks (tests/games/baccarat/test_roads.py proves it), without
+    rebuilding the
     whole shoe every round. Immutable: what it was built from cannot change under it.
 
     A derived-road cell depends only on columns to the left of its own, which no later coup

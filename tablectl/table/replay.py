@@ -25,7 +25,7 @@ class ReplayShortcut(DeviceSequencing):
         witnessed. It moves the state, the request ids, the device's count and what the round
         notes as `_record_messages` does and returns how many messages that way makes; None
         sends the record the full way, which checks (and refuses) it as ever.
-        tests/test_snapshot.py holds the two ways equal record by record for every game."""
+        tests/table/test_snapshot.py holds the two ways equal record by record for every game."""
         if (
             self.held is not None
             or self.played is not None

@@ -191,7 +191,7 @@ def _coup(winner: Winner, player: int, banker: int, **flags: bool) -> Coup:
     )
 
 
-WORKED_SHOE = [  # tests/test_eztrak.py's worked shoe: P B T P T B P P B B P
+WORKED_SHOE = [  # tests/games/baccarat/test_eztrak.py's worked shoe: P B T P T B P P B B P
     _coup("player", 8, 5, pn=True),
     _coup("banker", 4, 7, d7=True),
     _coup("tie", 6, 6),

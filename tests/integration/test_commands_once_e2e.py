@@ -11,7 +11,7 @@ real, locked Mosquitto, a simulated shoe on a real pty, and a dealer console (pa
   the seat holds one wager. (The memory kept the newest 4,096 ids before R54.)
 
 The table-level half (the window's edges, snapshots, a clock stepped back) is
-tests/test_commands_once.py.
+tests/table/test_commands_once.py.
 """
 
 from __future__ import annotations

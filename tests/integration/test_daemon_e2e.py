@@ -220,7 +220,7 @@ def test_a_daemon_stopped_longer_than_the_keepalive_goes_on_with_no_unhandled_er
     the loop and asyncio logged "Exception in callback BaseSelectorEventLoop.add_writer(...)
     OSError: [Errno 9] Bad file descriptor" (in about one run of three here, as it depends on
     where in the loop's turn the stop lands; the deterministic reproduction of that turn is in
-    tests/test_relay.py)."""
+    tests/relay/test_relay.py)."""
     cfg = write_config(tmp_path, shoe_port=shoe.port, mqtt_port=mosquitto.port)
     console = Console(mosquitto.port, BASE)
     daemon = DaemonProcess(cfg)

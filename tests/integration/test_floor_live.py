@@ -33,12 +33,12 @@ from selenium import webdriver
 
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoFactory, broker_on, free_port
+from tests.games.poker.test_poker_hands import play, rows_by, table_of
 from tests.integration.floor import shipped_config
 from tests.integration.harness import Console, DaemonProcess, lock_table
 from tests.integration.pages import WEB, Browser, websocket_broker
 from tests.integration.test_blackjack_e2e import draw, ok
 from tests.integration.test_floor_page import FloorPage
-from tests.test_poker_hands import play, rows_by, table_of
 
 pytestmark = pytest.mark.integration
 

@@ -61,7 +61,8 @@ TOPIC = re.compile(
     r"^tablectl/[^/]+/[^/]+/(status|info|state|journal/status|device/[^/]+/status|alerts/open)$"
 )
 
-# From the worked shoe of tests/test_eztrak.py (dealt as test_scoreboard_page.py deals it): t1
+# From the worked shoe of tests/games/baccarat/test_eztrak.py (dealt as test_scoreboard_page.py
+# deals it): t1
 # plays its hands 1-3 and is dealt the first two cards of hand 4 when its shoe jams; t2 plays
 # hands 5 and 6. Cards no topic may ever name: the burns and what stays in t1's shoe.
 T1_HANDS = SHOE_1[0:3]

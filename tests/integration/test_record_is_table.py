@@ -4,7 +4,7 @@ is filled; FRAMES_LOST no longer needs a new shoe.
 
 The coup in each test is R25's: P 9h, B 2c, P Kd, B 3s, the player's natural 9 against the
 banker's 5. What is asserted is the deal each result records against what the shoe dealt; the
-settlement of that coup is tested at table level (tests/test_device_hold.py).
+settlement of that coup is tested at table level (tests/table/test_device_hold.py).
 """
 
 from __future__ import annotations

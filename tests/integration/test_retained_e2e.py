@@ -175,7 +175,7 @@ def test_every_retained_topic_is_back_with_the_same_bytes_after_a_broker_restart
         "config_digest": "sha256:" + hashlib.sha256(cfg.read_bytes()).hexdigest(),
         "devices": [{"name": "shoe", "driver": "shoe"}],  # a pty: no serial known
         "heartbeat_seconds": 5,  # [mqtt] heartbeat_seconds, its default
-        "posted": posted(load_config(cfg).rules),  # tests/test_info.py works it by hand
+        "posted": posted(load_config(cfg).rules),  # tests/table/test_info.py works it by hand
         "ts": json.loads(after[f"{BASE}/info"])["ts"],
         "v": 1,
     }

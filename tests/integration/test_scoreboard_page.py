@@ -5,7 +5,8 @@ MQTT-over-WebSockets by the real daemon of an EZ Baccarat Panda 8 table.
 The broker is locked as a card room's is (tests/integration/conftest.py) and the page connects
 as a read-only user this test adds to the acl_file: read `status`, `info`, `state`,
 `display/eztrak` and `round/result` of the table, nothing else. The test deals the worked shoe of
-tests/test_eztrak.py (11 hands, every card chosen here and the drawing rules applied by hand)
+tests/games/baccarat/test_eztrak.py (11 hands, every card chosen here and the drawing rules applied
+by hand)
 through a simulated shoe on a pty, with burns before it, then a second shoe of two hands, and
 checks what the page shows against figures worked by hand: the statistics of both shoes, the
 bead plate, the big road and the three derived roads, the last hand, the bet timer, and the
@@ -59,7 +60,8 @@ BET_TIMER = 60
 LARGE, SMALL = (1920, 1080), (1280, 720)
 MIN_CARD = {LARGE: MIN_CARD_1080, SMALL: MIN_CARD_1080 * 720 / 1080}
 
-# The worked shoe of tests/test_eztrak.py, dealt card by card in the order of 003 (player,
+# The worked shoe of tests/games/baccarat/test_eztrak.py, dealt card by card in the order of 003
+# (player,
 # banker, player, banker, then the player's and the banker's third cards as the tableau says).
 #   hand  cards (P B P B [P3] [B3])   player-banker  why it ends there
 SHOE_1: list[list[str]] = [
@@ -82,7 +84,7 @@ SHOE_2: list[list[str]] = [
 BURNS_1 = ["9h", "8c", "7s"]  # never dealt in this test: a burn named anywhere is a leak
 BURNS_2 = ["9c", "6s"]
 
-# Worked by hand from the hands above (tests/test_eztrak.py works the same shoe):
+# Worked by hand from the hands above (tests/games/baccarat/test_eztrak.py works the same shoe):
 # Player hands 1 4 7 8 11 = 5/11 = 45.45 -> 45.5; Banker 2 6 9 10 = 4 -> 36.4; Tie 3 5 = 2 ->
 # 18.2; Dragon 7 (hand 2) and Panda 8 (hand 4) 1 -> 9.1; naturals in hands 1 5 6 = 3 -> 27.3;
 # player naturals 1 5 = 2 -> 18.2; banker naturals 5 6 = 2 -> 18.2.

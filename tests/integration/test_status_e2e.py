@@ -177,7 +177,9 @@ def test_a_round_held_on_the_shoes_fault_exits_1_and_says_why(
         console.ok("bets.close", {})
         shoe.draw()
         shoe.draw()
-        shoe.fault("JAM")  # mid-deal: no result from a half-read hand (tests/test_device_hold.py)
+        shoe.fault(
+            "JAM"
+        )  # mid-deal: no result from a half-read hand (tests/table/test_device_hold.py)
         shown = wait_report(config, capsys, "the hold", lambda r: bool(r["holds"]))
         assert (shown["exit"], shown["state"]) == (1, "HELD")
         assert shown["holds"] == [{"kind": "round-held", "reason": "device shoe: JAM", "inputs": 0}]

@@ -146,7 +146,8 @@ def display_payload(
 
 class Scoreboard(NamedTuple):
     """One shoe's statistics and roads kept as its coups come (`plus`), equal to `shoe_stats`
-    and `shoe_roads` over the same coups (tests/test_eztrak.py proves it): a round costs one
+    and `shoe_roads` over the same coups (tests/games/baccarat/test_eztrak.py proves it): a round
+    costs one
     coup's work, not the whole shoe's. Immutable; `coups` says exactly what it was built from."""
 
     coups: tuple[Coup, ...] = ()
