@@ -32,6 +32,7 @@ from tablectl_base.money import Money, fmt
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
+    from tablectl.games.table_rules import Rules
     from tablectl.rules.betting_structures import Structure
 
 StructureName = Literal["fixed-limit", "spread-limit", "pot-limit", "no-limit"]
@@ -325,6 +326,30 @@ class PokerGame(GameSettings):
         """The schedule of `[game.collection]` (R44)."""
         return self.schedule(seats)
 
+    def posted_terms(self, rules: Rules) -> dict[str, Any]:
+        """`betting`: the posted structure, stakes, blinds, kill, smallest chip and least
+        buy-in (the config's, else the posted option's; None: none posted)."""
+        return {"betting": self.posted_betting(rules.poker_schedule())}
+
+    def posted_betting(self, schedule: PokerSchedule) -> dict[str, Any]:
+        """The table's betting as `posted_terms` shows it."""
+        least = self.least_buy_in(schedule)
+        return {
+            **self.posted_stakes(),
+            "kill": self.kill,
+            "chip": fmt(self.chip),
+            "buy_in": None if least is None else fmt(least),
+        }
+
+    def posted_stakes(self) -> dict[str, Any]:
+        """The structure, stakes, later stakes and blinds, as money text."""
+        return {
+            "structure": self.structure,
+            "stakes": _money_pair(self.stakes),
+            "late_stakes": _money_pair(self.late_stakes),
+            "blinds": _money_pair(self.blinds),
+        }
+
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
         """The collection against the seats (R44); no banked sections at a poker table; the
         document's posted limits file is for this game (its `[approval]`)."""
@@ -337,6 +362,10 @@ class PokerGame(GameSettings):
         except ScheduleError as exc:
             problems += [keyed_problem(p) for p in exc.problems]
         return problems
+
+
+def _money_pair(pair: tuple[Decimal, Decimal] | None) -> list[str] | None:
+    return None if pair is None else [fmt(pair[0]), fmt(pair[1])]
 
 
 def _in_chips(amounts: list[Decimal], chip: Decimal, what: str) -> None:
