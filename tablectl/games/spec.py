@@ -9,7 +9,7 @@ docs/adding-a-game.md: a package with its SPEC, its config and data files, one r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal, Required, TypedDict, get_args, get_type_hints
 
@@ -110,6 +110,15 @@ class GameSpec:
     config must fill one of them, and a `needed` one must be filled (check-config). () for a game
     that takes no devices; None (a game shipped elsewhere that declares none): any device is
     allowed, unchecked."""
+    snapshot_classes: Mapping[str, str] = field(default_factory=dict)
+    """Stable name -> "module:qualname" of each class of the game's own that its state can
+    hold (tablectl/snapshot_names.py): a snapshot writes the name, never the module, so the
+    class can move with only its line here changed. Each name starts with the family's own
+    prefix ("<family>.") and names one class across every game."""
+    result_summary: str | None = None
+    """"module:function" taking a `round/result` payload's `outcome` and giving its verdict in
+    a few words with no card in it (the status report's last result line), or None; None: the
+    line counts the wagers and money alone."""
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -143,6 +152,18 @@ def load(path: str) -> Any:
     """The object a "module:name" string names, imported now."""
     module, _, name = path.partition(":")
     return getattr(import_module(module), name)
+
+
+def _loaded_by_qualname(path: str) -> object:
+    """The object a "module:qualname" string names (a nested class too), or None."""
+    module, _, qualname = path.partition(":")
+    try:
+        obj: object = import_module(module)
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError):
+        return None
+    return obj
 
 
 ENGINE_MEMBERS = ("initial", "apply", "void", "in_deal", "between_rounds", "state_view")
@@ -237,6 +258,11 @@ def check_parts(spec: GameSpec, where: str) -> None:
         raise SpecError(f"{where}: {spec.analyzer} is not callable")
     if spec.recall_printer is not None and not callable(load(spec.recall_printer)):
         raise SpecError(f"{where}: {spec.recall_printer} is not callable")
+    if spec.result_summary is not None and not callable(load(spec.result_summary)):
+        raise SpecError(f"{where}: {spec.result_summary} is not callable")
+    for name, path in spec.snapshot_classes.items():
+        if ":" in name or not isinstance(_loaded_by_qualname(path), type):
+            raise SpecError(f"{where}: snapshot class {name} ({path}) is not a class")
     if spec.analyzed_wagers is not None:
         for gid in spec.ids:
             if not set(spec.analyzed(gid)) <= set(spec.spots.get(gid, ())):

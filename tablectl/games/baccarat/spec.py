@@ -64,4 +64,8 @@ SPEC = GameSpec(
         },
         {"role": "the scoreboard display", "drivers": ("eztrak",), "why": "R28"},
     ),
+    snapshot_classes={
+        "baccarat.BaccaratState": "tablectl.games.baccarat.engine:BaccaratState",
+        "baccarat.Coup": "tablectl.games.baccarat.eztrak:Coup",
+    },
 )

@@ -229,4 +229,8 @@ SPEC = GameSpec(
             "hits included, comes out of the card-reading shoe as shoe.card",
         },
     ),
+    snapshot_classes={
+        "blackjack.BlackjackState": "tablectl.games.blackjack.state:BlackjackState",
+        "blackjack.Hand": "tablectl.games.blackjack.state:Hand",
+    },
 )

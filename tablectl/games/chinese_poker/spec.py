@@ -125,4 +125,10 @@ SPEC = GameSpec(
     recall_printer="tablectl.games.chinese_poker.recall:format_chinese_round",
     # none: the hands are dealt by hand and set at the dealer's console
     device_roles=(),
+    snapshot_classes={
+        "chinese_poker.ChineseState": "tablectl.games.chinese_poker.engine:ChineseState",
+        "chinese_poker.ChineseRound": "tablectl.games.chinese_poker.engine:ChineseRound",
+        "chinese_poker.Hand": "tablectl.rules.chinese_poker:Hand",
+        "chinese_poker.Setting": "tablectl.rules.chinese_poker:Setting",
+    },
 )

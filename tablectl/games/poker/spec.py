@@ -447,4 +447,17 @@ SPEC = GameSpec(
             "why": "the card-reading table's table.card; without it the dealer's console deals",
         },
     ),
+    snapshot_classes={
+        "poker.PokerState": "tablectl.games.poker.state:PokerState",
+        "poker.HandState": "tablectl.games.poker.state:HandState",
+        "poker.SeatState": "tablectl.games.poker.state:SeatState",
+        "poker.Rotation": "tablectl.rules.rotation:Rotation",
+        "poker.BettingRound": "tablectl.rules.betting:BettingRound",
+        "poker.Player": "tablectl.rules.betting:Player",
+        "poker.Action": "tablectl.rules.betting:Action",
+        "poker.FixedLimit": "tablectl.rules.betting_structures:FixedLimit",
+        "poker.SpreadLimit": "tablectl.rules.betting_structures:SpreadLimit",
+        "poker.PotLimit": "tablectl.rules.betting_structures:PotLimit",
+        "poker.NoLimit": "tablectl.rules.betting_structures:NoLimit",
+    },
 )
