@@ -54,6 +54,7 @@ SPEC = GameSpec(
     analyzer="tablectl.analysis.baccarat:analyze_request",
     screen="baccarat",
     recall_printer="tablectl.games.baccarat.recall:print_round",
+    result_summary="tablectl.games.baccarat.recall:coup_verdict",
     device_roles=(
         {
             "role": "the cards",
