@@ -183,7 +183,7 @@ class PokerHand:
 
 def is_chinese_result(result: Mapping[str, Any]) -> bool:
     """Whether a `round/result` payload is a Chinese Poker round's (hands and payments, no
-    pots: tablectl/render.py chinese_result_payload)."""
+    pots: tablectl/games/chinese_poker/records.py)."""
     return "payments" in result and "hands" in result and "pots" not in result
 
 
