@@ -70,6 +70,12 @@ class GameSettings(BaseModel):
         by key; {} where the game posts nothing of its own. Money is text with two places."""
         return {}
 
+    def hand_history_terms(self) -> dict[str, Any] | None:
+        """What a hand history needs of the game's terms as a hand begins (`at_start` of the
+        `hand.start` recall lists, tablectl/history/rounds.py), beginning with the game id;
+        None (the default) where the game keeps no hand history."""
+        return None
+
     def own_schedule(self, seats: int) -> PokerSchedule | None:
         """The collection schedule the game's own section gives (a poker game's, R44), for a
         table of `seats`; None: the table's `[collection]` gives it (R4). Called only once

@@ -331,6 +331,18 @@ class PokerGame(GameSettings):
         buy-in (the config's, else the posted option's; None: none posted)."""
         return {"betting": self.posted_betting(rules.poker_schedule())}
 
+    def hand_history_terms(self) -> dict[str, Any] | None:
+        """The game, its document, the betting structure, stakes, blinds and smallest chip
+        (what tablectl/games/poker/hand_rebuild.py rebuilds a hand with)."""
+        return {
+            "game": self.id,
+            "document": self.document,
+            "structure": self.structure,
+            "stakes": None if self.stakes is None else [fmt(a) for a in self.stakes],
+            "blinds": [fmt(a) for a in self.blinds],
+            "chip": fmt(self.chip),
+        }
+
     def posted_betting(self, schedule: PokerSchedule) -> dict[str, Any]:
         """The table's betting as `posted_terms` shows it."""
         least = self.least_buy_in(schedule)
