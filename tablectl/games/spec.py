@@ -131,6 +131,11 @@ class GameSpec:
     hold (tablectl/snapshot_names.py): a snapshot writes the name, never the module, so the
     class can move with only its line here changed. Each name starts with the family's own
     prefix ("<family>.") and names one class across every game."""
+    round_formats: Mapping[str, str] = field(default_factory=dict)
+    """History format name -> "module:Class" of its writer of finished rounds, for a format only
+    this game's rounds are written in (`tablectl export --format`): a class with the members of
+    tablectl/history/generic.py `RoundWriter`, which raises ValueError naming a round it
+    cannot write."""
     analyze_options: tuple[AnalyzeOption, ...] = ()
     """The options of `tablectl analyze` the game's analysis reads, beyond the game, wager, pay
     table and decks every analysis takes."""
@@ -283,6 +288,10 @@ def check_parts(spec: GameSpec, where: str) -> None:
             raise SpecError(f"{where}: analyze option {option.flag} has no AnalyzeRequest field")
     if spec.result_summary is not None and not callable(load(spec.result_summary)):
         raise SpecError(f"{where}: {spec.result_summary} is not callable")
+    for name, path in spec.round_formats.items():
+        writer = load(path)
+        if not all(callable(getattr(writer, m, None)) for m in ("write_round", "finish")):
+            raise SpecError(f"{where}: round format {name} ({path}) writes no rounds")
     for name, path in spec.snapshot_classes.items():
         if ":" in name or not isinstance(_loaded_by_qualname(path), type):
             raise SpecError(f"{where}: snapshot class {name} ({path}) is not a class")

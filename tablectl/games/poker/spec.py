@@ -459,6 +459,7 @@ SPEC = GameSpec(
             "why": "the card-reading table's table.card; without it the dealer's console deals",
         },
     ),
+    round_formats={"phh": "tablectl.games.poker.phh:PhhWriter"},
     snapshot_classes={
         "poker.PokerState": "tablectl.games.poker.state:PokerState",
         "poker.HandState": "tablectl.games.poker.state:HandState",
