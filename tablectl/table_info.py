@@ -121,7 +121,7 @@ def _limits(limits: Limits) -> dict[str, Any]:
 
 def _paytable(table: PayTable) -> dict[str, Any]:
     """One pay table as the rules hold it: its name, the wager it settles, and each winning
-    hand's pay in the table's order; a Fortune table's Envy amounts too (R32)."""
+    hand's pay in the table's order; the Envy amounts where the table has them (R32)."""
     out: dict[str, Any] = {
         "name": table.name,
         "wager": table.wager,
