@@ -15,7 +15,7 @@ hand:
 - ``pit-<site>``: the floor supervisor's console: a console for every table of the site (it
   resolves held rounds with ``round.resume`` and ``round.void``);
 - ``floor-<site>``: floor and surveillance systems: read everything the tables publish, but not the
-  inbound commands (a Pai Gow ``cmd/decision`` names a player's low hand before the showdown,
+  inbound commands (a ``cmd/decision`` can name a player's hand of cards before the showdown,
   docs/mqtt.md), and write nothing;
 - ``display-<site>``: display pages (EZTRAK boards, table signs, the scoreboard page): read
   ``status``, ``info`` (the posted limits, pay tables and collection schedule), ``state`` and

@@ -9,10 +9,17 @@ console of the table (they share one broker user) and no pit console reads it li
 no hidden card (`tablectl.table.mask_cards`). The table's own messages about the input follow
 the card-exposure rule (docs/mqtt.md) as before.
 
-This module imports nothing from tablectl: the ACL generator reads it without loading the daemon.
+This module imports nothing from tablectl but the input models (tablectl_base.events): the ACL
+generator reads it without loading the daemon.
 """
 
 from __future__ import annotations
+
+import typing
+
+from pydantic import BaseModel
+
+from tablectl_base.events import CardText, InputEvent
 
 COMMAND_VERBS = {
     "wager": "wager",
@@ -29,7 +36,7 @@ COMMAND_VERBS = {
     "shuffler.stack": "shuffler.stack",
     "dice.roll": "dice.roll",
     "table.card": "table.card",
-    # the poker room: seats, the hand, and what a table without a reader is told
+    # the pot games: seats, the hand, and what a table without a reader is told
     "seat.take": "seat.take",
     "seat.leave": "seat.leave",
     "seat.away": "seat.away",
@@ -51,39 +58,50 @@ COMMAND_VERBS = {
 }
 """Inbound command verbs and the input event type each becomes."""
 
-CARD_COMMANDS = frozenset(
+FACE_UP_COMMANDS = frozenset(
     {
-        # a Pai Gow `set` names the player's low hand, face down until the showdown
-        "decision",
-        # a card entered into a gap (R39): a blackjack hole card, a Three Card Poker, Pai Gow
-        # or Ultimate hand's card, all dealt face down
-        "shoe.card",
-        "shoe.burn",  # a burned card goes face down: no topic ever shows it
-        "shuffler.stack",  # a stack: face-down hands, and the order of cards not yet dealt
-        "table.card",  # a poker reader's card: a hole card, a down card, the muck
-        "hole.cards",  # hole cards: never published live (R46)
-        "down.cards",  # stud down cards: never published
-        "option.buy",  # Option Alley: a new hole card (journal only) and the hole card it replaces
-        "draw",  # the draw games: the discards and the cards drawn, never published
-        "chinese.set",  # thirteen cards, face down until every hand is in
-        "chinese.sweep",  # likewise, declared as a clean sweep
-        "hole.discard",  # Crazy Pineapple's discard, face down
+        "up.cards",  # a street's up cards, dealt face up
+        "board.cards",  # the community cards, keyed as they are turned up
+        "card.flashed",  # a card the dealer exposed to everyone
     }
 )
-"""The verbs whose payload can carry a card the table has not shown when it is keyed.
+"""The verbs that carry cards, but only ones every player sees as the dealer keys them."""
+
+
+def _holds_a_card(tp: object) -> bool:
+    """Whether a value of type `tp` (an input model, a field's annotation) can hold a card
+    (`CardText`), at any depth."""
+    if tp == CardText:
+        return True
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return any(_holds_a_card(f.rebuild_annotation()) for f in tp.model_fields.values())
+    return any(_holds_a_card(arg) for arg in typing.get_args(tp))
+
+
+_INPUT_MODELS: dict[str, type[BaseModel]] = {
+    model.model_fields["type"].default: model
+    for model in typing.get_args(typing.get_args(InputEvent)[0])
+}
+"""Each input model (`InputEvent` is their union, annotated with its discriminator) by its
+journaled `type`."""
+
+CARD_INPUTS = frozenset(kind for kind, model in _INPUT_MODELS.items() if _holds_a_card(model))
+"""The input types whose model has a card field (found from the models, so a new input with a
+card is in it without a line here)."""
+
+CARD_COMMANDS = frozenset(
+    verb
+    for verb, kind in COMMAND_VERBS.items()
+    if verb not in FACE_UP_COMMANDS and kind in CARD_INPUTS
+)
+"""The verbs whose payload can carry a card the table has not shown when it is keyed: every
+verb whose input model has a card field (a card dealt face down, a burn, a stack, a setting
+held until the showdown, a discard, a card entered into a gap: R39), but those of
+`FACE_UP_COMMANDS`.
 
 The others carry no card (wagers, seats, the hand's start, a showdown's order, a void, an
 acknowledgment, `time.collect`, `hand.dead`, the dice of `dice.roll`, shown at once), or only
 cards that lie face up on the table when the dealer keys them (`FACE_UP_COMMANDS`)."""
-
-FACE_UP_COMMANDS = frozenset(
-    {
-        "up.cards",  # stud up cards, dealt face up
-        "board.cards",  # the flop, the turn and the river, keyed as they are turned up
-        "card.flashed",  # a card the dealer exposed to everyone (Lowball)
-    }
-)
-"""The verbs that carry cards, but only ones every player sees as the dealer keys them."""
 
 OPEN_COMMANDS = tuple(verb for verb in COMMAND_VERBS if verb not in CARD_COMMANDS)
 """The verbs a table's consoles and the pit may read: every verb but `CARD_COMMANDS`."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Literal, Protocol, Union
+from typing import ClassVar, Literal, Protocol, Union
 
 from tablectl_base.events import InputEvent
 from tablectl_base.frozen import quick_init  # frozen, built at a plain class's cost
@@ -175,8 +175,8 @@ Status = Literal["win", "lose", "push", "returned", "partial"]
 @dataclass(frozen=True)
 class Settlement:
     """What actually happened to one wager (R1). `net` is the player's gain, fees excluded;
-    `notes` is what the game adds to its row (the blackjack hand it rode, the hand an Envy paid
-    for, whether insurance was even money)."""
+    `notes` is what the game adds to its row (the hand it rode, the hand a bonus pay was for,
+    whether it was paid at even money)."""
 
     seat: int
     player: str
@@ -215,8 +215,8 @@ NO_NOTES = TableNotes()
 @dataclass(frozen=True)
 class Deck:
     """The round's deck, for a game dealt from alternating decks: its colour (None when the
-    device named none, published as null) and whether `deck` stands after `dealt` (Fortune Pai
-    Gow Poker and Ultimate Texas Hold'em, as they always published it) or before `outcome`."""
+    device named none, published as null) and whether `deck` stands after `dealt` (where a game
+    has always published it there) or before `outcome`."""
 
     colour: str | None
     after_dealt: bool = False
@@ -310,57 +310,25 @@ class PokerHandSettled:
     declared: bool = False  # the showdown's order declared by the dealer (no reader, no cards)
 
 
-@quick_init
-@dataclass(frozen=True)
-class ChinesePayment:
-    """One payment of a Chinese Poker round's settlement walk: `amount` of the `owed` (less
-    when a stack ran out), for a clean sweep or the segments (003 "Chinese Poker")."""
+class OwnRoundResult:
+    """A round's end of a game's own shape (`round/result`), for a game whose result is neither
+    a banked round (`RoundSettled`) nor a pot game's hand (`PokerHandSettled`): a frozen
+    dataclass the game defines in its own package, with a `table: TableNotes` field the table
+    fills in (default `NO_NOTES`) and, where it can be a misdeal, a `void` field. It builds its
+    own payload, so the renderer (tablectl/render.py) publishes it without knowing the game,
+    adding the table's notes at its end as to every result."""
 
-    payer: int
-    payee: int
-    owed: Decimal
-    amount: Decimal
-    reason: str
+    TOPIC: ClassVar[str] = "round/result"
+    """Where it is published (under the table's base topic)."""
+    table: TableNotes
 
-
-@quick_init
-@dataclass(frozen=True)
-class ChineseHandShown:
-    """A Chinese Poker hand at the showdown (every hand is exposed: 003 "Chinese Poker"):
-    its setting, or its clean sweep, or that it is fouled; its segments' names."""
-
-    seat: int
-    cards: tuple[str, ...]
-    front: tuple[str, ...]
-    middle: tuple[str, ...]
-    back: tuple[str, ...]
-    names: tuple[str, ...]
-    sweep: str | None
-    fouled: bool
+    def payload(self) -> dict[str, JsonValue]:
+        """The message's payload, in the key order the game has always published, without what
+        the table adds (`table`)."""
+        raise NotImplementedError
 
 
-@quick_init
-@dataclass(frozen=True)
-class ChineseRoundSettled:
-    """A Chinese Poker round's end (`round/result`): the fees taken before the deal, every hand
-    shown, the points each pair settled, each payment of the walk and the stacks after; a misdeal
-    (`void`) returns the fees."""
-
-    round: int
-    game: str
-    button: int
-    fees: tuple[tuple[int, Decimal], ...]
-    hands: tuple[ChineseHandShown, ...]
-    points: tuple[tuple[int, int, int], ...]  # (first, second, points the second pays the first)
-    payments: tuple[ChinesePayment, ...]
-    stacks: tuple[tuple[int, Decimal], ...]
-    point: Decimal
-    void: bool = False
-    reason: str | None = None
-    table: TableNotes = NO_NOTES
-
-
-RoundResult = (RoundSettled, PokerHandSettled, ChineseRoundSettled)
+RoundResult = (RoundSettled, PokerHandSettled, OwnRoundResult)
 """The records that end a round (`round/result`): what the table annotates and witnesses."""
 
 GameRecord = Union[  # noqa: UP007
@@ -369,6 +337,6 @@ GameRecord = Union[  # noqa: UP007
     DisplayChanged,
     RoundSettled,
     PokerHandSettled,
-    ChineseRoundSettled,
+    OwnRoundResult,
 ]
 """Everything an engine returns."""

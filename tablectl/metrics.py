@@ -130,8 +130,9 @@ class TableMetrics:
         info.labels(site=site, table=table, game=game, version=__version__).set(1)
         self.rounds = Counter(
             "tablectl_rounds",
-            "Rounds (poker hands) finished by this process, by game (a Dealer's Choice hand "
-            "under the game chosen) and whether it was voided; the start's replay is not counted",
+            "Rounds (poker hands) finished by this process, by game (a hand at a table offering "
+            "several games under the game chosen) and whether it was voided; the start's replay "
+            "is not counted",
             ["game", "void"],
             registry=r,
         )

@@ -10,12 +10,12 @@ from decimal import Decimal
 from typing import Any
 
 from tablectl.game_records import (
-    ChineseRoundSettled,
     DisplayChanged,
     Fee,
     GameRecord,
     InputAccepted,
     JsonValue,
+    OwnRoundResult,
     PokerHandSettled,
     RoundSettled,
     Settlement,
@@ -56,8 +56,8 @@ def render(record: GameRecord | TableMessage | Output) -> Output:
         return Output(f"display/{record.name}", dict(record.view), retain=True)
     if isinstance(record, PokerHandSettled):
         return Output("round/result", poker_result_payload(record))
-    if isinstance(record, ChineseRoundSettled):
-        return Output("round/result", chinese_result_payload(record))
+    if isinstance(record, OwnRoundResult):  # a game's own kind of result renders itself
+        return Output(record.TOPIC, with_table_notes(record.payload(), record.table))
     raise TypeError(f"not a game record: {record!r}")
 
 
@@ -196,49 +196,12 @@ def poker_result_payload(record: PokerHandSettled) -> dict[str, Any]:
     return with_table_notes(payload, record.table)
 
 
-def chinese_result_payload(record: ChineseRoundSettled) -> dict[str, Any]:
-    """`round/result` of a Chinese Poker round: the fees, every hand as exposed, the points of
-    each pair, each payment and the stacks after; a misdeal's returned fees."""
-    payload: dict[str, Any] = {"round": record.round, "game": record.game, "button": record.button}
-    if record.void:
-        payload["void"] = True
-        payload["reason"] = record.reason
-    payload["point"] = fmt(record.point)
-    payload["fees"] = [{"seat": s, "amount": fmt(a)} for s, a in record.fees]
-    payload["hands"] = [
-        {
-            "seat": h.seat,
-            "cards": list(h.cards),
-            "front": list(h.front),
-            "middle": list(h.middle),
-            "back": list(h.back),
-            "names": list(h.names),
-            "sweep": h.sweep,
-            "fouled": h.fouled,
-        }
-        for h in record.hands
-    ]
-    payload["points"] = [{"seats": [a, b], "points": n} for a, b, n in record.points]
-    payload["payments"] = [
-        {
-            "from": p.payer,
-            "to": p.payee,
-            "owed": fmt(p.owed),
-            "amount": fmt(p.amount),
-            "for": p.reason,
-        }
-        for p in record.payments
-    ]
-    payload["stacks"] = [{"seat": s, "stack": fmt(a)} for s, a in record.stacks]
-    return with_table_notes(payload, record.table)
-
-
 def shown_payload(hand: ShownHand) -> dict[str, Any]:
     """One hand shown down."""
     return {
         "seat": hand.seat,
         "cards": list(hand.cards),
-        # a low-only game (Razz) shows its low hand alone
+        # a low-only game shows its low hand alone
         "high": {"cards": list(hand.high), "name": hand.high_name} if hand.high else None,
         "low": None if hand.low is None else {"cards": list(hand.low), "name": hand.low_name},
     }

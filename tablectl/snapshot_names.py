@@ -1,8 +1,9 @@
 """The classes a snapshot may hold, each registered under a stable name that the snapshot writes
 in place of the class's module (tablectl/snapshot.py).
 
-A class can move to another module with only its line here changed: snapshots written before
-the move still load. Only a class registered here is ever rebuilt from a snapshot. The inputs
+A class can move to another module with only its line changed (here for the table's own, on its
+game's spec, `GameSpec.snapshot_classes`, for a game's): snapshots written before the move still
+load. Only a registered class is ever rebuilt from a snapshot. The inputs
 (`tablectl_base.events`) are registered under their journaled `type` ("event.shoe.card"), so a
 new input needs no line here. tests/table/test_snapshot_names.py walks every game's state and fails
 on
@@ -17,6 +18,7 @@ import typing
 
 from pydantic import BaseModel
 
+from tablectl.games.registry import game_ids, spec_of
 from tablectl_base.events import InputEvent
 
 CLASSES: dict[str, str] = {
@@ -28,36 +30,23 @@ CLASSES: dict[str, str] = {
     "positions.Ledger": "tablectl_base.positions:Ledger",
     # What the games share.
     "wagers.PlacedWager": "tablectl.games.common:PlacedWager",
-    # Each game's state and what it holds.
-    "baccarat.BaccaratState": "tablectl.games.baccarat.engine:BaccaratState",
-    "baccarat.Coup": "tablectl.games.baccarat.eztrak:Coup",
-    "blackjack.BlackjackState": "tablectl.games.blackjack.state:BlackjackState",
-    "blackjack.Hand": "tablectl.games.blackjack.state:Hand",
-    "chinese_poker.ChineseState": "tablectl.games.chinese_poker.engine:ChineseState",
-    "chinese_poker.ChineseRound": "tablectl.games.chinese_poker.engine:ChineseRound",
-    "chinese_poker.Hand": "tablectl.rules.chinese_poker:Hand",
-    "chinese_poker.Setting": "tablectl.rules.chinese_poker:Setting",
-    "pai_gow.PaiGowState": "tablectl.games.pai_gow.state:PaiGowState",
-    "pai_gow.Setting": "tablectl.games.pai_gow.state:Setting",
-    "poker.PokerState": "tablectl.games.poker.state:PokerState",
-    "poker.HandState": "tablectl.games.poker.state:HandState",
-    "poker.SeatState": "tablectl.games.poker.state:SeatState",
-    "poker.Rotation": "tablectl.rules.rotation:Rotation",
-    "poker.BettingRound": "tablectl.rules.betting:BettingRound",
-    "poker.Player": "tablectl.rules.betting:Player",
-    "poker.Action": "tablectl.rules.betting:Action",
-    "poker.FixedLimit": "tablectl.rules.betting_structures:FixedLimit",
-    "poker.SpreadLimit": "tablectl.rules.betting_structures:SpreadLimit",
-    "poker.PotLimit": "tablectl.rules.betting_structures:PotLimit",
-    "poker.NoLimit": "tablectl.rules.betting_structures:NoLimit",
-    "three_card_poker.ThreeCardPokerState": (
-        "tablectl.games.three_card_poker.state:ThreeCardPokerState"
-    ),
-    "ultimate.UltimateState": "tablectl.games.ultimate.state:UltimateState",
-    "ultimate.Stack": "tablectl.games.ultimate.state:Stack",
-    "ultimate.Play": "tablectl.games.ultimate.state:Play",
 }
-"""Stable name -> where the class lives now ("module:qualname")."""
+"""The framework's own classes: stable name -> where the class lives now ("module:qualname").
+Each game registers its own on its spec (`GameSpec.snapshot_classes`): `classes()` has both."""
+
+
+@functools.cache
+def classes() -> dict[str, str]:
+    """Every registered class, stable name -> "module:qualname": the framework's own, then each
+    registered game's (`GameSpec.snapshot_classes`, read from the specs, no engine imported).
+    A name two places register for different classes is a mistake: ValueError."""
+    out = dict(CLASSES)
+    for gid in game_ids():
+        for name, path in spec_of(gid).snapshot_classes.items():
+            if out.setdefault(name, path) != path:
+                raise ValueError(f"snapshot class {name} is registered twice: {out[name]}, {path}")
+    return out
+
 
 INPUTS: tuple[type[BaseModel], ...] = typing.get_args(typing.get_args(InputEvent)[0])
 """Every input class (`InputEvent` is the union of them, annotated with its discriminator)."""
@@ -76,7 +65,7 @@ def _events() -> dict[str, type]:
 def _names() -> dict[tuple[str, str], str]:
     """Stable names by (module, qualname): found without importing anything."""
     by_place = {(c.__module__, c.__qualname__): name for name, c in _events().items()}
-    for name, path in CLASSES.items():
+    for name, path in classes().items():
         module, _, qualname = path.partition(":")
         by_place[(module, qualname)] = name
     return by_place
@@ -93,7 +82,7 @@ def registered_class(name: str) -> type | None:
     event = _events().get(name)
     if event is not None:
         return event
-    path = CLASSES.get(name)
+    path = classes().get(name)
     if path is None:
         return None
     module, _, qualname = path.partition(":")

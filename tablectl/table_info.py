@@ -15,15 +15,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from tablectl import __version__
 from tablectl.config import LoadedConfig
-from tablectl.games.chinese_poker.spec import TABLE_LIMIT as CHINESE_POKER_LIMIT
-from tablectl.games.chinese_poker.spec import ChinesePoker
-from tablectl.games.dealers_choice.spec import DealersChoice
-from tablectl.games.poker.spec import PokerGame
 from tablectl.games.registry import spec_of
 from tablectl.games.table_rules import Limits, Rules
 from tablectl.rules.fees import Bracket, CollectionSchedule
@@ -90,25 +85,17 @@ def heartbeat_seconds(cfg: LoadedConfig) -> int | None:
 
 def posted(rules: Rules) -> dict[str, Any]:
     """What a card room posts at the table, from the rules in force: the table
-    limits (a banked game's, with any spot's own) or the poker room's stakes, the pays the rules
-    fix (`GameSettings.fixed_pays`: baccarat's spots, a pure 21.5, insurance), each pay table the
-    rules carry, the collection schedule (R4 or R44) and the bet timer where one runs. Money is
-    text with two places and a pay is "N to D" odds, as `tablectl analyze` writes them; keys
-    are the rules' own (the journal's `config` record), so a figure can be traced there."""
+    limits (a banked game's, with any spot's own), the game's own terms
+    (`GameSettings.posted_terms`: a poker room's stakes, say), the pays the rules fix
+    (`GameSettings.fixed_pays`), each pay table the rules carry, the collection schedule (R4 or
+    R44) and the bet timer where one runs. Money is text with two places and a pay is "N to D"
+    odds, as `tablectl analyze` writes them; keys are the rules' own
+    (the journal's `config` record), so a figure can be traced there."""
     out: dict[str, Any] = {}
     if rules.limits is not None:
         out["limits"] = _limits(rules.limits)
     game = rules.game
-    if isinstance(game, PokerGame):
-        out["betting"] = _betting(game, rules.poker_schedule())
-    elif isinstance(game, ChinesePoker):
-        low, high = CHINESE_POKER_LIMIT
-        out["points"] = {
-            "point": fmt(game.point),
-            "chip": fmt(game.chip),
-            "buy_in": fmt(game.least_buy_in),
-            "table_limit": {"min": fmt(low), "max": fmt(high)},
-        }
+    out.update(game.posted_terms(rules))
     out["pays"] = [
         {"wager": p.wager, "hand": p.hand, "pays": odds_text(p.odds)} for p in game.fixed_pays()
     ]
@@ -132,38 +119,9 @@ def _limits(limits: Limits) -> dict[str, Any]:
     }
 
 
-def _pair(pair: tuple[Decimal, Decimal] | None) -> list[str] | None:
-    return None if pair is None else [fmt(pair[0]), fmt(pair[1])]
-
-
-def _stakes(game: PokerGame) -> dict[str, Any]:
-    return {
-        "structure": game.structure,
-        "stakes": _pair(game.stakes),
-        "late_stakes": _pair(game.late_stakes),
-        "blinds": _pair(game.blinds),
-    }
-
-
-def _betting(game: PokerGame, schedule: PokerSchedule) -> dict[str, Any]:
-    """A poker room table's betting: structure, stakes, blinds, kill, smallest chip, the least
-    buy-in (the config's, else the posted option's; None: none posted), and at Dealer's Choice
-    each offered game with its own limits."""
-    least = game.least_buy_in(schedule)
-    out = {
-        **_stakes(game),
-        "kill": game.kill,
-        "chip": fmt(game.chip),
-        "buy_in": None if least is None else fmt(least),
-    }
-    if isinstance(game, DealersChoice):
-        out["games"] = [{"game": g, **_stakes(game.game_options(g))} for g in game.games]
-    return out
-
-
 def _paytable(table: PayTable) -> dict[str, Any]:
     """One pay table as the rules hold it: its name, the wager it settles, and each winning
-    hand's pay in the table's order; a Fortune table's Envy amounts too (R32)."""
+    hand's pay in the table's order; the Envy amounts where the table has them (R32)."""
     out: dict[str, Any] = {
         "name": table.name,
         "wager": table.wager,

@@ -8,9 +8,12 @@ import json
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tablectl.cli.common import EXIT_OK, EXIT_USAGE, add_command
+
+if TYPE_CHECKING:
+    from tablectl.games.spec import AnalyzeOption
 
 
 def add_parser(sub: Any) -> None:
@@ -52,17 +55,11 @@ def add_parser(sub: Any) -> None:
         + ", ".join(f"{g} {d}" for g in games if (d := default_decks(g)) is not None)
         + ")",
     )
-    analyze.add_argument(
-        "--banker-push-on-dragon7",
-        action="store_true",
-        help="baccarat: the banker wager pushes on a Dragon 7 (the usual EZ Baccarat rule; "
-        "without it the banker wager wins on a Dragon 7, as document 003 approves it)",
-    )
-    analyze.add_argument(
-        "--pure-pays",
-        choices=["6 to 5", "3 to 2"],  # 21.5 base wager (R11)
-        help="blackjack base wager: what a Pure 21.5 pays (default 6 to 5)",
-    )
+    for option in game_options():  # each game's own (its spec's `analyze_options`)
+        if option.choices is None:
+            analyze.add_argument(option.flag, action="store_true", help=option.help)
+        else:
+            analyze.add_argument(option.flag, choices=list(option.choices), help=option.help)
     analyze.add_argument(
         "--json",
         action="store_true",
@@ -78,6 +75,18 @@ def analyzed_games() -> dict[str, tuple[str, ...]]:
     from tablectl.games.registry import game_ids, spec_of
 
     return {gid: spec_of(gid).analyzed(gid) for gid in game_ids() if spec_of(gid).analyzer}
+
+
+def game_options() -> list[AnalyzeOption]:
+    """The options games add to `analyze` (`GameSpec.analyze_options`), each once, in the
+    registry's order of the games."""
+    from tablectl.games.registry import game_ids, spec_of
+
+    found: dict[str, AnalyzeOption] = {}
+    for gid in game_ids():
+        for option in spec_of(gid).analyze_options:
+            found.setdefault(option.flag, option)
+    return list(found.values())
 
 
 def default_decks(game: str) -> int | None:
@@ -114,8 +123,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         wager=args.wager,
         paytable=args.paytable,
         decks=args.decks if args.decks is not None else default_decks(args.game),
-        banker_push_on_dragon7=args.banker_push_on_dragon7,
-        pure_pays=args.pure_pays,
+        **{option.field: getattr(args, option.field) for option in game_options()},
     )
     counter = ProgressCounter(sys.stderr)
     try:

@@ -17,7 +17,6 @@ from tablectl.cli.common import (
     journal_config,
     open_history,
 )
-from tablectl.games.poker.hand import PhhError
 from tablectl.history import EXPORT_FORMATS, WRITERS, RoundWriter, record_writer, round_writer
 from tablectl.history.rounds import recall_rounds
 from tablectl.journal import JournalError
@@ -70,10 +69,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _export_rounds(args: argparse.Namespace) -> int:
-    """Every finished round (or round --round) in a format of rounds: `phh`, every finished poker
-    hand, one `[N]` section each (tablectl/history/phh.py). A misdeal, or a hand with a post past
-    the blinds, is left out (noted in a TOML comment); a hand of a game PHH has no variant code
-    for refuses the whole export with exit 2, before anything is written."""
+    """Every finished round (or round --round) in a format of rounds, a game's own (its spec's
+    `round_formats`, such as `phh`), which may leave a round out with a note; a round the format
+    cannot write (ValueError, naming it) refuses the whole export with exit 2, before anything
+    is written."""
     if journal_config(args) is None:
         print(
             f"tablectl: --format {args.format} replays the journal under its rules: give --config",
@@ -92,7 +91,7 @@ def _export_rounds(args: argparse.Namespace) -> int:
         for finished in rounds:
             writer.write_round(finished)
         writer.finish()
-    except PhhError as exc:
+    except ValueError as exc:  # a round the format cannot write, named
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.round is not None and not writer.written:

@@ -24,7 +24,7 @@ log = structlog.get_logger("tablectl.daemon")
 
 
 # Command payload limits (docs/mqtt.md "Commands"). A command is a small flat object (the
-# longest, a decision with a pai gow low hand, is under 200 bytes); whatever breaks a limit is
+# longest, a decision that names a hand of cards, is under 200 bytes); whatever breaks a limit is
 # journaled as input.invalid with the reason and answered, like any other refused command.
 MAX_COMMAND_BYTES = 4096  # larger payloads are refused before they are decoded
 RAW_KEPT_BYTES = 512  # what the journal keeps of an oversize payload: its first bytes

@@ -37,8 +37,8 @@ RECOVERY_NOTE_SECONDS = 2.0
 RECOVERY_EXTEND_SECONDS = 30.0
 """How much more time each of those notes asks systemd for (EXTEND_TIMEOUT_USEC)."""
 SNAPSHOT_EVERY_RECORDS = 1000
-"""Records applied between snapshots, taken at the next round boundary (about 70 baccarat
-rounds): a start replays at most this many records, plus the round in progress."""
+"""Records applied between snapshots, taken at the next round boundary (about 70 rounds of a
+game dealt from a shoe): a start replays at most this many records, plus the round in progress."""
 SNAPSHOT_MOST_RECORDS = 5000
 """A snapshot in the middle of a round once this many records were applied since the last."""
 SNAPSHOT_RETRY_RECORDS = 100

@@ -41,6 +41,8 @@ from typing import Any
 import structlog
 
 from tablectl.daemon.state import DaemonState
+from tablectl.games.registry import available, spec_of
+from tablectl.games.spec import load
 from tablectl.journal import JournalError, segments
 from tablectl.outputs import OutboxRow
 from tablectl.records import Record, now_ts
@@ -231,10 +233,11 @@ def result_entry(ts: str, payload: Mapping[str, Any]) -> dict[str, Any]:
 
 def result_line(r: Mapping[str, Any]) -> str:
     """A `round/result` payload in one line, with no card in it: a void and its reason; a
-    poker hand's pots and who was paid; a Chinese Poker round's payments; a baccarat coup's
-    winner and totals; and for a banked game the wagers settled and the players' net. A
-    payload of a shape it does not know (a game from another distribution) still gives its
-    round and what it can count."""
+    pot game's pots and who was paid; the payments between hands of a game settled by
+    payments; the game's verdict on its outcome (its spec's `result_summary`: winner and
+    totals, say); and for a banked game the wagers settled and the players' net. A payload of a
+    shape it does not know (a game from another distribution) still gives its round and what it
+    can count."""
     head = f"{'hand' if 'pots' in r else 'round'} {r.get('round', '?')}"
     if r.get("void"):
         return f"{head} void: {r.get('reason') or 'misdeal'}"
@@ -243,7 +246,7 @@ def result_line(r: Mapping[str, Any]) -> str:
     if isinstance(r.get("payments"), list):
         return f"{head}: {len(r['payments'])} payment(s) between {len(r.get('hands') or [])} hands"
     parts = []
-    verdict = _baccarat(r.get("outcome"))
+    verdict = _verdict(r)
     if verdict:
         parts.append(verdict)
     settlements = r.get("settlements")
@@ -254,15 +257,17 @@ def result_line(r: Mapping[str, Any]) -> str:
     return f"{head}: {'; '.join(parts)}" if parts else f"{head} finished"
 
 
-def _baccarat(o: Any) -> str | None:
-    """A baccarat coup's verdict (`winner`, the two totals, its flags), else None."""
-    if not isinstance(o, Mapping) or "winner" not in o:
+def _verdict(r: Mapping[str, Any]) -> str | None:
+    """The game's verdict on the round's `outcome` (its spec's `result_summary`), else None: a
+    game that gives none, or one not known here."""
+    game = r.get("game")
+    if not isinstance(game, str) or game not in available():
         return None
-    totals = [o.get(side, {}).get("total") for side in ("player", "banker")]
-    score = "-".join(str(t) for t in totals) if None not in totals else ""
-    won = f"tie {score}" if o["winner"] == "tie" else f"{o['winner']} wins {score}"
-    flags = [k for k in ("natural", "dragon7", "panda8") if o.get(k)]
-    return won.strip() + (f" [{', '.join(flags)}]" if flags else "")
+    summary = spec_of(game).result_summary
+    if summary is None:
+        return None
+    verdict: str | None = load(summary)(r.get("outcome"))
+    return verdict
 
 
 def _pots(pots: Sequence[Any]) -> str:

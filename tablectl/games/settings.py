@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Strict
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
+    from tablectl.games.table_rules import Rules
     from tablectl.rules.poker_fees import PokerSchedule
 
 StrictInt = Annotated[int, Strict()]
@@ -62,6 +63,18 @@ class GameSettings(BaseModel):
         """The pays the rules fix for this game's options (each from the one constant its
         settlement pays by); () where every pay is a pay table's or even money."""
         return ()
+
+    def posted_terms(self, rules: Rules) -> dict[str, Any]:
+        """What the table posts of the game's own terms under `rules`, beside its limits, pays
+        and collection (`info`'s `posted`, tablectl/table_info.py): e.g. a poker room's betting,
+        by key; {} where the game posts nothing of its own. Money is text with two places."""
+        return {}
+
+    def hand_history_terms(self) -> dict[str, Any] | None:
+        """What a hand history needs of the game's terms as a hand begins (`at_start` of the
+        `hand.start` recall lists, tablectl/history/rounds.py), beginning with the game id;
+        None (the default) where the game keeps no hand history."""
+        return None
 
     def own_schedule(self, seats: int) -> PokerSchedule | None:
         """The collection schedule the game's own section gives (a poker game's, R44), for a

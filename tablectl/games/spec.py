@@ -9,7 +9,7 @@ docs/adding-a-game.md: a package with its SPEC, its config and data files, one r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal, Required, TypedDict, get_args, get_type_hints
 
@@ -30,6 +30,22 @@ class AnalyzeRequest:
     decks: int | None = None
     banker_push_on_dragon7: bool = False
     pure_pays: str | None = None
+
+
+@dataclass(frozen=True)
+class AnalyzeOption:
+    """An option of `tablectl analyze` that only a game's analysis reads (its spec's
+    `analyze_options`): the flag, its help line, and its choices (None: an on/off switch). Its
+    value goes to the `AnalyzeRequest` field of the flag's name ("--pure-pays": `pure_pays`)."""
+
+    flag: str
+    help: str
+    choices: tuple[str, ...] | None = None
+
+    @property
+    def field(self) -> str:
+        """The `AnalyzeRequest` field the option's value goes to."""
+        return self.flag.removeprefix("--").replace("-", "_")
 
 
 @dataclass(frozen=True)
@@ -110,6 +126,23 @@ class GameSpec:
     config must fill one of them, and a `needed` one must be filled (check-config). () for a game
     that takes no devices; None (a game shipped elsewhere that declares none): any device is
     allowed, unchecked."""
+    snapshot_classes: Mapping[str, str] = field(default_factory=dict)
+    """Stable name -> "module:qualname" of each class of the game's own that its state can
+    hold (tablectl/snapshot_names.py): a snapshot writes the name, never the module, so the
+    class can move with only its line here changed. Each name starts with the family's own
+    prefix ("<family>.") and names one class across every game."""
+    round_formats: Mapping[str, str] = field(default_factory=dict)
+    """History format name -> "module:Class" of its writer of finished rounds, for a format only
+    this game's rounds are written in (`tablectl export --format`): a class with the members of
+    tablectl/history/generic.py `RoundWriter`, which raises ValueError naming a round it
+    cannot write."""
+    analyze_options: tuple[AnalyzeOption, ...] = ()
+    """The options of `tablectl analyze` the game's analysis reads, beyond the game, wager, pay
+    table and decks every analysis takes."""
+    result_summary: str | None = None
+    """"module:function" taking a `round/result` payload's `outcome` and giving its verdict in
+    a few words with no card in it (the status report's last result line), or None; None: the
+    line counts the wagers and money alone."""
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -143,6 +176,18 @@ def load(path: str) -> Any:
     """The object a "module:name" string names, imported now."""
     module, _, name = path.partition(":")
     return getattr(import_module(module), name)
+
+
+def _loaded_by_qualname(path: str) -> object:
+    """The object a "module:qualname" string names (a nested class too), or None."""
+    module, _, qualname = path.partition(":")
+    try:
+        obj: object = import_module(module)
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError):
+        return None
+    return obj
 
 
 ENGINE_MEMBERS = ("initial", "apply", "void", "in_deal", "between_rounds", "state_view")
@@ -237,6 +282,19 @@ def check_parts(spec: GameSpec, where: str) -> None:
         raise SpecError(f"{where}: {spec.analyzer} is not callable")
     if spec.recall_printer is not None and not callable(load(spec.recall_printer)):
         raise SpecError(f"{where}: {spec.recall_printer} is not callable")
+    request_fields = {f.name for f in fields(AnalyzeRequest)}
+    for option in spec.analyze_options:
+        if option.field not in request_fields:
+            raise SpecError(f"{where}: analyze option {option.flag} has no AnalyzeRequest field")
+    if spec.result_summary is not None and not callable(load(spec.result_summary)):
+        raise SpecError(f"{where}: {spec.result_summary} is not callable")
+    for name, path in spec.round_formats.items():
+        writer = load(path)
+        if not all(callable(getattr(writer, m, None)) for m in ("write_round", "finish")):
+            raise SpecError(f"{where}: round format {name} ({path}) writes no rounds")
+    for name, path in spec.snapshot_classes.items():
+        if ":" in name or not isinstance(_loaded_by_qualname(path), type):
+            raise SpecError(f"{where}: snapshot class {name} ({path}) is not a class")
     if spec.analyzed_wagers is not None:
         for gid in spec.ids:
             if not set(spec.analyzed(gid)) <= set(spec.spots.get(gid, ())):

@@ -34,11 +34,13 @@ class HistoryWriter(ABC):  # noqa: B024 (its kinds say what they write: RoundWri
 
 
 class RoundWriter(HistoryWriter):
-    """A writer of finished rounds (`recall`, `export --format phh`)."""
+    """A writer of finished rounds (`recall`, a game's own format for `export --format`: the
+    game's writer is registered as one, tablectl/history/__init__.py)."""
 
     @abstractmethod
     def write_round(self, finished: FinishedRound) -> None:
-        """Write (or keep) one finished round."""
+        """Write (or keep) one finished round; ValueError, naming the round, for one the format
+        cannot write."""
 
 
 class RecordWriter(HistoryWriter):

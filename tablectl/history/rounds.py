@@ -12,8 +12,8 @@ from typing import Any
 
 from tablectl import snapshot
 from tablectl.chainkey import load_key
+from tablectl.commands import CARD_INPUTS
 from tablectl.config import LoadedConfig
-from tablectl.games.poker.spec import PokerGame
 from tablectl.history.generic import FinishedRound
 from tablectl.journal import Journal
 from tablectl.journal.segments import History
@@ -21,24 +21,13 @@ from tablectl.records import Record
 from tablectl.table import HAND_ENTERED_TYPES, Table
 from tablectl_base.money import ZERO, fmt
 
-# Inputs that carry a round's cards or decide how they are played: recall lists every one of them
-# from the journal, including what no topic showed (burns, folded hands, hole cards).
-POKER_INPUTS = (
-    "hand.start",
-    "hole.cards",
-    "hole.discard",
-    "board.cards",
-    "up.cards",
-    "down.cards",
-    "option.buy",
-    "draw",
-    "chinese.set",
-    "chinese.sweep",
-    "hand.dead",
-    "card.flashed",
-    "showdown",
-)
-ROUND_INPUTS = (*HAND_ENTERED_TYPES, "decision", *POKER_INPUTS)
+PLAY_INPUTS = ("hand.start", "decision", "hand.dead", "showdown")
+"""The inputs without a card that decide how a round is played: the hand's start, a player's
+decision, a hand declared dead, a showdown's order."""
+ROUND_INPUTS = frozenset({*HAND_ENTERED_TYPES, *CARD_INPUTS, *PLAY_INPUTS})
+"""What recall lists of a round from the journal: every input that carries a round's cards
+(`commands.CARD_INPUTS`: burns, folded hands, hole cards, what no topic showed) or decides how
+they are played."""
 
 
 def rounds_from_journal(journal: Journal, table: Table) -> Iterator[FinishedRound]:
@@ -106,24 +95,19 @@ def _posts(echo: dict[str, Any], *kinds: str) -> list[dict[str, Any]]:
 
 
 def _hand_start(table: Table, rec: Record) -> dict[str, Any] | None:
-    """A poker hand's table as it begins (before `rec`, its `hand.start`): the seats and stacks
-    between hands, the blinds, the betting structure and stakes, the document and the seat count
-    (what a hand history needs besides the inputs: tablectl/games/poker/hand_rebuild.py); once
-    the table has taken it, `posted` adds the seats dealt in with what each posted. None at a
-    banked table."""
-    game = table.rules.game
-    if not isinstance(game, PokerGame):
+    """A hand's table as it begins (before `rec`, its `hand.start`): the seats and stacks
+    between hands and the game's terms a hand history needs (`GameSettings.hand_history_terms`:
+    the betting structure and stakes, say), and the seat count (what a hand history needs
+    besides the inputs); once the table has taken it, `posted` adds the seats dealt in with
+    what each posted. None where the game keeps no hand history."""
+    terms = table.rules.game.hand_history_terms()
+    if terms is None:
         return None
     view = table.state_payload()
     return {
         "ts": rec.ts,
         "table": table.table_id,
-        "game": game.id,
-        "document": game.document,
-        "structure": game.structure,
-        "stakes": None if game.stakes is None else [fmt(a) for a in game.stakes],
-        "blinds": [fmt(a) for a in game.blinds],
-        "chip": fmt(game.chip),
+        **terms,
         "seat_count": table.rules.seats.count,
         "seats": [
             {"seat": s["seat"], "player": s["player"], "stack": s["stack"]}

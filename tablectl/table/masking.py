@@ -9,7 +9,7 @@ from typing import Any
 from tablectl.commands import CARD_COMMANDS
 
 CARD_FIELDS = ("card", "cards", "low", "discard", "front", "middle", "back")
-"""The input fields that hold cards (a draw's discards, a Chinese Poker setting too): withheld."""
+"""The input fields that hold cards (a draw's discards, a hand's setting too): withheld."""
 # A card as our own messages write it (canonical: "Ah", "Td", "JKR"), and as raw input may quote
 # it in any case ("ah"); the raw form is matched only inside quotes so English words survive.
 _CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][shdc]|JKR)(?![A-Za-z0-9])")
@@ -34,9 +34,9 @@ def public_input(body: dict[str, Any]) -> dict[str, Any]:
 
 def public_text(text: str, shows_every_card: bool, source: str | None = None) -> str:
     """An alert's text as it may be published: card names masked, since a refused card may be a
-    hole card nobody has seen; not at a game that shows every card face up (baccarat), unless
-    the input came from a command that can carry a card the table does not show (a burn:
-    `commands.CARD_COMMANDS`, which only the table may read)."""
+    hole card nobody has seen; not at a game that shows every card face up (its spec's
+    `shows_every_card`), unless the input came from a command that can carry a card the table
+    does not show (a burn: `commands.CARD_COMMANDS`, which only the table may read)."""
     verb = source.removeprefix("cmd/") if source and source.startswith("cmd/") else None
     if shows_every_card and verb not in CARD_COMMANDS:
         return text

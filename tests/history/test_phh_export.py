@@ -1,5 +1,5 @@
 """`tablectl export --format phh`: finished poker hands as Poker Hand History
-(tablectl/history/phh.py), checked by round trip through pokerkit, an independent poker engine
+(tablectl/games/poker/phh.py), checked by round trip through pokerkit, an independent poker engine
 (a dev dependency only).
 
 Each exported hand is loaded with pokerkit's `HandHistory.loads_all`, replayed state by state,
@@ -386,8 +386,8 @@ def test_random_hands_round_trip_through_pokerkit(
     rng = random.Random(seed)
     # Sessions of up to 25 hands, each on its own table, until 25 hands are played: a session
     # ends when a player is short of the big blind (PHH posts a short blind but then calls only
-    # what was posted, where the table calls the full blind: tablectl/history/phh.py) or, at fixed
-    # limit, of what a hand can cost at most (four bets a street), so that no one goes all-in
+    # what was posted, where the table calls the full blind: tablectl/games/poker/phh.py) or, at
+    # fixed limit, of what a hand can cost at most (four bets a street), so that no one goes all-in
     # there: after a short all-in raise pokerkit's next raise is a full bet above the all-in,
     # the table's a full bet above the last full bet, and such hands do not replay in pokerkit.
     below = Decimal(blinds[1]) if stakes is None else 8 * (Decimal(stakes[0]) + Decimal(stakes[1]))

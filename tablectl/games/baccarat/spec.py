@@ -8,7 +8,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from tablectl.games.settings import FixedPay, GameSettings, StrictBool, StrictInt
-from tablectl.games.spec import GameSpec
+from tablectl.games.spec import AnalyzeOption, GameSpec
 
 
 class BaccaratGame(GameSettings):
@@ -52,8 +52,16 @@ SPEC = GameSpec(
     dealt_from_shoe=True,
     displays=("eztrak",),  # R28
     analyzer="tablectl.analysis.baccarat:analyze_request",
+    analyze_options=(
+        AnalyzeOption(
+            "--banker-push-on-dragon7",
+            "baccarat: the banker wager pushes on a Dragon 7 (the usual EZ Baccarat rule; "
+            "without it the banker wager wins on a Dragon 7, as document 003 approves it)",
+        ),
+    ),
     screen="baccarat",
     recall_printer="tablectl.games.baccarat.recall:print_round",
+    result_summary="tablectl.games.baccarat.recall:coup_verdict",
     device_roles=(
         {
             "role": "the cards",
@@ -64,4 +72,8 @@ SPEC = GameSpec(
         },
         {"role": "the scoreboard display", "drivers": ("eztrak",), "why": "R28"},
     ),
+    snapshot_classes={
+        "baccarat.BaccaratState": "tablectl.games.baccarat.engine:BaccaratState",
+        "baccarat.Coup": "tablectl.games.baccarat.eztrak:Coup",
+    },
 )

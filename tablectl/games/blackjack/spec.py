@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from tablectl.games.settings import FixedPay, GameSettings, StrictBool, StrictInt
-from tablectl.games.spec import GameSpec
+from tablectl.games.spec import AnalyzeOption, GameSpec
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
@@ -216,6 +216,13 @@ SPEC = GameSpec(
     },
     dealt_from_shoe=True,
     analyzer="tablectl.analysis.blackjack_wagers:analyze_request",
+    analyze_options=(
+        AnalyzeOption(
+            "--pure-pays",
+            "blackjack base wager: what a Pure 21.5 pays (default 6 to 5)",
+            choices=("6 to 5", "3 to 2"),  # 21.5 base wager (R11)
+        ),
+    ),
     screen="blackjack",
     recall_printer="tablectl.games.blackjack.recall:print_round",
     analyzed_wagers="tablectl.analysis.blackjack:ANALYZED",
@@ -229,4 +236,8 @@ SPEC = GameSpec(
             "hits included, comes out of the card-reading shoe as shoe.card",
         },
     ),
+    snapshot_classes={
+        "blackjack.BlackjackState": "tablectl.games.blackjack.state:BlackjackState",
+        "blackjack.Hand": "tablectl.games.blackjack.state:Hand",
+    },
 )

@@ -23,16 +23,13 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
-from tablectl.game_records import (
+from tablectl.game_records import GameRecord, JsonObject, JsonValue, StateChanged
+from tablectl.games.base import Rejected
+from tablectl.games.chinese_poker.records import (
     ChineseHandShown,
     ChinesePayment,
     ChineseRoundSettled,
-    GameRecord,
-    JsonObject,
-    JsonValue,
-    StateChanged,
 )
-from tablectl.games.base import Rejected
 from tablectl.games.common import VOID_RULE, can, default_player, event_msg, verify_seat
 from tablectl.games.poker.state import SeatState
 from tablectl.rules.chinese_poker import (

@@ -12,7 +12,7 @@ from tablectl_base.money import ZERO, fmt
 
 def format_chinese_round(ts: str, r: dict[str, Any], inputs: Sequence[dict[str, Any]] = ()) -> str:
     """A Chinese Poker round as the floor reads it (003 "Chinese Poker"; the result's shape:
-    tablectl/render.py chinese_result_payload): the buttons and the point, each player's fee,
+    tablectl/games/chinese_poker/records.py): the buttons and the point, each player's fee,
     each hand as set (front, middle, back, with their names) or its clean sweep, and fouls;
     the points each pair settled, each payment of the walk (less than owed where a stack ran
     out) and the stacks after, with each change over the round. A misdeal returns the fees."""

@@ -6,7 +6,7 @@ smallest chip and the collection schedule option the table posts (R44)."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -19,6 +19,7 @@ from tablectl_base.money import Money, fmt
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
+    from tablectl.games.table_rules import Rules
 
 TABLE_LIMIT = (Decimal(1), Decimal(100))
 """Every collection option's "Table Limit": "$1 - $100" (003 "Chinese Poker", Collection Fees)."""
@@ -82,6 +83,19 @@ class ChinesePoker(GameSettings):
     def own_schedule(self, seats: int) -> PokerSchedule | None:
         return self.schedule(seats)
 
+    def posted_terms(self, rules: Rules) -> dict[str, Any]:
+        """`points`: the value of a point, the smallest chip, the least buy-in and the posted
+        table limit."""
+        low, high = TABLE_LIMIT
+        return {
+            "points": {
+                "point": fmt(self.point),
+                "chip": fmt(self.chip),
+                "buy_in": fmt(self.least_buy_in),
+                "table_limit": {"min": fmt(low), "max": fmt(high)},
+            }
+        }
+
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
         """The seats (at most five) and the collection against them."""
         problems: list[tuple[str, str]] = []
@@ -111,4 +125,10 @@ SPEC = GameSpec(
     recall_printer="tablectl.games.chinese_poker.recall:format_chinese_round",
     # none: the hands are dealt by hand and set at the dealer's console
     device_roles=(),
+    snapshot_classes={
+        "chinese_poker.ChineseState": "tablectl.games.chinese_poker.engine:ChineseState",
+        "chinese_poker.ChineseRound": "tablectl.games.chinese_poker.engine:ChineseRound",
+        "chinese_poker.Hand": "tablectl.rules.chinese_poker:Hand",
+        "chinese_poker.Setting": "tablectl.rules.chinese_poker:Setting",
+    },
 )

@@ -5,13 +5,14 @@ approves it ("Dealer's Choice"); it posts no collection schedule, so the table g
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from tablectl.games.poker.spec import PokerGame, StructureName
 from tablectl.games.poker.state import DRAW_VARIANTS, STUD_VARIANTS, VARIANTS
 from tablectl.games.spec import GameSpec
+from tablectl.rules.poker_fees import PokerSchedule
 from tablectl_base.money import Money
 
 if TYPE_CHECKING:
@@ -81,6 +82,12 @@ class DealersChoice(PokerGame):
         options = model.model_validate({**data, "id": game})
         assert isinstance(options, PokerGame)
         return options
+
+    def posted_betting(self, schedule: PokerSchedule) -> dict[str, Any]:
+        """The poker room's betting, then each offered game with its own limits."""
+        out = super().posted_betting(schedule)
+        out["games"] = [{"game": g, **self.game_options(g).posted_stakes()} for g in self.games]
+        return out
 
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
         """The poker room's checks, and each offered game's (its seats: a stud table seats at

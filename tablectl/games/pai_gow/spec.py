@@ -74,4 +74,8 @@ SPEC = GameSpec(
             "why": '003 line 1417: "a dice cup containing three standard dice"',
         },
     ),
+    snapshot_classes={
+        "pai_gow.PaiGowState": "tablectl.games.pai_gow.state:PaiGowState",
+        "pai_gow.Setting": "tablectl.games.pai_gow.state:Setting",
+    },
 )

@@ -1,6 +1,6 @@
 """A finished hand of a poker room pot game as the journal holds it: who was dealt in, every
 action and card in order (`Step`), the table's result (`PokerHand`), and the PHH variant codes
-of the games that format can write (tablectl/history/phh.py).
+of the games that format can write (tablectl/games/poker/phh.py).
 
 `tablectl/games/poker/hand_rebuild.py` builds a `PokerHand` from what `tablectl recall` collects
 for a hand (tablectl/history/rounds.py); the recall text (tablectl/games/poker/recall.py) and
@@ -183,7 +183,7 @@ class PokerHand:
 
 def is_chinese_result(result: Mapping[str, Any]) -> bool:
     """Whether a `round/result` payload is a Chinese Poker round's (hands and payments, no
-    pots: tablectl/render.py chinese_result_payload)."""
+    pots: tablectl/games/chinese_poker/records.py)."""
     return "payments" in result and "hands" in result and "pots" not in result
 
 

@@ -32,6 +32,7 @@ from tablectl_base.money import Money, fmt
 
 if TYPE_CHECKING:
     from tablectl.config import TableConfig
+    from tablectl.games.table_rules import Rules
     from tablectl.rules.betting import Structure
 
 StructureName = Literal["fixed-limit", "spread-limit", "pot-limit", "no-limit"]
@@ -325,6 +326,42 @@ class PokerGame(GameSettings):
         """The schedule of `[game.collection]` (R44)."""
         return self.schedule(seats)
 
+    def posted_terms(self, rules: Rules) -> dict[str, Any]:
+        """`betting`: the posted structure, stakes, blinds, kill, smallest chip and least
+        buy-in (the config's, else the posted option's; None: none posted)."""
+        return {"betting": self.posted_betting(rules.poker_schedule())}
+
+    def hand_history_terms(self) -> dict[str, Any] | None:
+        """The game, its document, the betting structure, stakes, blinds and smallest chip
+        (what tablectl/games/poker/hand_rebuild.py rebuilds a hand with)."""
+        return {
+            "game": self.id,
+            "document": self.document,
+            "structure": self.structure,
+            "stakes": None if self.stakes is None else [fmt(a) for a in self.stakes],
+            "blinds": [fmt(a) for a in self.blinds],
+            "chip": fmt(self.chip),
+        }
+
+    def posted_betting(self, schedule: PokerSchedule) -> dict[str, Any]:
+        """The table's betting as `posted_terms` shows it."""
+        least = self.least_buy_in(schedule)
+        return {
+            **self.posted_stakes(),
+            "kill": self.kill,
+            "chip": fmt(self.chip),
+            "buy_in": None if least is None else fmt(least),
+        }
+
+    def posted_stakes(self) -> dict[str, Any]:
+        """The structure, stakes, later stakes and blinds, as money text."""
+        return {
+            "structure": self.structure,
+            "stakes": _money_pair(self.stakes),
+            "late_stakes": _money_pair(self.late_stakes),
+            "blinds": _money_pair(self.blinds),
+        }
+
     def cross_check(self, table: TableConfig) -> list[tuple[str, str]]:
         """The collection against the seats (R44); no banked sections at a poker table; the
         document's posted limits file is for this game (its `[approval]`)."""
@@ -337,6 +374,10 @@ class PokerGame(GameSettings):
         except ScheduleError as exc:
             problems += [keyed_problem(p) for p in exc.problems]
         return problems
+
+
+def _money_pair(pair: tuple[Decimal, Decimal] | None) -> list[str] | None:
+    return None if pair is None else [fmt(pair[0]), fmt(pair[1])]
 
 
 def _in_chips(amounts: list[Decimal], chip: Decimal, what: str) -> None:
@@ -418,4 +459,18 @@ SPEC = GameSpec(
             "why": "the card-reading table's table.card; without it the dealer's console deals",
         },
     ),
+    round_formats={"phh": "tablectl.games.poker.phh:PhhWriter"},
+    snapshot_classes={
+        "poker.PokerState": "tablectl.games.poker.state:PokerState",
+        "poker.HandState": "tablectl.games.poker.state:HandState",
+        "poker.SeatState": "tablectl.games.poker.state:SeatState",
+        "poker.Rotation": "tablectl.rules.rotation:Rotation",
+        "poker.BettingRound": "tablectl.rules.betting:BettingRound",
+        "poker.Player": "tablectl.rules.betting:Player",
+        "poker.Action": "tablectl.rules.betting:Action",
+        "poker.FixedLimit": "tablectl.rules.betting_structures:FixedLimit",
+        "poker.SpreadLimit": "tablectl.rules.betting_structures:SpreadLimit",
+        "poker.PotLimit": "tablectl.rules.betting_structures:PotLimit",
+        "poker.NoLimit": "tablectl.rules.betting_structures:NoLimit",
+    },
 )

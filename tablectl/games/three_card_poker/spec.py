@@ -80,4 +80,9 @@ SPEC = GameSpec(
             "why": '003 line 910: "the device shall dispense cards in stacks of three"',
         },
     ),
+    snapshot_classes={
+        "three_card_poker.ThreeCardPokerState": (
+            "tablectl.games.three_card_poker.state:ThreeCardPokerState"
+        ),
+    },
 )

@@ -79,4 +79,9 @@ SPEC = GameSpec(
             "why": "003 lines 3490-3492: two cards to each hand, five community cards",
         },
     ),
+    snapshot_classes={
+        "ultimate.UltimateState": "tablectl.games.ultimate.state:UltimateState",
+        "ultimate.Stack": "tablectl.games.ultimate.state:Stack",
+        "ultimate.Play": "tablectl.games.ultimate.state:Play",
+    },
 )

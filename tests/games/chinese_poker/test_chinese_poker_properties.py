@@ -42,8 +42,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tablectl.config import load_config
-from tablectl.game_records import ChineseRoundSettled, GameRecord
+from tablectl.game_records import GameRecord
 from tablectl.games.chinese_poker.engine import ChinesePokerEngine, ChineseState
+from tablectl.games.chinese_poker.records import ChineseRoundSettled
 from tablectl.games.registry import make_engine
 from tablectl.render import render
 from tablectl.rules import chinese_poker as rules

@@ -33,13 +33,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Final, TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 
 from tablectl.games.poker.flop import FLOP_GAMES
 from tablectl.games.poker.hand import VARIANT_CODES, PhhError, PokerHand, is_poker_result
 from tablectl.games.poker.hand_rebuild import poker_hand
-from tablectl.history.generic import FinishedRound, RoundWriter
 from tablectl_base.money import ZERO
+
+if TYPE_CHECKING:
+    from tablectl.history.generic import FinishedRound
 
 HOLE_CARDS: Final[Mapping[str, int]] = {gid: game.hole_cards for gid, game in FLOP_GAMES.items()}
 """Each flop game's hole cards, as its engine deals them."""
@@ -222,18 +224,24 @@ def to_phhs(documents: Sequence[str]) -> str:
     return "\n".join(f"[{k}]\n{doc}" for k, doc in enumerate(documents, start=1))
 
 
-class PhhWriter(RoundWriter):
+class PhhWriter:
     """`phh`: every finished poker hand as PHH, one `[N]` section a hand (a `.phhs` file),
     written when finished: first a TOML comment for each hand left out (a misdeal, a post past
     the blinds: `left_out`), then the hands. A round of a banked game is passed over; a hand PHH
-    cannot write raises PhhError naming the hand, before anything is written."""
+    cannot write raises PhhError naming the hand, before anything is written.
+
+    A writer of rounds (tablectl/history/generic.py `RoundWriter`, whose members it has: the
+    history registers it as one, from the poker spec's `round_formats`)."""
 
     def __init__(self, out: TextIO, *, table: str | None = None) -> None:
-        super().__init__(out, table=table)
+        self.out = out
+        self.table = table
+        self.written = 0
         self.documents: list[str] = []
         self.skipped: list[str] = []
 
     def write_round(self, finished: FinishedRound) -> None:
+        """Keep one finished round's hand (or the note of its leaving out)."""
         result = finished.result
         if not is_poker_result(result):
             return
@@ -249,6 +257,7 @@ class PhhWriter(RoundWriter):
         self.written += 1
 
     def finish(self) -> None:
+        """Write the notes, then the hands."""
         for note in self.skipped:
             self.out.write(note + "\n")
         if self.documents:
