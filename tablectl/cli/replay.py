@@ -61,18 +61,24 @@ def replay_records(lines: Iterator[str]) -> Iterator[Record]:
                 chain = data.pop("chain", None)
             body, event = _journaled(data, parsed)
         digest, key = _chain_head(chain, seq)
-        yield Record(
-            seq,
-            replay_ts(seq) if ts is None else ts,
-            source,
-            ref,
-            body,
-            "",
-            "" if digest is None else digest,
-            key,
+        rec: Record = _new_record(Record)  # Record(...) at under half its cost, as rows.py does
+        rec.__dict__.update(
+            seq=seq,
+            ts=replay_ts(seq) if ts is None else ts,
+            source=source,
+            ref=ref,
+            body=body,
+            prev_hash="",
+            hash="" if digest is None else digest,
+            key=key,
             witness=digest is not None,
+            text=None,
             event=event,
         )
+        yield rec
+
+
+_new_record = object.__new__
 
 
 PARSED_KEPT = 1024
