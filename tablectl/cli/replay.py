@@ -129,17 +129,31 @@ def print_rows(rows: Sequence[OutboxRow], out: TextIO) -> None:
     """Each row as a JSON line: topic, payload, qos, retain. The payload goes out as the row's
     own bytes, not decoded and encoded again: they are compact JSON written with these same
     separators and ensure_ascii=False from a dict with string keys, so the round trip gave back
-    exactly those bytes."""
-    for r in rows:
-        topic, qos, retain = _compact(r.topic), _compact(r.qos), _compact(r.retain)
-        payload = r.payload.decode("utf-8")
-        out.write(f'{{"topic":{topic},"payload":{payload},"qos":{qos},"retain":{retain}}}\n')
+    exactly those bytes. One record's lines are written at once."""
+    if not rows:
+        return
+    out.write("".join([_framed(r) for r in rows]))
+
+
+def _framed(row: OutboxRow) -> str:
+    """One row's line: its payload between the JSON around it (`_frame`)."""
+    head, tail = _frame(row.topic, row.qos, row.retain)
+    return head + row.payload.decode("utf-8") + tail
 
 
 @functools.lru_cache(maxsize=1024, typed=True)
+def _frame(topic: str, qos: int, retain: bool) -> tuple[str, str]:
+    """The text of a line before and after its payload: json.dumps(value, separators=(",",
+    ":"), ensure_ascii=False) of topic, qos and retain, remembered (a replay writes the same
+    few topics, qos and retain flags on every line)."""
+    return (
+        f'{{"topic":{_compact(topic)},"payload":',
+        f',"qos":{_compact(qos)},"retain":{_compact(retain)}}}\n',
+    )
+
+
 def _compact(value: str | int | bool) -> str:
-    """json.dumps(value, separators=(",", ":"), ensure_ascii=False), remembered: a replay
-    writes the same few topics, qos and retain flags on every line."""
+    """json.dumps(value, separators=(",", ":"), ensure_ascii=False)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
