@@ -69,6 +69,9 @@ class Record:
     text: str | None = field(default=None, compare=False, repr=False)
     """`body` as the journal file holds it (JSON text), when read from one: a replay parses a
     body it has parsed before (the same wager, the same bank) only once (Table)."""
+    event: Any = field(default=None, compare=False, repr=False)
+    """`body` already parsed as an input event (what `parse_event(body)` gives), when whoever
+    made the record parsed it anyway (`tablectl replay`): the table does not parse it again."""
 
     @property
     def chain(self) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from tablectl.table_messages import (
     TableAlert,
     TableMessage,
 )
+from tablectl_base.events import InputEvent
 from tablectl_base.money import fmt
 
 
@@ -64,8 +65,22 @@ def render(record: GameRecord | TableMessage | Output) -> Output:
 def event_payload(record: InputAccepted) -> dict[str, Any]:
     """`event`: the input's fields (less what the table does not show yet), the game's own
     additions, the time."""
-    body = record.event.model_dump(mode="json", exclude_none=True, exclude={"ts", *record.hide})
-    return {"type": body.pop("type"), **body, **record.shown, "ts": record.ts}
+    event, hide = record.event, record.hide
+    dumped = _dumped.get(id(event))
+    if dumped is None or dumped[0] is not event or dumped[1] != hide:
+        body = event.model_dump(mode="json", exclude_none=True, exclude={"ts", *hide})
+        dumped = (event, hide, body.pop("type"), body)
+        if len(_dumped) >= DUMPED_KEPT:
+            _dumped.clear()
+        _dumped[id(event)] = dumped
+    return {"type": dumped[2], **dumped[3], **record.shown, "ts": record.ts}
+
+
+DUMPED_KEPT = 256
+_dumped: dict[int, tuple[InputEvent, frozenset[str], Any, dict[str, Any]]] = {}
+"""Echoed events' fields (less those hidden) as `event_payload` dumps them, by the event's id
+(the event itself kept with them, so an id cannot be another's): an event is immutable, and a
+table parses the same wager or bank once and echoes that one event each time it comes."""
 
 
 def result_payload(record: RoundSettled) -> dict[str, Any]:

@@ -117,7 +117,10 @@ class TableState:
     def _parse(self, rec: Record) -> InputEvent:
         """`parse_event(rec.body)`, parsed once for every record with the same JSON text: a
         replay meets the same wager or bank again and again, and events are immutable. An input
-        with a position (`at`) is never the same twice, so it is not remembered."""
+        with a position (`at`) is never the same twice, so it is not remembered. A record that
+        comes with its event parsed (`Record.event`) is not parsed again."""
+        if rec.event is not None:
+            return cast(InputEvent, rec.event)
         text = rec.text
         if text is None or not isinstance(rec.body, dict) or "at" in rec.body:
             return parse_event(rec.body)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tablectl.cli.replay import print_rows
 from tablectl.outputs import OutboxRow
+from tablectl.table.table import encode_payload
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
@@ -43,3 +44,20 @@ def test_replay_line_equals_payload_decoded_and_encoded_again(
     out = io.StringIO()
     print_rows([row], out)
     assert out.getvalue() == decoded_and_encoded(row)
+
+
+@given(st.dictionaries(st.text(), json_values, max_size=6))
+def test_payload_encoder_writes_the_json_modules_bytes(payload: dict[str, Any]) -> None:
+    """Table._number's encoder (pydantic_core's, small floats json's way) gives exactly the bytes
+    json.dumps(payload, separators=(",", ":"), ensure_ascii=False) does, floats of every size,
+    NaN and the infinities included."""
+    expected = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    assert encode_payload(payload) == expected
+
+
+def test_payload_encoder_on_small_floats() -> None:
+    """The floats pydantic_core writes otherwise ("1e-5", "0.00001") come out as json's."""
+    for value in (1e-5, 0.00001234, -2.5e-7, 1e-9, 5e-324, 0.0001, 1e16, 1.5e300):
+        payload = {"x": value, "y": [value, {"z": value}]}
+        expected = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+        assert encode_payload(payload) == expected

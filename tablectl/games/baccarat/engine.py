@@ -120,6 +120,11 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
         # Which hand draws next, by the (immutable) cards it was worked out from (a cache).
         self._last_next: tuple[tuple[tuple[Hand, Card], ...], Side | None] | None = None
         self._from_left: dict[int, tuple[int, ...]] = {}  # `seats_from_left`, by seat (a cache)
+        # `state`'s wagers and player-dealer as shown, by what they were worked out from (caches).
+        self._last_wagers: tuple[tuple[PlacedWager, ...], list[JsonValue], str] | None = None
+        self._last_player_dealer: tuple[int | None, Decimal | None, Rotation, JsonValue] | None = (
+            None
+        )
 
     # -- the engine protocol -------------------------------------------------------------
 
@@ -144,19 +149,44 @@ class BaccaratEngine(PlayerDealerEngine[BaccaratState]):
 
     def state_payload(self, state: BaccaratState) -> dict[str, JsonValue]:
         player, banker = state.hands()
-        nxt = rules.next_to_draw(player, banker)
+        wagers, total_action = self._wagers_view(state.wagers)
         return {
             "game": GAME_ID,
             "round": state.round,
             "phase": state.phase,
             "shoe": state.shoe_number,
-            "player_dealer": player_dealer_view(state.bank_seat, state.bank, state.rotation),
+            "player_dealer": self._player_dealer_view(state),
             "bank_offer_seat": state.rotation.offer_seat(self.seats),
-            "wagers": [w.payload() for w in state.wagers],
-            "total_action": fmt(total_table_action(w.amount for w in state.wagers)),
+            "wagers": wagers,
+            "total_action": total_action,
             "cards": {"player": [str(c) for c in player], "banker": [str(c) for c in banker]},
-            "next_card": nxt if state.phase == "dealing" else None,
+            "next_card": self._next_to_draw(state) if state.phase == "dealing" else None,
         }
+
+    def _wagers_view(self, wagers: tuple[PlacedWager, ...]) -> tuple[list[JsonValue], str]:
+        """`state`'s wagers and total action, worked out once for each (immutable) wagers
+        tuple: a round's every card and close shows the same wagers again. The list is shared
+        by the views that show it, which only read it (a view is a read-only JsonObject)."""
+        last = self._last_wagers
+        if last is None or last[0] is not wagers:
+            shown: list[JsonValue] = [w.payload() for w in wagers]
+            total = fmt(total_table_action(w.amount for w in wagers))
+            last = self._last_wagers = (wagers, shown, total)
+        return last[1], last[2]
+
+    def _player_dealer_view(self, state: BaccaratState) -> JsonValue:
+        """`player_dealer_view` of `state`, worked out again only when its bank seat, bank or
+        rotation (immutable values) change; shared, read-only, like `_wagers_view`'s."""
+        last = self._last_player_dealer
+        if (
+            last is None
+            or last[0] != state.bank_seat
+            or last[1] is not state.bank
+            or last[2] is not state.rotation
+        ):
+            view = player_dealer_view(state.bank_seat, state.bank, state.rotation)
+            last = self._last_player_dealer = (state.bank_seat, state.bank, state.rotation, view)
+        return last[3]
 
     # -- bank (R1, R5) -----------------------------------------------------------------------
 
