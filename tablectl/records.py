@@ -135,3 +135,8 @@ class Verification:
     records: int
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+
+class RoundRefused(ValueError):
+    """A finished round a history format cannot write (PHH and a game it has no code for, say),
+    named: `tablectl export` says so and exits 2, where any other error is a defect."""

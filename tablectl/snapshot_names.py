@@ -35,24 +35,41 @@ CLASSES: dict[str, str] = {
 Each game registers its own on its spec (`GameSpec.snapshot_classes`): `classes()` has both."""
 
 
+EVENT_PREFIX = "event."
+"""The stable names of the inputs: this, then the input's journaled `type`."""
+
+
 @functools.cache
+def _registered() -> tuple[dict[str, str], tuple[str, ...]]:
+    """Every registered class and what could not be registered (see `classes`)."""
+    out = dict(CLASSES)
+    refused: list[str] = []
+    for gid in game_ids():
+        for name, path in spec_of(gid).snapshot_classes.items():
+            if name.startswith(EVENT_PREFIX):
+                refused.append(f"{gid}: {name} is an input's stable name; {path} not registered")
+            elif out.setdefault(name, path) != path:
+                refused.append(f"{gid}: {name} is already {out[name]}; {path} not registered")
+    return out, tuple(refused)
+
+
 def classes() -> dict[str, str]:
     """Every registered class, stable name -> "module:qualname": the framework's own, then each
     registered game's (`GameSpec.snapshot_classes`, read from the specs, no engine imported).
-    A name two places register for different classes is a mistake: ValueError."""
-    out = dict(CLASSES)
-    for gid in game_ids():
-        for name, path in spec_of(gid).snapshot_classes.items():
-            if out.setdefault(name, path) != path:
-                raise ValueError(f"snapshot class {name} is registered twice: {out[name]}, {path}")
-    return out
+    A name already taken (by the framework, an input or a game read earlier) stays with its
+    first holder: the later class is not registered, so a snapshot holding it is refused and
+    the table rebuilt from the journal, never restored into the wrong class. `refused` says
+    which, for check-config."""
+    return _registered()[0]
+
+
+def refused() -> tuple[str, ...]:
+    """The snapshot classes a game declares that could not be registered, one line each."""
+    return _registered()[1]
 
 
 INPUTS: tuple[type[BaseModel], ...] = typing.get_args(typing.get_args(InputEvent)[0])
 """Every input class (`InputEvent` is the union of them, annotated with its discriminator)."""
-
-EVENT_PREFIX = "event."
-"""The stable names of the inputs: this, then the input's journaled `type`."""
 
 
 @functools.cache

@@ -444,7 +444,16 @@ async def tcp_proxy_factory() -> AsyncIterator[Callable[[str, int], Awaitable[Tc
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> MonthClock:
-    """The daemon's clock set by the test: records fall in `clock.month` (tests.helpers)."""
+    """The daemon's clock set by the test: records fall in `clock.month` (tests.helpers), and
+    so does every time the daemon's modules read (a status, a notice, a month's close)."""
     c = MonthClock()
-    monkeypatch.setattr("tablectl.daemon.inputs.now_ts", c)
+    for module in DAEMON_CLOCK_READERS:
+        monkeypatch.setattr(f"{module}.now_ts", c)
     return c
+
+
+DAEMON_CLOCK_READERS = tuple(
+    f"tablectl.daemon.{name}"
+    for name in ("inputs", "mqtt_link", "recovery", "state", "status_report", "supervision")
+)
+"""The daemon's modules that read the time (`from tablectl.records import now_ts`)."""

@@ -20,6 +20,7 @@ from tablectl.cli.common import (
 from tablectl.history import EXPORT_FORMATS, WRITERS, RoundWriter, record_writer, round_writer
 from tablectl.history.rounds import recall_rounds
 from tablectl.journal import JournalError
+from tablectl.records import RoundRefused
 
 
 def add_parser(sub: Any) -> None:
@@ -91,7 +92,7 @@ def _export_rounds(args: argparse.Namespace) -> int:
         for finished in rounds:
             writer.write_round(finished)
         writer.finish()
-    except ValueError as exc:  # a round the format cannot write, named
+    except RoundRefused as exc:  # a round the format cannot write, named
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.round is not None and not writer.written:

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from tablectl import snapshot_names
 from tablectl.config.data_files import (
     data_file_problems,
     game_paytables,
@@ -168,7 +169,11 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
         schedule=schedule,
         paytables=game_paytables(table.game, paytable_dir(path, table)),
         warnings=tuple(str(w) for w in driver_warnings)
-        + tuple(str(Problem(name, key, why)) for key, why in table.game.advice(table)),
+        + tuple(str(Problem(name, key, why)) for key, why in table.game.advice(table))
+        + tuple(
+            str(Problem(name, "game", f"snapshot class {line} (a game installed beside this one)"))
+            for line in snapshot_names.refused()
+        ),
         document=document,
     )
 

@@ -196,8 +196,6 @@ class Inputs(DaemonState):
                 rec = self.journal.append(ts, item.source, item.ref, body)
             committed = time.perf_counter() if item.received is not None else 0.0
             self._unstored = (rec, self.table.apply(rec))
-            if self.relay is not None:  # journaled: its messages may go now (Relay.offer)
-                self.relay.offer(self._unstored[1])
             if item.received is not None and self.metrics is not None:  # timed once, at commit
                 self.metrics.device_input(item.source, body.get("type"), committed - item.received)
         rec, rows = self._unstored
@@ -206,8 +204,8 @@ class Inputs(DaemonState):
         self._unstored = None
         if rec.seq == self.journal.first_seq:  # the journal's, or a new month file's, first
             self._publish_anchors()
-        if self.relay is not None:
-            self.relay.wake()
+        if self.relay is not None:  # journaled and stored: the publisher's turn, taken now
+            self.relay.offer(rows)
         for listener in self.listeners:
             listener(rec, rows)
         self._show(self.table.take_displayed())

@@ -186,14 +186,13 @@ class Relay:
 
     def offer(self, rows: Sequence[OutboxRow]) -> None:
         """Publish `rows` now if they are next: the messages of a record the journal has
-        committed, before the outbox has stored them (they are a function of the journal, and
-        the outbox stores the very same rows under the same seqs). While the publisher waits
-        on a connection, this is its turn taken at once (the waiting notices first, then the
-        rows in seq order, merged with the pending ones the way `_next_rows` merges the
-        retained rows again, so no row overtakes an older one); otherwise, or when anything
-        fails, the rows go the usual way, read from the outbox after `wake()`. A broker's
-        acknowledgment marks a row sent only once the outbox holds it: one marked before
-        would be published again on the next connection, under the same seq."""
+        committed and the outbox has stored (so a broker's acknowledgment finds the row to mark
+        sent, and a record whose stored rows differ, which holds the table, publishes nothing).
+        While the publisher waits on a connection, this is its turn taken at once (the waiting
+        notices first, then the rows in seq order, merged with the pending ones the way
+        `_next_rows` merges the retained rows again, so no row overtakes an older one);
+        otherwise, or when anything fails, the rows go the usual way, read from the outbox
+        after `wake()`."""
         wire = self._wire
         if wire is not None and rows and not self._stop_requested.is_set():
             try:

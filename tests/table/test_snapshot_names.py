@@ -176,3 +176,41 @@ def test_a_format_4_snapshot_is_not_trusted_and_the_table_is_rebuilt_from_the_re
     ]
     assert snapshot.encode(again.table) == expected
     again.journal.close()
+
+
+def test_a_name_a_game_takes_twice_stays_with_its_first_holder_and_check_config_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game installed beside the built-in ones that registers a stable name already taken (the
+    framework's `wagers.PlacedWager`, or an input's `event.*`) does not get it: every other table
+    still snapshots and restores, and the config's warnings name the clash."""
+    import dataclasses
+
+    from tablectl import snapshot_names
+    from tablectl.games import registry
+
+    real = registry.spec_of
+
+    def clashing(gid: str) -> Any:
+        spec = real(gid)
+        if gid != "razz":
+            return spec
+        taken = {"wagers.PlacedWager": "tablectl.alerts:Pace", "event.bank": "tablectl.alerts:Pace"}
+        return dataclasses.replace(spec, snapshot_classes={**spec.snapshot_classes, **taken})
+
+    monkeypatch.setattr(snapshot_names, "spec_of", clashing)
+    snapshot_names._registered.cache_clear()
+    snapshot_names._names.cache_clear()
+    try:
+        assert snapshot_names.classes()["wagers.PlacedWager"] == "tablectl.games.common:PlacedWager"
+        assert [line.split(":")[0] for line in snapshot_names.refused()] == ["razz", "razz"]
+        cfg = make_config(tmp_path)
+        table = Table(cfg)
+        feed(table, bank(1, "500"))
+        feed(table, wager(2, "player", "25"))
+        restored = snapshot.restore(cfg, snapshot.encode(table))
+        assert snapshot.encode(restored) == snapshot.encode(table)
+        assert any("wagers.PlacedWager is already" in w for w in make_config(tmp_path).warnings)
+    finally:
+        snapshot_names._registered.cache_clear()
+        snapshot_names._names.cache_clear()

@@ -17,6 +17,7 @@ from typing import Any, Final, Literal
 from tablectl.games.draw.family import DRAW_GAMES
 from tablectl.games.poker.flop import FLOP_GAMES
 from tablectl.games.stud.family import STUD_GAMES
+from tablectl.records import RoundRefused
 from tablectl_base.money import ZERO
 
 VARIANT_CODES: Final[Mapping[tuple[str, str], str]] = {
@@ -28,7 +29,7 @@ VARIANT_CODES: Final[Mapping[tuple[str, str], str]] = {
 """(game, betting structure) -> PHH variant code: every flop game PHH has a code for."""
 
 
-class PhhError(ValueError):
+class PhhError(RoundRefused):
     """A hand that cannot be written as PHH (a game or structure PHH has no code for), or
     whose journal lacks what a hand history needs."""
 
