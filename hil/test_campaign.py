@@ -10,7 +10,7 @@ from hil.campaign import FAILING, campaign
 
 
 @pytest.mark.integration
-def test_a_short_kill_campaign_loses_and_doubles_nothing_issue9() -> None:
+def test_a_short_kill_campaign_loses_and_doubles_nothing() -> None:
     # Up 2-3 s a life: a start takes about a second before the first card is journaled, so
     # with 1-2 s some runs dealt no round at all on a busy machine (the check below is what
     # keeps the campaign from passing on nothing).
@@ -23,7 +23,7 @@ def test_a_short_kill_campaign_loses_and_doubles_nothing_issue9() -> None:
 
 
 @pytest.mark.integration
-def test_the_tamper_pass_catches_every_kind_with_the_check_the_docs_name_issue24() -> None:
+def test_the_tamper_pass_catches_every_kind_with_the_check_the_docs_name() -> None:
     """Every kind of tampering of docs/operations.md's table, twice at random places: each
     caught by the check that table says catches it, and (the pass is no fake) the public chain
     alone misses the ones it says it misses."""

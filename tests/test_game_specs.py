@@ -1,4 +1,4 @@
-"""A game is one unit (issue 11 item 2): every registered game's GameSpec is whole, found through
+"""A game is one unit: every registered game's GameSpec is whole, found through
 the registry (the built-in table and the `tablectl.games` entry-point group), and a spec that is
 not whole fails when it is loaded, never at a table."""
 

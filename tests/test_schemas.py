@@ -1,4 +1,4 @@
-"""The MQTT contract's schemas (issue 14 item 1; schemas/, tablectl/schemas.py): valid draft
+"""The MQTT contract's schemas (schemas/, tablectl/schemas.py): valid draft
 2020-12 schemas whose references resolve, an AsyncAPI document that names every topic of
 docs/mqtt.md with its retain flag, QoS and an existing schema, recorded traffic that matches,
 and payloads that break the contract refused with the topic, the schema and the JSON path.
@@ -263,7 +263,7 @@ def test_a_state_without_seq_is_refused_naming_topic_schema_and_path() -> None:
     assert str(error).startswith(f"{BASE}/state: schemas/state.json refuses the payload at $: ")
 
 
-def test_every_payload_carries_ts_and_the_schema_version_issue14() -> None:
+def test_every_payload_carries_ts_and_the_schema_version() -> None:
     """Issue 14: `ts` and `v` in every JSON payload (the suite's schema check holds every
     payload tablectl publishes to it); a reader told another version is refused, not misread."""
     for key in ("ts", "v"):

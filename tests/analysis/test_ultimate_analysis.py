@@ -135,7 +135,7 @@ def test_cli_analyze_trips_prints_only_json_R35() -> None:
 
 
 def test_analyze_refuses_a_table_of_another_wager() -> None:
-    # issue 26: the refusal lists the Trips tables only (003 and 004 each print one)
+    # the refusal lists the Trips tables only (003 and 004 each print one)
     message = (
         "BLIND-003 is a blind table, not a trips table: the trips pay tables are TRIPS-003, "
         "TRIPS-004"

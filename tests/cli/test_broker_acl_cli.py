@@ -1,4 +1,4 @@
-"""`tablectl broker-acl` (issue 9 item 8): the Mosquitto users and ACL of a card room, generated
+"""`tablectl broker-acl`: the Mosquitto users and ACL of a card room, generated
 from its tables' configs. What the broker does with the ACL is tested against a real Mosquitto in
 tests/integration/test_broker_acl.py; here, what the file says."""
 

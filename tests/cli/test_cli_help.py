@@ -1,4 +1,4 @@
-"""A command line that explains itself (issue 15 item 2): `--version`; every subcommand of the real
+"""A command line that explains itself: `--version`; every subcommand of the real
 parser with a description, an example and help on every option; choices listed; `--config`
 everywhere with the default path; the exit codes documented and kept."""
 
@@ -62,7 +62,7 @@ def test_every_subcommand_has_a_description_and_an_example(name: str) -> None:
 
 
 INTERNAL_NUMBERS = re.compile(r"\bR\d+|\bissue \d+|\bcontract \d+", re.IGNORECASE)
-"""How the code and the docs cite a ruling (R26), an issue (issue 15 item 4) or the design
+"""How the code and the docs cite a ruling (R26), an issue or the design
 (DESIGN contract 4): words for the team, not for a technician reading --help."""
 
 
@@ -273,7 +273,7 @@ def test_the_exact_figure_is_the_headline_and_the_simulation_its_cross_check(
     assert sim["method"] == "simulation"
     assert headline.startswith("pure-21.5-blackjack buster (option-5, 6 decks): ")
     assert f"house edge {100 * result['house_edge']:.4f}% (exact" in headline
-    assert f"hit frequency {100 * result['hit_frequency']:.4f}%" in headline  # issue 26: percent
+    assert f"hit frequency {100 * result['hit_frequency']:.4f}%" in headline  # percent
     assert "simulation" not in headline
     low, high = sim["ci95"]
     hit_low, hit_high = sim["hit_frequency_ci95"]

@@ -242,7 +242,7 @@ def test_ambiguous_invalid_and_unreadable_serial() -> None:
 def test_a_port_pyserial_does_not_list_is_present_not_not_found(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 5, item 5: a config entry's port that exists is never called "not found". A real
+    """A config entry's port that exists is never called "not found". A real
     pseudo-terminal and a symlink to it (as the simulators' `--link` makes) are not in
     pyserial's list; a dangling link and a missing path are not found; a plain file is no
     device."""
@@ -283,7 +283,7 @@ def test_a_port_pyserial_does_not_list_is_present_not_not_found(
     assert f"      {listed}" in text
 
 
-# -- exit codes and --check (issue 15 item 2) ------------------------------------------------
+# -- exit codes and --check ------------------------------------------------
 
 
 def test_every_configured_device_found_exits_0(

@@ -1,4 +1,4 @@
-"""The install a technician runs (issue 15 item 4, issue 26 items 4 and 5): `scripts/install`
+"""The install a technician runs: `scripts/install`
 into a throwaway root (or an empty folder) leaves the service user, the config, the journal key,
 the udev rules for the devices the config names, the docs where the units point, the release in
 its own folder behind /opt/tablectl/current, and units (the table's service, the monthly
@@ -189,7 +189,7 @@ def install_into(
 def test_install_leaves_a_folder_that_was_there_as_it_was_and_owns_those_it_makes(
     tmp_path: Path,
 ) -> None:
-    """The install changes the mode and owner of no folder it did not make (issue 24 item 5):
+    """The install changes the mode and owner of no folder it did not make:
     a state folder made beforehand, by hand or by a package, keeps both, and is named as kept;
     the keys folder it makes is 0700 and the service user's."""
     root = throwaway_root(tmp_path)

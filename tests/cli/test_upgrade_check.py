@@ -1,4 +1,4 @@
-"""`tablectl upgrade-check` (issue 26 item 5): the new release replays the journal's recent rounds
+"""`tablectl upgrade-check`: the new release replays the journal's recent rounds
 (at least the last shoe or the last N rounds, reaching back into closed monthly segments when the
 live file holds fewer) and compares every message with the one stored in the outbox for the same
 record; it says what it would do to the file (a schema rewrite, snapshots it cannot read); and a

@@ -1,4 +1,4 @@
-"""The command line as a table has it (issue 26): `scripts/install` pip-installs the repository,
+"""The command line as a table has it: `scripts/install` pip-installs the repository,
 not editable, so the program runs from site-packages and its data from <venv>/share/tablectl, never
 from a checkout. The rest of the suite runs from the checkout and cannot see what the package
 fails to ship: `analyze` of the blackjack base game read config/pure-21.5-blackjack-000.toml,

@@ -112,7 +112,7 @@ def test_check_config_accepts_the_test_config_with_exit_0(
 def test_the_tables_client_id_is_its_broker_user_unless_the_config_names_another(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 24 item 7: the shipped broker config makes every client's id its user name
+    """The shipped broker config makes every client's id its user name
     (`use_username_as_clientid`), so the table asks for that id too; a config with another
     `client_id` beside its `username` is valid, with a warning saying the broker ignores it."""
     user = 'username = "table-cardroom-1-bac-01"'

@@ -1,5 +1,5 @@
 """Every data file says what it is for, and `check-config` refuses one at a table of another game
-or document (issue 26 item 1): a collection schedule file, a pay table, a betting limits file.
+or document: a collection schedule file, a pay table, a betting limits file.
 
 The shipped files' `[approval]` tables were read by hand from the documents they cite (shared
 seeds/README.md says which document approves which game); each refusal below is the line a

@@ -1,5 +1,5 @@
 """`tablectl check-config` on any config exits 0, or 2 with at least one problem line; never a
-traceback (issue 9, item 7). A NUL byte in any path, on the command line or in the file, is a
+traceback. A NUL byte in any path, on the command line or in the file, is a
 problem naming its key."""
 
 from __future__ import annotations

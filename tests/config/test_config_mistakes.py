@@ -1,4 +1,4 @@
-"""The mistakes a technician makes writing a table config by hand (issue 15 item 1), each through
+"""The mistakes a technician makes writing a table config by hand, each through
 the real command line: `tablectl check-config --config FILE` exits 2 and prints one
 `FILE: key.path: reason` line per problem, at the exact key, echoing the value it saw, with no
 traceback; what only surprises at the table is a warning (exit 0). Every shipped table config
@@ -309,7 +309,7 @@ def test_a_wrong_type_is_refused_not_converted(
 def test_the_heartbeat_is_off_or_whole_seconds_up_to_an_hour(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, said: str
 ) -> None:
-    """`[mqtt] heartbeat_seconds` (issue 25 item 2): 0 (off) or 1..3600, a whole number."""
+    """`[mqtt] heartbeat_seconds`: 0 (off) or 1..3600, a whole number."""
     edit = replace('host = "127.0.0.1"', f'host = "127.0.0.1"\nheartbeat_seconds = {value}')
     only(refused(tmp_path, capsys, BJ, edit), "mqtt.heartbeat_seconds", said)
 

@@ -1,4 +1,4 @@
-"""Paths the config names that exist and are not what they must be (issue 24 item 5): a journal
+"""Paths the config names that exist and are not what they must be: a journal
 path that is /dev/null, a FIFO, a folder, a socket or a link to one; a key file that is one of
 those; an archive folder that is a file. `check-config` and `run` (the real command, a child
 process with a deadline: opening a FIFO would block) exit 2 with one line naming the key, the

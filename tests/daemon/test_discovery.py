@@ -1,4 +1,4 @@
-"""Home Assistant MQTT discovery (issue 14 item 1, optional): a table that asks for it
+"""Home Assistant MQTT discovery (optional): a table that asks for it
 publishes, retained, one config per entity (online, round held, journal trouble, round, last
 alert), each reading a topic the table already publishes; the broker ACL lets the table write
 exactly those configs; off by default."""

@@ -1,4 +1,4 @@
-"""Issue 24 item 4: a journal the daemon cannot read or replay holds the table, never loops.
+"""A journal the daemon cannot read or replay holds the table, never loops.
 
 Each of ten real SQLite journals doctored as hil/journal_faults.py says (a body that is not
 JSON, a gap, outputs the replay no longer gives, an import that did not finish, ...) starts a

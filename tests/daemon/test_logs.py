@@ -1,4 +1,4 @@
-"""Log lines for their reader (issue 15 item 3): journald filters by priority, a terminal gets a
+"""Log lines for their reader: journald filters by priority, a terminal gets a
 readable line, everything else JSON; aiomqtt's expected backlog notice is no warning."""
 
 from __future__ import annotations

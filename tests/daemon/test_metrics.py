@@ -1,4 +1,4 @@
-"""The Prometheus metrics (tablectl/metrics.py, issue 26 item 6): `[metrics] listen` as
+"""The Prometheus metrics (tablectl/metrics.py): `[metrics] listen` as
 check-config takes and refuses it; the in-process daemon's endpoint on a free loopback port with
 the holds worked out by hand (a device fault mid-deal holds the round until round.resume; a
 journal that cannot be replayed holds the table); what the endpoint answers besides the metrics;
@@ -236,7 +236,7 @@ async def test_a_full_disk_holds_the_table_until_there_is_room(tmp_path: Path) -
         got = await scrape(port)
         now, seconds = held(got, "journal-unwritable")
         assert now == 0 and 0.3 <= seconds < 5
-        # told from memory while it lasted (unwritable, writable), then journaled (issue 14)
+        # told from memory while it lasted (unwritable, writable), then journaled
         assert alerts(got) == {"journal-unwritable": 1, "journal-writable": 1, "journal-trouble": 1}
 
 

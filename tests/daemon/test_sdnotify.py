@@ -113,7 +113,7 @@ def test_extend_timeout_is_in_microseconds(notify_socket: socket.socket) -> None
 def test_a_recovery_tells_systemd_how_far_it_got_and_asks_for_more_time(
     notify_socket: socket.socket, tmp_path: Path
 ) -> None:
-    """Issue 10 item 4: a recovery longer than a note's interval sends STATUS= with the record
+    """A recovery longer than a note's interval sends STATUS= with the record
     it reached and EXTEND_TIMEOUT_USEC=, so TimeoutStartSec bounds progress, not history."""
     from tablectl.config import load_config
     from tablectl.daemon import Daemon

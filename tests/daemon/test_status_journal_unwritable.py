@@ -1,4 +1,4 @@
-"""`tablectl status` while the journal cannot be written (issue 25 item 4, docs/operations.md
+"""`tablectl status` while the journal cannot be written (docs/operations.md
 "Disk full"): the table is held, and the status socket still answers, since it needs no disk.
 
 The disk fills at SQLite's lowest level, as tests/journal/test_disk_full.py does it (`PRAGMA

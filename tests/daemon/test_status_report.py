@@ -116,7 +116,7 @@ def test_a_stored_result_that_is_no_result_any_more_leaves_the_status_without_on
     tmp_path: Path,
 ) -> None:
     """The last `round/result` in the outbox is what `status` shows after a restart; a row edited
-    into something else must not stop the start (a loop, issue 24 item 4). (Found in review.)"""
+    into something else must not stop the start (a loop). (Found in review.)"""
     import sqlite3
 
     from tablectl.daemon import Daemon

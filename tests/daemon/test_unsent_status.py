@@ -1,4 +1,4 @@
-"""The unsent backlog on the retained `journal/status` (issue 14 item 4; docs/mqtt.md
+"""The unsent backlog on the retained `journal/status` (docs/mqtt.md
 "journal/status", docs/floor.md "Unsent backlog").
 
 The daemon tells how many outbox rows the broker has not acknowledged (`unsent`, the count of the

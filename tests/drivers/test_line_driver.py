@@ -179,7 +179,7 @@ POSITIONED: dict[str, Any] = {
 async def test_a_skipped_position_is_a_gap_at_once_no_history_to_resend_from(
     pty: tuple[int, str],
 ) -> None:
-    """Issue 9 item 3: a vendor device without history falls back to hold + console entry. The
+    """A vendor device without history falls back to hold + console entry. The
     line driver reports the skipped position as a device.gap before passing the next card on,
     and takes a reconnect's first card against the journal's count."""
     master, port = pty

@@ -1,4 +1,4 @@
-"""The whole-daemon tests run against a locked broker, as a card room's is (issue 9 item 8): no
+"""The whole-daemon tests run against a locked broker, as a card room's is: no
 anonymous client, a password per user, and the ACL `tablectl broker-acl` makes for the test's
 tables. `harness.write_config`, `floor.shipped_config` and `harness.Console` take their table's
 users and their role's credentials from the broker on their port (tests/conftest.py).

@@ -1,4 +1,4 @@
-"""The delayed broadcast feed through the daemon and a locked Mosquitto (issue 12 item 6): a poker
+"""The delayed broadcast feed through the daemon and a locked Mosquitto: a poker
 table with `[broadcast] delay_seconds = 2` and no reader. The broadcast role receives each input
 with its hole cards on `broadcast/event`, no sooner than the delay after the table journaled it;
 the console and the floor never receive the feed, and no live topic names a hole card (R46)."""

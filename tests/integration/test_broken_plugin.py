@@ -1,4 +1,4 @@
-"""A vendor driver plugin that is broken does not stop the table (issue 5: vendor drivers install
+"""A vendor driver plugin that is broken does not stop the table (vendor drivers install
 "through the `tablectl.drivers` entry-point group, imported lazily so a broken plugin cannot stop
 the daemon").
 

@@ -1,4 +1,4 @@
-"""Brokers are locked by default (issue 9 item 8): a table daemon on a broker set up as
+"""Brokers are locked by default: a table daemon on a broker set up as
 config/mosquitto/tablectl.conf says (no anonymous client, a password per user, the ACL that
 `tablectl broker-acl` makes), and what each kind of client can and cannot do there.
 
@@ -8,7 +8,7 @@ command the dealer console is allowed to send: once its reply is back, the daemo
 everything that reached it before, and the subscribers have received everything published
 before. What the daemon journaled and what the subscribers received then shows what got through.
 
-The table speaks MQTT 5 (issue 24 item 7): a message of its own the ACL refuses stays unsent and
+The table speaks MQTT 5: a message of its own the ACL refuses stays unsent and
 raises an alert; a command with a card the table has not shown reaches the table alone; and on
 the shipped broker config nobody can take the table's connection over with its client id.
 """
@@ -439,7 +439,7 @@ def anonymous_refused(port: int, ca: Path | None) -> bool:
     return got[0].is_failure
 
 
-# -- MQTT 5: refusals, card commands, client ids (issue 24 item 7) --------------------------------
+# -- MQTT 5: refusals, card commands, client ids --------------------------------
 
 
 def outbox_rows(journal: Path) -> list[tuple[int, str, bool]]:

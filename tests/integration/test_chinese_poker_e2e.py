@@ -1,4 +1,4 @@
-"""A whole Chinese Poker table end to end (issue 13 item 6), as test_stud_table_e2e.py plays a stud
+"""A whole Chinese Poker table end to end, as test_stud_table_e2e.py plays a stud
 table: the daemon in-process, a real Mosquitto on a free loopback port and MQTT clients. The
 shipped config/chinese-poker-003.toml (a $5 point, collection option 2: $2 from the player
 holding the action and dealer buttons, $1 from each other player dealt in; no device: the

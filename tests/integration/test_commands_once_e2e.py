@@ -1,4 +1,4 @@
-"""Commands arrive once (issue 24 item 3, R54), end to end: the daemon (a child process) on a
+"""Commands arrive once (R54), end to end: the daemon (a child process) on a
 real, locked Mosquitto, a simulated shoe on a real pty, and a dealer console (paho).
 
 - A `cmd/bank` the console published with the retain flag reaches the daemon with the flag when

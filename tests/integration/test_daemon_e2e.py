@@ -214,7 +214,7 @@ STALL_SECONDS = 12.0
 def test_a_daemon_stopped_longer_than_the_keepalive_goes_on_with_no_unhandled_error(
     tmp_path: Path, mosquitto: MosquittoBroker, shoe: SimulatedShoe
 ) -> None:
-    """Issue 24 item 6, as found: the daemon stopped (SIGSTOP) until the broker has dropped its
+    """As found: the daemon stopped (SIGSTOP) until the broker has dropped its
     connection, then continued (SIGCONT). It reconnects and plays on, and nothing fails
     unhandled: before the fix, the keepalive's ping and the broker's close met in one turn of
     the loop and asyncio logged "Exception in callback BaseSelectorEventLoop.add_writer(...)

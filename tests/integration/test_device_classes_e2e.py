@@ -129,7 +129,7 @@ def test_three_card_poker_shuffler_round_one_plays_one_folds_R29_R1_R2_R4(
     dealer = result["outcome"]["player_dealer"]
     assert (dealer["cards"], dealer["face_up"], dealer["qualified"]) == (TCP_DEALER, "Ac", True)
     assert result["devices"] == [{"name": "shuffler", "serial": None}]  # a pty has no by-id name
-    # issue 9: the stacks are the shuffler's stacks 1-3 of its shuffle 1 (the simulator's first)
+    # the stacks are the shuffler's stacks 1-3 of its shuffle 1 (the simulator's first)
     assert result["positions"] == [{"device": "shuffler", "run": "1", "pos": [1, 2, 3]}]
     assert "entered_by_hand" not in result
     assert_no_refusals(floor)
@@ -249,7 +249,7 @@ def test_fortune_pai_gow_dice_cup_and_hand_dispenser_round_R30_R31_R1_R4(
         {"name": "dice", "serial": None},
         {"name": "dispenser", "serial": None},
     ]
-    # issue 9: the cup's roll 1 (its count has no runs) and the dispenser's stacks 1-7 of its
+    # the cup's roll 1 (its count has no runs) and the dispenser's stacks 1-7 of its
     # shuffle 1
     assert result["positions"] == [
         {"device": "dice", "run": None, "pos": [1]},

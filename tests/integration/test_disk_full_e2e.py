@@ -1,4 +1,4 @@
-"""A real file system fills up under `tablectl run` (issue 10 item 3), as on the table's PC.
+"""A real file system fills up under `tablectl run`, as on the table's PC.
 
 The journal lives on a small tmpfs of its own, mounted in a user and mount namespace
 (`unshare --user --map-root-user --mount`: no root needed, nothing mounted outside the test's

@@ -48,7 +48,7 @@ BJ = "bj-03"  # the shipped blackjack config's table
 BJ_CONFIG = "pure-21.5-blackjack-003-6to5.toml"
 SHOE_PORT = "/dev/tablectl-shoe"
 IDLE = 12.0  # s without a game message: longer than two heartbeats
-STALE_WITHIN = 12.0  # issue 25: the stale mark within 12 s of the stop
+STALE_WITHIN = 12.0  # the stale mark within 12 s of the stop
 OFFLINE_WITHIN = 20.0  # ... and the Last Will's offline within 20 s
 KILLED_WITHIN = 2.0
 
@@ -402,7 +402,7 @@ DASH = "\u2014"
 def test_the_floor_shows_round_and_phase_of_every_poker_rooms_game(
     tmp_path: Path, mosquitto_factory: MosquittoFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 25 item 3: Hold'em (in a hand and between hands), stud, draw, Dealer's Choice
+    """Hold'em (in a hand and between hands), stud, draw, Dealer's Choice
     (its hand's game beside the table's) and Chinese Poker (before and in a round), each from
     a real table's `state`, retained on an open broker under site `games`; the Dealer's Choice
     table's `info` says its game."""

@@ -1,4 +1,4 @@
-"""The floor view (issue 14 item 4, docs/floor.md) in a real headless Chromium, served by a real
+"""The floor view (docs/floor.md) in a real headless Chromium, served by a real
 Mosquitto's websockets listener (`http_dir` = web/) and fed over MQTT-over-WebSockets by the
 retained topics of a site's tables.
 
@@ -164,7 +164,7 @@ def test_the_floor_page_shows_every_table_and_no_card(
             held_state = latest(t1, "state")
             jammed = t1.on("device/shoe/status")[-1]
             assert held_state is not None and held_state["held"] and jammed["fault"] == "JAM"
-            # Both wait for a person on the retained `alerts/open` (issue 14 item 2).
+            # Both wait for a person on the retained `alerts/open`.
             raised = {a["kind"]: a for a in t1.on("alert")}
             fault, hold = raised["device-fault"], raised["round-held"]
             page.wait(

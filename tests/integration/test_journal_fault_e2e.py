@@ -1,4 +1,4 @@
-"""Issue 24 item 4, end to end: ten tables, each on a journal broken one of the ten ways of
+"""Ten tables, each on a journal broken one of the ten ways of
 hil/journal_faults.py, run as real `tablectl run` processes side by side under a stand-in for
 systemd (hil/supervise.py: Type=notify, a watchdog, Restart=always with RestartSec=2) against the
 locked broker, for 60 seconds. Each must start exactly once and stay up, held: READY=1, its

@@ -1,4 +1,4 @@
-"""The Prometheus endpoint of a running table (issue 26 item 6): the in-process Daemon with its
+"""The Prometheus endpoint of a running table: the in-process Daemon with its
 real HTTP endpoint on a free loopback port, a real Mosquitto and a simulated shoe on a real pty.
 A round is played with one wager refused, and the scrape must say what was worked out by hand:
 1 round, every card the shoe gave, 1 `rejected` alert, the unsent backlog the journal holds,

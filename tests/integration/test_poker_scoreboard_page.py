@@ -1,4 +1,4 @@
-"""The scoreboard's poker room views (issue 25 item 1, docs/scoreboard.md "The poker room" and
+"""The scoreboard's poker room views (docs/scoreboard.md "The poker room" and
 "Chinese Poker") in a real headless Chromium, served by a real locked Mosquitto's websockets
 listener and fed by the real daemon of a poker table, driven as the poker end-to-end tests drive
 one: the dealer's console over `cmd/`, and at the Hold'em table the card-reading table emulator

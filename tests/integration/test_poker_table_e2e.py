@@ -1,4 +1,4 @@
-"""A whole poker table end to end (issue 12, "Done when"): the poker-table emulator on a real pty,
+"""A whole poker table end to end ("Done when"): the poker-table emulator on a real pty,
 the real PokerTableDriver, the daemon in-process, a real Mosquitto and MQTT clients. A $4-$8
 fixed-limit Texas Hold'em table under document 004 plays a session of three hands: the first
 hand names the button and it moves clockwise after; the short stack goes all-in so a side pot

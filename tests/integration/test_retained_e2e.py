@@ -1,4 +1,4 @@
-"""Every retained topic comes back after a broker restart without persistence (issue 14 item 1):
+"""Every retained topic comes back after a broker restart without persistence:
 the daemon (a child process) plays rounds on a simulated shoe through a real, locked Mosquitto
 that keeps nothing on disk; the broker restarts; a fresh floor subscriber then receives every
 retained topic again, byte for byte what it held before, and the outbox topics as the journal's

@@ -1,4 +1,4 @@
-"""The scoreboard's views of the banked card games (issue 25 item 1, docs/scoreboard.md): Pure
+"""The scoreboard's views of the banked card games (docs/scoreboard.md): Pure
 21.5 Blackjack (screen "blackjack"), Three Card Poker ("three-card-poker"), Fortune Pai Gow
 Poker ("pai-gow") and Ultimate Texas Hold'em ("ultimate"), each in a real headless Chromium,
 served by a real Mosquitto's websockets listener and fed over MQTT-over-WebSockets by the real

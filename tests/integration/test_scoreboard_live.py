@@ -1,4 +1,4 @@
-"""The scoreboard's liveness (issue 25 item 2, docs/scoreboard.md "The banner"): a table that
+"""The scoreboard's liveness (docs/scoreboard.md "The banner"): a table that
 goes silent is marked on the scoreboard, not only on the floor view.
 
 A real baccarat daemon on the shipped defaults (`[mqtt] keepalive` 8, `heartbeat_seconds` 5), a
@@ -24,7 +24,7 @@ from tests.integration.pages import BASE, Browser, Page, add_page_user, websocke
 
 pytestmark = pytest.mark.integration
 
-STALE_WITHIN = 12.0  # issue 25: stale within 12 s of the stop
+STALE_WITHIN = 12.0  # stale within 12 s of the stop
 OFFLINE_WITHIN = 20.0  # and offline at the Last Will within 20 s
 
 

@@ -1,4 +1,4 @@
-"""The table-side scoreboard page (issue 14 item 3, docs/scoreboard.md) in a real headless
+"""The table-side scoreboard page (docs/scoreboard.md) in a real headless
 Chromium, served by a real Mosquitto's websockets listener (`http_dir` = web/) and fed over
 MQTT-over-WebSockets by the real daemon of an EZ Baccarat Panda 8 table.
 

@@ -1,4 +1,4 @@
-"""`tablectl status` (issue 25 item 4) against real `tablectl run` processes: a simulated shoe on
+"""`tablectl status` against real `tablectl run` processes: a simulated shoe on
 a real pty, a real SQLite journal, the locked Mosquitto where a round is played (the dealer's
 commands come over MQTT). Each way a table can stand gives its exit code: running and clear 0;
 a round held on the shoe's fault, a device fault between rounds, a journal the table cannot

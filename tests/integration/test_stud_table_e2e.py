@@ -1,4 +1,4 @@
-"""A whole Seven Card Stud table end to end (issue 13 item 1), as test_poker_table_e2e.py plays a
+"""A whole Seven Card Stud table end to end, as test_poker_table_e2e.py plays a
 flop table: the daemon in-process, a real Mosquitto on a free loopback port and MQTT clients. A
 $2-$4 fixed-limit Seven Card Stud table under document 003 (config/seven-card-stud-003.toml:
 blinds $1/$2, $1 chips, its collection schedule "2-4 players: $1") plays two hands.

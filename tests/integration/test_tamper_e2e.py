@@ -1,4 +1,4 @@
-"""Issue 9 item 6 end to end: the daemon with a chain key, a real Mosquitto (locked, as a card
+"""End to end: the daemon with a chain key, a real Mosquitto (locked, as a card
 room's) and a simulated shoe on a real pty. The floor collects the journal heads the table
 publishes (a floor subscriber, and `tablectl collect-heads` with the floor's user); then an
 intruder rewrites a card in the journal and recomputes the public chain: `verify-journal` catches

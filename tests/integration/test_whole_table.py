@@ -120,7 +120,7 @@ async def test_shoe_jam_mid_round_holds_it_until_resumed_then_it_finishes(tmp_pa
     assert result["outcome"]["banker"]["cards"] == ["2c", "3s"]
     assert result["settlements"][0]["status"] == "win"
     assert result["devices"][0]["name"] == "shoe"
-    # issue 9: the result names the shoe's positions it used; the hold lost none of them
+    # the result names the shoe's positions it used; the hold lost none of them
     assert result["positions"] == [{"device": "shoe", "run": "1", "pos": [1, 2, 3, 4]}]
     alerts = [
         json.loads(r.payload)["kind"] for r in daemon_rows(cfg_path) if r.topic.endswith("/alert")

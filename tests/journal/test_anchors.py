@@ -1,4 +1,4 @@
-"""Issue 24 item 2: the heads anchor the journal's start.
+"""The heads anchor the journal's start.
 
 The finding on 4379ae3: delete records 1..K and make the file start at K+1 (as a closed month's
 live file does): `verify-journal --against heads.jsonl` printed `ok ... chain intact` and noted

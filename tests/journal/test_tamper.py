@@ -1,4 +1,4 @@
-"""Issue 9 item 6: tampering with the journal is detectable by anyone who was not holding the key.
+"""Tampering with the journal is detectable by anyone who was not holding the key.
 
 A real SQLite journal of a short baccarat session is built through tablectl's own code (journal,
 table, outbox, as the daemon's `_ingest` does) under a chain key made in the test's tmp folder.

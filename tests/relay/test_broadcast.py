@@ -1,4 +1,4 @@
-"""The delayed broadcast feed (issue 12 item 6): what a poker table's journaled records become on
+"""The delayed broadcast feed: what a poker table's journaled records become on
 `broadcast/...`, and when. The feed is pure: the tests give it the time."""
 
 from __future__ import annotations

@@ -446,7 +446,7 @@ async def test_last_will_when_run_is_cancelled(mosquitto: MosquittoBroker) -> No
 async def test_heartbeat_publishes_the_retained_online_again_from_memory_not_the_outbox(
     mosquitto: MosquittoBroker,
 ) -> None:
-    """Issue 25 item 2: every `heartbeat` seconds the retained `online` again, so a page can tell
+    """Every `heartbeat` seconds the retained `online` again, so a page can tell
     a silent table from a quiet one; a notice from memory: no outbox row is added, read as
     sent or marked for it, the outbox's own row is published and marked once."""
     outbox = MemoryOutbox()
@@ -786,7 +786,7 @@ async def test_failing_command_handler_is_logged_and_relay_keeps_running(
             await wait_until(lambda: len(test_client.row_messages()) == 1, what="row after it")
 
 
-# -- the stall (issue 24 item 6) -----------------------------------------------------------------
+# -- the stall -----------------------------------------------------------------
 
 
 @contextlib.contextmanager
@@ -921,7 +921,7 @@ def seqs_of(collector: Collector) -> list[int]:
 async def test_a_refused_row_stays_unsent_and_no_later_row_passes_it_until_the_broker_takes_it(
     mosquitto_factory: MosquittoFactory, tcp_proxy_factory: ProxyFactory
 ) -> None:
-    """Issue 24 item 7: under MQTT 3.1.1 the broker acknowledged a publish its ACL refused and
+    """Under MQTT 3.1.1 the broker acknowledged a publish its ACL refused and
     the row was marked sent, lost. Now its PUBACK says 0x87: the row stays unsent, `on_refusal`
     hears of it once, it is retried with capped backoff (across a reconnect too), and the rows
     written after it wait unsent behind it. Once the ACL lets it through they follow in order,
@@ -1015,7 +1015,7 @@ async def test_the_command_subscription_keeps_a_commands_retain_flag_even_live(
     mosquitto: MosquittoBroker,
 ) -> None:
     """Retain-as-published: a command published with retain, while the table is subscribed,
-    arrives with the flag (the daemon refuses it, issue 24). Under the default options the
+    arrives with the flag (the daemon refuses it). Under the default options the
     broker clears it on a live delivery, so the relay's options are what keep it."""
     relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port)
     v5 = aiomqtt.ProtocolVersion.V5

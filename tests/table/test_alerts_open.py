@@ -1,4 +1,4 @@
-"""Alerts a person must act on (issue 14 item 2): they stay open, on the retained `alerts/open`,
+"""Alerts a person must act on: they stay open, on the retained `alerts/open`,
 until `cmd/alert.ack` closes them with who and why; a table playing outside the rules' pace band
 raises one. All of it is derived from the journal: a replay, a snapshot and the live table agree."""
 
@@ -215,7 +215,7 @@ def test_replay_and_snapshot_hold_the_same_open_alerts_and_pace(tmp_path: Path) 
 
 
 def test_the_journals_trouble_journaled_after_it_waits_for_a_person(tmp_path: Path) -> None:
-    """The daemon journals `journal.trouble` once the journal takes inputs again (issue 14)."""
+    """The daemon journals `journal.trouble` once the journal takes inputs again."""
     run = Run(make_config(tmp_path))
     body = {
         "type": "journal.trouble",

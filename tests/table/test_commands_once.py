@@ -1,4 +1,4 @@
-"""Commands arrive once (issue 24 item 3, R54), at the table: the deterministic part.
+"""Commands arrive once (R54), at the table: the deterministic part.
 
 - A command's (verb, id) is remembered for COMMAND_ID_WINDOW (24 hours) of the records' own
   times: the same (verb, id) again 24 h less a microsecond after the first is refused as a

@@ -68,7 +68,7 @@ def test_a_state_view_failing_is_an_alert_in_its_place_and_advance_ends_where_ap
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A view is built only when it is published (a start or an import replays without
-    publishing, issue 10): one that fails to build is published as an R40 engine-error alert
+    publishing): one that fails to build is published as an R40 engine-error alert
     in its place, one message for one, and the input it follows stands. So `apply` never raises
     out of the daemon's consumer, and a table advanced over the same records without rendering a
     message ends in the same snapshot (state, hold, message count)."""

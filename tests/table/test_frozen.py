@@ -114,7 +114,7 @@ def test_refuses_what_it_cannot_build() -> None:
 
 
 def test_the_game_records_and_states_use_it() -> None:
-    """The classes a replay builds most (issue 10) have the quick `__init__`."""
+    """The classes a replay builds most have the quick `__init__`."""
     from tablectl.game_records import InputAccepted, RoundSettled, Settlement
     from tablectl.games.baccarat.engine import BaccaratState
     from tablectl.games.common import PlacedWager

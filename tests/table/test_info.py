@@ -1,4 +1,4 @@
-"""The retained `info` topic (issue 14 item 1): the software version, the game, a digest of the
+"""The retained `info` topic: the software version, the game, a digest of the
 rules in force that anyone can recompute from the journal, the config file's digest, and the
 devices with their serials where known. Published at start, again on every connect (the relay's
 retained notices; tests/integration/test_retained_e2e.py restarts the broker), and anew when a

@@ -1,4 +1,4 @@
-"""Every card knows its place (issue 9): a device input carries its position in the device's own
+"""Every card knows its place: a device input carries its position in the device's own
 count, and the table deals it only when it is the next one. A position read twice is never dealt
 twice; one past a gap waits for the positions before it; a gap the device cannot fill holds the
 round until the dealer enters the missing cards at the console (R39) or voids it.
@@ -192,7 +192,7 @@ def test_a_new_shoe_restarts_the_count(tmp_path: Path) -> None:
 
 
 def test_the_cursor_is_the_journals_so_a_restart_resumes_from_it(tmp_path: Path) -> None:
-    """Issue 9 item 2: a fresh Table fed the same records (what the daemon does at start-up)
+    """A fresh Table fed the same records (what the daemon does at start-up)
     has the same cursor, SEQ included, so a gap across a restart is seen like any other."""
     seq_card = {**card("9h", 1), "at": {"run": "S1", "pos": 1, "seq": 41}}
     events = [*betting(), seq_card, card("Kd", 3)]

@@ -1,4 +1,4 @@
-"""Every stack and every roll knows its place (issue 9) at the table: the shuffler's stacks carry
+"""Every stack and every roll knows its place at the table: the shuffler's stacks carry
 their shuffle and stack number, the dice cup's rolls their roll number (the cup has no runs).
 
 The rounds are the hand-worked ones of tests/games/three_card_poker/test_three_card_poker_engine.py

@@ -1,4 +1,4 @@
-"""Checkpoints (issue 10 item 1): a snapshot is derived data. Done when "a snapshot equals the
+"""Checkpoints: a snapshot is derived data. Done when "a snapshot equals the
 state replayed from the start (property test over random games of every engine); a corrupt
 snapshot is skipped; a crash in the middle of writing a snapshot loses nothing".
 
@@ -744,7 +744,7 @@ def test_with_every_snapshot_damaged_the_table_replays_from_the_first_record(
 def test_a_snapshot_from_a_newer_tablectl_is_skipped_for_the_older_one_or_the_start(
     cfg_path: Path, often: None
 ) -> None:
-    """Issue 10: a tablectl that cannot read a snapshot's format replays from the last one it
+    """A tablectl that cannot read a snapshot's format replays from the last one it
     can, or from the start."""
     last, (newest, older, _) = played_with_snapshots(cfg_path)
     newer = {"format": snapshot.FORMAT + 1, "made_by": "99.0.0"}

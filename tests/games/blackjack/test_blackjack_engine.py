@@ -131,7 +131,7 @@ def assert_rejected(
     "dealer-error", every other refusal "rejected" (docs/mqtt.md)."""
     before = table.state
     rows = feed(table, event)
-    # A dealer error waits for a person: it opens on `alerts/open` too (issue 14).
+    # A dealer error waits for a person: it opens on `alerts/open` too.
     opens = ["alerts/open"] if kind == "dealer-error" else []
     assert topics(rows) == ["alert", *opens], topics(rows)
     alert = payload(rows[0])

@@ -303,7 +303,7 @@ def test_any_input_is_accepted_or_refused_with_state_unchanged_contract2(
         before = table.state
         out = real_feed(rec)
         names = [r.topic.rsplit("/", 1)[-1] for r in out]
-        if "alert" in names:  # a dealer error also opens on `alerts/open` (issue 14)
+        if "alert" in names:  # a dealer error also opens on `alerts/open`
             assert names in (["alert"], ["alert", "open"]), names
             alert = payload(out[0])
             # R15: a Chart 1A refusal or a card no hand may draw is a "dealer-error"

@@ -1,4 +1,4 @@
-"""Chinese Poker (issue 13 item 6; document 003 "Chinese Poker") as the daemon plays it: the
+"""Chinese Poker (document 003 "Chinese Poker") as the daemon plays it: the
 shipped config built into a `Table`, fed console inputs; and its rules (tablectl/rules/
 chinese_poker.py). Every point and payment worked by hand from the document in the comments."""
 

@@ -1,4 +1,4 @@
-"""Random Chinese Poker rounds (issue 13 item 6; document 003 "Chinese Poker") through the engine of
+"""Random Chinese Poker rounds (document 003 "Chinese Poker") through the engine of
 the shipped config/chinese-poker-003.toml ($5 point, collection option 2: $2 from the buttons'
 holder, $1 from each other player dealt in), checked against a reference written here from
 docs/games/chinese-poker.md, not from tablectl/rules/chinese_poker.py:

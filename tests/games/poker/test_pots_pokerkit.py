@@ -1,4 +1,4 @@
-"""Pots and their award against pokerkit, an independent poker engine (issue 12: "pokerkit ... for
+"""Pots and their award against pokerkit, an independent poker engine ("pokerkit ... for
 No-Limit Hold'em, Omaha and Omaha hi-lo").
 
 Random hands are played in pokerkit to the showdown: every player either folds or puts the whole
