@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any, cast
@@ -30,10 +31,30 @@ from tablectl_base.positions import Ledger, spans
 PARSED_KEPT = 1024  # journaled bodies remembered with their parsed event (`_parse`)
 
 
+SAVED_ATTRIBUTES = (
+    "state",
+    "held",
+    "held_inputs",
+    "ledgers",
+    "round_devices",
+    "round_positions",
+    "faults",
+    "unavailable",
+    "serials",
+    "open_alerts",
+    "pace",
+    "bet_clock",
+)
+"""What a record may change in the table, saved before it is applied and put back if applying
+it fails (one list for both, so neither can miss an attribute the other has)."""
+
+
 class TableState:
     """One table's engine state, outgoing sequence number and what it keeps of devices, holds,
     alerts and commands; the steps every way of applying a record shares (playing an input
     the engine accepts, noting it, the views). `Table` adds the rest by job (see the package)."""
+
+    _saved_attributes = staticmethod(operator.attrgetter(*SAVED_ATTRIBUTES))
 
     def __init__(self, cfg: LoadedConfig) -> None:
         self.table_id = cfg.table.table
@@ -83,36 +104,11 @@ class TableState:
         """What applying one record may change, cheaply: engine states and ledgers are
         immutable, and the containers are replaced rather than changed, so references are
         enough."""
-        return (
-            self.state,
-            self.held,
-            self.held_inputs,
-            self.ledgers,
-            self.round_devices,
-            self.round_positions,
-            self.faults,
-            self.unavailable,
-            self.serials,
-            self.open_alerts,
-            self.pace,
-            self.bet_clock,
-        )
+        return self._saved_attributes(self)
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
-        (
-            self.state,
-            self.held,
-            self.held_inputs,
-            self.ledgers,
-            self.round_devices,
-            self.round_positions,
-            self.faults,
-            self.unavailable,
-            self.serials,
-            self.open_alerts,
-            self.pace,
-            self.bet_clock,
-        ) = saved
+        for name, value in zip(SAVED_ATTRIBUTES, saved, strict=True):
+            setattr(self, name, value)
 
     def _parse(self, rec: Record) -> InputEvent:
         """`parse_event(rec.body)`, parsed once for every record with the same JSON text: a

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from tablectl.games.poker.spec import PokerGame, StructureName
+from tablectl.games.poker.spec import CARD_READING_TABLE, PokerGame, StructureName
 from tablectl.games.poker.state import DRAW_VARIANTS, STUD_VARIANTS, VARIANTS
 from tablectl.games.spec import GameSpec
 from tablectl.rules.poker_fees import PokerSchedule
@@ -108,12 +108,5 @@ SPEC = GameSpec(
     kind="poker",
     screen="poker",
     recall_printer="tablectl.games.poker.recall:format_poker_hand",
-    device_roles=(
-        {
-            "role": "the cards",
-            "drivers": ("poker-table",),
-            "most": 1,
-            "why": "the card-reading table's table.card; without it the dealer's console deals",
-        },
-    ),
+    device_roles=(CARD_READING_TABLE,),
 )

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from tablectl.games.settings import GameSettings, StrictInt
-from tablectl.games.spec import GameSpec
+from tablectl.games.spec import DeviceRole, GameSpec
 from tablectl.rules.approval import KEY as APPROVAL
 from tablectl.rules.approval import parse_approval, unfit
 from tablectl.rules.fees import ScheduleError
@@ -438,6 +438,16 @@ def settings_of(game: Any) -> PokerGame:
     return game
 
 
+CARD_READING_TABLE: DeviceRole = {
+    "role": "the cards",
+    "drivers": ("poker-table",),
+    "most": 1,
+    "why": "the card-reading table's table.card; without it the dealer's console deals",
+}
+"""The one device a pot game's table takes, whichever game it deals (the stud, draw and Dealer's
+Choice specs name it too)."""
+
+
 SPEC = GameSpec(
     title="Poker: the flop games",
     settings={
@@ -451,14 +461,7 @@ SPEC = GameSpec(
     kind="poker",
     screen="poker",
     recall_printer="tablectl.games.poker.recall:format_poker_hand",
-    device_roles=(
-        {
-            "role": "the cards",
-            "drivers": ("poker-table",),
-            "most": 1,
-            "why": "the card-reading table's table.card; without it the dealer's console deals",
-        },
-    ),
+    device_roles=(CARD_READING_TABLE,),
     round_formats={"phh": "tablectl.games.poker.phh:PhhWriter"},
     snapshot_classes={
         "poker.PokerState": "tablectl.games.poker.state:PokerState",

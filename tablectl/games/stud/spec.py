@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from tablectl.games.poker.spec import PokerGame
+from tablectl.games.poker.spec import CARD_READING_TABLE, PokerGame
 from tablectl.games.spec import GameSpec
 from tablectl.rules.stud import FIVE_CARD_STUD, SEVEN_CARD_STUD, Face, cards_each, most_seats
 
@@ -92,12 +92,5 @@ SPEC = GameSpec(
     kind="poker",
     screen="poker",
     recall_printer="tablectl.games.poker.recall:format_poker_hand",
-    device_roles=(
-        {
-            "role": "the cards",
-            "drivers": ("poker-table",),
-            "most": 1,
-            "why": "the card-reading table's table.card; without it the dealer's console deals",
-        },
-    ),
+    device_roles=(CARD_READING_TABLE,),
 )
