@@ -78,6 +78,15 @@ def test_the_table_core_loads_no_sqlite() -> None:
     assert loaded.isdisjoint(sqlite), sorted(loaded & sqlite)
 
 
+def test_the_daemon_and_the_table_load_no_numpy() -> None:
+    """numpy is for the exact analyses (docs/dependencies.md): a table's daemon, its core, the
+    relay and the drivers never load it, so a table pays no memory or start time for it."""
+    loaded = top_level_modules_after_importing(
+        "tablectl.daemon", "tablectl.table", "tablectl.relay", "tablectl.cli.app"
+    )
+    assert "numpy" not in loaded
+
+
 _TABLECTL_LOADED = """
 import importlib, json, sys
 importlib.import_module(sys.argv[1])
