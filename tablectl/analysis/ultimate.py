@@ -13,12 +13,13 @@ C(52,5) * C(47,2) * C(45,2) deals. Both assume the player never folds (see ASSUM
   `three_card_poker.best_five_category_counts`): 42,783 classes instead of 2,598,960 boards.
 - Within a class the 47 remaining cards fall into types: a rank, and whether the card is of the
   board's three-or-more suit. Every hole pair of the same two types has the same seven-card rank,
-  computed once by `tablectl.rules.poker.rank_unchecked`.
-- The hole-pair types are sorted by rank. For a given player pair {a, b} of rank r, the dealer
-  pairs that beat it and share no card with it number G(r) - H_a(r) - H_b(r), where G(r) counts
-  all pairs ranked above r and H_c(r) those holding card c; the ties number
-  E(r) - E_a(r) - E_b(r) + 1 (the +1 is the pair {a, b} itself). So no (player, dealer) pair is
-  looped over, and each class costs one sort of at most 351 type pairs.
+  an integer code read from tables built once from `tablectl.rules.poker.rank_unchecked`
+  (`holdem_ranks`).
+- For a given player pair {a, b} of rank r, the dealer pairs that beat it and share no card with
+  it number G(r) - H_a(r) - H_b(r), where G(r) counts all pairs ranked above r and H_c(r) those
+  holding card c; the ties number E(r) - E_a(r) - E_b(r) + 1 (the +1 is the pair {a, b} itself).
+  So no (player, dealer) pair is looped over: `ultimate_showdowns` sorts the type pairs of
+  thousands of classes at once with numpy.
 
 Swapping the two hole pairs of a deal is a bijection of the deals, so "the player-dealer's hand of
 category c loses" happens exactly as often as "the player's hand of category c loses": the Bad
@@ -27,9 +28,7 @@ Beat's total is twice the player-side count (003 "Ultimate Texas Hold'em: Bad Be
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -38,23 +37,19 @@ from math import comb, prod
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from tablectl.analysis import progress, wager_paytable
+from tablectl.analysis.holdem_ranks import CATEGORIES, RankTables, build_rank_tables, rank_char
 from tablectl.analysis.three_card_poker import best_five_category_counts
+from tablectl.analysis.ultimate_showdowns import IntArray, chunks, count_showdowns
 from tablectl.games.spec import Analysis, AnalyzeRequest
 from tablectl.rules.paytables import PayTable, odds_text, payout
-from tablectl.rules.poker import (
-    FIVE_CARD_CATEGORIES,
-    ROYAL_FLUSH,
-    Rank,
-    rank_category,
-    rank_unchecked,
-)
 from tablectl.rules.ultimate import DEFAULT_PAYTABLES, GAME, PAYTABLE_PATH
-from tablectl_base.cards import RANKS, Card
+from tablectl_base.cards import Card
 
 WAGERS = ("trips", "blind", "bad-beat")
 FULL_DECK_VALUES = tuple(range(2, 15))  # 2..A, poker values
-CATEGORIES = (*FIVE_CARD_CATEGORIES, ROYAL_FLUSH)  # lowest first; index 9 is the royal flush
 
 ASSUMES = (
     "the player never folds and plays every hand to the showdown (a fold loses the Blind and "
@@ -63,9 +58,7 @@ ASSUMES = (
     "equally likely"
 )
 
-_FLUSH_SUIT = "s"
 _PLAIN_SUITS = "shdc"
-_CATEGORY_INDEX = {name: i for i, name in enumerate(CATEGORIES)}
 
 Counts = list[int]  # one integer per CATEGORIES index
 
@@ -94,11 +87,6 @@ class ShowdownCounts:
 
 
 # ---------------------------------------------------------------- board classes
-
-
-def _char(value: int) -> str:
-    """The contract-1 rank character of a poker value (14 is the ace)."""
-    return RANKS[0] if value == 14 else RANKS[value - 1]
 
 
 def _multisets(values: Sequence[int], n: int) -> Iterator[tuple[int, ...]]:
@@ -149,7 +137,7 @@ def board_key(
     board: Sequence[Card], values: Sequence[int]
 ) -> tuple[tuple[int, ...], frozenset[int]]:
     """The class of a concrete board: its rank counts and its three-or-more suit's indices."""
-    index = {_char(v): i for i, v in enumerate(values)}
+    index = {rank_char(v): i for i, v in enumerate(values)}
     counts = [0] * len(values)
     for card in board:
         counts[index[card.rank]] += 1
@@ -161,130 +149,40 @@ def board_key(
     return tuple(counts), suited
 
 
-# ---------------------------------------------------------------- ranks of hole-pair types
+# ---------------------------------------------------------------- counting the showdowns
 
 
 @cache
-def _plain_rank(values7: tuple[int, ...]) -> Rank:
-    """Best five of seven values when no suit holds five (suits dealt round robin)."""
-    return rank_unchecked([Card(_char(v), _PLAIN_SUITS[i % 4]) for i, v in enumerate(values7)])
+def rank_tables(values: tuple[int, ...] = FULL_DECK_VALUES) -> RankTables:
+    """The seven-card rank codes of a deck of four suits of `values`, built once a process."""
+    return build_rank_tables(values)
 
 
-@cache
-def _flush_rank(suited: tuple[int, ...]) -> Rank:
-    """Best five of five to seven distinct values all of one suit (a flush or straight flush)."""
-    return rank_unchecked([Card(_char(v), _FLUSH_SUIT) for v in suited])
+def _class_arrays(
+    values: tuple[int, ...], classes: Sequence[tuple[tuple[int, ...], frozenset[int], int]]
+) -> tuple[IntArray, IntArray, IntArray]:
+    """Board classes as arrays: rank counts, suited value indices (0/1) and boards, a row each."""
+    counts = np.array([c for c, _, _ in classes], dtype=np.int64).reshape(-1, len(values))
+    suited = np.zeros_like(counts)
+    for row, (_, indices, _) in enumerate(classes):
+        suited[row, list(indices)] = 1
+    weights = np.array([w for _, _, w in classes], dtype=np.int64)
+    return counts, suited, weights
 
 
-def _class_entries(
-    values: Sequence[int],
-    counts: tuple[int, ...],
-    suited: frozenset[int],
-    plain: Mapping[tuple[int, int], Rank],
-) -> tuple[list[tuple[Rank, int, int, int]], list[int]]:
-    """The hole-pair types of one board class: (rank, type a, type b, pairs) and each type's size.
-
-    Type 2i is value i off the board's flush suit (or any suit when there is none), 2i+1 value i
-    in that suit; without a three-or-more suit the odd types are empty.
-    """
-    avail = [0] * (2 * len(values))
-    for i, k in enumerate(counts):
-        if suited:
-            on = i in suited
-            avail[2 * i] = 3 - (k - on)
-            avail[2 * i + 1] = 1 - on
-        else:
-            avail[2 * i] = 4 - k
-    types = [t for t, n in enumerate(avail) if n]
-    entries: list[tuple[Rank, int, int, int]] = []
-    board_suited = [values[i] for i in suited]
-    for x, a in enumerate(types):
-        for b in types[x:]:
-            pairs = comb(avail[a], 2) if a == b else avail[a] * avail[b]
-            if not pairs:
-                continue
-            rank = plain[a // 2, b // 2]
-            in_suit = [values[t // 2] for t in (a, b) if t % 2]
-            if len(board_suited) + len(in_suit) >= 5:
-                rank = max(rank, _flush_rank(tuple(sorted(board_suited + in_suit, reverse=True))))
-            entries.append((rank, a, b, pairs))
-    return entries, avail
-
-
-def _plain_table(values: Sequence[int], counts: tuple[int, ...]) -> dict[tuple[int, int], Rank]:
-    """Seven-card non-flush rank for every two value indices the remaining cards can supply."""
-    board = [v for v, k in zip(values, counts, strict=True) for _ in range(k)]
-    table: dict[tuple[int, int], Rank] = {}
-    left = [4 - k for k in counts]
-    for i in range(len(values)):
-        for j in range(i, len(values)):
-            if (left[i] < 2) if i == j else (not left[i] or not left[j]):
-                continue
-            rank = _plain_rank(tuple(sorted((*board, values[i], values[j]), reverse=True)))
-            table[i, j] = table[j, i] = rank
-    return table
-
-
-# ---------------------------------------------------------------- counting one class
-
-
-def _count_class(
-    entries: list[tuple[Rank, int, int, int]],
-    avail: Sequence[int],
-    others: int,
-    weight: int,
-    out: tuple[Counts, Counts, Counts],
-) -> None:
-    """Add one board class's player wins, ties and losses by category, times `weight` boards.
-
-    `others` is the number of dealer pairs disjoint from a player pair (C(45,2) = 990 for one
-    deck). Inclusion-exclusion on the two shared cards, as the module docstring says.
-    """
-    win, tie, lose = out
-    entries.sort(reverse=True)
-    above = 0  # pairs ranked above the current rank
-    above_with = [0] * len(avail)  # of those, the pairs holding one given card of each type
-    i, n = 0, len(entries)
-    while i < n:
-        rank = entries[i][0]
-        j = i
-        while j < n and entries[j][0] == rank:
-            j += 1
-        level = 0
-        level_with: dict[int, int] = {}
-        for _, a, b, pairs in entries[i:j]:
-            level += pairs
-            if a == b:
-                level_with[a] = level_with.get(a, 0) + avail[a] - 1
-            else:
-                level_with[a] = level_with.get(a, 0) + avail[b]
-                level_with[b] = level_with.get(b, 0) + avail[a]
-        beaten = tied = 0
-        for _, a, b, pairs in entries[i:j]:
-            beaten += pairs * (above - above_with[a] - above_with[b])
-            tied += pairs * (level - level_with.get(a, 0) - level_with.get(b, 0) + 1)
-        c = _CATEGORY_INDEX[rank_category(rank)]
-        lose[c] += weight * beaten
-        tie[c] += weight * tied
-        win[c] += weight * (level * others - beaten - tied)
-        above += level
-        for t, k in level_with.items():
-            above_with[t] += k
-        i = j
-
-
-def _count_multisets(
-    values: tuple[int, ...], multisets: Sequence[tuple[int, ...]]
-) -> tuple[Counts, Counts, Counts]:
-    """Wins, ties and losses by the player's category over every board with these rank counts."""
-    others = comb(4 * len(values) - 7, 2)
-    out: tuple[Counts, Counts, Counts] = ([0] * 10, [0] * 10, [0] * 10)
-    for counts in multisets:
-        plain = _plain_table(values, counts)
-        for suited, weight in board_classes(counts):
-            entries, avail = _class_entries(values, counts, suited, plain)
-            _count_class(entries, avail, others, weight, out)
-    return out
+def _count(
+    values: tuple[int, ...], classes: Sequence[tuple[tuple[int, ...], frozenset[int], int]]
+) -> ShowdownCounts:
+    """Every (player, player-dealer) hole-card deal on the given board classes, weighted by
+    their boards, reporting progress a chunk at a time (`ultimate_showdowns`)."""
+    counts, suited, weights = _class_arrays(values, classes)
+    total = np.zeros((3, len(CATEGORIES)), dtype=np.int64)
+    parts = len(chunks(suited))
+    for done, part in enumerate(count_showdowns(rank_tables(values), counts, suited, weights), 1):
+        total += part
+        progress(done, parts)
+    win, tie, lose = ([int(x) for x in row] for row in total)
+    return ShowdownCounts.of(win, tie, lose)
 
 
 def board_counts(board: Sequence[Card], values: Sequence[int] = FULL_DECK_VALUES) -> ShowdownCounts:
@@ -294,33 +192,16 @@ def board_counts(board: Sequence[Card], values: Sequence[int] = FULL_DECK_VALUES
     """
     vals = tuple(values)
     counts, suited = board_key(board, vals)
-    out: tuple[Counts, Counts, Counts] = ([0] * 10, [0] * 10, [0] * 10)
-    entries, avail = _class_entries(vals, counts, suited, _plain_table(vals, counts))
-    _count_class(entries, avail, comb(4 * len(vals) - 7, 2), 1, out)
-    return ShowdownCounts.of(*out)
+    return _count(vals, [(counts, suited, 1)])
 
 
 @cache
-def showdown_counts(values: tuple[int, ...] = FULL_DECK_VALUES, workers: int = 1) -> ShowdownCounts:
+def showdown_counts(values: tuple[int, ...] = FULL_DECK_VALUES) -> ShowdownCounts:
     """Every deal (board, player, player-dealer) of a deck of four suits of `values`, exactly.
 
     Kept in memory for the process (the Blind and the Bad Beat share it); nothing is written.
-    With `workers` > 1 the rank multisets are shared round robin among that many processes.
     """
-    multisets = list(_multisets(values, 5))
-    if workers <= 1:
-        out = _count_multisets(values, multisets)
-    else:
-        chunks = [multisets[k :: workers * 8] for k in range(workers * 8)]
-        out = ([0] * 10, [0] * 10, [0] * 10)
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            parts = pool.map(_count_multisets, [values] * len(chunks), chunks)
-            for done, part in enumerate(parts, start=1):
-                for total, add in zip(out, part, strict=True):
-                    for c, x in enumerate(add):
-                        total[c] += x
-                progress(done, len(chunks))
-    result = ShowdownCounts.of(*out)
+    result = _count(values, list(all_board_classes(values)))
     n = 4 * len(values)
     if result.deals != comb(n, 5) * comb(n - 5, 2) * comb(n - 7, 2):
         raise AssertionError("the board classes do not cover every deal")
@@ -378,23 +259,16 @@ def bad_beat_figures(table: PayTable, counts: ShowdownCounts) -> dict[str, Fract
     return {"hit_frequency": Fraction(hits, deals), "house_edge": (deals - hits - paid) / deals}
 
 
-def _workers() -> int:
-    """Processes for the full count: the CPUs this process may run on."""
-    affinity = getattr(os, "sched_getaffinity", None)
-    return len(affinity(0)) if affinity else (os.cpu_count() or 1)
-
-
 def analyze(
     wager: str,
     paytable: PayTable | str | None = None,
     *,
-    workers: int | None = None,
     values: tuple[int, ...] = FULL_DECK_VALUES,
 ) -> dict[str, Any]:
     """Hit frequency and house edge of the Trips, Blind or Bad Beat, exact (default: 003 tables).
 
-    The Blind and Bad Beat count every deal of one deck (under a minute of CPU, spread over
-    `workers` processes, default all CPUs); the Trips takes a few seconds. `values` reduces the
+    The Blind and Bad Beat count every deal of one deck (a few seconds of one CPU, shared by
+    both within a process); the Trips takes a few seconds. `values` reduces the
     deck for the Blind and Bad Beat (four suits of those poker values), which the tests check
     against brute force; the Trips is always the 52-card deck.
     """
@@ -422,7 +296,7 @@ def analyze(
             "probabilities": {c: k / hands for c, k in counts.items()},
         }
         return result
-    showdowns = showdown_counts(values, workers or _workers())
+    showdowns = showdown_counts(values)
     figures = (
         blind_figures(table, showdowns) if wager == "blind" else bad_beat_figures(table, showdowns)
     )

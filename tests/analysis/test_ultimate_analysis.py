@@ -1,9 +1,9 @@
 """Exact Trips, Blind and Bad Beat figures: hand counts, brute force on boards and small decks.
 
-The full Blind and Bad Beat count (every deal of 52 cards) takes about half a minute on two cores
-and is not run here; the counting it uses is checked against brute force instead: every hole-card
-deal on chosen full-deck boards, on random boards of a 28-card deck, and every deal of a 12-card
-deck, plus the board-class weights against every board of a 24-card deck.
+The counting the full Blind and Bad Beat count (every deal of 52 cards,
+test_ultimate_full_deck.py) uses is checked against brute force here: every hole-card deal on
+chosen full-deck boards, on random boards of a 28-card deck, and every deal of a 12-card deck,
+plus the board-class weights against every board of a 24-card deck.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tablectl.analysis import ultimate_showdowns
 from tablectl.analysis.ultimate import (
     FULL_DECK_VALUES,
     ShowdownCounts,
@@ -263,19 +264,22 @@ def test_whole_12_card_deck_matches_brute_force() -> None:
 
 
 def test_analyze_blind_and_bad_beat_on_a_small_deck() -> None:
-    result = analyze("bad-beat", values=QKA, workers=1)
+    result = analyze("bad-beat", values=QKA)
     assert result["method"] == "exact"
     assert result["paytable"] == "BADBEAT-003"
     assert result["deals"] == 166_320
     assert "never folds" in result["assumes"]
-    blind = analyze("blind", "BLIND-004", values=QKA, workers=1)
+    blind = analyze("blind", "BLIND-004", values=QKA)
     assert blind["paytable"] == "BLIND-004"
     total = blind["hit_frequency"] + blind["push_frequency"] + blind["lose_frequency"]
     assert total == pytest.approx(1.0)
 
 
-def test_two_workers_count_the_same() -> None:
-    assert showdown_counts(SMALL, 2) == showdown_counts(SMALL, 1)
+def test_the_count_does_not_depend_on_its_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The classes are counted thousands at a time; 7 at a time gives the same counts."""
+    whole = showdown_counts(SMALL)
+    monkeypatch.setattr(ultimate_showdowns, "CHUNK", 7)
+    assert showdown_counts.__wrapped__(SMALL) == whole
 
 
 # ---------------------------------------------------------------- figures from counts

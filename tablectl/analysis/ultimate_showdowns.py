@@ -1,0 +1,150 @@
+"""The showdowns of every hole-card deal on board classes, counted with numpy.
+
+A board class (`ultimate.board_classes`) is a rank multiset plus the value indices held by the
+one suit with three or more board cards (if any), weighted by its number of boards. Within a
+class the remaining cards fall into *types*: a value index i, off the board's flush suit (type
+2i, or any suit when there is none) or in it (type 2i+1). Every hole pair of the same two types
+has the same seven-card rank, so a class is a T x T matrix R of rank codes (`holdem_ranks`) over
+its types, with `avail[t]` cards of type t left.
+
+For a player pair of types {a, b} and rank r, the player-dealer pairs that beat it and share no
+card with it number G(r) - H_a(r) - H_b(r) (inclusion-exclusion on the two cards): G(r) counts
+the pairs ranked above r and H_c(r) those holding one given card of type c. The ties number
+E(r) - E_a(r) - E_b(r) + 1 (the +1 is the pair itself), E the same counts at rank r. Summed over
+the player pairs of one category:
+
+- sum N_e G(r_e) over the T(T+1)/2 type pairs e (N_e pairs each): one sort of a class's entries;
+- sum N_e (H_a + H_b)(r_e) = sum over the ordered (a, b) of M[a,b] H_a(R[a,b]), where
+  H_a(r) = sum over b' of W[a,b'] [R[a,b'] > r], W[a,b'] = avail[b'] - [a = b'] the pairs holding
+  one given card of type a, and M[a,b] = avail[a] W[a,b] (a pair of two cards of type a counts
+  H_a twice): one sort of each row of R.
+
+Nothing loops over a pair in Python: a chunk of classes is a few array sorts and cumulative sums.
+Counts are 64-bit integers; the category totals are summed in float64 only after a check that
+the whole sum is below 2**53, so every partial sum is an exact integer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from math import comb
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tablectl.analysis.holdem_ranks import CATEGORIES, RankTables
+
+IntArray = NDArray[np.int64]
+
+CHUNK = 2048
+"""Board classes counted together: arrays of CHUNK x 26 x 26 entries (about 11 MB of int64)."""
+
+_EXACT = 2**53
+
+
+def _runs(codes: IntArray, weights: IntArray, bits: int) -> tuple[IntArray, ...]:
+    """The runs of equal codes in each row of `codes` (last axis), rows flattened in order.
+
+    For each run: its code plus one (0 for the -1 of an impossible hand), its row, the summed
+    `weights` (each below 2**bits) of its entries, and the weight of the row's entries ranked
+    strictly above it. The rows are sorted with the weight in the sort key's low bits, and the
+    run sums are differences of one cumulative sum over the whole chunk, taken at each run's
+    last entry, so nothing is gathered per entry.
+    """
+    width = codes.shape[-1]
+    keys = np.sort((((codes + 1) << bits) | weights).astype(np.int32), axis=-1).reshape(-1, width)
+    ranked = keys >> bits
+    last = np.ones(ranked.shape, dtype=bool)
+    last[:, :-1] = ranked[:, 1:] != ranked[:, :-1]
+    cum = np.cumsum(keys & ((1 << bits) - 1), dtype=np.int64)
+    ends = np.flatnonzero(last)
+    at_end = cum[ends]
+    run = np.diff(at_end, prepend=0)
+    row = ends // width
+    above = cum[row * width + width - 1] - at_end
+    return ranked.ravel()[ends], row, run, above
+
+
+def _per_category(categories: IntArray, ranked: IntArray, amounts: IntArray) -> IntArray:
+    """Sum `amounts` by the category of the matching codes (`ranked`: code plus one), exactly."""
+    total = int(amounts.sum())
+    if total >= _EXACT or int(amounts.min(initial=0)) < 0:
+        raise ArithmeticError("a category sum could leave float64's exact integers")
+    sums = np.bincount(categories[ranked], weights=amounts.astype(np.float64), minlength=11)
+    out = sums.astype(np.int64)[: len(CATEGORIES)]
+    if int(out.sum()) != total:
+        raise ArithmeticError("the category sums lost a count")
+    return out
+
+
+def _count_chunk(
+    tables: RankTables,
+    plain: IntArray,
+    counts: IntArray,
+    suited: IntArray,
+    weights: IntArray,
+    flush: bool,
+) -> IntArray:
+    """(win, tie, lose) by the player's category over one chunk of board classes, all with a
+    three-or-more suit (`flush`) or all without; `plain[k, i, j]` is class k's non-flush code
+    with hole values i and j."""
+    n = counts.shape[1]
+    values = np.arange(n, dtype=np.int64)
+    if flush:
+        type_value = np.repeat(values, 2)
+        type_on = np.tile(np.array([0, 1], dtype=np.int64), n)
+        avail = np.stack([3 - (counts - suited), 1 - suited], axis=2).reshape(len(counts), 2 * n)
+        codes = plain[:, type_value[:, None], type_value[None, :]]
+        bits = type_on << type_value
+        board_mask = suited @ (np.int64(1) << values)
+        masks = board_mask[:, None, None] | bits[:, None] | bits[None, :]
+        codes = np.maximum(codes, tables.flush_codes[masks])
+    else:
+        avail = 4 - counts
+        codes = plain
+    t = avail.shape[1]
+    # shifted: category by code plus one, the impossible hand (0) counted as high card, weight 0
+    categories = np.concatenate([[0], tables.categories])
+    # rows: H_a and E_a for each ordered (a, b); M = avail[a] W within row a, times the boards
+    w_row = np.maximum(avail[:, None, :] - np.eye(t, dtype=np.int64), 0)
+    ranked, row, run, above = _runs(codes, w_row, 3)
+    m = (avail * weights[:, None]).ravel()[row] * run
+    row_lose = _per_category(categories, ranked, m * above)
+    row_tie = _per_category(categories, ranked, m * run)
+    # the class: G and E over the unordered type pairs
+    ia, ib = np.triu_indices(t)
+    pairs = np.where(ia == ib, avail[:, ia] * (avail[:, ia] - 1) // 2, avail[:, ia] * avail[:, ib])
+    ranked, row, run, above = _runs(codes[:, ia, ib], pairs, 5)
+    m = weights[row] * run
+    others = comb(4 * n - 7, 2)
+    lose = _per_category(categories, ranked, m * above) - row_lose
+    tie = _per_category(categories, ranked, m * (run + 1)) - row_tie
+    dealt = _per_category(categories, ranked, m) * others
+    return np.stack([dealt - lose - tie, tie, lose])
+
+
+def chunks(suited: IntArray) -> list[IntArray]:
+    """The classes (row numbers) counted together: those without a three-or-more suit, then
+    those with one, CHUNK at a time."""
+    has_suit = suited.any(axis=1)
+    out: list[IntArray] = []
+    for flush in (False, True):
+        rows = np.flatnonzero(has_suit == flush)
+        out += [rows[at : at + CHUNK] for at in range(0, len(rows), CHUNK)]
+    return out
+
+
+def count_showdowns(
+    tables: RankTables, counts: IntArray, suited: IntArray, weights: IntArray
+) -> Iterator[IntArray]:
+    """(win, tie, lose) by the player's category (CATEGORIES order) over every deal on the given
+    board classes, one (3, 10) array per chunk (`chunks`), so a caller can report progress: rank
+    counts and suited value indices (0/1), one row a class, and each class's boards."""
+    keys, board = np.unique(counts @ tables.digits, return_inverse=True)
+    digits = tables.digits
+    plain = tables.plain_code(keys[:, None, None] + digits[:, None] + digits[None, :])
+    for rows in chunks(suited):
+        flush = bool(suited[rows[0]].any())
+        yield _count_chunk(
+            tables, plain[board[rows]], counts[rows], suited[rows], weights[rows], flush
+        )
