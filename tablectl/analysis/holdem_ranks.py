@@ -55,31 +55,21 @@ class RankTables:
     ranks: tuple[Rank, ...]  # by code, ascending
     categories: NDArray[np.int64]  # CATEGORIES index by code
     plain_keys: NDArray[np.int64]  # sorted multiset keys
-    plain_codes: NDArray[np.int64]  # code by plain_keys position
-    flush_codes: NDArray[np.int64]  # code by bit mask of value indices, -1 below five
+    plain_codes: NDArray[np.int32]  # code by plain_keys position
+    flush_codes: NDArray[np.int32]  # code by bit mask of value indices, -1 below five
 
     @property
     def digits(self) -> NDArray[np.int64]:
         """5**index of each value index: a multiset's key is its counts times these."""
         return np.array([5**i for i in range(len(self.values))], dtype=np.int64)
 
-    def plain_code(self, keys: NDArray[np.int64]) -> NDArray[np.int64]:
+    def plain_code(self, keys: NDArray[np.int64]) -> NDArray[np.int32]:
         """The non-flush code of each multiset key; -1 where the key is no seven-card multiset
         (a value held five times or more)."""
         at = np.searchsorted(self.plain_keys, keys)
         at = np.minimum(at, len(self.plain_keys) - 1)
         found = self.plain_keys[at] == keys
-        return np.where(found, self.plain_codes[at], -1)
-
-
-def _plain_rank(values7: Sequence[int]) -> Rank:
-    """Best five of seven values when no suit holds five (suits dealt round robin)."""
-    return rank_unchecked([Card(rank_char(v), _PLAIN_SUITS[i % 4]) for i, v in enumerate(values7)])
-
-
-def _flush_rank(suited: Sequence[int]) -> Rank:
-    """Best five of five to seven distinct values all of one suit."""
-    return rank_unchecked([Card(rank_char(v), _FLUSH_SUIT) for v in suited])
+        return np.where(found, self.plain_codes[at], np.int32(-1))
 
 
 def build_rank_tables(values: Sequence[int]) -> RankTables:
@@ -87,24 +77,25 @@ def build_rank_tables(values: Sequence[int]) -> RankTables:
     ranked by `rank_unchecked` and coded."""
     vals = tuple(values)
     n = len(vals)
+    plain_cards = [[Card(rank_char(v), s) for s in _PLAIN_SUITS] for v in vals]
+    flush_cards = [Card(rank_char(v), _FLUSH_SUIT) for v in vals]
+    digits = [5**i for i in range(n)]
     plain: dict[int, Rank] = {}
     for combo in combinations_with_replacement(range(n), HAND):
-        counts = [0] * n
-        for i in combo:
-            counts[i] += 1
-        if max(counts) > 4:
-            continue
-        key = sum(k * 5**i for i, k in enumerate(counts))
-        plain[key] = _plain_rank(sorted((vals[i] for i in combo), reverse=True))
+        if any(combo[j] == combo[j + 4] for j in range(HAND - 4)):
+            continue  # a value five times or more: no such hand in four suits
+        # suits dealt round robin: no suit holds five, so this is the non-flush part
+        hand = [plain_cards[i][j % 4] for j, i in enumerate(combo)]
+        plain[sum(digits[i] for i in combo)] = rank_unchecked(hand)
     flush: dict[int, Rank] = {}
     for size in range(5, min(HAND, n) + 1):
         for subset in combinations(range(n), size):
             mask = sum(1 << i for i in subset)
-            flush[mask] = _flush_rank(sorted((vals[i] for i in subset), reverse=True))
+            flush[mask] = rank_unchecked([flush_cards[i] for i in subset])
     ranks = tuple(sorted(set(plain.values()) | set(flush.values())))
     code = {rank: c for c, rank in enumerate(ranks)}
     keys = sorted(plain)
-    flush_codes = np.full(1 << n, -1, dtype=np.int64)
+    flush_codes = np.full(1 << n, -1, dtype=np.int32)
     for mask, rank in flush.items():
         flush_codes[mask] = code[rank]
     return RankTables(
@@ -112,7 +103,7 @@ def build_rank_tables(values: Sequence[int]) -> RankTables:
         ranks=ranks,
         categories=np.array([CATEGORIES.index(rank_category(r)) for r in ranks], dtype=np.int64),
         plain_keys=np.array(keys, dtype=np.int64),
-        plain_codes=np.array([code[plain[k]] for k in keys], dtype=np.int64),
+        plain_codes=np.array([code[plain[k]] for k in keys], dtype=np.int32),
         flush_codes=flush_codes,
     )
 

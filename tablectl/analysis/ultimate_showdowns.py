@@ -35,6 +35,7 @@ from numpy.typing import NDArray
 from tablectl.analysis.holdem_ranks import CATEGORIES, RankTables
 
 IntArray = NDArray[np.int64]
+Int32Array = NDArray[np.int32]
 
 CHUNK = 2048
 """Board classes counted together: arrays of CHUNK x 26 x 26 entries (about 11 MB of int64)."""
@@ -42,7 +43,7 @@ CHUNK = 2048
 _EXACT = 2**53
 
 
-def _runs(codes: IntArray, weights: IntArray, bits: int) -> tuple[IntArray, ...]:
+def _runs(codes: Int32Array, weights: Int32Array, bits: int) -> tuple[IntArray, ...]:
     """The runs of equal codes in each row of `codes` (last axis), rows flattened in order.
 
     For each run: its code plus one (0 for the -1 of an impossible hand), its row, the summed
@@ -52,7 +53,7 @@ def _runs(codes: IntArray, weights: IntArray, bits: int) -> tuple[IntArray, ...]
     last entry, so nothing is gathered per entry.
     """
     width = codes.shape[-1]
-    keys = np.sort((((codes + 1) << bits) | weights).astype(np.int32), axis=-1).reshape(-1, width)
+    keys = np.sort(((codes + 1) << bits) | weights, axis=-1).reshape(-1, width)
     ranked = keys >> bits
     last = np.ones(ranked.shape, dtype=bool)
     last[:, :-1] = ranked[:, 1:] != ranked[:, :-1]
@@ -79,7 +80,7 @@ def _per_category(categories: IntArray, ranked: IntArray, amounts: IntArray) -> 
 
 def _count_chunk(
     tables: RankTables,
-    plain: IntArray,
+    plain: Int32Array,
     counts: IntArray,
     suited: IntArray,
     weights: IntArray,
@@ -94,9 +95,9 @@ def _count_chunk(
         type_value = np.repeat(values, 2)
         type_on = np.tile(np.array([0, 1], dtype=np.int64), n)
         avail = np.stack([3 - (counts - suited), 1 - suited], axis=2).reshape(len(counts), 2 * n)
-        codes = plain[:, type_value[:, None], type_value[None, :]]
-        bits = type_on << type_value
-        board_mask = suited @ (np.int64(1) << values)
+        codes = plain.repeat(2, axis=1).repeat(2, axis=2)
+        bits = (type_on << type_value).astype(np.int32)
+        board_mask = (suited @ (np.int64(1) << values)).astype(np.int32)
         masks = board_mask[:, None, None] | bits[:, None] | bits[None, :]
         codes = np.maximum(codes, tables.flush_codes[masks])
     else:
@@ -106,7 +107,7 @@ def _count_chunk(
     # shifted: category by code plus one, the impossible hand (0) counted as high card, weight 0
     categories = np.concatenate([[0], tables.categories])
     # rows: H_a and E_a for each ordered (a, b); M = avail[a] W within row a, times the boards
-    w_row = np.maximum(avail[:, None, :] - np.eye(t, dtype=np.int64), 0)
+    w_row = np.maximum(avail[:, None, :] - np.eye(t, dtype=np.int64), 0).astype(np.int32)
     ranked, row, run, above = _runs(codes, w_row, 3)
     m = (avail * weights[:, None]).ravel()[row] * run
     row_lose = _per_category(categories, ranked, m * above)
@@ -114,7 +115,7 @@ def _count_chunk(
     # the class: G and E over the unordered type pairs
     ia, ib = np.triu_indices(t)
     pairs = np.where(ia == ib, avail[:, ia] * (avail[:, ia] - 1) // 2, avail[:, ia] * avail[:, ib])
-    ranked, row, run, above = _runs(codes[:, ia, ib], pairs, 5)
+    ranked, row, run, above = _runs(codes[:, ia, ib], pairs.astype(np.int32), 5)
     m = weights[row] * run
     others = comb(4 * n - 7, 2)
     lose = _per_category(categories, ranked, m * above) - row_lose

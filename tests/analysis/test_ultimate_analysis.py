@@ -187,6 +187,14 @@ def test_counting_matches_brute_force_on_full_deck_boards(board: str) -> None:
     assert as_dicts(board_counts(b)) == as_dicts(brute_board(b, FULL_DECK_VALUES))
 
 
+@settings(max_examples=4, deadline=None)
+@given(st.permutations(deck(FULL_DECK_VALUES)).map(lambda d: d[:5]))
+def test_counting_matches_brute_force_on_random_full_deck_boards(board: list[Card]) -> None:
+    """A board's class (its rank counts and three-or-more suit) counted with the rank codes
+    equals its 1,081 x 990 deals one by one, each ranked by the evaluator."""
+    assert as_dicts(board_counts(board)) == as_dicts(brute_board(board, FULL_DECK_VALUES))
+
+
 SMALL = tuple(range(8, 15))  # 8 9 T J Q K A: 28 cards, straights T-A, 9-K, 8-Q and flushes
 
 
