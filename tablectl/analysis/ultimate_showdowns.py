@@ -37,8 +37,9 @@ from tablectl.analysis.holdem_ranks import CATEGORIES, RankTables
 IntArray = NDArray[np.int64]
 Int32Array = NDArray[np.int32]
 
-CHUNK = 2048
-"""Board classes counted together: arrays of CHUNK x 26 x 26 entries (about 11 MB of int64)."""
+CHUNK = 256
+"""Board classes counted together: arrays of 256 x 23 x 23 entries, small enough to stay in a
+core's cache (256 counted the full deck in 0.7 s of CPU here, 2,048 in 1.1 s)."""
 
 _EXACT = 2**53
 
@@ -66,16 +67,43 @@ def _runs(codes: Int32Array, weights: Int32Array, bits: int) -> tuple[IntArray, 
     return ranked.ravel()[ends], row, run, above
 
 
-def _per_category(categories: IntArray, ranked: IntArray, amounts: IntArray) -> IntArray:
-    """Sum `amounts` by the category of the matching codes (`ranked`: code plus one), exactly."""
-    total = int(amounts.sum())
-    if total >= _EXACT or int(amounts.min(initial=0)) < 0:
+def _per_category(cats: IntArray, amounts: IntArray) -> IntArray:
+    """Sum `amounts` (nonnegative integers) by category (`cats`, one per amount), exactly.
+
+    The sum runs in float64 (numpy's bincount): every amount is nonnegative, so each partial sum
+    is at most the final total, and a total below 2**53 means every addition was exact.
+    """
+    sums = np.bincount(cats, weights=amounts, minlength=len(CATEGORIES) + 1)
+    if float(sums.sum()) >= _EXACT:
         raise ArithmeticError("a category sum could leave float64's exact integers")
-    sums = np.bincount(categories[ranked], weights=amounts.astype(np.float64), minlength=11)
-    out = sums.astype(np.int64)[: len(CATEGORIES)]
-    if int(out.sum()) != total:
-        raise ArithmeticError("the category sums lost a count")
-    return out
+    return sums.astype(np.int64)[: len(CATEGORIES)]
+
+
+def _flush_types(
+    tables: RankTables, plain: Int32Array, counts: IntArray, suited: IntArray
+) -> tuple[IntArray, Int32Array]:
+    """The types of board classes with a three-or-more suit: cards left and the rank code of each
+    type pair (the larger of the non-flush and the flush code).
+
+    Types 0..n-1 are value i off the flush suit; types n.. are the values the board's flush suit
+    does not hold (at most n - 3, the suit holding three or more), one card each, in that suit.
+    A class whose suit holds more than three has its last in-suit types empty (no cards).
+    """
+    size, n = counts.shape
+    values = np.arange(n, dtype=np.int64)
+    in_suit = np.argsort(suited, axis=1, kind="stable")[:, : n - 3]  # values not in the suit first
+    type_value = np.concatenate([np.broadcast_to(values, (size, n)), in_suit], axis=1)
+    on = np.concatenate([np.zeros(n, dtype=np.int64), np.ones(n - 3, dtype=np.int64)])
+    avail = np.concatenate(
+        [3 - (counts - suited), 1 - np.take_along_axis(suited, in_suit, axis=1)], axis=1
+    )
+    t = type_value.shape[1]
+    flat = (type_value[:, :, None] * n + type_value[:, None, :]).reshape(size, t * t)
+    codes = np.take_along_axis(plain.reshape(size, n * n), flat, axis=1).reshape(size, t, t)
+    bits = (on[None, :] << type_value).astype(np.int32)
+    board_mask = (suited @ (np.int64(1) << values)).astype(np.int32)
+    masks = board_mask[:, None, None] | bits[:, :, None] | bits[:, None, :]
+    return avail, np.maximum(codes, tables.flush_codes[masks])
 
 
 def _count_chunk(
@@ -90,37 +118,30 @@ def _count_chunk(
     three-or-more suit (`flush`) or all without; `plain[k, i, j]` is class k's non-flush code
     with hole values i and j."""
     n = counts.shape[1]
-    values = np.arange(n, dtype=np.int64)
     if flush:
-        type_value = np.repeat(values, 2)
-        type_on = np.tile(np.array([0, 1], dtype=np.int64), n)
-        avail = np.stack([3 - (counts - suited), 1 - suited], axis=2).reshape(len(counts), 2 * n)
-        codes = plain.repeat(2, axis=1).repeat(2, axis=2)
-        bits = (type_on << type_value).astype(np.int32)
-        board_mask = (suited @ (np.int64(1) << values)).astype(np.int32)
-        masks = board_mask[:, None, None] | bits[:, None] | bits[None, :]
-        codes = np.maximum(codes, tables.flush_codes[masks])
+        avail, codes = _flush_types(tables, plain, counts, suited)
     else:
-        avail = 4 - counts
-        codes = plain
+        avail, codes = 4 - counts, plain
     t = avail.shape[1]
     # shifted: category by code plus one, the impossible hand (0) counted as high card, weight 0
     categories = np.concatenate([[0], tables.categories])
     # rows: H_a and E_a for each ordered (a, b); M = avail[a] W within row a, times the boards
     w_row = np.maximum(avail[:, None, :] - np.eye(t, dtype=np.int64), 0).astype(np.int32)
     ranked, row, run, above = _runs(codes, w_row, 3)
+    cats = categories[ranked]
     m = (avail * weights[:, None]).ravel()[row] * run
-    row_lose = _per_category(categories, ranked, m * above)
-    row_tie = _per_category(categories, ranked, m * run)
+    row_lose = _per_category(cats, m * above)
+    row_tie = _per_category(cats, m * run)
     # the class: G and E over the unordered type pairs
     ia, ib = np.triu_indices(t)
     pairs = np.where(ia == ib, avail[:, ia] * (avail[:, ia] - 1) // 2, avail[:, ia] * avail[:, ib])
     ranked, row, run, above = _runs(codes[:, ia, ib], pairs.astype(np.int32), 5)
+    cats = categories[ranked]
     m = weights[row] * run
     others = comb(4 * n - 7, 2)
-    lose = _per_category(categories, ranked, m * above) - row_lose
-    tie = _per_category(categories, ranked, m * (run + 1)) - row_tie
-    dealt = _per_category(categories, ranked, m) * others
+    lose = _per_category(cats, m * above) - row_lose
+    tie = _per_category(cats, m * (run + 1)) - row_tie
+    dealt = _per_category(cats, m) * others
     return np.stack([dealt - lose - tie, tie, lose])
 
 
