@@ -1,9 +1,10 @@
 """The seven-card rank codes against the evaluator and against a brute force of five-card hands.
 
-The codes are built from `tablectl.rules.poker.rank_unchecked`; these tests hold that splitting a
-hand into its value multiset and its five-or-more suit gives back the evaluator's rank for any
-seven cards (every hand of a 20-card deck, a fixed sample of 20,000 full-deck hands, hypothesis),
-and that the evaluator's seven-card rank is the best of its 21 five-card hands (brute force).
+The codes are built from `tablectl.rules.poker.rank_unchecked`; these tests hold them equal to it
+on every seven-value multiset and every suited set, and hold that splitting a hand into its value
+multiset and its five-or-more suit gives back the evaluator's rank for any seven cards (every hand
+of a 20-card deck, a fixed sample of 20,000 full-deck hands, hypothesis), and that the evaluator's
+seven-card rank is the best of its 21 five-card hands (brute force).
 """
 
 from __future__ import annotations
@@ -15,9 +16,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.analysis.holdem_ranks import CATEGORIES, build_rank_tables, seven_card_code
+from tablectl.analysis.holdem_ranks import (
+    CATEGORIES,
+    build_rank_tables,
+    multisets,
+    seven_card_code,
+)
 from tablectl.analysis.ultimate import FULL_DECK_VALUES, rank_tables
-from tablectl.rules.poker import best_rank, five_card_rank, rank_category
+from tablectl.rules.poker import best_rank, five_card_rank, rank_category, rank_unchecked
 from tablectl_base.cards import RANKS, Card
 
 FULL = [Card(RANKS[0] if v == 14 else RANKS[v - 1], s) for v in FULL_DECK_VALUES for s in "shdc"]
@@ -39,6 +45,23 @@ def test_codes_order_the_ranks() -> None:
     assert [CATEGORIES[c] for c in tables.categories] == [rank_category(r) for r in tables.ranks]
     assert int(tables.flush_codes.max()) == len(tables.ranks) - 1  # the royal flush
     assert int((tables.flush_codes >= 0).sum()) == 1_287 + 1_716 + 1_716  # C(13, 5..7)
+
+
+def test_every_seven_value_multiset_is_the_evaluators() -> None:
+    """The non-flush code of each of the 49,205 seven-value multisets of four suits (built as the
+    best of its 21 five-value parts) is `rank_unchecked` of those seven cards, suits round robin,
+    and every flush code is the evaluator's rank of its cards in one suit."""
+    tables = rank_tables()
+    sevens = multisets(13, 7)
+    assert len(sevens) == 49_205
+    codes = tables.plain_code(tables.digits[sevens].sum(axis=1))
+    for row, code in zip(sevens.tolist(), codes.tolist(), strict=True):
+        hand = [FULL[4 * i + j % 4] for j, i in enumerate(row)]
+        assert tables.ranks[code] == rank_unchecked(hand), hand
+    for mask, code in enumerate(tables.flush_codes.tolist()):
+        if code >= 0:
+            suited = [FULL[4 * i] for i in range(13) if mask >> i & 1]
+            assert tables.ranks[code] == rank_unchecked(suited), suited
 
 
 def test_every_hand_of_a_20_card_deck() -> None:
