@@ -109,13 +109,13 @@ def board_classes(
     more, any of the 4 suits; the empty set collects the boards with at most two of each suit.
     """
     total = prod(comb(4, k) for k in counts)
-    present = [i for i, k in enumerate(counts) if k]
+    present = [i for i, k in enumerate(counts) if k]  # a value not on the board adds a factor 1
     flush_boards = 0
     for size in range(3, len(present) + 1):
         for subset in combinations(present, size):
             suited = frozenset(subset)
             ways = 4 * prod(
-                comb(3, k - 1) if i in suited else comb(3, k) for i, k in enumerate(counts)
+                comb(3, counts[i] - 1) if i in suited else comb(3, counts[i]) for i in present
             )
             if ways:
                 flush_boards += ways
@@ -163,9 +163,8 @@ def _class_arrays(
 ) -> tuple[IntArray, IntArray, IntArray]:
     """Board classes as arrays: rank counts, suited value indices (0/1) and boards, a row each."""
     counts = np.array([c for c, _, _ in classes], dtype=np.int64).reshape(-1, len(values))
-    suited = np.zeros_like(counts)
-    for row, (_, indices, _) in enumerate(classes):
-        suited[row, list(indices)] = 1
+    masks = np.array([sum(1 << i for i in s) for _, s, _ in classes], dtype=np.int64)
+    suited = (masks[:, None] >> np.arange(len(values))) & 1
     weights = np.array([w for _, _, w in classes], dtype=np.int64)
     return counts, suited, weights
 
