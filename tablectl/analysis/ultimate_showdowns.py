@@ -2,10 +2,10 @@
 
 A board class (`ultimate.board_classes`) is a rank multiset plus the value indices held by the
 one suit with three or more board cards (if any), weighted by its number of boards. Within a
-class the remaining cards fall into *types*: a value index i, off the board's flush suit (type
-2i, or any suit when there is none) or in it (type 2i+1). Every hole pair of the same two types
-has the same seven-card rank, so a class is a T x T matrix R of rank codes (`holdem_ranks`) over
-its types, with `avail[t]` cards of type t left.
+class the remaining cards fall into *types*: a value, off the board's flush suit (or of any suit
+when there is none) or in it (`_flush_types`). Every hole pair of the same two types has the same
+seven-card rank, so a class is a T x T matrix R of rank codes (`holdem_ranks`) over its types
+(T = 13 without a flush suit, 23 with one), with `avail[t]` cards of type t left.
 
 For a player pair of types {a, b} and rank r, the player-dealer pairs that beat it and share no
 card with it number G(r) - H_a(r) - H_b(r) (inclusion-exclusion on the two cards): G(r) counts
@@ -20,8 +20,9 @@ the player pairs of one category:
   H_a twice): one sort of each row of R.
 
 Nothing loops over a pair in Python: a chunk of classes is a few array sorts and cumulative sums.
-Counts are 64-bit integers; the category totals are summed in float64 only after a check that
-the whole sum is below 2**53, so every partial sum is an exact integer.
+Counts are 64-bit integers; the sums by category run in float64 (numpy's bincount) over
+nonnegative integers and are refused unless their total is below 2**53, so every partial sum was
+an exact integer.
 """
 
 from __future__ import annotations
