@@ -153,7 +153,7 @@ def board_key(
 
 
 @cache
-def rank_tables(values: tuple[int, ...] = FULL_DECK_VALUES) -> RankTables:
+def rank_tables(values: tuple[int, ...]) -> RankTables:
     """The seven-card rank codes of a deck of four suits of `values`, built once a process."""
     return build_rank_tables(values)
 

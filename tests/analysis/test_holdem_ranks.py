@@ -39,7 +39,7 @@ def test_codes_order_the_ranks() -> None:
     follow the ranks. Seven cards have 4,824 distinct best-five values, the known count (of the
     7,462 five-card values, the lowest, such as 7-5-4-3-2 high, are never the best five of
     seven cards)."""
-    tables = rank_tables()
+    tables = rank_tables(FULL_DECK_VALUES)
     assert list(tables.ranks) == sorted(set(tables.ranks))
     assert len(tables.ranks) == 4_824
     assert [CATEGORIES[c] for c in tables.categories] == [rank_category(r) for r in tables.ranks]
@@ -51,7 +51,7 @@ def test_every_seven_value_multiset_is_the_evaluators() -> None:
     """The non-flush code of each of the 49,205 seven-value multisets of four suits (built as the
     best of its 21 five-value parts) is `rank_unchecked` of those seven cards, suits round robin,
     and every flush code is the evaluator's rank of its cards in one suit."""
-    tables = rank_tables()
+    tables = rank_tables(FULL_DECK_VALUES)
     sevens = multisets(13, 7)
     assert len(sevens) == 49_205
     codes = tables.plain_code(tables.digits[sevens].sum(axis=1))
@@ -78,7 +78,7 @@ def test_every_hand_of_a_20_card_deck() -> None:
 
 def test_a_sample_of_full_deck_hands() -> None:
     """20,000 seven-card hands drawn with a fixed seed, and the first 500 also by brute force."""
-    tables = rank_tables()
+    tables = rank_tables(FULL_DECK_VALUES)
     rng = random.Random(20261129)
     for i in range(20_000):
         hand = rng.sample(FULL, 7)
@@ -91,14 +91,14 @@ def test_a_sample_of_full_deck_hands() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.permutations(FULL).map(lambda d: d[:7]))
 def test_codes_equal_the_evaluator_and_the_brute_force(hand: list[Card]) -> None:
-    tables = rank_tables()
+    tables = rank_tables(FULL_DECK_VALUES)
     rank = tables.ranks[seven_card_code(tables, hand)]
     assert rank == best_rank(hand) == brute_force(hand)
 
 
 def test_plain_codes_refuse_a_value_five_times() -> None:
     """Keys of multisets that four suits cannot hold find no code (-1)."""
-    tables = rank_tables()
+    tables = rank_tables(FULL_DECK_VALUES)
     five_deuces = 5 * 5**0 + 1 * 5**1 + 1 * 5**2
     four_deuces = 4 * 5**0 + 2 * 5**1 + 1 * 5**2
     codes = tables.plain_code(np.array([five_deuces, four_deuces], dtype=np.int64))

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import pytest
 
-from tablectl.analysis.ultimate import analyze, showdown_counts
+from tablectl.analysis.ultimate import FULL_DECK_VALUES, analyze, showdown_counts
 from tablectl.cli import main
 
 DEALS = 2_781_381_002_400
@@ -95,7 +95,7 @@ HOW_PUSHES = 113_130_263_816
 
 @pytest.fixture(scope="module")
 def counts() -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
-    full = showdown_counts()
+    full = showdown_counts(FULL_DECK_VALUES)
     return dict(full.win), dict(full.tie), dict(full.lose)
 
 
