@@ -27,7 +27,7 @@ an exact integer.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from math import comb
 
 import numpy as np
@@ -107,6 +107,52 @@ def _flush_types(
     return avail, np.maximum(codes, tables.flush_codes[masks])
 
 
+def _row_sums(
+    categories: IntArray, codes: Int32Array, w: Int32Array, multiplier: IntArray
+) -> tuple[IntArray, IntArray]:
+    """Sum over the rows' entries (a, b) of M[a,b] H_a(R[a,b]) and of M[a,b] E_a(R[a,b]) by
+    category, M = multiplier[a] W[a,b]: `codes` and `w` are (classes, rows, entries) and
+    `multiplier` (classes, rows), the boards of the class times the cards of row a's type."""
+    ranked, row, run, above = _runs(codes, w, 3)
+    cats = categories[ranked]
+    m = multiplier.ravel()[row] * run
+    return _per_category(cats, m * above), _per_category(cats, m * run)
+
+
+def _pair_sums(
+    categories: IntArray, codes: Int32Array, pairs: IntArray, weights: IntArray
+) -> tuple[IntArray, IntArray, IntArray]:
+    """Sums by category of N_e G(r_e), N_e (E(r_e) + 1) and N_e over the type pairs e of each
+    class (`codes`, `pairs`: classes x type pairs), times the class's boards."""
+    ranked, row, run, above = _runs(codes, pairs.astype(np.int32), 5)
+    cats = categories[ranked]
+    m = weights[row] * run
+    return (
+        _per_category(cats, m * above),
+        _per_category(cats, m * (run + 1)),
+        _per_category(cats, m),
+    )
+
+
+def _tally(
+    n: int, rows: Sequence[tuple[IntArray, IntArray]], pairs: tuple[IntArray, ...]
+) -> IntArray:
+    """(win, tie, lose) by category from the row sums (H and E) and the pair sums (G, E, N)."""
+    above, level, dealt = pairs
+    lose = above - sum(lose for lose, _ in rows)
+    tie = level - sum(tie for _, tie in rows)
+    dealt = dealt * comb(4 * n - 7, 2)
+    return np.stack([dealt - lose - tie, tie, lose])
+
+
+def _type_pairs(avail: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """The unordered type pairs (a <= b) and the hole pairs of each: C(avail[a], 2) or
+    avail[a] avail[b]."""
+    ia, ib = np.triu_indices(avail.shape[1])
+    pairs = np.where(ia == ib, avail[:, ia] * (avail[:, ia] - 1) // 2, avail[:, ia] * avail[:, ib])
+    return ia, ib, pairs
+
+
 def _count_chunk(
     tables: RankTables,
     plain: Int32Array,
@@ -118,41 +164,81 @@ def _count_chunk(
     """(win, tie, lose) by the player's category over one chunk of board classes, all with a
     three-or-more suit (`flush`) or all without; `plain[k, i, j]` is class k's non-flush code
     with hole values i and j."""
-    n = counts.shape[1]
     if flush:
         avail, codes = _flush_types(tables, plain, counts, suited)
     else:
         avail, codes = 4 - counts, plain
     t = avail.shape[1]
-    # shifted: category by code plus one, the impossible hand (0) counted as high card, weight 0
-    categories = np.concatenate([[0], tables.categories])
+    categories = _shifted(tables)
     # rows: H_a and E_a for each ordered (a, b); M = avail[a] W within row a, times the boards
     w_row = np.maximum(avail[:, None, :] - np.eye(t, dtype=np.int64), 0).astype(np.int32)
-    ranked, row, run, above = _runs(codes, w_row, 3)
-    cats = categories[ranked]
-    m = (avail * weights[:, None]).ravel()[row] * run
-    row_lose = _per_category(cats, m * above)
-    row_tie = _per_category(cats, m * run)
-    # the class: G and E over the unordered type pairs
-    ia, ib = np.triu_indices(t)
-    pairs = np.where(ia == ib, avail[:, ia] * (avail[:, ia] - 1) // 2, avail[:, ia] * avail[:, ib])
-    ranked, row, run, above = _runs(codes[:, ia, ib], pairs.astype(np.int32), 5)
-    cats = categories[ranked]
-    m = weights[row] * run
-    others = comb(4 * n - 7, 2)
-    lose = _per_category(cats, m * above) - row_lose
-    tie = _per_category(cats, m * (run + 1)) - row_tie
-    dealt = _per_category(cats, m) * others
-    return np.stack([dealt - lose - tie, tie, lose])
+    rows = _row_sums(categories, codes, w_row, avail * weights[:, None])
+    ia, ib, pairs = _type_pairs(avail)
+    return _tally(counts.shape[1], [rows], _pair_sums(categories, codes[:, ia, ib], pairs, weights))
+
+
+def _count_three_suited(
+    tables: RankTables, plain: Int32Array, counts: IntArray, suited: IntArray, weights: IntArray
+) -> IntArray:
+    """`_count_chunk` for classes whose flush suit holds exactly three board cards, with fewer
+    entries: only two hole cards both of that suit can make a flush.
+
+    So a card of value v off the suit and one in it rank alike against every partner but the
+    other in-suit cards, and the in-suit cards' pairs are the only ones whose code is not the
+    non-flush code: the type pairs are the n(n+1)/2 value pairs (off-and-in-suit cards merged,
+    the in-suit pairs left out) plus the C(n-3, 2) in-suit pairs; an off-suit card's row is its
+    value's merged row (W = merged cards left, less itself); an in-suit card's row is its value's
+    codes against the off-suit cards plus its flush codes against the other in-suit cards.
+    """
+    size, n = counts.shape
+    values = np.arange(n, dtype=np.int64)
+    categories = _shifted(tables)
+    merged = 4 - counts
+    off = 3 - (counts - suited)
+    on = np.argsort(suited, axis=1, kind="stable")[:, : n - 3]  # the values not in the suit
+    board_mask = (suited @ (np.int64(1) << values)).astype(np.int32)
+    bits = (np.int32(1) << on).astype(np.int32)
+    masks = board_mask[:, None, None] | bits[:, :, None] | bits[:, None, :]
+    on_plain = np.take_along_axis(
+        np.take_along_axis(plain, on[:, :, None], axis=1), on[:, None, :], axis=2
+    )
+    flush = np.maximum(on_plain, tables.flush_codes[masks])  # in-suit pair codes
+    # rows of the off-suit cards: merged by value
+    w_off = np.maximum(merged[:, None, :] - np.eye(n, dtype=np.int64), 0).astype(np.int32)
+    off_rows = _row_sums(categories, plain, w_off, off * weights[:, None])
+    # rows of the in-suit cards (one card each): the off-suit cards, then the other in-suit cards
+    on_codes = np.concatenate([np.take_along_axis(plain, on[:, :, None], axis=1), flush], axis=2)
+    w_on = np.concatenate(
+        [
+            np.broadcast_to(off[:, None, :], (size, n - 3, n)),
+            np.broadcast_to(1 - np.eye(n - 3, dtype=np.int64), (size, n - 3, n - 3)),
+        ],
+        axis=2,
+    ).astype(np.int32)
+    on_rows = _row_sums(categories, on_codes, w_on, np.broadcast_to(weights[:, None], on.shape))
+    # the pairs: value pairs (less the in-suit pairs) and in-suit pairs
+    ia, ib, pairs = _type_pairs(merged)
+    in_suit = 1 - suited
+    pairs = pairs - np.where(ia == ib, 0, in_suit[:, ia] * in_suit[:, ib])
+    ja, jb = np.triu_indices(n - 3, k=1)
+    codes = np.concatenate([plain[:, ia, ib], flush[:, ja, jb]], axis=1)
+    pairs = np.concatenate([pairs, np.ones((size, len(ja)), dtype=np.int64)], axis=1)
+    return _tally(n, [off_rows, on_rows], _pair_sums(categories, codes, pairs, weights))
+
+
+def _shifted(tables: RankTables) -> IntArray:
+    """Category by code plus one: the impossible hand (code -1, shifted to 0, always weighted 0)
+    counted as high card."""
+    return np.concatenate([np.zeros(1, dtype=np.int64), tables.categories])
 
 
 def chunks(suited: IntArray) -> list[IntArray]:
-    """The classes (row numbers) counted together: those without a three-or-more suit, then
-    those with one, CHUNK at a time."""
-    has_suit = suited.any(axis=1)
+    """The classes (row numbers) counted together: those without a three-or-more suit, those
+    whose suit holds three, those whose suit holds more, CHUNK at a time."""
+    held = np.minimum(suited.sum(axis=1), 4)
     out: list[IntArray] = []
-    for flush in (False, True):
-        rows = np.flatnonzero(has_suit == flush)
+    for kind in (0, 3, 4):
+        rows = np.flatnonzero(held == kind)
         out += [rows[at : at + CHUNK] for at in range(0, len(rows), CHUNK)]
     return out
 
@@ -167,7 +253,6 @@ def count_showdowns(
     digits = tables.digits
     plain = tables.plain_code(keys[:, None, None] + digits[:, None] + digits[None, :])
     for rows in chunks(suited):
-        flush = bool(suited[rows[0]].any())
-        yield _count_chunk(
-            tables, plain[board[rows]], counts[rows], suited[rows], weights[rows], flush
-        )
+        held = int(suited[rows[0]].sum())
+        args = (tables, plain[board[rows]], counts[rows], suited[rows], weights[rows])
+        yield _count_three_suited(*args) if held == 3 else _count_chunk(*args, held > 0)

@@ -179,6 +179,8 @@ def test_four_aces_board_by_hand() -> None:
         "2h 3h 4h 4s 5d",  # three hearts, a pair, the wheel and straight flush draws
         "2h 3h 4h 5h 5d",  # four hearts: one heart in the hole makes a flush
         "Ks 9s 6h Kd Ac",  # two suits of two: no flush for anyone
+        "As Ks 2s 7d 7h",  # exactly three spades and a pair: flushes need two spades in the hole
+        "9h Th Jh Qd Kc",  # three hearts in a run: straight flushes, straights, flushes
     ],
 )
 def test_counting_matches_brute_force_on_full_deck_boards(board: str) -> None:
