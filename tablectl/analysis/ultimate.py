@@ -158,7 +158,7 @@ def rank_tables(values: tuple[int, ...]) -> RankTables:
     return build_rank_tables(values)
 
 
-def _class_arrays(
+def class_arrays(
     values: tuple[int, ...], classes: Sequence[tuple[tuple[int, ...], frozenset[int], int]]
 ) -> tuple[IntArray, IntArray, IntArray]:
     """Board classes as arrays: rank counts, suited value indices (0/1) and boards, a row each."""
@@ -174,7 +174,7 @@ def _count(
 ) -> ShowdownCounts:
     """Every (player, player-dealer) hole-card deal on the given board classes, weighted by
     their boards, reporting progress a chunk at a time (`ultimate_showdowns`)."""
-    counts, suited, weights = _class_arrays(values, classes)
+    counts, suited, weights = class_arrays(values, classes)
     total = np.zeros((3, len(CATEGORIES)), dtype=np.int64)
     parts = len(chunks(suited))
     for done, part in enumerate(count_showdowns(rank_tables(values), counts, suited, weights), 1):

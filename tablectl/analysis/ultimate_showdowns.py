@@ -153,7 +153,7 @@ def _type_pairs(avail: IntArray) -> tuple[IntArray, IntArray, IntArray]:
     return ia, ib, pairs
 
 
-def _count_chunk(
+def count_all_types(
     tables: RankTables,
     plain: Int32Array,
     counts: IntArray,
@@ -177,10 +177,10 @@ def _count_chunk(
     return _tally(counts.shape[1], [rows], _pair_sums(categories, codes[:, ia, ib], pairs, weights))
 
 
-def _count_three_suited(
+def count_three_suited(
     tables: RankTables, plain: Int32Array, counts: IntArray, suited: IntArray, weights: IntArray
 ) -> IntArray:
-    """`_count_chunk` for classes whose flush suit holds exactly three board cards, with fewer
+    """`count_all_types` for classes whose flush suit holds exactly three board cards, with fewer
     entries: only two hole cards both of that suit can make a flush.
 
     So a card of value v off the suit and one in it rank alike against every partner but the
@@ -232,6 +232,20 @@ def _shifted(tables: RankTables) -> IntArray:
     return np.concatenate([np.zeros(1, dtype=np.int64), tables.categories])
 
 
+def _plain_by_multiset(tables: RankTables, counts: IntArray) -> tuple[Int32Array, IntArray]:
+    """The non-flush code with hole values i and j of each distinct rank multiset, [multiset,
+    i, j] (-1 where four suits cannot hold the seven cards), and each class's multiset."""
+    keys, board = np.unique(counts @ tables.digits, return_inverse=True)
+    digits = tables.digits
+    return tables.plain_code(keys[:, None, None] + digits[:, None] + digits[None, :]), board
+
+
+def plain_codes(tables: RankTables, counts: IntArray) -> Int32Array:
+    """Each class's non-flush code with hole values i and j, [class, i, j]."""
+    by_multiset, board = _plain_by_multiset(tables, counts)
+    return by_multiset[board]
+
+
 def chunks(suited: IntArray) -> list[IntArray]:
     """The classes (row numbers) counted together: those without a three-or-more suit, those
     whose suit holds three, those whose suit holds more, CHUNK at a time."""
@@ -249,10 +263,8 @@ def count_showdowns(
     """(win, tie, lose) by the player's category (CATEGORIES order) over every deal on the given
     board classes, one (3, 10) array per chunk (`chunks`), so a caller can report progress: rank
     counts and suited value indices (0/1), one row a class, and each class's boards."""
-    keys, board = np.unique(counts @ tables.digits, return_inverse=True)
-    digits = tables.digits
-    plain = tables.plain_code(keys[:, None, None] + digits[:, None] + digits[None, :])
+    plain, board = _plain_by_multiset(tables, counts)
     for rows in chunks(suited):
         held = int(suited[rows[0]].sum())
         args = (tables, plain[board[rows]], counts[rows], suited[rows], weights[rows])
-        yield _count_three_suited(*args) if held == 3 else _count_chunk(*args, held > 0)
+        yield count_three_suited(*args) if held == 3 else count_all_types(*args, held > 0)

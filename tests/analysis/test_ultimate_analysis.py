@@ -29,9 +29,12 @@ from tablectl.analysis.ultimate import (
     blind_figures,
     board_counts,
     board_key,
+    class_arrays,
+    rank_tables,
     showdown_counts,
     trips_figures,
 )
+from tablectl.analysis.ultimate_showdowns import count_all_types, count_three_suited, plain_codes
 from tablectl.cli import main
 from tablectl.rules.paytables import payout
 from tablectl.rules.poker import best_rank, rank_category
@@ -283,6 +286,21 @@ def test_analyze_blind_and_bad_beat_on_a_small_deck() -> None:
     assert blind["paytable"] == "BLIND-004"
     total = blind["hit_frequency"] + blind["push_frequency"] + blind["lose_frequency"]
     assert total == pytest.approx(1.0)
+
+
+def test_three_suited_classes_merged_count_as_with_every_type() -> None:
+    """Every full-deck class whose flush suit holds exactly three board cards (26,026 of them),
+    counted with the off- and in-suit cards of a rank merged, equals the count with all 23
+    types apart (the path of the classes whose suit holds more)."""
+    values = FULL_DECK_VALUES
+    classes = [c for c in all_board_classes(values) if len(c[1]) == 3]
+    assert len(classes) == 26_026
+    counts, suited, weights = class_arrays(values, classes)
+    tables = rank_tables(values)
+    args = (tables, plain_codes(tables, counts), counts, suited, weights)
+    merged = count_three_suited(*args)
+    apart = count_all_types(*args, True)
+    assert merged.tolist() == apart.tolist()
 
 
 def test_the_count_does_not_depend_on_its_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
