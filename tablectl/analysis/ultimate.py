@@ -19,7 +19,7 @@ C(52,5) * C(47,2) * C(45,2) deals. Both assume the player never folds (see ASSUM
   it number G(r) - H_a(r) - H_b(r), where G(r) counts all pairs ranked above r and H_c(r) those
   holding card c; the ties number E(r) - E_a(r) - E_b(r) + 1 (the +1 is the pair {a, b} itself).
   So no (player, dealer) pair is looped over: `ultimate_showdowns` sorts the type pairs of
-  thousands of classes at once with numpy.
+  hundreds of classes at once with numpy.
 
 Swapping the two hole pairs of a deal is a bijection of the deals, so "the player-dealer's hand of
 category c loses" happens exactly as often as "the player's hand of category c loses": the Bad

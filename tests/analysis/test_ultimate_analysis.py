@@ -304,7 +304,7 @@ def test_three_suited_classes_merged_count_as_with_every_type() -> None:
 
 
 def test_the_count_does_not_depend_on_its_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The classes are counted thousands at a time; 7 at a time gives the same counts."""
+    """The classes are counted CHUNK (256) at a time; 7 at a time gives the same counts."""
     whole = showdown_counts(SMALL)
     monkeypatch.setattr(ultimate_showdowns, "CHUNK", 7)
     assert showdown_counts.__wrapped__(SMALL) == whole
