@@ -1,0 +1,67 @@
+"""The ledger's TOML file (`tablectl ledger --config ledger.toml`): which sites it keeps, the
+broker it reads them from and the database it writes to. Unknown keys are errors, as in a
+table's config (docs/operations.md "The ledger")."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, ValidationError
+
+from tablectl.config.error_reasons import key_of, reason_of
+from tablectl.config.sections import PathText, Text, Tls, TopicId
+from tablectl.games.settings import StrictInt
+from tablectl.games.table_rules import StrictSection
+
+
+class LedgerBroker(StrictSection):
+    """The broker the ledger reads: the central or a pit broker every table's messages reach."""
+
+    host: Text = "127.0.0.1"
+    port: StrictInt = Field(1883, ge=1, le=65535)
+    username: Text | None = None
+    password_file: PathText | None = None
+    tls: Tls | None = None
+    client_id: Text | None = None  # default: tablectl-ledger-<first site>
+    keepalive: StrictInt = Field(30, ge=5, le=3600)
+    # How long the broker keeps the ledger's session (its subscriptions and the messages queued
+    # for it) while the ledger is away: past it, what was queued is lost to the broker and the
+    # ledger fills the gap from the tables' journals.
+    session_expiry_seconds: StrictInt = Field(7 * 24 * 3600, ge=60, le=0xFFFFFFFE)
+
+
+class LedgerSection(StrictSection):
+    """`[ledger]`: the sites kept, the database, how rows are batched."""
+
+    sites: Annotated[list[TopicId], Field(min_length=1)]
+    prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]+$")] = "tablectl"
+    database: Text  # a libpq connection string: "host=db1 dbname=tablectl user=ledger"
+    password_file: PathText | None = None  # the database user's password, when it needs one
+    batch_rows: StrictInt = Field(500, ge=1, le=100_000)
+    batch_ms: StrictInt = Field(200, ge=1, le=60_000)
+    broker: LedgerBroker = LedgerBroker()
+
+
+class LedgerFile(StrictSection):
+    ledger: LedgerSection
+
+
+class LedgerConfigError(ValueError):
+    """The ledger's config cannot be used: every problem, each naming its key."""
+
+
+def load_ledger_config(path: Path) -> LedgerSection:
+    """`path` read and checked; LedgerConfigError naming the file and each key that is wrong."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LedgerConfigError(f"{path}: cannot be read: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise LedgerConfigError(f"{path}: not TOML: {exc}") from None
+    try:
+        return LedgerFile.model_validate(data).ledger
+    except ValidationError as exc:
+        lines = [f"{path}: {key_of(err['loc'])}: {reason_of(err)}" for err in exc.errors()]
+        raise LedgerConfigError("\n".join(lines)) from None
