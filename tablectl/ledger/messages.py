@@ -22,6 +22,18 @@ PAYLOAD_VERSIONS = (1,)
 """The payload schema versions the ledger reads (docs/mqtt.md `v`): a reader refuses another."""
 
 
+UNNUMBERED = ("status", "history")
+"""Topics below a base that carry no message number of the table's: the bare availability word,
+and the answers to `cmd/history` (the ledger reads those itself: tablectl/ledger/service.py)."""
+NOT_THE_TABLES = ("broadcast/", "surveillance/")
+"""Feeds below a base that copy or derive from the table's messages under numbers of their own."""
+
+
+def _is_command(below: str) -> bool:
+    """`cmd/<verb>`: a command to the table (its reply, `cmd/<verb>/reply`, is the table's)."""
+    return below.startswith("cmd/") and below.count("/") == 1
+
+
 class NotLedgerMessage(ValueError):
     """A message the ledger cannot read (no envelope, another version, not JSON); the reason
     says what was wrong."""
@@ -69,7 +81,7 @@ def read_message(prefix: str, topic: str, payload: bytes) -> Received | None:
     if len(parts) < 4 or parts[0] != prefix:
         raise NotLedgerMessage(f"topic {topic!r} is not below {prefix}/<site>/<table>/")
     _, site, table, below = parts
-    if below == "status":
+    if below in UNNUMBERED or below.startswith(NOT_THE_TABLES) or _is_command(below):
         return None
     try:
         text = payload.decode("utf-8")

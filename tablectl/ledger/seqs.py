@@ -28,17 +28,18 @@ class SeqRanges:
         spans = sorted(self.above or [])
         self.above = []
         for lo, hi in spans:
-            self._add_span(lo, hi)
+            self.add_span(lo, hi)
 
     def add(self, seq: int) -> bool:
         """Count message `seq`; False if it was counted already (a redelivery)."""
-        return self._add_span(seq, seq)
+        return self.add_span(seq, seq)
 
     def add_all(self, seqs: Iterable[int]) -> int:
         """Count each of `seqs`; how many were new."""
         return sum(self.add(s) for s in seqs)
 
-    def _add_span(self, lo: int, hi: int) -> bool:
+    def add_span(self, lo: int, hi: int) -> bool:
+        """Count numbers `lo` to `hi`; False if every one was counted already."""
         if lo < 1 or hi < lo:
             raise ValueError(f"message numbers {lo}-{hi}: a table numbers its messages from 1")
         if hi <= self.through:

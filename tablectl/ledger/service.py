@@ -10,6 +10,7 @@ ledger knows after a restart from what it committed."""
 from __future__ import annotations
 
 import asyncio
+import json
 import ssl
 import time
 from collections.abc import Callable
@@ -22,6 +23,8 @@ import structlog
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from tablectl.history_answers import HISTORY_TOPIC, HISTORY_VERB
+from tablectl.ledger.gapfill import GapFiller, TableKey
 from tablectl.ledger.messages import NotLedgerMessage, Received, read_message
 from tablectl.ledger.settings import LedgerSection
 from tablectl.ledger.store import LedgerStore, Written
@@ -42,6 +45,7 @@ class LedgerCounts:
     last_batch_s: float = 0.0
     write_failures: int = 0
     connects: int = 0
+    filled: int = 0  # messages received in answers to cmd/history
     last_error: str | None = field(default=None, repr=False)
 
 
@@ -71,6 +75,8 @@ class Ledger:
         self._store: LedgerStore | None = None
         self._backoff = backoff or Backoff(0.5, 30.0)
         self.ready = asyncio.Event()  # set once subscribed (tests wait for it)
+        self.filler = GapFiller(cfg.gap_grace_seconds, cfg.history_timeout_seconds)
+        self._client_now: aiomqtt.Client | None = None
 
     @property
     def conninfo(self) -> str:
@@ -94,6 +100,10 @@ class Ledger:
         """One message off the broker: queued for the next batch, or counted as unreadable
         (logged with its topic and why; the books cannot key it)."""
         self.counts.received += 1
+        parts = topic.split("/")
+        if len(parts) == 4 and parts[0] == self.cfg.prefix and parts[3] == HISTORY_TOPIC:
+            self._take_answer((parts[1], parts[2]), payload)
+            return
         try:
             msg = read_message(self.cfg.prefix, topic, payload)
         except NotLedgerMessage as exc:
@@ -103,6 +113,53 @@ class Ledger:
         if msg is not None:
             self._pending.append(msg)
             self._arrived.set()
+
+    def _take_answer(self, key: TableKey, payload: bytes) -> None:
+        """A table's answer to `cmd/history`: each message in it taken as if it came on its own
+        topic (the very bytes the table published), and the request closed."""
+        try:
+            answer = json.loads(payload)
+            ref = answer.get("id")
+            if not answer.get("ok"):
+                if self.filler.answered(key, ref, [], None):
+                    log.warning("history refused", table="/".join(key), reason=answer.get("reason"))
+                return
+            base = f"{self.cfg.prefix}/{key[0]}/{key[1]}"
+            for m in answer["messages"]:
+                raw = json.dumps(m["payload"], separators=(",", ":"), ensure_ascii=False)
+                self.take(f"{base}/{m['topic']}", raw.encode("utf-8"))
+            pruned = [(int(lo), int(hi)) for lo, hi in answer.get("pruned", [])]
+            held = answer.get("held_from")
+            if self.filler.answered(key, ref, pruned, None if held is None else int(held)):
+                self.counts.filled += len(answer["messages"])
+                if pruned:
+                    log.warning(
+                        "history pruned at the table: load its export",
+                        table="/".join(key),
+                        pruned=pruned,
+                        held_from=held,
+                    )
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            self.counts.unreadable += 1
+            log.warning("unreadable history answer", table="/".join(key), reason=repr(exc))
+
+    async def _gap_loop(self) -> None:
+        """Once a second: ask each table for the numbers the books lack (gapfill.py)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(1.0)
+            client, store = self._client_now, self._store
+            if client is None or store is None:
+                continue
+            for ask in self.filler.due(loop.time(), store.tables):
+                site, table = ask.table
+                request = {"id": ask.ref, "from": ask.first, "to": ask.last}
+                topic = f"{self.cfg.prefix}/{site}/{table}/cmd/{HISTORY_VERB}"
+                log.info("asking for history", table=f"{site}/{table}", **request)
+                try:
+                    await client.publish(topic, json.dumps(request), qos=1)
+                except aiomqtt.MqttError as exc:
+                    log.warning("history request not sent", table=f"{site}/{table}", error=str(exc))
 
     def _client(self) -> aiomqtt.Client:
         b = self.cfg.broker
@@ -149,6 +206,7 @@ class Ledger:
                 await client.subscribe(topic, qos=1)
             log.info("subscribed", topics=self.topics(), client_id=self.client_id)
             self._backoff.reset()
+            self._client_now = client
             self.ready.set()
             # aiomqtt's own end-of-connection future, shielded: a cancelled wait would cancel
             # the future itself, and aiomqtt would then leave without its DISCONNECT
@@ -161,6 +219,7 @@ class Ledger:
             except aiomqtt.MqttError as exc:
                 log.warning("broker connection lost", error=str(exc))
             self.ready.clear()
+            self._client_now = None
             await self._backoff.wait()
 
     # -- writing -----------------------------------------------------------------------------
@@ -207,6 +266,7 @@ class Ledger:
         async with asyncio.TaskGroup() as group:
             group.create_task(self._broker_loop(), name="ledger-broker")
             group.create_task(self._writer_loop(), name="ledger-writer")
+            group.create_task(self._gap_loop(), name="ledger-gaps")
 
     def _drop_store(self) -> None:
         """Close the store after a failed write; the next write connects again."""

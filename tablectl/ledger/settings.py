@@ -41,6 +41,9 @@ class LedgerSection(StrictSection):
     password_file: PathText | None = None  # the database user's password, when it needs one
     batch_rows: StrictInt = Field(500, ge=1, le=100_000)
     batch_ms: StrictInt = Field(200, ge=1, le=60_000)
+    # A gap this old is asked of its table (`cmd/history`): younger, a message may be on its way
+    gap_grace_seconds: StrictInt = Field(10, ge=1, le=3600)
+    history_timeout_seconds: StrictInt = Field(30, ge=1, le=3600)  # unanswered: ask again
     broker: LedgerBroker = LedgerBroker()
 
 
