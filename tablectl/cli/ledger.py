@@ -28,15 +28,28 @@ def add_parser(sub: Any) -> None:
         [
             f"tablectl ledger run --config {DEFAULT_LEDGER_CONFIG}",
             "tablectl ledger gaps --config ledger.toml --json",
+            "tablectl ledger report --shift day --date 2026-11-29 --format pdf --output day.pdf",
         ],
     )
     actions = ledger.add_subparsers(
-        dest="ledger_command", required=True, metavar="ACTION", help="run or gaps"
+        dest="ledger_command", required=True, metavar="ACTION", help="run, gaps or report"
     )
     run = actions.add_parser("run", help="read the broker and write the books until stopped")
     gaps = actions.add_parser("gaps", help="each table's missing message numbers")
     gaps.add_argument("--json", action="store_true", help="as one JSON object")
-    for p in (run, gaps):
+    report = actions.add_parser("report", help="a shift's report: csv, html or pdf")
+    report.add_argument("--shift", help="a shift the config names (day, swing, grave ...)")
+    report.add_argument("--date", help="the day the shift starts (YYYY-MM-DD, the room's clock)")
+    report.add_argument("--from", dest="start", help="or the hours: from (ISO 8601)")
+    report.add_argument("--to", dest="end", help="to (ISO 8601)")
+    report.add_argument(
+        "--format", choices=("csv", "html", "pdf"), default="csv", help="default csv"
+    )
+    report.add_argument(
+        "--output", type=Path, help="the file to write (default: standard output; pdf needs one)"
+    )
+    report.set_defaults(func=cmd_ledger_report)
+    for p in (run, gaps, report):
         p.add_argument(
             "--config",
             type=Path,
@@ -101,3 +114,49 @@ def cmd_ledger_gaps(args: argparse.Namespace) -> int:
             gaps = ", ".join(f"{lo}-{hi}" if lo != hi else str(lo) for lo, hi in r.gaps())
             print(f"{name}: through {r.through}, highest {r.highest}, missing {gaps or 'none'}")
     return EXIT_FAIL if found else EXIT_OK
+
+
+def cmd_ledger_report(args: argparse.Namespace) -> int:
+    from datetime import UTC, date, datetime
+
+    import psycopg
+
+    from tablectl.ledger.pdf import PdfError, print_pdf
+    from tablectl.ledger.report import build_report
+    from tablectl.ledger.report_formats import to_csv, to_html
+    from tablectl.ledger.service import Ledger
+    from tablectl.ledger.settings import LedgerConfigError, load_ledger_config
+    from tablectl.ledger.shifts import hours, shift_on
+
+    try:
+        cfg = load_ledger_config(args.config)
+        if args.shift and args.date and not (args.start or args.end):
+            shift = shift_on(args.shift, date.fromisoformat(args.date), cfg.shifts, cfg.timezone)
+        elif args.start and args.end and not (args.shift or args.date):
+            shift = hours(args.start, args.end)
+        else:
+            raise ValueError("give --shift and --date, or --from and --to")
+        if args.format == "pdf" and args.output is None:
+            raise ValueError("--format pdf needs --output FILE")
+    except (LedgerConfigError, ValueError) as exc:
+        print(f"tablectl ledger report: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    made = datetime.now(UTC).isoformat(timespec="seconds")
+    try:
+        with psycopg.connect(Ledger(cfg, args.config.parent).conninfo) as conn:
+            report = build_report(conn, cfg.sites, shift, made)
+    except psycopg.Error as exc:
+        print(f"tablectl ledger report: the database: {exc}".rstrip(), file=sys.stderr)
+        return EXIT_FAIL
+    text = to_csv(report) if args.format == "csv" else to_html(report)
+    if args.format == "pdf":
+        try:
+            print_pdf(text, args.output)
+        except PdfError as exc:
+            print(f"tablectl ledger report: {exc}", file=sys.stderr)
+            return EXIT_FAIL
+    elif args.output is not None:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK

@@ -23,7 +23,7 @@ class Migration:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
-        "messages keyed by site, table and seq; each table's received numbers",
+        "messages keyed by site, table and seq; each table's received numbers; its presence",
         (
             """CREATE TABLE ledger_tables (
                 site text NOT NULL,
@@ -44,6 +44,13 @@ MIGRATIONS: tuple[Migration, ...] = (
                 payload jsonb NOT NULL,
                 received timestamptz NOT NULL DEFAULT now(),
                 PRIMARY KEY (site, table_id, seq)
+            )""",
+            """CREATE TABLE ledger_presence (
+                site text NOT NULL,
+                table_id text NOT NULL,
+                at timestamptz NOT NULL,
+                status text NOT NULL CHECK (status IN ('online', 'offline')),
+                PRIMARY KEY (site, table_id, at)
             )""",
             "CREATE INDEX ledger_messages_ts ON ledger_messages (ts)",
             "CREATE INDEX ledger_messages_kind_ts ON ledger_messages (kind, ts)",

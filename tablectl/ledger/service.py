@@ -15,6 +15,7 @@ import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import aiomqtt
@@ -27,7 +28,7 @@ from tablectl.history_answers import HISTORY_TOPIC, HISTORY_VERB
 from tablectl.ledger.gapfill import GapFiller, TableKey
 from tablectl.ledger.messages import NotLedgerMessage, Received, read_message
 from tablectl.ledger.settings import LedgerSection
-from tablectl.ledger.store import LedgerStore, Written
+from tablectl.ledger.store import LedgerStore, Presence, Written
 from tablectl_base.backoff import Backoff
 
 log = structlog.get_logger("tablectl.ledger")
@@ -71,6 +72,8 @@ class Ledger:
         self._connect_store = connect_store
         self.counts = LedgerCounts()
         self._pending: list[Received] = []
+        self._presence: list[Presence] = []
+        self._status: dict[TableKey, str] = {}
         self._arrived = asyncio.Event()
         self._store: LedgerStore | None = None
         self._backoff = backoff or Backoff(0.5, 30.0)
@@ -104,6 +107,9 @@ class Ledger:
         if len(parts) == 4 and parts[0] == self.cfg.prefix and parts[3] == HISTORY_TOPIC:
             self._take_answer((parts[1], parts[2]), payload)
             return
+        if len(parts) == 4 and parts[0] == self.cfg.prefix and parts[3] == "status":
+            self._take_status((parts[1], parts[2]), payload)
+            return
         try:
             msg = read_message(self.cfg.prefix, topic, payload)
         except NotLedgerMessage as exc:
@@ -113,6 +119,20 @@ class Ledger:
         if msg is not None:
             self._pending.append(msg)
             self._arrived.set()
+
+    def _take_status(self, key: TableKey, payload: bytes) -> None:
+        """A table's `online`/`offline` (its Last Will): kept when it changes, with the time
+        the ledger received it, for the reports' "offline in the shift"."""
+        word = payload.decode("utf-8", "replace")
+        if word not in ("online", "offline"):
+            self.counts.unreadable += 1
+            log.warning("unreadable status", table="/".join(key), payload=word[:40])
+            return
+        if self._status.get(key) == word:
+            return  # the heartbeat's `online` again
+        self._status[key] = word
+        self._presence.append(Presence(key[0], key[1], datetime.now(UTC), word))
+        self._arrived.set()
 
     def _take_answer(self, key: TableKey, payload: bytes) -> None:
         """A table's answer to `cmd/history`: each message in it taken as if it came on its own
@@ -224,11 +244,11 @@ class Ledger:
 
     # -- writing -----------------------------------------------------------------------------
 
-    def _write(self, batch: list[Received]) -> Written:
+    def _write(self, batch: list[Received], presence: list[Presence]) -> Written:
         """One batch through the store (in a worker thread), connecting first if need be."""
         if self._store is None:
             self._store = self._connect_store(self.conninfo)
-        return self._store.write(batch)
+        return self._store.write(batch, presence)
 
     async def _writer_loop(self) -> None:
         pause = self.cfg.batch_ms / 1000
@@ -238,9 +258,10 @@ class Ledger:
             if len(self._pending) < self.cfg.batch_rows:
                 await asyncio.sleep(pause)  # let a batch gather
             batch = self._pending[: self.cfg.batch_rows]
+            presence = list(self._presence)
             started = time.perf_counter()
             try:
-                done = await asyncio.to_thread(self._write, batch)
+                done = await asyncio.to_thread(self._write, batch, presence)
             except psycopg.Error as exc:
                 self.counts.write_failures += 1
                 self.counts.last_error = str(exc)
@@ -250,7 +271,8 @@ class Ledger:
                 continue
             retry.reset()
             del self._pending[: len(batch)]
-            if not self._pending:
+            del self._presence[: len(presence)]
+            if not self._pending and not self._presence:
                 self._arrived.clear()
             c = self.counts
             c.batches += 1

@@ -7,13 +7,17 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 from typing import Annotated
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from tablectl.config.error_reasons import key_of, reason_of
 from tablectl.config.sections import PathText, Text, Tls, TopicId
 from tablectl.games.settings import StrictInt
 from tablectl.games.table_rules import StrictSection
+
+ShiftName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
+ClockTime = Annotated[str, Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")]
 
 
 class LedgerBroker(StrictSection):
@@ -45,6 +49,29 @@ class LedgerSection(StrictSection):
     gap_grace_seconds: StrictInt = Field(10, ge=1, le=3600)
     history_timeout_seconds: StrictInt = Field(30, ge=1, le=3600)  # unanswered: ask again
     broker: LedgerBroker = LedgerBroker()
+    # The card room's shifts by name, each from its start to the next one's (reports)
+    shifts: dict[ShiftName, ClockTime] = Field(
+        default_factory=lambda: {"day": "06:00", "swing": "14:00", "grave": "22:00"}
+    )
+    timezone: Text = "America/Los_Angeles"  # the room's clock, which the shifts are in
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"{value!r} is not a time zone this machine knows") from None
+        return value
+
+    @field_validator("shifts")
+    @classmethod
+    def _some_shift(cls, value: dict[str, str]) -> dict[str, str]:
+        if not value:
+            raise ValueError("name at least one shift and its start")
+        if len(set(value.values())) != len(value):
+            raise ValueError("two shifts start at the same time")
+        return value
 
 
 class LedgerFile(StrictSection):

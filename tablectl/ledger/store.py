@@ -12,6 +12,7 @@ import copy
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 import psycopg
 
@@ -21,6 +22,16 @@ from tablectl.ledger.seqs import SeqRanges, Span
 
 TableKey = tuple[str, str]
 """(site, table id)."""
+
+
+@dataclass(frozen=True)
+class Presence:
+    """A table's `status` as the ledger received it: `online` or `offline` (its Last Will)."""
+
+    site: str
+    table: str
+    at: datetime
+    status: str
 
 
 @dataclass(frozen=True)
@@ -49,8 +60,9 @@ class LedgerStore:
     def close(self) -> None:
         self.conn.close()
 
-    def write(self, batch: Sequence[Received]) -> Written:
-        """Store `batch` in one transaction; the in-memory ranges move only once it committed."""
+    def write(self, batch: Sequence[Received], presence: Sequence[Presence] = ()) -> Written:
+        """Store `batch` (and the tables' `status` changes seen with it) in one transaction;
+        the in-memory ranges move only once it committed."""
         changed: dict[TableKey, SeqRanges] = {}
         counted = 0
         for msg in batch:
@@ -81,6 +93,12 @@ class LedgerStore:
                     for (site, table), r in changed.items()
                 ],
             )
+            if presence:
+                cur.executemany(
+                    """INSERT INTO ledger_presence (site, table_id, at, status)
+                    VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING""",
+                    [(p.site, p.table, p.at, p.status) for p in presence],
+                )
         self.tables.update(changed)
         return Written(rows, counted, len(batch) - counted)
 
