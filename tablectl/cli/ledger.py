@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -72,9 +73,19 @@ def cmd_ledger_run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     configure_logging("info")
     ledger = Ledger(cfg, args.config.parent)
+
+    async def until_stopped() -> None:
+        """The ledger until SIGTERM or SIGINT, which end it cleanly (its DISCONNECT sent)."""
+        task = asyncio.current_task()
+        assert task is not None
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, task.cancel)
+        await ledger.run()
+
     try:
-        asyncio.run(ledger.run())
-    except KeyboardInterrupt:
+        asyncio.run(until_stopped())
+    except asyncio.CancelledError:
         return EXIT_OK
     finally:
         ledger.close()
