@@ -28,12 +28,13 @@ def add_parser(sub: Any) -> None:
         "systemd starts `ledger run` (systemd/tablectl-ledger.service).",
         [
             f"tablectl ledger run --config {DEFAULT_LEDGER_CONFIG}",
+            "tablectl ledger load --config ledger.toml --table-config t1.toml t1-export.jsonl",
             "tablectl ledger gaps --config ledger.toml --json",
             "tablectl ledger report --shift day --date 2026-11-29 --format pdf --output day.pdf",
         ],
     )
     actions = ledger.add_subparsers(
-        dest="ledger_command", required=True, metavar="ACTION", help="run, gaps or report"
+        dest="ledger_command", required=True, metavar="ACTION", help="run, gaps, report or load"
     )
     run = actions.add_parser("run", help="read the broker and write the books until stopped")
     gaps = actions.add_parser("gaps", help="each table's missing message numbers")
@@ -50,7 +51,11 @@ def add_parser(sub: Any) -> None:
         "--output", type=Path, help="the file to write (default: standard output; pdf needs one)"
     )
     report.set_defaults(func=cmd_ledger_report)
-    for p in (run, gaps, report):
+    load = actions.add_parser("load", help="a table's export into the books (pruned numbers)")
+    load.add_argument("--table-config", type=Path, required=True, help="the table's config")
+    load.add_argument("export", type=Path, help="`tablectl export` of that table (JSON lines)")
+    load.set_defaults(func=cmd_ledger_load)
+    for p in (run, gaps, report, load):
         p.add_argument(
             "--config",
             type=Path,
@@ -170,4 +175,49 @@ def cmd_ledger_report(args: argparse.Namespace) -> int:
         args.output.write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_ledger_load(args: argparse.Namespace) -> int:
+    import psycopg
+
+    from tablectl.config import load_config
+    from tablectl.ledger.load import load_export
+    from tablectl.ledger.service import Ledger
+    from tablectl.ledger.settings import LedgerConfigError, load_ledger_config
+    from tablectl.ledger.store import LedgerStore
+
+    try:
+        cfg = load_ledger_config(args.config)
+    except LedgerConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_USAGE
+    table_cfg = load_config(args.table_config)  # ConfigError: reported by main, exit 2
+    if table_cfg.table.site not in cfg.sites:
+        print(
+            f"tablectl ledger load: {args.table_config}: site {table_cfg.table.site!r} is not "
+            f"one the ledger keeps ({', '.join(cfg.sites)})",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    try:
+        lines = args.export.read_text(encoding="utf-8", errors="replace").splitlines(True)
+    except OSError as exc:
+        print(f"tablectl ledger load: {args.export}: {exc.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        store = LedgerStore(Ledger(cfg, args.config.parent).conninfo)
+    except psycopg.Error as exc:
+        print(f"tablectl ledger load: the database: {exc}".rstrip(), file=sys.stderr)
+        return EXIT_FAIL
+    try:
+        done = load_export(store, table_cfg, lines)
+        left = store.gaps().get((table_cfg.table.site, table_cfg.table.table), [])
+    finally:
+        store.close()
+    print(
+        f"{table_cfg.table.site}/{table_cfg.table.table}: {done.counted} numbers new, "
+        f"{done.rows} rows written, {done.repeated} already held; gaps left: "
+        + (", ".join(f"{lo}-{hi}" for lo, hi in left) or "none")
+    )
     return EXIT_OK
