@@ -91,6 +91,7 @@ def cmd_ledger_run(args: argparse.Namespace) -> int:
     try:
         asyncio.run(until_stopped())
     except asyncio.CancelledError:
+        ledger.flush()
         return EXIT_OK
     finally:
         ledger.close()

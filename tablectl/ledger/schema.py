@@ -42,7 +42,7 @@ MIGRATIONS: tuple[Migration, ...] = (
                 kind text NOT NULL,
                 ts timestamptz NOT NULL,
                 payload jsonb NOT NULL,
-                received timestamptz NOT NULL DEFAULT now(),
+                received timestamptz NOT NULL DEFAULT clock_timestamp(),  -- the row's insert
                 PRIMARY KEY (site, table_id, seq)
             )""",
             """CREATE TABLE ledger_presence (

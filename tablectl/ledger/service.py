@@ -260,8 +260,16 @@ class Ledger:
             batch = self._pending[: self.cfg.batch_rows]
             presence = list(self._presence)
             started = time.perf_counter()
+            write = asyncio.ensure_future(asyncio.to_thread(self._write, batch, presence))
             try:
-                done = await asyncio.to_thread(self._write, batch, presence)
+                done = await asyncio.shield(write)
+            except asyncio.CancelledError:
+                # Stopping: the write in flight finishes on its thread (the connection is not
+                # shared with `flush`); what it stored leaves the queue.
+                await asyncio.wait([write])
+                if not write.cancelled() and write.exception() is None:
+                    self._written(batch, presence, write.result(), started)
+                raise
             except psycopg.Error as exc:
                 self.counts.write_failures += 1
                 self.counts.last_error = str(exc)
@@ -270,18 +278,37 @@ class Ledger:
                 await retry.wait()
                 continue
             retry.reset()
-            del self._pending[: len(batch)]
-            del self._presence[: len(presence)]
-            if not self._pending and not self._presence:
-                self._arrived.clear()
-            c = self.counts
-            c.batches += 1
-            c.rows += done.rows
-            c.repeated += done.repeated
-            c.last_batch_s = time.perf_counter() - started
-            log.debug(
-                "batch written", rows=done.rows, counted=done.counted, waiting=len(self._pending)
-            )
+            self._written(batch, presence, done, started)
+
+    def _written(
+        self, batch: list[Received], presence: list[Presence], done: Written, started: float
+    ) -> None:
+        """A committed batch leaves the queue and is counted."""
+        del self._pending[: len(batch)]
+        del self._presence[: len(presence)]
+        if not self._pending and not self._presence:
+            self._arrived.clear()
+        c = self.counts
+        c.batches += 1
+        c.rows += done.rows
+        c.repeated += done.repeated
+        c.last_batch_s = time.perf_counter() - started
+        log.debug("batch written", rows=done.rows, counted=done.counted, waiting=len(self._pending))
+
+    def flush(self) -> None:
+        """Write what is still queued (after `run` was cancelled: a clean stop loses nothing
+        the broker already counts delivered). A database that refuses it: logged, and those
+        numbers are gaps the next start asks the tables for."""
+        while self._pending or self._presence:
+            batch = self._pending[: self.cfg.batch_rows]
+            presence = list(self._presence)
+            started = time.perf_counter()
+            try:
+                done = self._write(batch, presence)
+            except psycopg.Error as exc:
+                log.error("could not write the last messages", error=str(exc), left=len(batch))
+                return
+            self._written(batch, presence, done, started)
 
     async def run(self) -> None:
         """Until cancelled: the broker subscription and the writer, side by side."""

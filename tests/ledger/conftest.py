@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.ledger.postgres import PostgresServer
+from hil.postgres import PostgresServer
 
 
 @pytest.fixture

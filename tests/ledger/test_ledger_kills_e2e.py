@@ -13,11 +13,11 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from hil.postgres import PostgresServer
 from tablectl_drivers.sim.shoe import SimulatedShoe
 from tests.conftest import MosquittoBroker
 from tests.integration.harness import Console, DaemonProcess, write_config
 from tests.integration.test_daemon_e2e import finish_round, open_round, wait_ready
-from tests.ledger.postgres import PostgresServer
 from tests.ledger.test_ledger_table_e2e import journal_results
 
 pytestmark = pytest.mark.integration

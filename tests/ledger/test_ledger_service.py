@@ -16,6 +16,7 @@ import psycopg
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from hil.postgres import PostgresServer
 from tablectl.cli.replay import replay_records
 from tablectl.config import load_config
 from tablectl.ledger.service import Ledger
@@ -23,7 +24,6 @@ from tablectl.ledger.settings import LedgerBroker, LedgerSection
 from tablectl.outputs import OutboxRow
 from tablectl.table import Table
 from tests.conftest import MosquittoBroker
-from tests.ledger.postgres import PostgresServer
 
 REPO = Path(__file__).resolve().parents[2]
 HISTORY = REPO / "tests" / "history" / "replay_histories" / "ez-baccarat-panda8"

@@ -20,6 +20,7 @@ import psycopg
 import pytest
 from selenium.webdriver.common.by import By
 
+from hil.postgres import PostgresServer
 from tablectl.cli import main as cli
 from tablectl.ledger.pdf import print_pdf
 from tablectl.ledger.report import Shift, build_report
@@ -31,7 +32,6 @@ from tests.conftest import MosquittoBroker
 from tests.integration.harness import Console, DaemonProcess, write_config
 from tests.integration.pages import CHROMIUM, Browser
 from tests.integration.test_daemon_e2e import finish_round, open_round, wait_ready
-from tests.ledger.postgres import PostgresServer
 
 pytestmark = pytest.mark.integration
 BASE = "tablectl/it/t1"

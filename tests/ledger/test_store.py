@@ -8,10 +8,10 @@ import json
 import psycopg
 import pytest
 
+from hil.postgres import PostgresServer
 from tablectl.ledger.messages import Received, read_message
 from tablectl.ledger.schema import MIGRATIONS, SchemaError, migrate
 from tablectl.ledger.store import LedgerStore
-from tests.ledger.postgres import PostgresServer
 
 
 def message(seq: int, below: str = "event", table: str = "bac-1", **fields: object) -> Received:

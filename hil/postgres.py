@@ -1,6 +1,7 @@
-"""A real PostgreSQL for one test: `initdb` into a temporary folder and `pg_ctl start` on a free
-loopback port, as the tests start Mosquitto (tests/conftest.py). The server runs as the current
-user, or as Debian's `postgres` user when the tests run as root (PostgreSQL refuses root)."""
+"""A real PostgreSQL for a test or a benchmark: `initdb` into a temporary folder and `pg_ctl
+start` on a free loopback port, as the tests start Mosquitto (tests/conftest.py). The server
+runs as the current user, or as Debian's `postgres` user when run as root (PostgreSQL refuses
+root). The ledger's tests (tests/ledger/) and `hil/fleet.py --ledger` use it."""
 
 from __future__ import annotations
 
@@ -11,17 +12,15 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import pytest
-
-from tests.conftest import free_port
+from hil.runner import free_port
 
 PG_BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
 SUPERUSER = "tablectl"
 
 
 def find_pg_binary(name: str) -> str:
-    """`initdb` or `pg_ctl`: TABLECTL_PG_BIN's, the newest Debian one, or the PATH's; fail the
-    test saying how to install it (never a silent skip)."""
+    """`initdb` or `pg_ctl`: TABLECTL_PG_BIN's, the newest Debian one, or the PATH's; else an
+    error saying how to install it (a test fails on it: never a silent skip)."""
     dirs = [os.environ.get("TABLECTL_PG_BIN"), *map(str, PG_BIN_DIRS)]
     for d in dirs:
         if d and (Path(d) / name).is_file():
@@ -29,7 +28,7 @@ def find_pg_binary(name: str) -> str:
     found = shutil.which(name)
     if found:
         return found
-    pytest.fail(
+    raise FileNotFoundError(
         f"the ledger tests need PostgreSQL's {name}: install it with `apt-get install "
         "postgresql` (Debian/Ubuntu), or set TABLECTL_PG_BIN to the folder holding it"
     )
