@@ -30,7 +30,7 @@ class FleetLedger:
 
     def __init__(self, folder: Path, central_port: int, sites: list[str]) -> None:
         self.folder = folder
-        self.pg = PostgresServer()
+        self.pg = PostgresServer(durable=True)
         self.pg.init()
         self.pg.start()
         self.config = folder / "ledger.toml"

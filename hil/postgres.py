@@ -37,7 +37,8 @@ def find_pg_binary(name: str) -> str:
 class PostgresServer:
     """One PostgreSQL cluster in a folder of its own, listening on 127.0.0.1:`port` only."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable  # fsync on, as a real database runs (benchmarks); off for tests
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="tablectl-pg-"))
         self.data = self.dir / "data"
@@ -68,7 +69,7 @@ class PostgresServer:
     def start(self) -> None:
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} "
-            f"-c unix_socket_directories={self.dir} -c fsync=off"
+            f"-c unix_socket_directories={self.dir} -c fsync={'on' if self.durable else 'off'}"
         )
         self._run(
             find_pg_binary("pg_ctl"), "-D", str(self.data), "-l", str(self.log),
