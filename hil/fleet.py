@@ -16,7 +16,9 @@ broker directly, where a central restart is a reconnect storm of every table.
 Drills, each after `--warmup` seconds of play:
 - `central-restart`: the central broker is stopped for `--down` seconds and started again
   without persistence (a crash or an upgrade);
-- `pit-down`: pit 0's bridge is cut for `--pit-down` seconds (a switch, a cable).
+- `pit-down`: pit 0's bridge is cut for `--pit-down` seconds (a switch, a cable);
+- `ledger-down` (with `--ledger`): the books' ledger stopped for `--ledger-down` seconds while
+  play goes on, then its catch-up timed (hil/fleet_ledger.py).
 After each drill the script waits until every message published so far has reached the floor
 subscriber and reports the time that took (`drain_s`).
 
@@ -29,7 +31,7 @@ table at the end (gaps must be 0; a duplicate is a QoS 1 resend after a lost ack
 names it on stderr.
 
 usage: python hil/fleet.py [--tables 500] [--pits 5] [--daemons 2] [--round-s 5] [--play-s 60]
-    [--drills central-restart,pit-down] [--down 10] [--pit-down 120]
+    [--drills central-restart,pit-down] [--down 10] [--pit-down 120] [--ledger --ledger-down 600]
 """
 
 from __future__ import annotations
@@ -212,6 +214,7 @@ class Sent:
     """What the floor must receive from one table: its seqs, and when each was published."""
 
     published: dict[int, float] = field(default_factory=dict)
+    published_wall: dict[int, float] = field(default_factory=dict)  # the same, time.time()
     received: dict[int, int] = field(default_factory=dict)  # seq -> times received
     latencies: list[tuple[float, float]] = field(default_factory=list)  # (published, took)
 
@@ -321,6 +324,7 @@ class ReplayedTable:
                             continue
                         seq, topic, data, retain = self.outbox[0]
                         self.sent.published.setdefault(seq, time.monotonic())
+                        self.sent.published_wall.setdefault(seq, time.time())
                         await c.publish(self.base + topic, data, qos=1, retain=retain)
                         self.outbox.pop(0)
             except aiomqtt.MqttError:
@@ -440,6 +444,8 @@ class Options:
     down_s: float = 10.0
     pit_down_s: float = 120.0
     drain_timeout_s: float = 300.0
+    ledger: bool = False  # the books attached (hil/fleet_ledger.py)
+    ledger_down_s: float = 600.0  # the `ledger-down` drill: the ledger stopped this long
 
 
 def run(opts: Options) -> dict[str, Any]:
@@ -484,6 +490,18 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
     floor_task = asyncio.create_task(floor.run(stop))
     await asyncio.wait_for(floor.subscribed.wait(), 10)
 
+    books = None
+    if opts.ledger:
+        from hil.fleet_ledger import FleetLedger
+
+        books = FleetLedger(folder, central.port, [SITE, "demo"])
+        books.start()
+        end = time.monotonic() + 30
+        while not books.log.read_text(errors="replace").count('"subscribed"'):
+            if time.monotonic() > end:
+                raise RuntimeError("the ledger did not subscribe: " + str(books.log))
+            await asyncio.sleep(0.1)
+
     daemon_names = names[: opts.daemons]
     daemons = [
         subprocess.Popen(
@@ -523,6 +541,7 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
     cpu0 = {b.name: b.cpu_total() for b in (central, *pits)}
     drills: list[dict[str, Any]] = []
     windows: list[tuple[float, float]] = []  # from each drill's start to its drain's end
+    ledger_windows: list[tuple[float, float]] = []  # wall time: the ledger away and catching up
     await asyncio.sleep(opts.warmup_s)
     for drill in opts.drills:
         began = time.monotonic()
@@ -531,6 +550,34 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
             await asyncio.sleep(opts.down_s)
             central.start()
             down = opts.down_s
+        elif drill == "ledger-down":
+            if books is None:
+                continue
+            books.stop()
+            await asyncio.sleep(opts.ledger_down_s)
+            wall_back = time.time()
+            books.start()
+            down = opts.ledger_down_s
+            highest = {
+                n: max(s.published, default=0) for n, s in sent.items() if n not in daemon_names
+            }
+            deadline = time.monotonic() + opts.drain_timeout_s
+            while not await asyncio.to_thread(books.caught_up, highest):
+                if time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(1.0)
+            ledger_windows.append((wall_back - down, time.time()))
+            drills.append(
+                {
+                    "drill": drill,
+                    "at_s": round(began - started, 2),
+                    "down_s": down,
+                    "catch_up_s": round(time.time() - wall_back, 1),
+                    "caught_up": await asyncio.to_thread(books.caught_up, highest),
+                }
+            )
+            await asyncio.sleep(opts.warmup_s)
+            continue
         elif drill == "pit-down":
             if not cuts:
                 continue
@@ -568,6 +615,18 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
         await asyncio.sleep(0.05)
     await asyncio.sleep(1.0)  # the daemons' last messages
     elapsed = time.monotonic() - started
+    ledger_figures = None
+    if books is not None:
+        highest = {n: max(s.published, default=0) for n, s in sent.items() if n not in daemon_names}
+        deadline = time.monotonic() + opts.drain_timeout_s
+        while not await asyncio.to_thread(books.caught_up, highest):
+            if time.monotonic() > deadline:
+                break
+            await asyncio.sleep(1.0)
+        wall = {(n, q): t for n, s in sent.items() for q, t in s.published_wall.items()}
+        ledger_figures = await asyncio.to_thread(books.figures, wall, ledger_windows)
+        ledger_figures["caught_up"] = await asyncio.to_thread(books.caught_up, highest)
+        books.close()
     cpu = {b.name: round(b.cpu_total() - cpu0[b.name], 2) for b in (central, *pits)}
     peak = {b.name: round(b.peak_rss_mb, 1) for b in (central, *pits)}
 
@@ -627,6 +686,7 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
         "gaps": gaps,
         "gap_tables": per_table_gaps,
         "duplicates": dup,
+        **({"ledger": ledger_figures} if ledger_figures is not None else {}),
     }
 
 
@@ -655,6 +715,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--down", type=float, default=10.0, help="central broker down, seconds")
     ap.add_argument("--pit-down", type=float, default=120.0, help="pit 0 cut off, seconds")
     ap.add_argument("--drain-timeout", type=float, default=300.0, help="give up draining, s")
+    ap.add_argument("--ledger", action="store_true", help="attach the books (PostgreSQL)")
+    ap.add_argument("--ledger-down", type=float, default=600.0, help="ledger stopped, seconds")
     a = ap.parse_args(argv)
     opts = Options(
         tables=a.tables,
@@ -667,7 +729,11 @@ def main(argv: list[str] | None = None) -> int:
         down_s=a.down,
         pit_down_s=a.pit_down,
         drain_timeout_s=a.drain_timeout,
+        ledger=a.ledger,
+        ledger_down_s=a.ledger_down,
     )
+    if a.ledger and "ledger-down" not in opts.drills:
+        opts.drills = (*opts.drills, "ledger-down")
     print(json.dumps(run(opts)))
     return 0
 

@@ -36,6 +36,11 @@ fi
 if [ "${NEED_MOSQUITTO:-0}" = 1 ] && ! command -v openssl >/dev/null 2>&1; then
     apt_install openssl
 fi
+# the ledger's tests run a real PostgreSQL (initdb into a temporary folder, tests/ledger/postgres.py)
+if [ "${NEED_POSTGRES:-0}" = 1 ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+        && ! command -v initdb >/dev/null 2>&1; then
+    apt_install postgresql
+fi
 # the scoreboard page's test drives a real headless Chromium through its chromedriver
 # (tests/integration/test_scoreboard_page.py): Debian's packages, never a browser a tool downloads
 if [ "${NEED_BROWSER:-0}" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then

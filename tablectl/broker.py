@@ -24,7 +24,10 @@ hand:
   hand and side-bet hits need it), so it is left out unless asked;
 - ``broadcast-<site>``: a broadcast production's feed: read only ``broadcast/#``, the delayed feed
   with every card (tablectl/broadcast.py), which no other role may read (the consoles, pit and
-  floor are denied it: R46 keeps hole cards off every live topic).
+  floor are denied it: R46 keeps hole cards off every live topic);
+- ``ledger-<site>``: the card room's books (`tablectl ledger`): read every topic the tables
+  publish but ``broadcast/#``, and the answers on ``history``; write only ``cmd/history`` (it
+  asks a table for messages it missed, and commands nothing). The answers are its alone.
 
 Anonymous clients get nothing (the first section of an ACL file, before any ``user`` line, is
 theirs, and it is empty); the broker's ``allow_anonymous false`` refuses them at connect anyway.
@@ -65,13 +68,16 @@ TABLE_WRITES = (
     "journal/#",
     "cmd/+/reply",
     "broadcast/#",
+    "history",
 )
+HISTORY = "history"  # the answers to the ledger's cmd/history: the ledger role's alone
+HISTORY_REQUEST = "cmd/history"
 TABLE_READS = ("cmd/+",)  # the commands; `cmd/<verb>/reply` is one level deeper, so not these
 COMMANDS = "cmd/+"  # what a console may write: a command, never a reply
 DISPLAY_READS = ("status", "info", "state", "display/#")  # nothing any card the table hides
 DISPLAY_RESULTS = "round/result"  # player ids with each wager's result: only when asked
 BROADCAST = "broadcast/#"  # the delayed feed: its own role only
-CONSOLE_READS = tuple(t for t in TABLE_WRITES if t != BROADCAST) + tuple(
+CONSOLE_READS = tuple(t for t in TABLE_WRITES if t not in (BROADCAST, HISTORY)) + tuple(
     f"cmd/{verb}" for verb in OPEN_COMMANDS
 )  # what the table publishes but the delayed feed, and the commands that show no hidden card
 
@@ -95,7 +101,7 @@ class BrokerUser:
     """One broker user: its role and what the ACL grants it."""
 
     name: str
-    role: Literal["table", "console", "pit", "floor", "display", "broadcast"]
+    role: Literal["table", "console", "pit", "floor", "display", "broadcast", "ledger"]
     site: str
     grants: tuple[Grant, ...]
     comment: str
@@ -124,6 +130,10 @@ def display_user(site: str) -> str:
 
 def broadcast_user(site: str) -> str:
     return f"broadcast-{site}"
+
+
+def ledger_user(site: str) -> str:
+    return f"ledger-{site}"
 
 
 def numbered(name: str, screens: int) -> list[str]:
@@ -194,6 +204,7 @@ def room_users(
                 # deny is applied before any grant, whatever the order of the lines
                 tuple(Grant("deny", f"{t.base_topic}/{COMMANDS}") for t in here)
                 + tuple(Grant("deny", f"{t.base_topic}/{BROADCAST}") for t in here)
+                + tuple(Grant("deny", f"{t.base_topic}/{HISTORY}") for t in here)
                 + tuple(Grant("read", f"{t.base_topic}/#") for t in here),
                 f"{site}: floor and surveillance systems, read only, no inbound commands",
             )
@@ -216,6 +227,21 @@ def room_users(
                 site,
                 tuple(Grant("read", f"{t.base_topic}/{BROADCAST}") for t in here),
                 f"{site}: broadcast production, the delayed feed (broadcast/#) only",
+            )
+        )
+        users.append(
+            BrokerUser(
+                ledger_user(site),
+                "ledger",
+                site,
+                tuple(
+                    Grant("read", f"{t.base_topic}/{s}")
+                    for t in here
+                    for s in TABLE_WRITES
+                    if s != BROADCAST
+                )
+                + tuple(Grant("write", f"{t.base_topic}/{HISTORY_REQUEST}") for t in here),
+                f"{site}: the ledger (the books), read only but cmd/history",
             )
         )
     seen: dict[str, BrokerUser] = {}

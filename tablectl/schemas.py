@@ -46,6 +46,8 @@ SCHEMA_FILES = (
     "broadcast-round-result.json",
     "cmd.json",
     "alerts-open.json",
+    "history.json",
+    "history-request.json",
 )
 """Every schema file; `common.json` holds the definitions the others share."""
 
@@ -67,6 +69,8 @@ TOPICS: dict[str, str] = {
     "broadcast/event": "broadcast-event.json",
     "broadcast/round/result": "broadcast-round-result.json",
     "cmd/<verb>": "cmd.json",
+    "history": "history.json",
+    "cmd/history": "history-request.json",
 }
 """Each topic below a table's base (docs/mqtt.md "Topics") -> its schema file. `cmd/<verb>` is
 the inbound command; its schema is `cmd.json#/$defs/<verb>`."""

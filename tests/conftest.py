@@ -40,6 +40,7 @@ from tablectl.broker import (
     console_user,
     display_user,
     floor_user,
+    ledger_user,
     pit_user,
     room_users,
     table_user,
@@ -190,8 +191,8 @@ class MosquittoBroker:
             time.sleep(0.01)  # poll interval, bounded by the deadline above
 
     def user_for(self, role: str, base: str) -> str:
-        """The broker user of `role` (table console pit floor display broadcast) for the table at
-        `base`."""
+        """The broker user of `role` (table console pit floor display broadcast ledger) for the
+        table at `base`."""
         _, site, table = base.split("/")
         if role == "table":
             return table_user(self.tables[base])
@@ -201,6 +202,7 @@ class MosquittoBroker:
             "floor": floor_user(site),
             "display": display_user(site),
             "broadcast": broadcast_user(site),
+            "ledger": ledger_user(site),
         }
         return by_role[role]
 
@@ -454,6 +456,14 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> MonthClock:
 
 DAEMON_CLOCK_READERS = tuple(
     f"tablectl.daemon.{name}"
-    for name in ("inputs", "mqtt_link", "recovery", "state", "status_report", "supervision")
+    for name in (
+        "commands",
+        "inputs",
+        "mqtt_link",
+        "recovery",
+        "state",
+        "status_report",
+        "supervision",
+    )
 )
 """The daemon's modules that read the time (`from tablectl.records import now_ts`)."""

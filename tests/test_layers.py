@@ -87,6 +87,14 @@ def test_the_daemon_and_the_table_load_no_numpy() -> None:
     assert "numpy" not in loaded
 
 
+def test_the_daemon_and_the_table_load_no_database_client() -> None:
+    """The ledger's PostgreSQL client is the ledger's alone (docs/dependencies.md)."""
+    loaded = top_level_modules_after_importing(
+        "tablectl.daemon", "tablectl.table", "tablectl.relay", "tablectl.cli.app"
+    )
+    assert "psycopg" not in loaded
+
+
 _TABLECTL_LOADED = """
 import importlib, json, sys
 importlib.import_module(sys.argv[1])

@@ -1,5 +1,6 @@
 """`tablectl` command line: run, status, check-config, replay, recall, verify-journal,
-upgrade-check, analyze, export, archive, import, demo, devices, broker-acl, keygen, collect-heads.
+upgrade-check, analyze, export, archive, import, demo, devices, broker-acl, keygen, collect-heads,
+ledger.
 
 Every command that reads a table config takes it as --config FILE, by default
 /etc/tablectl/table.toml. `tablectl COMMAND --help` describes a command, with examples.
@@ -29,6 +30,7 @@ import tablectl.cli.demo as demo
 import tablectl.cli.devices as devices
 import tablectl.cli.export as export
 import tablectl.cli.import_journal as import_journal
+import tablectl.cli.ledger as ledger
 import tablectl.cli.recall as recall
 import tablectl.cli.replay as replay
 import tablectl.cli.run as run
@@ -87,4 +89,5 @@ def build_parser() -> argparse.ArgumentParser:
     devices.add_parser(sub)
     demo.add_parser(sub)
     broker_acl.add_parser(sub)
+    ledger.add_parser(sub)
     return p

@@ -17,7 +17,16 @@ import structlog
 from tablectl.commands import COMMAND_VERBS
 from tablectl.daemon.inputs import JournalHeld
 from tablectl.daemon.state import DaemonState, Input
-from tablectl.records import Record
+from tablectl.history_answers import (
+    HISTORY_TOPIC,
+    HISTORY_VERB,
+    HistoryRequestError,
+    answer_payload,
+    read_request,
+    refusal_payload,
+)
+from tablectl.journal import JournalError
+from tablectl.records import Record, now_ts
 from tablectl_base.events import json_problem
 
 log = structlog.get_logger("tablectl.daemon")
@@ -52,6 +61,31 @@ class Commands(DaemonState):
             {"id": ref, "ok": False, "reason": reason, "journaled": journaled},
         )
 
+    def _answer_history(self, payload: bytes, retained: bool) -> None:
+        """`cmd/history` (the ledger's): answered from the outbox on `history`, never
+        journaled (tablectl/history_answers.py); a retained one is refused as any (R54)."""
+        if self.relay is None:
+            return  # MQTT off: nobody could have asked
+        table, ts = self.cfg.table.table, now_ts()
+        try:
+            if retained:
+                raise HistoryRequestError("a retained request is never answered (R54)", None)
+            req = read_request(payload)
+            journal = self.journal
+            rows = journal.outbox_between(req.first, req.last)
+            held_from = None
+            if len(rows) < min(req.last, self.table.seq) - req.first + 1:  # some were pruned
+                held_from = journal.held_from()
+            base = self.cfg.table.base_topic
+            out = answer_payload(table, ts, base, req, rows, self.table.seq, held_from)
+        except HistoryRequestError as exc:
+            log.warning("history.refused", reason=str(exc), id=exc.ref)
+            out = refusal_payload(table, ts, exc.ref, str(exc))
+        except JournalError as exc:
+            log.warning("history.refused", reason=str(exc))
+            out = refusal_payload(table, ts, None, f"the journal cannot be read: {exc}")
+        self.relay.notice(HISTORY_TOPIC, out)
+
     async def on_command(self, verb: str, payload: bytes, retained: bool = False) -> None:
         """An inbound `cmd/<verb>`: validated like any other input, answered on `.../reply`.
 
@@ -76,6 +110,9 @@ class Commands(DaemonState):
         `"journaled": false`, and neither queued nor journaled (`_refuse_unjournaled`); so is
         every command while the table is held on a journal fault (tablectl/daemon/journal_fault.py).
         """
+        if verb == HISTORY_VERB:
+            self._answer_history(payload, retained)
+            return
         if self.fault is not None:
             self._refuse_unjournaled(verb, _command_id(payload), self.fault.refusal())
             return

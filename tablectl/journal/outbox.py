@@ -86,6 +86,27 @@ class Outbox:
             return rows
         return [r for r in rows if r.topic.endswith("/" + topic_suffix)]
 
+    def outbox_between(self, first: int, last: int) -> list[OutboxRow]:
+        """The stored outputs numbered `first` to `last` (sent or not), in seq order: what a
+        `cmd/history` answer carries (tablectl/history_answers.py)."""
+        cur = self.db.execute(
+            "SELECT seq, topic, payload, qos, retain FROM outbox WHERE seq BETWEEN ? AND ? "
+            "ORDER BY seq",
+            (first, last),
+        )
+        return [OutboxRow(s, t, bytes(p), q, bool(r)) for s, t, p, q, r in cur]
+
+    def held_from(self) -> int:
+        """The first number of the unbroken run of outputs the outbox holds up to its newest:
+        every message from it on is here; below it, pruning left only the newest retained
+        message of each topic (`prune_outbox`). 1 when nothing was ever pruned. Walks down from
+        the newest row (a day's messages at most) to the first whose predecessor is gone."""
+        row = self.db.execute(
+            "SELECT o.seq FROM outbox o WHERE o.seq > 1 AND NOT EXISTS "
+            "(SELECT 1 FROM outbox p WHERE p.seq = o.seq - 1) ORDER BY o.seq DESC LIMIT 1"
+        ).fetchone()
+        return 1 if row is None else int(row[0])
+
     def stored_outputs(self) -> Iterator[tuple[int, OutboxRow]]:
         """Every stored output (sent or not) with the record it came from, in seq order: what
         `tablectl upgrade-check` compares a new release's replay with."""

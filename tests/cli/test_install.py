@@ -38,7 +38,12 @@ from tests.helpers import REPO, natural_rounds, write_config
 INSTALL = REPO / "scripts" / "install"
 CONFIG = REPO / "config" / "ez-baccarat-panda8.toml"  # a shoe and an EZTRAK on stable names
 UNITS = Path("/usr/lib/systemd/system")
-OUR_UNITS = ("tablectl.service", "tablectl-archive.service", "tablectl-archive.timer")
+OUR_UNITS = (
+    "tablectl.service",
+    "tablectl-archive.service",
+    "tablectl-archive.timer",
+    "tablectl-ledger.service",
+)
 AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="useradd into a root needs root (CI is)")
 SYSTEMD = pytest.mark.skipif(
     shutil.which("systemd-analyze") is None or not UNITS.is_dir(),
@@ -147,7 +152,7 @@ def test_install_into_a_throwaway_root_leaves_a_unit_systemd_accepts(tmp_path: P
     checked = verify(root)
     assert checked.returncode == 0, checked.stderr
     # the check is not vacuous: the same root with a broken unit is refused
-    for name in ("tablectl.service", "tablectl-archive.service"):
+    for name in ("tablectl.service", "tablectl-archive.service", "tablectl-ledger.service"):
         broken = root / "etc" / "systemd" / "system" / name
         good = broken.read_text()
         broken.write_text(good.replace("ExecStart=/opt/tablectl", "ExecStart=/opt/nowhere"))

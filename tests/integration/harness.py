@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -107,10 +107,18 @@ def lock_table(path: Path, broker: MosquittoBroker, user: str) -> None:
 class DaemonProcess:
     """`tablectl run` in a child process, killable for real."""
 
-    def __init__(self, config: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        config: Path,
+        env: dict[str, str] | None = None,
+        *,
+        command: Sequence[str] = ("run",),
+        log: str = "daemon.log",
+    ) -> None:
         self.config = config
         self.env = env or {}
-        self.log = config.parent / "daemon.log"
+        self.command = tuple(command)  # `("ledger", "run")` runs the ledger the same way
+        self.log = config.parent / log
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -119,7 +127,7 @@ class DaemonProcess:
         env.update(self.env)
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "tablectl.cli", "run", "--config", str(self.config)],
+                [sys.executable, "-m", "tablectl.cli", *self.command, "--config", str(self.config)],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,

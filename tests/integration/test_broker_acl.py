@@ -650,3 +650,37 @@ def test_a_client_with_the_tables_client_id_cannot_knock_it_off_the_shipped_brok
     assert f"as {table_id} (p5" in log  # the table, on MQTT 5
     if shipped:
         assert "as display-it (p5" in log  # the intruder, as its own user
+
+
+def test_only_the_ledger_asks_a_table_for_history_and_reads_the_answer(room: Room) -> None:
+    """The ledger role publishes `cmd/history` and reads the table's answer on `history`; the
+    floor, the display page and the console, subscribed to the whole base, never receive the
+    answer (nor the request: the floor and display read no command, and the console reads only
+    the commands that show no card); the table never journals the request."""
+    ledger = Console(room.broker.port, BASE, client_id="it-ledger", role="ledger")
+    try:
+        wait_subscribed(ledger)
+        room.shoe.new_shoe(8, seed=11)
+        room.floor.wait_for(
+            "the new shoe", lambda: any(e["type"] == "shoe.new" for e in room.floor.on("event"))
+        )
+        ledger.client.publish(
+            f"{BASE}/cmd/history", json.dumps({"id": "l-1", "from": 1, "to": 5}), qos=1
+        )
+        ledger.wait_for("the answer", lambda: bool(ledger.on("history")))
+        (answer,) = ledger.on("history")
+        assert answer["ok"] and [m["seq"] for m in answer["messages"]] == [1, 2, 3, 4, 5]
+        # The table publishes in order: a state made after its answer reaching a client means
+        # the answer would have reached it first, had the broker let it.
+        before = max(seqs(room.floor))
+        room.console.ok("bank", {"seat": 4, "amount": "500"})
+        for client in (room.floor, room.display, room.console):
+
+            def newer(c: Console = client) -> bool:
+                return any(p["seq"] > before for p in c.on("state"))
+
+            client.wait_for("a state after the answer", newer)
+            assert not client.on("history") and not client.on("cmd/history")
+        assert all(src != "cmd/history" for src, _ in journaled_commands(room.journal))
+    finally:
+        ledger.close()

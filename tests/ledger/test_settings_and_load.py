@@ -1,0 +1,96 @@
+"""The ledger's config (tablectl/ledger/settings.py) and loading a table's export into the
+books (tablectl/ledger/load.py) on a real PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from hil.postgres import PostgresServer
+from tablectl.cli import main as cli
+from tablectl.config import load_config
+from tablectl.ledger.load import exported_messages, load_export
+from tablectl.ledger.settings import LedgerConfigError, load_ledger_config
+from tablectl.ledger.store import LedgerStore
+from tests.ledger.test_ledger_service import HISTORY, REPO
+
+EXAMPLE = REPO / "config" / "ledger.toml"
+
+
+def test_the_shipped_example_config_is_valid() -> None:
+    cfg = load_ledger_config(EXAMPLE)
+    assert cfg.sites == ["cardroom-1"] and cfg.shifts["grave"] == "22:00"
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (('sites = ["cardroom-1"]', "sites = []"), "ledger.sites: "),
+        (("batch_ms = 200", "batch_ms = 0"), "ledger.batch_ms: "),
+        (('timezone = "America/Los_Angeles"', 'timezone = "Mars/Olympus"'), "ledger.timezone: "),
+        (('day = "06:00"', 'day = "6am"'), "ledger.shifts.day: "),
+        (("port = 1883", "port = 1883\nprot = 1"), "ledger.broker.prot: unknown key"),
+    ],
+)
+def test_a_wrong_key_is_named(tmp_path: Path, edit: tuple[str, str], message: str) -> None:
+    path = tmp_path / "ledger.toml"
+    text = EXAMPLE.read_text(encoding="utf-8")
+    assert edit[0] in text
+    path.write_text(text.replace(edit[0], edit[1], 1), encoding="utf-8")
+    with pytest.raises(LedgerConfigError, match=f"{path}: {message}"):
+        load_ledger_config(path)
+
+
+def table_config(tmp_path: Path) -> Path:
+    config = tmp_path / "table.toml"
+    text = (HISTORY / "table.toml").read_text(encoding="utf-8").replace("{repo}", str(REPO))
+    config.write_text(text, encoding="utf-8")
+    return config
+
+
+def test_an_export_loads_every_message_once(tmp_path: Path, postgres: PostgresServer) -> None:
+    """The recorded session's export, loaded twice: every number counted, no gap, the round
+    results those the replay gives, and the second load adding nothing."""
+    cfg = load_config(table_config(tmp_path))
+    lines = (HISTORY / "events.jsonl").read_text(encoding="utf-8").splitlines(True)
+    messages = list(exported_messages(cfg, lines))
+    store = LedgerStore(postgres.conninfo)
+    first = load_export(store, cfg, lines)
+    again = load_export(store, cfg, lines)
+    assert (first.counted, first.rows) == (len(messages), sum(m.kept for m in messages))
+    assert (again.counted, again.rows, again.repeated) == (0, 0, len(messages))
+    assert store.gaps() == {}
+    rows = store.conn.execute(
+        "SELECT payload FROM ledger_messages WHERE kind = 'round-result' ORDER BY seq"
+    ).fetchall()
+    assert [r[0] for r in rows] == [m.payload for m in messages if m.topic == "round/result"]
+    store.close()
+
+
+def test_the_load_command_says_what_it_did(
+    tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = load_config(table_config(tmp_path)).table.site
+    ledger = tmp_path / "ledger.toml"
+    ledger.write_text(
+        f'[ledger]\nsites = ["{site}"]\ndatabase = "{postgres.conninfo}"\n', encoding="utf-8"
+    )
+    argv = [
+        "ledger",
+        "load",
+        "--config",
+        str(ledger),
+        "--table-config",
+        str(table_config(tmp_path)),
+    ]
+    assert cli([*argv, str(HISTORY / "events.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("gaps left: none\n") and " already held" in out
+    assert cli(["ledger", "gaps", "--config", str(ledger), "--json"]) == 0
+    (table,) = json.loads(capsys.readouterr().out).values()
+    assert table["gaps"] == [] and table["through"] == table["highest"] > 0
+    with psycopg.connect(postgres.conninfo) as conn:
+        assert conn.execute("SELECT count(*) FROM ledger_messages").fetchone() != (0,)
