@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import comb
+from operator import mul
+from typing import Any
 
 from tablectl.analysis.blackjack import hand_of_values
-from tablectl.protection.products import ProductPlan, falling
+from tablectl.protection.products import Picker, ProductPlan, falling, picker
 from tablectl.rules.blackjack import (
     buster_cards,
     buster_category,
@@ -82,20 +84,59 @@ def _hands() -> _Hands:
     return _Hands(tuple(drawing.items()), tuple(complete.items()))
 
 
+Sum = tuple[Picker, tuple[int, ...]]  # products to pick, and the orderings to weigh each by
+
+
+def _sum(products: Sequence[int], term: Sum) -> int:
+    pick, ways = term
+    return sum(map(mul, ways, pick(products)))
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
-    """The hands and one product plan over them all (drawing hands first, then complete)."""
+    """One product plan over every hand, and the sums a composition's chances are made of.
 
-    hands: _Hands
+    `busts[(cards, size)]`: the complete hands of `size` cards whose `buster_cards` is `cards`
+    (None: not busted). `runs[(run, denominator)]`: the all-red hands giving a Red Flex count
+    `run`, over N (N - 1) ... to `denominator` factors: complete hands of `run` cards (the
+    denominator `run`), and hands still drawing after `run` cards, to be followed by a black card
+    (the denominator `run` + 1, the numerator times the black cards left).
+    """
+
     plan: ProductPlan
-    sizes: tuple[int, ...]  # each hand's cards, in the plan's order
+    busts: Mapping[tuple[int | None, int], Sum]
+    runs: Mapping[tuple[int, int], Sum]
+
+
+def _grouped(entries: list[tuple[object, int, int]]) -> dict[Any, Sum]:
+    """(key, place, orderings) entries as one picker and orderings tuple per key."""
+    by_key: dict[Any, list[tuple[int, int]]] = {}
+    for key, place, ways in entries:
+        by_key.setdefault(key, []).append((place, ways))
+    return {
+        key: (picker([p for p, _ in found]), tuple(w for _, w in found))
+        for key, found in by_key.items()
+    }
 
 
 @cache
 def _plan() -> _Plan:
+    """Count the hands and lay out their sums once per process."""
     hands = _hands()
     every = [m for m, _ in hands.drawing] + [m for m, _ in hands.complete]
-    return _Plan(hands, ProductPlan.of(every), tuple(sum(m) for m in every))
+    plan = ProductPlan.of(every)
+    drawn = len(hands.drawing)
+    busts: list[tuple[object, int, int]] = []
+    runs: list[tuple[object, int, int]] = []
+    for i, (m, ways) in enumerate((*hands.drawing, *hands.complete)):
+        size = sum(m)
+        place = plan.places[i]
+        if i >= drawn:
+            cards = buster_cards(hand_of_values([v + 1 for v, k in enumerate(m) for _ in range(k)]))
+            busts.append(((cards, size), place, ways))
+        if size >= 2:
+            runs.append(((size, size + 1 if i < drawn else size), place, ways))
+    return _Plan(plan, _grouped(busts), _grouped(runs))
 
 
 def _over(numerators: Mapping[int, int], n: int) -> Fraction:
@@ -126,84 +167,68 @@ def red_value_counts(by_card: Sequence[int]) -> tuple[int, ...]:
     return tuple(values)
 
 
-@cache
-def _complete_busts() -> tuple[int | None, ...]:
-    """`buster_cards` of each complete hand (its cards if busted or 888, R19), in plan order."""
-    return tuple(
-        buster_cards(hand_of_values([v + 1 for v, k in enumerate(m) for _ in range(k)]))
-        for m, _ in _hands().complete
-    )
+@dataclass(frozen=True, slots=True)
+class DealerChances:
+    """The exact chances of the player-dealer's next hand from a composition.
 
-
-def dealer_completes(values: Sequence[int]) -> bool:
-    """Whether the shoe always holds enough cards for the player-dealer's hand to complete."""
-    p = _plan()
-    products = p.plan.products(values)
-    start = len(p.hands.drawing)
-    by_size: dict[int, int] = {}
-    for i, (_, ways) in enumerate(p.hands.complete):
-        size = p.sizes[start + i]
-        by_size[size] = by_size.get(size, 0) + ways * products[p.plan.places[start + i]]
-    return _over(by_size, sum(values)) == 1
-
-
-def buster_expectation(values: Sequence[int], table: PayTable) -> Fraction:
-    """Buster's expected net per unit (R19, `table`'s pays) for the next player-dealer hand.
-
-    `values`: cards left of each value 1..10; the shoe must hold enough for any hand
-    (`dealer_completes`).
+    `busts[cards]`: the hand's `buster_cards` is `cards` (None: it stands, R19); `runs[k]`: its
+    Red Flex count is k >= 2 (R18; empty when the colours are not known).
     """
+
+    busts: Mapping[int | None, Fraction]
+    runs: Mapping[int, Fraction]
+
+
+def dealer_chances(values: Sequence[int], red: Sequence[int] | None) -> DealerChances | None:
+    """The player-dealer's hand's chances from `values` cards left of each value 1..10 (and
+    `red` red cards of each, for Red Flex); None when the shoe may run out before the hand is
+    complete (the chances of the complete hands then add up to less than one)."""
     p = _plan()
-    products = p.plan.products(values)
-    start = len(p.hands.drawing)
-    busts = _complete_busts()
-    pays: dict[int | None, Fraction] = {}
-    net: dict[Fraction, dict[int, int]] = {}
-    for i, (_, ways) in enumerate(p.hands.complete):
-        cards = busts[i]
-        if cards not in pays:
-            row = buster_category(cards, table)
-            pays[cards] = Fraction(-1) if row is None else payout(table, row)
-        size = p.sizes[start + i]
-        per = net.setdefault(pays[cards], {})
-        per[size] = per.get(size, 0) + ways * products[p.plan.places[start + i]]
     n = sum(values)
-    return sum((pay * _over(by_size, n) for pay, by_size in net.items()), Fraction(0))
+    products = p.plan.products(values)
+    by_cards: dict[int | None, dict[int, int]] = {}
+    for (cards, size), term in p.busts.items():
+        per = by_cards.setdefault(cards, {})
+        per[size] = per.get(size, 0) + _sum(products, term)
+    busts = {cards: _over(per, n) for cards, per in by_cards.items()}
+    if sum(busts.values()) != 1:
+        return None
+    runs: dict[int, Fraction] = {}
+    if red is not None:
+        black = n - sum(red)
+        red_products = p.plan.products(red)
+        by_run: dict[int, dict[int, int]] = {}
+        for (run, denominator), term in p.runs.items():
+            x = _sum(red_products, term) * (black if denominator > run else 1)
+            per = by_run.setdefault(run, {})
+            per[denominator] = per.get(denominator, 0) + x
+        runs = {run: _over(per, n) for run, per in by_run.items()}
+    return DealerChances(busts, runs)
 
 
-def red_flex_expectation(values: Sequence[int], red: Sequence[int], table: PayTable) -> Fraction:
-    """Red Flex's expected net per unit (R18, `table`'s pays) for the next player-dealer hand.
+def buster_expectation(chances: DealerChances, table: PayTable) -> Fraction:
+    """Buster's expected net per unit (R19, `table`'s pays) on the next player-dealer hand."""
+    ev = Fraction(0)
+    for cards, chance in chances.busts.items():
+        row = buster_category(cards, table)
+        ev += chance * (-1 if row is None else payout(table, row))
+    return ev
+
+
+def red_flex_expectation(chances: DealerChances, table: PayTable) -> Fraction:
+    """Red Flex's expected net per unit (R18, `table`'s pays) on the next player-dealer hand.
 
     The run of red cards from the first card (`red_flex_count`) is k >= 2 when the first k cards
-    are red and either the hand is then complete or it still draws and the next card is black.
-    `values`, `red`: all cards and red cards left of each value 1..10.
+    are red and either the hand is then complete or it still draws and the next card is black;
+    any other hand loses.
     """
-    p = _plan()
-    products = p.plan.products(red)
-    n = sum(values)
-    black = n - sum(red)
-    runs: dict[int, dict[int, int]] = {}  # run -> denominator cards -> numerator
-    for i, (_, ways) in enumerate((*p.hands.drawing, *p.hands.complete)):
-        size = p.sizes[i]
-        if size < 2:
-            continue
-        weight = ways * products[p.plan.places[i]]
-        if not weight:
-            continue
-        per = runs.setdefault(size, {})
-        if i < len(p.hands.drawing):  # still drawing: a black card next ends the run
-            per[size + 1] = per.get(size + 1, 0) + weight * black
-        else:
-            per[size] = per.get(size, 0) + weight
     hit = Fraction(0)
     ev = Fraction(0)
-    for run, by_size in runs.items():
+    for run, chance in chances.runs.items():
         row = red_flex_category(run, table)
-        if row is None:
-            continue
-        chance = _over(by_size, n)
-        hit += chance
-        ev += chance * payout(table, row)
+        if row is not None:
+            hit += chance
+            ev += chance * payout(table, row)
     return ev - (1 - hit)
 
 

@@ -10,6 +10,7 @@ player-dealer's hand alone and Match the Dealer, with a Hi-Lo running and true c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -51,6 +52,17 @@ def live_game(rules: Rules) -> bool:
     """Whether this table's game has live figures (a game dealt from a card-reading shoe whose
     wagers this package enumerates)."""
     return rules.game.id in LIVE_GAMES
+
+
+def prepare(rules: Rules) -> None:
+    """Build once what every later call reads (the per-process tables, the full shoe's
+    figures): the feed calls it when the table starts, so no card waits for it."""
+    game = rules.game
+    if not isinstance(game, (BaccaratGame, Pure215Game, PureSpanish215Game)):
+        raise ValueError(
+            f"{game.id} has no live figures: the games with them are {', '.join(LIVE_GAMES)}"
+        )
+    live_figures(rules, ShoeLeft.full(game.decks, spanish=isinstance(game, PureSpanish215Game)))
 
 
 def live_figures(rules: Rules, shoe: ShoeLeft) -> LiveFigures:
@@ -95,47 +107,51 @@ def _blackjack(rules: Rules, shoe: ShoeLeft) -> LiveFigures:
     decks = policy.game.decks
     full = ShoeLeft.full(decks, spanish=spanish)
     tables = {"red-flex": policy.red_flex, "buster": policy.buster, "match-dealer": policy.match}
-    wagers = []
-    for spot in policy.spots:
-        table = tables.get(spot)
-        if table is None:
-            continue  # the base game: its figure needs the players' strategy
-        live = _side_bet(spot, table, shoe)
-        if live is not None:
-            base = _blackjack_full(spot, decks, spanish, table)
-            wagers.append(WagerFigure(spot, live, base))
+    offered = {spot: t for spot, t in tables.items() if t is not None and spot in policy.spots}
+    live = _side_bets(offered, shoe)
+    base = _blackjack_full(offered, decks, spanish)
+    wagers = tuple(WagerFigure(spot, live[spot], base[spot]) for spot in offered if spot in live)
     cards = shoe.cards
     running = blackjack.hi_lo(full.counts, shoe.counts)
     deck_cards = full.cards // decks
     true = Fraction(running * deck_cards, cards) if cards else None
-    return LiveFigures(cards, tuple(wagers), running, true)
+    return LiveFigures(cards, wagers, running, true)
 
 
-def _side_bet(spot: str, table: PayTable, shoe: ShoeLeft) -> Fraction | None:
-    """One side bet's expectation for the next round, None when the shoe cannot say it."""
-    if spot == "match-dealer":
-        if shoe.by_card is None or shoe.cards < 3:
-            return None
-        return blackjack.match_expectation(shoe.by_card, table)
-    values = blackjack.value_counts(shoe.counts)
-    if not blackjack.dealer_completes(values):
-        return None
-    if spot == "buster":
-        return blackjack.buster_expectation(values, table)
-    if shoe.by_card is None:
-        return None
-    return blackjack.red_flex_expectation(values, blackjack.red_value_counts(shoe.by_card), table)
+def _side_bets(tables: Mapping[str, PayTable], shoe: ShoeLeft) -> dict[str, Fraction]:
+    """The offered side bets' expectations for the next round, leaving out any the shoe cannot
+    say: too few cards for the round, or suits not known."""
+    out: dict[str, Fraction] = {}
+    match = tables.get("match-dealer")
+    if match is not None and shoe.by_card is not None and shoe.cards >= 3:
+        out["match-dealer"] = blackjack.match_expectation(shoe.by_card, match)
+    red_flex, buster = tables.get("red-flex"), tables.get("buster")
+    if red_flex is None and buster is None:
+        return out
+    red = None
+    if red_flex is not None and shoe.by_card is not None:
+        red = blackjack.red_value_counts(shoe.by_card)
+    chances = blackjack.dealer_chances(blackjack.value_counts(shoe.counts), red)
+    if chances is None:
+        return out
+    if buster is not None:
+        out["buster"] = blackjack.buster_expectation(chances, buster)
+    if red_flex is not None and red is not None:
+        out["red-flex"] = blackjack.red_flex_expectation(chances, red_flex)
+    return out
 
 
-_FULL: dict[tuple[str, int, bool, str], Fraction] = {}
+_FULL: dict[tuple[int, bool, str], dict[str, Fraction]] = {}
 
 
-def _blackjack_full(spot: str, decks: int, spanish: bool, table: PayTable) -> Fraction:
-    """A side bet's figure off the top of a full shoe (kept per spot, decks and pay table)."""
-    key = (spot, decks, spanish, table.model_dump_json())
+def _blackjack_full(
+    tables: Mapping[str, PayTable], decks: int, spanish: bool
+) -> dict[str, Fraction]:
+    """The side bets' figures off the top of a full shoe (a memo per decks and pay tables)."""
+    key = (decks, spanish, repr(sorted((s, t.model_dump_json()) for s, t in tables.items())))
     if key not in _FULL:
-        figure = _side_bet(spot, table, ShoeLeft.full(decks, spanish=spanish))
-        if figure is None:
-            raise AssertionError(f"a full shoe of {decks} decks completes any hand")
-        _FULL[key] = figure
+        figures = _side_bets(tables, ShoeLeft.full(decks, spanish=spanish))
+        if set(figures) != set(tables):
+            raise AssertionError(f"a full shoe of {decks} decks says every side bet")
+        _FULL[key] = figures
     return _FULL[key]

@@ -9,8 +9,20 @@ composition's products are a few list comprehensions of integer multiplications 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
+
+Picker = Callable[[Sequence[int]], tuple[int, ...]]
+"""Picks given places out of a list of products, as a tuple."""
+
+
+def picker(places: Sequence[int]) -> Picker:
+    """A function picking these places out of a list, as a tuple (itemgetter, one place too)."""
+    if len(places) == 1:
+        only = places[0]
+        return lambda xs: (xs[only],)
+    return itemgetter(*places)
 
 
 def falling(n: int, k: int) -> int:

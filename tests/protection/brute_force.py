@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Literal
 
 from tablectl.protection.shoe import ShoeLeft
 from tablectl.rules import baccarat as bac
@@ -24,6 +25,7 @@ KINDS = tuple(Card(r, s) for r in RANKS for s in SUITS)  # ShoeLeft.by_card's or
 
 Done = Callable[[list[Card]], bool]
 Settle = Callable[[list[Card]], Fraction]
+Branch = Literal["card", "colour", "rank"]
 
 
 def _deal(
@@ -60,14 +62,30 @@ def _falling(n: int, j: int) -> int:
     return out
 
 
-def expectation(shoe: ShoeLeft, suits: bool, done: Done, settle: Settle) -> Fraction:
+def _kinds(shoe: ShoeLeft, branch: Branch) -> tuple[list[Card], list[int]]:
+    """The kinds of card to branch on and how many of each are left: every card (52 kinds),
+    rank and colour (26: a heart and a spade of each rank stand for their colour) or rank (13:
+    a spade of each)."""
+    if branch == "rank":
+        return [Card(r, "s") for r in RANKS], list(shoe.counts)
+    assert shoe.by_card is not None
+    if branch == "card":
+        return list(KINDS), list(shoe.by_card)
+    kinds: list[Card] = []
+    left: list[int] = []
+    for r, rank in enumerate(RANKS):
+        per_suit = dict(
+            zip(SUITS, shoe.by_card[r * len(SUITS) : (r + 1) * len(SUITS)], strict=True)
+        )
+        kinds += [Card(rank, "h"), Card(rank, "s")]
+        left += [per_suit["h"] + per_suit["d"], per_suit["s"] + per_suit["c"]]
+    return kinds, left
+
+
+def expectation(shoe: ShoeLeft, branch: Branch, done: Done, settle: Settle) -> Fraction:
     """The expected net of a round dealt card by card from `shoe` until `done`, settled by
-    `settle`; `suits`: branch on every card (52 kinds), else on ranks (13, a spade of each)."""
-    if suits:
-        assert shoe.by_card is not None
-        kinds, left = list(KINDS), list(shoe.by_card)
-    else:
-        kinds, left = [Card(r, "s") for r in RANKS], list(shoe.counts)
+    `settle`, branching on the kinds `branch` names (what the wager reads: `_kinds`)."""
+    kinds, left = _kinds(shoe, branch)
     ways: dict[tuple[int, Fraction], int] = {}
     _deal(kinds, left, [], 1, done, settle, ways)
     n = shoe.cards
@@ -141,7 +159,7 @@ def buster(shoe: ShoeLeft, table: PayTable) -> Fraction:
     """Buster's expected net per unit on the player-dealer's next hand (R19)."""
     return expectation(
         shoe,
-        False,
+        "rank",
         _dealer_done,
         lambda cards: _net(table, bj.buster_category(bj.buster_cards(cards), table)),
     )
@@ -151,7 +169,7 @@ def red_flex(shoe: ShoeLeft, table: PayTable) -> Fraction:
     """Red Flex's expected net per unit on the player-dealer's next hand (R18)."""
     return expectation(
         shoe,
-        True,
+        "colour",
         _dealer_done,
         lambda cards: _net(table, bj.red_flex_category(bj.red_flex_count(cards), table)),
     )
@@ -161,7 +179,7 @@ def match_dealer(shoe: ShoeLeft, table: PayTable) -> Fraction:
     """Match the Dealer's expected net per unit: the up card, then the player's two cards (R21)."""
     return expectation(
         shoe,
-        True,
+        "card",
         lambda cards: len(cards) == 3,
         lambda cards: _net(
             table, bj.match_dealer_category(bj.match_dealer(cards[1:], cards[0]), table)

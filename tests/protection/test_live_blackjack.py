@@ -169,25 +169,25 @@ small_shoes = st.lists(st.sampled_from(KINDS), min_size=2, max_size=7).map(ShoeL
 def test_buster_is_the_brute_forces(shoe: ShoeLeft, buster: str) -> None:
     """On any few cards, Buster is the card-by-card enumeration's, and the shoe holds enough for
     the player-dealer's hand exactly when the enumeration never runs out."""
-    values = blackjack.value_counts(shoe.counts)
+    chances = blackjack.dealer_chances(blackjack.value_counts(shoe.counts), None)
     table = paytable(buster)
-    if not blackjack.dealer_completes(values):
+    if chances is None:
         with pytest.raises(ValueError, match="ran out"):
             brute_force.buster(shoe, table)
         return
-    assert blackjack.buster_expectation(values, table) == brute_force.buster(shoe, table)
+    assert blackjack.buster_expectation(chances, table) == brute_force.buster(shoe, table)
 
 
 @settings(max_examples=40, deadline=None)
 @given(shoe=small_shoes, red_flex=st.sampled_from(["RFB-02", "RFB-12"]))
 def test_red_flex_is_the_brute_forces(shoe: ShoeLeft, red_flex: str) -> None:
-    values = blackjack.value_counts(shoe.counts)
-    if not blackjack.dealer_completes(values):
-        return
     assert shoe.by_card is not None
-    table = paytable(red_flex)
     red = blackjack.red_value_counts(shoe.by_card)
-    assert blackjack.red_flex_expectation(values, red, table) == brute_force.red_flex(shoe, table)
+    chances = blackjack.dealer_chances(blackjack.value_counts(shoe.counts), red)
+    if chances is None:
+        return
+    table = paytable(red_flex)
+    assert blackjack.red_flex_expectation(chances, table) == brute_force.red_flex(shoe, table)
 
 
 @settings(max_examples=40, deadline=None)
