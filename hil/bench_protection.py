@@ -12,7 +12,7 @@ TARGET_P99_MS) met or not, and for a sample of the same compositions the brute-f
 enumeration (tests/protection/brute_force.py, card by card) with its time and whether every
 figure is the same Fraction. Absolute times on a shared machine are noisy: compare within a run.
 
-usage: .venv/bin/python hil/bench_protection.py [--shoes 4] [--seed 1] [--brute 2]
+usage: .venv/bin/python hil/bench_protection.py [--shoes 4] [--seed 1] [--brute-every 150]
        [--red-flex-brute 0] [--json]
 """
 
@@ -145,7 +145,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shoes", type=int, default=4, help="whole shoes per game")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--brute", type=int, default=2, help="brute-force samples per shoe")
+    ap.add_argument(
+        "--brute-every", type=int, default=150, help="a brute-force check every this many cards"
+    )
     ap.add_argument("--red-flex-brute", type=int, default=0, help="Red Flex brute-force samples")
     ap.add_argument("--json", action="store_true", help="one JSON object, no table")
     a = ap.parse_args()
@@ -160,14 +162,13 @@ def main() -> None:
         prepare(run.rules)
         warm = (time.perf_counter() - t0) * 1000
         rng = random.Random(a.seed)
-        per_shoe = 300  # about the cards of a shoe: a few samples spread over it
         for _ in range(a.shoes):
             shoe = (
                 baccarat_shoe(rng)
                 if not run.spanish and run.name == "ez-baccarat-panda8"
                 else blackjack_shoe(rng, DeckKind.SPANISH_48 if run.spanish else DeckKind.PURE_21_5)
             )
-            run.play(shoe, per_shoe // a.brute if a.brute else 0)
+            run.play(shoe, a.brute_every)
         agree, brute_ms, compared = True, [], 0
         red_flex_left = a.red_flex_brute
         for shoe_left, figures in run.samples:

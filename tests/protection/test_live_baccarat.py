@@ -139,3 +139,13 @@ def test_the_figures_are_the_brute_forces_on_a_mixed_shoe(tmp_path: Path) -> Non
     shoe = ShoeLeft((1,) * 13)
     figures = _by_spot(live_figures(baccarat_rules(tmp_path), shoe))
     assert figures == brute_force.baccarat(shoe, banker_push_on_dragon7=False)
+
+
+def test_a_game_without_live_figures_has_no_full_shoe(tmp_path: Path) -> None:
+    from tablectl.protection.live import full_shoe, prepare
+
+    rules = three_card_poker_rules(tmp_path)
+    for call in (full_shoe, prepare):
+        with pytest.raises(ValueError, match="no live figures"):
+            call(rules)
+    assert full_shoe(baccarat_rules(tmp_path, decks=6)) == ShoeLeft.full(6)

@@ -200,3 +200,13 @@ def test_match_the_dealer_is_the_brute_forces(shoe: ShoeLeft) -> None:
 
 def test_every_kind_of_card_is_a_kind_of_the_brute_force() -> None:
     assert len(KINDS) == 52 and len(set(KINDS)) == 52 and Card("T", "h") in KINDS
+
+
+def test_the_shoe_a_table_puts_in(tmp_path: Path) -> None:
+    """`full_shoe`: the rules' decks of the game's deck; a Spanish deck has no pip tens (003)."""
+    from tablectl.protection.live import full_shoe, prepare
+
+    spanish = blackjack_rules(tmp_path, SPANISH, decks=5)
+    assert full_shoe(spanish) == ShoeLeft.full(5, spanish=True)
+    assert full_shoe(blackjack_rules(tmp_path, PURE, decks=2)) == ShoeLeft.full(2)
+    prepare(spanish)  # builds the tables; nothing to see but that it runs
