@@ -12,8 +12,12 @@ TARGET_P99_MS) met or not, and for a sample of the same compositions the brute-f
 enumeration (tests/protection/brute_force.py, card by card) with its time and whether every
 figure is the same Fraction. Absolute times on a shared machine are noisy: compare within a run.
 
+With --latency N it also runs hil/bench_latency.py's card-to-subscriber trip (a real daemon, a
+pseudo-terminal shoe, Mosquitto) with the surveillance feed off and on, alternating, N cards a
+run (`card_to_subscriber_on_off`).
+
 usage: .venv/bin/python hil/bench_protection.py [--shoes 4] [--seed 1] [--brute-every 150]
-       [--red-flex-brute 0] [--json]
+       [--red-flex-brute 0] [--latency 0] [--latency-repeats 2] [--json]
 """
 
 from __future__ import annotations
@@ -128,17 +132,66 @@ def percentile(values: list[float], q: float) -> float:
     return s[max(0, min(len(s) - 1, int(q * len(s) + 0.5) - 1))]
 
 
-def card_to_subscriber_on_off(n: int) -> dict[str, Any] | None:
-    """THE LEAD WIRES THIS: card-to-subscriber latency with the surveillance feed on and off.
+# ------------------------------------------------------------------------------------------------
+# Card to subscriber with the surveillance feed on and off: hil/bench_latency.py's machinery.
+# It needs `run_tablectl(..., extra_config="...")` (TOML appended to the bench table's config);
+# without that keyword it measures nothing and says so.
+# ------------------------------------------------------------------------------------------------
 
-    Once the surveillance feed is on main (its `[protection]` config section), run
-    hil/bench_latency.py's `run_tablectl` twice in one run against the same broker, the table's
-    config with the section on and off, and return {"on": {...}, "off": {...}, "ratio": ...}
-    (median and p99 ms each). Until then there is no feature to turn on: None, and the report
-    says "not measured".
-    """
-    del n
-    return None
+FEED_ON = "[protection]\nenabled = true\n"
+"""The surveillance feed on (docs/config.md `[protection]`); off is the section left out."""
+
+
+def card_to_subscriber_on_off(n: int, gap_ms: float, repeats: int) -> dict[str, Any]:
+    """Card-to-subscriber latency with the surveillance feed off and on, alternating `repeats`
+    times against one broker in this run (off first): each side's median and p99 over its runs'
+    medians and p99s, and on / off ratios. Noisy machine: compare the ratio, not the figures."""
+    import inspect
+    import os
+    import subprocess
+    import tempfile
+
+    from hil import bench_latency as bl
+
+    run: Any = bl.run_tablectl  # called with extra_config, which it may not take yet
+    if "extra_config" not in inspect.signature(run).parameters:
+        return {"measured": False, "why": "hil/bench_latency.py run_tablectl takes no extra_config"}
+    port = bl.free_port()
+    runs: dict[str, list[dict[str, Any]]] = {"off": [], "on": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        conf = Path(tmp) / "mosquitto.conf"
+        conf.write_text(
+            f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+            + ("user root\n" if os.geteuid() == 0 else "")
+        )
+        broker = subprocess.Popen(
+            ["mosquitto", "-c", str(conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PATH": os.environ["PATH"] + ":/usr/sbin"},
+        )
+        try:
+            bl.wait_port(port)
+            for i in range(repeats):
+                for side in ("off", "on"):
+                    work = Path(tmp) / f"{side}{i}"
+                    work.mkdir()
+                    extra = FEED_ON if side == "on" else ""
+                    runs[side].append(run(n, gap_ms / 1000, work, port, extra_config=extra))
+        finally:
+            broker.terminate()
+            broker.wait(10)
+    out: dict[str, Any] = {"measured": True, "n": n, "repeats": repeats}
+    for side, done in runs.items():
+        out[side] = {
+            "median_ms": round(statistics.median(r["median_ms"] for r in done), 3),
+            "p99_ms": round(statistics.median(r["p99_ms"] for r in done), 3),
+            "runs": [(r["median_ms"], r["p99_ms"]) for r in done],
+        }
+    out["ratio_on_off"] = {
+        k: round(out["on"][k] / out["off"][k], 3) for k in ("median_ms", "p99_ms")
+    }
+    return out
 
 
 def main() -> None:
@@ -150,6 +203,13 @@ def main() -> None:
     )
     ap.add_argument("--red-flex-brute", type=int, default=0, help="Red Flex brute-force samples")
     ap.add_argument("--json", action="store_true", help="one JSON object, no table")
+    ap.add_argument(
+        "--latency",
+        type=int,
+        default=0,
+        help="also card to subscriber, feed off and on, this many cards a run (0: not measured)",
+    )
+    ap.add_argument("--latency-repeats", type=int, default=2, help="off/on pairs of runs")
     a = ap.parse_args()
     runs = [
         GameRun("ez-baccarat-panda8", rules_of("ez-baccarat-panda8.toml", DECKS), False),
@@ -196,7 +256,9 @@ def main() -> None:
                 "median_ms": round(statistics.median(brute_ms), 1) if brute_ms else None,
             },
         }
-    results["card_to_subscriber"] = card_to_subscriber_on_off(1000)
+    results["card_to_subscriber"] = (
+        card_to_subscriber_on_off(a.latency, 5.0, a.latency_repeats) if a.latency else None
+    )
     if a.json:
         print(json.dumps(results))
         return
@@ -211,8 +273,18 @@ def main() -> None:
             f"{'met' if g['target_met'] else 'NOT met'} | {b['compositions']}, "
             f"{b['median_ms']} ms, {'yes' if b['same'] else 'NO'} |"
         )
-    if results["card_to_subscriber"] is None:
-        print("card to subscriber with the feature on and off: not measured (not wired yet)")
+    lat = results["card_to_subscriber"]
+    if lat is None or not lat["measured"]:
+        why = "--latency not given" if lat is None else lat["why"]
+        print(f"card to subscriber, surveillance feed off and on: not measured ({why})")
+        return
+    print()
+    print("| card to subscriber | median ms | p99 ms |")
+    print("| --- | --- | --- |")
+    for side in ("off", "on"):
+        print(f"| feed {side} | {lat[side]['median_ms']} | {lat[side]['p99_ms']} |")
+    r = lat["ratio_on_off"]
+    print(f"| on / off | {r['median_ms']}x | {r['p99_ms']}x |")
 
 
 if __name__ == "__main__":
