@@ -33,6 +33,12 @@ def add_parser(sub: Any) -> None:
     )
     config_arg(replay)
     replay.add_argument("events", type=Path, help="JSON lines; '-' reads standard input")
+    replay.add_argument(
+        "--surveillance",
+        action="store_true",
+        help="print the surveillance feed's messages (surveillance/odds and surveillance/alert, "
+        "docs/protection.md) instead of the table's: the same bytes the daemon published",
+    )
     replay.set_defaults(func=cmd_replay)
 
 
@@ -164,6 +170,10 @@ def _compact(value: str | int | bool) -> str:
 def cmd_replay(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     table = Table(cfg)
+    if args.surveillance:
+        from tablectl.cli.replay_surveillance import replay_surveillance
+
+        return replay_surveillance(cfg, table, args.events)
     # Undecodable bytes become U+FFFD, so such a line turns into an alert rather than a crash.
     if str(args.events) == "-":
         reconfigure = getattr(sys.stdin, "reconfigure", None)
