@@ -37,6 +37,7 @@ import pytest
 from tablectl.broker import (
     acl_text,
     broadcast_user,
+    surveillance_user,
     console_user,
     display_user,
     floor_user,
@@ -201,6 +202,7 @@ class MosquittoBroker:
             "floor": floor_user(site),
             "display": display_user(site),
             "broadcast": broadcast_user(site),
+            "surveillance": surveillance_user(site),
         }
         return by_role[role]
 

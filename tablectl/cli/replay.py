@@ -170,10 +170,6 @@ def _compact(value: str | int | bool) -> str:
 def cmd_replay(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     table = Table(cfg)
-    if args.surveillance:
-        from tablectl.cli.replay_surveillance import replay_surveillance
-
-        return replay_surveillance(cfg, table, args.events)
     # Undecodable bytes become U+FFFD, so such a line turns into an alert rather than a crash.
     if str(args.events) == "-":
         reconfigure = getattr(sys.stdin, "reconfigure", None)
@@ -183,6 +179,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         stream = args.events.open(encoding="utf-8", errors="replace")
     with stream:
+        if args.surveillance:
+            from tablectl.cli.replay_surveillance import replay_surveillance
+
+            replay_surveillance(cfg, table, replay_records(iter(stream)), rows_text)
+            return EXIT_OK
         # The lines go out a batch at a time: written a record at a time, a long replay into a
         # pipe spends a sixth of its time in writes of the standard output's 8 KB.
         batch: list[str] = []
