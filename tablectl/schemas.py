@@ -44,6 +44,8 @@ SCHEMA_FILES = (
     "cmd-reply.json",
     "broadcast-event.json",
     "broadcast-round-result.json",
+    "surveillance-odds.json",
+    "surveillance-alert.json",
     "cmd.json",
     "alerts-open.json",
 )
@@ -66,6 +68,8 @@ TOPICS: dict[str, str] = {
     "cmd/<verb>/reply": "cmd-reply.json",
     "broadcast/event": "broadcast-event.json",
     "broadcast/round/result": "broadcast-round-result.json",
+    "surveillance/odds": "surveillance-odds.json",
+    "surveillance/alert": "surveillance-alert.json",
     "cmd/<verb>": "cmd.json",
 }
 """Each topic below a table's base (docs/mqtt.md "Topics") -> its schema file. `cmd/<verb>` is

@@ -1,0 +1,110 @@
+"""The surveillance feed through the whole daemon, the shoe emulator on a real pty and a locked
+Mosquitto (the ACL `tablectl broker-acl` makes): an 8-deck shoe put in, a burn, two rounds.
+
+The surveillance role receives the live figures after `shoe.new` and after every card, burns
+included; every other role (the table's own user, its console, the pit, the floor, a display
+page, the broadcast role), each subscribed to the table's whole base, receives none of them.
+Then the journal, exported, replayed with `tablectl replay --surveillance` gives the very bytes
+the daemon published, message by message.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from tablectl.cli import main
+from tablectl_drivers.sim.shoe import SimulatedShoe
+from tests.conftest import MosquittoFactory
+from tests.integration.floor import wait_subscribed
+from tests.integration.harness import Console, DaemonProcess, write_config
+
+pytestmark = pytest.mark.integration
+BASE = "tablectl/it/t1"
+OTHER_ROLES = ("table", "console", "pit", "floor", "display", "broadcast")
+
+
+class RawSubscriber(Console):
+    """A subscriber on `<base>/#` that also keeps each payload's bytes, as the broker gave them."""
+
+    def __init__(self, port: int, role: str) -> None:
+        self.raw: list[tuple[str, bytes]] = []
+        super().__init__(port, BASE, client_id=f"it-{role}-watch", role=role)
+
+    def _on_message(self, c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
+        self.raw.append((msg.topic, bytes(msg.payload)))
+        super()._on_message(c, u, msg)
+
+
+def odds_after(subscriber: RawSubscriber) -> list[str]:
+    """What each `surveillance/odds` received followed: the input's type."""
+    return [p["after"]["type"] for p in subscriber.on("surveillance/odds")]
+
+
+def test_only_the_surveillance_role_gets_the_live_figures_and_replay_gives_the_same_bytes(
+    tmp_path: Path, mosquitto_factory: MosquittoFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broker = mosquitto_factory(locked=True)
+    with SimulatedShoe(link=tmp_path / "shoe0") as shoe:
+        cfg = write_config(tmp_path, shoe_port=str(tmp_path / "shoe0"), mqtt_port=broker.port)
+        cfg.write_text(cfg.read_text() + "[protection]\nenabled = true\n")
+        watcher = RawSubscriber(broker.port, "surveillance")
+        others = {role: RawSubscriber(broker.port, role) for role in OTHER_ROLES}
+        console = others["console"]
+        daemon = DaemonProcess(cfg)
+        try:
+            for client in (watcher, *others.values()):
+                wait_subscribed(client)
+            daemon.start()
+            console.wait_for("the shoe open", console.device_available)
+            shoe.new_shoe(8, seed=28)
+            watcher.wait_for("the full shoe's figures", lambda: odds_after(watcher) == ["shoe.new"])
+            shoe.burn()
+            dealt = 0
+            for round_no in (1, 2):
+                console.ok("bank", {"seat": 3, "amount": "500"})
+                console.ok("wager", {"seat": 4, "spot": "player", "amount": "20"})
+                console.ok("wager", {"seat": 4, "spot": "dragon7", "amount": "5"})
+                console.ok("bets.close", {})
+                while not any(r["round"] == round_no for r in console.on("round/result")):
+                    last = max(p["seq"] for p in console.on("state"))
+                    shoe.draw()
+                    dealt += 1
+                    # a card's last message is the table's `state` (after any result)
+                    console.wait_for(
+                        "the card's state",
+                        lambda n=last: any(p["seq"] > n for p in console.on("state")),
+                    )
+            expected = ["shoe.new", "shoe.burn", *["shoe.card"] * dealt]
+            watcher.wait_for("every card's figures", lambda: odds_after(watcher) == expected)
+            assert daemon.terminate() == 0, daemon.log_text()
+        finally:
+            daemon.stop_quietly()
+            for client in (watcher, *others.values()):
+                client.close()
+
+    # every other role, reading the whole base, got none of it
+    for role, client in others.items():
+        assert not [t for t, _ in client.raw if "/surveillance/" in t], role
+    assert all(t.startswith(f"{BASE}/surveillance/") for t, _ in watcher.raw)
+    last = watcher.on("surveillance/odds")[-1]
+    assert last["cards_left"] == 416 - 1 - dealt
+    assert sum(last["counts"].values()) == last["cards_left"]
+
+    # the journal, exported and replayed, gives the bytes the daemon published
+    assert main(["export", "--config", str(cfg)]) == 0
+    events = tmp_path / "events.jsonl"
+    events.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["replay", "--surveillance", "--config", str(cfg), str(events)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    replayed = [
+        (line["topic"], json.dumps(line["payload"], separators=(",", ":"), ensure_ascii=False))
+        for line in lines
+    ]
+    published = [(topic, payload.decode("utf-8")) for topic, payload in watcher.raw]
+    assert replayed == published
+    assert {line["qos"] for line in lines} == {1} and not any(line["retain"] for line in lines)
