@@ -174,7 +174,7 @@ class Protection(StrictSection):
     # The counter alert: per seat over a shoe, the rank correlation between its stake on a
     # wager and the wager's expectation, at least this, over at least `counter_min_rounds`.
     counter_threshold: Figure = Decimal("0.6")
-    counter_min_rounds: StrictInt = Field(30, ge=5, le=1000)
+    counter_min_rounds: StrictInt = Field(40, ge=5, le=1000)
     # The wagers the counter alert watches (spot names); unset: every wager with figures.
     counter_wagers: list[str] | None = None
 
