@@ -10,6 +10,7 @@ the daemon published, message by message.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,11 @@ class RawSubscriber(Console):
     def _on_message(self, c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
         self.raw.append((msg.topic, bytes(msg.payload)))
         super()._on_message(c, u, msg)
+
+
+def stated(console: Console, after: int) -> bool:
+    """A `state` newer than `after` arrived: a card's last message (after any result)."""
+    return any(p["seq"] > after for p in console.on("state"))
 
 
 def odds_after(subscriber: RawSubscriber) -> list[str]:
@@ -74,11 +80,7 @@ def test_only_the_surveillance_role_gets_the_live_figures_and_replay_gives_the_s
                     last = max(p["seq"] for p in console.on("state"))
                     shoe.draw()
                     dealt += 1
-                    # a card's last message is the table's `state` (after any result)
-                    console.wait_for(
-                        "the card's state",
-                        lambda n=last: any(p["seq"] > n for p in console.on("state")),
-                    )
+                    console.wait_for("the card's state", functools.partial(stated, console, last))
             expected = ["shoe.new", "shoe.burn", *["shoe.card"] * dealt]
             watcher.wait_for("every card's figures", lambda: odds_after(watcher) == expected)
             assert daemon.terminate() == 0, daemon.log_text()
