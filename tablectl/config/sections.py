@@ -145,7 +145,7 @@ def _figure(value: object) -> Decimal:
     """A figure given as text ("0.005"): exact, so a threshold means what it says (a TOML
     float such as 0.005 is binary and not exactly that)."""
     if not isinstance(value, str):
-        raise ValueError(f'give it as text, as "0.005", not {shown(str(value))}')
+        raise ValueError(f'give it as text in quotes, as "0.005", not the value {value!r}')
     if re.fullmatch(FIGURE_TEXT, value) is None:
         raise ValueError(
             f"{shown(value)} is not a figure: digits with an optional sign and point, as "
@@ -191,6 +191,21 @@ class Protection(StrictSection):
         if not 0 < value <= 1:
             raise ValueError("a rank correlation threshold is above 0 and at most 1")
         return value
+
+
+def protection_problems(table: TableConfig) -> list[tuple[str, str]]:
+    """`[protection]`'s wagers that the table's game has no spot of (a typo would otherwise
+    watch nothing, silently), as (key, reason)."""
+    from tablectl.games.registry import spots_of
+
+    spots = spots_of(table.game.id)
+    named = [(f"protection.thresholds.{w}", w) for w in table.protection.thresholds]
+    named += [("protection.counter_wagers", w) for w in table.protection.counter_wagers or ()]
+    return [
+        (key, f"{shown(wager)} is not a wager of {table.game.id} (its spots: {', '.join(spots)})")
+        for key, wager in named
+        if wager not in spots
+    ]
 
 
 class Metrics(StrictSection):
