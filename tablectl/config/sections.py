@@ -159,7 +159,7 @@ Figure = Annotated[Decimal, BeforeValidator(_figure)]
 
 
 class Protection(StrictSection):
-    """Game protection for surveillance (tablectl/surveillance/, docs/protection.md): the live
+    """Game protection for surveillance (tablectl/surveillance/, docs/surveillance.md): the live
     figures of every wager after each card on `surveillance/odds`, and the alerts on
     `surveillance/alert`, for the surveillance role only. Off unless `enabled`; only at a game
     with live figures. The defaults and their reasons: docs/config.md "[protection]"."""

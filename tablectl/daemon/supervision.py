@@ -128,7 +128,7 @@ class Daemon(Recovery, Inputs, Commands, MqttLink, Devices, StatusReport):
                 self._spawn(self._broadcast(feed, relay), "broadcast")
             protection = self.cfg.table.protection
             if protection.enabled:  # the surveillance feed, off the hot path
-                watch = SurveillanceWorker(protection, self.cfg.table.table, relay.notice)
+                watch = SurveillanceWorker(protection, self.cfg.table.table, relay)
                 fed.append(lambda rec, _rows, whole: watch.add(rec, whole, self.table.rules))
                 self._spawn(watch.run(), "surveillance")
             if fed:

@@ -1,6 +1,6 @@
 """The signature of a counter: per seat, over a shoe, the rank correlation between the seat's stake
-on a wager and that wager's live expectation when the stake was placed (docs/protection.md,
-"Alerts for surveillance").
+on a wager and that wager's live expectation when the stake was placed (docs/surveillance.md,
+"Alerts").
 
 A player who counts a side bet raises the stake when the cards left favour it and lowers it (or
 bets nothing) when they do not, so the stake rises with the expectation; a player who bets by

@@ -188,7 +188,7 @@ class SurveillanceFeed:
 
     def _threshold_alerts(self, echo: dict[str, Any], figures: LiveFigures) -> list[dict[str, Any]]:
         """A wager whose expectation is now above its threshold and was not after the card
-        before: told once a rise (docs/protection.md, "Alerts for surveillance")."""
+        before: told once a rise (docs/surveillance.md, "Alerts")."""
         out: list[dict[str, Any]] = []
         for w in figures.wagers:
             threshold = threshold_of(self.settings, w.wager, w.full_shoe)

@@ -1,7 +1,8 @@
 """The surveillance feed in the daemon, off the hot path: each journal record's played inputs are
 queued (`add`, called after the record's own messages were stored and offered to the relay), and
 one task hands them, in order, to the feed in a process of its own, whose messages it publishes
-from memory at QoS 1 (best effort, as the delayed broadcast feed's).
+from memory at QoS 1 (best effort, as the delayed broadcast feed's), while the relay is
+connected: what the feed makes while the broker is away is not kept.
 
 Why a process and not a thread: the figures after a card are pure Python for some milliseconds,
 and a thread computing them would hold the interpreter's lock the event loop needs to journal and
@@ -11,8 +12,9 @@ table's card goes out as fast with the feed on as off.
 
 What a restart loses: the feed's state (the shoe, the counter's samples) lives in the worker and
 is not kept: after a start the daemon publishes nothing until the next `shoe.new`, and a
-message the broker never took is not sent again. `tablectl replay --surveillance` of the journal
-(an export) and `tablectl recall --shoe` compute every one of them again, byte for byte.
+message made while the broker was away, or one the broker never took, is not sent again.
+`tablectl replay --surveillance` of the journal (an export) and `tablectl recall --shoe` compute
+every one of them again, byte for byte.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import signal
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -32,12 +33,10 @@ from tablectl.records import Record
 if TYPE_CHECKING:
     from tablectl.config.sections import Protection
     from tablectl.games.table_rules import Rules
+    from tablectl.relay import Relay
     from tablectl.surveillance.feed import Message, SurveillanceFeed
 
 log = structlog.get_logger("tablectl.surveillance")
-
-Publish = Callable[[str, bytes], None]
-"""Publish a payload on a topic below the table's base (the relay's `notice`)."""
 
 _feed: SurveillanceFeed | None = None
 """The worker process's feed (`_start`); none in the daemon's own process."""
@@ -66,10 +65,10 @@ def _add(record: int, ts: str, echoes: list[dict[str, Any]], rules: Rules | None
 class SurveillanceWorker:
     """The queue of records for the feed, and the task that runs them through it (`run`)."""
 
-    def __init__(self, protection: Protection, table: str, publish: Publish) -> None:
+    def __init__(self, protection: Protection, table: str, relay: Relay) -> None:
         self.protection = protection
         self.table = table
-        self.publish = publish
+        self.relay = relay
         self.queue: asyncio.Queue[tuple[int, str, list[dict[str, Any]], Rules]] = asyncio.Queue()
 
     def add(self, rec: Record, echoes: list[dict[str, Any]], rules: Rules) -> None:
@@ -108,7 +107,17 @@ class SurveillanceWorker:
                     sent = None
                     continue
                 sent = rules
-                for message in messages:
-                    self.publish(message.suffix, message.payload)
+                self._publish(messages)
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
+
+    def _publish(self, messages: list[Message]) -> None:
+        """From memory at QoS 1, while the relay is connected; dropped while it is not (the
+        relay keeps at most MAX_NOTICES messages from memory for the next connection, and a
+        shoe's figures would push out the table's own alerts)."""
+        from tablectl.relay import RelayState
+
+        if self.relay.state is not RelayState.CONNECTED:
+            return
+        for message in messages:
+            self.relay.notice(message.suffix, message.payload)

@@ -1,8 +1,8 @@
 """The counter's signature (tablectl/surveillance/counter.py): Spearman's rank correlation between
 a seat's stakes on a wager and the wager's expectation, worked by hand, and the alert on it over
 real shoes: it fires on a scripted counter who raises the Dragon 7 stake as the Dragon 7
-expectation rises, and never on random bettors over 50 seeded 8-deck shoes (docs/protection.md,
-"Alerts for surveillance"; the defaults: docs/config.md "[protection]").
+expectation rises, and never on random bettors over 50 seeded 8-deck shoes (docs/surveillance.md,
+"Alerts"; the defaults: docs/config.md "[protection]").
 
 The shoes are dealt coup by coup by R25's drawing order (`next_to_draw`, the engine's own) and
 each round's figures are the live figures of the composition left before it (`live_figures`),

@@ -1,7 +1,7 @@
 """The surveillance feed (tablectl/surveillance/feed.py) on hand-made sequences of the table's
 played inputs: the composition after `shoe.new`, each card and each burn; nothing before the
 first `shoe.new` or at a game without live figures; a card the shoe cannot hold; the numbering
-by journal record and part; the threshold alerts (docs/protection.md, "Alerts for surveillance")
+by journal record and part; the threshold alerts (docs/surveillance.md, "Alerts")
 and the counter alert from the wagers' echoes. And `tablectl replay --surveillance` of a seeded
 synthetic history: every threshold alert is a rise past the threshold the odds messages show.
 """
