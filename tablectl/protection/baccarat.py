@@ -13,13 +13,14 @@ per wager (`expectations`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from operator import itemgetter, mul
+from operator import mul
 
 from tablectl.analysis.baccarat import _card, _draw_tables
+from tablectl.protection.products import Picker, ProductPlan, falling, picker
 from tablectl.rules.baccarat import PAYOUTS, SPOTS, Result, outcome, wager_result
 
 # a rank's point class 0..9, by RANKS "A23456789TJQK" (tens and pictures are 0: Card Values)
@@ -27,7 +28,6 @@ RANK_POINT: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
 MOST_CARDS = 6  # a coup deals four to six cards (R25)
 _BASE = MOST_CARDS + 1  # a multiset's key: the sum of _BASE ** class over its cards
 Settlement = tuple[tuple[Result, ...], tuple[Result, ...]]  # by SPOTS; without, with the push
-Picker = Callable[[Sequence[int]], tuple[int, ...]]
 
 
 def class_counts(counts: Sequence[int]) -> tuple[int, ...]:
@@ -38,52 +38,24 @@ def class_counts(counts: Sequence[int]) -> tuple[int, ...]:
     return tuple(points)
 
 
-def _getter(places: Sequence[int]) -> Picker:
-    """A function picking these places out of a list, as a tuple (itemgetter, one place too)."""
-    if len(places) == 1:
-        only = places[0]
-        return lambda xs: (xs[only],)
-    return itemgetter(*places)
-
-
 @dataclass(frozen=True, slots=True)
 class _Table:
     """What every composition's figures are summed from (built once, `_table`).
 
-    `levels[L - 1]`: the multisets of at most six classes using L distinct classes, each as its
-    parent's place in the level before (the multiset without its highest class; level 0 is the
-    empty multiset) and the falling factorial to multiply by (class * _BASE + multiplicity).
-    `sums[s]`: for settlement s, per coup size 4, 5, 6, a picker of those multisets' products (from
-    the levels laid end to end) and how many ordered deals of that size and settlement each holds.
+    `plan`: the falling-factorial products of every multiset of classes a coup deals;
+    `sums[s]`: for settlement s, per coup size (4, 5 or 6 cards), a picker of those multisets'
+    products and how many ordered deals of that size and settlement each holds;
     `settlements[s]`: each spot's result, without and with the banker pushing on a Dragon 7.
     """
 
-    levels: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    plan: ProductPlan
     sums: tuple[tuple[tuple[int, Picker, tuple[int, ...]], ...], ...]
     settlements: tuple[Settlement, ...]
 
 
-def _levels() -> tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], dict[int, int]]:
-    """The multisets of at most six classes, level by level, and each one's place by key."""
-    levels: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-    place: dict[int, int] = {0: 0}
-    prev: list[tuple[int, int, int]] = [(0, -1, 0)]  # (key, highest class, cards)
-    while True:
-        parents: list[int] = []
-        factors: list[int] = []
-        level: list[tuple[int, int, int]] = []
-        for i, (key, top, size) in enumerate(prev):
-            for c in range(top + 1, 10):
-                for m in range(1, MOST_CARDS - size + 1):
-                    child = key + m * _BASE**c
-                    parents.append(i)
-                    factors.append(c * _BASE + m)
-                    place[child] = len(place)
-                    level.append((child, c, size + m))
-        if not level:
-            return tuple(levels), place
-        levels.append((tuple(parents), tuple(factors)))
-        prev = level
+def _multiset(key: int) -> tuple[int, ...]:
+    """The counts per class 0..9 of a multiset key (the sum of _BASE ** class over its cards)."""
+    return tuple((key // _BASE**c) % _BASE for c in range(10))
 
 
 def _ordered_deals() -> tuple[dict[tuple[int, int, int], int], list[Settlement]]:
@@ -110,40 +82,45 @@ def _ordered_deals() -> tuple[dict[tuple[int, int, int], int], list[Settlement]]
 
     counted: dict[tuple[int, int, int], int] = {}
 
-    def count(s: int, cards: int, key: int) -> None:
-        counted[s, cards, key] = counted.get((s, cards, key), 0) + 1
+    def count(s: int, cards: int, key: int, ways: int) -> None:
+        counted[s, cards, key] = counted.get((s, cards, key), 0) + ways
 
     powers = [_BASE**c for c in range(10)]
     classes = range(10)
-    for p1 in classes:
-        for b1 in classes:
-            for p2 in classes:
-                for b2 in classes:
-                    key = powers[p1] + powers[b1] + powers[p2] + powers[b2]
-                    pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
-                    who = first[pt][bt]
-                    if who is None:
-                        count(settle((p1, p2), (b1, b2)), 4, key)
-                    elif who == "banker":
-                        for b3 in classes:
-                            count(settle((p1, p2), (b1, b2, b3)), 5, key + powers[b3])
-                    else:
-                        draws = banker_after[pt][bt]
-                        for p3 in classes:
-                            if not draws[p3]:
-                                count(settle((p1, p2, p3), (b1, b2)), 5, key + powers[p3])
-                                continue
-                            for b3 in classes:
-                                s = settle((p1, p2, p3), (b1, b2, b3))
-                                count(s, 6, key + powers[p3] + powers[b3])
+    # a hand's first two cards as an unordered pair, with its orders (P1 P2 and P2 P1 deal
+    # the same hand): the same counts as every ordered opening, a third of the work
+    pairs = [(a, b, 1 if a == b else 2) for a in classes for b in classes if a <= b]
+    for p1, p2, p_ways in pairs:
+        pt = (p1 + p2) % 10
+        for b1, b2, b_ways in pairs:
+            ways = p_ways * b_ways
+            key = powers[p1] + powers[b1] + powers[p2] + powers[b2]
+            bt = (b1 + b2) % 10
+            who = first[pt][bt]
+            if who is None:
+                count(settle((p1, p2), (b1, b2)), 4, key, ways)
+            elif who == "banker":
+                for b3 in classes:
+                    count(settle((p1, p2), (b1, b2, b3)), 5, key + powers[b3], ways)
+            else:
+                draws = banker_after[pt][bt]
+                for p3 in classes:
+                    if not draws[p3]:
+                        count(settle((p1, p2, p3), (b1, b2)), 5, key + powers[p3], ways)
+                        continue
+                    for b3 in classes:
+                        s = settle((p1, p2, p3), (b1, b2, b3))
+                        count(s, 6, key + powers[p3] + powers[b3], ways)
     return counted, settlements
 
 
 @cache
 def _table() -> _Table:
-    """Build the table once per process (about a second): see `_Table`."""
-    levels, place = _levels()
+    """Build the table once per process (a fraction of a second): see `_Table`."""
     counted, settlements = _ordered_deals()
+    keys = sorted({key for (_, _, key) in counted})
+    plan = ProductPlan.of(_multiset(key) for key in keys)
+    place = dict(zip(keys, plan.places, strict=True))
     sums = []
     for s in range(len(settlements)):
         per_size = []
@@ -152,17 +129,9 @@ def _table() -> _Table:
                 (place[key], n) for (t, k, key), n in counted.items() if t == s and k == cards
             )
             if found:
-                per_size.append((cards, _getter([p for p, _ in found]), tuple(n for _, n in found)))
+                per_size.append((cards, picker([p for p, _ in found]), tuple(n for _, n in found)))
         sums.append(tuple(per_size))
-    return _Table(levels, tuple(sums), tuple(settlements))
-
-
-def _falling(n: int, k: int) -> int:
-    """n (n - 1) ... (n - k + 1), 0 when k > n."""
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
+    return _Table(plan, tuple(sums), tuple(settlements))
 
 
 def settlement_weights(points: Sequence[int]) -> tuple[list[int], int]:
@@ -176,12 +145,7 @@ def settlement_weights(points: Sequence[int]) -> tuple[list[int], int]:
     if n < MOST_CARDS:
         raise ValueError(f"a coup may need {MOST_CARDS} cards and the shoe holds {n}")
     table = _table()
-    ffv = [_falling(points[c], m) for c in range(10) for m in range(_BASE)]
-    products = [1]
-    prev = products
-    for parents, factors in table.levels:
-        prev = [prev[p] * ffv[f] for p, f in zip(parents, factors, strict=True)]
-        products.extend(prev)
+    products = table.plan.products(points)
     scale = {4: (n - 4) * (n - 5), 5: n - 5, 6: 1}
     weights = []
     for per_size in table.sums:
@@ -189,7 +153,7 @@ def settlement_weights(points: Sequence[int]) -> tuple[list[int], int]:
         for size, pick, deals in per_size:
             w += scale[size] * sum(map(mul, deals, pick(products)))
         weights.append(w)
-    return weights, _falling(n, MOST_CARDS)
+    return weights, falling(n, MOST_CARDS)
 
 
 def expectations(points: Sequence[int], *, banker_push_on_dragon7: bool) -> dict[str, Fraction]:

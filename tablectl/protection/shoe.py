@@ -8,6 +8,7 @@ suit (`by_card`, what Match the Dealer's suited matches and Red Flex's colours r
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tablectl_base.cards import RANKS, SUITS, Card
@@ -57,6 +58,19 @@ class ShoeLeft:
         counts = tuple(0 if spanish and rank == "T" else 4 * decks for rank in RANKS)
         by_card = tuple(0 if spanish and rank == "T" else decks for rank in RANKS for _ in SUITS)
         return cls(counts, by_card)
+
+    @classmethod
+    def of(cls, cards: Iterable[Card]) -> ShoeLeft:
+        """The composition of exactly these cards (a shoe late in its life, a test's)."""
+        by_card = [0] * (len(RANKS) * len(SUITS))
+        for card in cards:
+            if card.is_joker or card.rank not in _RANK_INDEX or card.suit not in _SUIT_INDEX:
+                raise ValueError(f"{card} is not a card of a shoe's decks")
+            by_card[card_index(card)] += 1
+        counts = tuple(
+            sum(by_card[r * len(SUITS) : (r + 1) * len(SUITS)]) for r in range(len(RANKS))
+        )
+        return cls(counts, tuple(by_card))
 
     def without(self, card: Card) -> ShoeLeft:
         """The shoe after `card` is dealt; ValueError naming the card if none of it is left."""

@@ -62,3 +62,13 @@ def test_counts_by_card_must_add_up_to_the_counts_by_rank() -> None:
         ShoeLeft((1,) + (0,) * 12, (0,) * 52)
     with pytest.raises(ValueError, match="13 counts"):
         ShoeLeft((1, 2))
+
+
+def test_a_composition_of_given_cards() -> None:
+    shoe = ShoeLeft.of([Card("7", "h"), Card("7", "h"), Card("K", "s")])
+    assert shoe.cards == 3
+    assert shoe.counts[6] == 2
+    assert shoe.counts[12] == 1
+    assert shoe.by_card is not None
+    assert shoe.by_card[card_index(Card("7", "h"))] == 2
+    assert shoe == ShoeLeft.of([Card("K", "s"), Card("7", "h"), Card("7", "h")])
