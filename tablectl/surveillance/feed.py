@@ -127,7 +127,10 @@ class SurveillanceFeed:
     # -- the shoe ----------------------------------------------------------------------------
 
     def _new_shoe(self, record: int, echo: dict[str, Any], rules: Rules) -> list[dict[str, Any]]:
-        """A full shoe of the rules' decks: the samples of the last shoe done with."""
+        """A full shoe of the rules' decks (`live.full_shoe`): the last shoe's samples done
+        with."""
+        from tablectl.protection.live import full_shoe
+
         out = self._close_betting()
         self.shoe, self.shoe_record = full_shoe(rules), record
         self.counter.new_shoe()
@@ -278,20 +281,6 @@ class SurveillanceFeed:
             self.betting, self.betting_round = {}, None
         if isinstance(round_no, int):
             self.counter.void_round(round_no)
-
-
-def full_shoe(rules: Rules) -> ShoeLeft:
-    """The shoe `shoe.new` puts in: the rules' decks of the deck the game deals, as the live
-    figures read it (`live.full_shoe`, which knows a deck without its pip tens); a standard deck
-    of `decks` where the live figures give none."""
-    from tablectl.protection import live
-    from tablectl.protection.shoe import ShoeLeft
-
-    given = getattr(live, "full_shoe", None)
-    if given is not None:
-        shoe: ShoeLeft = given(rules)
-        return shoe
-    return ShoeLeft.full(int(getattr(rules.game, "decks")))  # noqa: B009 (a game's own key)
 
 
 def threshold_of(settings: Protection, wager: str, full_shoe: Fraction) -> Fraction:

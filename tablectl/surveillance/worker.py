@@ -57,6 +57,10 @@ def _add(record: int, ts: str, echoes: list[dict[str, Any]], rules: Rules | None
     """In the worker: one record through its feed (`rules` None: the ones given before)."""
     global _rules
     if rules is not None:
+        from tablectl.protection.live import live_game, prepare
+
+        if live_game(rules):
+            prepare(rules)  # the tables every card reads, built before a card needs them
         _rules = rules
     assert _feed is not None and _rules is not None
     return _feed.add(record, ts, echoes, _rules)

@@ -244,3 +244,22 @@ def test_replay_surveillance_alerts_are_rises_past_the_thresholds_the_odds_show(
         if w["rose"]
     )
     assert rises == alerts
+
+
+def test_a_spanish_shoe_goes_in_without_its_pip_tens_and_the_hole_card_comes_out(
+    tmp_path: Path,
+) -> None:
+    """Pure Spanish 21.5 (003 "Pure Spanish 21.5: Description of the Deck and Number of Decks
+    Used": 48-card decks, the pip tens removed): six decks are 288 cards, no ten among them,
+    a Hi-Lo count of 0 off the top; the player-dealer's face-down card (its echo whole, as the
+    table gives the feed) comes out like any other: a ten-value card lowers the count by one."""
+    rules = Table(load_config(config(tmp_path, "pure-spanish-21.5/table.toml"))).rules
+    feed = SurveillanceFeed(Protection(), "t1")
+    ((_, full),) = payloads(feed.add(1, TS, [new_shoe()], rules))
+    assert full["cards_left"] == 288 and full["counts"]["T"] == 0
+    assert set(full["counts"].values()) == {0, 24}
+    assert full["running_count"] == 0 and full["true_count"]["exact"] == "0/1"
+    hole = {**card("Kd", 5), "to": "player-dealer", "face_down": True}
+    ((_, after),) = payloads(feed.add(2, TS, [hole], rules))
+    assert after["cards_left"] == 287 and after["counts"]["K"] == 23
+    assert after["running_count"] == -1
