@@ -3,7 +3,8 @@ Mosquitto (the ACL `tablectl broker-acl` makes): an 8-deck shoe put in, a burn, 
 
 The surveillance role receives the live figures after `shoe.new` and after every card, burns
 included; every other role (the table's own user, its console, the pit, the floor, a display
-page, the broadcast role), each subscribed to the table's whole base, receives none of them.
+page, the broadcast role), each subscribed to the table's whole base, receives none of them, and
+none of them (nor the surveillance role) can publish there.
 Then the journal, exported, replayed with `tablectl replay --surveillance` gives the very bytes
 the daemon published, message by message.
 """
@@ -20,9 +21,10 @@ import pytest
 
 from tablectl.cli import main
 from tablectl_drivers.sim.shoe import SimulatedShoe
-from tests.conftest import MosquittoFactory
+from tests.conftest import MosquittoBroker, MosquittoFactory
 from tests.integration.floor import wait_subscribed
 from tests.integration.harness import Console, DaemonProcess, write_config
+from tests.integration.test_broker_acl import Client, default_queue
 
 pytestmark = pytest.mark.integration
 BASE = "tablectl/it/t1"
@@ -41,6 +43,26 @@ class RawSubscriber(Console):
         super()._on_message(c, u, msg)
 
 
+def forged_by_every_role_but_the_table(broker: MosquittoBroker) -> None:
+    """Nobody but the table writes `surveillance/#`: the surveillance user, the console, the pit,
+    the floor, a display page and the broadcast role each publish a forged alert there, and the
+    surveillance user a command too; the broker refuses every one (MQTT 5: "Not authorized")."""
+    forged = {"table": "t1", "record": 1, "part": 1, "kind": "counter", "forged": True}
+    clients, sent = [], []
+    try:
+        for n, role in enumerate(("surveillance", *OTHER_ROLES[1:])):
+            client = Client(broker.port, broker.credentials(role, BASE), f"it-forger-{n}")
+            clients.append(client)
+            topics = ["surveillance/alert"] + (["cmd/bank"] if role == "surveillance" else [])
+            for topic in topics:
+                sent.append((role, topic, client, client.publish(f"{BASE}/{topic}", forged)))
+        for role, topic, client, mid in sent:
+            assert client.puback(mid).getName() == "Not authorized", (role, topic)
+    finally:
+        for client in clients:
+            client.close()
+
+
 def stated(console: Console, after: int) -> bool:
     """A `state` newer than `after` arrived: a card's last message (after any result)."""
     return any(p["seq"] > after for p in console.on("state"))
@@ -54,7 +76,9 @@ def odds_after(subscriber: RawSubscriber) -> list[str]:
 def test_only_the_surveillance_role_gets_the_live_figures_and_replay_gives_the_same_bytes(
     tmp_path: Path, mosquitto_factory: MosquittoFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    broker = mosquitto_factory(locked=True)
+    broker = mosquitto_factory(locked=True, start=False)
+    default_queue(broker)  # a refused publish keeps the connection (test_broker_acl.py)
+    broker.start()
     with SimulatedShoe(link=tmp_path / "shoe0") as shoe:
         cfg = write_config(tmp_path, shoe_port=str(tmp_path / "shoe0"), mqtt_port=broker.port)
         cfg.write_text(cfg.read_text() + "[protection]\nenabled = true\n")
@@ -83,13 +107,15 @@ def test_only_the_surveillance_role_gets_the_live_figures_and_replay_gives_the_s
                     console.wait_for("the card's state", functools.partial(stated, console, last))
             expected = ["shoe.new", "shoe.burn", *["shoe.card"] * dealt]
             watcher.wait_for("every card's figures", lambda: odds_after(watcher) == expected)
+            forged_by_every_role_but_the_table(broker)
             assert daemon.terminate() == 0, daemon.log_text()
         finally:
             daemon.stop_quietly()
             for client in (watcher, *others.values()):
                 client.close()
 
-    # every other role, reading the whole base, got none of it
+    # every other role, reading the whole base, got none of it; nothing forged got through
+    assert not any(b"forged" in payload for _, payload in watcher.raw)
     for role, client in others.items():
         assert not [t for t, _ in client.raw if "/surveillance/" in t], role
     assert all(t.startswith(f"{BASE}/surveillance/") for t, _ in watcher.raw)
