@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hil.synthetic import baccarat_history
 from tablectl.cli import main
@@ -263,3 +265,43 @@ def test_a_spanish_shoe_goes_in_without_its_pip_tens_and_the_hole_card_comes_out
     ((_, after),) = payloads(feed.add(2, TS, [hole], rules))
     assert after["cards_left"] == 287 and after["counts"]["K"] == 23
     assert after["running_count"] == -1
+
+
+@pytest.fixture(scope="module")
+def three_decks(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    """The synthetic table's rules with a 3-deck shoe (003: 3 to 8 decks)."""
+    path = config(tmp_path_factory.mktemp("three"))
+    text = path.read_text(encoding="utf-8")
+    assert text.count("decks = 8") == 1
+    path.write_text(text.replace("decks = 8", "decks = 3"), "utf-8")
+    return Table(load_config(path)).rules
+
+
+@settings(max_examples=40, deadline=None)
+@given(dealt=st.lists(st.sampled_from(["As", "Ah", "7d", "Kc", "9s", "2h"]), max_size=14))
+def test_the_composition_is_the_full_shoe_less_every_card_until_one_it_cannot_hold(
+    three_decks: Rules, dealt: list[str]
+) -> None:
+    """Any cards out of a 3-deck shoe (three of each card): after each, the odds say the full
+    shoe less the cards so far, numbered by record; the first card of which none is left is a
+    `composition-lost` alert and nothing follows it."""
+    rules = three_decks
+    feed = SurveillanceFeed(Protection(), "t1")
+    feed.add(1, TS, [new_shoe()], rules)
+    counts = {rank: 12 for rank in RANKS}
+    seen: dict[str, int] = {}
+    lost = False
+    for n, name in enumerate(dealt, start=2):
+        out = payloads(feed.add(n, TS, [card(name, n)], rules))
+        if lost:
+            assert out == []
+            continue
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 3:
+            assert [(t, p["kind"]) for t, p in out] == [("surveillance/alert", "composition-lost")]
+            lost = True
+            continue
+        counts[name[0]] -= 1
+        ((topic, odds), *_) = out
+        assert topic == "surveillance/odds" and odds["record"] == n and odds["part"] == 1
+        assert odds["counts"] == counts and odds["cards_left"] == sum(counts.values())
