@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -44,12 +45,19 @@ _rules: Rules | None = None
 """The rules the worker was last given: sent again only when they change."""
 
 
+WORKER_NICENESS = 10
+"""How much lower the worker's CPU priority is than the daemon's: on a two-core table PC the
+figures wait for a free core rather than take one from the table's own loop."""
+
+
 def _start(protection: Protection, table: str) -> None:
-    """The worker's start: its feed. Ctrl-C is the daemon's to handle (it stops the worker)."""
+    """The worker's start: its feed, at a lower CPU priority. Ctrl-C is the daemon's to handle
+    (it stops the worker)."""
     global _feed
     from tablectl.surveillance.feed import SurveillanceFeed
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(WORKER_NICENESS)
     _feed = SurveillanceFeed(protection, table)
 
 
