@@ -136,3 +136,63 @@ def test_only_the_surveillance_role_gets_the_live_figures_and_replay_gives_the_s
     published = [(topic, payload.decode("utf-8")) for topic, payload in watcher.raw]
     assert replayed == published
     assert {line["qos"] for line in lines} == {1} and not any(line["retain"] for line in lines)
+
+
+def test_after_a_restart_the_feed_waits_for_the_next_shoe(
+    tmp_path: Path, mosquitto_factory: MosquittoFactory
+) -> None:
+    """What a restart loses (docs/surveillance.md): the feed's shoe. A burn before the stop has
+    its figures; after the start a burn has none (the shoe left is not known to the new
+    process), and the next `shoe.new` brings them back, numbered by its journal record."""
+    broker = mosquitto_factory(locked=True)
+    with SimulatedShoe(link=tmp_path / "shoe0") as shoe:
+        cfg = write_config(tmp_path, shoe_port=str(tmp_path / "shoe0"), mqtt_port=broker.port)
+        cfg.write_text(cfg.read_text() + "[protection]\nenabled = true\n")
+        watcher = RawSubscriber(broker.port, "surveillance")
+        console = Console(broker.port, BASE)
+        try:
+            for client in (watcher, console):
+                wait_subscribed(client)
+            for stage in ("before", "after"):
+                opened = len(console.on("device/shoe/status"))
+                daemon = DaemonProcess(cfg)
+                daemon.start()
+                try:
+                    console.wait_for(
+                        "this start's shoe open", functools.partial(open_since, console, opened)
+                    )
+                    if stage == "before":
+                        shoe.new_shoe(8, seed=5)
+                        shoe.burn()
+                        watcher.wait_for(
+                            "two figures", lambda: odds_after(watcher) == ["shoe.new", "shoe.burn"]
+                        )
+                    else:
+                        burns = burned(console)
+                        shoe.burn()
+                        console.wait_for("the burn", functools.partial(burned_more, console, burns))
+                        shoe.new_shoe(8, seed=6)
+                        watcher.wait_for("the new shoe", lambda: len(odds_after(watcher)) == 3)
+                    assert daemon.terminate() == 0, daemon.log_text()
+                finally:
+                    daemon.stop_quietly()
+        finally:
+            for client in (watcher, console):
+                client.close()
+    assert odds_after(watcher) == ["shoe.new", "shoe.burn", "shoe.new"]
+    first, _, again = watcher.on("surveillance/odds")
+    assert again["cards_left"] == 416 and again["record"] > first["record"]
+    assert again["shoe_record"] == again["record"]
+
+
+def burned(console: Console) -> int:
+    return sum(1 for e in console.on("event") if e["type"] == "shoe.burn")
+
+
+def open_since(console: Console, seen: int) -> bool:
+    """A `device/shoe/status` saying the shoe is open, after the first `seen` of them."""
+    return any(p.get("available") is True for p in console.on("device/shoe/status")[seen:])
+
+
+def burned_more(console: Console, than: int) -> bool:
+    return burned(console) > than
