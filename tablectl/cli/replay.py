@@ -37,7 +37,7 @@ def add_parser(sub: Any) -> None:
         "--surveillance",
         action="store_true",
         help="print the surveillance feed's messages (surveillance/odds and surveillance/alert, "
-        "docs/protection.md) instead of the table's: the same bytes the daemon published",
+        "docs/surveillance.md) instead of the table's: the same bytes the daemon published",
     )
     replay.set_defaults(func=cmd_replay)
 
