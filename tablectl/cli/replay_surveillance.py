@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from tablectl.config import LoadedConfig
 from tablectl.outputs import OutboxRow
 from tablectl.records import Record
-from tablectl.surveillance.feed import SurveillanceFeed
+from tablectl.surveillance.feed import SurveillanceFeed, feed_inputs
 from tablectl.table import Table
 
 SURVEILLANCE_QOS = 1
@@ -30,11 +30,11 @@ def replay_surveillance(
     base = cfg.table.base_topic
     table.unhidden = []
     for rec in records:
-        table.apply(rec)
-        messages = feed.add(rec.seq, rec.ts, table.take_unhidden(), table.rules)
+        rows = table.apply(rec)
+        messages = feed.add(rec.seq, rec.ts, feed_inputs(table.take_unhidden(), rows), table.rules)
         if messages:
-            rows = [
+            lines = [
                 OutboxRow(0, f"{base}/{m.suffix}", m.payload, SURVEILLANCE_QOS, False)
                 for m in messages
             ]
-            sys.stdout.write(text(rows))
+            sys.stdout.write(text(lines))

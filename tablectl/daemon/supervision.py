@@ -129,7 +129,7 @@ class Daemon(Recovery, Inputs, Commands, MqttLink, Devices, StatusReport):
             protection = self.cfg.table.protection
             if protection.enabled:  # the surveillance feed, off the hot path
                 watch = SurveillanceWorker(protection, self.cfg.table.table, relay)
-                fed.append(lambda rec, _rows, whole: watch.add(rec, whole, self.table.rules))
+                fed.append(lambda rec, rows, whole: watch.add(rec, rows, whole, self.table.rules))
                 self._spawn(watch.run(), "surveillance")
             if fed:
                 self.table.unhidden = []

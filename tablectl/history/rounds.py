@@ -18,7 +18,7 @@ from tablectl.history.generic import FinishedRound
 from tablectl.journal import Journal
 from tablectl.journal.segments import History
 from tablectl.records import Record
-from tablectl.surveillance.feed import SurveillanceFeed
+from tablectl.surveillance.feed import SurveillanceFeed, feed_inputs
 from tablectl.surveillance.recall import wager_figures
 from tablectl.table import HAND_ENTERED_TYPES, Table
 from tablectl_base.money import ZERO, fmt
@@ -60,7 +60,7 @@ def rounds_from_journal(
             journaled[rec.seq] = entry
         rows = table.apply(rec)
         if feed is not None:
-            feed.add(rec.seq, rec.ts, table.take_unhidden(), table.rules)
+            feed.add(rec.seq, rec.ts, feed_inputs(table.take_unhidden(), rows), table.rules)
         for seq, echo in table.take_played():
             played = journaled.pop(seq, None)
             if played is not None:

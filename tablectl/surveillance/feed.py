@@ -5,9 +5,10 @@ stakes follow a wager's expectation (a counter), a card the shoe cannot hold.
 
 Pure and deterministic, modelled on the delayed broadcast feed (tablectl/broadcast.py): it is
 given each journal record's number and time with the echoes of the inputs the table played with
-it, every field included (`Table.take_unhidden`: a burn's card, the hole card), and the rules in
-force, and returns the messages. The daemon calls it off the hot path (tablectl/surveillance/
-worker.py); `tablectl replay --surveillance` calls it in line, and gives the same bytes.
+it, every field included (`Table.take_unhidden`: a burn's card, the hole card) and the rounds
+it voided (`feed_inputs`), and the rules in force, and returns the messages. The daemon calls
+it off the hot path (tablectl/surveillance/worker.py); `tablectl replay --surveillance` calls it
+in line, and gives the same bytes.
 
 What leaves the shoe is what the table played: a card read twice is not dealt twice, a card past
 a gap counts when the table deals it, a card the console keyed and the table refused never left
@@ -22,13 +23,14 @@ Nothing here names a game: the wagers and their figures are the live figures' ow
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tablectl.outputs import PAYLOAD_VERSION
+from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.surveillance.counter import CounterAlert, CounterWatch
 from tablectl.surveillance.payloads import DIGITS, RHO_DIGITS, decimal_text, encode, figure
 from tablectl_base.cards import RANKS, parse_card
@@ -275,12 +277,26 @@ class SurveillanceFeed:
         }
 
     def _voided(self, echo: dict[str, Any]) -> None:
-        """A voided round returns every wager: none of its stakes is a sample."""
+        """A voided round returns every wager: none of its stakes is a sample (`feed_inputs`)."""
         round_no = echo.get("round")
         if round_no == self.betting_round:
             self.betting, self.betting_round = {}, None
         if isinstance(round_no, int):
             self.counter.void_round(round_no)
+
+
+def feed_inputs(whole: list[dict[str, Any]], rows: Sequence[OutboxRow]) -> list[dict[str, Any]]:
+    """What the feed reads of a record: its played inputs' whole echoes (`Table.take_unhidden`),
+    and a `round.void` for each round its messages void. A void is no input the table echoes
+    (its `round/result`, `void: true`, says it), and the stakes of a voided round were returned,
+    so the counter must not count them. Cheap: only a `round/result` row is looked into."""
+    out = whole
+    for row in rows:
+        if row.topic.endswith("/round/result") and b'"void":true' in row.payload:
+            voided = json.loads(row.payload)
+            if voided.get("void") is True:
+                out = [*out, {"type": "round.void", "round": voided.get("round")}]
+    return out
 
 
 def threshold_of(settings: Protection, wager: str, full_shoe: Fraction) -> Fraction:

@@ -29,7 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
+from tablectl.outputs import OutboxRow
 from tablectl.records import Record
+from tablectl.surveillance.feed import feed_inputs
 
 if TYPE_CHECKING:
     from tablectl.config.sections import Protection
@@ -83,8 +85,12 @@ class SurveillanceWorker:
         self.relay = relay
         self.queue: asyncio.Queue[tuple[int, str, list[dict[str, Any]], Rules]] = asyncio.Queue()
 
-    def add(self, rec: Record, echoes: list[dict[str, Any]], rules: Rules) -> None:
-        """Queue a journaled record's played inputs (cheap: the hot path calls it)."""
+    def add(
+        self, rec: Record, rows: list[OutboxRow], whole: list[dict[str, Any]], rules: Rules
+    ) -> None:
+        """Queue a journaled record's played inputs and voids (`feed_inputs`; cheap: the hot
+        path calls it)."""
+        echoes = feed_inputs(whole, rows)
         if echoes:
             self.queue.put_nowait((rec.seq, rec.ts, echoes, rules))
 

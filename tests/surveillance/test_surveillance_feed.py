@@ -8,6 +8,7 @@ synthetic history: every threshold alert is a rise past the threshold the odds m
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from decimal import Decimal
@@ -21,12 +22,13 @@ from hypothesis import strategies as st
 
 from hil.synthetic import baccarat_history
 from tablectl.cli import main
+from tablectl.cli.replay import replay_records
 from tablectl.config import load_config
 from tablectl.config.sections import Protection
 from tablectl.games.table_rules import Rules
 from tablectl.rules.baccarat import next_to_draw
 from tablectl.surveillance.counter import spearman
-from tablectl.surveillance.feed import SurveillanceFeed
+from tablectl.surveillance.feed import SurveillanceFeed, feed_inputs
 from tablectl.surveillance.payloads import decimal_text, fraction_text
 from tablectl.table import Table
 from tablectl_base.cards import RANKS, SUITS, Card
@@ -305,3 +307,37 @@ def test_the_composition_is_the_full_shoe_less_every_card_until_one_it_cannot_ho
         ((topic, odds), *_) = out
         assert topic == "surveillance/odds" and odds["record"] == n and odds["part"] == 1
         assert odds["counts"] == counts and odds["cards_left"] == sum(counts.values())
+
+
+def test_a_voided_round_is_read_from_its_result_and_its_stakes_are_no_sample(
+    tmp_path: Path,
+) -> None:
+    """The table echoes no `round.void` (its `round/result` says `void: true`): `feed_inputs`
+    reads it from the result, and the round's stakes leave the counter's samples; the cards
+    dealt stay out of the shoe (they went to the discards, not back in)."""
+    cfg = load_config(config(tmp_path))
+    table = Table(cfg)
+    table.unhidden = []
+    feed = SurveillanceFeed(Protection(), "t1")
+    lines: list[dict[str, Any]] = [
+        {"type": "shoe.new"},
+        {"type": "bank", "seat": 3, "amount": "100.00"},
+        {"type": "wager", "seat": 4, "spot": "player", "amount": "10.00"},
+        {"type": "bets.close"},
+        {"type": "shoe.card", "card": "9h"},
+    ]
+    seen: list[list[dict[str, Any]]] = []
+    records = replay_records(iter([json.dumps({**b, "source": "test"}) for b in lines]))
+    for rec in records:
+        rows = table.apply(rec)
+        seen.append(feed_inputs(table.take_unhidden(), rows))
+        feed.add(rec.seq, rec.ts, seen[-1], table.rules)
+    assert {seat for seat, _ in feed.counter.samples} == {4}
+    assert all(1 in samples.stakes for samples in feed.counter.samples.values())
+    void = next(replay_records(iter([json.dumps({"type": "round.void", "source": "test"})])))
+    void = dataclasses.replace(void, seq=len(lines) + 1)
+    inputs = feed_inputs(table.take_unhidden(), table.apply(void))
+    assert inputs == [{"type": "round.void", "round": 1}]
+    assert feed.add(void.seq, void.ts, inputs, table.rules) == []
+    assert all(samples.stakes == {} for samples in feed.counter.samples.values())
+    assert feed.shoe is not None and feed.shoe.cards == 415
