@@ -47,6 +47,8 @@ _rules: Rules | None = None
 """The rules the worker was last given: sent again only when they change."""
 
 
+WORKER_STARTS = 3
+"""How many times in a row the worker process is started after it died, before the feed stops."""
 WORKER_NICENESS = 10
 """How much lower the worker's CPU priority is than the daemon's: on a two-core table PC the
 figures wait for a free core rather than take one from the table's own loop."""
@@ -59,7 +61,10 @@ def _start(protection: Protection, table: str) -> None:
     from tablectl.surveillance.feed import SurveillanceFeed
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.nice(WORKER_NICENESS)
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError as exc:  # a sandbox without setpriority: the feed runs, at the same priority
+        log.warning("surveillance.worker_priority", error=str(exc))
     _feed = SurveillanceFeed(protection, table)
 
 
@@ -103,12 +108,14 @@ class SurveillanceWorker:
         )
 
     async def run(self) -> None:
-        """Forever: the next queued record through the worker's feed, its messages published.
-        A feed that fails on a record is logged and goes on with the next; a worker that died
-        is started again (it knows no shoe until the next `shoe.new`)."""
+        """Until stopped: the next queued record through the worker's feed, its messages
+        published. A feed that fails on a record is logged and goes on with the next; a worker
+        that died is started again (it knows no shoe until the next `shoe.new`), up to
+        WORKER_STARTS times in a row, after which the feed stops, logged (the table plays on)."""
         loop = asyncio.get_running_loop()
         pool = self._pool()
         sent: Rules | None = None
+        died = 0
         try:
             while True:
                 record, ts, echoes, rules = await self.queue.get()
@@ -116,15 +123,19 @@ class SurveillanceWorker:
                 try:
                     messages = await loop.run_in_executor(pool, _add, record, ts, echoes, given)
                 except BrokenProcessPool as exc:
-                    log.error("surveillance.worker_died", record=record, exc_info=exc)
+                    died += 1
+                    log.error("surveillance.worker_died", record=record, times=died, exc_info=exc)
                     pool.shutdown(wait=False, cancel_futures=True)
+                    if died >= WORKER_STARTS:
+                        log.error("surveillance.stopped", record=record, reason="worker died")
+                        return
                     pool, sent = self._pool(), None
                     continue
                 except Exception as exc:  # a defect: the table plays on, the log says so
                     log.error("surveillance.feed_failed", record=record, exc_info=exc)
                     sent = None
                     continue
-                sent = rules
+                sent, died = rules, 0
                 self._publish(messages)
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
