@@ -142,13 +142,40 @@ FEED_ON = "[protection]\nenabled = true\n"
 """The surveillance feed on (docs/config.md `[protection]`); off is the section left out."""
 
 
-def card_to_subscriber_on_off(n: int, gap_ms: float, repeats: int) -> dict[str, Any]:
-    """Card-to-subscriber latency with the surveillance feed off and on, alternating `repeats`
-    times against one broker in this run (off first): each side's median and p99 over its runs'
-    medians and p99s, and on / off ratios. Noisy machine: compare the ratio, not the figures."""
-    import inspect
+def _one_latency_run(run: Any, n: int, gap_ms: float, work: Path, extra: str) -> dict[str, Any]:
+    """One daemon trip of hil/bench_latency.py against a broker of its own (a second daemon of
+    the same table on one broker waits on the first one's session)."""
     import os
     import subprocess
+
+    from hil import bench_latency as bl
+
+    port = bl.free_port()
+    conf = work / "mosquitto.conf"
+    conf.write_text(
+        f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+        + ("user root\n" if os.geteuid() == 0 else "")
+    )
+    broker = subprocess.Popen(
+        ["mosquitto", "-c", str(conf)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PATH": os.environ["PATH"] + ":/usr/sbin"},
+    )
+    try:
+        bl.wait_port(port)
+        result: dict[str, Any] = run(n, gap_ms / 1000, work, port, extra_config=extra)
+        return result
+    finally:
+        broker.terminate()
+        broker.wait(10)
+
+
+def card_to_subscriber_on_off(n: int, gap_ms: float, repeats: int) -> dict[str, Any]:
+    """Card-to-subscriber latency with the surveillance feed off and on, alternating `repeats`
+    times in this run (off first): each side's median and p99 (the median of its runs'), and on
+    / off ratios. Noisy machine: compare the ratio, not the figures."""
+    import inspect
     import tempfile
 
     from hil import bench_latency as bl
@@ -156,31 +183,14 @@ def card_to_subscriber_on_off(n: int, gap_ms: float, repeats: int) -> dict[str, 
     run: Any = bl.run_tablectl  # called with extra_config, which it may not take yet
     if "extra_config" not in inspect.signature(run).parameters:
         return {"measured": False, "why": "hil/bench_latency.py run_tablectl takes no extra_config"}
-    port = bl.free_port()
     runs: dict[str, list[dict[str, Any]]] = {"off": [], "on": []}
     with tempfile.TemporaryDirectory() as tmp:
-        conf = Path(tmp) / "mosquitto.conf"
-        conf.write_text(
-            f"listener {port} 127.0.0.1\nallow_anonymous true\n"
-            + ("user root\n" if os.geteuid() == 0 else "")
-        )
-        broker = subprocess.Popen(
-            ["mosquitto", "-c", str(conf)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "PATH": os.environ["PATH"] + ":/usr/sbin"},
-        )
-        try:
-            bl.wait_port(port)
-            for i in range(repeats):
-                for side in ("off", "on"):
-                    work = Path(tmp) / f"{side}{i}"
-                    work.mkdir()
-                    extra = FEED_ON if side == "on" else ""
-                    runs[side].append(run(n, gap_ms / 1000, work, port, extra_config=extra))
-        finally:
-            broker.terminate()
-            broker.wait(10)
+        for i in range(repeats):
+            for side in ("off", "on"):
+                work = Path(tmp) / f"{side}{i}"
+                work.mkdir()
+                extra = FEED_ON if side == "on" else ""
+                runs[side].append(_one_latency_run(run, n, gap_ms, work, extra))
     out: dict[str, Any] = {"measured": True, "n": n, "repeats": repeats}
     for side, done in runs.items():
         out[side] = {

@@ -21,10 +21,11 @@ from operator import mul
 
 from tablectl.analysis.baccarat import _card, _draw_tables
 from tablectl.protection.products import Picker, ProductPlan, falling, picker
-from tablectl.rules.baccarat import PAYOUTS, SPOTS, Result, outcome, wager_result
+from tablectl.rules.baccarat import PAYOUTS, SPOTS, Result, outcome, point, wager_result
+from tablectl_base.cards import RANKS, Card
 
-# a rank's point class 0..9, by RANKS "A23456789TJQK" (tens and pictures are 0: Card Values)
-RANK_POINT: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
+# each rank's point class 0..9, by RANKS, read from `point` (ace 1, tens and pictures 0)
+RANK_POINT: tuple[int, ...] = tuple(point(Card(rank, "s")) for rank in RANKS)
 MOST_CARDS = 6  # a coup deals four to six cards (R25)
 _BASE = MOST_CARDS + 1  # a multiset's key: the sum of _BASE ** class over its cards
 Settlement = tuple[tuple[Result, ...], tuple[Result, ...]]  # by SPOTS; without, with the push

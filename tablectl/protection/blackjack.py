@@ -28,6 +28,7 @@ from tablectl.protection.products import Picker, ProductPlan, falling, picker
 from tablectl.rules.blackjack import (
     buster_cards,
     buster_category,
+    card_value,
     dealer_must_hit,
     is_pure,
     match_dealer,
@@ -37,9 +38,10 @@ from tablectl.rules.blackjack import (
 from tablectl.rules.paytables import PayTable, payout
 from tablectl_base.cards import RANKS, SUITS, Card
 
-# a rank's value 1..10, by RANKS "A23456789TJQK" (R10: ace 1, bonus cards 10)
-RANK_VALUE: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
-RED = frozenset(i for i, s in enumerate(SUITS) if s in "hd")  # red: hearts and diamonds (R18)
+# each rank's value 1..10, by RANKS, read from `card_value` (R10: ace 1, bonus cards 10)
+RANK_VALUE: tuple[int, ...] = tuple(card_value(Card(rank, "s")) for rank in RANKS)
+# the red suits' places in SUITS (hearts and diamonds, R18: `Card.is_red`)
+RED = frozenset(i for i, suit in enumerate(SUITS) if Card("A", suit).is_red)
 # Hi-Lo tags by RANKS: 2-6 count +1, 7-9 nothing, tens, pictures and aces -1
 HI_LO: tuple[int, ...] = (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1)
 
