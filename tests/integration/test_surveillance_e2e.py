@@ -120,9 +120,9 @@ def test_only_the_surveillance_role_gets_the_live_figures_and_replay_gives_the_s
         assert not [t for t, _ in client.raw if "/surveillance/" in t], role
     assert all(t.startswith(f"{BASE}/surveillance/") for t, _ in watcher.raw)
     # each card's figures name the table's own echo of it (`after.seq` on `event`)
-    events = {e["seq"]: e for e in console.on("event")}
+    echoes = {e["seq"]: e for e in console.on("event")}
     for odds in watcher.on("surveillance/odds")[2:]:
-        echo = events[odds["after"]["seq"]]
+        echo = echoes[odds["after"]["seq"]]
         assert (echo["type"], echo["card"]) == ("shoe.card", odds["after"]["card"])
     last = watcher.on("surveillance/odds")[-1]
     assert last["cards_left"] == 416 - 1 - dealt
