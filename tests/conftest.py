@@ -37,12 +37,12 @@ import pytest
 from tablectl.broker import (
     acl_text,
     broadcast_user,
-    surveillance_user,
     console_user,
     display_user,
     floor_user,
     pit_user,
     room_users,
+    surveillance_user,
     table_user,
 )
 from tablectl.config import TableConfig, load_config
