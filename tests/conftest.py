@@ -191,8 +191,8 @@ class MosquittoBroker:
             time.sleep(0.01)  # poll interval, bounded by the deadline above
 
     def user_for(self, role: str, base: str) -> str:
-        """The broker user of `role` (table console pit floor display broadcast) for the table at
-        `base`."""
+        """The broker user of `role` (table console pit floor display broadcast surveillance) for
+        the table at `base`."""
         _, site, table = base.split("/")
         if role == "table":
             return table_user(self.tables[base])
