@@ -25,9 +25,17 @@ hand:
 - ``broadcast-<site>``: a broadcast production's feed: read only ``broadcast/#``, the delayed feed
   with every card (tablectl/broadcast.py), which no other role may read (the consoles, pit and
   floor are denied it: R46 keeps hole cards off every live topic);
+- ``surveillance-<site>``: the card room's surveillance: read only ``surveillance/#``, the live
+  figures of every wager from the cards left in the shoe and the alerts on them
+  (tablectl/surveillance/), which no other role may read: they count the burns and the
+  face-down cards, and a player who could read them would be handed the count. The floor's
+  ``<base>/#`` grant would take them in, so the floor is denied them as it is ``broadcast/#``
+  (a ``deny`` line is applied before any grant, whatever the order); the consoles, the pit and
+  the display pages are granted topic by topic and are never granted them;
 - ``ledger-<site>``: the card room's books (`tablectl ledger`): read every topic the tables
-  publish but ``broadcast/#``, and the answers on ``history``; write only ``cmd/history`` (it
-  asks a table for messages it missed, and commands nothing). The answers are its alone.
+  publish but ``broadcast/#`` and ``surveillance/#``, and the answers on ``history``; write only
+  ``cmd/history`` (it asks a table for messages it missed, and commands nothing). The answers
+  are its alone.
 
 Anonymous clients get nothing (the first section of an ACL file, before any ``user`` line, is
 theirs, and it is empty); the broker's ``allow_anonymous false`` refuses them at connect anyway.
@@ -69,6 +77,7 @@ TABLE_WRITES = (
     "cmd/+/reply",
     "broadcast/#",
     "history",
+    "surveillance/#",
 )
 HISTORY = "history"  # the answers to the ledger's cmd/history: the ledger role's alone
 HISTORY_REQUEST = "cmd/history"
@@ -77,9 +86,12 @@ COMMANDS = "cmd/+"  # what a console may write: a command, never a reply
 DISPLAY_READS = ("status", "info", "state", "display/#")  # nothing any card the table hides
 DISPLAY_RESULTS = "round/result"  # player ids with each wager's result: only when asked
 BROADCAST = "broadcast/#"  # the delayed feed: its own role only
-CONSOLE_READS = tuple(t for t in TABLE_WRITES if t not in (BROADCAST, HISTORY)) + tuple(
+SURVEILLANCE = "surveillance/#"  # the live figures and their alerts: its own role only
+OWN_ROLE_ONLY = (BROADCAST, SURVEILLANCE, HISTORY)  # the floor is denied each
+CONSOLE_READS = tuple(t for t in TABLE_WRITES if t not in OWN_ROLE_ONLY) + tuple(
     f"cmd/{verb}" for verb in OPEN_COMMANDS
-)  # what the table publishes but the delayed feed, and the commands that show no hidden card
+)  # what the table publishes but the feeds of a role of their own, and the commands that show
+# no hidden card
 
 # What a Mosquitto password file and an ACL file's `user` line can carry.
 _USERNAME = re.compile(r"^[A-Za-z0-9_.@-]{1,128}$")
@@ -101,7 +113,9 @@ class BrokerUser:
     """One broker user: its role and what the ACL grants it."""
 
     name: str
-    role: Literal["table", "console", "pit", "floor", "display", "broadcast", "ledger"]
+    role: Literal[
+        "table", "console", "pit", "floor", "display", "broadcast", "surveillance", "ledger"
+    ]
     site: str
     grants: tuple[Grant, ...]
     comment: str
@@ -134,6 +148,10 @@ def broadcast_user(site: str) -> str:
 
 def ledger_user(site: str) -> str:
     return f"ledger-{site}"
+
+
+def surveillance_user(site: str) -> str:
+    return f"surveillance-{site}"
 
 
 def numbered(name: str, screens: int) -> list[str]:
@@ -203,8 +221,9 @@ def room_users(
                 site,
                 # deny is applied before any grant, whatever the order of the lines
                 tuple(Grant("deny", f"{t.base_topic}/{COMMANDS}") for t in here)
-                + tuple(Grant("deny", f"{t.base_topic}/{BROADCAST}") for t in here)
-                + tuple(Grant("deny", f"{t.base_topic}/{HISTORY}") for t in here)
+                + tuple(
+                    Grant("deny", f"{t.base_topic}/{own}") for t in here for own in OWN_ROLE_ONLY
+                )
                 + tuple(Grant("read", f"{t.base_topic}/#") for t in here),
                 f"{site}: floor and surveillance systems, read only, no inbound commands",
             )
@@ -231,6 +250,15 @@ def room_users(
         )
         users.append(
             BrokerUser(
+                surveillance_user(site),
+                "surveillance",
+                site,
+                tuple(Grant("read", f"{t.base_topic}/{SURVEILLANCE}") for t in here),
+                f"{site}: surveillance, the live figures and their alerts (surveillance/#) only",
+            )
+        )
+        users.append(
+            BrokerUser(
                 ledger_user(site),
                 "ledger",
                 site,
@@ -238,7 +266,7 @@ def room_users(
                     Grant("read", f"{t.base_topic}/{s}")
                     for t in here
                     for s in TABLE_WRITES
-                    if s != BROADCAST
+                    if s not in (BROADCAST, SURVEILLANCE)
                 )
                 + tuple(Grant("write", f"{t.base_topic}/{HISTORY_REQUEST}") for t in here),
                 f"{site}: the ledger (the books), read only but cmd/history",

@@ -43,6 +43,7 @@ from tablectl.broker import (
     ledger_user,
     pit_user,
     room_users,
+    surveillance_user,
     table_user,
 )
 from tablectl.config import TableConfig, load_config
@@ -191,8 +192,8 @@ class MosquittoBroker:
             time.sleep(0.01)  # poll interval, bounded by the deadline above
 
     def user_for(self, role: str, base: str) -> str:
-        """The broker user of `role` (table console pit floor display broadcast ledger) for the
-        table at `base`."""
+        """The broker user of `role` (table console pit floor display broadcast surveillance
+        ledger) for the table at `base`."""
         _, site, table = base.split("/")
         if role == "table":
             return table_user(self.tables[base])
@@ -203,6 +204,7 @@ class MosquittoBroker:
             "display": display_user(site),
             "broadcast": broadcast_user(site),
             "ledger": ledger_user(site),
+            "surveillance": surveillance_user(site),
         }
         return by_role[role]
 

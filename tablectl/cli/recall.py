@@ -10,6 +10,7 @@ from typing import Any
 from tablectl.cli.common import EXIT_FAIL, EXIT_OK, add_command, journal_args, open_history
 from tablectl.history import round_writer
 from tablectl.history.rounds import recall_rounds
+from tablectl.surveillance.recall import shoe_lines
 
 
 def add_parser(sub: Any) -> None:
@@ -31,6 +32,12 @@ def add_parser(sub: Any) -> None:
         "(round numbers start again when the game changes)",
     )
     recall.add_argument("--json", action="store_true", help="round/result payloads as JSON lines")
+    recall.add_argument(
+        "--shoe",
+        action="store_true",
+        help="what the shoe held when each wager was placed: the cards left and every wager's "
+        "live expectation then (games with live figures; docs/surveillance.md)",
+    )
     recall.set_defaults(func=cmd_recall)
 
 
@@ -39,7 +46,12 @@ def cmd_recall(args: argparse.Namespace) -> int:
     assert cfg is not None
     try:
         rounds = recall_rounds(
-            history, cfg, last=args.last, number=args.round, every_file=args.every_file
+            history,
+            cfg,
+            last=args.last,
+            number=args.round,
+            every_file=args.every_file,
+            shoe=args.shoe,
         )
     finally:
         history.close()
@@ -49,5 +61,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
     writer = round_writer("rounds" if args.json else "text", sys.stdout)
     for finished in rounds:
         writer.write_round(finished)
+        if args.shoe and not args.json:
+            sys.stdout.writelines(line + "\n" for line in shoe_lines(finished.result))
     writer.finish()
     return EXIT_OK

@@ -33,6 +33,12 @@ def add_parser(sub: Any) -> None:
     )
     config_arg(replay)
     replay.add_argument("events", type=Path, help="JSON lines; '-' reads standard input")
+    replay.add_argument(
+        "--surveillance",
+        action="store_true",
+        help="print the surveillance feed's messages (surveillance/odds and surveillance/alert, "
+        "docs/surveillance.md) instead of the table's: the same bytes the daemon published",
+    )
     replay.set_defaults(func=cmd_replay)
 
 
@@ -173,6 +179,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         stream = args.events.open(encoding="utf-8", errors="replace")
     with stream:
+        if args.surveillance:
+            from tablectl.cli.replay_surveillance import replay_surveillance
+
+            replay_surveillance(cfg, table, replay_records(iter(stream)), rows_text)
+            return EXIT_OK
         # The lines go out a batch at a time: written a record at a time, a long replay into a
         # pipe spends a sixth of its time in writes of the standard output's 8 KB.
         batch: list[str] = []

@@ -25,7 +25,12 @@ from tablectl.config.error_reasons import GAME_IDS, error_key, key_of, reason_of
 from tablectl.config.loaded import LoadedConfig
 from tablectl.config.ports import written_port_problems
 from tablectl.config.problems import ConfigError, Problem, toml_problem
-from tablectl.config.sections import Collection, TableConfig, section_or_none
+from tablectl.config.sections import (
+    Collection,
+    TableConfig,
+    protection_problems,
+    section_or_none,
+)
 from tablectl.games.registry import spec_of, spots_of
 from tablectl.games.table_rules import Limits, SpotLimit
 from tablectl.rules.approval import Approval
@@ -156,6 +161,7 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
         problems += found
         # a game's own checks of the other sections (e.g. its seat count)
         problems += [Problem(name, key, reason) for key, reason in table.game.cross_check(table)]
+        problems += [Problem(name, key, reason) for key, reason in protection_problems(table)]
     problems = list(dict.fromkeys(problems))  # the same problem found by two passes, once
     if table is not None and table.mqtt.password_file and not table.mqtt.username:
         problems.append(Problem(name, "mqtt.password_file", "a password file needs a username"))

@@ -6,11 +6,14 @@ The parts that decide how a round is played (`Rules`, limits, seats) are the gam
 from __future__ import annotations
 
 import ipaddress
+import re
+from decimal import Decimal
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     Field,
     ValidationError,
     field_validator,
@@ -134,6 +137,77 @@ class Broadcast(StrictSection):
     delay_seconds: int = Field(0, strict=True, ge=0, le=86_400)
 
 
+FIGURE_TEXT = r"^-?[0-9]{1,3}(\.[0-9]{1,12})?$"
+"""An expectation or a correlation written in the config: text, as "0.005" or "-0.02"."""
+
+
+def _figure(value: object) -> Decimal:
+    """A figure given as text ("0.005"): exact, so a threshold means what it says (a TOML
+    float such as 0.005 is binary and not exactly that)."""
+    if not isinstance(value, str):
+        raise ValueError(f'give it as text in quotes, as "0.005", not the value {value!r}')
+    if re.fullmatch(FIGURE_TEXT, value) is None:
+        raise ValueError(
+            f"{shown(value)} is not a figure: digits with an optional sign and point, as "
+            '"0.005" or "-0.02"'
+        )
+    return Decimal(value)
+
+
+Figure = Annotated[Decimal, BeforeValidator(_figure)]
+"""An exact decimal figure given as text (`[protection]`)."""
+
+
+class Protection(StrictSection):
+    """Game protection for surveillance (tablectl/surveillance/, docs/surveillance.md): the live
+    figures of every wager after each card on `surveillance/odds`, and the alerts on
+    `surveillance/alert`, for the surveillance role only. Off unless `enabled`; only at a game
+    with live figures. The defaults and their reasons: docs/config.md "[protection]"."""
+
+    enabled: StrictBool = False
+    # A wager the player holds an edge on off the top (full-shoe expectation 0 or more): an
+    # alert when its expectation rises this much above its full-shoe figure.
+    margin: Figure = Decimal("0.005")
+    # Per wager (the game's spot name): the expectation above which it is an alert, in place
+    # of the default (0 for a wager that favours the player-dealer off the top).
+    thresholds: dict[str, Figure] = Field(default_factory=dict)
+    # The counter alert: per seat over a shoe, the rank correlation between its stake on a
+    # wager and the wager's expectation, at least this, over at least `counter_min_rounds`.
+    counter_threshold: Figure = Decimal("0.6")
+    counter_min_rounds: StrictInt = Field(40, ge=5, le=1000)
+    # The wagers the counter alert watches (spot names); unset: every wager with figures.
+    counter_wagers: list[str] | None = None
+
+    @field_validator("margin")
+    @classmethod
+    def _margin(cls, value: Decimal) -> Decimal:
+        if value < 0:
+            raise ValueError("a margin is 0 or more")
+        return value
+
+    @field_validator("counter_threshold")
+    @classmethod
+    def _correlation(cls, value: Decimal) -> Decimal:
+        if not 0 < value <= 1:
+            raise ValueError("a rank correlation threshold is above 0 and at most 1")
+        return value
+
+
+def protection_problems(table: TableConfig) -> list[tuple[str, str]]:
+    """`[protection]`'s wagers that the table's game has no spot of (a typo would otherwise
+    watch nothing, silently), as (key, reason)."""
+    from tablectl.games.registry import spots_of
+
+    spots = spots_of(table.game.id)
+    named = [(f"protection.thresholds.{w}", w) for w in table.protection.thresholds]
+    named += [("protection.counter_wagers", w) for w in table.protection.counter_wagers or ()]
+    return [
+        (key, f"{shown(wager)} is not a wager of {table.game.id} (its spots: {', '.join(spots)})")
+        for key, wager in named
+        if wager not in spots
+    ]
+
+
 class Metrics(StrictSection):
     """The Prometheus endpoint (tablectl/metrics.py, docs/operations.md "Metrics"): served on
     `listen`, an IP address and a port ("127.0.0.1:9464", "[::1]:9464"); bound there and nowhere
@@ -190,6 +264,7 @@ class TableConfig(StrictSection):
     manual_entry: StrictBool = False
     mqtt: Mqtt = Mqtt()
     broadcast: Broadcast = Broadcast()
+    protection: Protection = Protection()
     pace: PaceBand | None = None
     journal: Journal
     log_level: Literal["debug", "info", "warning", "error"] = "info"

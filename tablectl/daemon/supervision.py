@@ -10,7 +10,8 @@ import asyncio
 import contextlib
 import signal
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import structlog
 
@@ -25,9 +26,12 @@ from tablectl.daemon.status_report import StatusReport
 from tablectl.discovery import discovery_messages
 from tablectl.logs import log_unhandled
 from tablectl.metrics import MetricsServer
-from tablectl.records import now_ts
+from tablectl.outputs import OutboxRow
+from tablectl.records import Record, now_ts
 from tablectl.relay import Relay, RelayState
 from tablectl.status_socket import StatusServer, socket_path
+from tablectl.surveillance.worker import SurveillanceWorker
+from tablectl.table import Table
 
 log = structlog.get_logger("tablectl.daemon")
 
@@ -117,13 +121,19 @@ class Daemon(Recovery, Inputs, Commands, MqttLink, Devices, StatusReport):
                     relay.notice_at(topic, payload, retain=True)
             self._spawn(relay.run(), "relay")
             delay = self.cfg.table.broadcast.delay_seconds
+            fed: list[Fed] = []  # what reads the played inputs whole (each record's once)
             if delay:
                 feed = DelayedFeed(delay, self.cfg.table.base_topic)
-                self.table.unhidden = []
-                self.listeners.append(
-                    lambda rec, rows: feed.add(rec, rows, self.table.take_unhidden())
-                )
+                fed.append(feed.add)
                 self._spawn(self._broadcast(feed, relay), "broadcast")
+            protection = self.cfg.table.protection
+            if protection.enabled:  # the surveillance feed, off the hot path
+                watch = SurveillanceWorker(protection, self.cfg.table.table, relay)
+                fed.append(lambda rec, rows, whole: watch.add(rec, rows, whole, self.table.rules))
+                self._spawn(watch.run(), "surveillance")
+            if fed:
+                self.table.unhidden = []
+                self.listeners.append(lambda rec, rows: _feed_all(fed, rec, rows, self.table))
         for dev in self.cfg.table.devices:
             self._spawn(
                 self._run_driver(dev.name, dev.driver, dev.port, dev.baud, dev.options),
@@ -258,6 +268,17 @@ class Daemon(Recovery, Inputs, Commands, MqttLink, Devices, StatusReport):
         while True:
             self.note_status()
             await asyncio.sleep(self.status_note_seconds)
+
+
+Fed = Callable[[Record, list[OutboxRow], list[dict[str, Any]]], None]
+"""A feed of the played inputs whole: the delayed broadcast feed, the surveillance feed."""
+
+
+def _feed_all(fed: list[Fed], rec: Record, rows: list[OutboxRow], table: Table) -> None:
+    """Each feed given the record, its messages and its played inputs whole (taken once)."""
+    whole = table.take_unhidden()
+    for feed in fed:
+        feed(rec, rows, whole)
 
 
 RECANCEL_SECONDS = 1.0

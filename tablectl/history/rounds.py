@@ -18,6 +18,8 @@ from tablectl.history.generic import FinishedRound
 from tablectl.journal import Journal
 from tablectl.journal.segments import History
 from tablectl.records import Record
+from tablectl.surveillance.feed import SurveillanceFeed, feed_inputs
+from tablectl.surveillance.recall import wager_figures
 from tablectl.table import HAND_ENTERED_TYPES, Table
 from tablectl_base.money import ZERO, fmt
 
@@ -30,16 +32,22 @@ ROUND_INPUTS = frozenset({*HAND_ENTERED_TYPES, *CARD_INPUTS, *PLAY_INPUTS})
 they are played."""
 
 
-def rounds_from_journal(journal: Journal, table: Table) -> Iterator[FinishedRound]:
+def rounds_from_journal(
+    journal: Journal, table: Table, feed: SurveillanceFeed | None = None
+) -> Iterator[FinishedRound]:
     """Every round finished in one journal file, rebuilt from its records with `table` as it
     stood before them: when it finished, its result payload, and the inputs that dealt and
     played it (each with its journal `seq`), in the order the table played them: at once, or,
     when the round was held, at the record that played it (round.resume, a gap filled). An
     input refused, or held and then discarded (a void), was never played and is not listed.
-    A segment closes only between rounds, so no round spans two files."""
+    A segment closes only between rounds, so no round spans two files. With the surveillance
+    `feed` (`recall --shoe`), each result also holds `shoe_at_wagers`: the live figures when each
+    of the round's wagers was placed (tablectl/surveillance/recall.py)."""
     inputs: list[dict[str, Any]] = []
     journaled: dict[int, dict[str, Any]] = {}  # this round's inputs, by seq, until played
     table.played = []
+    if feed is not None:
+        table.unhidden = []
     for rec in journal.records():
         kind = rec.body.get("type")
         if kind in ROUND_INPUTS:
@@ -51,13 +59,18 @@ def rounds_from_journal(journal: Journal, table: Table) -> Iterator[FinishedRoun
                 entry["at_start"] = at_start
             journaled[rec.seq] = entry
         rows = table.apply(rec)
+        if feed is not None:
+            feed.add(rec.seq, rec.ts, feed_inputs(table.take_unhidden(), rows), table.rules)
         for seq, echo in table.take_played():
             played = journaled.pop(seq, None)
             if played is not None:
                 inputs.append(_completed(played, echo))
         for row in rows:
             if row.topic.endswith("/round/result"):
-                yield FinishedRound(rec.ts, json.loads(row.payload), inputs)
+                result = json.loads(row.payload)
+                if feed is not None:
+                    result["shoe_at_wagers"] = wager_figures(feed)
+                yield FinishedRound(rec.ts, result, inputs)
                 inputs = []
                 journaled.clear()
 
@@ -123,9 +136,11 @@ def recall_rounds(
     last: int,
     number: int | None,
     every_file: bool = False,
+    shoe: bool = False,
 ) -> list[FinishedRound]:
     """Round `number` (every round with that number), or the `last` rounds (0: all), replaying
-    only the files they are in: the newest first, each from the snapshot it opens with. A round
+    only the files they are in: the newest first, each from the snapshot it opens with (`shoe`:
+    with the shoe at each wager, `rounds_from_journal`). A round
     number is looked for back to the newest file that holds it, or in every file with
     `every_file` (round numbers start again when the game changes)."""
     found: list[FinishedRound] = []
@@ -137,7 +152,10 @@ def recall_rounds(
         start = Table(cfg)
         if f.first_seq > 1:  # from the snapshot it opens with (or an older file's, replayed on)
             start, _ = snapshot.rebuild(cfg, files[: i + 1], upto=f.first_seq - 1, keys=keys)
-        rounds = list(rounds_from_journal(f, start))
+        feed = SurveillanceFeed(cfg.table.protection, cfg.table.table, notes=True) if shoe else None
+        rounds = list(
+            rounds_from_journal(f, start) if feed is None else rounds_from_journal(f, start, feed)
+        )
         if number is not None:
             found = [r for r in rounds if r[1]["round"] == number] + found
             if found and not every_file:

@@ -68,6 +68,7 @@ def test_every_shipped_config_gets_its_users_and_a_complete_acl(
         "floor-cardroom-1",
         "display-cardroom-1",
         "broadcast-cardroom-1",
+        "surveillance-cardroom-1",
     ]
     for name in [*tables, *site_roles]:
         assert name in by_user
@@ -148,6 +149,30 @@ def test_each_role_may_do_what_the_issue_says_and_nothing_more(
             assert not may(other, "read", f"{base}/broadcast/event")
     assert not may(console, "read", f"{bac}/broadcast/event")
     assert all(a == "read" for a, _ in broadcast)
+
+
+def test_only_the_surveillance_role_reads_the_live_figures_and_their_alerts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`surveillance/#` (the live figures, counting burns and face-down cards, and the alerts
+    on them) is written by its table and read by `surveillance-<site>` alone: the floor's
+    `<base>/#` grant is carved by a deny line (Mosquitto applies a deny before any grant), and
+    no other role is granted it; the surveillance role reads nothing else."""
+    code, acl, _ = run(["broker-acl", "--config", str(BAC), "--config", str(TCP)], capsys)
+    assert code == 0
+    by_user = grants(acl)
+    watcher = by_user.pop("surveillance-cardroom-1")
+    for base in ("bac-01", "tcp-04"):
+        topic = f"tablectl/cardroom-1/{base}"
+        assert may(by_user[f"table-cardroom-1-{base}"], "write", f"{topic}/surveillance/odds")
+        for suffix in ("surveillance/odds", "surveillance/alert"):
+            assert may(watcher, "read", f"{topic}/{suffix}")
+            readers = [u for u, lines in by_user.items() if may(lines, "read", f"{topic}/{suffix}")]
+            assert readers == [], suffix
+        for suffix in ("event", "state", "alert", "round/result", "broadcast/event", "cmd/wager"):
+            assert not may(watcher, "read", f"{topic}/{suffix}"), suffix
+    assert ("deny", "tablectl/cardroom-1/bac-01/surveillance/#") in by_user["floor-cardroom-1"]
+    assert all(a == "read" for a, _ in watcher)
 
 
 def test_display_results_lets_the_display_role_read_round_results_too(
