@@ -22,7 +22,7 @@ HISTORY_VERB = "history"
 HISTORY_TOPIC = "history"
 """`<base>/history`: the answers (only the ledger role may read them)."""
 MAX_HISTORY = 200
-"""Messages an answer carries at most: about 120 KB of baccarat messages."""
+"""Messages an answer carries at most: some 120 KB of a banked game's messages."""
 MAX_REQUEST_BYTES = 1024
 
 

@@ -1,5 +1,6 @@
 """A game owns its game: no module of tablectl outside the game packages (tablectl/games/,
-tablectl/rules/, tablectl/analysis/) names a game (docs/adding-a-game.md). What differs by game
+tablectl/rules/, tablectl/analysis/, and tablectl/protection/: the live figures' mathematics per
+game, the live sibling of the analysis) names a game (docs/adding-a-game.md). What differs by game
 is on its GameSpec or its `[game]` model (GameSettings) and read from there through the
 registry, so adding a game touches no framework module.
 
@@ -19,7 +20,7 @@ from tablectl.games.registry import game_ids
 from tablectl_base.events import InputEvent
 
 PACKAGE = Path(__file__).resolve().parents[1] / "tablectl"
-GAME_OWNED = ("games", "rules", "analysis")
+GAME_OWNED = ("games", "rules", "analysis", "protection")
 EXCEPTIONS = {
     "tablectl/demo.py": "`tablectl demo` is an EZ Baccarat table by definition",
     "tablectl/cli/demo.py": "`tablectl demo`'s parser: its help says which table it runs",

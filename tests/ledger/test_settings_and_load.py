@@ -17,7 +17,7 @@ from tablectl.ledger.settings import LedgerConfigError, load_ledger_config
 from tablectl.ledger.store import LedgerStore
 from tests.ledger.test_ledger_service import HISTORY, REPO
 
-EXAMPLE = REPO / "config" / "ledger.toml"
+EXAMPLE = REPO / "config" / "ledger" / "ledger.toml"
 
 
 def test_the_shipped_example_config_is_valid() -> None:
