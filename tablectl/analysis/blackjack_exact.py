@@ -29,6 +29,7 @@ from decimal import Decimal
 from functools import cache
 from typing import TYPE_CHECKING
 
+from tablectl.analysis.blackjack import shoe as game_shoe
 from tablectl.analysis.blackjack_dealer import (
     DEALER_HANDS,
     OUTCOMES,
@@ -42,6 +43,7 @@ from tablectl.games.blackjack import deal, decisions
 from tablectl.games.blackjack.settlement import base_verdict
 from tablectl.games.blackjack.state import MAX_HANDS, BlackjackState, Hand
 from tablectl.games.blackjack.variant import Policy
+from tablectl.rules.blackjack import card_value, is_pure
 from tablectl_base.cards import Card, parse_card
 from tablectl_base.events import Decision
 
@@ -307,8 +309,6 @@ def _settled(hand: Hand) -> Hand:
 
 
 def _is_pure(cards: Sequence[Card]) -> bool:
-    from tablectl.rules.blackjack import is_pure
-
     return is_pure(cards, split=False)
 
 
@@ -352,6 +352,15 @@ class ExactBase:
     def share(self, sign: int) -> float:
         """The chance the round's net is above (1), at (0) or below (-1) zero."""
         return sum(p for net, p in self.distribution.items() if (net > 0) - (net < 0) == sign)
+
+
+def shoe_counts(game: str, decks: int) -> Counts:
+    """The cards of each value 1..10 in the game's shoe of `decks` decks (R10; Spanish: no pip
+    tens, 003 "Pure Spanish 21.5: Description of the Deck and Number of Decks Used")."""
+    counts = [0] * VALUES
+    for card in game_shoe(game, decks):
+        counts[card_value(card) - 1] += 1
+    return tuple(counts)
 
 
 def exact_base(policy: Policy, game: str, shoe: Counts) -> ExactBase:
