@@ -321,6 +321,7 @@ def base_figures(tally: BaseTally, stake: Decimal) -> dict[str, Any]:
     }
 
 
+@cache
 def base_exact(game: str, decks: int, pure_pays: str) -> ExactBase:
     """The exact figures of the base game under the stated strategy, for the table the
     simulation plays (`base_engine`: the same policy) dealt from a full shoe of `decks`."""
