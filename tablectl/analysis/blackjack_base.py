@@ -1,9 +1,11 @@
-"""The blackjack base game: whole rounds simulated through the real engine under a stated strategy
-(tablectl/analysis/blackjack_strategy.py), with the 95% confidence interval of the
-player-dealer's edge.
+"""The blackjack base game under a stated strategy (tablectl/analysis/blackjack_strategy.py):
+the player-dealer's edge computed exactly (`base_exact`, tablectl/analysis/blackjack_exact.py),
+the headline, and whole rounds simulated through the real engine with the 95% confidence
+interval of the edge, its cross-check (`base_cross_check`).
 
 Every rule the simulation meets is the engine's own (tablectl/games/blackjack/): the strategy
-only picks among the engine's legal actions, and every round is played with `apply`.
+only picks among the engine's legal actions, and every round is played with `apply`. The exact
+model plays the same table (`base_engine`'s policy) by the same engine functions.
 """
 
 from __future__ import annotations

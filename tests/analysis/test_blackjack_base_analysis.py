@@ -1,5 +1,6 @@
-"""The 21.5 base game simulated through the engine under the stated strategy
-(docs/games/blackjack.md "Base game analysis").
+"""The 21.5 base game simulated through the engine under the stated strategy, the cross-check of
+its exact figure (docs/games/blackjack.md "Base game analysis"; the exact figure's own tests are
+tests/analysis/test_blackjack_exact.py).
 
 Stacked shoes give rounds whose moves and money are worked out by hand from the documents
 (000 "Pure 21.5 Blackjack: Chart 1A", "Chart 1B", "How Each Wager Wins, Loses, or Pushes",
