@@ -71,7 +71,8 @@ def analyze_request(request: AnalyzeRequest) -> Analysis:
     figures (`analyze`)."""
     decks = request.decks or 8
     if request.wager == "base":
-        # exact, and BASE_HANDS seeded rounds as the cross-check; --pure-pays "6 to 5" (default, R11) or "3 to 2"
+        # exact, and BASE_HANDS seeded rounds as the cross-check; --pure-pays "6 to 5"
+        # (default, R11) or "3 to 2"
         result = blackjack_base.analyze_base(
             request.game, decks, pure_pays=request.pure_pays, paytable=request.paytable
         )
