@@ -67,8 +67,7 @@ def analyze(
 
 def analyze_request(request: AnalyzeRequest) -> Analysis:
     """The base wager under a stated strategy (exact, with its engine simulation as the
-    cross-check), or a side bet's
-    figures (`analyze`)."""
+    cross-check), or a side bet's figures (`analyze`)."""
     decks = request.decks or 8
     if request.wager == "base":
         # exact, and BASE_HANDS seeded rounds as the cross-check; --pure-pays "6 to 5"
