@@ -201,6 +201,30 @@ def test_spanish_double_double_R20() -> None:
     assert_same(engine_distribution(SPANISH, "6 to 5", (6, 7, 4), left), dist)
 
 
+@pytest.mark.parametrize(
+    ("game", "dealt", "left"),
+    [
+        (PURE, (8, 10, 8), counts(c2=1, c3=1, c9=1, k=4)),
+        (SPANISH, (8, 6, 8), counts(c2=1, c3=1, c9=1, k=4)),
+        (SPANISH, (1, 6, 1), counts(c5=1, c6=1, c9=1, k=3)),
+    ],
+)
+def test_a_split_without_a_resplit_has_the_engines_expectation_R16(
+    game: str, dealt: tuple[int, int, int], left: Counts
+) -> None:
+    """A split the cards left cannot resplit (no third card of the pair): the expectation of
+    the split hands dealt each from the cards at the split is the engine's exactly, since the
+    cards after one hand's are as likely as from the top of what was left at the split
+    (exchangeability at a stopping time). The shares of won, pushed and lost rounds are where
+    the split approximation shows: the model takes the hands as independent given the
+    player-dealer's final hand, so here they differ from the engine's."""
+    first, up, second = dealt
+    mine = ExactBase(model(game).deal(first, second, up, left))
+    engine = ExactBase(engine_distribution(game, "6 to 5", dealt, left))
+    assert mine.expectation == pytest.approx(engine.expectation, abs=1e-12)
+    assert mine.share(1) != pytest.approx(engine.share(1), abs=1e-6)
+
+
 # -- the model against the engine -------------------------------------------------------------
 
 
