@@ -179,7 +179,18 @@ class Model:
         return dist
 
     def deal(self, first: int, second: int, up: int, left: Counts) -> Dist:
-        """The round's net after this deal, its chances given the deal."""
+        """The round's net after this deal, its chances given the deal. A shoe that could run
+        out before the round ends is refused (the chances would not add up to one)."""
+        dist = self._deal(first, second, up, left)
+        if abs(sum(dist.values()) - 1) > 1e-9:
+            raise ValueError(
+                f"the cards left ({sum(left)}) can run out before the round ends: no exact "
+                "figure for a shoe that small"
+            )
+        return dist
+
+    def _deal(self, first: int, second: int, up: int, left: Counts) -> Dist:
+        """`deal` before its check."""
         hand = Hand(SEAT, PLAYER, UNIT, (card_of(first), card_of(second)))
         pure_hole = sum(left[v - 1] for v in pure_holes(up)) / sum(left)
         dist: Dist = {}

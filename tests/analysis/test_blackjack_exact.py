@@ -298,6 +298,31 @@ def test_dealer_masses_match_every_order_of_a_small_shoe_R12_R14(up: int) -> Non
     assert list(dealer_masses(up, left)) == pytest.approx(want, abs=1e-12)
 
 
+def test_a_shoe_that_can_run_out_is_refused() -> None:
+    """10-2 (hard 12) against a 2 up with one card left: the player-dealer's hole card takes it,
+    and hard 12 against a 2 must hit (Pure 21.5: H) with no card left. There is no exact figure
+    for that shoe."""
+    with pytest.raises(ValueError, match="can run out"):
+        model(PURE).deal(10, 2, 2, counts(c2=1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    up=VALUE,
+    left=st.lists(st.integers(min_value=0, max_value=12), min_size=9, max_size=9),
+    tens=st.integers(min_value=16, max_value=48),
+)
+def test_dealer_masses_add_up_to_no_pure_R12(up: int, left: list[int], tens: int) -> None:
+    """Whatever is left (enough to complete the hand: 16 or more cards worth 10), the
+    player-dealer's final hands have the chance that the hole card makes no Pure 21.5."""
+    rest = (*left, tens)
+    total = sum(rest)
+    pure = sum(rest[v - 1] for v in (10 if up == 1 else 1,)) if up in (1, 10) else 0
+    masses = dealer_masses(up, rest)
+    assert (masses >= 0).all()
+    assert float(masses.sum()) == pytest.approx(1 - pure / total, abs=1e-12)
+
+
 # -- the full shoe ----------------------------------------------------------------------------
 
 
