@@ -12,18 +12,18 @@ cards, so the model cannot rule differently from the table.
 
 A round without a split is exact (in float64: the falling-factorial products and sums of a few
 hundred thousand terms, error far below 1e-12 per unit). A split is where analyzers approximate,
-and so does this one: every hand of a split is dealt from the cards left at the split (the pair
-and the up card out, not the other split hands' cards), resplit when the strategy and R16 allow;
-the player-dealer's final hand is distributed as from the cards left at the split; and given the
-player-dealer's final hand the split hands are independent, each keeping the composition-
-dependent chances of its own cards against the player-dealer's (`_split_round`). For the
-expectation of a split that is not resplit this is exact: each hand's cards start at a stopping
-time, after which the rest of the shoe is as likely as from the top of the cards at the split
-(the tests check it against the engine). What is approximate: a resplit (its chance and its
-hands are taken from the cards at the split, not after the pair cards drawn before it; 0.3% of
-Pure 21.5 rounds and 0.4% of Spanish ones have one), and, in rounds with a split (2.5% and
-2.8%), the shares of won, pushed and lost rounds and the spread, which depend on how the hands
-move together.
+and so does this one (`_split_round`): every hand of a split is dealt from the cards left at the
+split (the pair and the up card out, not the other split hands' cards), resplit when the
+strategy and R16 allow, a resplit hand from those cards less the pair cards the resplits took;
+the player-dealer's final hand is distributed as from the cards left at the split less the
+resplits' pair cards; and given the player-dealer's final hand the split hands are independent,
+each keeping the composition-dependent chances of its own cards against the player-dealer's.
+For the expectation of a split that is not resplit this is exact: each hand's cards start at a
+stopping time, after which the rest of the shoe is as likely as from the top of the cards at the
+split (the tests check it against the engine). What is approximate: a resplit (the other cards
+the earlier hands drew are not taken out; 0.3% of Pure 21.5 rounds and 0.4% of Spanish ones
+have one), and, in rounds with a split (2.5% and 2.8%), the shares of won, pushed and lost
+rounds and the spread, which depend on how the hands move together.
 """
 
 from __future__ import annotations
@@ -67,9 +67,9 @@ APPROXIMATION = (
     "a round without a split is exact; a split's hands are each dealt from the cards left at the "
     "split (the pair and the up card out, not the other split hands' cards), the player-dealer's "
     "hand is distributed as from those cards, and the split hands are independent given the "
-    "player-dealer's final hand: exact for the expectation of a split without a resplit; a "
-    "resplit's chance and hands are approximate, and so are the won, pushed and lost shares and "
-    "sd of rounds with a split"
+    "player-dealer's final hand (a resplit's pair cards are taken out): exact for the "
+    "expectation of a split without a resplit; a resplit's chance and hands are approximate, "
+    "and so are the won, pushed and lost shares and sd of rounds with a split"
 )
 
 Counts = tuple[int, ...]  # cards of each value 1..10
@@ -218,35 +218,42 @@ class Model:
         return dist
 
     def _split_round(self, pair: int, up: int, left: Counts) -> Dist:
-        """A split pair's hands (R16, R20), by the approximation the module states: each hand
-        of the split gets its second card from `left` (the cards at the split); a hand that
-        draws the pair's value again is split again while the seat has fewer than MAX_HANDS
-        hands and the strategy splits it; the hands are independent given the player-dealer's
-        final hand, whose chances are those of `left`."""
+        """A split pair's hands (R16, R20), by the approximation the module states. A hand of
+        the split gets its second card from `left` (the cards at the split) less the pair cards
+        that resplits took before it; one that draws the pair's value again is split again
+        while the seat has fewer than MAX_HANDS hands and the strategy splits it. The
+        player-dealer's final hand has the chances of `left` less every resplit's pair card
+        (given no Pure 21.5, whose chance the peek took from `left`), and given it the hands
+        are independent."""
         import numpy as np
 
-        total = sum(left)
         start = Hand(SEAT, PLAYER, UNIT, (card_of(pair),), split=True, owed=True)
         # per seat's count of hands: the joint of a hand that is not split again, and the
         # chance that a hand's second card splits it again
         kept: dict[int, npt.NDArray[np.float64]] = {}
         again: dict[int, float] = {}
         for hands in range(2, MAX_HANDS + 1):
+            if left[pair - 1] < hands - 2:
+                break  # not enough pair cards for this many hands: never reached
+            cards = _less(left, pair, hands - 2)
+            total = sum(cards)
             joint = np.zeros((len(OUTCOMES), len(NETS)))
             resplit = 0.0
             for v in range(1, VALUES + 1):
-                k = left[v - 1]
+                k = cards[v - 1]
                 if k == 0:
                     continue
                 after = deal.receive(self.policy, start, card_of(v))
                 if after.end is None and self.move(after, up, hands) == "split":
                     resplit += k / total
                     continue
-                joint += (k / total) * self.play(after, up, _less(left, v), hands)
+                joint += (k / total) * self.play(after, up, _less(cards, v), hands)
             kept[hands], again[hands] = joint, resplit
-        dealer = self.masses(up, left)
         dist: Dist = {}
+        no_pure = float(self.masses(up, left).sum())  # the peek was at the deal (R12)
         for counts, p in _split_hands(again).items():
+            dealer = self.masses(up, _less(left, pair, len(counts) - 2))
+            dealer = dealer * (no_pure / float(dealer.sum()))
             for o in range(len(OUTCOMES)):
                 if dealer[o] == 0:
                     continue
@@ -330,9 +337,10 @@ def _is_pure(cards: Sequence[Card]) -> bool:
     return is_pure(cards, split=False)
 
 
-def _less(left: Counts, value: int) -> Counts:
+def _less(left: Counts, value: int, times: int = 1) -> Counts:
+    """The cards left less `times` cards of `value`."""
     i = value - 1
-    return (*left[:i], left[i] - 1, *left[i + 1 :])
+    return (*left[:i], left[i] - times, *left[i + 1 :])
 
 
 def _draws(shoe: Counts, values: Sequence[int], total: int) -> float:
