@@ -31,7 +31,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from functools import cache
 from typing import TYPE_CHECKING
 
 from tablectl.analysis.blackjack import shoe as game_shoe
@@ -89,6 +88,7 @@ class Model:
         self.game = game
         self._play: dict[tuple[object, ...], npt.NDArray[np.float64]] = {}
         self._masses: dict[tuple[int, Counts], npt.NDArray[np.float64]] = {}
+        self._nets: dict[tuple[object, ...], tuple[int, ...]] = {}
 
     # -- the engine's rules on representative cards ------------------------------------------
 
@@ -102,10 +102,13 @@ class Model:
         """The stated strategy's move, as the simulation picks it."""
         return base_strategy(hand.cards, card_of(up), self.legal(hand, hands), game=self.game)
 
-    @cache  # noqa: B019 - one Model per analysis; the cache lives as long as it
     def nets(self, hand: Hand) -> tuple[int, ...]:
         """For each OUTCOMES final hand of the player-dealer, the index in NETS of a completed
         hand's net, by the engine's settlement (`base_verdict`, R11, R13, R20)."""
+        key = _key(hand)
+        found = self._nets.get(key)
+        if found is not None:
+            return found
         out = []
         for o in range(len(OUTCOMES)):
             verdict, at_risk, owed, _ = base_verdict(
@@ -113,7 +116,8 @@ class Model:
             )
             net = owed if verdict == "win" else -at_risk if verdict == "lose" else Decimal(0)
             out.append(NETS.index(float(net)))
-        return tuple(out)
+        self._nets[key] = found = tuple(out)
+        return found
 
     def masses(self, up: int, left: Counts) -> npt.NDArray[np.float64]:
         key = (up, left)
@@ -167,15 +171,18 @@ class Model:
         21.5 Blackjack: Dealing Procedures and Round of Play")."""
         dist: Dist = {}
         total = sum(shoe)
-        for first in range(1, VALUES + 1):
-            for up in range(1, VALUES + 1):
+        for up in range(1, VALUES + 1):
+            for first in range(1, VALUES + 1):
                 for second in range(1, VALUES + 1):
                     chance = _draws(shoe, (first, up, second), total)
                     if chance == 0:
                         continue
                     left = _less(_less(_less(shoe, first), up), second)
                     for net, p in self.deal(first, second, up, left).items():
-                        dist[net] = dist.get(net, 0.0) + chance * p
+                        _add(dist, net, chance * p)
+            # no hand or composition is met again under another up card: free the memos
+            self._play.clear()
+            self._masses.clear()
         return dist
 
     def deal(self, first: int, second: int, up: int, left: Counts) -> Dist:
@@ -308,8 +315,9 @@ def _convolve(dists: Sequence[Dist]) -> Dist:
 
 
 def _add(dist: Dist, net: float, p: float) -> None:
+    """Add chance `p` (a Python float, whatever numpy handed over) to `net`."""
     if p:
-        dist[net] = dist.get(net, 0.0) + p
+        dist[net] = dist.get(net, 0.0) + float(p)
 
 
 def _key(hand: Hand) -> tuple[object, ...]:
