@@ -109,14 +109,11 @@ class Model:
         found = self._nets.get(key)
         if found is not None:
             return found
-        out = []
-        for o in range(len(OUTCOMES)):
-            verdict, at_risk, owed, _ = base_verdict(
-                self.policy, hand, hand.staked, True, _dealer_cards(o), False
-            )
-            net = owed if verdict == "win" else -at_risk if verdict == "lose" else Decimal(0)
-            out.append(NETS.index(float(net)))
-        self._nets[key] = found = tuple(out)
+        found = tuple(
+            NETS.index(self._net(hand, _dealer_cards(o), dealer_pure=False))
+            for o in range(len(OUTCOMES))
+        )
+        self._nets[key] = found
         return found
 
     def masses(self, up: int, left: Counts) -> npt.NDArray[np.float64]:
@@ -198,31 +195,33 @@ class Model:
 
     def _deal(self, first: int, second: int, up: int, left: Counts) -> Dist:
         """`deal` before its check."""
-        hand = Hand(SEAT, PLAYER, UNIT, (card_of(first), card_of(second)))
+        cards = (card_of(first), card_of(second))
+        hand = Hand(SEAT, PLAYER, UNIT, cards)
+        if is_pure(cards, split=False):  # R10: put away at once
+            hand = replace(hand, end="pure")
         pure_hole = sum(left[v - 1] for v in pure_holes(up)) / sum(left)
         dist: Dist = {}
-        mine = hand.cards
-        if _is_pure(mine):
-            hand = replace(hand, end="pure")
-        for dealer_pure, p in ((True, pure_hole), (False, 1 - pure_hole)):
-            if p == 0 or not (dealer_pure or hand.end == "pure"):
-                continue
-            dealer = (card_of(up), card_of(10 if up == 1 else 1)) if dealer_pure else ()
-            verdict, at_risk, owed, _ = base_verdict(
-                self.policy, hand, UNIT, True, dealer or _dealer_cards(0), dealer_pure
-            )
-            money = owed if verdict == "win" else -at_risk if verdict == "lose" else Decimal(0)
-            _add(dist, float(money), p)
-        if hand.end == "pure":
-            return dist
-        if self.move(hand, up, 1) == "split":
+        if pure_hole:  # R12: the peek finds the player-dealer's Pure 21.5, the round ends
+            dealer = (card_of(up), card_of(10 if up == 1 else 1))
+            _add(dist, self._net(hand, dealer, dealer_pure=True), pure_hole)
+        if hand.end == "pure":  # paid at once (R11), whatever the player-dealer draws
+            _add(dist, self._net(hand, _dealer_cards(0), dealer_pure=False), 1 - pure_hole)
+        elif self.move(hand, up, 1) == "split":
             for net, p in self._split_round(first, up, left).items():
                 _add(dist, net, p)
-            return dist
-        joint = self.play(hand, up, left, 1)
-        for i, net in enumerate(NETS):
-            _add(dist, net, float(joint[:, i].sum()))
+        else:
+            joint = self.play(hand, up, left, 1)
+            for i, net in enumerate(NETS):
+                _add(dist, net, float(joint[:, i].sum()))
         return dist
+
+    def _net(self, hand: Hand, dealer: Sequence[Card], *, dealer_pure: bool) -> float:
+        """A completed hand's net on its whole stake against the player-dealer's `dealer`, by
+        the engine's settlement (`base_verdict`)."""
+        verdict, at_risk, owed, _ = base_verdict(
+            self.policy, hand, hand.staked, True, dealer, dealer_pure
+        )
+        return float(owed if verdict == "win" else -at_risk if verdict == "lose" else Decimal(0))
 
     def _split_round(self, pair: int, up: int, left: Counts) -> Dist:
         """A split pair's hands (R16, R20), by the approximation the module states. A hand of
@@ -339,10 +338,6 @@ def _double(hand: Hand) -> Decision:
 def _settled(hand: Hand) -> Hand:
     """A completed hand as settlement sees it: standing unless the engine ended it otherwise."""
     return hand if hand.end is not None else replace(hand, end="stand")
-
-
-def _is_pure(cards: Sequence[Card]) -> bool:
-    return is_pure(cards, split=False)
 
 
 def _less(left: Counts, value: int, times: int = 1) -> Counts:
