@@ -475,6 +475,8 @@ def test_cli_analyze_base(
     lo, hi = out["simulation"]["ci95"]
     assert lo < out["simulation"]["house_edge"] < hi
     assert out["house_edge"] == bj.base_exact(PURE, 6, "3 to 2").house_edge
+    assert out["exact_for"] == "the stated strategy from a full shoe"
+    assert "resplit" in out["approximation"]  # the split approximation is stated (R16)
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "pure pays 6 to 5" in text and "(exact: the stated strategy from a full shoe)" in text
