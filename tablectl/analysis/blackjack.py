@@ -21,8 +21,9 @@ reads the up card) and the simulation, which does deal the players, checks it by
 
 Every decision is read from `tablectl.rules.blackjack` (the same functions the engine uses), on
 representative cards, so analysis and play cannot disagree. `tablectl analyze` reaches these
-figures through tablectl/analysis/blackjack_wagers.py; the base game wager is simulated through
-the table's own engine (tablectl/analysis/blackjack_base.py).
+figures through tablectl/analysis/blackjack_wagers.py; the base game wager is computed exactly
+for a stated strategy (tablectl/analysis/blackjack_exact.py) and simulated through the table's own
+engine as the cross-check (tablectl/analysis/blackjack_base.py).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ DECK_KIND: Mapping[str, DeckKind] = MappingProxyType(
     {PURE_GAME: DeckKind.PURE_21_5, SPANISH_GAME: DeckKind.SPANISH_48}
 )
 # DESIGN contract 4 wager ids analyzed by `analyze`; "base" (the game wager) needs a player
-# strategy and is simulated through the engine by `blackjack_base.analyze_base`.
+# strategy and is analysed by `blackjack_base.analyze_base` (exact, its simulation the cross-check).
 WAGERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {PURE_GAME: ("red-flex", "buster", "insurance"), SPANISH_GAME: ("match-dealer",)}
 )
@@ -108,7 +109,7 @@ def check_side_bet(game: str, wager: str, decks: int) -> None:
         raise ValueError(f"{game!r} is not a 21.5 game: expected one of {', '.join(WAGERS)}")
     if wager == BASE_WAGER:
         raise ValueError(
-            f"'base' is not an analyzed {game} side bet: blackjack_base.analyze_base simulates it"
+            f"'base' is not an analyzed {game} side bet: blackjack_base.analyze_base analyses it"
         )
     if wager not in WAGERS[game]:
         raise ValueError(

@@ -1,9 +1,11 @@
-"""The blackjack base game: whole rounds simulated through the real engine under a stated strategy
-(tablectl/analysis/blackjack_strategy.py), with the 95% confidence interval of the
-player-dealer's edge.
+"""The blackjack base game under a stated strategy (tablectl/analysis/blackjack_strategy.py):
+the player-dealer's edge computed exactly (`base_exact`, tablectl/analysis/blackjack_exact.py),
+the headline, and whole rounds simulated through the real engine with the 95% confidence
+interval of the edge, its cross-check (`base_cross_check`).
 
 Every rule the simulation meets is the engine's own (tablectl/games/blackjack/): the strategy
-only picks among the engine's legal actions, and every round is played with `apply`.
+only picks among the engine's legal actions, and every round is played with `apply`. The exact
+model plays the same table (`base_engine`'s policy) by the same engine functions.
 """
 
 from __future__ import annotations
@@ -20,6 +22,13 @@ from typing import Any
 
 from tablectl.analysis import progress
 from tablectl.analysis.blackjack import PURE_GAME, SPANISH_GAME, WAGERS, check_decks, shoe
+from tablectl.analysis.blackjack_exact import (
+    APPROXIMATION,
+    EXACT_FOR,
+    ExactBase,
+    exact_base,
+    shoe_counts,
+)
 from tablectl.analysis.blackjack_sim import SIM_SEED, Z95, workers_available
 from tablectl.analysis.blackjack_strategy import BASE_STRATEGY, base_strategy
 from tablectl.config import load_config
@@ -314,6 +323,59 @@ def base_figures(tally: BaseTally, stake: Decimal) -> dict[str, Any]:
     }
 
 
+@cache
+def base_exact(game: str, decks: int, pure_pays: str) -> ExactBase:
+    """The exact figures of the base game under the stated strategy, for the table the
+    simulation plays (`base_engine`: the same policy) dealt from a full shoe of `decks`."""
+    engine = base_engine(game, decks, pure_pays)
+    return exact_base(engine.policy, game, shoe_counts(game, decks))
+
+
+def exact_figures(exact: ExactBase) -> dict[str, Any]:
+    """The exact figures in the shape of the simulation's (`base_figures`), per unit of base
+    wager: the player-dealer's edge, the share of rounds won (the hit frequency), pushed and
+    lost, and the standard deviation of a round's net."""
+    win, push, lose = exact.share(1), exact.share(0), exact.share(-1)
+    return {
+        "hit_frequency": win,
+        "house_edge": exact.house_edge,
+        "method": "exact",
+        "exact_for": EXACT_FOR,
+        "approximation": APPROXIMATION,
+        "outcomes": {"win": win, "push": push, "lose": lose},
+        "sd": exact.sd,
+    }
+
+
+def base_cross_check(exact: Mapping[str, Any], check: Mapping[str, Any]) -> dict[str, Any]:
+    """How the simulation (`base_figures`) stands against the exact house edge: its standard
+    error, whether its 95% interval holds the exact figure, how many standard errors apart they
+    are ("z") and the two-sided chance of a difference that large by sampling alone
+    ("p_value"), and a note saying which figure is the headline."""
+    se = float(check["sd"]) / math.sqrt(int(check["hands"]))
+    low, high = check["ci95"]
+    inside = bool(low <= exact["house_edge"] <= high)
+    z = (check["house_edge"] - exact["house_edge"]) / se if se > 0 else None
+    p = math.erfc(abs(z) / math.sqrt(2)) if z is not None else None
+    if z is None or p is None:
+        note = "The exact figure is the headline; the simulation saw no spread to check it by."
+    else:
+        where = "inside" if inside else "outside"
+        note = (
+            f"The exact figure is the headline. The simulation plays the same strategy through "
+            f"the engine: its house edge is {abs(z):.2f} standard errors "
+            f"{'above' if z > 0 else 'below'} the exact one, {where} its 95% interval; sampling "
+            f"alone makes a difference that large {p:.1%} of the time."
+        )
+    return {
+        "standard_error": se,
+        "exact_inside_ci95": inside,
+        "z": z,
+        "p_value": p,
+        "note": note,
+    }
+
+
 def analyze_base(
     game: str,
     decks: int,
@@ -324,11 +386,12 @@ def analyze_base(
     seed: int = SIM_SEED,
     workers: int | None = None,
 ) -> dict[str, Any]:
-    """The base game's house edge under the stated strategy, simulated through the engine.
+    """The base game's house edge under the stated strategy: exact (`base_exact`), with the
+    simulation through the engine as its cross-check under "simulation".
 
     `pure_pays`: "6 to 5" (default, R11) or "3 to 2" for Pure 21.5; Spanish pays 6 to 5 only
-    (003 "Pure Spanish 21.5: Card Values and Hand Rankings"). `hands` rounds (default BASE_HANDS),
-    seeded.
+    (003 "Pure Spanish 21.5: Card Values and Hand Rankings"). `hands` simulated rounds (default
+    BASE_HANDS), seeded.
     """
     if game not in WAGERS:
         raise ValueError(f"{game!r} is not a 21.5 game: expected one of {', '.join(WAGERS)}")
@@ -350,7 +413,10 @@ def analyze_base(
     rounds = BASE_HANDS if hands is None else hands
     engine = base_engine(game, decks, pays)
     stake = base_stake(engine)
+    exact = exact_figures(base_exact(game, decks, pays))
     tally = simulate_base(game, decks, rounds, pure_pays=pays, seed=seed, workers=workers)
+    check = base_figures(tally, stake) | {"seed": seed}
+    check |= base_cross_check(exact, check)
     assumes = BASE_ASSUMES.format(
         seat=BASE_SEAT,
         config=f"config/{BASE_CONFIGS[game]}",
@@ -366,8 +432,8 @@ def analyze_base(
         "pure_pays": pays,
         "config": f"config/{BASE_CONFIGS[game]}",
         "stake": str(stake),
-        **base_figures(tally, stake),
-        "seed": seed,
+        **exact,
+        "simulation": check,
         "strategy": BASE_STRATEGY[game],
         "assumes": assumes,
     }

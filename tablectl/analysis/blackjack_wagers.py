@@ -66,11 +66,12 @@ def analyze(
 
 
 def analyze_request(request: AnalyzeRequest) -> Analysis:
-    """The base wager simulated through the engine under a stated strategy, or a side bet's
-    figures (`analyze`)."""
+    """The base wager under a stated strategy (exact, with its engine simulation as the
+    cross-check), or a side bet's figures (`analyze`)."""
     decks = request.decks or 8
     if request.wager == "base":
-        # BASE_HANDS seeded rounds; --pure-pays "6 to 5" (default, R11) or "3 to 2"
+        # exact, and BASE_HANDS seeded rounds as the cross-check; --pure-pays "6 to 5"
+        # (default, R11) or "3 to 2"
         result = blackjack_base.analyze_base(
             request.game, decks, pure_pays=request.pure_pays, paytable=request.paytable
         )

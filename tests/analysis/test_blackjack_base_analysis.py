@@ -1,5 +1,6 @@
-"""The 21.5 base game simulated through the engine under the stated strategy
-(docs/games/blackjack.md "Base game analysis").
+"""The 21.5 base game simulated through the engine under the stated strategy, the cross-check of
+its exact figure (docs/games/blackjack.md "Base game analysis"; the exact figure's own tests are
+tests/analysis/test_blackjack_exact.py).
 
 Stacked shoes give rounds whose moves and money are worked out by hand from the documents
 (000 "Pure 21.5 Blackjack: Chart 1A", "Chart 1B", "How Each Wager Wins, Loses, or Pushes",
@@ -414,15 +415,22 @@ def test_tally_is_the_sum_of_the_rounds() -> None:
 def test_figures_are_the_mean_and_normal_interval_of_the_rounds() -> None:
     """house_edge = minus the mean net per unit; ci95 = it +- 1.96 sample sd / sqrt(n)."""
     result = bj.analyze_base(PURE, 6, pure_pays="3 to 2", hands=500, seed=5, workers=1)
+    check = result["simulation"]
     units = [float(p.net / STAKE) for p in bj.base_rounds(PURE, 6, "3 to 2", 500, "5/0")]
     edge = -statistics.fmean(units)
-    half = 1.959963984540054 * statistics.stdev(units) / math.sqrt(500)
-    assert result["house_edge"] == pytest.approx(edge)
-    assert result["ci95"] == pytest.approx([edge - half, edge + half])
-    assert result["hit_frequency"] == sum(u > 0 for u in units) / 500
-    assert result["method"] == "simulation"
+    sd = statistics.stdev(units)
+    half = 1.959963984540054 * sd / math.sqrt(500)
+    assert check["house_edge"] == pytest.approx(edge)
+    assert check["ci95"] == pytest.approx([edge - half, edge + half])
+    assert check["hit_frequency"] == sum(u > 0 for u in units) / 500
+    assert check["standard_error"] == pytest.approx(sd / math.sqrt(500))
+    assert check["z"] == pytest.approx((edge - result["house_edge"]) / (sd / math.sqrt(500)))
+    assert check["exact_inside_ci95"] == (edge - half <= result["house_edge"] <= edge + half)
+    assert check["method"] == "simulation"
+    assert result["method"] == "exact"
+    assert result["house_edge"] == bj.base_exact(PURE, 6, "3 to 2").house_edge
     assert result["wager"] == "base"
-    assert (result["hands"], result["seed"], result["decks"]) == (500, 5, 6)
+    assert (check["hands"], check["seed"], result["decks"]) == (500, 5, 6)
     assert result["pure_pays"] == "3 to 2"
     assert "Chart 1A" in result["assumes"] and result["strategy"] in result["assumes"]
 
@@ -462,11 +470,17 @@ def test_cli_analyze_base(
     argv = ["analyze", "--game", PURE, "--wager", "base", "--decks", "6"]
     assert main([*argv, "--pure-pays", "3 to 2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert (out["method"], out["hands"], out["pure_pays"]) == ("simulation", 200, "3 to 2")
-    lo, hi = out["ci95"]
-    assert lo < out["house_edge"] < hi
+    assert (out["method"], out["pure_pays"]) == ("exact", "3 to 2")
+    assert (out["simulation"]["method"], out["simulation"]["hands"]) == ("simulation", 200)
+    lo, hi = out["simulation"]["ci95"]
+    assert lo < out["simulation"]["house_edge"] < hi
+    assert out["house_edge"] == bj.base_exact(PURE, 6, "3 to 2").house_edge
+    assert out["exact_for"] == "the stated strategy from a full shoe"
+    assert "resplit" in out["approximation"]  # the split approximation is stated (R16)
     assert main(argv) == 0
-    assert "pure pays 6 to 5" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "pure pays 6 to 5" in text and "(exact: the stated strategy from a full shoe)" in text
+    assert "cross-check:" in text and "200 rounds" in text
     assert main([*argv, "--paytable", "RFB-02"]) == 2
     assert main(["analyze", "--game", PURE, "--wager", "buster", "--pure-pays", "3 to 2"]) == 2
 

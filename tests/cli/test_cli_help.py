@@ -293,10 +293,16 @@ def test_the_exact_figure_is_the_headline_and_the_simulation_its_cross_check(
 def test_a_simulated_figure_is_printed_with_its_interval(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    (line,) = analyze(["--game", "pure-21.5-blackjack", "--wager", "base"], capsys)
-    assert line.startswith("pure-21.5-blackjack base (pure pays 6 to 5, 6 decks): hit frequency ")
-    assert line.count("(95% interval ") == 2
-    assert "(simulation, 60 rounds" in line
+    """The base game: its exact figure first, its simulation (the cross-check) with the 95%
+    interval of each of its figures."""
+    headline, check, note = analyze(["--game", "pure-21.5-blackjack", "--wager", "base"], capsys)
+    assert headline.startswith(
+        "pure-21.5-blackjack base (pure pays 6 to 5, 6 decks): hit frequency "
+    )
+    assert headline.endswith("(exact: the stated strategy from a full shoe)")
+    assert check.count("(95% interval ") == 2
+    assert "(simulation, 60 rounds" in check
+    assert note.startswith("  The exact figure is the headline.")
 
 
 def test_analysis_lines_say_where_the_exact_figure_falls() -> None:

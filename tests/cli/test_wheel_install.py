@@ -194,7 +194,7 @@ def test_analyze_reads_only_what_the_package_ships(installed: Installed) -> None
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert result["method"] == "simulation" and result["hands"] == 2000
+    assert result["method"] == "exact" and result["simulation"]["hands"] == 2000
     where = installed.python(
         "from tablectl.analysis.blackjack_base import CONFIG_DIR; print(CONFIG_DIR)"
     )
