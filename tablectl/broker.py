@@ -287,10 +287,13 @@ def room_users(
 
 
 def _console_grants(base: str) -> tuple[Grant, ...]:
-    """A console's (and the pit's, per table): write any command, read `CONSOLE_READS`. No
-    ``deny`` line: Mosquitto's would refuse writing the commands it keeps from being read."""
+    """A console's (and the pit's, per table): write any command but the ledger's
+    `cmd/history`, read `CONSOLE_READS`. The one ``deny`` line is that request, which a console
+    must neither send nor read; no other: Mosquitto's deny would refuse writing the commands a
+    console may not read."""
     reads = (Grant("read", f"{base}/{t}") for t in CONSOLE_READS)
-    return (Grant("write", f"{base}/{COMMANDS}"), *reads)
+    deny = Grant("deny", f"{base}/{HISTORY_REQUEST}")
+    return (deny, Grant("write", f"{base}/{COMMANDS}"), *reads)
 
 
 def _discovery_grants(t: TableConfig) -> tuple[Grant, ...]:

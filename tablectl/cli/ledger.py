@@ -111,7 +111,7 @@ def cmd_ledger_gaps(args: argparse.Namespace) -> int:
         print(str(exc), file=sys.stderr)
         return EXIT_USAGE
     try:
-        store = LedgerStore(Ledger(cfg, args.config.parent).conninfo)
+        store = LedgerStore(Ledger(cfg, args.config.parent).conninfo, writer=False)
     except psycopg.Error as exc:
         print(f"tablectl ledger: the database: {exc}".rstrip(), file=sys.stderr)
         return EXIT_FAIL
@@ -186,7 +186,7 @@ def cmd_ledger_load(args: argparse.Namespace) -> int:
     from tablectl.ledger.load import load_export
     from tablectl.ledger.service import Ledger
     from tablectl.ledger.settings import LedgerConfigError, load_ledger_config
-    from tablectl.ledger.store import LedgerStore
+    from tablectl.ledger.store import LedgerBusy, LedgerStore
 
     try:
         cfg = load_ledger_config(args.config)
@@ -208,6 +208,9 @@ def cmd_ledger_load(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         store = LedgerStore(Ledger(cfg, args.config.parent).conninfo)
+    except LedgerBusy as exc:
+        print(f"tablectl ledger load: {exc}", file=sys.stderr)
+        return EXIT_FAIL
     except psycopg.Error as exc:
         print(f"tablectl ledger load: the database: {exc}".rstrip(), file=sys.stderr)
         return EXIT_FAIL

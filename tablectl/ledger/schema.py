@@ -23,7 +23,8 @@ class Migration:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
-        "messages keyed by site, table and seq; each table's received numbers; its presence",
+        "messages keyed by site, table and seq; each table's received numbers; its presence; "
+        "the messages the books could not take as they came (quarantine)",
         (
             """CREATE TABLE ledger_tables (
                 site text NOT NULL,
@@ -51,6 +52,16 @@ MIGRATIONS: tuple[Migration, ...] = (
                 at timestamptz NOT NULL,
                 status text NOT NULL CHECK (status IN ('online', 'offline')),
                 PRIMARY KEY (site, table_id, at)
+            )""",
+            """CREATE TABLE ledger_quarantine (
+                site text NOT NULL,
+                table_id text NOT NULL,
+                seq bigint NOT NULL,
+                topic text NOT NULL,
+                text text NOT NULL,
+                reason text NOT NULL,
+                received timestamptz NOT NULL DEFAULT clock_timestamp(),
+                PRIMARY KEY (site, table_id, seq, received)
             )""",
             "CREATE INDEX ledger_messages_ts ON ledger_messages (ts)",
             "CREATE INDEX ledger_messages_kind_ts ON ledger_messages (kind, ts)",

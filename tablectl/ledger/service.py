@@ -28,7 +28,7 @@ from tablectl.history_answers import HISTORY_TOPIC, HISTORY_VERB
 from tablectl.ledger.gapfill import GapFiller, TableKey
 from tablectl.ledger.messages import NotLedgerMessage, Received, read_message
 from tablectl.ledger.settings import LedgerSection
-from tablectl.ledger.store import LedgerStore, Presence, Written
+from tablectl.ledger.store import LedgerBusy, LedgerStore, Presence, Written
 from tablectl_base.backoff import Backoff
 
 log = structlog.get_logger("tablectl.ledger")
@@ -270,7 +270,7 @@ class Ledger:
                 if not write.cancelled() and write.exception() is None:
                     self._written(batch, presence, write.result(), started)
                 raise
-            except psycopg.Error as exc:
+            except (psycopg.Error, LedgerBusy) as exc:
                 self.counts.write_failures += 1
                 self.counts.last_error = str(exc)
                 log.error("database write failed; retrying", error=str(exc), rows=len(batch))

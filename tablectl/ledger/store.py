@@ -13,12 +13,16 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import psycopg
+import structlog
 
 from tablectl.ledger.messages import Received
 from tablectl.ledger.schema import migrate
 from tablectl.ledger.seqs import SeqRanges, Span
+
+log = structlog.get_logger("tablectl.ledger")
 
 TableKey = tuple[str, str]
 """(site, table id)."""
@@ -34,21 +38,65 @@ class Presence:
     status: str
 
 
+WRITER_LOCK = 0x6C656467  # "ledg": the advisory lock the one writer of a database holds
+
+
+class LedgerBusy(RuntimeError):
+    """Another process holds the database's writer lock; the message says what to do."""
+
+
 @dataclass(frozen=True)
 class Written:
-    """What one batch did: rows inserted (new), numbers newly counted, redeliveries."""
+    """What one batch did: rows inserted (new), numbers newly counted, redeliveries, numbers
+    held already with another payload, and messages the database refused (both quarantined)."""
 
     rows: int
     counted: int
     repeated: int
+    differed: int = 0
+    quarantined: int = 0
+
+
+INSERT_MESSAGE = """WITH new AS (
+    INSERT INTO ledger_messages (site, table_id, seq, topic, kind, ts, payload)
+    VALUES (%(site)s, %(table)s, %(seq)s, %(topic)s, %(kind)s, %(ts)s, %(text)s::jsonb)
+    ON CONFLICT (site, table_id, seq) DO NOTHING RETURNING 1
+)
+SELECT (SELECT count(*) FROM new),
+    (SELECT payload IS DISTINCT FROM %(text)s::jsonb FROM ledger_messages
+     WHERE site = %(site)s AND table_id = %(table)s AND seq = %(seq)s)"""
+"""One message in: whether it was new, and, where its number was held already, whether the
+payload held differs (the row just inserted is not in the statement's snapshot: NULL then)."""
+
+
+def _params(m: Received) -> dict[str, object]:
+    return {
+        "site": m.site,
+        "table": m.table,
+        "seq": m.seq,
+        "topic": m.topic,
+        "kind": m.kind,
+        "ts": m.ts,
+        "text": m.text,
+    }
 
 
 class LedgerStore:
     """The ledger's database connection and each table's received numbers (loaded once, kept
     in step with what each transaction committed)."""
 
-    def __init__(self, conninfo: str) -> None:
+    def __init__(self, conninfo: str, *, writer: bool = True) -> None:
         self.conn = psycopg.connect(conninfo, autocommit=True)
+        if writer:
+            # One writer a database: each keeps the received numbers in memory and writes its
+            # view of them, so two (a `ledger run` and a `ledger load`) would undo each other's.
+            got = self.conn.execute("SELECT pg_try_advisory_lock(%s)", (WRITER_LOCK,)).fetchone()
+            if not got or not got[0]:
+                self.conn.close()
+                raise LedgerBusy(
+                    "another ledger is writing to this database (`tablectl ledger run`, or a "
+                    "`ledger load`): stop it first (systemctl stop tablectl-ledger)"
+                )
         migrate(self.conn)
         self.tables: dict[TableKey, SeqRanges] = {}
         for site, table, through, above in self.conn.execute(
@@ -62,7 +110,21 @@ class LedgerStore:
 
     def write(self, batch: Sequence[Received], presence: Sequence[Presence] = ()) -> Written:
         """Store `batch` (and the tables' `status` changes seen with it) in one transaction;
-        the in-memory ranges move only once it committed."""
+        the in-memory ranges move only once it committed. A message the database refuses (a
+        `\\u0000` jsonb cannot hold, say) sends the batch again message by message, that one
+        into `ledger_quarantine` with the database's reason: its number is counted all the same,
+        and nothing else waits behind it."""
+        try:
+            return self._write(batch, presence, careful=False)
+        except (psycopg.DataError, psycopg.IntegrityError) as exc:
+            log.warning(
+                "a batch the database refused; writing it message by message", error=str(exc)
+            )
+            return self._write(batch, presence, careful=True)
+
+    def _write(
+        self, batch: Sequence[Received], presence: Sequence[Presence], *, careful: bool
+    ) -> Written:
         changed: dict[TableKey, SeqRanges] = {}
         counted = 0
         for msg in batch:
@@ -73,16 +135,7 @@ class LedgerStore:
             counted += ranges.add(msg.seq)
         kept = [m for m in batch if m.kept]
         with self.conn.transaction(), self.conn.cursor() as cur:
-            rows = 0
-            if kept:
-                cur.executemany(
-                    """INSERT INTO ledger_messages (site, table_id, seq, topic, kind, ts, payload)
-                    VALUES (%s, %s, %s, %s, %s, %s, %s::jsonb)
-                    ON CONFLICT (site, table_id, seq) DO NOTHING""",
-                    [(m.site, m.table, m.seq, m.topic, m.kind, m.ts, m.text) for m in kept],
-                    returning=False,
-                )
-                rows = max(cur.rowcount, 0)
+            rows, differ, held = self._insert(cur, kept, careful)
             cur.executemany(
                 """INSERT INTO ledger_tables (site, table_id, through, above, last_seen)
                 VALUES (%s, %s, %s, %s::jsonb, now())
@@ -100,7 +153,58 @@ class LedgerStore:
                     [(p.site, p.table, p.at, p.status) for p in presence],
                 )
         self.tables.update(changed)
-        return Written(rows, counted, len(batch) - counted)
+        return Written(rows, counted, len(batch) - counted, differ, held)
+
+    def _insert(
+        self, cur: psycopg.Cursor[tuple[Any, ...]], kept: Sequence[Received], careful: bool
+    ) -> tuple[int, int, int]:
+        """Insert the kept messages: (new rows, numbers already held with another payload,
+        messages quarantined). A number held with the same payload is a redelivery and changes
+        nothing; one held with another payload is kept apart in the quarantine and logged (a
+        table whose journal began again at 1, an export that does not match what was
+        published): the books keep what came first."""
+        rows = differ = held = 0
+        if careful:
+            results: list[tuple[Any, ...] | None] = []
+            for m in kept:
+                try:
+                    with self.conn.transaction():
+                        cur.execute(INSERT_MESSAGE, _params(m))
+                        results.append(cur.fetchone())
+                except (psycopg.DataError, psycopg.IntegrityError) as exc:
+                    held += 1
+                    self._quarantine(cur, m, f"the database refused it: {exc}".strip())
+                    results.append(None)
+        else:  # one round trip for the batch (pipelined), a result set per message
+            cur.executemany(INSERT_MESSAGE, [_params(m) for m in kept], returning=True)
+            results = []
+            for _ in kept:
+                results.append(cur.fetchone())
+                cur.nextset()
+        for m, result in zip(kept, results, strict=True):
+            if result is None:
+                continue  # quarantined above
+            inserted, differs = result
+            if inserted:
+                rows += 1
+            elif differs:
+                differ += 1
+                self._quarantine(cur, m, "differs from the message already held under its number")
+        return rows, differ, held
+
+    def _quarantine(self, cur: psycopg.Cursor[tuple[Any, ...]], m: Received, reason: str) -> None:
+        log.error(
+            "message quarantined",
+            table=f"{m.site}/{m.table}",
+            seq=m.seq,
+            topic=m.topic,
+            reason=reason,
+        )
+        cur.execute(
+            "INSERT INTO ledger_quarantine (site, table_id, seq, topic, text, reason) "
+            "VALUES (%s, %s, %s, %s, %s, %s)",
+            (m.site, m.table, m.seq, m.topic, m.text.replace("\x00", "\ufffd"), reason),
+        )
 
     def gaps(self) -> dict[TableKey, list[Span]]:
         """Each table's missing message numbers below the highest it received."""

@@ -175,6 +175,42 @@ def test_only_the_surveillance_role_reads_the_live_figures_and_their_alerts(
     assert all(a == "read" for a, _ in watcher)
 
 
+def test_only_the_ledger_asks_for_history_and_reads_the_answers_and_it_commands_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`cmd/history` is written by `ledger-<site>` alone (a console or the pit could otherwise
+    answer for the ledger's requests or load the table's outbox at will) and read by the table;
+    `history` (the answers) is written by the table and read by the ledger alone; the ledger
+    writes nothing else, and reads neither the commands nor the two feeds of a role of their
+    own."""
+    code, acl, _ = run(["broker-acl", "--config", str(BAC), "--config", str(TCP)], capsys)
+    assert code == 0
+    by_user = grants(acl)
+    ledger = by_user.pop("ledger-cardroom-1")
+    for base in ("bac-01", "tcp-04"):
+        topic = f"tablectl/cardroom-1/{base}"
+        table = by_user[f"table-cardroom-1-{base}"]
+        assert may(ledger, "write", f"{topic}/cmd/history") and may(
+            ledger, "read", f"{topic}/history"
+        )
+        assert may(table, "read", f"{topic}/cmd/history") and may(
+            table, "write", f"{topic}/history"
+        )
+        writers = [u for u, g in by_user.items() if may(g, "write", f"{topic}/cmd/history")]
+        readers = [u for u, g in by_user.items() if may(g, "read", f"{topic}/history")]
+        assert (writers, readers) == ([], [f"table-cardroom-1-{base}"][:0] or []), (
+            writers,
+            readers,
+        )
+        for suffix in ("cmd/wager", "cmd/bank", "state", "history", "round/result"):
+            if suffix != "cmd/history":
+                assert not may(ledger, "write", f"{topic}/{suffix}"), suffix
+        for suffix in ("cmd/wager", "cmd/hole.cards", "broadcast/event", "surveillance/odds"):
+            assert not may(ledger, "read", f"{topic}/{suffix}"), suffix
+        for suffix in ("event", "round/result", "alert", "device/shoe/status", "cmd/bank/reply"):
+            assert may(ledger, "read", f"{topic}/{suffix}"), suffix
+
+
 def test_display_results_lets_the_display_role_read_round_results_too(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -321,7 +357,8 @@ def test_a_command_that_carries_an_unshown_card_is_read_by_the_table_alone(
                 assert not may(by_user[f"{role}-cardroom-1"], "read", f"{topic}/{verb}"), verb
         for sender in senders:  # a verb the table does not know is nobody's to read either
             assert not may(sender, "read", f"{topic}/hole.cardz")
-            assert all(a in ("read", "write") for a, _ in sender)  # a deny would refuse writing
+            # a deny would refuse writing: the one a console has is the ledger's request
+            assert all(a in ("read", "write") or t.endswith("/cmd/history") for a, t in sender)
 
 
 def test_every_command_that_can_carry_a_card_is_placed_on_one_side_of_the_card_rule() -> None:

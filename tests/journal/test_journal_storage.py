@@ -428,6 +428,34 @@ def test_prune_outbox_never_removes_an_unsent_row_nor_a_topics_newest_retained_o
     assert removed == {n for n in sent if n not in keep and times[record_of[n] - 1] < cut}
 
 
+@settings(max_examples=100, deadline=None)
+@given(case=outboxes())
+def test_held_from_is_where_the_unbroken_run_to_the_newest_row_begins(
+    tmp_path_factory: pytest.TempPathFactory,
+    case: tuple[list[float], list[tuple[int, str, bool, bool]], float],
+) -> None:
+    """After any pruning, `held_from` (what a `cmd/history` answer says:
+    tablectl/history_answers.py) is the smallest number from which every row up to the
+    outbox's newest is there, found by walking the rows one by one; and `outbox_between`
+    gives exactly the rows in its range."""
+    times, rows, cut = case
+    journal, _, _ = build_outbox(tmp_path_factory.mktemp("held") / "j.db", times, rows)
+    try:
+        journal.prune_outbox(ts(cut))
+        left = sorted(r.seq for r in journal.outbox())
+        held = journal.held_from()
+        between = [r.seq for r in journal.outbox_between(2, 5)]
+    finally:
+        journal.close()
+    expected = 1
+    if left:
+        expected = left[-1]
+        while expected - 1 in left:
+            expected -= 1
+    assert held == expected
+    assert between == [n for n in left if 2 <= n <= 5]
+
+
 @settings(max_examples=60, deadline=None)
 @given(case=outboxes())
 def test_latest_retained_is_each_topics_newest_retained_row_in_seq_order(

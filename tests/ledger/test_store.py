@@ -11,7 +11,7 @@ import pytest
 from hil.postgres import PostgresServer
 from tablectl.ledger.messages import Received, read_message
 from tablectl.ledger.schema import MIGRATIONS, SchemaError, migrate
-from tablectl.ledger.store import LedgerStore
+from tablectl.ledger.store import LedgerBusy, LedgerStore
 
 
 def message(seq: int, below: str = "event", table: str = "bac-1", **fields: object) -> Received:
@@ -46,18 +46,58 @@ def test_the_gaps_survive_a_restart_of_the_ledger(postgres: PostgresServer) -> N
     again.close()
 
 
-def test_a_batch_that_fails_leaves_neither_rows_nor_counted_numbers(
+def test_a_batch_the_database_cannot_take_leaves_neither_rows_nor_counted_numbers(
     postgres: PostgresServer,
 ) -> None:
-    """A message the database refuses (a time PostgreSQL cannot read) rolls the whole batch
-    back: its other messages are neither stored nor counted, so they are not a gap hidden."""
+    """The connection gone mid-write: nothing of the batch is stored or counted, so its numbers
+    are not a gap hidden (the ledger writes the batch again on a new connection)."""
     store = LedgerStore(postgres.conninfo)
-    bad = message(2)
-    bad = Received(bad.site, bad.table, bad.seq, bad.topic, "not a time", bad.payload, bad.text)
-    with pytest.raises(psycopg.Error):
-        store.write([message(1), bad])
+    store.conn.close()
+    with pytest.raises(psycopg.OperationalError):
+        store.write([message(1), message(2)])
     assert store.tables == {}
-    assert store.conn.execute("SELECT count(*) FROM ledger_messages").fetchone() == (0,)
+
+
+def test_a_message_the_database_refuses_is_quarantined_and_the_rest_written(
+    postgres: PostgresServer,
+) -> None:
+    """jsonb cannot hold a NUL (an alert can echo a refused input that carried one) and a time
+    must be a time: each such message goes to the quarantine with the database's reason, its
+    number counted, and the batch's other messages are written: one bad message never stops
+    the books."""
+    store = LedgerStore(postgres.conninfo)
+    nul = message(2, "alert", kind="rejected", input={"player": "ab\u0000c"})
+    assert "\\u0000" in nul.text  # the NUL, as JSON escapes it
+    bad = message(3)
+    bad = Received(bad.site, bad.table, 3, bad.topic, "not a time", bad.payload, bad.text)
+    done = store.write([message(1), nul, bad, message(4)])
+    assert (done.rows, done.counted, done.quarantined) == (2, 4, 2)
+    assert store.gaps() == {} and store.tables[("room-1", "bac-1")].through == 4
+    held = store.conn.execute("SELECT seq FROM ledger_messages ORDER BY seq").fetchall()
+    assert held == [(1,), (4,)]
+    quarantined = store.conn.execute(
+        "SELECT seq, reason FROM ledger_quarantine ORDER BY seq"
+    ).fetchall()
+    assert [q[0] for q in quarantined] == [2, 3]
+    assert all(q[1].startswith("the database refused it") for q in quarantined)
+    store.close()
+
+
+def test_a_number_held_with_another_payload_is_kept_apart_not_dropped(
+    postgres: PostgresServer,
+) -> None:
+    """A table whose journal began again at 1 (or an export that is not what was published):
+    the books keep the first message under a number, and the other goes to the quarantine."""
+    store = LedgerStore(postgres.conninfo)
+    store.write([message(1, type="wager")])
+    again = store.write([message(1, type="wager")])
+    other = store.write([message(1, type="bank")])
+    assert (again.repeated, again.differed) == (1, 0)
+    assert (other.rows, other.repeated, other.differed) == (0, 1, 1)
+    kinds = store.conn.execute("SELECT kind FROM ledger_messages").fetchall()
+    assert kinds == [("event:wager",)]
+    (reason,) = store.conn.execute("SELECT reason FROM ledger_quarantine").fetchone() or ("",)
+    assert reason == "differs from the message already held under its number"
     store.close()
 
 
@@ -73,3 +113,16 @@ def test_a_database_from_a_newer_ledger_is_refused(postgres: PostgresServer) -> 
         conn.execute("INSERT INTO ledger_migrations (version, what) VALUES (999, 'future')")
         with pytest.raises(SchemaError, match="version 999 by a newer tablectl"):
             migrate(conn)
+
+
+def test_one_writer_a_database_and_readers_beside_it(postgres: PostgresServer) -> None:
+    """A `ledger load` while `ledger run` writes would have each write its own view of the
+    received numbers over the other's: the second writer is refused, saying what to do; a
+    reader (`ledger gaps`) is not."""
+    first = LedgerStore(postgres.conninfo)
+    with pytest.raises(LedgerBusy, match="another ledger is writing to this database"):
+        LedgerStore(postgres.conninfo)
+    reader = LedgerStore(postgres.conninfo, writer=False)
+    reader.close()
+    first.close()
+    LedgerStore(postgres.conninfo).close()  # free again once the first has gone
