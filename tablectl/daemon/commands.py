@@ -67,6 +67,7 @@ class Commands(DaemonState):
         if self.relay is None:
             return  # MQTT off: nobody could have asked
         table, ts = self.cfg.table.table, now_ts()
+        req = None
         try:
             if retained:
                 raise HistoryRequestError("a retained request is never answered (R54)", None)
@@ -83,7 +84,8 @@ class Commands(DaemonState):
             out = refusal_payload(table, ts, exc.ref, str(exc))
         except JournalError as exc:
             log.warning("history.refused", reason=str(exc))
-            out = refusal_payload(table, ts, None, f"the journal cannot be read: {exc}")
+            ref = None if req is None else req.ref
+            out = refusal_payload(table, ts, ref, f"the journal cannot be read: {exc}")
         self.relay.notice(HISTORY_TOPIC, out)
 
     async def on_command(self, verb: str, payload: bytes, retained: bool = False) -> None:

@@ -48,7 +48,8 @@ class GapFiller:
         seen_now: dict[tuple[TableKey, Span], float] = {}
         for key, ranges in sorted(tables.items()):
             for span in ranges.gaps():
-                seen_now[(key, span)] = self.first_seen.get((key, span), now)
+                # a gap partly filled keeps the age of the gap it was part of
+                seen_now[(key, span)] = self._age_of(key, span, now)
             waiting = self.open.get(key)
             if waiting is not None and now - waiting.sent_at < self.timeout:
                 continue
@@ -60,6 +61,14 @@ class GapFiller:
                 self.open.pop(key, None)
         self.first_seen = seen_now
         return asks
+
+    def _age_of(self, key: TableKey, span: Span, now: float) -> float:
+        """When the ledger first saw a gap overlapping `span` (now, for a new one)."""
+        lo, hi = span
+        seen = [
+            at for (k, (a, b)), at in self.first_seen.items() if k == key and a <= hi and lo <= b
+        ]
+        return min(seen, default=now)
 
     def _next_ask(
         self,

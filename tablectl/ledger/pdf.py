@@ -38,7 +38,7 @@ def print_pdf(html: str, out: Path, chromium: str | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="tablectl-report-") as work:
         page = Path(work) / "report.html"
         page.write_text(html, encoding="utf-8")
-        target = out.resolve()
+        target = Path(work) / "report.pdf"  # moved to `out` once whole: never a stale file
         argv = [
             binary,
             "--headless=new",
@@ -62,3 +62,4 @@ def print_pdf(html: str, out: Path, chromium: str | None = None) -> None:
         if done.returncode != 0 or not target.is_file() or target.stat().st_size == 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
             raise PdfError(f"{binary} did not print the report ({done.returncode}): {tail}")
+        shutil.move(target, out)

@@ -203,12 +203,15 @@ def _gaps_in_shift(
     either end of what the books hold counts where its one neighbour says)."""
     out = []
     for lo, hi in ranges.gaps():
+        # the neighbours by number, found on the primary key (not a scan of the table's rows)
         before = conn.execute(
-            "SELECT max(ts) FROM ledger_messages WHERE site = %s AND table_id = %s AND seq < %s",
+            "SELECT ts FROM ledger_messages WHERE site = %s AND table_id = %s AND seq < %s "
+            "ORDER BY seq DESC LIMIT 1",
             (site, table, lo),
         ).fetchone()
         after = conn.execute(
-            "SELECT min(ts) FROM ledger_messages WHERE site = %s AND table_id = %s AND seq > %s",
+            "SELECT ts FROM ledger_messages WHERE site = %s AND table_id = %s AND seq > %s "
+            "ORDER BY seq LIMIT 1",
             (site, table, hi),
         ).fetchone()
         starts = before[0] if before else None

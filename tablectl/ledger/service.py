@@ -171,7 +171,11 @@ class Ledger:
             client, store = self._client_now, self._store
             if client is None or store is None:
                 continue
-            for ask in self.filler.due(loop.time(), store.tables):
+            # A table whose messages wait to be written is not asked yet: the books' numbers
+            # would not show what already came (an answer still queued would be asked again).
+            waiting = {(m.site, m.table) for m in self._pending}
+            ready = {k: r for k, r in store.tables.items() if k not in waiting}
+            for ask in self.filler.due(loop.time(), ready):
                 site, table = ask.table
                 request = {"id": ask.ref, "from": ask.first, "to": ask.last}
                 topic = f"{self.cfg.prefix}/{site}/{table}/cmd/{HISTORY_VERB}"

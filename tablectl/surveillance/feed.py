@@ -117,7 +117,7 @@ class SurveillanceFeed:
             elif kind in CARDS:
                 out += self._dealt(record, echo, rules)
             elif kind == "wager":
-                self._wagered(record, echo)
+                out += self._wagered(record, echo)
             elif kind == "round.void":
                 self._voided(echo)
         head = {"table": self.table, "ts": ts, "v": PAYLOAD_VERSION, "record": record}
@@ -221,17 +221,18 @@ class SurveillanceFeed:
 
     # -- wagers and the counter --------------------------------------------------------------
 
-    def _wagered(self, record: int, echo: dict[str, Any]) -> None:
+    def _wagered(self, record: int, echo: dict[str, Any]) -> list[dict[str, Any]]:
         """A wager the table took: its stake, with the figures of the shoe as it stands."""
         seat, spot, round_no = echo.get("seat"), echo.get("spot"), echo.get("round")
         try:
             amount = Decimal(str(echo.get("amount")))
         except InvalidOperation:
-            return
+            return []
         if not isinstance(seat, int) or not isinstance(spot, str):
-            return
+            return []
+        out: list[dict[str, Any]] = []
         if isinstance(round_no, int) and round_no != self.betting_round:
-            self._close_betting()
+            out = self._close_betting()  # a round that ended before any card: its samples
             self.betting_round = round_no
         if isinstance(echo.get("player"), str):
             self.players[seat] = echo["player"]
@@ -240,12 +241,13 @@ class SurveillanceFeed:
                 WagerNote(record, round_no, seat, spot, str(echo.get("amount")), self.figures)
             )
         if self.figures is None:
-            return
+            return out
         bets = self.betting.setdefault(seat, SeatRound())
         bets.stakes[spot] = bets.stakes.get(spot, Decimal(0)) + amount
         for w in self.figures.wagers:  # when it bet on the wager, else when it first bet
             if w.wager == spot or w.wager not in bets.expectations:
                 bets.expectations[w.wager] = w.expectation
+        return out
 
     def _close_betting(self) -> list[dict[str, Any]]:
         """The round's wagers are all in: each seat's round is a sample of the counter watch,

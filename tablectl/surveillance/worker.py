@@ -49,6 +49,8 @@ _rules: Rules | None = None
 
 WORKER_STARTS = 3
 """How many times in a row the worker process is started after it died, before the feed stops."""
+QUEUE_MAX = 10_000
+"""Records waiting for the worker at most (hours of play): past it the feed stops, logged."""
 WORKER_NICENESS = 10
 """How much lower the worker's CPU priority is than the daemon's: on a two-core table PC the
 figures wait for a free core rather than take one from the table's own loop."""
@@ -88,16 +90,28 @@ class SurveillanceWorker:
         self.protection = protection
         self.table = table
         self.relay = relay
-        self.queue: asyncio.Queue[tuple[int, str, list[dict[str, Any]], Rules]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[int, str, list[dict[str, Any]], Rules]] = asyncio.Queue(
+            QUEUE_MAX
+        )
+        self.stopped = False  # the feed gave up (logged): nothing more is queued
 
     def add(
         self, rec: Record, rows: list[OutboxRow], whole: list[dict[str, Any]], rules: Rules
     ) -> None:
         """Queue a journaled record's played inputs and voids (`feed_inputs`; cheap: the hot
         path calls it)."""
+        if self.stopped:
+            return
         echoes = feed_inputs(whole, rows)
-        if echoes:
+        if not echoes:
+            return
+        try:
             self.queue.put_nowait((rec.seq, rec.ts, echoes, rules))
+        except asyncio.QueueFull:
+            # The worker has fallen hopelessly behind (hung, or the machine starved): the
+            # figures would be stale anyway. Stop rather than hold the table's memory.
+            self.stopped = True
+            log.error("surveillance.stopped", record=rec.seq, reason="its queue is full")
 
     def _pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -127,6 +141,7 @@ class SurveillanceWorker:
                     log.error("surveillance.worker_died", record=record, times=died, exc_info=exc)
                     pool.shutdown(wait=False, cancel_futures=True)
                     if died >= WORKER_STARTS:
+                        self.stopped = True
                         log.error("surveillance.stopped", record=record, reason="worker died")
                         return
                     pool, sent = self._pool(), None

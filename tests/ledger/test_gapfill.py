@@ -63,3 +63,17 @@ def test_an_answer_to_a_request_not_ours_changes_nothing() -> None:
     assert not filler.answered(T, "someone-else", [(2, 4)], None)
     assert not filler.answered(("room-1", "other"), ask.ref, [], None)
     assert filler.answered(T, ask.ref, [], None)
+
+
+def test_a_gap_partly_filled_keeps_its_age_and_is_asked_on_at_once() -> None:
+    """1-3 and 1000 held: the gap 4-999 is asked 4-203 after the grace; once those came, what
+    is left of the same gap (204-999) is asked at the next tick, not after a new grace."""
+    filler = GapFiller(grace=10, timeout=30)
+    tables = received((1, 3), (1000, 1000))
+    assert filler.due(0.0, tables) == []
+    (ask,) = filler.due(10.0, tables)
+    assert (ask.first, ask.last) == (4, 3 + MAX_HISTORY)
+    assert filler.answered(T, ask.ref, [], None)
+    tables[T].add_span(4, 3 + MAX_HISTORY)
+    (nxt,) = filler.due(11.0, tables)
+    assert (nxt.first, nxt.last) == (4 + MAX_HISTORY, 3 + 2 * MAX_HISTORY)
