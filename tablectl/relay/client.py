@@ -33,9 +33,14 @@ class RelayClient(aiomqtt.Client):
     file descriptor" logged after the daemon had been stopped (SIGSTOP) for longer than the
     broker's keepalive, when the ping and the broker's close come together; had the number
     been reused by then, the writer would have watched some other file. So here a request made
-    on the loop's thread registers at once, while the socket is certainly open, and one from
-    another thread registers later only if the socket is still paho's and still open (paho
-    closes it, and drops it, only after withdrawing the writer: `Client._sock_close`).
+    on the loop's thread is written at once, while the socket is certainly open, and a writer
+    registered only for what the socket did not take; one from another thread registers later
+    only if the socket is still paho's and still open (paho closes it, and drops it, only after
+    withdrawing the writer: `Client._sock_close`).
+
+    Writing at once is also what puts a message on the wire in the turn that published it
+    (paho does the same when no event loop watches its socket): a card's event leaves before
+    the messages after it are even built, and no writer is added and withdrawn per message.
     """
 
     def _on_socket_register_write(
@@ -55,7 +60,12 @@ class RelayClient(aiomqtt.Client):
                 self._loop.add_writer(fd, write)
 
         if _on_loop(self._loop):
-            register()
+            # Asked from the loop's thread (a publish, the keepalive's ping): written now, in
+            # the caller's turn, as paho writes when no event loop watches its socket; the loop
+            # watches the socket only for what it did not take (a full send buffer).
+            write()
+            if client.want_write():
+                register()
         else:
             self._loop.call_soon_threadsafe(register)
 
@@ -74,7 +84,7 @@ class AckedClient(RelayClient):
 
     aiomqtt 2.5's ``publish()`` returns once the PUBACK came, whatever its reason code, so a
     publish the broker refused looks like one it took; `start_publish` and `publish_acked` give
-    the code (paho hands it to ``on_publish``), and `write_now` writes what paho holds at once.
+    the code (paho hands it to ``on_publish``).
     ``receive_maximum`` is the broker's Receive Maximum from its CONNACK (Mosquitto says 20;
     65535 when it says nothing): an MQTT 5 client may not have more unacknowledged publishes at
     the broker than that, paho does not see to it, and paho's own window cannot change once
@@ -90,8 +100,9 @@ class AckedClient(RelayClient):
         self, topic: str, payload: bytes, *, qos: int, retain: bool
     ) -> asyncio.Future[ReasonCode | None]:
         """Hand a message to paho now, in the caller's turn (the order of the calls is the order
-        on the wire), and return the broker's answer to come: the PUBACK's reason code for QoS 1
-        (a refusal when ``is_failure``: 0x80 or more), None for QoS 0, which nothing answers.
+        on the wire; `RelayClient` writes it at once), and return the broker's answer to come:
+        the PUBACK's reason code for QoS 1 (a refusal when ``is_failure``: 0x80 or more), None
+        for QoS 0, which nothing answers.
         It fails with ``MqttError`` when paho cannot send the message or no PUBACK comes within
         the client's timeout; cancelling it only stops the wait."""
         loop = asyncio.get_running_loop()
@@ -122,15 +133,6 @@ class AckedClient(RelayClient):
     ) -> ReasonCode | None:
         """`start_publish`, awaited."""
         return await self.start_publish(topic, payload, qos=qos, retain=retain)
-
-    def write_now(self) -> None:
-        """Write what paho holds for the socket now rather than when the loop next finds the
-        socket writable (a turn later); what the socket does not take waits for that turn."""
-        try:
-            self._client.loop_write()
-        except Exception as exc:  # as the writer's: a failed write means the connection is gone
-            if not self._disconnected.done():
-                self._disconnected.set_exception(exc)
 
     def _on_publish(
         self,
