@@ -12,11 +12,13 @@ from typing import Any, TypeVar
 
 import aiomqtt
 import paho.mqtt.client as paho_mqtt
+import structlog
 from aiomqtt.types import PahoSocket
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 T = TypeVar("T")
+log = structlog.get_logger("tablectl.relay")
 
 
 class RelayClient(aiomqtt.Client):
@@ -43,6 +45,12 @@ class RelayClient(aiomqtt.Client):
     the messages after it are even built, and no writer is added and withdrawn per message.
     """
 
+    def _on_socket_open(self, client: paho_mqtt.Client, userdata: Any, sock: PahoSocket) -> None:
+        """Nagle's algorithm off on the broker's TCP connection (`no_delay`), then aiomqtt's
+        reader on the socket."""
+        no_delay(sock)
+        super()._on_socket_open(client, userdata, sock)
+
     def _on_socket_register_write(
         self, client: paho_mqtt.Client, userdata: Any, sock: PahoSocket
     ) -> None:
@@ -68,6 +76,23 @@ class RelayClient(aiomqtt.Client):
                 register()
         else:
             self._loop.call_soon_threadsafe(register)
+
+
+def no_delay(sock: PahoSocket) -> None:
+    """TCP_NODELAY on a TCP socket: each message leaves when it is written, never held back
+    until the broker acknowledges the segment before it. With Nagle's algorithm on, a message
+    written while an earlier one is unacknowledged waits for that acknowledgment, which the
+    broker's delayed ACK can hold for 40 ms (Linux's least delayed-ACK time): a round's last card
+    is followed by four more messages, and the next card can come right after them. Mosquitto
+    sets the option on its side only with `set_tcp_nodelay` (docs/operations.md); libmosquitto
+    has it as MOSQ_OPT_TCP_NODELAY, paho has no option for it. A socket that refuses it is
+    logged and used as it is (a connection goes on without it)."""
+    if not isinstance(sock, socket.socket) or sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except OSError as exc:
+        log.warning("relay.tcp_nodelay_refused", error=str(exc))
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:

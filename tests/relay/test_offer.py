@@ -6,6 +6,7 @@ the outbox (`OutboxDrain._offered_next`)."""
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -118,3 +119,15 @@ async def test_offered_and_unoffered_records_go_out_once_each_in_seq_order(
         await wait_until(lambda: outbox.unsent == 0, what="every row marked sent")
         assert live_seqs(live) == list(range(1, total + 1))
         assert_rows_intact(outbox, [m for m in live.row_messages() if not m.retain])
+
+
+async def test_the_relays_connection_sends_without_nagles_delay(mosquitto: MosquittoBroker) -> None:
+    """TCP_NODELAY on the relay's socket (`no_delay`): a message written while the one before
+    it waits for the broker's acknowledgment leaves at once."""
+    relay, _ = make_relay(MemoryOutbox(), mosquitto.host, mosquitto.port)
+    async with Collector(mosquitto) as live, running(relay):
+        await waiting(relay, live)
+        assert relay._wire is not None
+        sock = relay._wire.client._client.socket()
+        assert isinstance(sock, socket.socket)
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
