@@ -104,9 +104,6 @@ class Daemon(Recovery, Inputs, Commands, MqttLink, Devices, StatusReport):
             self.metrics.held("round", self.table.held is not None)  # as the replay left it
             self.listeners.append(self._metered)
         self._spawn(self._consume(), "journal")
-        # The outputs and sent marks written to disk while the table waits, not by the next
-        # input's commit (tablectl/journal/wal_flush.py).
-        self.journal.flush_in_background()
         if relay is not None:
             self.relay = relay
             # This start's word, in place of any the broker still holds from before it.

@@ -10,17 +10,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator, Sequence
-from pathlib import Path
-
-import structlog
 
 from tablectl.journal.errors import JournalError
 from tablectl.journal.file import Transaction
-from tablectl.journal.wal_flush import WalFlusher
 from tablectl.outputs import OutboxRow
 from tablectl.records import Record
-
-log = structlog.get_logger("tablectl.journal")
 
 
 class Outbox:
@@ -28,10 +22,8 @@ class Outbox:
     records' half (the connection, and the first and last record the file holds)."""
 
     db: sqlite3.Connection
-    path: Path
     first_seq: int
     _last_seq: int
-    _wal_flusher: WalFlusher | None = None  # `flush_in_background`
 
     def applied(self) -> int:
         """The last journal record whose outputs are in the outbox."""
@@ -82,32 +74,9 @@ class Outbox:
 
     def mark_sent(self, seqs: Sequence[int]) -> None:
         """Record acknowledged messages. Not fsync'd: a mark lost in a crash only means the
-        message is published again under the same seq, which consumers de-duplicate. With
-        `flush_in_background` on, the marks and the outputs before them are then written to
-        disk by its thread, not by the next input's commit."""
+        message is published again under the same seq, which consumers de-duplicate."""
         with Transaction(self.db, durable=False):
             self.db.executemany("UPDATE outbox SET sent = 1 WHERE seq = ?", [(s,) for s in seqs])
-        if self._wal_flusher is not None:
-            self._wal_flusher.request()
-
-    def flush_in_background(self) -> None:
-        """Have a thread write the outputs and sent marks to disk after each `mark_sent`
-        (tablectl/journal/wal_flush.py), until `close`: the running daemon's, so that each
-        input's commit writes little more than the input. A write-ahead log that cannot be
-        opened is logged, and the commits write those pages as before."""
-        if self._wal_flusher is not None:
-            return
-        wal = Path(f"{self.path}-wal")
-        try:
-            self._wal_flusher = WalFlusher(wal)
-        except OSError as exc:
-            log.warning("journal.wal_flush_off", wal=str(wal), error=str(exc))
-
-    def _stop_flushing(self) -> None:
-        """The background flush stopped (`Journal.close`)."""
-        flusher, self._wal_flusher = self._wal_flusher, None
-        if flusher is not None:
-            flusher.close()
 
     def outbox(self, *, topic_suffix: str | None = None) -> list[OutboxRow]:
         """Every stored output (sent or not), optionally only one topic's, in seq order."""

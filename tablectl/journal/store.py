@@ -211,7 +211,6 @@ class Journal(Outbox):
         return str(row[0])
 
     def close(self) -> None:
-        self._stop_flushing()
         self.db.close()
         self._release()
 
