@@ -36,6 +36,23 @@ from hil.runner import find_mosquitto, free_port
 
 def measure(n: int, gap: float, durable: bool) -> dict[str, Any]:
     """Time `n` lines through pty -> reader (-> SQLite) -> Mosquitto -> subscriber."""
+    return summary(samples(n, gap, durable), durable)
+
+
+def summary(lat: list[float], durable: bool) -> dict[str, Any]:
+    """The median and 99th percentile (ms) of trip times in seconds."""
+    lat = sorted(lat)
+    return {
+        "n": len(lat),
+        "median_ms": round(1000 * statistics.median(lat), 3),
+        "p99_ms": round(1000 * lat[max(0, int(0.99 * len(lat)) - 1)], 3),
+        "durable": durable,
+    }
+
+
+def samples(n: int, gap: float, durable: bool) -> list[float]:
+    """The trip times (seconds) of `n` lines through pty -> reader (-> SQLite) -> Mosquitto ->
+    subscriber, in the order they arrived."""
     port = free_port()
     broker = subprocess.Popen(
         [find_mosquitto(), "-p", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -88,13 +105,7 @@ def measure(n: int, gap: float, durable: bool) -> dict[str, Any]:
         done.wait(15)
         sub.loop_stop()
         pub.loop_stop()
-        lat.sort()
-        return {
-            "n": len(lat),
-            "median_ms": round(1000 * statistics.median(lat), 3),
-            "p99_ms": round(1000 * lat[max(0, int(0.99 * len(lat)) - 1)], 3),
-            "durable": durable,
-        }
+        return lat
     finally:
         broker.terminate()
         broker.wait(10)

@@ -12,11 +12,13 @@ from typing import Any, TypeVar
 
 import aiomqtt
 import paho.mqtt.client as paho_mqtt
+import structlog
 from aiomqtt.types import PahoSocket
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 T = TypeVar("T")
+log = structlog.get_logger("tablectl.relay")
 
 
 class RelayClient(aiomqtt.Client):
@@ -33,10 +35,21 @@ class RelayClient(aiomqtt.Client):
     file descriptor" logged after the daemon had been stopped (SIGSTOP) for longer than the
     broker's keepalive, when the ping and the broker's close come together; had the number
     been reused by then, the writer would have watched some other file. So here a request made
-    on the loop's thread registers at once, while the socket is certainly open, and one from
-    another thread registers later only if the socket is still paho's and still open (paho
-    closes it, and drops it, only after withdrawing the writer: `Client._sock_close`).
+    on the loop's thread is written at once, while the socket is certainly open, and a writer
+    registered only for what the socket did not take; one from another thread registers later
+    only if the socket is still paho's and still open (paho closes it, and drops it, only after
+    withdrawing the writer: `Client._sock_close`).
+
+    Writing at once is also what puts a message on the wire in the turn that published it
+    (paho does the same when no event loop watches its socket): a card's event leaves before
+    the messages after it are even built, and no writer is added and withdrawn per message.
     """
+
+    def _on_socket_open(self, client: paho_mqtt.Client, userdata: Any, sock: PahoSocket) -> None:
+        """Nagle's algorithm off on the broker's TCP connection (`no_delay`), then aiomqtt's
+        reader on the socket."""
+        no_delay(sock)
+        super()._on_socket_open(client, userdata, sock)
 
     def _on_socket_register_write(
         self, client: paho_mqtt.Client, userdata: Any, sock: PahoSocket
@@ -55,9 +68,31 @@ class RelayClient(aiomqtt.Client):
                 self._loop.add_writer(fd, write)
 
         if _on_loop(self._loop):
-            register()
+            # Asked from the loop's thread (a publish, the keepalive's ping): written now, in
+            # the caller's turn, as paho writes when no event loop watches its socket; the loop
+            # watches the socket only for what it did not take (a full send buffer).
+            write()
+            if client.want_write():
+                register()
         else:
             self._loop.call_soon_threadsafe(register)
+
+
+def no_delay(sock: PahoSocket) -> None:
+    """TCP_NODELAY on a TCP socket: each message leaves when it is written, never held back
+    until the broker acknowledges the segment before it. With Nagle's algorithm on, a message
+    written while an earlier one is unacknowledged waits for that acknowledgment, which the
+    broker's delayed ACK can hold for 40 ms (Linux's least delayed-ACK time): a round's last card
+    is followed by four more messages, and the next card can come right after them. Mosquitto
+    sets the option on its side only with `set_tcp_nodelay` (docs/operations.md); libmosquitto
+    has it as MOSQ_OPT_TCP_NODELAY, paho has no option for it. A socket that refuses it is
+    logged and used as it is (a connection goes on without it)."""
+    if not isinstance(sock, socket.socket) or sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except OSError as exc:
+        log.warning("relay.tcp_nodelay_refused", error=str(exc))
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
@@ -74,7 +109,7 @@ class AckedClient(RelayClient):
 
     aiomqtt 2.5's ``publish()`` returns once the PUBACK came, whatever its reason code, so a
     publish the broker refused looks like one it took; `start_publish` and `publish_acked` give
-    the code (paho hands it to ``on_publish``), and `write_now` writes what paho holds at once.
+    the code (paho hands it to ``on_publish``).
     ``receive_maximum`` is the broker's Receive Maximum from its CONNACK (Mosquitto says 20;
     65535 when it says nothing): an MQTT 5 client may not have more unacknowledged publishes at
     the broker than that, paho does not see to it, and paho's own window cannot change once
@@ -90,8 +125,9 @@ class AckedClient(RelayClient):
         self, topic: str, payload: bytes, *, qos: int, retain: bool
     ) -> asyncio.Future[ReasonCode | None]:
         """Hand a message to paho now, in the caller's turn (the order of the calls is the order
-        on the wire), and return the broker's answer to come: the PUBACK's reason code for QoS 1
-        (a refusal when ``is_failure``: 0x80 or more), None for QoS 0, which nothing answers.
+        on the wire; `RelayClient` writes it at once), and return the broker's answer to come:
+        the PUBACK's reason code for QoS 1 (a refusal when ``is_failure``: 0x80 or more), None
+        for QoS 0, which nothing answers.
         It fails with ``MqttError`` when paho cannot send the message or no PUBACK comes within
         the client's timeout; cancelling it only stops the wait."""
         loop = asyncio.get_running_loop()
@@ -122,15 +158,6 @@ class AckedClient(RelayClient):
     ) -> ReasonCode | None:
         """`start_publish`, awaited."""
         return await self.start_publish(topic, payload, qos=qos, retain=retain)
-
-    def write_now(self) -> None:
-        """Write what paho holds for the socket now rather than when the loop next finds the
-        socket writable (a turn later); what the socket does not take waits for that turn."""
-        try:
-            self._client.loop_write()
-        except Exception as exc:  # as the writer's: a failed write means the connection is gone
-            if not self._disconnected.done():
-                self._disconnected.set_exception(exc)
 
     def _on_publish(
         self,

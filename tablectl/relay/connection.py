@@ -403,7 +403,6 @@ class Relay:
                 wire.last = self._drain.settle(in_flight, wire.last, only_done=True)
             # Notices made just before stop():
             self._notices.issue(client, notes, len(in_flight), self._window_of(client))
-            client.write_now()
             if in_flight or notes:  # stop(): let what is on the wire be acknowledged first
                 await asyncio.wait({*in_flight, *notes}, timeout=self._timeout)
         finally:
@@ -414,15 +413,14 @@ class Relay:
 
     def _hand_on(self, wire: _Wire, offered: Sequence[OutboxRow] = ()) -> None:
         """Hand paho the waiting notices, then the next rows (`OutboxDrain.issue`, `offered`
-        merged with the pending ones), as many as the window has room for, and write them."""
+        merged with the pending ones), as many as the window has room for; each is on the wire
+        as it is handed (`RelayClient`), in this turn, not the loop's next."""
         client, in_flight, notes = wire.client, wire.in_flight, wire.notes
         window = self._window_of(client)
-        flying = len(in_flight) + len(notes)
         self._notices.issue(client, notes, len(in_flight), window)
-        again = [*wire.again, *offered] if offered else wire.again
-        wire.last = self._drain.issue(client, in_flight, wire.last, again, len(notes), window)
-        if len(in_flight) + len(notes) > flying:
-            client.write_now()  # on the wire in this turn, not the loop's next
+        wire.last = self._drain.issue(
+            client, in_flight, wire.last, wire.again, len(notes), window, offered
+        )
 
     async def _next_turn(self, answers: list[asyncio.Future[Any]], timeout: float) -> None:
         """Wait until one of the broker's `answers` came, `wake()` (or `notice`, `stop()`) was

@@ -115,11 +115,14 @@ class OutboxDrain:
         again: Sequence[OutboxRow],
         notes_flying: int,
         window: int,
+        offered: Sequence[OutboxRow] = (),
     ) -> int:
         """Start publishing the next rows, in seq order, up to `window` unacknowledged messages
         (the `notes_flying` notices count too); returns the highest seq handed to paho.
 
-        The next rows are the pending ones merged with `again` (`_next_rows`). A sliding window
+        The next rows are the pending ones merged with `again` and with the `offered` rows of a
+        record just stored (`_next_rows`), or the offered rows alone when they are the next
+        ones (`_offered_next`: the outbox is not read then). A sliding window
         rather than batches: a new card goes on the wire at once even while earlier messages
         wait for their PUBACK (which a broker's Nagle delay can hold ~40 ms). Each message is
         handed to paho here, in seq order, so messages go on the wire in seq order;
@@ -131,10 +134,12 @@ class OutboxDrain:
         room = window - len(in_flight) - notes_flying
         if room <= 0:
             return last
-        flying = {row.seq for row in in_flight.values()}
-        rows = [
-            r for r in self._next_rows(window + len(in_flight), last, again) if r.seq not in flying
-        ]
+        rows = self._offered_next(last, again, offered)
+        if rows is None:
+            flying = {row.seq for row in in_flight.values()}
+            limit = window + len(in_flight)
+            merged = [*again, *offered] if offered else again
+            rows = [r for r in self._next_rows(limit, last, merged) if r.seq not in flying]
         held = self._held
         if held is not None:
             rows = [r for r in rows if r.seq < held.row.seq]
@@ -147,6 +152,22 @@ class OutboxDrain:
             in_flight[answer] = row
             last = max(last, row.seq)
         return last
+
+    def _offered_next(
+        self, last: int, again: Sequence[OutboxRow], offered: Sequence[OutboxRow]
+    ) -> list[OutboxRow] | None:
+        """The `offered` rows, when they are the next rows themselves; else None (the outbox is
+        read). They are when nothing is held, they run on from seq `last` without a hole, and no
+        row of `again` is still to go: every row up to `last` was handed on (rows are handed in
+        seq order, and `last` is lowered only when a held row is taken, while rows after it may
+        still wait), so none can lie between them and `last`; a record's rows are the newest
+        the outbox holds when they are offered, and one stored after them goes on a later turn,
+        after them."""
+        if not offered or self._held is not None or any(r.seq > last for r in again):
+            return None
+        if [r.seq for r in offered] != list(range(last + 1, last + 1 + len(offered))):
+            return None
+        return list(offered)
 
     def _next_rows(self, limit: int, last: int, again: Sequence[OutboxRow]) -> list[OutboxRow]:
         """The rows after seq `last`, in seq order: pending ones and those of `again` (retained
