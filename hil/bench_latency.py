@@ -150,9 +150,12 @@ def run_tablectl(
     metrics: bool = False,
     chunks: int = 1,
     between: Callable[[], None] | None = None,
+    extra_config: str = "",
 ) -> dict[str, Any]:
     """Time about `n` cards through the daemon; with `between`, it is called after each
-    `chunks`-th part of them, at a round's end, the daemon waiting meanwhile (the floors' turns)."""
+    `chunks`-th part of them, at a round's end, the daemon waiting meanwhile (the floors' turns).
+    `extra_config` is TOML appended to the table's config (hil/bench_protection.py turns the
+    surveillance feed on with it)."""
     master, slave = os.openpty()
     tty.setraw(slave)
     port = os.ttyname(slave)
@@ -181,7 +184,7 @@ emulator = true
 port = {broker_port}
 [journal]
 path = "journal.db"
-{metrics_table}"""
+{metrics_table}{extra_config}"""
     )
     daemon = subprocess.Popen(
         [sys.executable, "-m", "tablectl.cli", "run", "--config", str(cfg)],
