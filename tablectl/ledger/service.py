@@ -216,6 +216,7 @@ class Ledger:
             password=password,
             tls_context=tls,
             keepalive=b.keepalive,
+            timeout=b.timeout_seconds,
             protocol=aiomqtt.ProtocolVersion.V5,
             clean_start=False,
             properties=connect,

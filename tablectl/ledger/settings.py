@@ -30,6 +30,10 @@ class LedgerBroker(StrictSection):
     tls: Tls | None = None
     client_id: Text | None = None  # default: tablectl-ledger-<first site>
     keepalive: StrictInt = Field(30, ge=5, le=3600)
+    # How long a connect (and each broker operation) may take: a broker handing back a session
+    # that queued an outage's messages (a million at ten times a busy floor for 10 minutes)
+    # answers the CONNECT late
+    timeout_seconds: StrictInt = Field(120, ge=5, le=3600)
     # How long the broker keeps the ledger's session (its subscriptions and the messages queued
     # for it) while the ledger is away: past it, what was queued is lost to the broker and the
     # ledger fills the gap from the tables' journals.
