@@ -69,6 +69,28 @@ SELECT (SELECT count(*) FROM new),
 payload held differs (the row just inserted is not in the statement's snapshot: NULL then)."""
 
 
+INSERT_BATCH = """INSERT INTO ledger_messages (site, table_id, seq, topic, kind, ts, payload)
+SELECT site, table_id, seq, topic, kind, ts::timestamptz, payload::jsonb
+FROM unnest(%s::text[], %s::text[], %s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[])
+    AS t(site, table_id, seq, topic, kind, ts, payload)
+ON CONFLICT (site, table_id, seq) DO NOTHING
+RETURNING site, table_id, seq"""
+"""A batch's messages in one statement, column by column: the numbers it inserted come back;
+the rest were held already (a redelivery, or another payload: `_held_differs`)."""
+
+
+def _columns(kept: Sequence[Received]) -> tuple[list[Any], ...]:
+    return (
+        [m.site for m in kept],
+        [m.table for m in kept],
+        [m.seq for m in kept],
+        [m.topic for m in kept],
+        [m.kind for m in kept],
+        [m.ts for m in kept],
+        [m.text for m in kept],
+    )
+
+
 def _params(m: Received) -> dict[str, object]:
     return {
         "site": m.site,
@@ -175,12 +197,19 @@ class LedgerStore:
                     held += 1
                     self._quarantine(cur, m, f"the database refused it: {exc}".strip())
                     results.append(None)
-        else:  # one round trip for the batch (pipelined), a result set per message
-            cur.executemany(INSERT_MESSAGE, [_params(m) for m in kept], returning=True)
+        else:  # one statement for the batch; the few numbers held already looked at after
+            new = set()
+            if kept:
+                rows_in = cur.execute(INSERT_BATCH, _columns(kept)).fetchall()
+                new = {(str(r[0]), str(r[1]), int(r[2])) for r in rows_in}
             results = []
-            for _ in kept:
-                results.append(cur.fetchone())
-                cur.nextset()
+            for m in kept:
+                key = (m.site, m.table, m.seq)
+                if key in new:
+                    new.discard(key)  # a second copy in the same batch is a redelivery
+                    results.append((1, None))
+                else:
+                    results.append(self._held_differs(cur, m))
         for m, result in zip(kept, results, strict=True):
             if result is None:
                 continue  # quarantined above
@@ -191,6 +220,17 @@ class LedgerStore:
                 differ += 1
                 self._quarantine(cur, m, "differs from the message already held under its number")
         return rows, differ, held
+
+    def _held_differs(
+        self, cur: psycopg.Cursor[tuple[Any, ...]], m: Received
+    ) -> tuple[int, bool | None]:
+        """A number held already: whether its payload differs from `m`'s."""
+        row = cur.execute(
+            "SELECT payload IS DISTINCT FROM %s::jsonb FROM ledger_messages "
+            "WHERE site = %s AND table_id = %s AND seq = %s",
+            (m.text, m.site, m.table, m.seq),
+        ).fetchone()
+        return (0, None if row is None else bool(row[0]))
 
     def _quarantine(self, cur: psycopg.Cursor[tuple[Any, ...]], m: Received, reason: str) -> None:
         log.error(

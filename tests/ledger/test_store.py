@@ -126,3 +126,10 @@ def test_one_writer_a_database_and_readers_beside_it(postgres: PostgresServer) -
     reader.close()
     first.close()
     LedgerStore(postgres.conninfo).close()  # free again once the first has gone
+
+
+def test_a_message_twice_in_one_batch_is_one_row(postgres: PostgresServer) -> None:
+    store = LedgerStore(postgres.conninfo)
+    done = store.write([message(1, type="wager"), message(1, type="wager"), message(2)])
+    assert (done.rows, done.counted, done.repeated, done.differed) == (2, 2, 1, 0)
+    store.close()
