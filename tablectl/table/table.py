@@ -19,7 +19,7 @@ from tablectl.games.registry import make_engine
 from tablectl.games.table_rules import Rules
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.records import Record
-from tablectl.render import render
+from tablectl.render import event_fields, render
 from tablectl.table.inputs import HAND_ENTERED, Route, route_of
 from tablectl.table.masking import public_input
 from tablectl.table.replay import ReplayShortcut
@@ -240,28 +240,39 @@ class Table(ReplayShortcut):
 
     def _number(self, message: Message, rec: Record) -> OutboxRow:
         self.seq += 1
+        # The envelope (docs/mqtt.md): `ts` is the record's journal time (an input's echo keeps
+        # its own, which a held input's differs from), `v` the payload schemas' version. The
+        # envelope's fields come first; a payload's field of the same name takes its place.
+        envelope = {"table": self.table_id, "seq": self.seq, "ts": rec.ts, "v": PAYLOAD_VERSION}
+        kind = type(message)
         try:
-            out = render(message)
+            # The usual two are enveloped as they are built, not rendered and then copied.
+            if kind is StateChanged:
+                view, extra = cast(StateChanged, message).parts()
+                topic, payload, qos, retain = "state", {**envelope, **view, **extra}, 1, True
+            elif kind is InputAccepted and self.unhidden is None:
+                echo = cast(InputAccepted, message)
+                type_, fields = event_fields(echo)
+                payload = {**envelope, "type": type_, **fields, **echo.shown}
+                payload["ts"] = echo.ts  # where and as event_payload places it
+                topic, qos, retain = "event", 1, False
+            else:
+                out = render(message)
+                topic, payload, qos, retain = out.topic, out.payload, out.qos, out.retain
+                payload = {**envelope, **payload}
         except Exception as exc:  # R40: a view built only now (a start never builds it)
             message = self._unrendered(message, exc, rec)
             out = render(message)
-        # The envelope (docs/mqtt.md): `ts` is the record's journal time (an input's echo keeps
-        # its own, which a held input's differs from), `v` the payload schemas' version.
-        payload = {
-            "table": self.table_id,
-            "seq": self.seq,
-            "ts": rec.ts,
-            "v": PAYLOAD_VERSION,
-            **out.payload,
-        }
+            topic, payload, qos, retain = out.topic, out.payload, out.qos, out.retain
+            payload = {**envelope, **payload}
         if isinstance(message, DisplayChanged):
             self.displayed[message.name] = payload
-        if self.unhidden is not None and isinstance(message, InputAccepted):
+        elif self.unhidden is not None and isinstance(message, InputAccepted):
             whole = render(dataclasses.replace(message, hide=frozenset()))
             envelope = {"table": self.table_id, "seq": self.seq, "ts": rec.ts}
             self.unhidden.append({**envelope, "v": PAYLOAD_VERSION, **whole.payload})
         data = encode_payload(payload)
-        return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
+        return OutboxRow(self.seq, f"{self.base}/{topic}", data, qos, retain)
 
     def _unrendered(self, message: Message, exc: Exception, rec: Record) -> TableAlert:
         """R40: a message that cannot be rendered (a view is built only when it is published,
