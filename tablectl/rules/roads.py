@@ -197,18 +197,37 @@ class RoadBoard(NamedTuple):
         return RoadBoard(bead, big, 0, derived)
 
     def roads(self) -> Roads:
-        """The roads as `all_roads` returns them (fresh lists and dicts)."""
+        """The roads as `all_roads` returns them: fresh lists, but each big-road column's list
+        of cells is shared with the boards that hold the same column (a shoe's columns but the
+        last stay as they are from coup to coup): read them, never change them (a view is
+        read-only)."""
         b, s, c = self.derived
         return {
             "bead_plate": [list(column) for column in self.bead],
-            "big_road": [
-                [{"winner": e.winner, "ties": e.ties, "natural": e.natural} for e in column]
-                for column in self.big
-            ],
+            "big_road": [_big_column(column) for column in self.big],
             "big_eye_boy": [list(column) for column in b],
             "small_road": [list(column) for column in s],
             "cockroach_pig": [list(column) for column in c],
         }
+
+
+def _big_column(column: tuple[BigRoadCell, ...]) -> list[BigRoadEntry]:
+    """A big-road column as `big_road` gives it, worked out once per (immutable) column."""
+    kept = _BIG_COLUMNS.get(id(column))
+    if kept is None or kept[0] is not column:
+        if len(_BIG_COLUMNS) >= BIG_COLUMNS_KEPT:
+            _BIG_COLUMNS.clear()
+        cells: list[BigRoadEntry] = [
+            {"winner": e.winner, "ties": e.ties, "natural": e.natural} for e in column
+        ]
+        kept = _BIG_COLUMNS[id(column)] = (column, cells)
+    return kept[1]
+
+
+BIG_COLUMNS_KEPT = 1024
+_BIG_COLUMNS: dict[int, tuple[tuple[BigRoadCell, ...], list[BigRoadEntry]]] = {}
+"""Big-road columns as `_big_column` gave them, by the column's id (the column itself kept with
+them, so an id cannot be another's)."""
 
 
 def _colour(big: Sequence[Sized], c: int, r: int, offset: int) -> Colour:

@@ -58,9 +58,10 @@ class Table(ReplayShortcut):
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
         self._rendering = True
-        return [
-            self._number(o, rec) for o in self._with_chain_head(rec, self._record_messages(rec))
-        ]
+        outputs = self._simple_input(rec)
+        if outputs is None:
+            outputs = self._record_messages(rec)
+        return [self._number(o, rec) for o in self._with_chain_head(rec, outputs)]
 
     def advance(self, rec: Record) -> None:
         """Apply one journal record whose messages are not wanted (they are in the outbox
@@ -70,11 +71,9 @@ class Table(ReplayShortcut):
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
         self._rendering = False
-        counted = self._count_simple_input(rec)
-        if counted is not None:
-            self.seq += counted
-            return
-        outputs = self._record_messages(rec)
+        outputs = self._simple_input(rec)
+        if outputs is None:
+            outputs = self._record_messages(rec)
         # Only counted: a witness (`_with_chain_head`) adds its journal/head to a round's result.
         self.seq += len(outputs)
         if rec.witness and any(isinstance(o, RoundResult) for o in outputs):
