@@ -115,8 +115,9 @@ class TableState:
         replay meets the same wager or bank again and again, and events are immutable. An input
         with a position (`at`) is never the same twice, so it is not remembered. A record that
         comes with its event parsed (`Record.event`) is not parsed again."""
-        if rec.event is not None:
-            return cast(InputEvent, rec.event)
+        parsed: InputEvent | None = rec.event  # (no `cast`: a call, on every record)
+        if parsed is not None:
+            return parsed
         text = rec.text
         if text is None or not isinstance(rec.body, dict) or "at" in rec.body:
             return parse_event(rec.body)

@@ -76,7 +76,7 @@ class Table(ReplayShortcut):
             outputs = self._record_messages(rec)
         # Only counted: a witness (`_with_chain_head`) adds its journal/head to a round's result.
         self.seq += len(outputs)
-        if rec.witness and any(isinstance(o, RoundResult) for o in outputs):
+        if rec.witness and _ends_a_round(outputs):
             self.seq += 1
 
     def _with_chain_head(self, rec: Record, outputs: list[Message]) -> list[Message]:
@@ -84,7 +84,7 @@ class Table(ReplayShortcut):
         `round/result` (`chain`) and on the retained `journal/head`, so the floor keeps a witness
         of the journal that no later edit of the file can change (docs/mqtt.md). A record that
         carries no head (a replayed line without one) publishes none."""
-        if not rec.witness or not any(isinstance(o, RoundResult) for o in outputs):
+        if not rec.witness or not _ends_a_round(outputs):
             return outputs
         out: list[Message] = [
             replace(o, table=replace(o.table, chain=rec.chain)) if isinstance(o, RoundResult) else o
@@ -243,17 +243,15 @@ class Table(ReplayShortcut):
         # its own, which a held input's differs from), `v` the payload schemas' version. The
         # envelope's fields come first; a payload's field of the same name takes its place.
         envelope = {"table": self.table_id, "seq": self.seq, "ts": rec.ts, "v": PAYLOAD_VERSION}
-        kind = type(message)
         try:
             # The usual two are enveloped as they are built, not rendered and then copied.
-            if kind is StateChanged:
-                view, extra = cast(StateChanged, message).parts()
+            if isinstance(message, StateChanged):
+                view, extra = message.parts()
                 topic, payload, qos, retain = "state", {**envelope, **view, **extra}, 1, True
-            elif kind is InputAccepted and self.unhidden is None:
-                echo = cast(InputAccepted, message)
-                type_, fields = event_fields(echo)
-                payload = {**envelope, "type": type_, **fields, **echo.shown}
-                payload["ts"] = echo.ts  # where and as event_payload places it
+            elif isinstance(message, InputAccepted) and self.unhidden is None:
+                type_, fields = event_fields(message)
+                payload = {**envelope, "type": type_, **fields, **message.shown}
+                payload["ts"] = message.ts  # where and as event_payload places it
                 topic, qos, retain = "event", 1, False
             else:
                 out = render(message)
@@ -297,6 +295,15 @@ class Table(ReplayShortcut):
             rule="R40",
             source=rec.source,
         )
+
+
+def _ends_a_round(outputs: list[Message]) -> bool:
+    """Whether a round's result is among `outputs` (asked of every witnessed record: a loop, not
+    `any` over a generator, which costs more than the loop's work)."""
+    for o in outputs:  # noqa: SIM110
+        if isinstance(o, RoundResult):
+            return True
+    return False
 
 
 _encode_payload = json.JSONEncoder(
