@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import functools
 import gc
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO, cast
 
 from tablectl.cli.common import EXIT_OK, add_command, config_arg
+from tablectl.cli.replay_lines import OUTPUT_BATCH_PIECES, lines_into, print_rows, rows_text
+from tablectl.cli.replay_split import SPLIT_SHARE, print_split, worth_splitting
 from tablectl.config import load_config
-from tablectl.outputs import OutboxRow
 from tablectl.records import Record, replay_ts
 from tablectl.table import Table, journal_body
 from tablectl_base.events import EventError, InputEvent, event_dict, json_problem, parse_event
@@ -128,62 +128,6 @@ def _chain_head(chain: Any, seq: int) -> tuple[str | None, str | None]:
     return digest, key
 
 
-def print_rows(rows: Sequence[OutboxRow], out: TextIO) -> None:
-    """Each row as a JSON line: topic, payload, qos, retain. The payload goes out as the row's
-    own bytes, not decoded and encoded again: they are compact JSON written with these same
-    separators and ensure_ascii=False from a dict with string keys, so the round trip gave back
-    exactly those bytes. One record's lines are written at once."""
-    if rows:
-        out.write(rows_text(rows))
-
-
-def rows_text(rows: Sequence[OutboxRow]) -> str:
-    """The lines `print_rows` writes for `rows`."""
-    return "".join([_framed(r) for r in rows])
-
-
-def _framed(row: OutboxRow) -> str:
-    """One row's line: its payload between the JSON around it (`_frame`)."""
-    head, tail = _frame(row.topic, row.qos, row.retain)
-    return head + row.payload.decode("utf-8") + tail
-
-
-@functools.lru_cache(maxsize=1024, typed=True)
-def _frame(topic: str, qos: int, retain: bool) -> tuple[str, str]:
-    """The text of a line before and after its payload: json.dumps(value, separators=(",",
-    ":"), ensure_ascii=False) of topic, qos and retain, remembered (a replay writes the same
-    few topics, qos and retain flags on every line)."""
-    return (
-        f'{{"topic":{_compact(topic)},"payload":',
-        f',"qos":{_compact(qos)},"retain":{_compact(retain)}}}\n',
-    )
-
-
-def _compact(value: str | int | bool) -> str:
-    """json.dumps(value, separators=(",", ":"), ensure_ascii=False)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def lines_into(rows: Sequence[OutboxRow], out: list[bytes]) -> None:
-    """The UTF-8 bytes of the lines `print_rows` writes for `rows`, appended to `out` in
-    pieces (each payload as the row's own bytes, between its frame's)."""
-    frames = _frames
-    for row in rows:
-        topic = row.topic
-        frame = frames.get(topic)
-        if frame is None or frame[0] != row.qos or frame[1] is not row.retain:
-            head, tail = _frame(topic, row.qos, row.retain)
-            if len(frames) >= FRAMES_KEPT:
-                frames.clear()
-            frame = frames[topic] = (row.qos, row.retain, head.encode(), tail.encode())
-        out += (frame[2], row.payload, frame[3])
-
-
-FRAMES_KEPT = 1024
-_frames: dict[str, tuple[int, bool, bytes, bytes]] = {}
-"""`_frame` as UTF-8 by topic, with the qos and retain flag it was made for (`lines_into`)."""
-
-
 def cmd_replay(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     table = Table(cfg)
@@ -202,11 +146,32 @@ def cmd_replay(args: argparse.Namespace) -> int:
     with stream:
         records = replay_records(iter(stream))
         buffer = _utf8_buffer(sys.stdout)
+        count = _lines_in(args.events) if buffer is not None else 0
         if buffer is None:
             _print_text(table, records)
+        elif worth_splitting(count):  # a long file, two processors: two processes share it
+            cut = int(count * SPLIT_SHARE)
+            print_split(table, records, lambda: _read_again(args.events), cut, buffer)
         else:
             _print_bytes(table, records, buffer)
     return EXIT_OK
+
+
+def _lines_in(events: Path) -> int:
+    """How many lines file `events` holds (0 for the standard input, which is read once)."""
+    if str(events) == "-":
+        return 0
+    count = 0
+    with events.open("rb") as raw:
+        while chunk := raw.read(1 << 20):
+            count += chunk.count(b"\n")
+    return count
+
+
+def _read_again(events: Path) -> Iterator[Record]:
+    """The records of file `events`, read from its start by a second process."""
+    with events.open(encoding="utf-8", errors="replace") as stream:
+        yield from replay_records(iter(stream))
 
 
 def _utf8_buffer(out: TextIO) -> BinaryIO | None:
@@ -259,5 +224,5 @@ def _print_text(table: Table, records: Iterator[Record]) -> None:
 
 OUTPUT_BATCH = 1 << 20
 """Characters of output `tablectl replay` gathers before writing them as text."""
-OUTPUT_BATCH_PIECES = 3 * 2048
-"""Pieces of output (three a line: about a megabyte) it gathers before writing them as bytes."""
+
+__all__ = ["lines_into", "print_rows", "replay_records", "rows_text"]
