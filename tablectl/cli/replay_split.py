@@ -78,9 +78,9 @@ def print_split(
             batch.clear()
             done, reaped = _finished(pid), True
         finally:  # what was made before anything went wrong is printed, as it always was
-            buffer.write(b"".join(batch))
             if not reaped:
                 _stop(pid)
+            buffer.write(b"".join(batch))
         if done:
             spill.seek(0)
             shutil.copyfileobj(spill, buffer, 1 << 20)
