@@ -158,8 +158,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _lines_in(events: Path) -> int:
-    """How many lines file `events` holds (0 for the standard input, which is read once)."""
-    if str(events) == "-":
+    """How many lines file `events` holds; 0 for the standard input, a pipe or anything else
+    but a regular file (read once: counting its lines would consume them)."""
+    if str(events) == "-" or not events.is_file():
         return 0
     count = 0
     with events.open("rb") as raw:

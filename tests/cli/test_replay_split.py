@@ -7,6 +7,8 @@ alone with the same output."""
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -96,3 +98,23 @@ def test_a_short_file_or_one_processor_is_never_split(monkeypatch: pytest.Monkey
     assert not replay_split.worth_splitting(10 * replay_split.SPLIT_RECORDS)
     monkeypatch.setattr(replay_split, "processors", lambda: 2)
     assert replay_split.worth_splitting(replay_split.SPLIT_RECORDS)
+
+
+@pytest.mark.usefixtures("split_always")
+def test_a_pipe_is_read_once_and_never_split(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A named pipe (as a shell's process substitution gives) cannot be read twice: it is
+    replayed by one process, with the same output."""
+    config, events = _synthetic(tmp_path)
+    fifo = tmp_path / "events.fifo"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["cp", str(events), str(fifo)])
+    try:
+        assert main(["replay", "--config", str(config), str(fifo)]) == 0
+    finally:
+        assert writer.wait(timeout=60) == 0
+    captured = capfd.readouterr()
+    digest = hashlib.sha256(captured.out.encode("utf-8")).hexdigest()[:DIGITS]
+    assert (captured.out.count("\n"), digest) == SYNTHETIC_EXPECTED
+    assert captured.err == ""
