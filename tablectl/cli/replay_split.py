@@ -26,10 +26,10 @@ SPLIT_RECORDS = 4000
 """Records (lines) of a file from which a replay splits its work with a second process: below,
 the fork and the spill cost more than they save."""
 
-SPLIT_SHARE = 0.64
+SPLIT_SHARE = 0.62
 """The share of the records this process renders: the second process advances through them
-(parsing and playing, about 0.45 of rendering and printing one) before rendering the rest, so
-both finish together when this share is 1 / (2 - 0.45)."""
+(parsing and playing, about 0.4 of rendering and printing one: 20,000 rounds, 2026-11-29) before
+rendering the rest, so both finish together when this share is 1 / (2 - 0.4)."""
 
 SPILL_PIECES = 3 * 2048
 """Pieces of output (three a line) the second process gathers before writing them."""
