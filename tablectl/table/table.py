@@ -249,8 +249,15 @@ class Table(ReplayShortcut):
                 view, extra = message.parts()
                 topic, payload, qos, retain = "state", {**envelope, **view, **extra}, 1, True
             elif isinstance(message, InputAccepted) and self.unhidden is None:
-                type_, fields = event_fields(message)
-                payload = {**envelope, "type": type_, **fields, **message.shown}
+                event = message.event
+                if event is rec.event and not message.hide and type(event) is not DeviceStatus:
+                    # The echo of the record's own event, nothing hidden: its fields are the
+                    # record's body (the event's canonical form, `journal_body`: `type` first,
+                    # nulls and `ts` left out), with no dump of the event again.
+                    payload = {**envelope, **rec.body, **message.shown}
+                else:
+                    type_, fields = event_fields(message)
+                    payload = {**envelope, "type": type_, **fields, **message.shown}
                 payload["ts"] = message.ts  # where and as event_payload places it
                 topic, qos, retain = "event", 1, False
             else:
