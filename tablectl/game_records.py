@@ -79,7 +79,7 @@ class StateChanged(LazyView):
     first read); `round`, `phase` and `wagers` (how many are placed) are read by the table's
     timers and status line."""
 
-    __slots__ = ("phase", "round", "wagers")
+    __slots__ = ("_base", "_extra", "phase", "round", "wagers")
 
     def __init__(
         self,
@@ -94,21 +94,55 @@ class StateChanged(LazyView):
             raise TypeError("give a view or a function that builds one, not both")
         self._view = view
         self._build = build
+        self._base: StateChanged | None = None
+        self._extra: JsonObject = EMPTY
         self.round = round
         self.phase = phase
         self.wagers = wagers
 
+    @property
+    def view(self) -> JsonObject:
+        """The view, built now if it has not been yet (with `with_fields`' fields after it)."""
+        if self._view is None:
+            base = self._base
+            if base is not None:
+                self._view, self._base = {**base.view, **self._extra}, None
+            else:
+                assert self._build is not None
+                self._view, self._build = self._build(), None
+        return self._view
+
     def with_fields(self, extra: JsonObject) -> StateChanged:
         """The same state with `extra`'s fields after the view's own (built when read)."""
-        return StateChanged(
-            self.round, self.phase, self.wagers, build=lambda: {**self.view, **extra}
-        )
+        new = _new_state(StateChanged)
+        new._view = None
+        new._build = None
+        new._base = self
+        new._extra = extra
+        new.round = self.round
+        new.phase = self.phase
+        new.wagers = self.wagers
+        return new
+
+    def parts(self) -> tuple[JsonObject, JsonObject]:
+        """The view as two objects whose fields, one after the other, are the view's (a key in
+        both stands where the first has it, with the second's value, as `{**first, **second}`
+        places it): the game's view and what `with_fields` added, so a reader that merges them
+        into a bigger object (the table's envelope) need not merge them first."""
+        base = self._base
+        if self._view is None and base is not None:
+            return base.view, self._extra
+        return self.view, EMPTY
 
     def _key(self) -> tuple[object, ...]:
         return (self.round, self.phase, self.wagers, self.view)
 
     def __repr__(self) -> str:
         return f"StateChanged({self.round!r}, {self.phase!r}, {self.wagers!r}, {self.view!r})"
+
+
+_new_state = object.__new__
+"""A bare StateChanged, its slots then set by `with_fields` (no __init__ call, no closure)."""
 
 
 class DisplayChanged(LazyView):

@@ -65,6 +65,16 @@ def render(record: GameRecord | TableMessage | Output) -> Output:
 def event_payload(record: InputAccepted) -> dict[str, Any]:
     """`event`: the input's fields (less what the table does not show yet), the game's own
     additions, the time."""
+    kind, fields = event_fields(record)
+    payload = {"type": kind, **fields, **record.shown}
+    payload["ts"] = record.ts  # as `{..., "ts": record.ts}` places it
+    return payload
+
+
+def event_fields(record: InputAccepted) -> tuple[Any, dict[str, Any]]:
+    """The echoed input's type and its other fields, less `ts` and those hidden: what
+    `event_payload` puts before the game's additions (the dict is shared: read it, never change
+    it)."""
     event, hide = record.event, record.hide
     dumped = _dumped.get(id(event))
     if dumped is None or dumped[0] is not event or dumped[1] != hide:
@@ -73,7 +83,7 @@ def event_payload(record: InputAccepted) -> dict[str, Any]:
         if len(_dumped) >= DUMPED_KEPT:
             _dumped.clear()
         _dumped[id(event)] = dumped
-    return {"type": dumped[2], **dumped[3], **record.shown, "ts": record.ts}
+    return dumped[2], dumped[3]
 
 
 DUMPED_KEPT = 256

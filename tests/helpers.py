@@ -21,6 +21,7 @@ from tablectl.config import LoadedConfig, parse_config
 from tablectl.outputs import OutboxRow
 from tablectl.records import Record, replay_ts
 from tablectl.table import Table, journal_body
+from tablectl.table_messages import Message
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEDULES = REPO / "config" / "schedules" / "ez-baccarat-panda8.toml"
@@ -105,6 +106,15 @@ def write_config(tmp_path: Path, **overrides: Any) -> Path:
     path = tmp_path / "table.toml"
     path.write_text("\n".join(_toml_lines(config_dict(tmp_path, **overrides), "")) + "\n")
     return path
+
+
+class FullWayTable(Table):
+    """A table that takes the full way through every record, never the short way through the
+    usual one (`Table._simple_input`, which `apply` and `advance` both take): the reference the
+    short way is held to, record by record."""
+
+    def _simple_input(self, rec: Record) -> list[Message] | None:
+        return None
 
 
 def record(seq: int, event: Any, *, source: str = "test", ref: str | None = None) -> Record:

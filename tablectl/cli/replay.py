@@ -4,16 +4,18 @@ message it would publish printed as a JSON line."""
 from __future__ import annotations
 
 import argparse
-import functools
+import codecs
+import gc
 import json
+import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO, cast
 
 from tablectl.cli.common import EXIT_OK, add_command, config_arg
+from tablectl.cli.replay_lines import OUTPUT_BATCH_PIECES, lines_into, print_rows, rows_text
 from tablectl.config import load_config
-from tablectl.outputs import OutboxRow
 from tablectl.records import Record, replay_ts
 from tablectl.table import Table, journal_body
 from tablectl_base.events import EventError, InputEvent, event_dict, json_problem, parse_event
@@ -131,45 +133,13 @@ def _chain_head(chain: Any, seq: int) -> tuple[str | None, str | None]:
     return digest, key
 
 
-def print_rows(rows: Sequence[OutboxRow], out: TextIO) -> None:
-    """Each row as a JSON line: topic, payload, qos, retain. The payload goes out as the row's
-    own bytes, not decoded and encoded again: they are compact JSON written with these same
-    separators and ensure_ascii=False from a dict with string keys, so the round trip gave back
-    exactly those bytes. One record's lines are written at once."""
-    if rows:
-        out.write(rows_text(rows))
-
-
-def rows_text(rows: Sequence[OutboxRow]) -> str:
-    """The lines `print_rows` writes for `rows`."""
-    return "".join([_framed(r) for r in rows])
-
-
-def _framed(row: OutboxRow) -> str:
-    """One row's line: its payload between the JSON around it (`_frame`)."""
-    head, tail = _frame(row.topic, row.qos, row.retain)
-    return head + row.payload.decode("utf-8") + tail
-
-
-@functools.lru_cache(maxsize=1024, typed=True)
-def _frame(topic: str, qos: int, retain: bool) -> tuple[str, str]:
-    """The text of a line before and after its payload: json.dumps(value, separators=(",",
-    ":"), ensure_ascii=False) of topic, qos and retain, remembered (a replay writes the same
-    few topics, qos and retain flags on every line)."""
-    return (
-        f'{{"topic":{_compact(topic)},"payload":',
-        f',"qos":{_compact(qos)},"retain":{_compact(retain)}}}\n',
-    )
-
-
-def _compact(value: str | int | bool) -> str:
-    """json.dumps(value, separators=(",", ":"), ensure_ascii=False)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def cmd_replay(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     table = Table(cfg)
+    # What exists now (the modules, the config, the table) lives as long as the replay: kept out
+    # of the collector's reach, each full collection no longer walks it again (a replay makes and
+    # drops millions of small objects, and spent a twentieth of its time collecting).
+    gc.freeze()
     # Undecodable bytes become U+FFFD, so such a line turns into an alert rather than a crash.
     if str(args.events) == "-":
         reconfigure = getattr(sys.stdin, "reconfigure", None)
@@ -179,28 +149,69 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         stream = args.events.open(encoding="utf-8", errors="replace")
     with stream:
+        records = replay_records(iter(stream))
         if args.surveillance:
             from tablectl.cli.replay_surveillance import replay_surveillance
 
-            replay_surveillance(cfg, table, replay_records(iter(stream)), rows_text)
+            replay_surveillance(cfg, table, records, rows_text)
             return EXIT_OK
-        # The lines go out a batch at a time: written a record at a time, a long replay into a
-        # pipe spends a sixth of its time in writes of the standard output's 8 KB.
-        batch: list[str] = []
-        size = 0
-        try:
-            for rec in replay_records(iter(stream)):
-                text = rows_text(table.apply(rec))
-                batch.append(text)
-                size += len(text)
-                if size >= OUTPUT_BATCH:
-                    sys.stdout.write("".join(batch))
-                    batch.clear()
-                    size = 0
-        finally:  # what was made before anything went wrong is printed, as it always was
-            sys.stdout.write("".join(batch))
+        buffer = _utf8_buffer(sys.stdout)
+        if buffer is None:
+            _print_text(table, records)
+        else:
+            _print_bytes(table, records, buffer)
     return EXIT_OK
 
 
+def _utf8_buffer(out: TextIO) -> BinaryIO | None:
+    """The bytes under `out` when writing UTF-8 there is what writing text to `out` would do
+    (its encoding UTF-8, "\n" written as it is); None otherwise (then text is written)."""
+    buffer = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None)
+    if buffer is None or encoding is None or os.linesep != "\n":
+        return None
+    try:
+        utf8 = codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return None
+    return cast(BinaryIO, buffer) if utf8 else None
+
+
+def _print_bytes(table: Table, records: Iterator[Record], buffer: BinaryIO) -> None:
+    """Each record's lines as UTF-8 straight to `buffer` (the payloads are UTF-8 already: no
+    decoding them to write them as text), a batch at a time: written a record at a time, a long
+    replay into a pipe spends a sixth of its time in writes of the standard output's 8 KB."""
+    sys.stdout.flush()  # anything written as text first goes first
+    batch: list[bytes] = []
+    try:
+        for rec in records:
+            lines_into(table.apply(rec), batch)
+            if len(batch) >= OUTPUT_BATCH_PIECES:
+                buffer.write(b"".join(batch))
+                batch.clear()
+    finally:  # what was made before anything went wrong is printed, as it always was
+        buffer.write(b"".join(batch))
+        buffer.flush()
+
+
+def _print_text(table: Table, records: Iterator[Record]) -> None:
+    """Each record's lines written as text to the standard output, a batch at a time."""
+    batch: list[str] = []
+    size = 0
+    try:
+        for rec in records:
+            text = rows_text(table.apply(rec))
+            batch.append(text)
+            size += len(text)
+            if size >= OUTPUT_BATCH:
+                sys.stdout.write("".join(batch))
+                batch.clear()
+                size = 0
+    finally:  # what was made before anything went wrong is printed, as it always was
+        sys.stdout.write("".join(batch))
+
+
 OUTPUT_BATCH = 1 << 20
-"""Characters of output `tablectl replay` gathers before writing them."""
+"""Characters of output `tablectl replay` gathers before writing them as text."""
+
+__all__ = ["lines_into", "print_rows", "replay_records", "rows_text"]

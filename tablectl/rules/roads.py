@@ -8,12 +8,14 @@ Everything returned is plain lists, dicts, strings, ints and bools, ready for JS
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Sized
-from typing import Literal, NamedTuple, TypedDict
+from collections.abc import Callable, Sequence, Sized
+from typing import Any, Literal, NamedTuple, TypedDict, TypeVar, cast
 
 Letter = Literal["P", "B", "T"]
 Side = Literal["P", "B"]
 Colour = Literal["R", "B"]
+T = TypeVar("T")
+U = TypeVar("U")
 
 BEAD_ROWS = 6
 """Rows per bead-plate column (the standard six-high grid)."""
@@ -197,18 +199,49 @@ class RoadBoard(NamedTuple):
         return RoadBoard(bead, big, 0, derived)
 
     def roads(self) -> Roads:
-        """The roads as `all_roads` returns them (fresh lists and dicts)."""
+        """The roads as `all_roads` returns them: a fresh dict, but each road's list is shared
+        with the boards that hold the same (immutable) road, and each big-road column's cells
+        with those that hold the same column (a shoe's roads and columns mostly stay as they
+        are from coup to coup): read them, never change them (a view is read-only)."""
         b, s, c = self.derived
         return {
-            "bead_plate": [list(column) for column in self.bead],
-            "big_road": [
-                [{"winner": e.winner, "ties": e.ties, "natural": e.natural} for e in column]
-                for column in self.big
-            ],
-            "big_eye_boy": [list(column) for column in b],
-            "small_road": [list(column) for column in s],
-            "cockroach_pig": [list(column) for column in c],
+            "bead_plate": _road_list(self.bead, list),
+            "big_road": _road_list(self.big, _big_column),
+            "big_eye_boy": _road_list(b, list),
+            "small_road": _road_list(s, list),
+            "cockroach_pig": _road_list(c, list),
         }
+
+
+def _road_list(road: tuple[tuple[T, ...], ...], column: Callable[[tuple[T, ...]], U]) -> list[U]:
+    """`[column(c) for c in road]`, worked out once per (immutable) road."""
+    kept = _ROADS.get(id(road))
+    if kept is None or kept[0] is not road:
+        if len(_ROADS) >= KEPT:
+            _ROADS.clear()
+        kept = _ROADS[id(road)] = (road, [column(c) for c in road])
+    return cast(list[U], kept[1])
+
+
+def _big_column(column: tuple[BigRoadCell, ...]) -> list[BigRoadEntry]:
+    """A big-road column as `big_road` gives it, worked out once per (immutable) column."""
+    kept = _BIG_COLUMNS.get(id(column))
+    if kept is None or kept[0] is not column:
+        if len(_BIG_COLUMNS) >= KEPT:
+            _BIG_COLUMNS.clear()
+        cells: list[BigRoadEntry] = [
+            {"winner": e.winner, "ties": e.ties, "natural": e.natural} for e in column
+        ]
+        kept = _BIG_COLUMNS[id(column)] = (column, cells)
+    return kept[1]
+
+
+KEPT = 1024
+_ROADS: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
+"""Roads as `_road_list` gave them, by the road's id (the road itself kept with them, so an id
+cannot be another's)."""
+_BIG_COLUMNS: dict[int, tuple[tuple[BigRoadCell, ...], list[BigRoadEntry]]] = {}
+"""Big-road columns as `_big_column` gave them, by the column's id (kept the same way)."""
 
 
 def _colour(big: Sequence[Sized], c: int, r: int, offset: int) -> Colour:

@@ -1,5 +1,5 @@
-"""The replay path: `Table.advance`'s short way through the usual record, which moves the state
-and counts the messages without building them."""
+"""The short way through the usual record (`Table.apply` and `Table.advance`): a simple input
+played without the full way's checks for everything else."""
 
 from __future__ import annotations
 
@@ -7,31 +7,28 @@ from typing import cast
 
 from tablectl.records import Record
 from tablectl.table.inputs import Route, input_key, route_of
+from tablectl.table.replies import COUNTED_REPLY
 from tablectl.table.sequencing import DeviceSequencing
+from tablectl.table_messages import CommandReply, Message
 from tablectl_base.events import EventError, PositionedEvent, ShoeNew
 from tablectl_base.positions import Ledger, Verdict
 
 
 class ReplayShortcut(DeviceSequencing):
-    """`advance`'s short way, for a start, an import or a verification, which replay every
-    record without publishing: most records are a simple input, counted here without building
-    a message."""
+    """The short way through the usual record, for `apply` and `advance` alike (a start, an
+    import, a verification and `tablectl replay` run every record of a journal): most records
+    are a simple input, played here without the checks the full way makes for the rest."""
 
-    def _count_simple_input(self, rec: Record) -> int | None:
-        """`advance`'s short way through the usual record of a replay: a game input
-        the engine accepts (a bank, a wager, bets.close, a decision) from anywhere but a
-        device, or a device's input that is the next in its count with nothing waiting (a
-        card from the shoe), while no round is held and nothing is paced, played for recall or
-        witnessed. It moves the state, the request ids, the device's count and what the round
-        notes as `_record_messages` does and returns how many messages that way makes; None
-        sends the record the full way, which checks (and refuses) it as ever.
-        tests/table/test_snapshot.py holds the two ways equal record by record for every game."""
-        if (
-            self.held is not None
-            or self.played is not None
-            or rec.witness
-            or self.rules.pace is not None
-        ):
+    def _simple_input(self, rec: Record) -> list[Message] | None:
+        """The short way through the usual record: a game input the engine accepts (a bank, a
+        wager, bets.close, a decision) from anywhere but a device, or a device's input that is
+        the next in its count with nothing waiting (a card from the shoe), while no round is
+        held and nothing is paced or played for recall. It moves the state, the request ids,
+        the device's count and what the round notes as `_record_messages` does and returns the
+        same messages (a command's reply last); None sends the record the full way, which
+        checks (and refuses) it as ever. tests/table/test_snapshot.py holds the two ways equal
+        record by record for every game."""
+        if self.held is not None or self.played is not None or self.rules.pace is not None:
             return None
         try:
             event = self._parse(rec)
@@ -57,13 +54,17 @@ class ReplayShortcut(DeviceSequencing):
             self.state, outputs = self.engine.apply(self.state, event, rec.ts)
             if placed is not None:
                 self._set_ledger(source[7:], placed)
-            counted = len(self._track_accepted_input(event, rec, outputs))
+            out = self._track_accepted_input(event, rec, outputs)
         except Exception:  # a refusal, or anything R40 answers: the full way's to judge and say
             self._restore(saved)
             return None
         if key:
             self._refs.add(key, rec.ts)
-        return counted + (key is not None)
+        if key is None:
+            return out
+        # `advance` only counts the messages: the reply it never sends is not built either.
+        out.append(CommandReply(source[4:], rec.ref, True) if self._rendering else COUNTED_REPLY)
+        return out
 
     def _next_in_count(self, event: PositionedEvent, device: str, rec: Record) -> Ledger | None:
         """`device`'s count after `event` when it is simply the next position of the run in

@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 from datetime import timedelta
+from types import MappingProxyType
 from typing import Any, cast
 
 from tablectl.alerts import OpenAlerts, Pace
@@ -13,6 +14,7 @@ from tablectl.game_records import (
     DeviceUsed,
     GameRecord,
     InputAccepted,
+    JsonObject,
     RoundResult,
     StateChanged,
     TableNotes,
@@ -99,6 +101,7 @@ class TableState:
         self.played: list[tuple[int, dict[str, Any] | None]] | None = None
         self._rendering = True  # whether the record being applied will be published (`apply`)
         self._parsed: dict[str, InputEvent] = {}  # journaled JSON text -> its event (`_parse`)
+        self._blocked: tuple[dict[str, Ledger], bool] = ({}, False)  # `_any_blocked`, by ledgers
 
     def _save(self) -> tuple[Any, ...]:
         """What applying one record may change, cheaply: engine states and ledgers are
@@ -115,8 +118,9 @@ class TableState:
         replay meets the same wager or bank again and again, and events are immutable. An input
         with a position (`at`) is never the same twice, so it is not remembered. A record that
         comes with its event parsed (`Record.event`) is not parsed again."""
-        if rec.event is not None:
-            return cast(InputEvent, rec.event)
+        parsed: InputEvent | None = rec.event  # (no `cast`: a call, on every record)
+        if parsed is not None:
+            return parsed
         text = rec.text
         if text is None or not isinstance(rec.body, dict) or "at" in rec.body:
             return parse_event(rec.body)
@@ -205,9 +209,17 @@ class TableState:
                 closes = format_ts(parse_ts(ts) + timedelta(seconds=seconds))
                 self.bet_clock = (state.round, closes)
 
-    def _table_view(self) -> dict[str, Any]:
+    def _table_view(self) -> JsonObject:
         """What the table adds to the game's `state`: any hold, and when a running bet timer
-        closes betting (`bets_close_at`, R28)."""
+        closes betting (`bets_close_at`, R28). The usual one (nothing held, no gap, no timer
+        running) is one read-only object, not a new dict a state."""
+        if (
+            self.held is None
+            and not self.held_inputs
+            and self.bet_clock is None
+            and not self._any_blocked()
+        ):
+            return NOTHING_HELD
         view = self._hold_view()
         if self.bet_clock is not None:
             view["bets_close_at"] = self.bet_clock[1]
@@ -232,6 +244,15 @@ class TableState:
             if u.get("by_hand")
         ]
         return {"positions": groups, **({"entered_by_hand": by_hand} if by_hand else {})}
+
+    def _any_blocked(self) -> bool:
+        """Whether a device's count blocks the round, worked out again only when the ledgers
+        change (they are replaced, never changed in place: see `_save`)."""
+        ledgers = self.ledgers
+        known = self._blocked
+        if known[0] is not ledgers:
+            known = self._blocked = (ledgers, any(led.blocked() for led in ledgers.values()))
+        return known[1]
 
     def _hold_view(self) -> dict[str, Any]:
         """What `state` shows of a hold: why, how many inputs wait, and any gap in a device's
@@ -279,6 +300,10 @@ class TableState:
         SEQ): what its driver asks the device to resend after, on every (re)connect."""
         ledger = self.ledgers.get(device)
         return None if ledger is None else ledger.cursor()
+
+
+NOTHING_HELD: JsonObject = MappingProxyType({"held": None, "held_inputs": 0})
+"""`_hold_view` of a table with nothing held and no gap."""
 
 
 def blocked_reason(name: str, ledger: Ledger) -> str:

@@ -19,7 +19,7 @@ from tablectl.games.registry import make_engine
 from tablectl.games.table_rules import Rules
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.records import Record
-from tablectl.render import render
+from tablectl.render import event_fields, render
 from tablectl.table.inputs import HAND_ENTERED, Route, route_of
 from tablectl.table.masking import public_input
 from tablectl.table.replay import ReplayShortcut
@@ -58,9 +58,10 @@ class Table(ReplayShortcut):
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
         self._rendering = True
-        return [
-            self._number(o, rec) for o in self._with_chain_head(rec, self._record_messages(rec))
-        ]
+        outputs = self._simple_input(rec)
+        if outputs is None:
+            outputs = self._record_messages(rec)
+        return [self._number(o, rec) for o in self._with_chain_head(rec, outputs)]
 
     def advance(self, rec: Record) -> None:
         """Apply one journal record whose messages are not wanted (they are in the outbox
@@ -70,14 +71,12 @@ class Table(ReplayShortcut):
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
         self._rendering = False
-        counted = self._count_simple_input(rec)
-        if counted is not None:
-            self.seq += counted
-            return
-        outputs = self._record_messages(rec)
+        outputs = self._simple_input(rec)
+        if outputs is None:
+            outputs = self._record_messages(rec)
         # Only counted: a witness (`_with_chain_head`) adds its journal/head to a round's result.
         self.seq += len(outputs)
-        if rec.witness and any(isinstance(o, RoundResult) for o in outputs):
+        if rec.witness and _ends_a_round(outputs):
             self.seq += 1
 
     def _with_chain_head(self, rec: Record, outputs: list[Message]) -> list[Message]:
@@ -85,7 +84,7 @@ class Table(ReplayShortcut):
         `round/result` (`chain`) and on the retained `journal/head`, so the floor keeps a witness
         of the journal that no later edit of the file can change (docs/mqtt.md). A record that
         carries no head (a replayed line without one) publishes none."""
-        if not rec.witness or not any(isinstance(o, RoundResult) for o in outputs):
+        if not rec.witness or not _ends_a_round(outputs):
             return outputs
         out: list[Message] = [
             replace(o, table=replace(o.table, chain=rec.chain)) if isinstance(o, RoundResult) else o
@@ -240,28 +239,44 @@ class Table(ReplayShortcut):
 
     def _number(self, message: Message, rec: Record) -> OutboxRow:
         self.seq += 1
+        # The envelope (docs/mqtt.md): `ts` is the record's journal time (an input's echo keeps
+        # its own, which a held input's differs from), `v` the payload schemas' version. The
+        # envelope's fields come first; a payload's field of the same name takes its place.
+        envelope = {"table": self.table_id, "seq": self.seq, "ts": rec.ts, "v": PAYLOAD_VERSION}
         try:
-            out = render(message)
+            # The usual two are enveloped as they are built, not rendered and then copied.
+            if isinstance(message, StateChanged):
+                view, extra = message.parts()
+                topic, payload, qos, retain = "state", {**envelope, **view, **extra}, 1, True
+            elif isinstance(message, InputAccepted) and self.unhidden is None:
+                event = message.event
+                if event is rec.event and not message.hide and type(event) is not DeviceStatus:
+                    # The echo of the record's own event, nothing hidden: its fields are the
+                    # record's body (the event's canonical form, `journal_body`: `type` first,
+                    # nulls and `ts` left out), with no dump of the event again.
+                    payload = {**envelope, **rec.body, **message.shown}
+                else:
+                    type_, fields = event_fields(message)
+                    payload = {**envelope, "type": type_, **fields, **message.shown}
+                payload["ts"] = message.ts  # where and as event_payload places it
+                topic, qos, retain = "event", 1, False
+            else:
+                out = render(message)
+                topic, payload, qos, retain = out.topic, out.payload, out.qos, out.retain
+                payload = {**envelope, **payload}
         except Exception as exc:  # R40: a view built only now (a start never builds it)
             message = self._unrendered(message, exc, rec)
             out = render(message)
-        # The envelope (docs/mqtt.md): `ts` is the record's journal time (an input's echo keeps
-        # its own, which a held input's differs from), `v` the payload schemas' version.
-        payload = {
-            "table": self.table_id,
-            "seq": self.seq,
-            "ts": rec.ts,
-            "v": PAYLOAD_VERSION,
-            **out.payload,
-        }
+            topic, payload, qos, retain = out.topic, out.payload, out.qos, out.retain
+            payload = {**envelope, **payload}
         if isinstance(message, DisplayChanged):
             self.displayed[message.name] = payload
-        if self.unhidden is not None and isinstance(message, InputAccepted):
+        elif self.unhidden is not None and isinstance(message, InputAccepted):
             whole = render(dataclasses.replace(message, hide=frozenset()))
             envelope = {"table": self.table_id, "seq": self.seq, "ts": rec.ts}
             self.unhidden.append({**envelope, "v": PAYLOAD_VERSION, **whole.payload})
         data = encode_payload(payload)
-        return OutboxRow(self.seq, f"{self.base}/{out.topic}", data, out.qos, out.retain)
+        return OutboxRow(self.seq, f"{self.base}/{topic}", data, qos, retain)
 
     def _unrendered(self, message: Message, exc: Exception, rec: Record) -> TableAlert:
         """R40: a message that cannot be rendered (a view is built only when it is published,
@@ -287,6 +302,15 @@ class Table(ReplayShortcut):
             rule="R40",
             source=rec.source,
         )
+
+
+def _ends_a_round(outputs: list[Message]) -> bool:
+    """Whether a round's result is among `outputs` (asked of every witnessed record: a loop, not
+    `any` over a generator, which costs more than the loop's work)."""
+    for o in outputs:  # noqa: SIM110
+        if isinstance(o, RoundResult):
+            return True
+    return False
 
 
 _encode_payload = json.JSONEncoder(

@@ -1,16 +1,22 @@
 """`tablectl replay` writes each row's payload bytes as they are: the same line as decoding the
-payload and encoding the message again (what it used to do, at twice the cost)."""
+payload and encoding the message again (what it used to do, at twice the cost); to a UTF-8
+standard output as bytes, the very bytes its text would have become there."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import io
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablectl.cli.replay import print_rows
+from tablectl.cli import main
+from tablectl.cli.replay import lines_into, print_rows, rows_text
 from tablectl.outputs import OutboxRow
 from tablectl.table.table import encode_payload
 
@@ -44,6 +50,43 @@ def test_replay_line_equals_payload_decoded_and_encoded_again(
     out = io.StringIO()
     print_rows([row], out)
     assert out.getvalue() == decoded_and_encoded(row)
+
+
+@given(
+    st.text(min_size=1),
+    st.dictionaries(st.text(), json_values, max_size=6),
+    st.sampled_from([0, 1, 2]),
+    st.booleans(),
+)
+def test_replay_lines_as_bytes_are_its_text_lines_in_utf8(
+    topic: str, payload: dict[str, Any], qos: int, retain: bool
+) -> None:
+    """To a UTF-8 standard output `replay` writes bytes (`lines_into`): exactly what the text
+    lines `print_rows` writes (`rows_text`) become in UTF-8, a row's frame reused or not."""
+    data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "replace")
+    rows = [OutboxRow(7, topic, data, qos, retain), OutboxRow(8, topic, b"{}", qos, not retain)]
+    out: list[bytes] = []
+    lines_into(rows + rows, out)
+    assert b"".join(out) == rows_text(rows + rows).encode("utf-8")
+
+
+def test_replay_to_a_text_only_output_writes_the_same_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An output without bytes beneath it (here a StringIO) is written text: the same lines as
+    the bytes a UTF-8 standard output is given."""
+    folder = Path(__file__).resolve().parent / "replay_histories" / "ez-baccarat-panda8"
+    repo = Path(__file__).resolve().parents[2]
+    config = tmp_path / "table.toml"
+    config.write_text((folder / "table.toml").read_text("utf-8").replace("{repo}", str(repo)))
+    argv = ["replay", "--config", str(config), str(folder / "events.jsonl")]
+    assert main(argv) == 0
+    as_bytes = capsys.readouterr().out
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        assert main(argv) == 0
+    assert text.getvalue() == as_bytes
+    assert hashlib.sha256(as_bytes.encode()).hexdigest().startswith("3ae34b6d918269da")
 
 
 @given(st.dictionaries(st.text(), json_values, max_size=6))

@@ -18,7 +18,17 @@ from hypothesis import strategies as st
 
 from tablectl.game_records import GameRecord, StateChanged
 from tablectl.table import Table
-from tests.helpers import WITH_SHOE, bank, feed, make_config, payloads, play, records, wager
+from tests.helpers import (
+    WITH_SHOE,
+    FullWayTable,
+    bank,
+    feed,
+    make_config,
+    payloads,
+    play,
+    records,
+    wager,
+)
 
 SHOE = "device/shoe"
 COUP = ["9h", "2c", "Kd", "3s"]
@@ -311,11 +321,11 @@ def test_a_replay_places_every_arrival_as_the_live_table_does(
     tmp_path_factory: pytest.TempPathFactory, arrivals: list[int]
 ) -> None:
     """`advance` (a start's or an import's replay, which takes a short way for the card that is
-    simply next in its count: `Table._count_simple_input`) keeps the device's count, what waits, the
-    round's positions and the message count exactly as `apply` does, record by record, and deals
-    the game the same cards."""
+    simply next in its count: `Table._simple_input`) keeps the device's count, what waits, the
+    round's positions and the message count exactly as `apply` does the full way, record by
+    record, and deals the game the same cards."""
     cfg = make_config(tmp_path_factory.mktemp("p"))
-    live, quiet = Table(cfg), Table(cfg)
+    live, quiet = FullWayTable(cfg), Table(cfg)
     for table in (live, quiet):
         table.engine = _Recorder()
         table.state = table.engine.initial()

@@ -62,6 +62,7 @@ from tests.games.ultimate.test_ultimate_properties import ut_config
 from tests.helpers import (
     CLOSE,
     SHOE_NEW,
+    FullWayTable,
     bank,
     burn,
     cards,
@@ -91,8 +92,10 @@ def assert_restores_exactly(cfg: LoadedConfig, recs: Sequence[Record], cuts: Ite
     """Table A replays every record from the first. At each cut (a number of records applied,
     in order) the table being followed is snapshotted and replaced by the table restored from
     that snapshot: it re-encodes to the same bytes, equals A's encoding there, publishes exactly
-    A's rows after it, and ends with A's encoding and state."""
-    a = Table(cfg)
+    A's rows after it, and ends with A's encoding and state. A takes the full way through every
+    record; the tables restored from snapshots, and one that only advances, take the short way
+    through the usual one (`Table._simple_input`), so the two ways are held equal too."""
+    a = FullWayTable(cfg)
     published: list[list[Row]] = []
     after: list[tuple[int, Any]] = []  # the message count and the state after each record
     at_cut: dict[int, bytes] = {}
@@ -125,10 +128,10 @@ def assert_restores_exactly(cfg: LoadedConfig, recs: Sequence[Record], cuts: Ite
     assert snapshot.encode(c) == snapshot.encode(a)
     assert c.state == a.state
     assert (c.position, c.seq, c.held) == (a.position, a.seq, a.held)
-    # Advanced without rendering a message (a recovery's or an import's replay, which takes a
-    # short way through the usual game input: `Table._count_simple_input`), a table is where
-    # the rendering replay is after every record (the same message count and state) and ends
-    # exactly where it does.
+    # Advanced without rendering a message (a recovery's or an import's replay, which takes the
+    # short way through the usual game input: `Table._simple_input`), a table is where the
+    # rendering replay of the full way is after every record (the same message count and state)
+    # and ends exactly where it does.
     quiet = Table(cfg)
     for rec in recs:
         quiet.advance(rec)
