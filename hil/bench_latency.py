@@ -25,6 +25,7 @@ usage: .venv/bin/python hil/bench_latency.py [--n 1000] [--gap-ms 5] [--chunks 5
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -37,7 +38,7 @@ import threading
 import time
 import tty
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -298,6 +299,30 @@ def scraped(port: int) -> dict[str, Any]:
     return {"journal_inputs": int(count), "journal_mean_ms": round(1000 * total / count, 3)}
 
 
+@contextlib.contextmanager
+def local_broker(folder: Path) -> Iterator[int]:
+    """An open Mosquitto on a free loopback port (its config in `folder`), for one run; its
+    port. Stopped afterwards."""
+    port = free_port()
+    conf = folder / "mosquitto.conf"
+    conf.write_text(
+        f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+        + ("user root\n" if os.geteuid() == 0 else "")
+    )
+    broker = subprocess.Popen(
+        ["mosquitto", "-c", str(conf)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PATH": os.environ["PATH"] + ":/usr/sbin"},
+    )
+    try:
+        wait_port(port)
+        yield port
+    finally:
+        broker.terminate()
+        broker.wait(10)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1000, help="cards to time")
@@ -316,27 +341,10 @@ def main() -> None:
         bare.extend(samples(per_turn, gap, durable=False))
         durable_lat.extend(samples(per_turn, gap, durable=True))
 
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        conf = Path(tmp) / "mosquitto.conf"
-        conf.write_text(
-            f"listener {port} 127.0.0.1\nallow_anonymous true\n"
-            + ("user root\n" if os.geteuid() == 0 else "")
+    with tempfile.TemporaryDirectory() as tmp, local_broker(Path(tmp)) as port:
+        ours = run_tablectl(
+            a.n, gap, Path(tmp), port, metrics=a.metrics, chunks=a.chunks, between=floors
         )
-        broker = subprocess.Popen(
-            ["mosquitto", "-c", str(conf)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "PATH": os.environ["PATH"] + ":/usr/sbin"},
-        )
-        try:
-            wait_port(port)
-            ours = run_tablectl(
-                a.n, gap, Path(tmp), port, metrics=a.metrics, chunks=a.chunks, between=floors
-            )
-        finally:
-            broker.terminate()
-            broker.wait(10)
     floor = summary(bare, durable=False)
     durable = summary(durable_lat, durable=True)
     ratio = {

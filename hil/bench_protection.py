@@ -145,30 +145,12 @@ FEED_ON = "[protection]\nenabled = true\n"
 def _one_latency_run(run: Any, n: int, gap_ms: float, work: Path, extra: str) -> dict[str, Any]:
     """One daemon trip of hil/bench_latency.py against a broker of its own (a second daemon of
     the same table on one broker waits on the first one's session)."""
-    import os
-    import subprocess
 
     from hil import bench_latency as bl
 
-    port = bl.free_port()
-    conf = work / "mosquitto.conf"
-    conf.write_text(
-        f"listener {port} 127.0.0.1\nallow_anonymous true\n"
-        + ("user root\n" if os.geteuid() == 0 else "")
-    )
-    broker = subprocess.Popen(
-        ["mosquitto", "-c", str(conf)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "PATH": os.environ["PATH"] + ":/usr/sbin"},
-    )
-    try:
-        bl.wait_port(port)
+    with bl.local_broker(work) as port:
         result: dict[str, Any] = run(n, gap_ms / 1000, work, port, extra_config=extra)
         return result
-    finally:
-        broker.terminate()
-        broker.wait(10)
 
 
 def card_to_subscriber_on_off(n: int, gap_ms: float, repeats: int) -> dict[str, Any]:

@@ -7,13 +7,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tablectl.cli.common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, add_command
+
+if TYPE_CHECKING:  # the ledger's modules load only when a ledger command runs
+    from tablectl.ledger.settings import LedgerSection
+    from tablectl.ledger.store import LedgerStore
 
 DEFAULT_LEDGER_CONFIG = Path("/etc/tablectl/ledger.toml")
 
@@ -66,16 +72,60 @@ def add_parser(sub: Any) -> None:
     gaps.set_defaults(func=cmd_ledger_gaps)
 
 
-def cmd_ledger_run(args: argparse.Namespace) -> int:
-    from tablectl.ledger.service import Ledger
+class _Refused(Exception):
+    """A ledger command that cannot go on: its exit code and what to print."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _reported(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """The command, with a `_Refused` printed on the standard error and its code returned."""
+
+    @functools.wraps(func)
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except _Refused as exc:
+            print(f"tablectl ledger {args.ledger_command}: {exc}", file=sys.stderr)
+            return exc.code
+
+    return run
+
+
+def _config(args: argparse.Namespace) -> LedgerSection:
+    """The ledger's config, or `_Refused` (exit 2) naming each key that is wrong."""
     from tablectl.ledger.settings import LedgerConfigError, load_ledger_config
-    from tablectl.logs import configure_logging
 
     try:
-        cfg = load_ledger_config(args.config)
+        return load_ledger_config(args.config)
     except LedgerConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_USAGE
+        raise _Refused(EXIT_USAGE, str(exc)) from None
+
+
+def _store(args: argparse.Namespace, cfg: LedgerSection, *, writer: bool) -> LedgerStore:
+    """The books, as their one writer or a reader; `_Refused` (exit 1) when the database
+    cannot be reached or another writer holds it."""
+    import psycopg
+
+    from tablectl.ledger.service import Ledger
+    from tablectl.ledger.store import LedgerBusy, LedgerStore
+
+    try:
+        return LedgerStore(Ledger(cfg, args.config.parent).conninfo, writer=writer)
+    except LedgerBusy as exc:
+        raise _Refused(EXIT_FAIL, str(exc)) from None
+    except psycopg.Error as exc:
+        raise _Refused(EXIT_FAIL, f"the database: {exc}".rstrip()) from None
+
+
+@_reported
+def cmd_ledger_run(args: argparse.Namespace) -> int:
+    from tablectl.ledger.service import Ledger
+    from tablectl.logs import configure_logging
+
+    cfg = _config(args)
     configure_logging("info")
     ledger = Ledger(cfg, args.config.parent)
 
@@ -98,23 +148,9 @@ def cmd_ledger_run(args: argparse.Namespace) -> int:
     return EXIT_FAIL  # run() returns only by failing
 
 
+@_reported
 def cmd_ledger_gaps(args: argparse.Namespace) -> int:
-    import psycopg
-
-    from tablectl.ledger.service import Ledger
-    from tablectl.ledger.settings import LedgerConfigError, load_ledger_config
-    from tablectl.ledger.store import LedgerStore
-
-    try:
-        cfg = load_ledger_config(args.config)
-    except LedgerConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        store = LedgerStore(Ledger(cfg, args.config.parent).conninfo, writer=False)
-    except psycopg.Error as exc:
-        print(f"tablectl ledger: the database: {exc}".rstrip(), file=sys.stderr)
-        return EXIT_FAIL
+    store = _store(args, _config(args), writer=False)
     try:
         found = store.gaps()
         tables = {f"{site}/{table}": r for (site, table), r in sorted(store.tables.items())}
@@ -133,20 +169,17 @@ def cmd_ledger_gaps(args: argparse.Namespace) -> int:
     return EXIT_FAIL if found else EXIT_OK
 
 
+@_reported
 def cmd_ledger_report(args: argparse.Namespace) -> int:
     from datetime import UTC, date, datetime
-
-    import psycopg
 
     from tablectl.ledger.pdf import PdfError, print_pdf
     from tablectl.ledger.report import build_report
     from tablectl.ledger.report_formats import to_csv, to_html
-    from tablectl.ledger.service import Ledger
-    from tablectl.ledger.settings import LedgerConfigError, load_ledger_config
     from tablectl.ledger.shifts import hours, shift_on
 
+    cfg = _config(args)
     try:
-        cfg = load_ledger_config(args.config)
         if args.shift and args.date and not (args.start or args.end):
             shift = shift_on(args.shift, date.fromisoformat(args.date), cfg.shifts, cfg.timezone)
         elif args.start and args.end and not (args.shift or args.date):
@@ -155,23 +188,20 @@ def cmd_ledger_report(args: argparse.Namespace) -> int:
             raise ValueError("give --shift and --date, or --from and --to")
         if args.format == "pdf" and args.output is None:
             raise ValueError("--format pdf needs --output FILE")
-    except (LedgerConfigError, ValueError) as exc:
-        print(f"tablectl ledger report: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    except ValueError as exc:
+        raise _Refused(EXIT_USAGE, str(exc)) from None
     made = datetime.now(UTC).isoformat(timespec="seconds")
+    store = _store(args, cfg, writer=False)
     try:
-        with psycopg.connect(Ledger(cfg, args.config.parent).conninfo) as conn:
-            report = build_report(conn, cfg.sites, shift, made)
-    except psycopg.Error as exc:
-        print(f"tablectl ledger report: the database: {exc}".rstrip(), file=sys.stderr)
-        return EXIT_FAIL
+        report = build_report(store.conn, cfg.sites, shift, made)
+    finally:
+        store.close()
     text = to_csv(report) if args.format == "csv" else to_html(report)
     if args.format == "pdf":
         try:
             print_pdf(text, args.output)
         except PdfError as exc:
-            print(f"tablectl ledger report: {exc}", file=sys.stderr)
-            return EXIT_FAIL
+            raise _Refused(EXIT_FAIL, str(exc)) from None
     elif args.output is not None:
         args.output.write_text(text, encoding="utf-8")
     else:
@@ -179,41 +209,24 @@ def cmd_ledger_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+@_reported
 def cmd_ledger_load(args: argparse.Namespace) -> int:
-    import psycopg
-
     from tablectl.config import load_config
     from tablectl.ledger.load import load_export
-    from tablectl.ledger.service import Ledger
-    from tablectl.ledger.settings import LedgerConfigError, load_ledger_config
-    from tablectl.ledger.store import LedgerBusy, LedgerStore
 
-    try:
-        cfg = load_ledger_config(args.config)
-    except LedgerConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_USAGE
+    cfg = _config(args)
     table_cfg = load_config(args.table_config)  # ConfigError: reported by main, exit 2
     if table_cfg.table.site not in cfg.sites:
-        print(
-            f"tablectl ledger load: {args.table_config}: site {table_cfg.table.site!r} is not "
-            f"one the ledger keeps ({', '.join(cfg.sites)})",
-            file=sys.stderr,
+        raise _Refused(
+            EXIT_USAGE,
+            f"{args.table_config}: site {table_cfg.table.site!r} is not one the ledger keeps "
+            f"({', '.join(cfg.sites)})",
         )
-        return EXIT_USAGE
     try:
         lines = args.export.read_text(encoding="utf-8", errors="replace").splitlines(True)
     except OSError as exc:
-        print(f"tablectl ledger load: {args.export}: {exc.strerror}", file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        store = LedgerStore(Ledger(cfg, args.config.parent).conninfo)
-    except LedgerBusy as exc:
-        print(f"tablectl ledger load: {exc}", file=sys.stderr)
-        return EXIT_FAIL
-    except psycopg.Error as exc:
-        print(f"tablectl ledger load: the database: {exc}".rstrip(), file=sys.stderr)
-        return EXIT_FAIL
+        raise _Refused(EXIT_USAGE, f"{args.export}: {exc.strerror}") from None
+    store = _store(args, cfg, writer=True)
     try:
         done = load_export(store, table_cfg, lines)
         left = store.gaps().get((table_cfg.table.site, table_cfg.table.table), [])

@@ -94,3 +94,33 @@ def test_the_load_command_says_what_it_did(
     assert table["gaps"] == [] and table["through"] == table["highest"] > 0
     with psycopg.connect(postgres.conninfo) as conn:
         assert conn.execute("SELECT count(*) FROM ledger_messages").fetchone() != (0,)
+
+
+def test_the_report_command_writes_the_csv_and_refuses_a_pdf_without_a_file(
+    tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = load_config(table_config(tmp_path)).table.site
+    ledger = tmp_path / "ledger.toml"
+    ledger.write_text(
+        f'[ledger]\nsites = ["{site}"]\ndatabase = "{postgres.conninfo}"\n', encoding="utf-8"
+    )
+    argv = [
+        "ledger",
+        "load",
+        "--config",
+        str(ledger),
+        "--table-config",
+        str(table_config(tmp_path)),
+    ]
+    assert cli([*argv, str(HISTORY / "events.jsonl")]) == 0
+    capsys.readouterr()
+    hours = ["--from", "1970-01-01T00:00", "--to", "2100-01-01T00:00"]
+    assert cli(["ledger", "report", "--config", str(ledger), *hours]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0] == "section,site,table,item,detail,amount,ts,note"
+    assert any(r.startswith(f"site-collected,{site},") for r in rows)
+    assert rows[-1].startswith("digest,,,sha256,")
+    assert cli(["ledger", "report", "--config", str(ledger), *hours, "--format", "pdf"]) == 2
+    assert "--format pdf needs --output FILE" in capsys.readouterr().err
+    assert cli(["ledger", "report", "--config", str(ledger), "--shift", "day"]) == 2
+    assert "give --shift and --date, or --from and --to" in capsys.readouterr().err
