@@ -87,6 +87,25 @@ def test_the_daemon_and_the_table_load_no_numpy() -> None:
     assert "numpy" not in loaded
 
 
+_PARSER_LOADED = """
+import json, sys
+from tablectl.cli.app import build_parser
+build_parser()  # every command's parser: `analyze`'s names each game's analysed wagers
+print(json.dumps(sorted({m.split(".")[0] for m in sys.modules})))
+"""
+
+
+def test_the_command_lines_parser_loads_no_numpy_nor_database_client() -> None:
+    """Every `tablectl` command builds the whole parser first (`tablectl run` included), and
+    `analyze`'s reads each game's analysed wagers from its analysis module: those modules load
+    numpy only when a count runs."""
+    out = subprocess.run(
+        [sys.executable, "-c", _PARSER_LOADED], capture_output=True, text=True, check=True
+    )
+    loaded = set(json.loads(out.stdout))
+    assert loaded.isdisjoint({"numpy", "psycopg"}), sorted(loaded & {"numpy", "psycopg"})
+
+
 def test_the_daemon_and_the_table_load_no_database_client() -> None:
     """The ledger's PostgreSQL client is the ledger's alone (docs/dependencies.md)."""
     loaded = top_level_modules_after_importing(

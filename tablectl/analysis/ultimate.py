@@ -35,18 +35,19 @@ from functools import cache
 from itertools import combinations
 from math import comb, prod
 from types import MappingProxyType
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from tablectl.analysis import progress, wager_paytable
-from tablectl.analysis.holdem_ranks import CATEGORIES, RankTables, build_rank_tables, rank_char
 from tablectl.analysis.three_card_poker import best_five_category_counts
-from tablectl.analysis.ultimate_showdowns import IntArray, chunks, count_showdowns
 from tablectl.games.spec import Analysis, AnalyzeRequest
 from tablectl.rules.paytables import PayTable, odds_text, payout
 from tablectl.rules.ultimate import DEFAULT_PAYTABLES, GAME, PAYTABLE_PATH
 from tablectl_base.cards import Card
+
+if TYPE_CHECKING:  # numpy and the rank tables load only when a count runs: the parser of every
+    # `tablectl` command names this module's WAGERS, and a table's daemon never needs numpy
+    from tablectl.analysis.holdem_ranks import RankTables
+    from tablectl.analysis.ultimate_showdowns import IntArray
 
 WAGERS = ("trips", "blind", "bad-beat")
 FULL_DECK_VALUES = tuple(range(2, 15))  # 2..A, poker values
@@ -79,6 +80,7 @@ class ShowdownCounts:
     @staticmethod
     def of(win: Counts, tie: Counts, lose: Counts) -> ShowdownCounts:
         """Named, read-only counts from the per-index lists the counting builds."""
+        from tablectl.analysis.holdem_ranks import CATEGORIES
 
         def named(xs: Counts) -> Mapping[str, int]:
             return MappingProxyType({CATEGORIES[i]: x for i, x in enumerate(xs) if x})
@@ -137,6 +139,8 @@ def board_key(
     board: Sequence[Card], values: Sequence[int]
 ) -> tuple[tuple[int, ...], frozenset[int]]:
     """The class of a concrete board: its rank counts and its three-or-more suit's indices."""
+    from tablectl.analysis.holdem_ranks import rank_char
+
     index = {rank_char(v): i for i, v in enumerate(values)}
     counts = [0] * len(values)
     for card in board:
@@ -155,6 +159,8 @@ def board_key(
 @cache
 def rank_tables(values: tuple[int, ...]) -> RankTables:
     """The seven-card rank codes of a deck of four suits of `values`, built once a process."""
+    from tablectl.analysis.holdem_ranks import build_rank_tables
+
     return build_rank_tables(values)
 
 
@@ -162,6 +168,8 @@ def class_arrays(
     values: tuple[int, ...], classes: Sequence[tuple[tuple[int, ...], frozenset[int], int]]
 ) -> tuple[IntArray, IntArray, IntArray]:
     """Board classes as arrays: rank counts, suited value indices (0/1) and boards, a row each."""
+    import numpy as np
+
     counts = np.array([c for c, _, _ in classes], dtype=np.int64).reshape(-1, len(values))
     masks = np.array([sum(1 << i for i in s) for _, s, _ in classes], dtype=np.int64)
     suited = (masks[:, None] >> np.arange(len(values))) & 1
@@ -174,6 +182,11 @@ def _count(
 ) -> ShowdownCounts:
     """Every (player, player-dealer) hole-card deal on the given board classes, weighted by
     their boards, reporting progress a chunk at a time (`ultimate_showdowns`)."""
+    import numpy as np
+
+    from tablectl.analysis.holdem_ranks import CATEGORIES
+    from tablectl.analysis.ultimate_showdowns import chunks, count_showdowns
+
     counts, suited, weights = class_arrays(values, classes)
     total = np.zeros((3, len(CATEGORIES)), dtype=np.int64)
     parts = len(chunks(suited))
