@@ -30,7 +30,6 @@ from tablectl.outputs import OutboxRow
 from tablectl.records import Record, now_ts
 from tablectl.relay import Relay, RelayState
 from tablectl.status_socket import StatusServer, socket_path
-from tablectl.surveillance.worker import SurveillanceWorker
 from tablectl.table import Table
 
 log = structlog.get_logger("tablectl.daemon")
@@ -128,6 +127,9 @@ class Daemon(Recovery, Inputs, Commands, MqttLink, Devices, StatusReport):
                 self._spawn(self._broadcast(feed, relay), "broadcast")
             protection = self.cfg.table.protection
             if protection.enabled:  # the surveillance feed, off the hot path
+                # loaded only for a table that has it on (it brings multiprocessing)
+                from tablectl.surveillance.worker import SurveillanceWorker
+
                 watch = SurveillanceWorker(protection, self.cfg.table.table, relay)
                 fed.append(lambda rec, rows, whole: watch.add(rec, rows, whole, self.table.rules))
                 self._spawn(watch.run(), "surveillance")
