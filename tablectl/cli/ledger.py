@@ -193,7 +193,7 @@ def cmd_ledger_report(args: argparse.Namespace) -> int:
     made = datetime.now(UTC).isoformat(timespec="seconds")
     store = _store(args, cfg, writer=False)
     try:
-        report = build_report(store.conn, cfg.sites, shift, made)
+        report = build_report(store.conn, cfg.sites, shift, made, cfg.pits)
     finally:
         store.close()
     text = to_csv(report) if args.format == "csv" else to_html(report)

@@ -29,12 +29,15 @@ from tablectl.rules.fees import CollectionSchedule
 M = TypeVar("M", bound=BaseModel)
 TOPIC_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 TopicId = Annotated[str, Field(pattern=TOPIC_ID)]
+SITE_TABLE = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}/[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+"""A table named across sites, "site/table" (the ledger's pits)."""
 Text = Annotated[str, Field(min_length=1)]
 """Text that must say something: `""` is refused."""
 PATTERNS = {
     TOPIC_ID: "1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit "
     "(it is part of the MQTT topics)",
     r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$": "letters, digits, '_' or '-', in parts joined by '/'",
+    SITE_TABLE: "a table as its site and table id joined by '/' (\"cardroom-1/bac-01\")",
 }
 """What each pattern a key must match means, for a technician (never the raw regex)."""
 MAX_PATH = 4096  # Linux PATH_MAX

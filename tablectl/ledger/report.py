@@ -137,28 +137,44 @@ class ShiftReport:
     shift: Shift
     generated: str
     tables: list[TableReport]
+    pits: dict[str, list[str]] = field(default_factory=dict)  # pit -> its "site/table"s
 
     def sites(self) -> list[str]:
         return sorted({t.site for t in self.tables})
 
     def site_totals(self, site: str) -> TableReport:
         """The site's tables added up (rounds and collections; the lists stay per table)."""
-        total = TableReport(site, "(all tables)")
-        total.silent = False
-        for t in self.tables:
-            if t.site != site:
-                continue
-            total.rounds += t.rounds
-            total.games |= t.games
-            for key, value in t.collections.items():
-                total.collections[key] = total.collections.get(key, ZERO) + value
-        return total
+        return _added(TableReport(site, "(all tables)"), [t for t in self.tables if t.site == site])
+
+    def pit_totals(self, pit: str) -> TableReport:
+        """A pit's tables (the ledger config's `[ledger.pits]`) added up."""
+        names = set(self.pits.get(pit, ()))
+        return _added(
+            TableReport("", f"pit {pit}"),
+            [t for t in self.tables if f"{t.site}/{t.table}" in names],
+        )
+
+
+def _added(total: TableReport, tables: Sequence[TableReport]) -> TableReport:
+    """`tables`' rounds and collections added into `total`."""
+    total.silent = False
+    for t in tables:
+        total.rounds += t.rounds
+        total.games |= t.games
+        for key, value in t.collections.items():
+            total.collections[key] = total.collections.get(key, ZERO) + value
+    return total
 
 
 def build_report(
-    conn: psycopg.Connection[tuple[Any, ...]], sites: Sequence[str], shift: Shift, generated: str
+    conn: psycopg.Connection[tuple[Any, ...]],
+    sites: Sequence[str],
+    shift: Shift,
+    generated: str,
+    pits: Mapping[str, Sequence[str]] | None = None,
 ) -> ShiftReport:
-    """The report of `shift` for the tables of `sites` the books know."""
+    """The report of `shift` for the tables of `sites` the books know, with the totals of each
+    pit (`pits`: pit -> its tables as "site/table")."""
     tables: dict[tuple[str, str], TableReport] = {}
     known = conn.execute(
         "SELECT site, table_id, through, above FROM ledger_tables WHERE site = ANY(%s) "
@@ -179,7 +195,8 @@ def build_report(
         report.add(str(kind), _ts(ts), payload)
     for report in tables.values():
         report.offline = _offline(conn, report.site, report.table, shift)
-    return ShiftReport(shift, generated, [tables[k] for k in sorted(tables)])
+    chosen = {pit: list(names) for pit, names in (pits or {}).items()}
+    return ShiftReport(shift, generated, [tables[k] for k in sorted(tables)], chosen)
 
 
 def _spans(value: object) -> list[list[int]]:

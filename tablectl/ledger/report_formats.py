@@ -23,6 +23,12 @@ def _csv_rows(report: ShiftReport) -> Iterator[tuple[str, ...]]:
     yield ("shift", "", "", s.name, "", "", s.start.isoformat(), s.end.isoformat())
     for t in report.tables:
         yield from _table_rows(t)
+    for pit in sorted(report.pits):
+        total = report.pit_totals(pit)
+        yield ("pit-rounds", "", pit, "rounds", "", str(total.rounds), "", "")
+        for key, amount in sorted(total.collections.items()):
+            yield ("pit-collection", "", pit, _payer(key), "", f"{amount:.2f}", "", "")
+        yield ("pit-collected", "", pit, "total", "", f"{total.collected:.2f}", "", "")
     for site in report.sites():
         total = report.site_totals(site)
         yield ("site-rounds", site, "", "rounds", "", str(total.rounds), "", "")
@@ -99,6 +105,13 @@ def to_html(report: ShiftReport, *, title: str = "Shift report") -> str:
         f"(UTC); made {escape(report.generated)}; sites {escape(', '.join(report.sites()))}.</p>",
         _completeness(report),
     ]
+    for pit in sorted(report.pits):
+        total = report.pit_totals(pit)
+        tables = ", ".join(report.pits[pit])
+        parts.append(f'<section class="pit"><h2>Pit {escape(pit)}: totals</h2>')
+        parts.append(f"<p>Tables {escape(tables)}.</p>")
+        parts.append(_figures(total))
+        parts.append("</section>")
     for site in report.sites():
         total = report.site_totals(site)
         parts.append(f'<section class="site"><h2>Site {escape(site)}: totals</h2>')

@@ -12,11 +12,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, ValidationError, field_validator
 
 from tablectl.config.error_reasons import key_of, reason_of
-from tablectl.config.sections import PathText, Text, Tls, TopicId
+from tablectl.config.sections import SITE_TABLE, PathText, Text, Tls, TopicId
 from tablectl.games.settings import StrictInt
 from tablectl.games.table_rules import StrictSection
 
-ShiftName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
+ShortName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
+TableName = Annotated[str, Field(pattern=SITE_TABLE)]
+"""A table as "site/table" (each as a table's config names it)."""
 ClockTime = Annotated[str, Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")]
 
 
@@ -54,10 +56,12 @@ class LedgerSection(StrictSection):
     history_timeout_seconds: StrictInt = Field(30, ge=1, le=3600)  # unanswered: ask again
     broker: LedgerBroker = LedgerBroker()
     # The card room's shifts by name, each from its start to the next one's (reports)
-    shifts: dict[ShiftName, ClockTime] = Field(
+    shifts: dict[ShortName, ClockTime] = Field(
         default_factory=lambda: {"day": "06:00", "swing": "14:00", "grave": "22:00"}
     )
     timezone: Text = "America/Los_Angeles"  # the room's clock, which the shifts are in
+    # The room's pits for the reports' totals: pit name -> its tables as "site/table"
+    pits: dict[ShortName, list[TableName]] = Field(default_factory=dict)
 
     @field_validator("timezone")
     @classmethod

@@ -105,6 +105,23 @@ def report() -> ShiftReport:
     return ShiftReport(shift, "2026-11-29T22:05:00+00:00", [baccarat_table(), other])
 
 
+def test_each_pit_adds_up_its_own_tables() -> None:
+    """Pit A holds both tables (4 rounds, 3.25 + 1.00 collected), pit B only bac-2 (1 round,
+    1.00): the tables a pit names, and only those."""
+    r = report()
+    r.pits = {"A": ["room-1/bac-1", "room-1/bac-2"], "B": ["room-1/bac-2"]}
+    a, b = r.pit_totals("A"), r.pit_totals("B")
+    assert (a.rounds, a.collected, b.rounds, b.collected) == (
+        4,
+        Decimal("4.25"),
+        1,
+        Decimal("1.00"),
+    )
+    rows = list(csv.reader(io.StringIO(to_csv(r))))
+    assert ["pit-collected", "", "B", "total", "", "1.00", "", ""] in rows
+    assert "Pit A: totals" in to_html(r)
+
+
 def test_the_site_totals_add_up_the_tables() -> None:
     total = report().site_totals("room-1")
     assert (total.rounds, total.collected) == (4, Decimal("4.25"))

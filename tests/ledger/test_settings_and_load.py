@@ -33,6 +33,10 @@ def test_the_shipped_example_config_is_valid() -> None:
         (('timezone = "America/Los_Angeles"', 'timezone = "Mars/Olympus"'), "ledger.timezone: "),
         (('day = "06:00"', 'day = "6am"'), "ledger.shifts.day: "),
         (("port = 1883", "port = 1883\nprot = 1"), "ledger.broker.prot: unknown key"),
+        (
+            ('# pit-1 = ["cardroom-1/bac-01", "cardroom-1/bac-02"]', 'A = ["bac-1"]'),
+            r"ledger.pits.A\[0\]: \"bac-1\" is not usable here: give a table as its site",
+        ),
     ],
 )
 def test_a_wrong_key_is_named(tmp_path: Path, edit: tuple[str, str], message: str) -> None:
