@@ -74,23 +74,24 @@ def test_an_export_loads_every_message_once(tmp_path: Path, postgres: PostgresSe
     store.close()
 
 
-def test_the_load_command_says_what_it_did(
-    tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
-) -> None:
+def loaded(tmp_path: Path, postgres: PostgresServer) -> tuple[Path, str]:
+    """A ledger config for the recorded session's site, and `tablectl ledger load` of the
+    session's export into its books: the config's path and the site."""
     site = load_config(table_config(tmp_path)).table.site
     ledger = tmp_path / "ledger.toml"
     ledger.write_text(
         f'[ledger]\nsites = ["{site}"]\ndatabase = "{postgres.conninfo}"\n', encoding="utf-8"
     )
-    argv = [
-        "ledger",
-        "load",
-        "--config",
-        str(ledger),
-        "--table-config",
-        str(table_config(tmp_path)),
-    ]
+    table = table_config(tmp_path)
+    argv = ["ledger", "load", "--config", str(ledger), "--table-config", str(table)]
     assert cli([*argv, str(HISTORY / "events.jsonl")]) == 0
+    return ledger, site
+
+
+def test_the_load_command_says_what_it_did(
+    tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ledger, _ = loaded(tmp_path, postgres)
     out = capsys.readouterr().out
     assert out.endswith("gaps left: none\n") and " already held" in out
     assert cli(["ledger", "gaps", "--config", str(ledger), "--json"]) == 0
@@ -103,20 +104,7 @@ def test_the_load_command_says_what_it_did(
 def test_the_report_command_writes_the_csv_and_refuses_a_pdf_without_a_file(
     tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site = load_config(table_config(tmp_path)).table.site
-    ledger = tmp_path / "ledger.toml"
-    ledger.write_text(
-        f'[ledger]\nsites = ["{site}"]\ndatabase = "{postgres.conninfo}"\n', encoding="utf-8"
-    )
-    argv = [
-        "ledger",
-        "load",
-        "--config",
-        str(ledger),
-        "--table-config",
-        str(table_config(tmp_path)),
-    ]
-    assert cli([*argv, str(HISTORY / "events.jsonl")]) == 0
+    ledger, site = loaded(tmp_path, postgres)
     capsys.readouterr()
     hours = ["--from", "1970-01-01T00:00", "--to", "2100-01-01T00:00"]
     assert cli(["ledger", "report", "--config", str(ledger), *hours]) == 0
