@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,7 +24,6 @@ import structlog
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from tablectl.config import resolve, tls_context
 from tablectl.history_answers import HISTORY_TOPIC, HISTORY_VERB
 from tablectl.ledger.gapfill import GapFiller, TableKey
 from tablectl.ledger.messages import NotLedgerMessage, Received, read_message
@@ -50,19 +50,25 @@ class LedgerCounts:
     last_error: str | None = field(default=None, repr=False)
 
 
+def resolve(base: Path, name: str) -> Path:
+    """A file named in the ledger's config, relative to the config's folder."""
+    path = Path(name)
+    return path if path.is_absolute() else base / path
+
+
 class Ledger:
     """The broker subscription and the writer of batches to the database."""
 
     def __init__(
         self,
         cfg: LedgerSection,
-        config_path: Path,
+        config_dir: Path,
         *,
         connect_store: Callable[[str], LedgerStore] = LedgerStore,
         backoff: Backoff | None = None,
     ) -> None:
         self.cfg = cfg
-        self.config_path = config_path  # the files it names are relative to its folder
+        self.dir = config_dir
         self._connect_store = connect_store
         self.counts = LedgerCounts()
         self._pending: list[Received] = []
@@ -79,7 +85,7 @@ class Ledger:
     def conninfo(self) -> str:
         info = self.cfg.database
         if self.cfg.password_file:
-            password = resolve(self.config_path, self.cfg.password_file).read_text().strip()
+            password = resolve(self.dir, self.cfg.password_file).read_text().strip()
             info = f"{info} password={password}"
         return info
 
@@ -183,8 +189,13 @@ class Ledger:
         b = self.cfg.broker
         password = None
         if b.password_file:
-            password = resolve(self.config_path, b.password_file).read_text().strip()
-        tls = None if b.tls is None else tls_context(self.config_path, b.tls)
+            password = resolve(self.dir, b.password_file).read_text().strip()
+        tls = None
+        if b.tls is not None:
+            tls = ssl.create_default_context(cafile=str(resolve(self.dir, b.tls.ca)))
+            if b.tls.cert:
+                key = str(resolve(self.dir, b.tls.key)) if b.tls.key else None
+                tls.load_cert_chain(str(resolve(self.dir, b.tls.cert)), key)
         ledger = self
 
         class Handed(asyncio.Queue[aiomqtt.Message]):
