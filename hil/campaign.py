@@ -36,6 +36,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from hil.die_with_parent import die_with_parent
 from hil.runner import REPO, SCHEDULES, find_mosquitto, free_port
 from tablectl.journal import Journal
 from tablectl.rules.baccarat import next_to_draw
@@ -130,7 +132,7 @@ class Broker:
     def start(self) -> None:
         """Start it (again, on the same port) and wait until it takes a connection."""
         self.proc = subprocess.Popen(
-            self.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            die_with_parent(self.args), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -243,9 +245,15 @@ class Dealer:
     """Plays rounds: console commands through the floor, cards from the shoe emulator."""
 
     def __init__(
-        self, shoe: SimulatedShoe, floor: Floor, rng: random.Random, faults: float = 0.0
+        self,
+        shoe: SimulatedShoe,
+        floor: Floor,
+        rng: random.Random,
+        faults: float = 0.0,
+        result_wait: float = RESULT_WAIT,
     ) -> None:
         self.shoe, self.floor, self.rng = shoe, floor, rng
+        self.result_wait = result_wait
         self.fault_rate = faults
         self.faults: Counter[str] = Counter()
         self.coups: list[Coup] = []
@@ -261,7 +269,7 @@ class Dealer:
 
     def run(self) -> None:
         try:
-            if not self.floor.wait_shoe(RESULT_WAIT):
+            if not self.floor.wait_shoe(self.result_wait):
                 raise RuntimeError("the daemon never reported its shoe connected")
             self.new_shoe()
             while not self.stop.is_set():
@@ -311,9 +319,9 @@ class Dealer:
             self.drawn.append((coup.shoe, self.shoe.position, card))
             time.sleep(self.rng.uniform(0.005, 0.05))
         self.coups.append(coup)
-        if not self.floor.wait_results(len(self.coups), RESULT_WAIT):
+        if not self.floor.wait_results(len(self.coups), self.result_wait):
             self.lost_rounds += 1
-            raise RuntimeError(f"round {index + 1}: no result within {RESULT_WAIT} s")
+            raise RuntimeError(f"round {index + 1}: no result within {self.result_wait} s")
         if self.shoe.remaining < 20:
             self.new_shoe()
 
@@ -334,7 +342,9 @@ class Daemon:
         env = {k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "tablectl.cli", "run", "--config", str(self.config)],
+                die_with_parent(
+                    [sys.executable, "-m", "tablectl.cli", "run", "--config", str(self.config)]
+                ),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -417,9 +427,16 @@ FAILING = (
 
 
 def campaign(
-    kills: int, seed: int, up: tuple[float, float], down: float, faults: float = 0.0
+    kills: int,
+    seed: int,
+    up: tuple[float, float],
+    down: float,
+    faults: float = 0.0,
+    result_wait: float = RESULT_WAIT,
 ) -> dict[str, Any]:
-    """Run the campaign in a scratch folder; its figures."""
+    """Run the campaign in a scratch folder; its figures. `result_wait` bounds each wait for
+    the table (its shoe, a round's result): a test passes a short one, so a campaign that goes
+    wrong fails with its reason inside the test's timeout instead of being cut off by it."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="tablectl-campaign-") as scratch:
         folder = Path(scratch)
@@ -427,7 +444,7 @@ def campaign(
         shoe = SimulatedShoe(link=folder / "shoe0", seed=seed)
         floor = Floor(broker.port)
         daemon = Daemon(table_config(folder, folder / "shoe0", broker.port))
-        dealer = Dealer(shoe, floor, random.Random(seed + 1), faults)
+        dealer = Dealer(shoe, floor, random.Random(seed + 1), faults, result_wait)
         thread = threading.Thread(target=dealer.run, name="dealer", daemon=True)
         done = 0
         try:
@@ -442,8 +459,14 @@ def campaign(
                 time.sleep(rng.uniform(0.0, down))
                 daemon.start()
             dealer.stop.set()
-            thread.join(timeout=RESULT_WAIT + 10)
-            floor.wait_results(len(dealer.coups), RESULT_WAIT)
+            thread.join(timeout=result_wait + 10)
+            if thread.is_alive():
+                raise RuntimeError(
+                    f"the dealer did not stop within {result_wait + 10} s; it was at:\n"
+                    + "".join(traceback.format_stack(sys._current_frames()[thread.ident or 0]))
+                    + daemon.log.read_text(errors="replace")[-3000:]
+                )
+            floor.wait_results(len(dealer.coups), result_wait)
             time.sleep(0.5)
             daemon.terminate()
             if dealer.error is not None:

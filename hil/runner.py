@@ -44,6 +44,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from hil.die_with_parent import die_with_parent
 from hil.traffic import Command, DeviceWrite, read
 
 REPO = Path(__file__).resolve().parents[1]
@@ -289,7 +290,7 @@ def run(
             + ("user root\n" if os.geteuid() == 0 else "")
         )
         broker = subprocess.Popen(
-            [find_mosquitto(), "-c", str(conf)],
+            die_with_parent([find_mosquitto(), "-c", str(conf)]),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -313,7 +314,7 @@ def run(
         floor = Floor(broker_port, base)
         stack.callback(floor.close)
         daemon = subprocess.Popen(
-            [sys.executable, "-m", "tablectl.cli", "run", "--config", str(cfg)],
+            die_with_parent([sys.executable, "-m", "tablectl.cli", "run", "--config", str(cfg)]),
             stdout=subprocess.DEVNULL,
             stderr=(work / "daemon.log").open("wb"),
             cwd=REPO,

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import pytest
 
+from hil.die_with_parent import die_with_parent
 from tablectl.broker import (
     acl_text,
     broadcast_user,
@@ -226,7 +227,7 @@ class MosquittoBroker:
             return
         with self.log_path.open("ab") as log_file:
             self.proc = subprocess.Popen(
-                [self.binary, "-c", str(self.config_path)],
+                die_with_parent([self.binary, "-c", str(self.config_path)]),
                 stdin=subprocess.DEVNULL,
                 stdout=log_file,
                 stderr=subprocess.STDOUT,

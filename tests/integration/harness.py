@@ -26,6 +26,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from hil.die_with_parent import die_with_parent
 from tablectl.config import load_config
 from tablectl.daemon import Daemon
 from tablectl_drivers.connect import connect
@@ -125,9 +126,10 @@ class DaemonProcess:
         env = dict(os.environ)
         env.pop("NOTIFY_SOCKET", None)
         env.update(self.env)
+        argv = [sys.executable, "-m", "tablectl.cli", *self.command, "--config", str(self.config)]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "tablectl.cli", *self.command, "--config", str(self.config)],
+                die_with_parent(argv),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
