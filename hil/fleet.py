@@ -558,14 +558,7 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
             wall_back = time.time()
             books.start()
             down = opts.ledger_down_s
-            highest = {
-                n: max(s.published, default=0) for n, s in sent.items() if n not in daemon_names
-            }
-            deadline = time.monotonic() + opts.drain_timeout_s
-            while not await asyncio.to_thread(books.caught_up, highest):
-                if time.monotonic() > deadline:
-                    break
-                await asyncio.sleep(1.0)
+            caught_up = await books.wait_caught_up(_published(sent, daemon_names), opts)
             ledger_windows.append((wall_back - down, time.time()))
             drills.append(
                 {
@@ -573,7 +566,7 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
                     "at_s": round(began - started, 2),
                     "down_s": down,
                     "catch_up_s": round(time.time() - wall_back, 1),
-                    "caught_up": await asyncio.to_thread(books.caught_up, highest),
+                    "caught_up": caught_up,
                 }
             )
             await asyncio.sleep(opts.warmup_s)
@@ -617,15 +610,10 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
     elapsed = time.monotonic() - started
     ledger_figures = None
     if books is not None:
-        highest = {n: max(s.published, default=0) for n, s in sent.items() if n not in daemon_names}
-        deadline = time.monotonic() + opts.drain_timeout_s
-        while not await asyncio.to_thread(books.caught_up, highest):
-            if time.monotonic() > deadline:
-                break
-            await asyncio.sleep(1.0)
+        caught_up = await books.wait_caught_up(_published(sent, daemon_names), opts)
         wall = {(n, q): t for n, s in sent.items() for q, t in s.published_wall.items()}
         ledger_figures = await asyncio.to_thread(books.figures, wall, ledger_windows)
-        ledger_figures["caught_up"] = await asyncio.to_thread(books.caught_up, highest)
+        ledger_figures["caught_up"] = caught_up
         books.close()
     cpu = {b.name: round(b.cpu_total() - cpu0[b.name], 2) for b in (central, *pits)}
     peak = {b.name: round(b.peak_rss_mb, 1) for b in (central, *pits)}
@@ -688,6 +676,12 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
         "duplicates": dup,
         **({"ledger": ledger_figures} if ledger_figures is not None else {}),
     }
+
+
+def _published(sent: dict[str, Sent], daemons: list[str]) -> dict[str, int]:
+    """Each replayed table's highest number published so far (the daemons' own are not known
+    to the script)."""
+    return {n: max(s.published, default=0) for n, s in sent.items() if n not in daemons}
 
 
 def _ms(values: list[float]) -> dict[str, float]:

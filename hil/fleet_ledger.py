@@ -9,6 +9,7 @@ bytes per round (tables and indexes over the round results kept)."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import statistics
 import subprocess
@@ -88,6 +89,16 @@ class FleetLedger:
         """Whether the books hold every number up to `highest` of each table."""
         held = self.through()
         return all(held.get(t, 0) >= n for t, n in highest.items() if n)
+
+    async def wait_caught_up(self, highest: dict[str, int], opts: Any) -> bool:
+        """Poll, once a second, until the books hold every number up to `highest` or
+        `opts.drain_timeout_s` has passed; whether they do."""
+        deadline = time.monotonic() + opts.drain_timeout_s
+        while not await asyncio.to_thread(self.caught_up, highest):
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(1.0)
+        return True
 
     def figures(
         self, published_wall: dict[tuple[str, int], float], exclude: list[tuple[float, float]]

@@ -113,7 +113,7 @@ def _store(args: argparse.Namespace, cfg: LedgerSection, *, writer: bool) -> Led
     from tablectl.ledger.store import LedgerBusy, LedgerStore
 
     try:
-        return LedgerStore(Ledger(cfg, args.config.parent).conninfo, writer=writer)
+        return LedgerStore(Ledger(cfg, args.config).conninfo, writer=writer)
     except LedgerBusy as exc:
         raise _Refused(EXIT_FAIL, str(exc)) from None
     except psycopg.Error as exc:
@@ -127,7 +127,7 @@ def cmd_ledger_run(args: argparse.Namespace) -> int:
 
     cfg = _config(args)
     configure_logging("info")
-    ledger = Ledger(cfg, args.config.parent)
+    ledger = Ledger(cfg, args.config)
 
     async def until_stopped() -> None:
         """The ledger until SIGTERM or SIGINT, which end it cleanly (its DISCONNECT sent)."""

@@ -10,7 +10,7 @@ data files (`data_files`) and the journal's paths (`journal_paths`).
 
 from tablectl.config.error_reasons import GAME_IDS
 from tablectl.config.journal_paths import checked_paths, path_problems, path_warnings
-from tablectl.config.loaded import LoadedConfig, resolve
+from tablectl.config.loaded import LoadedConfig, resolve, tls_context
 from tablectl.config.loading import load_config, parse_config
 from tablectl.config.ports import STANDARD_BAUDS, port_problems, port_warnings
 from tablectl.config.problems import BrokerSetupError, ConfigError, Problem, shown
@@ -35,4 +35,5 @@ __all__ = [
     "port_warnings",
     "resolve",
     "shown",
+    "tls_context",
 ]

@@ -3,10 +3,11 @@ gives the table, and where a path the config names is (`resolve`)."""
 
 from __future__ import annotations
 
+import ssl
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tablectl.config.sections import TableConfig
+from tablectl.config.sections import TableConfig, Tls
 from tablectl.games.table_rules import Rules
 from tablectl.rules.fees import CollectionSchedule
 from tablectl.rules.paytables import PayTable
@@ -67,3 +68,14 @@ def resolve(config_path: Path, value: str) -> Path:
     """A path from the config: absolute as given, relative to the config file's folder otherwise."""
     p = Path(value)
     return p if p.is_absolute() else (config_path.parent / p)
+
+
+def tls_context(config_path: Path, tls: Tls) -> ssl.SSLContext:
+    """The TLS context of a `[...tls]` section (its files relative to the config's folder): the
+    broker's CA, and the client's certificate and key when given. OSError or ssl.SSLError when
+    a file cannot be read."""
+    context = ssl.create_default_context(cafile=str(resolve(config_path, tls.ca)))
+    if tls.cert:
+        key = str(resolve(config_path, tls.key)) if tls.key else None
+        context.load_cert_chain(str(resolve(config_path, tls.cert)), key)
+    return context

@@ -21,7 +21,7 @@ from typing import Any
 import structlog
 
 from tablectl.broadcast import DelayedFeed
-from tablectl.config import BrokerSetupError, resolve
+from tablectl.config import BrokerSetupError, resolve, tls_context
 from tablectl.daemon.state import DaemonState
 from tablectl.journal import JournalError
 from tablectl.journal.heads import anchors
@@ -199,12 +199,7 @@ class MqttLink(DaemonState):
             tls = None
             if m.tls is not None:
                 where = "mqtt.tls"
-                tls = ssl.create_default_context(cafile=str(resolve(self.cfg.path, m.tls.ca)))
-                if m.tls.cert:
-                    tls.load_cert_chain(
-                        str(resolve(self.cfg.path, m.tls.cert)),
-                        str(resolve(self.cfg.path, m.tls.key)) if m.tls.key else None,
-                    )
+                tls = tls_context(self.cfg.path, m.tls)
         except (OSError, ssl.SSLError, UnicodeDecodeError) as exc:
             raise BrokerSetupError(f"{self.cfg.path}: {where}: {exc}") from None
         return Relay(

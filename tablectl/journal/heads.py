@@ -26,13 +26,12 @@ import contextlib
 import json
 import os
 import re
-import ssl
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from tablectl.config import LoadedConfig, resolve
+from tablectl.config import LoadedConfig, resolve, tls_context
 from tablectl.journal.chain import GENESIS
 
 if TYPE_CHECKING:
@@ -187,14 +186,7 @@ def _broker(cfg: LoadedConfig, *, with_password: bool = True) -> dict[str, Any]:
     password = None
     if m.password_file and with_password:
         password = resolve(cfg.path, m.password_file).read_text().strip()
-    tls = None
-    if m.tls is not None:
-        tls = ssl.create_default_context(cafile=str(resolve(cfg.path, m.tls.ca)))
-        if m.tls.cert:
-            tls.load_cert_chain(
-                str(resolve(cfg.path, m.tls.cert)),
-                str(resolve(cfg.path, m.tls.key)) if m.tls.key else None,
-            )
+    tls = None if m.tls is None else tls_context(cfg.path, m.tls)
     return {
         "hostname": m.host,
         "port": m.port,

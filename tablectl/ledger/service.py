@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ import structlog
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from tablectl.config import resolve, tls_context
 from tablectl.history_answers import HISTORY_TOPIC, HISTORY_VERB
 from tablectl.ledger.gapfill import GapFiller, TableKey
 from tablectl.ledger.messages import NotLedgerMessage, Received, read_message
@@ -50,25 +50,19 @@ class LedgerCounts:
     last_error: str | None = field(default=None, repr=False)
 
 
-def resolve(base: Path, name: str) -> Path:
-    """A file named in the ledger's config, relative to the config's folder."""
-    path = Path(name)
-    return path if path.is_absolute() else base / path
-
-
 class Ledger:
     """The broker subscription and the writer of batches to the database."""
 
     def __init__(
         self,
         cfg: LedgerSection,
-        config_dir: Path,
+        config_path: Path,
         *,
         connect_store: Callable[[str], LedgerStore] = LedgerStore,
         backoff: Backoff | None = None,
     ) -> None:
         self.cfg = cfg
-        self.dir = config_dir
+        self.config_path = config_path  # the files it names are relative to its folder
         self._connect_store = connect_store
         self.counts = LedgerCounts()
         self._pending: list[Received] = []
@@ -85,7 +79,7 @@ class Ledger:
     def conninfo(self) -> str:
         info = self.cfg.database
         if self.cfg.password_file:
-            password = resolve(self.dir, self.cfg.password_file).read_text().strip()
+            password = resolve(self.config_path, self.cfg.password_file).read_text().strip()
             info = f"{info} password={password}"
         return info
 
@@ -189,13 +183,8 @@ class Ledger:
         b = self.cfg.broker
         password = None
         if b.password_file:
-            password = resolve(self.dir, b.password_file).read_text().strip()
-        tls = None
-        if b.tls is not None:
-            tls = ssl.create_default_context(cafile=str(resolve(self.dir, b.tls.ca)))
-            if b.tls.cert:
-                key = str(resolve(self.dir, b.tls.key)) if b.tls.key else None
-                tls.load_cert_chain(str(resolve(self.dir, b.tls.cert)), key)
+            password = resolve(self.config_path, b.password_file).read_text().strip()
+        tls = None if b.tls is None else tls_context(self.config_path, b.tls)
         ledger = self
 
         class Handed(asyncio.Queue[aiomqtt.Message]):

@@ -109,6 +109,7 @@ class LedgerStore:
 
     def __init__(self, conninfo: str, *, writer: bool = True) -> None:
         self.conn = psycopg.connect(conninfo, autocommit=True)
+        self.writer = writer
         if writer:
             # One writer a database: each keeps the received numbers in memory and writes its
             # view of them, so two (a `ledger run` and a `ledger load`) would undo each other's.
@@ -128,6 +129,13 @@ class LedgerStore:
             self.tables[(str(site), str(table))] = SeqRanges(int(str(through)), spans)
 
     def close(self) -> None:
+        """Give the writer lock back at once (the server would only when it has seen the
+        connection go, a moment later), then close."""
+        if self.writer and not self.conn.closed:
+            try:
+                self.conn.execute("SELECT pg_advisory_unlock(%s)", (WRITER_LOCK,))
+            except psycopg.Error as exc:  # a broken connection: the server frees it as it ends
+                log.info("the writer lock goes with the connection", error=str(exc))
         self.conn.close()
 
     def write(self, batch: Sequence[Received], presence: Sequence[Presence] = ()) -> Written:

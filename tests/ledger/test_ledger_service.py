@@ -73,7 +73,7 @@ def ledger_for(broker: MosquittoBroker, pg: PostgresServer, tmp_path: Path) -> L
         batch_ms=20,
         broker=LedgerBroker(host=broker.host, port=broker.port, client_id="ledger-test"),
     )
-    return Ledger(cfg, tmp_path)
+    return Ledger(cfg, tmp_path / "ledger.toml")
 
 
 def session_site(tmp_path: Path) -> str:

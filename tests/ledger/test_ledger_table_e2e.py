@@ -81,7 +81,7 @@ async def test_a_gap_older_than_the_brokers_queue_is_filled_from_the_table(
             history_timeout_seconds=5,
             broker=LedgerBroker(host=mosquitto.host, port=mosquitto.port, client_id="ledger-it"),
         ),
-        tmp_path,
+        tmp_path / "ledger.toml",
     )
     task: asyncio.Task[None] | None = None
     try:
