@@ -433,53 +433,69 @@ def campaign(
     down: float,
     faults: float = 0.0,
     result_wait: float = RESULT_WAIT,
+    folder: Path | None = None,
 ) -> dict[str, Any]:
-    """Run the campaign in a scratch folder; its figures. `result_wait` bounds each wait for
-    the table (its shoe, a round's result): a test passes a short one, so a campaign that goes
-    wrong fails with its reason inside the test's timeout instead of being cut off by it."""
-    rng = random.Random(seed)
+    """Run the campaign in `folder` (kept: its daemon's log and journal, for a campaign that
+    failed) or a scratch folder; its figures. `result_wait` bounds each wait for the table (its
+    shoe, a round's result): a test passes a short one, so a campaign that goes wrong fails
+    with its reason inside the test's timeout instead of being cut off by it."""
+    if folder is not None:
+        return _campaign(kills, seed, up, down, faults, result_wait, folder)
     with tempfile.TemporaryDirectory(prefix="tablectl-campaign-") as scratch:
-        folder = Path(scratch)
-        broker = Broker(folder)
-        shoe = SimulatedShoe(link=folder / "shoe0", seed=seed)
-        floor = Floor(broker.port)
-        daemon = Daemon(table_config(folder, folder / "shoe0", broker.port))
-        dealer = Dealer(shoe, floor, random.Random(seed + 1), faults, result_wait)
-        thread = threading.Thread(target=dealer.run, name="dealer", daemon=True)
-        done = 0
-        try:
-            daemon.start()
-            thread.start()
-            while done < kills:
-                time.sleep(rng.uniform(*up))
-                if dealer.error is not None:
-                    break
-                daemon.kill()
-                done += 1
-                time.sleep(rng.uniform(0.0, down))
-                daemon.start()
-            dealer.stop.set()
-            thread.join(timeout=result_wait + 10)
-            if thread.is_alive():
-                raise RuntimeError(
-                    f"the dealer did not stop within {result_wait + 10} s; it was at:\n"
-                    + "".join(traceback.format_stack(sys._current_frames()[thread.ident or 0]))
-                    + daemon.log.read_text(errors="replace")[-3000:]
-                )
-            floor.wait_results(len(dealer.coups), result_wait)
-            time.sleep(0.5)
-            daemon.terminate()
+        return _campaign(kills, seed, up, down, faults, result_wait, Path(scratch))
+
+
+def _campaign(
+    kills: int,
+    seed: int,
+    up: tuple[float, float],
+    down: float,
+    faults: float,
+    result_wait: float,
+    folder: Path,
+) -> dict[str, Any]:
+    """`campaign` in `folder`."""
+    rng = random.Random(seed)
+    broker = Broker(folder)
+    shoe = SimulatedShoe(link=folder / "shoe0", seed=seed)
+    floor = Floor(broker.port)
+    daemon = Daemon(table_config(folder, folder / "shoe0", broker.port))
+    dealer = Dealer(shoe, floor, random.Random(seed + 1), faults, result_wait)
+    thread = threading.Thread(target=dealer.run, name="dealer", daemon=True)
+    done = 0
+    try:
+        daemon.start()
+        thread.start()
+        while done < kills:
+            time.sleep(rng.uniform(*up))
             if dealer.error is not None:
-                tail = daemon.log.read_text(errors="replace")[-3000:]
-                raise RuntimeError(f"the dealer stopped: {dealer.error}\n{tail}")
-            return figures(dealer, floor, folder / "journal.db", done)
-        finally:
-            dealer.stop.set()
-            if daemon.proc is not None and daemon.proc.poll() is None:
-                daemon.proc.kill()
-            floor.stop()
-            shoe.close()
-            broker.stop()
+                break
+            daemon.kill()
+            done += 1
+            time.sleep(rng.uniform(0.0, down))
+            daemon.start()
+        dealer.stop.set()
+        thread.join(timeout=result_wait + 10)
+        if thread.is_alive():
+            raise RuntimeError(
+                f"the dealer did not stop within {result_wait + 10} s; it was at:\n"
+                + "".join(traceback.format_stack(sys._current_frames()[thread.ident or 0]))
+                + daemon.log.read_text(errors="replace")[-3000:]
+            )
+        floor.wait_results(len(dealer.coups), result_wait)
+        time.sleep(0.5)
+        daemon.terminate()
+        if dealer.error is not None:
+            tail = daemon.log.read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"the dealer stopped: {dealer.error} (in {folder})\n{tail}")
+        return figures(dealer, floor, folder / "journal.db", done)
+    finally:
+        dealer.stop.set()
+        if daemon.proc is not None and daemon.proc.poll() is None:
+            daemon.proc.kill()
+        floor.stop()
+        shoe.close()
+        broker.stop()
 
 
 def main(argv: list[str] | None = None) -> int:

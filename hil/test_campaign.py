@@ -4,19 +4,24 @@ journal equal to the shoe's own log and every round's result equal to the coup d
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hil.campaign import FAILING, campaign
 
 
 @pytest.mark.integration
-def test_a_short_kill_campaign_loses_and_doubles_nothing() -> None:
+def test_a_short_kill_campaign_loses_and_doubles_nothing(tmp_path: Path) -> None:
     # Up 2-3 s a life: a start takes about a second before the first card is journaled, so
     # with 1-2 s some runs dealt no round at all on a busy machine (the check below is what
     # keeps the campaign from passing on nothing).
     # Each wait for the table 20 s at most: a campaign that goes wrong ends with its reason well
-    # inside the suite's 120 s a test (a cut-off worker says nothing of why).
-    figures = campaign(kills=5, seed=7, up=(2.0, 3.0), down=0.3, faults=0.15, result_wait=20.0)
+    # inside the suite's 120 s a test (a cut-off worker says nothing of why); the folder, with
+    # the daemon's log and journal, is kept by pytest.
+    figures = campaign(
+        kills=5, seed=7, up=(2.0, 3.0), down=0.3, faults=0.15, result_wait=20.0, folder=tmp_path
+    )
     assert figures["kills"] == 5
     assert figures["rounds_dealt"] >= 3 and figures["cards_drawn"] >= 15
     assert figures["wire_faults"] > 0
