@@ -24,7 +24,7 @@ import structlog
 from tablectl.daemon.state import DaemonState, Input
 from tablectl.journal import JournalError
 from tablectl.records import Record, now_ts, parse_ts
-from tablectl.table import journal_body
+from tablectl.table import journal_input
 
 log = structlog.get_logger("tablectl.daemon")
 
@@ -189,22 +189,35 @@ class Inputs(DaemonState):
             self._ingest(self._rules_pending)  # the rules the journal could not take, first
             self._rules_pending = None
         if self._unstored is None:
-            body = journal_body(item.data, item.error, retained=item.retained)
+            body, event = journal_input(item.data, item.error, retained=item.retained)
             ts = now_ts()
             with self._writing():
                 self._close_month(ts)
-                rec = self.journal.append(ts, item.source, item.ref, body)
+                rec = self.journal.append(ts, item.source, item.ref, body, event)
             committed = time.perf_counter() if item.received is not None else 0.0
             self._unstored = (rec, self.table.apply(rec))
             if item.received is not None and self.metrics is not None:  # timed once, at commit
                 self.metrics.device_input(item.source, body.get("type"), committed - item.received)
         rec, rows = self._unstored
+        # The record is journaled (committed with fsync): its messages may go. Handed to the
+        # broker before they are stored when nothing stored can differ from them (the store
+        # would hold the table, and publish nothing), in the same turn, so no acknowledgment
+        # comes before the rows are there to be marked sent; a store that fails then (a full
+        # disk) stores them on its next try, unsent, and they go again under the same numbers.
+        # A journal's first record publishes its anchors first, as ever.
+        early = (
+            self.relay is not None
+            and rec.seq != self.journal.first_seq
+            and self.journal.holds_none_of(rows)
+        )
+        if early and self.relay is not None:
+            self.relay.offer(rows)
         with self._writing():
             self.journal.write_outputs(rec, rows)
         self._unstored = None
         if rec.seq == self.journal.first_seq:  # the journal's, or a new month file's, first
             self._publish_anchors()
-        if self.relay is not None:  # journaled and stored: the publisher's turn, taken now
+        if self.relay is not None and not early:  # journaled and stored: the publisher's turn
             self.relay.offer(rows)
         for listener in self.listeners:
             listener(rec, rows)

@@ -28,6 +28,17 @@ class Outbox:
     db: sqlite3.Connection
     first_seq: int
     _last_seq: int
+    _stored_top: int | None = None  # the highest message seq stored (`holds_none_of`)
+    _sent_unstored: frozenset[int] = frozenset()  # acknowledged before they were stored
+
+    def holds_none_of(self, rows: Sequence[OutboxRow]) -> bool:
+        """Whether none of `rows` (in seq order) can be stored already: each is numbered past
+        every message this outbox has held. Then nothing stored can differ from them, and the
+        daemon may hand them to the broker before it stores them (`Inputs._ingest`)."""
+        if self._stored_top is None:
+            top = self.db.execute("SELECT coalesce(max(seq), 0) FROM outbox").fetchone()[0]
+            self._stored_top = int(top)
+        return bool(rows) and rows[0].seq > self._stored_top
 
     def applied(self) -> int:
         """The last journal record whose outputs are in the outbox."""
@@ -48,12 +59,19 @@ class Outbox:
             )
             if cur.rowcount != len(rows):
                 self._same_as_stored(rows)
+            acked = [(r.seq,) for r in rows if r.seq in self._sent_unstored]
+            if acked:  # handed on before they were stored, and the broker took them meanwhile
+                self.db.executemany("UPDATE outbox SET sent = 1 WHERE seq = ?", acked)
             self.db.execute(
                 "INSERT INTO applied (id, journal_seq, hash) VALUES (1, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET journal_seq = excluded.journal_seq, "
                 "hash = excluded.hash",
                 (rec.seq, rec.hash),
             )
+        if rows and self._stored_top is not None:
+            self._stored_top = max(self._stored_top, rows[-1].seq)
+        if acked:
+            self._sent_unstored = self._sent_unstored - {seq for (seq,) in acked}
 
     def _same_as_stored(self, rows: Sequence[OutboxRow]) -> None:
         """A seq already in the outbox must hold the very same message: anything else means the
@@ -78,7 +96,12 @@ class Outbox:
 
     def mark_sent(self, seqs: Sequence[int]) -> None:
         """Record acknowledged messages. Not fsync'd: a mark lost in a crash only means the
-        message is published again under the same seq, which consumers de-duplicate."""
+        message is published again under the same seq, which consumers de-duplicate. A message
+        handed on before it was stored (`holds_none_of`), whose store failed and is tried again,
+        is marked as it is stored."""
+        top = self._stored_top
+        if top is not None and seqs and max(seqs) > top:
+            self._sent_unstored = self._sent_unstored | {s for s in seqs if s > top}
         with Transaction(self.db, durable=False):
             self.db.executemany("UPDATE outbox SET sent = 1 WHERE seq = ?", [(s,) for s in seqs])
 

@@ -317,8 +317,11 @@ class Journal(Outbox):
         """The id of the key new records are made with (None: unkeyed)."""
         return self._key.id if self._key is not None else None
 
-    def append(self, ts: str, source: str, ref: str | None, body: dict[str, Any]) -> Record:
-        """Append one input and commit it durably; only then may the engine see it."""
+    def append(
+        self, ts: str, source: str, ref: str | None, body: dict[str, Any], event: Any = None
+    ) -> Record:
+        """Append one input and commit it durably; only then may the engine see it. `event`:
+        the body already parsed, when the caller has it (`Record.event`)."""
         text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
         seq = self._last_seq + 1
         data = record_bytes(self._last_hash, seq, ts, source, ref, text)
@@ -340,6 +343,7 @@ class Journal(Outbox):
             digest,
             self.key_id,
             self._publishes_head(seq),
+            event=event,
         )
         self._last_seq, self._last_hash = seq, digest
         return rec

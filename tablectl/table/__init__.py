@@ -15,7 +15,7 @@ The names the daemon, the CLI and the tests use are importable from here.
 
 from __future__ import annotations
 
-from tablectl.table.inputs import HAND_ENTERED_TYPES, journal_body
+from tablectl.table.inputs import HAND_ENTERED_TYPES, journal_body, journal_input
 from tablectl.table.masking import mask_cards
 from tablectl.table.replies import COMMAND_ID_WINDOW
 from tablectl.table.table import Table
@@ -25,5 +25,6 @@ __all__ = [
     "HAND_ENTERED_TYPES",
     "Table",
     "journal_body",
+    "journal_input",
     "mask_cards",
 ]

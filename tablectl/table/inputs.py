@@ -15,6 +15,7 @@ from tablectl_base.events import (
     DeviceStatus,
     DiceRoll,
     EventError,
+    InputEvent,
     InputInvalid,
     JournalTrouble,
     PositionedEvent,
@@ -93,12 +94,25 @@ def input_key(body: dict[str, Any]) -> str:
 def journal_body(data: Any, error: str | None = None, *, retained: bool = False) -> dict[str, Any]:
     """What gets journaled for an input: its canonical event, or `input.invalid` with the reason
     (marked `retained` for a command refused because it came with the retain flag, R54)."""
+    return journal_input(data, error, retained=retained)[0]
+
+
+def journal_input(
+    data: Any, error: str | None = None, *, retained: bool = False
+) -> tuple[dict[str, Any], InputEvent | None]:
+    """`journal_body(data)`, and the event the table would parse from that body when it is
+    certain without parsing it again (for `Record.event`): when the body equals `data` (a
+    driver's event, an exported line: already canonical), parsing the body is parsing `data`,
+    which gave this event. None otherwise: the table parses the body, as a start would."""
     if error is not None:
-        return event_dict(InputInvalid(raw=_raw(data), reason=error, retained=retained or None))
+        invalid = InputInvalid(raw=_raw(data), reason=error, retained=retained or None)
+        return event_dict(invalid), None
     try:
-        return event_dict(parse_event(data))
+        event = parse_event(data)
     except EventError as exc:
-        return event_dict(InputInvalid(raw=_raw(data), reason=str(exc)))
+        return event_dict(InputInvalid(raw=_raw(data), reason=str(exc))), None
+    body = event_dict(event)
+    return body, (event if body == data else None)
 
 
 def _raw(data: Any) -> str:

@@ -460,6 +460,44 @@ def test_mark_sent_takes_rows_out_of_pending_but_not_out_of_the_outbox(journal: 
     assert journal.unsent_count() == 3
 
 
+def test_only_rows_numbered_past_every_stored_one_may_go_before_they_are_stored(path: Path) -> None:
+    """The daemon hands a record's rows to the broker before storing them only when none can be
+    stored already (so none stored can differ from them): numbered past every row the outbox
+    held, this run or before it (the highest is read from the file once)."""
+    j = Journal(path, table=TABLE)
+    fill(j, 2)  # rows 1-4
+    j.close()
+    again = Journal(path, table=TABLE)
+    try:
+        assert again.holds_none_of([row(5), row(6)]) is True
+        assert again.holds_none_of([row(4), row(5)]) is False
+        assert again.holds_none_of([]) is False
+        fill(again, 1)  # rows 5-6
+        assert again.holds_none_of([row(6)]) is False
+        assert again.holds_none_of([row(7)]) is True
+    finally:
+        again.close()
+
+
+def test_a_row_the_broker_took_before_its_store_failed_is_stored_sent(journal: Journal) -> None:
+    """A record's rows went to the broker before their store, the store failed (a full disk)
+    and the broker's acknowledgment came meanwhile: the store that succeeds marks them sent,
+    so they are neither left pending for ever nor sent again."""
+    fill(journal, 1)  # rows 1-2
+    assert journal.holds_none_of([row(3), row(4)])
+    rec = journal.append(ts(2), "test", None, body(2))
+    journal.mark_sent([3])  # acknowledged; row 4 is not yet
+    journal.write_outputs(rec, [row(3), row(4, "state")])
+    assert [r.seq for r in journal.pending(10)] == [1, 2, 4]
+    journal.mark_sent([4])
+    assert [r.seq for r in journal.pending(10)] == [1, 2]
+    # A row of a later record with the same number as one acknowledged early: no such thing
+    # is left to mark.
+    rec = journal.append(ts(3), "test", None, body(3))
+    journal.write_outputs(rec, [row(5), row(6, "state")])
+    assert [r.seq for r in journal.pending(10)] == [1, 2, 5, 6]
+
+
 def test_pending_rows_survive_reopening(path: Path) -> None:
     j = Journal(path, table=TABLE)
     fill(j, 2)
