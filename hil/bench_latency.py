@@ -306,7 +306,7 @@ def local_broker(folder: Path) -> Iterator[int]:
     port = free_port()
     conf = folder / "mosquitto.conf"
     conf.write_text(
-        f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+        f"listener {port} 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n"
         + ("user root\n" if os.geteuid() == 0 else "")
     )
     broker = subprocess.Popen(
