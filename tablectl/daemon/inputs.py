@@ -23,6 +23,7 @@ import structlog
 
 from tablectl.daemon.state import DaemonState, Input
 from tablectl.journal import JournalError
+from tablectl.outputs import OutboxRow
 from tablectl.records import Record, now_ts, parse_ts
 from tablectl.table import journal_input
 
@@ -195,29 +196,16 @@ class Inputs(DaemonState):
                 self._close_month(ts)
                 rec = self.journal.append(ts, item.source, item.ref, body, event)
             committed = time.perf_counter() if item.received is not None else 0.0
-            self._unstored = (rec, self.table.apply(rec))
+            self._unstored = (rec, *self._apply_and_hand_on(rec))
             if item.received is not None and self.metrics is not None:  # timed once, at commit
                 self.metrics.device_input(item.source, body.get("type"), committed - item.received)
-        rec, rows = self._unstored
-        # The record is journaled (committed with fsync): its messages may go. Handed to the
-        # broker before they are stored when nothing stored can differ from them (the store
-        # would hold the table, and publish nothing), in the same turn, so no acknowledgment
-        # comes before the rows are there to be marked sent; a store that fails then (a full
-        # disk) stores them on its next try, unsent, and they go again under the same numbers.
-        # A journal's first record publishes its anchors first, as ever.
-        early = (
-            self.relay is not None
-            and rec.seq != self.journal.first_seq
-            and self.journal.holds_none_of(rows)
-        )
-        if early and self.relay is not None:
-            self.relay.offer(rows)
+        rec, rows, handed_on = self._unstored
         with self._writing():
             self.journal.write_outputs(rec, rows)
         self._unstored = None
         if rec.seq == self.journal.first_seq:  # the journal's, or a new month file's, first
             self._publish_anchors()
-        if self.relay is not None and not early:  # journaled and stored: the publisher's turn
+        if self.relay is not None and not handed_on:  # journaled and stored: its turn, now
             self.relay.offer(rows)
         for listener in self.listeners:
             listener(rec, rows)
@@ -228,6 +216,27 @@ class Inputs(DaemonState):
         self._arm_bet_timer()
         self._maybe_checkpoint()
         return rec
+
+    def _apply_and_hand_on(self, rec: Record) -> tuple[list[OutboxRow], bool]:
+        """Apply a journaled record; its messages, and whether they went to the broker already.
+
+        The record is committed (with fsync): its messages may go. Each goes to the broker as
+        soon as it is rendered, a card's event before the state after it is built, when
+        nothing stored can differ from them (a store that meets different rows holds the
+        table and publishes nothing): they are stored after, in the same turn, so no broker's
+        acknowledgment comes before the rows are there to be marked sent, and a store that
+        fails (a full disk) stores them on its next try. Otherwise (or a journal's first
+        record, which publishes its anchors first) they go once stored."""
+        relay = self.relay
+        rows: list[OutboxRow] = []
+        early = relay is not None and rec.seq != self.journal.first_seq
+        for row in self.table.apply_lazily(rec):
+            if not rows:
+                early = early and self.journal.holds_none_of([row])
+            rows.append(row)
+            if early and relay is not None:
+                relay.offer([row])
+        return rows, early
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:

@@ -126,7 +126,9 @@ class DaemonState(ABC):
         self._trouble_began = asyncio.Event()  # set while journal_trouble is
         # A record journaled and applied whose outputs could not be stored yet: _ingest stores
         # them when the same input is tried again (never appending or applying it twice).
-        self._unstored: tuple[Record, list[OutboxRow]] | None = None
+        # A record journaled and applied whose messages are not stored yet: its rows, and
+        # whether they went to the broker already (`Inputs._ingest`).
+        self._unstored: tuple[Record, list[OutboxRow], bool] | None = None
         # The config's rules, due to be journaled when the journal could not take them: they
         # go in before the next input.
         self._rules_pending: Input | None = None

@@ -34,7 +34,7 @@ class Outbox:
     def holds_none_of(self, rows: Sequence[OutboxRow]) -> bool:
         """Whether none of `rows` (in seq order) can be stored already: each is numbered past
         every message this outbox has held. Then nothing stored can differ from them, and the
-        daemon may hand them to the broker before it stores them (`Inputs._ingest`)."""
+        daemon may hand them to the broker before it stores them (`Inputs._apply_and_hand_on`)."""
         if self._stored_top is None:
             top = self.db.execute("SELECT coalesce(max(seq), 0) FROM outbox").fetchone()[0]
             self._stored_top = int(top)

@@ -189,11 +189,11 @@ class Relay:
         committed, which the outbox has stored or stores in the caller's turn (so a broker's
         acknowledgment finds the row to mark sent; the daemon offers them first only when no
         stored row can differ from them, `Outbox.holds_none_of`: a record whose stored rows
-        differ holds the table and publishes nothing). While the publisher waits on a connection, this is its turn taken at once (the waiting
-        notices first, then the rows in seq order, merged with the pending ones the way
-        `_next_rows` merges the retained rows again, so no row overtakes an older one);
-        otherwise, or when anything fails, the rows go the usual way, read from the outbox
-        after `wake()`."""
+        differ holds the table and publishes nothing). While the publisher waits on a
+        connection, this is its turn taken at once (the waiting notices first, then the rows in
+        seq order, merged with the pending ones the way `_next_rows` merges the retained rows
+        again, so no row overtakes an older one); otherwise, or when anything fails, the rows
+        go the usual way, read from the outbox after `wake()`."""
         wire = self._wire
         if wire is not None and rows and not self._stop_requested.is_set():
             try:

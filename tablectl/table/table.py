@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterator
 from typing import Any, cast
 
 from pydantic import ValidationError
@@ -54,6 +55,17 @@ class Table(ReplayShortcut):
 
     def apply(self, rec: Record) -> list[OutboxRow]:
         """Apply one journal record; return its messages, numbered."""
+        return [self._number(o, rec) for o in self._messages_of(rec)]
+
+    def apply_lazily(self, rec: Record) -> Iterator[OutboxRow]:
+        """`apply`, each message numbered and rendered as it is taken: the daemon hands a
+        card's event to the broker before the state after it is rendered. Take every one (the
+        count moves on as each is numbered)."""
+        for message in self._messages_of(rec):
+            yield self._number(message, rec)
+
+    def _messages_of(self, rec: Record) -> list[Message]:
+        """Apply one journal record; its messages, not yet numbered or rendered."""
         if rec.seq != self.position + 1:
             raise ValueError(f"record {rec.seq} applied after record {self.position}")
         self.position = rec.seq
@@ -61,7 +73,7 @@ class Table(ReplayShortcut):
         outputs = self._simple_input(rec)
         if outputs is None:
             outputs = self._record_messages(rec)
-        return [self._number(o, rec) for o in self._with_chain_head(rec, outputs)]
+        return self._with_chain_head(rec, outputs)
 
     def advance(self, rec: Record) -> None:
         """Apply one journal record whose messages are not wanted (they are in the outbox

@@ -1,10 +1,12 @@
-"""A record's messages leave only once the journal has committed the input and the outbox has
-stored them (docs/operations.md "Broker outages"; docs/architecture.md "A card's path"): the
-broker's acknowledgment then always finds the row to mark sent, and a record whose messages
-differ from the ones stored for it holds the table without a message of it on the wire.
+"""A record's messages leave only once the journal has committed the input (docs/architecture.md
+"A card's path"). They may go before the outbox stores them, in the same turn, only when no
+stored row can differ from them: the broker's acknowledgment then always ends with the row
+marked sent (a row acknowledged while a full disk kept it from the outbox is stored sent), and
+a record whose messages differ from the ones stored for it holds the table without a message of
+it on the wire.
 
 Both were broken for a while by a relay that published a record's rows between the journal's
-commit and the outbox's store; these tests were written against that."""
+commit and the outbox's store without those two guards; these tests were written against that."""
 
 from __future__ import annotations
 

@@ -84,15 +84,16 @@ class Filling:
         self.disk = Disk(daemon)
         self.at = at
         self.table = daemon.table
-        real_apply = self.table.apply
+        real_apply = self.table.apply_lazily  # what the daemon applies a record with
 
-        def apply(rec: Record) -> list[OutboxRow]:
+        def apply(rec: Record) -> Iterator[OutboxRow]:
             if at == "append":
                 self.disk.room()
-                return real_apply(rec)
-            rows = real_apply(rec)
+                yield from real_apply(rec)
+                return
+            rows = list(real_apply(rec))
             self.disk.full()
-            return rows
+            yield from rows
 
         def after_outputs(_rec: Record, _rows: list[OutboxRow]) -> None:
             if at == "append":
@@ -104,14 +105,14 @@ class Filling:
         self._listener = after_outputs
 
     def start(self) -> None:
-        self.table.apply = self._apply  # type: ignore[method-assign]
+        self.table.apply_lazily = self._apply  # type: ignore[method-assign]
         self.daemon.listeners.append(self._listener)
         if self.at == "append":
             self.disk.full()
 
     def stop(self) -> None:
         """The room comes back, for good."""
-        del self.table.apply
+        del self.table.apply_lazily
         self.daemon.listeners.remove(self._listener)
         self.disk.room()
 
