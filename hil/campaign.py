@@ -5,6 +5,9 @@ Mosquitto and a floor subscriber (QoS 1) recording everything. A dealer thread p
 way a dealer does: the bank and the wagers from the console (retried with the same request id
 until answered), then the coup dealt card by card from the shoe, by the drawing chart, whether or
 not the daemon is up. Meanwhile the daemon is SIGKILLed at random moments and started again.
+When the shoe's line drops during a deal (a start can meet it as the new daemon opens the pty),
+the table holds the round as the rules say, and the dealer sends `round.resume` as the floor
+would once the shoe is back (`resumes_sent`).
 
 At the end the figures compare three records of the same play: what the shoe dealt (the
 emulator's own log, position by position), what the journal holds, and what the floor received:
@@ -216,6 +219,13 @@ class Floor:
                 self._cond.wait(left)
         return True
 
+    def round_held(self) -> bool:
+        """Whether the table's latest `state` says its round is held (a device's fault during a
+        deal: a person plays on with `round.resume`)."""
+        with self._cond:
+            states = [(s, p) for s, (t, p) in self.by_seq.items() if t == "state"]
+        return bool(states) and max(states, key=lambda sp: sp[0])[1].get("held") is not None
+
     def wait_results(self, count: int, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         with self._cond:
@@ -251,14 +261,18 @@ class Dealer:
         rng: random.Random,
         faults: float = 0.0,
         result_wait: float = RESULT_WAIT,
+        unplugs: float = 0.0,
     ) -> None:
         self.shoe, self.floor, self.rng = shoe, floor, rng
         self.result_wait = result_wait
+        self.unplug_rate = unplugs
+        self.unplugged = 0  # coups whose deal the shoe's cable was pulled in
         self.fault_rate = faults
         self.faults: Counter[str] = Counter()
         self.coups: list[Coup] = []
         self.drawn: list[tuple[str, int, str]] = []  # (shoe, position, card), every card out
         self.lost_rounds = 0
+        self.resumes = 0  # round.resume commands sent for rounds the table held
         self.stop = threading.Event()
         self.error: BaseException | None = None
         self._refs = 0
@@ -290,6 +304,21 @@ class Dealer:
         self._refs += 1
         return self.floor.command(verb, body, f"k{self._refs}", self.stop)
 
+    def _wait_result(self, count: int) -> bool:
+        """Wait for the round's result, playing on as the floor would when the table held the
+        round: the shoe's line dropped during the deal (a kill or the pty can cut it as a new
+        daemon opens the port) holds it, with the cards that came meanwhile kept, until a person
+        sends `round.resume` (docs/mqtt.md); the table refuses it while the shoe is still down,
+        and it is sent again a second later."""
+        deadline = time.monotonic() + self.result_wait
+        while (left := deadline - time.monotonic()) > 0:
+            if self.floor.wait_results(count, min(1.0, left)):
+                return True
+            if self.floor.round_held() and not self.stop.is_set():
+                self.resumes += 1
+                self._command("round.resume", {})
+        return False
+
     def play_round(self, index: int) -> None:
         bank_seat = 1 + index % 3  # R5: no seat banks three rounds running
         players = [s for s in (4, 5, 6) if s != bank_seat]
@@ -318,8 +347,13 @@ class Dealer:
             (coup.player if side == "player" else coup.banker).append(card)
             self.drawn.append((coup.shoe, self.shoe.position, card))
             time.sleep(self.rng.uniform(0.005, 0.05))
+            if len(coup.positions) == 2 and self.rng.random() < self.unplug_rate:
+                self.unplugged += 1  # the cable out and in again: the table holds the round
+                self.shoe.unplug()
+                time.sleep(self.rng.uniform(0.05, 0.3))
+                self.shoe.replug()
         self.coups.append(coup)
-        if not self.floor.wait_results(len(self.coups), self.result_wait):
+        if not self._wait_result(len(self.coups)):
             self.lost_rounds += 1
             raise RuntimeError(f"round {index + 1}: no result within {self.result_wait} s")
         if self.shoe.remaining < 20:
@@ -412,6 +446,8 @@ def figures(dealer: Dealer, floor: Floor, journal_path: Path, kills: int) -> dic
         "wire_faults": sum(dealer.faults.values()),
         **{f"wire_faults_{k}": n for k, n in sorted(dealer.faults.items())},
         "gaps_reported": gaps,
+        "rounds_unplugged": dealer.unplugged,
+        "resumes_sent": dealer.resumes,
         "chain_intact": chain_ok,
     }
 
@@ -434,15 +470,18 @@ def campaign(
     faults: float = 0.0,
     result_wait: float = RESULT_WAIT,
     folder: Path | None = None,
+    unplugs: float = 0.0,
 ) -> dict[str, Any]:
     """Run the campaign in `folder` (kept: its daemon's log and journal, for a campaign that
     failed) or a scratch folder; its figures. `result_wait` bounds each wait for the table (its
     shoe, a round's result): a test passes a short one, so a campaign that goes wrong fails
-    with its reason inside the test's timeout instead of being cut off by it."""
+    with its reason inside the test's timeout instead of being cut off by it. `unplugs`: the
+    share of coups whose deal the shoe's cable is pulled in, after the second card, and
+    plugged in again a moment later."""
     if folder is not None:
-        return _campaign(kills, seed, up, down, faults, result_wait, folder)
+        return _campaign(kills, seed, up, down, faults, result_wait, unplugs, folder)
     with tempfile.TemporaryDirectory(prefix="tablectl-campaign-") as scratch:
-        return _campaign(kills, seed, up, down, faults, result_wait, Path(scratch))
+        return _campaign(kills, seed, up, down, faults, result_wait, unplugs, Path(scratch))
 
 
 def _campaign(
@@ -452,6 +491,7 @@ def _campaign(
     down: float,
     faults: float,
     result_wait: float,
+    unplugs: float,
     folder: Path,
 ) -> dict[str, Any]:
     """`campaign` in `folder`."""
@@ -460,7 +500,7 @@ def _campaign(
     shoe = SimulatedShoe(link=folder / "shoe0", seed=seed)
     floor = Floor(broker.port)
     daemon = Daemon(table_config(folder, folder / "shoe0", broker.port))
-    dealer = Dealer(shoe, floor, random.Random(seed + 1), faults, result_wait)
+    dealer = Dealer(shoe, floor, random.Random(seed + 1), faults, result_wait, unplugs)
     thread = threading.Thread(target=dealer.run, name="dealer", daemon=True)
     done = 0
     try:
@@ -515,6 +555,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0.05,
         help="share of card frames lost, garbled, read twice or retransmitted (default 0.05)",
     )
+    parser.add_argument(
+        "--unplugs",
+        type=float,
+        default=0.0,
+        help="share of coups whose deal the shoe's cable is pulled in and plugged in again: "
+        "the table holds the round, the dealer resumes it (default 0)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
         "--tamper",
@@ -533,7 +580,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.tamper:
         return _tamper(args)
     started = time.monotonic()
-    result = campaign(args.kills, args.seed, (args.min_up, args.max_up), args.max_down, args.faults)
+    result = campaign(
+        args.kills,
+        args.seed,
+        (args.min_up, args.max_up),
+        args.max_down,
+        args.faults,
+        unplugs=args.unplugs,
+    )
     result["seconds"] = round(time.monotonic() - started, 1)
     if args.json:
         print(json.dumps(result))
