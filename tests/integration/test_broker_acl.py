@@ -288,8 +288,14 @@ def test_the_floor_gets_every_message_of_a_round_and_a_display_page_only_its_own
         room.floor.wait_for("the state after the card", stated)
     (result,) = room.floor.on("round/result")
 
-    with contextlib.closing(sqlite3.connect(f"file:{room.journal}?mode=ro", uri=True)) as db:
-        rows = db.execute("SELECT seq, topic FROM outbox ORDER BY seq").fetchall()
+    def stored() -> list[tuple[int, str]]:
+        with contextlib.closing(sqlite3.connect(f"file:{room.journal}?mode=ro", uri=True)) as db:
+            return db.execute("SELECT seq, topic FROM outbox ORDER BY seq").fetchall()
+
+    # A record's messages may reach the floor a moment before the outbox stores them (in the
+    # daemon's same turn: docs/architecture.md "A card's path").
+    room.floor.wait_for("the result stored", lambda: result["seq"] in {s for s, _ in stored()})
+    rows = stored()
     room.floor.wait_for(
         "every message of the outbox", lambda: {seq for seq, _ in rows} <= seqs(room.floor)
     )
