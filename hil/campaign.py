@@ -128,6 +128,9 @@ class Broker:
         conf.write_text(
             f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
             "set_tcp_nodelay true\nmax_queued_messages 100000\n"
+            # As root it would drop to the mosquitto user, and a change of user clears the
+            # tether that kills it with its parent (hil/die_with_parent.py).
+            + ("user root\n" if os.geteuid() == 0 else "")
         )
         self.args = [find_mosquitto(), "-c", str(conf)]
         self.start()

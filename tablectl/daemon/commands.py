@@ -74,11 +74,15 @@ class Commands(DaemonState):
             req = read_request(payload)
             journal = self.journal
             rows = journal.outbox_between(req.first, req.last)
+            # The highest message the outbox holds: a record's rows handed to the broker while
+            # a full disk kept them from the outbox are made, not stored, and not pruned.
+            unstored = [] if self._unstored is None else self._unstored[1]
+            highest = unstored[0].seq - 1 if unstored else self.table.seq
             held_from = None
-            if len(rows) < min(req.last, self.table.seq) - req.first + 1:  # some were pruned
+            if len(rows) < min(req.last, highest) - req.first + 1:  # some were pruned
                 held_from = journal.held_from()
             base = self.cfg.table.base_topic
-            out = answer_payload(table, ts, base, req, rows, self.table.seq, held_from)
+            out = answer_payload(table, ts, base, req, rows, highest, held_from)
         except HistoryRequestError as exc:
             log.warning("history.refused", reason=str(exc), id=exc.ref)
             out = refusal_payload(table, ts, exc.ref, str(exc))

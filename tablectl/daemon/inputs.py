@@ -189,6 +189,7 @@ class Inputs(DaemonState):
         if self._rules_pending is not None and self._rules_pending is not item:
             self._ingest(self._rules_pending)  # the rules the journal could not take, first
             self._rules_pending = None
+        stored_again = self._unstored is not None  # its outputs met a failed store before
         if self._unstored is None:
             body, event = journal_input(item.data, item.error, retained=item.retained)
             ts = now_ts()
@@ -207,6 +208,8 @@ class Inputs(DaemonState):
             self._publish_anchors()
         if self.relay is not None and not handed_on:  # journaled and stored: its turn, now
             self.relay.offer(rows)
+        elif self.relay is not None and stored_again:  # any that did not go out, now
+            self.relay.wake()
         for listener in self.listeners:
             listener(rec, rows)
         self._show(self.table.take_displayed())

@@ -98,7 +98,13 @@ class MqttLink(DaemonState):
 
     def _on_connect(self) -> None:
         """The relay connected (`Relay(on_connect=...)`): the unsent count now, when the retained
-        `journal/status` kept from before says another, so the relay publishes this one."""
+        `journal/status` kept from before says another, so the relay publishes this one.
+
+        Rows the broker took before their store (a full disk) are stored unsent from now on:
+        this connection publishes each retained topic's newest stored row again, an older one
+        than theirs, and they must follow it (`Outbox.forget_sent_unstored`)."""
+        if self._journal is not None:  # (none: held on a file that would not open)
+            self._journal.forget_sent_unstored()
         count = self.unsent_count()
         if count != self.unsent_notes.told:
             self._journal_status(count=count)

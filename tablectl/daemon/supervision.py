@@ -88,12 +88,13 @@ class Daemon(Recovery, Inputs, Commands, MqttLink, Devices, StatusReport):
         if relay is not None or sdnotify.notify_socket_set():
             self._spawn(self._status_notes(), "status")
         sdnotify.ready()  # held too: a journal fault is one start, never a restart loop
-        # What the start built (modules, config, the replayed table) lives as long as the
-        # process: collected once, then kept out of the collector's reach, so a full collection
-        # during play walks only what play made (8-10 ms for what a start holds, on the card
-        # that meets it; well under 1 ms after the freeze).
-        gc.collect()
-        gc.freeze()
+        if install_signals:  # the process is the daemon's own (`tablectl run`, not a test's)
+            # What the start built (modules, config, the replayed table) lives as long as the
+            # process: collected once, then kept out of the collector's reach, so a full
+            # collection during play walks only what play made (8-10 ms for what a start
+            # holds, on the card that meets it; well under 1 ms after the freeze).
+            gc.collect()
+            gc.freeze()
         if self.fault is None:
             log.info("running", table=self.cfg.table.table, game=self.cfg.table.game.id)
         try:

@@ -31,14 +31,23 @@ class Outbox:
     _stored_top: int | None = None  # the highest message seq stored (`holds_none_of`)
     _sent_unstored: frozenset[int] = frozenset()  # acknowledged before they were stored
 
+    def forget_sent_unstored(self) -> None:
+        """Rows acknowledged before they were stored are stored unsent after all: the relay's
+        new connection published older retained rows again, and these must go after them."""
+        self._sent_unstored = frozenset()
+
     def holds_none_of(self, rows: Sequence[OutboxRow]) -> bool:
         """Whether none of `rows` (in seq order) can be stored already: each is numbered past
         every message this outbox has held. Then nothing stored can differ from them, and the
         daemon may hand them to the broker before it stores them (`Inputs._apply_and_hand_on`)."""
-        if self._stored_top is None:
-            top = self.db.execute("SELECT coalesce(max(seq), 0) FROM outbox").fetchone()[0]
-            self._stored_top = int(top)
-        return bool(rows) and rows[0].seq > self._stored_top
+        top = self._stored_top
+        return top is not None and bool(rows) and rows[0].seq > top
+
+    def _read_stored_top(self) -> None:
+        """The highest message seq stored (`holds_none_of`), read once as the file opens, not
+        in the middle of applying a record."""
+        top = self.db.execute("SELECT coalesce(max(seq), 0) FROM outbox").fetchone()[0]
+        self._stored_top = int(top)
 
     def applied(self) -> int:
         """The last journal record whose outputs are in the outbox."""

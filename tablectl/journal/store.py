@@ -135,6 +135,7 @@ class Journal(Outbox):
         self.key_change: tuple[str | None, str, int] | None = None
         if not readonly:
             self._use_key(key)
+            self._read_stored_top()
 
     def _check_meta(self, table: str | None, readonly: bool) -> None:
         meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())

@@ -316,7 +316,7 @@ class Ledger:
         store, self._store = self._store, None
         if store is not None:
             try:
-                store.close()
+                store.close(failed=True)
             except psycopg.Error as exc:  # the connection is broken already: say so, go on
                 log.info("closing the failed database connection", error=str(exc))
 

@@ -128,10 +128,12 @@ class LedgerStore:
             spans = [(int(lo), int(hi)) for lo, hi in _json_list(above)]
             self.tables[(str(site), str(table))] = SeqRanges(int(str(through)), spans)
 
-    def close(self) -> None:
+    def close(self, *, failed: bool = False) -> None:
         """Give the writer lock back at once (the server would only when it has seen the
-        connection go, a moment later), then close."""
-        if self.writer and not self.conn.closed:
+        connection go, a moment later), then close. After a failed write (`failed`) it only
+        closes: a connection that stopped answering would hold the unlock until TCP gives up,
+        and the server frees the lock with the connection anyway."""
+        if self.writer and not failed and not self.conn.closed:
             try:
                 self.conn.execute("SELECT pg_advisory_unlock(%s)", (WRITER_LOCK,))
             except psycopg.Error as exc:  # a broken connection: the server frees it as it ends

@@ -496,6 +496,24 @@ def test_a_row_the_broker_took_before_its_store_failed_is_stored_sent(journal: J
     rec = journal.append(ts(3), "test", None, body(3))
     journal.write_outputs(rec, [row(5), row(6, "state")])
     assert [r.seq for r in journal.pending(10)] == [1, 2, 5, 6]
+    # Acknowledged early, then the relay connected again (it published older retained rows
+    # anew): stored unsent, so they go again after those.
+    rec = journal.append(ts(4), "test", None, body(4))
+    journal.mark_sent([7, 8])
+    journal.forget_sent_unstored()
+    journal.write_outputs(rec, [row(7), row(8, "state")])
+    assert [r.seq for r in journal.pending(10)] == [1, 2, 5, 6, 7, 8]
+
+
+def test_a_read_only_journal_hands_nothing_on_before_it_is_stored(path: Path) -> None:
+    j = Journal(path, table=TABLE)
+    fill(j, 1)
+    j.close()
+    reader = Journal(path, table=TABLE, readonly=True)
+    try:
+        assert reader.holds_none_of([row(3)]) is False
+    finally:
+        reader.close()
 
 
 def test_pending_rows_survive_reopening(path: Path) -> None:
