@@ -77,10 +77,10 @@ def answer_payload(
     held_from: int | None,
 ) -> bytes:
     """The answer: each row the outbox held in the range, its payload spliced in as the bytes
-    it was published with; `pruned` the numbers up to `highest` (the table's last message) it
-    no longer holds, as [lo, hi] spans, and then `held_from`, from which on it holds every
-    message (so a ledger asks for nothing older again); numbers above `highest` are not yet
-    made."""
+    it was published with; `pruned` the numbers up to `highest` (the last message the outbox
+    stored) it no longer holds, as [lo, hi] spans, and then `held_from`, from which on it holds
+    every message (so a ledger asks for nothing older again); numbers above `highest` are not
+    yet stored."""
     prefix = base + "/"
     held = {r.seq for r in rows}
     pruned: list[list[int]] = []
