@@ -49,6 +49,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hil.bench_floor import samples, summary
+from hil.runner import free_port, open_broker
 from tablectl.rules.baccarat import next_to_draw
 from tablectl_base.cards import DeckKind, deck_of, parse_card
 from tablectl_drivers.shoe.frames import CardDrawn, NewShoe, encode
@@ -59,12 +60,6 @@ BASE = "tablectl/bench/b1"
 TARGET_MEDIAN_DURABLE_RATIO = 1.5
 """A card reaches the subscriber in at most this many times the durable floor's median (the same
 trip with no daemon but one SQLite FULL commit per card), measured in the same run."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def wait_port(port: int, timeout: float = 10.0) -> None:
@@ -304,17 +299,9 @@ def local_broker(folder: Path) -> Iterator[int]:
     """An open Mosquitto on a free loopback port (its config in `folder`), for one run; its
     port. Stopped afterwards."""
     port = free_port()
-    conf = folder / "mosquitto.conf"
-    conf.write_text(
-        f"listener {port} 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n"
-        + ("user root\n" if os.geteuid() == 0 else "")
-    )
-    broker = subprocess.Popen(
-        ["mosquitto", "-c", str(conf)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "PATH": os.environ["PATH"] + ":/usr/sbin"},
-    )
+    # set_tcp_nodelay as the shipped config/mosquitto/tablectl.conf has it
+    argv = open_broker(folder / "mosquitto.conf", port, "set_tcp_nodelay true")
+    broker = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_port(port)
         yield port

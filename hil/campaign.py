@@ -49,7 +49,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hil.die_with_parent import die_with_parent
-from hil.runner import REPO, SCHEDULES, find_mosquitto, free_port
+from hil.runner import REPO, SCHEDULES, free_port, open_broker
 from tablectl.journal import Journal
 from tablectl.rules.baccarat import next_to_draw
 from tablectl_base.cards import parse_card
@@ -124,21 +124,19 @@ class Broker:
 
     def __init__(self, folder: Path) -> None:
         self.port = free_port()
-        conf = folder / "mosquitto.conf"
-        conf.write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-            "set_tcp_nodelay true\nmax_queued_messages 100000\n"
-            # As root it would drop to the mosquitto user, and a change of user clears the
-            # tether that kills it with its parent (hil/die_with_parent.py).
-            + ("user root\n" if os.geteuid() == 0 else "")
+        self.args = open_broker(
+            folder / "mosquitto.conf",
+            self.port,
+            "persistence false",
+            "set_tcp_nodelay true",
+            "max_queued_messages 100000",
         )
-        self.args = [find_mosquitto(), "-c", str(conf)]
         self.start()
 
     def start(self) -> None:
         """Start it (again, on the same port) and wait until it takes a connection."""
         self.proc = subprocess.Popen(
-            die_with_parent(self.args), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            self.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:

@@ -72,6 +72,17 @@ def find_mosquitto() -> str:
     return found
 
 
+def open_broker(conf: Path, port: int, *settings: str) -> list[str]:
+    """Write the config of an open Mosquitto on loopback `port` (`settings`: lines more) to
+    `conf`; the argv that runs it, dying with this process (hil/die_with_parent.py). As root it
+    stays root: it would drop to the mosquitto user, and a change of user clears the tether."""
+    lines = [f"listener {port} 127.0.0.1", "allow_anonymous true", *settings]
+    if os.geteuid() == 0:
+        lines.append("user root")
+    conf.write_text("".join(f"{line}\n" for line in lines))
+    return die_with_parent([find_mosquitto(), "-c", str(conf)])
+
+
 def normalise(topic: str, payload: Any, retain: bool) -> dict[str, Any]:
     """What a scenario compares: no timestamps or seq; a device status only by availability and
     fault (its counters, port path and how often it reports belong to the run)."""
@@ -284,13 +295,8 @@ def run(
             module, cls = EMULATORS[kind].split(":")
             emulators[kind] = stack.enter_context(getattr(import_module(module), cls)())
         broker_port = free_port()
-        conf = work / "mosquitto.conf"
-        conf.write_text(
-            f"listener {broker_port} 127.0.0.1\nallow_anonymous true\n"
-            + ("user root\n" if os.geteuid() == 0 else "")
-        )
         broker = subprocess.Popen(
-            die_with_parent([find_mosquitto(), "-c", str(conf)]),
+            open_broker(work / "mosquitto.conf", broker_port),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

@@ -28,7 +28,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hil.record import Recorder, record_commands, record_port
-from hil.runner import find_mosquitto, free_port
+from hil.runner import free_port, open_broker
 from hil.traffic import Command, DeviceWrite, parse
 from tablectl_base.cards import parse_card
 from tablectl_drivers.shoe.frames import CardDrawn, NewShoe, decode
@@ -81,13 +81,10 @@ def test_recorded_bytes_read_back_identically() -> None:
 def broker(tmp_path: Path) -> Iterator[int]:
     """A real Mosquitto on a free loopback port (as hil/runner.py starts one); its port."""
     port = free_port()
-    conf = tmp_path / "mosquitto.conf"
-    conf.write_text(
-        f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-        + ("user root\n" if os.geteuid() == 0 else "")
-    )
     proc = subprocess.Popen(
-        [find_mosquitto(), "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        open_broker(tmp_path / "mosquitto.conf", port, "persistence false"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     try:
         deadline = time.monotonic() + TIMEOUT
