@@ -558,7 +558,9 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
             wall_back = time.time()
             books.start()
             down = opts.ledger_down_s
-            caught_up = await books.wait_caught_up(_published(sent, daemon_names), opts)
+            caught_up = await books.wait_caught_up(
+                _published(sent, daemon_names), opts.drain_timeout_s
+            )
             ledger_windows.append((wall_back - down, time.time()))
             drills.append(
                 {
@@ -610,7 +612,7 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
     elapsed = time.monotonic() - started
     ledger_figures = None
     if books is not None:
-        caught_up = await books.wait_caught_up(_published(sent, daemon_names), opts)
+        caught_up = await books.wait_caught_up(_published(sent, daemon_names), opts.drain_timeout_s)
         wall = {(n, q): t for n, s in sent.items() for q, t in s.published_wall.items()}
         ledger_figures = await asyncio.to_thread(books.figures, wall, ledger_windows)
         ledger_figures["caught_up"] = caught_up

@@ -90,10 +90,10 @@ class FleetLedger:
         held = self.through()
         return all(held.get(t, 0) >= n for t, n in highest.items() if n)
 
-    async def wait_caught_up(self, highest: dict[str, int], opts: Any) -> bool:
+    async def wait_caught_up(self, highest: dict[str, int], timeout_s: float) -> bool:
         """Poll, once a second, until the books hold every number up to `highest` or
-        `opts.drain_timeout_s` has passed; whether they do."""
-        deadline = time.monotonic() + opts.drain_timeout_s
+        `timeout_s` has passed; whether they do."""
+        deadline = time.monotonic() + timeout_s
         while not await asyncio.to_thread(self.caught_up, highest):
             if time.monotonic() > deadline:
                 return False

@@ -27,9 +27,10 @@ from tablectl.games.table_rules import GameConfig, Limits, PaceBand, Seats, Stri
 from tablectl.rules.fees import CollectionSchedule
 
 M = TypeVar("M", bound=BaseModel)
-TOPIC_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+_ID = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
+TOPIC_ID = f"^{_ID}$"
 TopicId = Annotated[str, Field(pattern=TOPIC_ID)]
-SITE_TABLE = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}/[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+SITE_TABLE = f"^{_ID}/{_ID}$"
 """A table named across sites, "site/table" (the ledger's pits)."""
 Text = Annotated[str, Field(min_length=1)]
 """Text that must say something: `""` is refused."""

@@ -258,7 +258,7 @@ class TableState:
         """What `state` shows of a hold: why, how many inputs wait, and any gap in a device's
         count (only while there is one)."""
         view: dict[str, Any] = {"held": self.held, "held_inputs": len(self.held_inputs)}
-        if any(ledger.blocked() for ledger in self.ledgers.values()):
+        if self._any_blocked():
             view["gaps"] = {
                 name: blocked_reason(name, ledger)
                 for name, ledger in sorted(self.ledgers.items())

@@ -285,8 +285,7 @@ class Table(ReplayShortcut):
             self.displayed[message.name] = payload
         elif self.unhidden is not None and isinstance(message, InputAccepted):
             whole = render(dataclasses.replace(message, hide=frozenset()))
-            envelope = {"table": self.table_id, "seq": self.seq, "ts": rec.ts}
-            self.unhidden.append({**envelope, "v": PAYLOAD_VERSION, **whole.payload})
+            self.unhidden.append({**envelope, **whole.payload})
         data = encode_payload(payload)
         return OutboxRow(self.seq, f"{self.base}/{topic}", data, qos, retain)
 
