@@ -9,7 +9,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO, cast
 
@@ -163,10 +163,11 @@ def _replay(args: argparse.Namespace, cfg: LoadedConfig, table: Table) -> int:
             replay_surveillance(cfg, table, records, rows_text)
             return EXIT_OK
         buffer = _utf8_buffer(sys.stdout)
-        if buffer is None:
-            _print_text(table, records)
+        if buffer is None:  # the lines written as text, in the standard output's own encoding
+            _print_lines(table, records, lambda data: sys.stdout.write(data.decode("utf-8")))
         else:
-            _print_bytes(table, records, buffer)
+            _print_lines(table, records, buffer.write)
+            buffer.flush()
     return EXIT_OK
 
 
@@ -184,41 +185,20 @@ def _utf8_buffer(out: TextIO) -> BinaryIO | None:
     return cast(BinaryIO, buffer) if utf8 else None
 
 
-def _print_bytes(table: Table, records: Iterator[Record], buffer: BinaryIO) -> None:
-    """Each record's lines as UTF-8 straight to `buffer` (the payloads are UTF-8 already: no
-    decoding them to write them as text), a batch at a time: written a record at a time, a long
-    replay into a pipe spends a sixth of its time in writes of the standard output's 8 KB."""
+def _print_lines(table: Table, records: Iterator[Record], write: Callable[[bytes], object]) -> None:
+    """Each record's lines as UTF-8 (the payloads are UTF-8 already: no decoding them to write
+    them), handed to `write` a batch of whole lines at a time: written a record at a time, a
+    long replay into a pipe spends a sixth of its time in writes of the standard output's 8 KB."""
     sys.stdout.flush()  # anything written as text first goes first
     batch: list[bytes] = []
     try:
         for rec in records:
             lines_into(table.apply(rec), batch)
             if len(batch) >= OUTPUT_BATCH_PIECES:
-                buffer.write(b"".join(batch))
+                write(b"".join(batch))
                 batch.clear()
     finally:  # what was made before anything went wrong is printed, as it always was
-        buffer.write(b"".join(batch))
-        buffer.flush()
+        write(b"".join(batch))
 
-
-def _print_text(table: Table, records: Iterator[Record]) -> None:
-    """Each record's lines written as text to the standard output, a batch at a time."""
-    batch: list[str] = []
-    size = 0
-    try:
-        for rec in records:
-            text = rows_text(table.apply(rec))
-            batch.append(text)
-            size += len(text)
-            if size >= OUTPUT_BATCH:
-                sys.stdout.write("".join(batch))
-                batch.clear()
-                size = 0
-    finally:  # what was made before anything went wrong is printed, as it always was
-        sys.stdout.write("".join(batch))
-
-
-OUTPUT_BATCH = 1 << 20
-"""Characters of output `tablectl replay` gathers before writing them as text."""
 
 __all__ = ["lines_into", "print_rows", "replay_records", "rows_text"]
