@@ -7,7 +7,8 @@ until answered), then the coup dealt card by card from the shoe, by the drawing 
 not the daemon is up. Meanwhile the daemon is SIGKILLed at random moments and started again.
 When the shoe's line drops during a deal (a start can meet it as the new daemon opens the pty),
 the table holds the round as the rules say, and the dealer sends `round.resume` as the floor
-would once the shoe is back (`resumes_sent`).
+would once the shoe is back (`resumes_sent`); --unplugs pulls the shoe's cable during a share
+of the deals to make such holds on purpose.
 
 At the end the figures compare three records of the same play: what the shoe dealt (the
 emulator's own log, position by position), what the journal holds, and what the floor received:
@@ -41,6 +42,7 @@ import threading
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -192,11 +194,13 @@ class Floor:
         with self._cond:
             return [p for _, (t, p) in sorted(self.by_seq.items()) if t == "round/result"]
 
-    def command(self, verb: str, body: dict[str, Any], ref: str, stop: threading.Event) -> bool:
-        """Send `cmd/<verb>` until it is answered (same id each time: a repeat of one already
-        handled is answered "duplicate request id"); whether it was taken."""
+    def command(
+        self, verb: str, body: dict[str, Any], ref: str, give_up: Callable[[], bool]
+    ) -> bool:
+        """Send `cmd/<verb>` until it is answered or `give_up()` (same id each time: a repeat of
+        one already handled is answered "duplicate request id"); whether it was taken."""
         payload = json.dumps({**body, "id": ref})
-        while not stop.is_set():
+        while not give_up():
             self.client.publish(f"{BASE}/cmd/{verb}", payload, qos=1)
             deadline = time.monotonic() + REPLY_WAIT
             with self._cond:
@@ -301,23 +305,27 @@ class Dealer:
         self.faults[fault] += 1
         return fault
 
-    def _command(self, verb: str, body: dict[str, Any]) -> bool:
+    def _command(
+        self, verb: str, body: dict[str, Any], give_up: Callable[[], bool] | None = None
+    ) -> bool:
+        """Send a console command; by default given up when the campaign stops the dealer."""
         self._refs += 1
-        return self.floor.command(verb, body, f"k{self._refs}", self.stop)
+        return self.floor.command(verb, body, f"k{self._refs}", give_up or self.stop.is_set)
 
     def _wait_result(self, count: int) -> bool:
         """Wait for the round's result, playing on as the floor would when the table held the
         round: the shoe's line dropped during the deal (a kill or the pty can cut it as a new
         daemon opens the port) holds it, with the cards that came meanwhile kept, until a person
         sends `round.resume` (docs/mqtt.md); the table refuses it while the shoe is still down,
-        and it is sent again a second later."""
+        and it is sent again a second later. A round dealt is played out even when the campaign
+        is stopping: its cards are out of the shoe."""
         deadline = time.monotonic() + self.result_wait
         while (left := deadline - time.monotonic()) > 0:
             if self.floor.wait_results(count, min(1.0, left)):
                 return True
-            if self.floor.round_held() and not self.stop.is_set():
+            if self.floor.round_held():
                 self.resumes += 1
-                self._command("round.resume", {})
+                self._command("round.resume", {}, give_up=lambda: time.monotonic() > deadline)
         return False
 
     def play_round(self, index: int) -> None:
@@ -398,8 +406,8 @@ class Daemon:
         return self.proc.wait(timeout=30)
 
 
-def figures(dealer: Dealer, floor: Floor, journal_path: Path, kills: int) -> dict[str, Any]:
-    """Compare the shoe's log, the journal and what the floor received."""
+def _read_journal(journal_path: Path) -> tuple[dict[tuple[str, int], str], int, bool]:
+    """The journal's cards by (shoe run, position), its gap reports, whether its chain holds."""
     journal = Journal(journal_path, table=None, readonly=True)
     try:
         records = list(journal.records())
@@ -415,6 +423,24 @@ def figures(dealer: Dealer, floor: Floor, journal_path: Path, kills: int) -> dic
         at = body.get("at")
         if body.get("type") in ("shoe.card", "shoe.burn") and isinstance(at, dict):
             journaled.setdefault((str(at.get("run")), int(at["pos"])), str(body["card"]))
+    return journaled, gaps, chain_ok
+
+
+def _wait_journaled(journal_path: Path, dealer: Dealer, timeout: float) -> None:
+    """Wait (bounded) until the journal holds the last card out of the shoe: the burn of a new
+    shoe can leave the shoe just before the campaign stops, while a daemon started after the
+    last kill is still opening its port. A card still missing after the wait is counted."""
+    if not dealer.drawn:
+        return
+    shoe, pos, _ = dealer.drawn[-1]
+    deadline = time.monotonic() + timeout
+    while (shoe, pos) not in _read_journal(journal_path)[0] and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def figures(dealer: Dealer, floor: Floor, journal_path: Path, kills: int) -> dict[str, Any]:
+    """Compare the shoe's log, the journal and what the floor received."""
+    journaled, gaps, chain_ok = _read_journal(journal_path)
     drawn = {(s, p): c for s, p, c in dealer.drawn}
     missing = [k for k in drawn if k not in journaled]
     wrong_card = [k for k, c in drawn.items() if k in journaled and journaled[k] != c]
@@ -450,6 +476,9 @@ def figures(dealer: Dealer, floor: Floor, journal_path: Path, kills: int) -> dic
         "rounds_unplugged": dealer.unplugged,
         "resumes_sent": dealer.resumes,
         "chain_intact": chain_ok,
+        # Where, for a campaign that failed: the first few shoe positions (run:pos card).
+        "cards_missing_at": [f"{r}:{p} {drawn[(r, p)]}" for r, p in missing[:10]],
+        "cards_wrong_at": [f"{r}:{p} {drawn[(r, p)]}" for r, p in wrong_card[:10]],
     }
 
 
@@ -524,6 +553,7 @@ def _campaign(
                 + daemon.log.read_text(errors="replace")[-3000:]
             )
         floor.wait_results(len(dealer.coups), result_wait)
+        _wait_journaled(folder / "journal.db", dealer, result_wait)
         time.sleep(0.5)
         daemon.terminate()
         if dealer.error is not None:
