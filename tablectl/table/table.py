@@ -276,17 +276,18 @@ class Table(ReplayShortcut):
                 out = render(message)
                 topic, payload, qos, retain = out.topic, out.payload, out.qos, out.retain
                 payload = {**envelope, **payload}
-        except Exception as exc:  # R40: a view built only now (a start never builds it)
+            data = encode_payload(payload)
+        except Exception as exc:  # R40: a view built (and encoded) only now, never by a start
             message = self._unrendered(message, exc, rec)
             out = render(message)
             topic, payload, qos, retain = out.topic, out.payload, out.qos, out.retain
             payload = {**envelope, **payload}
+            data = encode_payload(payload)
         if isinstance(message, DisplayChanged):
             self.displayed[message.name] = payload
         elif self.unhidden is not None and isinstance(message, InputAccepted):
             whole = render(dataclasses.replace(message, hide=frozenset()))
             self.unhidden.append({**envelope, **whole.payload})
-        data = encode_payload(payload)
         return OutboxRow(self.seq, f"{self.base}/{topic}", data, qos, retain)
 
     def _unrendered(self, message: Message, exc: Exception, rec: Record) -> TableAlert:

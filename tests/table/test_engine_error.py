@@ -114,6 +114,31 @@ def test_a_state_view_failing_is_an_alert_in_its_place_and_advance_ends_where_ap
     assert snapshot.encode(quiet) == snapshot.encode(table)
 
 
+def test_a_view_that_cannot_be_written_as_json_is_an_alert_in_its_place_R40(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A view holding something JSON cannot write fails only when the message is encoded: that
+    too is R40's engine-error alert in the message's place, with the input standing (it once
+    escaped from `apply` after the record's earlier messages had gone to the broker)."""
+    real = BaccaratEngine.state_payload
+
+    def unwritable(self: BaccaratEngine, state: Any) -> dict[str, Any]:
+        view = real(self, state)
+        return {**view, "odd": object()} if any(w.seat == 5 for w in state.wagers) else view
+
+    monkeypatch.setattr(BaccaratEngine, "state_payload", unwritable)
+    table = Table(make_config(tmp_path))
+    recs = records([bank(3, "500"), wager(4, "player", "20"), wager(5, "banker", "10")])
+    for rec in recs[:2]:
+        table.apply(rec)
+    out = table.apply(recs[2])
+    assert [r.topic.rsplit("/", 1)[-1] for r in out] == ["event", "alert"]
+    (alert,) = payloads(out, "alert")
+    assert alert["kind"] == "engine-error" and alert["rule"] == "R40"
+    assert "TypeError" in alert["reason"] and "the state message after record 3" in alert["reason"]
+    assert [(w.seat, w.spot) for w in table.state.wagers] == [(4, "player"), (5, "banker")]
+
+
 def test_a_command_that_breaks_the_engine_is_answered_R40(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
