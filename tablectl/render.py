@@ -37,7 +37,7 @@ from tablectl.table_messages import (
     TableAlert,
     TableMessage,
 )
-from tablectl_base.events import InputEvent
+from tablectl_base.events import DeviceStatus, InputEvent
 from tablectl_base.money import fmt
 
 
@@ -60,6 +60,38 @@ def render(record: GameRecord | TableMessage | Output) -> Output:
     if isinstance(record, OwnRoundResult):  # a game's own kind of result renders itself
         return Output(record.TOPIC, with_table_notes(record.payload(), record.table))
     raise TypeError(f"not a game record: {record!r}")
+
+
+def enveloped(
+    message: GameRecord | TableMessage,
+    envelope: dict[str, Any],
+    own: tuple[InputEvent | None, dict[str, Any]] | None = None,
+) -> tuple[str, dict[str, Any], int, bool]:
+    """`message` as the table numbers it: topic, payload, QoS, retain, the payload being the
+    envelope's fields then the message's (a field of the same name takes the envelope's
+    place). The usual two, a state and an input's echo, are enveloped as they are built, not
+    rendered and then copied. `own`: the record's event and body, when the echo of that very
+    event with nothing hidden may be its body (the event's canonical form, `journal_body`:
+    `type` first, nulls and `ts` left out) rather than a dump of the event again."""
+    if isinstance(message, StateChanged):
+        view, extra = message.parts()
+        return "state", {**envelope, **view, **extra}, 1, True
+    if isinstance(message, InputAccepted):
+        event = message.event
+        if (
+            own is not None
+            and event is own[0]
+            and not message.hide
+            and type(event) is not DeviceStatus
+        ):
+            payload = {**envelope, **own[1], **message.shown}
+        else:
+            type_, fields = event_fields(message)
+            payload = {**envelope, "type": type_, **fields, **message.shown}
+        payload["ts"] = message.ts  # where and as event_payload places it
+        return "event", payload, 1, False
+    out = render(message)
+    return out.topic, {**envelope, **out.payload}, out.qos, out.retain
 
 
 def event_payload(record: InputAccepted) -> dict[str, Any]:

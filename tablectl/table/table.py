@@ -20,7 +20,7 @@ from tablectl.games.registry import make_engine
 from tablectl.games.table_rules import Rules
 from tablectl.outputs import PAYLOAD_VERSION, OutboxRow
 from tablectl.records import Record
-from tablectl.render import event_fields, render
+from tablectl.render import enveloped, render
 from tablectl.table.inputs import HAND_ENTERED, Route, route_of
 from tablectl.table.masking import public_input
 from tablectl.table.replay import ReplayShortcut
@@ -256,32 +256,13 @@ class Table(ReplayShortcut):
         # envelope's fields come first; a payload's field of the same name takes its place.
         envelope = {"table": self.table_id, "seq": self.seq, "ts": rec.ts, "v": PAYLOAD_VERSION}
         try:
-            # The usual two are enveloped as they are built, not rendered and then copied.
-            if isinstance(message, StateChanged):
-                view, extra = message.parts()
-                topic, payload, qos, retain = "state", {**envelope, **view, **extra}, 1, True
-            elif isinstance(message, InputAccepted) and self.unhidden is None:
-                event = message.event
-                if event is rec.event and not message.hide and type(event) is not DeviceStatus:
-                    # The echo of the record's own event, nothing hidden: its fields are the
-                    # record's body (the event's canonical form, `journal_body`: `type` first,
-                    # nulls and `ts` left out), with no dump of the event again.
-                    payload = {**envelope, **rec.body, **message.shown}
-                else:
-                    type_, fields = event_fields(message)
-                    payload = {**envelope, "type": type_, **fields, **message.shown}
-                payload["ts"] = message.ts  # where and as event_payload places it
-                topic, qos, retain = "event", 1, False
-            else:
-                out = render(message)
-                topic, payload, qos, retain = out.topic, out.payload, out.qos, out.retain
-                payload = {**envelope, **payload}
+            topic, payload, qos, retain = enveloped(
+                message, envelope, (rec.event, rec.body) if self.unhidden is None else None
+            )
             data = encode_payload(payload)
         except Exception as exc:  # R40: a view built (and encoded) only now, never by a start
             message = self._unrendered(message, exc, rec)
-            out = render(message)
-            topic, payload, qos, retain = out.topic, out.payload, out.qos, out.retain
-            payload = {**envelope, **payload}
+            topic, payload, qos, retain = enveloped(message, envelope)
             data = encode_payload(payload)
         if isinstance(message, DisplayChanged):
             self.displayed[message.name] = payload
