@@ -24,26 +24,25 @@ def _csv_rows(report: ShiftReport) -> Iterator[tuple[str, ...]]:
     for t in report.tables:
         yield from _table_rows(t)
     for pit in sorted(report.pits):
-        total = report.pit_totals(pit)
-        yield ("pit-rounds", "", pit, "rounds", "", str(total.rounds), "", "")
-        for key, amount in sorted(total.collections.items()):
-            yield ("pit-collection", "", pit, _payer(key), "", f"{amount:.2f}", "", "")
-        yield ("pit-collected", "", pit, "total", "", f"{total.collected:.2f}", "", "")
+        yield from _total_rows("pit-", "", pit, report.pit_totals(pit))
     for site in report.sites():
-        total = report.site_totals(site)
-        yield ("site-rounds", site, "", "rounds", "", str(total.rounds), "", "")
-        for key, amount in sorted(total.collections.items()):
-            yield ("site-collection", site, "", _payer(key), "", f"{amount:.2f}", "", "")
-        yield ("site-collected", site, "", "total", "", f"{total.collected:.2f}", "", "")
+        yield from _total_rows("site-", site, "", report.site_totals(site))
+
+
+def _total_rows(
+    prefix: str, site: str, table: str, total: TableReport
+) -> Iterator[tuple[str, ...]]:
+    """A table's, pit's or site's rounds, collections by payer and amount collected."""
+    yield (f"{prefix}rounds", site, table, "rounds", "", str(total.rounds), "", "")
+    for key, amount in sorted(total.collections.items()):
+        yield (f"{prefix}collection", site, table, _payer(key), "", f"{amount:.2f}", "", "")
+    yield (f"{prefix}collected", site, table, "total", "", f"{total.collected:.2f}", "", "")
 
 
 def _table_rows(t: TableReport) -> Iterator[tuple[str, ...]]:
     site, table = t.site, t.table
     yield ("table", site, table, "games", " ".join(sorted(t.games)), "", "", "")
-    yield ("rounds", site, table, "rounds", "", str(t.rounds), "", "")
-    for key, amount in sorted(t.collections.items()):
-        yield ("collection", site, table, _payer(key), "", f"{amount:.2f}", "", "")
-    yield ("collected", site, table, "total", "", f"{t.collected:.2f}", "", "")
+    yield from _total_rows("", site, table, t)
     for n in t.voided:
         yield ("void", site, table, n.what, "", "", n.ts, n.why)
     for n in t.held:
