@@ -199,49 +199,50 @@ class RoadBoard(NamedTuple):
         return RoadBoard(bead, big, 0, derived)
 
     def roads(self) -> Roads:
-        """The roads as `all_roads` returns them: a fresh dict, but each road's list is shared
-        with the boards that hold the same (immutable) road, and each big-road column's cells
-        with those that hold the same column (a shoe's roads and columns mostly stay as they
-        are from coup to coup): read them, never change them (a view is read-only)."""
+        """The roads as `all_roads` returns them: a fresh dict, but each road's list grown from
+        the one the board before it gave (`_road_list`), and sharing that one's columns: read
+        them, never change them (a view is read-only)."""
         b, s, c = self.derived
         return {
-            "bead_plate": _road_list(self.bead, list),
-            "big_road": _road_list(self.big, _big_column),
-            "big_eye_boy": _road_list(b, list),
-            "small_road": _road_list(s, list),
-            "cockroach_pig": _road_list(c, list),
+            "bead_plate": _road_list("bead_plate", self.bead, list),
+            "big_road": _road_list("big_road", self.big, _big_column),
+            "big_eye_boy": _road_list("big_eye_boy", b, list),
+            "small_road": _road_list("small_road", s, list),
+            "cockroach_pig": _road_list("cockroach_pig", c, list),
         }
 
 
-def _road_list(road: tuple[tuple[T, ...], ...], column: Callable[[tuple[T, ...]], U]) -> list[U]:
-    """`[column(c) for c in road]`, worked out once per (immutable) road."""
-    kept = _ROADS.get(id(road))
-    if kept is None or kept[0] is not road:
-        if len(_ROADS) >= KEPT:
-            _ROADS.clear()
-        kept = _ROADS[id(road)] = (road, [column(c) for c in road])
-    return cast(list[U], kept[1])
+def _road_list(
+    name: str, road: tuple[tuple[T, ...], ...], column: Callable[[tuple[T, ...]], U]
+) -> list[U]:
+    """`[column(c) for c in road]`, grown from the list last made for the road `name`: from one
+    coup to the next a road keeps its columns but the last, which may change, and may gain one
+    (`plus`), so only those are worked out again (a shoe's EZTRAK board is published every round,
+    its roads eighty columns long by the end). Any other road is worked out whole. `column` must
+    depend on the column's value only: equal columns are taken as they are."""
+    last = _LAST_LISTS.get(name)
+    if last is not None:
+        before, made = last
+        if road is before:
+            return cast(list[U], made)
+        kept = len(before) - 1
+        if kept >= 0 and len(road) - kept in (1, 2) and road[:kept] == before[:kept]:
+            grown = made[:kept]
+            grown.extend(column(c) for c in road[kept:])
+            _LAST_LISTS[name] = (road, grown)
+            return cast(list[U], grown)
+    made = [column(c) for c in road]
+    _LAST_LISTS[name] = (road, made)
+    return made
 
 
 def _big_column(column: tuple[BigRoadCell, ...]) -> list[BigRoadEntry]:
-    """A big-road column as `big_road` gives it, worked out once per (immutable) column."""
-    kept = _BIG_COLUMNS.get(id(column))
-    if kept is None or kept[0] is not column:
-        if len(_BIG_COLUMNS) >= KEPT:
-            _BIG_COLUMNS.clear()
-        cells: list[BigRoadEntry] = [
-            {"winner": e.winner, "ties": e.ties, "natural": e.natural} for e in column
-        ]
-        kept = _BIG_COLUMNS[id(column)] = (column, cells)
-    return kept[1]
+    """A big-road column as `big_road` gives it."""
+    return [{"winner": e.winner, "ties": e.ties, "natural": e.natural} for e in column]
 
 
-KEPT = 1024
-_ROADS: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
-"""Roads as `_road_list` gave them, by the road's id (the road itself kept with them, so an id
-cannot be another's)."""
-_BIG_COLUMNS: dict[int, tuple[tuple[BigRoadCell, ...], list[BigRoadEntry]]] = {}
-"""Big-road columns as `_big_column` gave them, by the column's id (kept the same way)."""
+_LAST_LISTS: dict[str, tuple[tuple[Any, ...], list[Any]]] = {}
+"""Each road's last list (`_road_list`), with the road it was made of."""
 
 
 def _colour(big: Sequence[Sized], c: int, r: int, offset: int) -> Colour:

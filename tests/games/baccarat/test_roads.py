@@ -348,3 +348,25 @@ def test_road_board_equals_all_roads_on_long_streaks_R28(text: str) -> None:
     for mark in marks(text):
         board = board.plus(mark)
     assert board.roads() == all_roads(marks(text))
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from(["P", "B", "T"]), st.booleans()), max_size=60),
+    st.lists(st.tuples(st.sampled_from(["P", "B", "T"]), st.booleans()), max_size=60),
+    st.lists(st.integers(0, 2), max_size=40),
+)
+def test_road_lists_are_right_whatever_board_was_asked_before_R28(
+    one: list[tuple[Letter, bool]], two: list[tuple[Letter, bool]], asks: list[int]
+) -> None:
+    """A board's road lists are grown from those the last board asked gave (the shoe one coup
+    back, as a table asks): asked of two shoes in turn, of a board again, of an older one or
+    of a new shoe, each board's roads are still exactly those recomputed from its marks."""
+    boards = [[RoadBoard()], [RoadBoard()]]
+    for shoe, coups in zip(boards, (one, two), strict=True):
+        for letter, natural in coups:
+            shoe.append(shoe[-1].plus(Mark(letter, natural)))
+    shoe_marks = [[Mark(x, n) for x, n in one], [Mark(x, n) for x, n in two]]
+    for i, ask in enumerate(asks):
+        which = i % 2
+        n = min(len(boards[which]) - 1, i // 2 + ask)
+        assert boards[which][n].roads() == all_roads(shoe_marks[which][:n])
