@@ -35,6 +35,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -52,7 +53,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from hil.die_with_parent import die_with_parent
 from hil.runner import REPO, SCHEDULES, free_port, open_broker
-from tablectl.journal import Journal
+from tablectl.journal import Journal, JournalError
 from tablectl.rules.baccarat import next_to_draw
 from tablectl_base.cards import parse_card
 from tablectl_drivers.sim.shoe import SimulatedShoe
@@ -277,7 +278,7 @@ class Dealer:
         self.coups: list[Coup] = []
         self.drawn: list[tuple[str, int, str]] = []  # (shoe, position, card), every card out
         self.lost_rounds = 0
-        self.resumes = 0  # round.resume commands sent for rounds the table held
+        self.resumes = 0  # round.resume commands the table took (a refused one is sent again)
         self.stop = threading.Event()
         self.error: BaseException | None = None
         self._refs = 0
@@ -323,9 +324,10 @@ class Dealer:
         while (left := deadline - time.monotonic()) > 0:
             if self.floor.wait_results(count, min(1.0, left)):
                 return True
-            if self.floor.round_held():
+            if self.floor.round_held() and self._command(
+                "round.resume", {}, give_up=lambda: time.monotonic() > deadline
+            ):
                 self.resumes += 1
-                self._command("round.resume", {}, give_up=lambda: time.monotonic() > deadline)
         return False
 
     def play_round(self, index: int) -> None:
@@ -406,12 +408,15 @@ class Daemon:
         return self.proc.wait(timeout=30)
 
 
-def _read_journal(journal_path: Path) -> tuple[dict[tuple[str, int], str], int, bool]:
-    """The journal's cards by (shoe run, position), its gap reports, whether its chain holds."""
+def _read_journal(
+    journal_path: Path, *, verify: bool = True
+) -> tuple[dict[tuple[str, int], str], int, bool]:
+    """The journal's cards by (shoe run, position), its gap reports, whether its chain holds
+    (True without `verify`)."""
     journal = Journal(journal_path, table=None, readonly=True)
     try:
         records = list(journal.records())
-        chain_ok = not journal.verify()
+        chain_ok = not journal.verify() if verify else True
     finally:
         journal.close()
     journaled: dict[tuple[str, int], str] = {}
@@ -427,14 +432,20 @@ def _read_journal(journal_path: Path) -> tuple[dict[tuple[str, int], str], int, 
 
 
 def _wait_journaled(journal_path: Path, dealer: Dealer, timeout: float) -> None:
-    """Wait (bounded) until the journal holds the last card out of the shoe: the burn of a new
-    shoe can leave the shoe just before the campaign stops, while a daemon started after the
-    last kill is still opening its port. A card still missing after the wait is counted."""
+    """Wait (bounded) until the journal holds the last card out of the shoe: a card (a new
+    shoe's burn) can leave the shoe just before the campaign stops, while a daemon started
+    after the last kill is still opening its port. A card still missing after the wait is
+    counted. The daemon is writing meanwhile: a read that fails is tried again."""
     if not dealer.drawn:
         return
-    shoe, pos, _ = dealer.drawn[-1]
+    last = dealer.drawn[-1][:2]
     deadline = time.monotonic() + timeout
-    while (shoe, pos) not in _read_journal(journal_path)[0] and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        try:
+            if last in _read_journal(journal_path, verify=False)[0]:
+                return
+        except (JournalError, sqlite3.Error):
+            pass  # read again below: the figures read it once the daemon has stopped
         time.sleep(0.1)
 
 
@@ -553,7 +564,8 @@ def _campaign(
                 + daemon.log.read_text(errors="replace")[-3000:]
             )
         floor.wait_results(len(dealer.coups), result_wait)
-        _wait_journaled(folder / "journal.db", dealer, result_wait)
+        if dealer.error is None:
+            _wait_journaled(folder / "journal.db", dealer, result_wait)
         time.sleep(0.5)
         daemon.terminate()
         if dealer.error is not None:
