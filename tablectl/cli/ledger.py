@@ -109,6 +109,7 @@ def _store(args: argparse.Namespace, cfg: LedgerSection, *, writer: bool) -> Led
     cannot be reached or another writer holds it."""
     import psycopg
 
+    from tablectl.ledger.schema import SchemaError
     from tablectl.ledger.service import Ledger
     from tablectl.ledger.store import LedgerBusy, LedgerStore
 
@@ -116,12 +117,13 @@ def _store(args: argparse.Namespace, cfg: LedgerSection, *, writer: bool) -> Led
         return LedgerStore(Ledger(cfg, args.config).conninfo, writer=writer)
     except LedgerBusy as exc:
         raise _Refused(EXIT_FAIL, str(exc)) from None
-    except psycopg.Error as exc:
+    except (psycopg.Error, SchemaError) as exc:
         raise _Refused(EXIT_FAIL, f"the database: {exc}".rstrip()) from None
 
 
 @_reported
 def cmd_ledger_run(args: argparse.Namespace) -> int:
+    from tablectl.ledger.schema import SchemaError
     from tablectl.ledger.service import Ledger
     from tablectl.logs import configure_logging
 
@@ -143,9 +145,23 @@ def cmd_ledger_run(args: argparse.Namespace) -> int:
     except asyncio.CancelledError:
         ledger.flush()
         return EXIT_OK
+    except BaseExceptionGroup as group:  # a task of the ledger's failed
+        schema = group.subgroup(SchemaError)
+        if schema is None:
+            raise
+        # A database this ledger must not write (migrated by a newer one): said in a line,
+        # not a traceback; what it received and could not store are gaps a ledger that can
+        # write asks the tables for (as after any failed write).
+        raise _Refused(EXIT_FAIL, f"the database: {_first(schema)}") from None
     finally:
         ledger.close()
     return EXIT_FAIL  # run() returns only by failing
+
+
+def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first exception at the bottom of a (nested) group."""
+    first = group.exceptions[0]
+    return _first(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 @_reported

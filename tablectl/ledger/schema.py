@@ -2,7 +2,10 @@
 
 Each migration is a numbered list of statements applied once, in its own transaction, recorded
 in `ledger_migrations`; a ledger starting against a database migrated by a newer version (a
-number it does not know) refuses to run rather than write rows that version may not expect."""
+number it does not know) refuses to run rather than write rows that version may not expect.
+Only the writer migrates: a reader (`ledger gaps`, `ledger report`, perhaps on accounting's
+machine, of another version than the running ledger) checks the schema and changes nothing
+(`check_schema`)."""
 
 from __future__ import annotations
 
@@ -86,15 +89,8 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[int]:
                 applied timestamptz NOT NULL DEFAULT now()
             )"""
         )
-        rows = conn.execute("SELECT version FROM ledger_migrations").fetchall()
-        have = {int(str(r[0])) for r in rows}
-        known = {m.version for m in MIGRATIONS}
-        unknown = sorted(have - known)
-        if unknown:
-            raise SchemaError(
-                f"the database was migrated to version {unknown[-1]} by a newer tablectl; "
-                f"this one knows versions up to {max(known)}: upgrade this ledger"
-            )
+        have = _versions(conn)
+        _refuse_newer(have, "upgrade this ledger")
         applied = []
         for m in MIGRATIONS:
             if m.version in have:
@@ -106,3 +102,40 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[int]:
             )
             applied.append(m.version)
     return applied
+
+
+def check_schema(conn: psycopg.Connection[tuple[object, ...]]) -> None:
+    """SchemaError unless the database holds exactly the schema this tablectl reads: a reader
+    never creates or migrates the books (DDL beside a running ledger of another version could
+    break its writes); it says who does."""
+    exists = conn.execute("SELECT to_regclass('ledger_migrations')").fetchone()
+    if exists is None or exists[0] is None:
+        raise SchemaError(
+            "the database holds no books yet: the ledger creates them when it first starts "
+            "(`tablectl ledger run`, the tablectl-ledger service)"
+        )
+    have = _versions(conn)
+    _refuse_newer(have, "upgrade this tablectl")
+    missing = sorted({m.version for m in MIGRATIONS} - have)
+    if missing:
+        raise SchemaError(
+            f"the database's books lack version {missing[-1]} of their schema, which this "
+            "tablectl reads: upgrade the ledger (it migrates the books when it starts), then "
+            "ask again"
+        )
+
+
+def _versions(conn: psycopg.Connection[tuple[object, ...]]) -> set[int]:
+    rows = conn.execute("SELECT version FROM ledger_migrations").fetchall()
+    return {int(str(r[0])) for r in rows}
+
+
+def _refuse_newer(have: set[int], what_to_do: str) -> None:
+    """SchemaError when the database was migrated by a newer tablectl than this one."""
+    known = {m.version for m in MIGRATIONS}
+    unknown = sorted(have - known)
+    if unknown:
+        raise SchemaError(
+            f"the database was migrated to version {unknown[-1]} by a newer tablectl; "
+            f"this one knows versions up to {max(known)}: {what_to_do}"
+        )

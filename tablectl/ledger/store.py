@@ -19,7 +19,7 @@ import psycopg
 import structlog
 
 from tablectl.ledger.messages import Received
-from tablectl.ledger.schema import migrate
+from tablectl.ledger.schema import check_schema, migrate
 from tablectl.ledger.seqs import SeqRanges, Span
 
 log = structlog.get_logger("tablectl.ledger")
@@ -120,7 +120,14 @@ class LedgerStore:
                     "another ledger is writing to this database (`tablectl ledger run`, or a "
                     "`ledger load`): stop it first (systemctl stop tablectl-ledger)"
                 )
-        migrate(self.conn)
+        try:
+            if writer:
+                migrate(self.conn)
+            else:
+                check_schema(self.conn)
+        except BaseException:
+            self.conn.close()
+            raise
         self.tables: dict[TableKey, SeqRanges] = {}
         for site, table, through, above in self.conn.execute(
             "SELECT site, table_id, through, above FROM ledger_tables"

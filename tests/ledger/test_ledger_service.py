@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -180,3 +181,45 @@ async def test_messages_published_while_the_ledger_is_away_reach_it_on_return(
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         second.close()
+
+
+def test_a_ledger_run_against_books_a_newer_tablectl_migrated_ends_in_a_line(
+    mosquitto: MosquittoBroker,
+    postgres: PostgresServer,
+    publisher: Publisher,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`tablectl ledger run` that meets books migrated by a newer version (a downgrade, or an
+    upgrade done on one machine of two) stops at its first write with exit 1 and one line
+    saying what to do, not a traceback of its task group (what it could not store are gaps a
+    ledger that can write asks the tables for)."""
+    from tablectl.cli import main as cli
+    from tablectl.ledger.schema import migrate
+
+    rows = session_rows(tmp_path)
+    with psycopg.connect(postgres.conninfo, autocommit=True) as conn:
+        migrate(conn)
+        conn.execute("INSERT INTO ledger_migrations (version, what) VALUES (999, 'future')")
+    config = tmp_path / "ledger.toml"
+    config.write_text(
+        f'[ledger]\nsites = ["{session_site(tmp_path)}"]\ndatabase = "{postgres.conninfo}"\n'
+        f'batch_ms = 20\n[ledger.broker]\nhost = "{mosquitto.host}"\nport = {mosquitto.port}\n',
+        encoding="utf-8",
+    )
+    stop = threading.Event()
+
+    def keep_publishing() -> None:  # until the ledger has subscribed and met a message
+        while not stop.wait(0.2):
+            publisher.publish(rows[:3])
+
+    thread = threading.Thread(target=keep_publishing, daemon=True)
+    thread.start()
+    try:
+        assert cli(["ledger", "run", "--config", str(config)]) == 1  # here: its signal handlers
+    finally:
+        stop.set()
+        thread.join(TIMEOUT)
+    err = capsys.readouterr().err
+    assert "tablectl ledger run: the database: the database was migrated to version 999" in err
+    assert "upgrade this ledger" in err and "Traceback" not in err

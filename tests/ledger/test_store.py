@@ -133,3 +133,38 @@ def test_a_message_twice_in_one_batch_is_one_row(postgres: PostgresServer) -> No
     done = store.write([message(1, type="wager"), message(1, type="wager"), message(2)])
     assert (done.rows, done.counted, done.repeated, done.differed) == (2, 2, 1, 0)
     store.close()
+
+
+def _tables(conninfo: str) -> set[str]:
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+        ).fetchall()
+    return {str(r[0]) for r in rows}
+
+
+def test_a_reader_never_creates_or_migrates_the_books_and_says_who_does(
+    postgres: PostgresServer,
+) -> None:
+    """`ledger gaps` and `ledger report` read the books, perhaps from accounting's machine with
+    another tablectl than the running ledger: they change no schema (DDL beside a ledger of
+    another version could break its writes), and say what to do instead."""
+    with pytest.raises(SchemaError, match="holds no books yet: the ledger creates them"):
+        LedgerStore(postgres.conninfo, writer=False)
+    assert _tables(postgres.conninfo) == set()  # nothing was created
+    LedgerStore(postgres.conninfo).close()  # the writer creates them
+    reader = LedgerStore(postgres.conninfo, writer=False)
+    assert reader.tables == {}
+    reader.close()
+    with psycopg.connect(postgres.conninfo, autocommit=True) as conn:
+        conn.execute("DELETE FROM ledger_migrations WHERE version = %s", (MIGRATIONS[-1].version,))
+    with pytest.raises(SchemaError, match=r"lack version .* upgrade the ledger"):
+        LedgerStore(postgres.conninfo, writer=False)
+    with psycopg.connect(postgres.conninfo, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO ledger_migrations (version, what) VALUES (%s, 'back'), (999, 'future')",
+            (MIGRATIONS[-1].version,),
+        )
+    newer = r"version 999 by a newer tablectl.*upgrade this tablectl"
+    with pytest.raises(SchemaError, match=newer):
+        LedgerStore(postgres.conninfo, writer=False)
