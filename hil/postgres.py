@@ -66,6 +66,14 @@ class PostgresServer:
             "--auth=trust", "--encoding=UTF8", "--no-sync",
         )  # fmt: skip
 
+    def init_standby(self, primary: PostgresServer) -> None:
+        """This cluster as a hot standby of `primary` (streaming replication, read-only once
+        started): a base backup of the primary with the standby's settings written (`-R`)."""
+        self._run(
+            find_pg_binary("pg_basebackup"), "-D", str(self.data), "-h", "127.0.0.1",
+            "-p", str(primary.port), "-U", SUPERUSER, "-R", "-X", "stream", "--no-sync",
+        )  # fmt: skip
+
     def start(self) -> None:
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} "

@@ -168,3 +168,28 @@ def test_a_reader_never_creates_or_migrates_the_books_and_says_who_does(
     newer = r"version 999 by a newer tablectl.*upgrade this tablectl"
     with pytest.raises(SchemaError, match=newer):
         LedgerStore(postgres.conninfo, writer=False)
+
+
+def test_the_readers_read_a_hot_standby_the_old_migrating_reader_could_not(
+    postgres: PostgresServer,
+) -> None:
+    """docs/operations.md: reports off a replica, a hot standby `ledger report` and `gaps`
+    read. A reader that migrated (as readers did) fails there, the standby refusing any DDL;
+    one that only checks the schema reads it."""
+    writer = LedgerStore(postgres.conninfo)
+    writer.close()
+    standby = PostgresServer()
+    try:
+        standby.init_standby(postgres)
+        standby.start()
+        with psycopg.connect(standby.conninfo, autocommit=True) as conn:
+            assert conn.execute("SELECT pg_is_in_recovery()").fetchone() == (True,)
+            with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+                migrate(conn)
+        reader = LedgerStore(standby.conninfo, writer=False)
+        assert reader.gaps() == {}
+        reader.close()
+    finally:
+        if standby.running:
+            standby.stop("immediate")
+        standby.remove()
