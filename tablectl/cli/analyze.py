@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from tablectl.cli.common import EXIT_OK, EXIT_USAGE, add_command
+from tablectl.cli.common import EXIT_OK, EXIT_USAGE, add_command, positive
 
 if TYPE_CHECKING:
     from tablectl.games.spec import AnalyzeOption
@@ -50,7 +50,7 @@ def add_parser(sub: Any) -> None:
     )
     analyze.add_argument(
         "--decks",
-        type=int,
+        type=positive,
         help="games dealt from a shoe: decks in it (default: the game's own, "
         + ", ".join(f"{g} {d}" for g in games if (d := default_decks(g)) is not None)
         + ")",

@@ -37,7 +37,7 @@ import tablectl.cli.run as run
 import tablectl.cli.upgrade_check as upgrade_check
 from tablectl import __version__
 from tablectl.chainkey import KeyFileError
-from tablectl.cli.common import EXIT_OK, EXIT_USAGE
+from tablectl.cli.common import EXIT_OK, EXIT_USAGE, UnreadableInput
 from tablectl.config import BrokerSetupError, ConfigError
 from tablectl.journal import JournalError
 from tablectl.journal.heads import HeadsError
@@ -56,7 +56,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         for p in exc.problems:
             print(str(p), file=sys.stderr)
         return EXIT_USAGE
-    except (JournalError, KeyFileError, HeadsError, BrokerSetupError, SnapshotError) as exc:
+    except (
+        JournalError,
+        KeyFileError,
+        HeadsError,
+        BrokerSetupError,
+        SnapshotError,
+        UnreadableInput,
+    ) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `tablectl replay ... | head`

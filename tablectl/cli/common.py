@@ -4,9 +4,10 @@ layout, and the options and the reading of a command that takes a config or a jo
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from tablectl.config import LoadedConfig, load_config
 from tablectl.journal.segments import History
@@ -72,7 +73,7 @@ def journal_config(args: argparse.Namespace) -> Path | None:
 def open_history(args: argparse.Namespace) -> tuple[History, LoadedConfig | None]:
     """The journal named on the command line with its closed segments (beside it, and in the
     archive folder), read-only."""
-    archive = getattr(args, "archive", None)
+    archive = given_archive(getattr(args, "archive", None))
     config = journal_config(args)
     if config is not None:
         cfg = load_config(config)
@@ -84,8 +85,37 @@ def open_history(args: argparse.Namespace) -> tuple[History, LoadedConfig | None
     return History.open(path, table, archive), cfg
 
 
+def given_archive(archive: Path | None) -> Path | None:
+    """The --archive folder given on the command line, if any; UnreadableInput when it is not
+    a folder (read as if it held nothing, a mistyped one would let a check of the archive pass
+    without reading it). The config's own archive_dir may not exist yet: nothing archived."""
+    if archive is not None and not Path(archive).is_dir():
+        raise UnreadableInput(f"the archive folder {archive} is not a folder this can read")
+    return archive
+
+
 def positive(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not a positive number")
     return value
+
+
+class UnreadableInput(Exception):
+    """A file a command was given that cannot be read: `main` says so in a line, exit 2."""
+
+
+def open_text(path: Path, what: str) -> TextIO:
+    """`path` ('-': standard input) for reading as UTF-8, undecodable bytes as U+FFFD (a line
+    holding one is then refused as that command refuses a bad line, not a crash);
+    UnreadableInput naming `what` and the file when it cannot be opened (missing, a folder,
+    out of reach)."""
+    if str(path) == "-":
+        reconfigure = getattr(sys.stdin, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+        return sys.stdin
+    try:
+        return path.open(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise UnreadableInput(f"cannot read {what} {path}: {exc.strerror or exc}") from None

@@ -7,7 +7,14 @@ import argparse
 import sys
 from typing import Any
 
-from tablectl.cli.common import EXIT_FAIL, EXIT_OK, add_command, journal_args, open_history
+from tablectl.cli.common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    add_command,
+    journal_args,
+    open_history,
+    positive,
+)
 from tablectl.history import round_writer
 from tablectl.history.rounds import recall_rounds
 from tablectl.surveillance.recall import shoe_lines
@@ -23,7 +30,7 @@ def add_parser(sub: Any) -> None:
         ["tablectl recall --last 3", "tablectl recall --config table.toml --round 412"],
     )
     journal_args(recall, config_only=True)
-    recall.add_argument("--last", type=int, default=10, help="the last N rounds (default 10)")
+    recall.add_argument("--last", type=positive, default=10, help="the last N rounds (default 10)")
     recall.add_argument("--round", type=int, help="only this round")
     recall.add_argument(
         "--every-file",

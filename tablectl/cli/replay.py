@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO, cast
 
-from tablectl.cli.common import EXIT_OK, add_command, config_arg
+from tablectl.cli.common import EXIT_OK, add_command, config_arg, open_text
 from tablectl.cli.replay_lines import OUTPUT_BATCH_PIECES, lines_into, print_rows, rows_text
 from tablectl.config import LoadedConfig, load_config
 from tablectl.records import Record, replay_ts
@@ -148,14 +148,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace, cfg: LoadedConfig, table: Table) -> int:
     """`cmd_replay` once the table is built: the events read and the messages printed."""
     # Undecodable bytes become U+FFFD, so such a line turns into an alert rather than a crash.
-    if str(args.events) == "-":
-        reconfigure = getattr(sys.stdin, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="replace")
-        stream: TextIO = sys.stdin
-    else:
-        stream = args.events.open(encoding="utf-8", errors="replace")
-    with stream:
+    with open_text(args.events, "the events file") as stream:
         records = replay_records(iter(stream))
         if args.surveillance:
             from tablectl.cli.replay_surveillance import replay_surveillance

@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from tablectl.chainkey import load_key
-from tablectl.cli.common import EXIT_FAIL, EXIT_OK, add_command, config_arg, positive
+from tablectl.cli.common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    add_command,
+    config_arg,
+    given_archive,
+    positive,
+)
 from tablectl.config import load_config
 from tablectl.journal.segments import History
 
@@ -61,7 +68,7 @@ def cmd_upgrade_check(args: argparse.Namespace) -> int:
     if not os.path.lexists(path):
         print(f"upgrade-check: no journal at {path} yet: nothing to replay, nothing can differ")
         return EXIT_OK
-    history = History.open(path, cfg.table.table, args.archive or cfg.archive_path)
+    history = History.open(path, cfg.table.table, given_archive(args.archive) or cfg.archive_path)
     try:
         keys = [load_key(cfg.key_path)] if cfg.key_path is not None else []
         report = upgrade.check(cfg, history, rounds=args.rounds, keys=keys)

@@ -688,3 +688,30 @@ def test_run_with_an_unreadable_mqtt_password_file_exits_2_naming_it(
     journal = Journal(tmp_path / "journal.db", table="t1")
     assert list(journal.records()) == []
     journal.close()
+
+
+def test_a_file_or_number_that_cannot_be_used_is_refused_in_one_line(
+    cfg_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a technician mistypes: an events file that is not there or is a folder, an archive
+    folder that is not there (read as if empty, it let verify-journal say ok without reading the
+    archive), a count of 0 rounds or decks (recall printed every round, analyze quietly took the
+    game's own decks). Each: exit 2 and a line naming it, never a traceback."""
+    ingest(cfg_path, [("console", {"type": "bank", "seat": 1, "amount": "500"}, None, None)])
+    missing = cfg_path.parent / "nothing.jsonl"
+    for events in (missing, cfg_path.parent):
+        code, out, err = run(["replay", "--config", str(cfg_path), str(events)], capsys)
+        assert (code, out) == (2, "")
+        assert err.startswith(f"tablectl: cannot read the events file {events}: ")
+    nowhere = cfg_path.parent / "no-such-archive"
+    for command in ("verify-journal", "recall", "export", "upgrade-check"):
+        code, out, err = run(
+            [command, "--config", str(cfg_path), "--archive", str(nowhere)], capsys
+        )
+        assert code == 2, command
+        assert f"the archive folder {nowhere} is not a folder" in err, command
+    code, _, err = run(["recall", "--config", str(cfg_path), "--last", "0"], capsys)
+    assert code == 2 and "0 is not a positive number" in err
+    argv = ["analyze", "--game", "ez-baccarat-panda8", "--wager", "dragon7", "--decks", "0"]
+    code, _, err = run(argv, capsys)
+    assert code == 2 and "0 is not a positive number" in err

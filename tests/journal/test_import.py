@@ -154,3 +154,58 @@ def test_import_never_writes_into_a_journal_that_holds_records(
     (tmp_path / "ev.jsonl").write_text(export(old, capsys))
     assert main(["import", "--config", str(old), str(tmp_path / "ev.jsonl")]) == 2
     assert "exists" in capsys.readouterr().err
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _journal_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("j.db"))
+
+
+async def test_an_import_refused_before_or_after_its_first_line_leaves_no_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An export that cannot be read (missing, a folder) or holds nothing: one line, exit 2 or
+    1, and no journal left behind, so the import with the right file is not then refused as
+    "exists" (a missing file once left an empty journal and a traceback)."""
+    old = config(tmp_path, "500")
+    await play(old, ROUND)
+    (tmp_path / "ev.jsonl").write_text(export(old, capsys))
+    new = moved(old, tmp_path)
+    for events, code, said in [
+        (tmp_path / "missing.jsonl", 2, "cannot read the export"),
+        (tmp_path, 2, "cannot read the export"),
+    ]:
+        assert main(["import", "--config", str(new), str(events)]) == code
+        err = capsys.readouterr().err
+        assert err.startswith(f"tablectl: {said} {events}: ") and "Traceback" not in err
+        assert _journal_files(new.parent) == []
+    (tmp_path / "empty.jsonl").write_text("\n")
+    assert main(["import", "--config", str(new), str(tmp_path / "empty.jsonl")]) == 1
+    assert "holds no records" in capsys.readouterr().err
+    assert _journal_files(new.parent) == []
+    assert main(["import", "--config", str(new), str(tmp_path / "ev.jsonl")]) == 0
+
+
+async def test_an_export_of_another_game_is_not_restored_under_this_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A baccarat table's export imported with a Three Card Poker table's config (the wrong
+    file, or the wrong config on the replacement PC) is refused naming both games, and leaves
+    no journal: the table would have started as another game over that history."""
+    old = config(tmp_path, "500")
+    await play(old, ROUND)
+    (tmp_path / "ev.jsonl").write_text(export(old, capsys))
+    other = tmp_path / "new"
+    other.mkdir()
+    text = (REPO / "config" / "three-card-poker-6cb-003.toml").read_text(encoding="utf-8")
+    poker = other / "table.toml"
+    text = text.replace('"/var/lib/tablectl/tcp-03.db"', f'"{other}/j.db"')
+    text = text.replace('file = "schedules/', f'file = "{REPO}/config/schedules/')
+    poker.write_text(text.replace("[mqtt]", "[mqtt]\nenabled = false"))
+    assert main(["import", "--config", str(poker), str(tmp_path / "ev.jsonl")]) == 1
+    err = capsys.readouterr().err
+    assert "is the export of a ez-baccarat-panda8 table" in err
+    assert "sets three-card-poker-6cb" in err
+    assert _journal_files(other) == []
