@@ -94,6 +94,13 @@ def given_archive(archive: Path | None) -> Path | None:
     return archive
 
 
+def not_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not 0 or more")
+    return value
+
+
 def positive(text: str) -> int:
     value = int(text)
     if value < 1:

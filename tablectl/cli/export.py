@@ -17,6 +17,7 @@ from tablectl.cli.common import (
     journal_config,
     open_history,
 )
+from tablectl.games.registry import spec_of
 from tablectl.history import EXPORT_FORMATS, WRITERS, RoundWriter, record_writer, round_writer
 from tablectl.history.rounds import recall_rounds
 from tablectl.journal import JournalError
@@ -94,6 +95,16 @@ def _export_rounds(args: argparse.Namespace) -> int:
         writer.finish()
     except RoundRefused as exc:  # a round the format cannot write, named
         print(f"tablectl: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    game = cfg.rules.game.id
+    if not writer.written and args.format not in spec_of(game).round_formats:
+        # Not an empty history: a format of another game's rounds (a journal that changed game
+        # may still hold some, which are written).
+        print(
+            f"tablectl: --format {args.format} writes the rounds of games that play it; this "
+            f"table plays {game} and the journal holds none of theirs",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if args.round is not None and not writer.written:
         print(f"tablectl: hand {args.round} is not in the journal", file=sys.stderr)

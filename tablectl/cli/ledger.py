@@ -12,6 +12,7 @@ import json
 import signal
 import sys
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -187,7 +188,7 @@ def cmd_ledger_gaps(args: argparse.Namespace) -> int:
 
 @_reported
 def cmd_ledger_report(args: argparse.Namespace) -> int:
-    from datetime import UTC, date, datetime
+    from datetime import UTC, datetime
 
     from tablectl.ledger.pdf import PdfError, print_pdf
     from tablectl.ledger.report import build_report
@@ -197,7 +198,7 @@ def cmd_ledger_report(args: argparse.Namespace) -> int:
     cfg = _config(args)
     try:
         if args.shift and args.date and not (args.start or args.end):
-            shift = shift_on(args.shift, date.fromisoformat(args.date), cfg.shifts, cfg.timezone)
+            shift = shift_on(args.shift, _day(args.date), cfg.shifts, cfg.timezone)
         elif args.start and args.end and not (args.shift or args.date):
             shift = hours(args.start, args.end)
         else:
@@ -223,6 +224,14 @@ def cmd_ledger_report(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return EXIT_OK
+
+
+def _day(text: str) -> date:
+    """--date as a date; ValueError naming the option when it is not one."""
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"--date {text!r} is not a date of the form 2026-11-29") from None
 
 
 @_reported

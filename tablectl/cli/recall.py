@@ -12,8 +12,8 @@ from tablectl.cli.common import (
     EXIT_OK,
     add_command,
     journal_args,
+    not_negative,
     open_history,
-    positive,
 )
 from tablectl.history import round_writer
 from tablectl.history.rounds import recall_rounds
@@ -30,7 +30,12 @@ def add_parser(sub: Any) -> None:
         ["tablectl recall --last 3", "tablectl recall --config table.toml --round 412"],
     )
     journal_args(recall, config_only=True)
-    recall.add_argument("--last", type=positive, default=10, help="the last N rounds (default 10)")
+    recall.add_argument(
+        "--last",
+        type=not_negative,
+        default=10,
+        help="the last N rounds (default 10; 0: every round)",
+    )
     recall.add_argument("--round", type=int, help="only this round")
     recall.add_argument(
         "--every-file",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import gc
+import itertools
 import json
 import os
 import sys
@@ -13,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO, cast
 
-from tablectl.cli.common import EXIT_OK, add_command, config_arg, open_text
+from tablectl.cli.common import EXIT_OK, UnreadableInput, add_command, config_arg, open_text
 from tablectl.cli.replay_lines import OUTPUT_BATCH_PIECES, lines_into, print_rows, rows_text
 from tablectl.config import LoadedConfig, load_config
 from tablectl.records import Record, replay_ts
@@ -149,7 +150,13 @@ def _replay(args: argparse.Namespace, cfg: LoadedConfig, table: Table) -> int:
     """`cmd_replay` once the table is built: the events read and the messages printed."""
     # Undecodable bytes become U+FFFD, so such a line turns into an alert rather than a crash.
     with open_text(args.events, "the events file") as stream:
-        records = replay_records(iter(stream))
+        first = stream.readline()
+        if first.startswith(SQLITE_HEADER):
+            raise UnreadableInput(
+                f"{args.events} is an SQLite file (a journal?), not JSON lines: replay reads "
+                "what `tablectl export` writes"
+            )
+        records = replay_records(itertools.chain([first], stream))
         if args.surveillance:
             from tablectl.cli.replay_surveillance import replay_surveillance
 
@@ -162,6 +169,10 @@ def _replay(args: argparse.Namespace, cfg: LoadedConfig, table: Table) -> int:
             _print_lines(table, records, buffer.write)
             buffer.flush()
     return EXIT_OK
+
+
+SQLITE_HEADER = "SQLite format 3\x00"
+"""How every SQLite database file begins (a journal given where its export was meant)."""
 
 
 def _utf8_buffer(out: TextIO) -> BinaryIO | None:

@@ -695,8 +695,10 @@ def test_a_file_or_number_that_cannot_be_used_is_refused_in_one_line(
 ) -> None:
     """What a technician mistypes: an events file that is not there or is a folder, an archive
     folder that is not there (read as if empty, it let verify-journal say ok without reading the
-    archive), a count of 0 rounds or decks (recall printed every round, analyze quietly took the
-    game's own decks). Each: exit 2 and a line naming it, never a traceback."""
+    archive), a journal given to replay (a flood of "not JSON" alerts), PHH asked of a baccarat
+    table (printed nothing), -1 rounds or 0 decks (recall printed every round as its 0 does,
+    analyze quietly took the game's own decks). Each: exit 2 and a line naming it, never a
+    traceback."""
     ingest(cfg_path, [("console", {"type": "bank", "seat": 1, "amount": "500"}, None, None)])
     missing = cfg_path.parent / "nothing.jsonl"
     for events in (missing, cfg_path.parent):
@@ -710,8 +712,15 @@ def test_a_file_or_number_that_cannot_be_used_is_refused_in_one_line(
         )
         assert code == 2, command
         assert f"the archive folder {nowhere} is not a folder" in err, command
-    code, _, err = run(["recall", "--config", str(cfg_path), "--last", "0"], capsys)
-    assert code == 2 and "0 is not a positive number" in err
+    journal = cfg_path.parent / "bac-01.db"  # the journal where its export was meant
+    code, out, err = run(["replay", "--config", str(cfg_path), str(journal)], capsys)
+    assert (code, out) == (2, "")
+    assert "is an SQLite file (a journal?), not JSON lines" in err
+    code, out, err = run(["export", "--config", str(cfg_path), "--format", "phh"], capsys)
+    assert (code, out) == (2, "")
+    assert "--format phh writes the rounds of games that play it; this table plays" in err
+    code, _, err = run(["recall", "--config", str(cfg_path), "--last", "-1"], capsys)
+    assert code == 2 and "-1 is not 0 or more" in err
     argv = ["analyze", "--game", "ez-baccarat-panda8", "--wager", "dragon7", "--decks", "0"]
     code, _, err = run(argv, capsys)
     assert code == 2 and "0 is not a positive number" in err

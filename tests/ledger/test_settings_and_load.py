@@ -140,3 +140,17 @@ def test_the_readers_refuse_books_they_cannot_read_in_a_line(
     err = capsys.readouterr().err
     assert "tablectl ledger report: the database: the database was migrated to version 999" in err
     assert err.rstrip().endswith("upgrade this tablectl") and "Traceback" not in err
+
+
+def test_a_report_date_that_is_not_one_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--date 2026-13-45` said only "month must be in 1..12" (and `yesterday` "Invalid
+    isoformat string"): the option is named, before any database is asked."""
+    ledger = tmp_path / "ledger.toml"
+    ledger.write_text('[ledger]\nsites = ["s1"]\ndatabase = "host=192.0.2.1"\n', encoding="utf-8")
+    for text in ("2026-13-45", "yesterday"):
+        argv = ["ledger", "report", "--config", str(ledger), "--shift", "day", "--date", text]
+        assert cli(argv) == 2
+        err = capsys.readouterr().err
+        assert f"--date {text!r} is not a date of the form 2026-11-29" in err
