@@ -70,6 +70,9 @@ def cmd_recall(args: argparse.Namespace) -> int:
     if args.round is not None and not rounds:
         print(f"tablectl: round {args.round} is not in the journal", file=sys.stderr)
         return EXIT_FAIL
+    if not rounds:  # said, not an empty screen (a new table, or a round that never ended)
+        print("tablectl: no round has finished in the journal", file=sys.stderr)
+        return EXIT_OK
     writer = round_writer("rounds" if args.json else "text", sys.stdout)
     for finished in rounds:
         writer.write_round(finished)

@@ -719,6 +719,8 @@ def test_a_file_or_number_that_cannot_be_used_is_refused_in_one_line(
     code, out, err = run(["export", "--config", str(cfg_path), "--format", "phh"], capsys)
     assert (code, out) == (2, "")
     assert "--format phh writes the rounds of games that play it; this table plays" in err
+    code, out, err = run(["recall", "--config", str(cfg_path)], capsys)  # a bank, no round
+    assert (code, out, err) == (0, "", "tablectl: no round has finished in the journal\n")
     code, _, err = run(["recall", "--config", str(cfg_path), "--last", "-1"], capsys)
     assert code == 2 and "-1 is not 0 or more" in err
     argv = ["analyze", "--game", "ez-baccarat-panda8", "--wager", "dragon7", "--decks", "0"]
