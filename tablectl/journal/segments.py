@@ -336,15 +336,25 @@ def archive(
     blocked = folder_problem(target)
     if blocked is not None:
         raise JournalError(f"archive {target} cannot be made: {blocked[0]} is {blocked[1]}")
-    target.mkdir(parents=True, exist_ok=True)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise JournalError(f"archive {target} cannot be made: {exc.strerror or exc}") from None
     local = segment_files(live)
     moving = local[: max(len(local) - keep_local, 0)]
-    moved = []
+    moved: list[Path] = []
     for path in moving:
         dest = target / path.name
         tmp = dest.with_name(dest.name + ".tmp")
-        shutil.copyfile(path, tmp)
-        _fsync(tmp)
+        try:
+            shutil.copyfile(path, tmp)
+            _fsync(tmp)
+        except OSError as exc:  # the segment stays here, whole: nothing is lost
+            tmp.unlink(missing_ok=True)
+            raise JournalError(
+                f"cannot copy {path.name} into the archive {target}: {exc.strerror or exc} "
+                f"({len(moved)} segment(s) archived before it)"
+            ) from None
         _same_records(path, tmp)
         os.replace(tmp, dest)
         _fsync(target)

@@ -8,6 +8,8 @@ The daemon's clock is set by the test (`tablectl.daemon.inputs.now_ts`), so a mo
 from __future__ import annotations
 
 import json
+import resource
+import signal
 import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -177,6 +179,31 @@ def test_archive_moves_closed_segments_and_everything_still_reads_across_them(
     assert out.splitlines() == before
     code, out = cli(capsys, "recall", "--config", str(cfg_path), "--round", "1")
     assert code == 0 and "player wins 9-5" in out
+
+
+def test_an_archive_that_cannot_be_written_is_refused_in_a_line_and_loses_nothing(
+    cfg_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A copy into the archive that fails (here: a file size limit, as a full or read-only
+    disk would) ends `archive` with a line naming the segment and the folder (it was a
+    traceback), leaves the segment beside the journal and no partial copy in the archive."""
+    before = months(cfg_path, clock, {OCTOBER: 2, NOVEMBER: 2, DECEMBER: 1})
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    old_handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG, not a signal
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, hard))
+    try:
+        code = main(["archive", "--config", str(cfg_path)])
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, old_handler)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("tablectl: cannot copy journal-2026-10.db into the archive ")
+    assert "(0 segment(s) archived before it)" in err
+    assert (cfg_path.parent / "journal-2026-10.db").exists()
+    assert list((cfg_path.parent / "archive").iterdir()) == []
+    code, out = cli(capsys, "export", "--config", str(cfg_path))
+    assert out.splitlines() == before
 
 
 def test_without_the_archive_verify_says_which_records_it_could_not_see(
