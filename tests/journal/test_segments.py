@@ -8,9 +8,9 @@ The daemon's clock is set by the test (`tablectl.daemon.inputs.now_ts`), so a mo
 from __future__ import annotations
 
 import json
-import resource
-import signal
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +26,7 @@ from tablectl.daemon.state import Input
 from tablectl.journal import Journal, JournalError, segments
 from tablectl.journal.segments import History
 from tablectl.table import Table
-from tests.helpers import DECEMBER, NOVEMBER, OCTOBER, bank, write_config
+from tests.helpers import DECEMBER, NOVEMBER, OCTOBER, REPO, bank, write_config
 from tests.helpers import MonthClock as Clock
 from tests.helpers import natural_rounds as rounds
 
@@ -188,22 +188,31 @@ def test_an_archive_that_cannot_be_written_is_refused_in_a_line_and_loses_nothin
     disk would) ends `archive` with a line naming the segment and the folder (it was a
     traceback), leaves the segment beside the journal and no partial copy in the archive."""
     before = months(cfg_path, clock, {OCTOBER: 2, NOVEMBER: 2, DECEMBER: 1})
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    old_handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG, not a signal
-    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, hard))
-    try:
-        code = main(["archive", "--config", str(cfg_path)])
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-        signal.signal(signal.SIGXFSZ, old_handler)
-    err = capsys.readouterr().err
-    assert code == 2
-    assert err.startswith("tablectl: cannot copy journal-2026-10.db into the archive ")
+
+    # In a child of its own: the limit is the whole process's (a write past it fails, EFBIG).
+    small_files = (
+        "import resource, runpy, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+        "resource.setrlimit(resource.RLIMIT_FSIZE, "
+        "(1024, resource.getrlimit(resource.RLIMIT_FSIZE)[1])); "
+        "sys.argv = ['tablectl', *sys.argv[1:]]; "
+        "runpy.run_module('tablectl.cli', run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", small_files, "archive", "--config", str(cfg_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    err = done.stderr
+    assert done.returncode == 2, err
+    assert err.startswith("tablectl: cannot copy journal-2026-10.db into the archive "), err
     assert "(0 segment(s) archived before it)" in err
     assert (cfg_path.parent / "journal-2026-10.db").exists()
     assert list((cfg_path.parent / "archive").iterdir()) == []
     code, out = cli(capsys, "export", "--config", str(cfg_path))
-    assert out.splitlines() == before
+    assert code == 0 and out.splitlines() == before
 
 
 def test_without_the_archive_verify_says_which_records_it_could_not_see(
