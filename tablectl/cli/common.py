@@ -95,16 +95,19 @@ def given_archive(archive: Path | None) -> Path | None:
 
 
 def not_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is not 0 or more")
-    return value
+    """An option's whole number, 0 or more (argparse `type`)."""
+    return _at_least(text, 0, "0 or more")
 
 
 def positive(text: str) -> int:
+    """An option's whole number, 1 or more (argparse `type`)."""
+    return _at_least(text, 1, "a positive number")
+
+
+def _at_least(text: str, least: int, words: str) -> int:
     value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{text} is not {words}")
     return value
 
 
