@@ -9,8 +9,9 @@ memory then. Replay is timed two ways on up to REPLAY_ROUNDS rounds: the journal
 from the file and applied with `Table.advance`, as a start without a snapshot, an import and
 `verify-journal --deep` replay it, building no view: views are built only when published), and
 `tablectl replay`, which renders and prints every message of every input (about 36 a round), its
-output read and counted. Each figure with a target is printed with it and whether it is met.
-The figures are what the code in the tree does today.
+output read and counted: as run by default (in two workers where two CPUs may be used) and, the
+baseline in the same run, in one process (`--jobs 1`). Each figure with a target is printed with
+it and whether it is met. The figures are what the code in the tree does today.
 
 usage: .venv/bin/python hil/bench_longevity.py [--rounds 500000] [--small 200] [--json]
 """
@@ -37,6 +38,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hil.synthetic import baccarat_history
+from tablectl.cli.replay_workers import usable_jobs
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIO_CONFIG = REPO / "hil" / "scenarios" / "ez-baccarat-two-rounds" / "table.toml"
@@ -265,14 +267,16 @@ def median_start(starts: list[Start]) -> Start:
     return Start(statistics.median(s.seconds or 0.0 for s in starts), rss, starts[-1].status)
 
 
-def replay(config: Path, history: Path) -> Replayed:
-    """`tablectl replay --config CONFIG HISTORY`, its output read as it comes (round results
-    counted, alerts tallied by kind: a history that is refused anywhere is no benchmark)."""
+def replay(config: Path, history: Path, jobs: int | None = None) -> Replayed:
+    """`tablectl replay --config CONFIG HISTORY` (with `--jobs JOBS` when given), its output
+    read as it comes (round results counted, alerts tallied by kind: a history that is refused
+    anywhere is no benchmark)."""
     results = messages = 0
     alerts: dict[str, int] = {}
     started = time.perf_counter()
+    given = () if jobs is None else ("--jobs", str(jobs))
     with subprocess.Popen(
-        _tablectl("replay", "--config", str(config), str(history)),
+        _tablectl("replay", *given, "--config", str(config), str(history)),
         cwd=REPO,
         stdout=subprocess.PIPE,
     ) as proc:
@@ -391,7 +395,9 @@ def measure(
             ).path
             import_history(replay_cfg, replay_file)
         quiet = journal_replay(replay_cfg, repeats)
-        rep = replay(replay_cfg, replay_file)
+        rep = replay(replay_cfg, replay_file)  # as a technician runs it: its workers
+        alone = replay(replay_cfg, replay_file, jobs=1)  # the baseline: one process
+        jobs = usable_jobs(None, replay_file)
 
     year, small_ = per["year"], per["small"]
     start_year = year["start"]["seconds"]
@@ -435,6 +441,10 @@ def measure(
             "replay_command_s": round(rep.seconds, 2),
             "replay_command_rounds_per_s": round(rep.results / rep.seconds),
             "replay_command_messages_per_round": round(rep.messages / max(rep.results, 1), 1),
+            "replay_command_jobs": jobs,
+            "replay_command_one_process_s": round(alone.seconds, 2),
+            "replay_command_one_process_rounds_per_s": round(alone.results / alone.seconds),
+            "replay_command_speedup": round(alone.seconds / rep.seconds, 2),
             "targets": TARGETS,
         }
     )
@@ -519,6 +529,10 @@ def report(f: dict[str, Any]) -> str:
             f"  tablectl replay     {f['replay_command_rounds_per_s']:,} rounds/s "
             f"({f['replay_command_results']:,} results in {f['replay_command_s']} s)   target >= "
             f"{t['replay_command_rounds_per_s_min']:.0f}: {mark('replay_command_rounds_per_s')}",
+            f"    ({f['replay_command_jobs']} worker(s), the default here; one process "
+            f"({f['replay_command_one_process_s']} s): "
+            f"{f['replay_command_one_process_rounds_per_s']:,} rounds/s, so "
+            f"{f['replay_command_speedup']}x)",
             f"    ({f['replay_command_messages_per_round']} messages a round, every one rendered "
             f"and printed, the process's start included; alerts: "
             f"{f['replay_command_alerts'] or 'none'})",

@@ -31,7 +31,8 @@ def test_the_bench_reports_every_figure_for_a_tiny_table(tmp_path: Path) -> None
     assert f["replay_rounds"] == f["replay_command_results"] == 120
     assert f["replay_command_alerts"] == {}
     assert f["replay_rounds_per_s"] > 0 and len(f["replay_runs_s"]) == 1
-    assert f["replay_command_rounds_per_s"] > 0
+    assert f["replay_command_rounds_per_s"] > 0 and f["replay_command_one_process_rounds_per_s"] > 0
+    assert f["replay_command_jobs"] in (1, 2) and f["replay_command_speedup"] > 0
     assert 20 < f["replay_command_messages_per_round"] < 60
     assert f["targets"] == TARGETS
     assert set(f["met"]) >= {

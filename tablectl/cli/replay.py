@@ -14,8 +14,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO, cast
 
-from tablectl.cli.common import EXIT_OK, UnreadableInput, add_command, config_arg, open_text
+from tablectl.cli.common import (
+    EXIT_OK,
+    UnreadableInput,
+    add_command,
+    config_arg,
+    open_text,
+    positive,
+)
 from tablectl.cli.replay_lines import OUTPUT_BATCH_PIECES, lines_into, print_rows, rows_text
+from tablectl.cli.replay_workers import print_in_workers, usable_jobs
 from tablectl.config import LoadedConfig, load_config
 from tablectl.records import Record, replay_ts
 from tablectl.table import Table, journal_body, journal_input
@@ -41,6 +49,15 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="print the surveillance feed's messages (surveillance/odds and surveillance/alert, "
         "docs/surveillance.md) instead of the table's: the same bytes the daemon published",
+    )
+    replay.add_argument(
+        "--jobs",
+        type=positive,
+        metavar="N",
+        help="worker processes that render the messages, each every N-th block of records and "
+        "only advancing through the others (the same bytes, in order); 1 renders in this "
+        "process. Default: 2 when two CPUs or more may be used, else 1; always 1 for standard "
+        "input and --surveillance. Beside a live table on a small PC, 1 leaves the daemon a CPU",
     )
     replay.set_defaults(func=cmd_replay)
 
@@ -163,10 +180,18 @@ def _replay(args: argparse.Namespace, cfg: LoadedConfig, table: Table) -> int:
             replay_surveillance(cfg, table, records, rows_text)
             return EXIT_OK
         buffer = _utf8_buffer(sys.stdout)
-        if buffer is None:  # the lines written as text, in the standard output's own encoding
-            _print_lines(table, records, lambda data: sys.stdout.write(data.decode("utf-8")))
+        write: Callable[[bytes], object] = (
+            # the lines written as text, in the standard output's own encoding
+            (lambda data: sys.stdout.write(data.decode("utf-8")))
+            if buffer is None
+            else buffer.write
+        )
+        jobs = usable_jobs(args.jobs, args.events)
+        if jobs > 1:
+            print_in_workers(table, args.events, replay_records, jobs, write)
         else:
-            _print_lines(table, records, buffer.write)
+            _print_lines(table, records, write)
+        if buffer is not None:
             buffer.flush()
     return EXIT_OK
 
