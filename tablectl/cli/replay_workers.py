@@ -30,6 +30,11 @@ BLOCK_RECORDS = 4096
 """Records in a block: a worker renders one block (a few megabytes of lines) and hands it on
 whole, then advances through the blocks of the others while they render theirs."""
 
+WORKER_NICENESS = 10
+"""How much lower the workers' priority is than the command's: on the PC beside a live table,
+its daemon takes a CPU from them at once when it needs one (the workers use every CPU they may
+have); on an idle machine it costs them nothing."""
+
 Read = Callable[[TextIO], Iterator[Record]]
 """How a file's lines become records (`replay.replay_records`)."""
 
@@ -165,6 +170,7 @@ def _work(table: Table, events: Path, read: Read, share: tuple[int, int, int], o
     code = 0
     batch: list[bytes] = []
     try:
+        os.nice(WORKER_NICENESS)
         with open_text(events, "the events file") as stream:
             for position, rec in enumerate(read(stream)):
                 if (position // block) % jobs != index:

@@ -135,6 +135,23 @@ def test_a_worker_that_dies_is_named_with_how_it_ended(
     assert len(out) > 20
 
 
+def test_the_workers_yield_a_cpu_to_the_table_beside_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the PC of a live table the daemon (at the command's priority) goes first."""
+    folder = HISTORIES / "texas-holdem"  # 55 records
+    config = _config(tmp_path, folder / "table.toml")
+
+    def tell_niceness() -> None:
+        raise RuntimeError(f"niceness {os.nice(0)}")
+
+    _fail_at(monkeypatch, 3, tell_niceness)
+    expected = min(19, os.nice(0) + replay_workers.WORKER_NICENESS)  # 19: the lowest
+    with pytest.raises(WorkerFailed, match=f"niceness {expected}"):
+        main(["replay", "--jobs", "2", "--config", str(config), str(folder / "events.jsonl")])
+    capsys.readouterr()
+
+
 def test_standard_input_and_what_is_not_a_file_replay_in_this_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
