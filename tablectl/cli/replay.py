@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO, cast
 
 from tablectl.cli.common import (
+    EXIT_FAIL,
     EXIT_OK,
     UnreadableInput,
     add_command,
@@ -23,7 +24,7 @@ from tablectl.cli.common import (
     positive,
 )
 from tablectl.cli.replay_lines import OUTPUT_BATCH_PIECES, lines_into, print_rows, rows_text
-from tablectl.cli.replay_workers import print_in_workers, usable_jobs
+from tablectl.cli.replay_workers import WorkerFailed, print_in_workers, usable_jobs
 from tablectl.config import LoadedConfig, load_config
 from tablectl.records import Record, replay_ts
 from tablectl.table import Table, journal_body, journal_input
@@ -56,8 +57,10 @@ def add_parser(sub: Any) -> None:
         metavar="N",
         help="worker processes that render the messages, each every N-th block of records and "
         "only advancing through the others (the same bytes, in order); 1 renders in this "
-        "process. Default: 2 when two CPUs or more may be used, else 1; always 1 for standard "
-        "input and --surveillance. Beside a live table on a small PC, 1 leaves the daemon a CPU",
+        "process. Default: 2 when two CPUs or more may be used, else 1; always 1 for what is not "
+        "a regular file (standard input, a pipe) and for --surveillance. On a machine whose "
+        "other CPUs are busy (beside a live table on a small PC), 1 is faster and leaves them "
+        "be",
     )
     replay.set_defaults(func=cmd_replay)
 
@@ -188,7 +191,13 @@ def _replay(args: argparse.Namespace, cfg: LoadedConfig, table: Table) -> int:
         )
         jobs = usable_jobs(args.jobs, args.events)
         if jobs > 1:
-            print_in_workers(table, args.events, replay_records, jobs, write)
+            try:
+                print_in_workers(table, stream, replay_records, jobs, write)
+            except WorkerFailed as exc:  # the lines before it are printed, as one process does
+                if buffer is not None:
+                    buffer.flush()
+                print(f"tablectl: replay stopped: {exc}", file=sys.stderr)
+                return EXIT_FAIL
         else:
             _print_lines(table, records, write)
         if buffer is not None:

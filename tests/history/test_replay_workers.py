@@ -5,11 +5,14 @@ worker outlives the command."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +20,7 @@ import pytest
 
 from hil.synthetic import baccarat_history
 from tablectl.cli import main, replay_workers
-from tablectl.cli.replay_workers import WorkerFailed, usable_jobs
+from tablectl.cli.replay_workers import usable_jobs
 from tablectl.records import Record
 from tablectl.table import Table
 from tests.history.test_replay_golden import (
@@ -112,11 +115,13 @@ def test_an_error_stops_the_workers_after_the_lines_one_process_prints(
         main([*argv, "--jobs", "1"])
     alone = capsys.readouterr().out
     assert alone.count("\n") > 20  # records 1-29 printed their lines
-    monkeypatch.setattr(replay_workers, "BLOCK_RECORDS", 4)  # record 30: worker 2's 8th block
-    with pytest.raises(WorkerFailed, match="record 30 cannot be played") as failed:
-        main([*argv, "--jobs", "2"])
-    assert capsys.readouterr().out == alone
-    assert "Traceback" in str(failed.value)  # where it was raised, from the worker
+    monkeypatch.setattr(replay_workers, "BLOCK_RECORDS", 4)  # record 30: the 8th block, worker 2's
+    with _no_worker_left():
+        assert main([*argv, "--jobs", "2"]) == 1
+    out, err = capsys.readouterr()
+    assert out == alone
+    assert err.startswith("tablectl: replay stopped: Traceback")  # from the worker, where it rose
+    assert "RuntimeError: record 30 cannot be played" in err
 
 
 def test_a_worker_that_dies_is_named_with_how_it_ended(
@@ -125,14 +130,24 @@ def test_a_worker_that_dies_is_named_with_how_it_ended(
     folder = HISTORIES / "texas-holdem"  # 55 records
     config = _config(tmp_path, folder / "table.toml")
     whole = _printed(capsys, config, folder / "events.jsonl", 1).splitlines(keepends=True)
-    # Record 30 kills whichever worker meets it (never this process: two workers are asked).
-    _fail_at(monkeypatch, 30, lambda: os.kill(os.getpid(), signal.SIGKILL))
+    here = os.getpid()
+
+    def die() -> None:  # whichever worker meets record 30; never this process
+        if os.getpid() != here:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    _fail_at(monkeypatch, 30, die)
     monkeypatch.setattr(replay_workers, "BLOCK_RECORDS", 4)  # records 29-32: worker 2's
-    with pytest.raises(WorkerFailed, match=r"records from 29 \(killed by signal 9\)"):
-        main(["replay", "--jobs", "2", "--config", str(config), str(folder / "events.jsonl")])
-    out = capsys.readouterr().out.splitlines(keepends=True)
-    assert out == whole[: len(out)]  # the blocks before it, whole
-    assert len(out) > 20
+    with _no_worker_left():
+        assert (
+            main(["replay", "--jobs", "2", "--config", str(config), str(folder / "events.jsonl")])
+            == 1
+        )
+    out, err = capsys.readouterr()
+    assert "(killed by signal 9) before it handed on the block of records from 29" in err
+    lines = out.splitlines(keepends=True)
+    assert lines == whole[: len(lines)]  # the blocks before it, whole
+    assert len(lines) > 20
 
 
 def test_the_workers_yield_a_cpu_to_the_table_beside_them(
@@ -147,9 +162,50 @@ def test_the_workers_yield_a_cpu_to_the_table_beside_them(
 
     _fail_at(monkeypatch, 3, tell_niceness)
     expected = min(19, os.nice(0) + replay_workers.WORKER_NICENESS)  # 19: the lowest
-    with pytest.raises(WorkerFailed, match=f"niceness {expected}"):
-        main(["replay", "--jobs", "2", "--config", str(config), str(folder / "events.jsonl")])
-    capsys.readouterr()
+    assert (
+        main(["replay", "--jobs", "2", "--config", str(config), str(folder / "events.jsonl")]) == 1
+    )
+    assert f"RuntimeError: niceness {expected}\n" in capsys.readouterr().err
+
+
+def test_a_standard_output_of_text_gets_the_same_lines_from_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An output that takes text, not bytes (no UTF-8 buffer under it): each block decoded."""
+    monkeypatch.setattr(replay_workers, "BLOCK_RECORDS", 3)
+    folder = HISTORIES / "dealers-choice"
+    config = _config(tmp_path, folder / "table.toml")
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    assert (
+        main(["replay", "--jobs", "2", "--config", str(config), str(folder / "events.jsonl")]) == 0
+    )
+    assert _digest(out.getvalue()) == EXPECTED["dealers-choice"]
+
+
+def test_the_workers_read_the_file_as_it_was_when_the_replay_began(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file still being written (an export into it running): every worker reads the bytes it
+    held at the start, never a worker more than another (a hole in the output)."""
+    monkeypatch.setattr(replay_workers, "BLOCK_RECORDS", 4)
+    folder = HISTORIES / "texas-holdem"
+    config = _config(tmp_path, folder / "table.toml")
+    events = tmp_path / "events.jsonl"
+    events.write_bytes((folder / "events.jsonl").read_bytes())
+    fork = os.fork
+
+    def fork_then_grow() -> int:  # the second worker starts after the file grew
+        pid = fork()
+        if pid:
+            with events.open("a", encoding="utf-8") as more:
+                more.write((folder / "events.jsonl").read_text(encoding="utf-8"))
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork_then_grow)
+    with _no_worker_left():
+        out = _printed(capsys, config, events, 2)
+    assert _digest(out) == EXPECTED["texas-holdem"]
 
 
 def test_standard_input_and_what_is_not_a_file_replay_in_this_process(
@@ -189,6 +245,30 @@ def test_a_reader_that_stops_reading_ends_the_command_and_its_workers(tmp_path: 
     proc.stdout.close()
     assert proc.wait(60) == 0
     assert not [pid for pid in _processes_naming(str(events))]
+
+
+@contextlib.contextmanager
+def _no_worker_left() -> Iterator[None]:
+    """The block leaves no child process of this one (not even a zombie) and no descriptor
+    open."""
+    children, fds = _children(), len(os.listdir("/proc/self/fd"))
+    yield
+    assert _children() == children
+    assert len(os.listdir("/proc/self/fd")) == fds
+
+
+def _children() -> set[int]:
+    """This process's children, zombies included (/proc/PID/stat: the fourth field)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid():
+                found.add(int(entry.name))
+    return found
 
 
 def _processes_naming(text: str) -> list[int]:
