@@ -118,7 +118,9 @@ def _store(args: argparse.Namespace, cfg: LedgerSection, *, writer: bool) -> Led
         return LedgerStore(Ledger(cfg, args.config).conninfo, writer=writer)
     except LedgerBusy as exc:
         raise _Refused(EXIT_FAIL, str(exc)) from None
-    except (psycopg.Error, SchemaError) as exc:
+    except SchemaError as exc:  # books this release cannot use: a person's to settle
+        raise _Refused(EXIT_USAGE, f"the database: {exc}") from None
+    except psycopg.Error as exc:
         raise _Refused(EXIT_FAIL, f"the database: {exc}".rstrip()) from None
 
 
@@ -152,8 +154,9 @@ def cmd_ledger_run(args: argparse.Namespace) -> int:
             raise
         # A database this ledger must not write (migrated by a newer one): said in a line,
         # not a traceback; what it received and could not store are gaps a ledger that can
-        # write asks the tables for (as after any failed write).
-        raise _Refused(EXIT_FAIL, f"the database: {_first(schema)}") from None
+        # write asks the tables for (as after any failed write). Exit 2, as for a config it
+        # cannot use: systemd does not start it again every 2 s (RestartPreventExitStatus=2).
+        raise _Refused(EXIT_USAGE, f"the database: {_first(schema)}") from None
     finally:
         ledger.close()
     return EXIT_FAIL  # run() returns only by failing

@@ -191,9 +191,9 @@ def test_a_ledger_run_against_books_a_newer_tablectl_migrated_ends_in_a_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """`tablectl ledger run` that meets books migrated by a newer version (a downgrade, or an
-    upgrade done on one machine of two) stops at its first write with exit 1 and one line
+    upgrade done on one machine of two) stops at its first write with exit 2 and one line
     saying what to do, not a traceback of its task group (what it could not store are gaps a
-    ledger that can write asks the tables for)."""
+    ledger that can write asks the tables for); its unit does not start it again on 2."""
     from tablectl.cli import main as cli
     from tablectl.ledger.schema import migrate
 
@@ -216,10 +216,12 @@ def test_a_ledger_run_against_books_a_newer_tablectl_migrated_ends_in_a_line(
     thread = threading.Thread(target=keep_publishing, daemon=True)
     thread.start()
     try:
-        assert cli(["ledger", "run", "--config", str(config)]) == 1  # here: its signal handlers
+        assert cli(["ledger", "run", "--config", str(config)]) == 2  # here: its signal handlers
     finally:
         stop.set()
         thread.join(TIMEOUT)
     err = capsys.readouterr().err
     assert "tablectl ledger run: the database: the database was migrated to version 999" in err
     assert "upgrade this ledger" in err and "Traceback" not in err
+    unit = (REPO / "systemd" / "tablectl-ledger.service").read_text(encoding="utf-8")
+    assert "\nRestartPreventExitStatus=2\n" in unit

@@ -122,13 +122,14 @@ def test_the_readers_refuse_books_they_cannot_read_in_a_line(
     tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`ledger gaps` before any ledger made the books, and `ledger report` of books a newer
-    tablectl migrated: exit 1 and one line saying why and what to do (it was a traceback, or
+    tablectl migrated: exit 2 (books it cannot use, as a config it cannot use: not 1, which
+    for `gaps` means gaps found) and one line saying why and what to do (it was a traceback, or
     a reader creating the tables)."""
     ledger = tmp_path / "ledger.toml"
     ledger.write_text(
         f'[ledger]\nsites = ["s1"]\ndatabase = "{postgres.conninfo}"\n', encoding="utf-8"
     )
-    assert cli(["ledger", "gaps", "--config", str(ledger)]) == 1
+    assert cli(["ledger", "gaps", "--config", str(ledger)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("tablectl ledger gaps: the database: the database holds no books yet")
     assert "Traceback" not in err
@@ -136,7 +137,7 @@ def test_the_readers_refuse_books_they_cannot_read_in_a_line(
     with psycopg.connect(postgres.conninfo, autocommit=True) as conn:
         conn.execute("INSERT INTO ledger_migrations (version, what) VALUES (999, 'future')")
     hours = ["--from", "1970-01-01T00:00", "--to", "2100-01-01T00:00"]
-    assert cli(["ledger", "report", "--config", str(ledger), *hours]) == 1
+    assert cli(["ledger", "report", "--config", str(ledger), *hours]) == 2
     err = capsys.readouterr().err
     assert "tablectl ledger report: the database: the database was migrated to version 999" in err
     assert err.rstrip().endswith("upgrade this tablectl") and "Traceback" not in err
