@@ -88,7 +88,12 @@ def schema_refused(path: Path, schema: str | None) -> str:
             f"{path} has journal schema {schema}, written by a newer release: {reads} and will "
             "not touch it; run the release that wrote it (docs/operations.md 'Upgrading a table')"
         )
-    return f"{path} has journal schema {schema}, which no release writes: {reads}"
+    if schema is None:  # its meta rows are there, the one naming the schema is not
+        return (
+            f"{path} names no journal schema (its meta row 'schema' is missing: an edited or "
+            f"damaged file): {reads}"
+        )
+    return f"{path} has journal schema {schema!r}, which no release writes: {reads}"
 
 
 def columns(db: sqlite3.Connection) -> set[str]:

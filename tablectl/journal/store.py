@@ -111,7 +111,9 @@ class Journal(Outbox):
                 raise JournalUnavailable(f"{path} cannot be read now: {exc}") from None
             # An edited meta row (first_seq "x"), a damaged page: what the file holds cannot be
             # read as a journal (a daemon holds on it: docs/operations.md).
-            raise JournalError(f"{path} cannot be read as a journal: {exc!r}") from exc
+            raise JournalError(
+                f"{path} cannot be read as a journal: {type(exc).__name__}: {exc}"
+            ) from exc
 
     def _open_rest(self, table: str | None, readonly: bool, key: ChainKey | None) -> None:
         """`__init__` once the file is open: its meta checked (or upgraded), where it starts

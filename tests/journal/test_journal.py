@@ -611,3 +611,27 @@ def test_a_meta_row_edited_to_nonsense_is_a_journal_error_the_daemon_holds_on(
     with pytest.raises(JournalError, match="cannot be read as a journal") as caught:
         Journal(path, table=TABLE)
     assert not isinstance(caught.value, JournalUnavailable)
+
+
+def test_a_journal_whose_schema_row_or_records_table_is_gone_is_named_so(path: Path) -> None:
+    """Two edits a technician may meet: the meta row naming the schema deleted ("has journal
+    schema None" before), and the records' table dropped (a Python repr before; a writable
+    open makes the table again, empty, and the daemon holds on the records gone)."""
+    Journal(path, table=TABLE).close()
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM meta WHERE key = 'schema'")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match="names no journal schema \\(its meta row 'schema' "):
+        Journal(path, table=TABLE)
+    path.unlink()
+    Journal(path, table=TABLE).close()
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE journal")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError) as caught:  # read only (verify-journal, recall, export)
+        Journal(path, table=None, readonly=True)
+    assert str(caught.value).endswith(
+        "cannot be read as a journal: OperationalError: no such table: journal"
+    )
