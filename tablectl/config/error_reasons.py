@@ -3,6 +3,7 @@ TOML) and the reason, with the value it saw, in the words of the file rather tha
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tablectl.config.problems import shown
@@ -14,16 +15,21 @@ GAME_IDS = game_ids()
 
 
 def key_of(loc: tuple[int | str, ...]) -> str:
-    """The key a pydantic error is at, as the TOML writes it (`devices[0].port`)."""
+    """The key a pydantic error is at, as the TOML writes it (`devices[0].port`; a key that
+    is itself refused, pydantic's `[key]`, is the key: `ledger.shifts."night shift"`)."""
     out = ""
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in GAME_IDS or part.startswith("function-"):
-            continue  # discriminator tags and validator names are not keys
+        elif part in GAME_IDS or part.startswith("function-") or part == "[key]":
+            continue  # discriminator tags, validator names and a key's own mark are not keys
         else:
-            out += ("." if out else "") + part
+            out += ("." if out else "") + (part if _BARE_KEY.fullmatch(part) else shown(part))
     return out
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+"""A key TOML writes without quotes; any other is written in quotes."""
 
 
 _KINDS = {

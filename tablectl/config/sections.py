@@ -32,6 +32,10 @@ TOPIC_ID = f"^{_ID}$"
 TopicId = Annotated[str, Field(pattern=TOPIC_ID)]
 SITE_TABLE = f"^{_ID}/{_ID}$"
 """A table named across sites, "site/table" (the ledger's pits)."""
+SHORT_NAME = r"^[A-Za-z0-9_-]{1,32}$"
+"""A name the ledger's reports print (a shift, a pit)."""
+CLOCK_TIME = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+"""A time of day on the 24-hour clock (a shift's start)."""
 Text = Annotated[str, Field(min_length=1)]
 """Text that must say something: `""` is refused."""
 PATTERNS = {
@@ -39,6 +43,8 @@ PATTERNS = {
     "(it is part of the MQTT topics)",
     r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$": "letters, digits, '_' or '-', in parts joined by '/'",
     SITE_TABLE: "a table as its site and table id joined by '/' (\"cardroom-1/bac-01\")",
+    SHORT_NAME: "1 to 32 letters, digits, '_' or '-'",
+    CLOCK_TIME: 'a time of day as HH:MM on the 24-hour clock, 00:00 to 23:59 ("06:00", "22:00")',
 }
 """What each pattern a key must match means, for a technician (never the raw regex)."""
 MAX_PATH = 4096  # Linux PATH_MAX

@@ -12,14 +12,22 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, ValidationError, field_validator
 
 from tablectl.config.error_reasons import key_of, reason_of
-from tablectl.config.sections import SITE_TABLE, PathText, Text, Tls, TopicId
+from tablectl.config.sections import (
+    CLOCK_TIME,
+    SHORT_NAME,
+    SITE_TABLE,
+    PathText,
+    Text,
+    Tls,
+    TopicId,
+)
 from tablectl.games.settings import StrictInt
 from tablectl.games.table_rules import StrictSection
 
-ShortName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
+ShortName = Annotated[str, Field(pattern=SHORT_NAME)]
 TableName = Annotated[str, Field(pattern=SITE_TABLE)]
 """A table as "site/table" (each as a table's config names it)."""
-ClockTime = Annotated[str, Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")]
+ClockTime = Annotated[str, Field(pattern=CLOCK_TIME)]
 
 
 class LedgerBroker(StrictSection):

@@ -31,7 +31,15 @@ def test_the_shipped_example_config_is_valid() -> None:
         (('sites = ["cardroom-1"]', "sites = []"), "ledger.sites: "),
         (("batch_ms = 200", "batch_ms = 0"), "ledger.batch_ms: "),
         (('timezone = "America/Los_Angeles"', 'timezone = "Mars/Olympus"'), "ledger.timezone: "),
-        (('day = "06:00"', 'day = "6am"'), "ledger.shifts.day: "),
+        (
+            ('day = "06:00"', 'day = "25:99"'),
+            r'ledger.shifts.day: "25:99" is not usable here: give a time of day as HH:MM on the '
+            r"24-hour clock",  # not the pattern's regex
+        ),
+        (
+            ('day = "06:00"', '"night shift" = "06:00"'),
+            r'ledger.shifts."night shift": "night shift" is not usable here: give 1 to 32 letters',
+        ),
         (("port = 1883", "port = 1883\nprot = 1"), "ledger.broker.prot: unknown key"),
         (
             ('# pit-1 = ["cardroom-1/bac-01", "cardroom-1/bac-02"]', 'A = ["bac-1"]'),
