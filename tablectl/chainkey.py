@@ -123,6 +123,11 @@ def create_key(path: Path) -> ChainKey:
             path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600
         )
     except FileExistsError:
+        if path.is_dir():
+            raise KeyFileError(
+                f"key file {path}: is a folder; give the new file's path in it "
+                f"({path / 'journal.key'})"
+            ) from None
         raise KeyFileError(
             f"key file {path}: already exists; not overwritten (a journal's key is kept for as "
             "long as its records must be checked: to rotate, make a new file)"

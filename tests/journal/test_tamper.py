@@ -467,6 +467,12 @@ def test_keygen_writes_a_private_key_and_never_overwrites_one(
     assert main(["keygen", str(path)]) == 2
     assert "already exists; not overwritten" in capsys.readouterr().err
     assert path.read_bytes() == before
+    # a folder given for the file (it said "already exists") is named as one
+    assert main(["keygen", str(path.parent)]) == 2
+    assert capsys.readouterr().err == (
+        f"tablectl: key file {path.parent}: is a folder; give the new file's path in it "
+        f"({path.parent / 'journal.key'})\n"
+    )
 
 
 def test_check_config_refuses_a_key_file_the_daemon_would_refuse(
