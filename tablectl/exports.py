@@ -120,19 +120,19 @@ def verified_lines(lines: Iterable[str]) -> Iterator[ExportLine]:
         if not raw.strip():
             continue
         data = _parse(line, raw)
+        claim = _claim(line, data.pop("chain", None))
+        if claim is None and headed:  # said first: such a line often lacks more (`ts`...)
+            raise ExportError(
+                f"line {line}: carries no chain head, after lines that do: a line inserted "
+                "(every line tablectl export writes carries one)"
+            )
         ts = _text_field(line, data, "ts")
         source = _text_field(line, data, "source")
         ref = _text_field(line, data, "ref", optional=True)
-        claim = _claim(line, data.pop("chain", None))
         seq += 1
         text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
         digest = hashlib.sha256(record_bytes(prev, seq, ts, source, ref, text)).hexdigest()
         if claim is None:
-            if headed:
-                raise ExportError(
-                    f"line {line}: carries no chain head, after lines that do: a line inserted "
-                    "(every line tablectl export writes carries one)"
-                )
             unproved.append(line)
             yield ExportLine(line, seq, ts, source, ref, data, digest, None, False)
             prev = digest

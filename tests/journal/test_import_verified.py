@@ -204,6 +204,10 @@ def test_a_verified_line_needs_every_line_after_a_head_to_carry_one(tmp_path: Pa
         list(verified_lines(lines[:2]))
     with pytest.raises(ExportError, match="line 4: carries no chain head, after lines that do"):
         list(verified_lines([*lines, lines[0]]))
+    # a line typed in by hand lacks its time too: it is still named as inserted (it said
+    # "`ts` must be text")
+    with pytest.raises(ExportError, match="line 4: carries no chain head, after lines that do"):
+        list(verified_lines([*lines, '{"type": "wager", "seat": 2, "amount": "5.00"}']))
     with pytest.raises(ExportError, match=r"lines 1-3 \(no heads before it\) were altered"):
         list(verified_lines([lines[1], lines[0], lines[2]]))
 
