@@ -41,5 +41,12 @@ def cmd_archive(args: argparse.Namespace) -> int:
     for path in done.expired:
         print(f"deleted (older than retain_months = {jc.retain_months}): {path}")
     if not done.moved and not done.expired:
-        print(f"nothing to archive (keeping the newest {jc.keep_local_months} segments here)")
+        live = cfg.journal_path
+        where = (
+            f"no journal at {live} (yet: the table makes it at its first start; or is "
+            "[journal] path another?)"
+            if not live.exists()
+            else f"the newest {jc.keep_local_months} closed month(s) stay beside {live}"
+        )
+        print(f"nothing to archive: {where}")
     return EXIT_OK

@@ -179,6 +179,15 @@ def test_archive_moves_closed_segments_and_everything_still_reads_across_them(
     assert out.splitlines() == before
     code, out = cli(capsys, "recall", "--config", str(cfg_path), "--round", "1")
     assert code == 0 and "player wins 9-5" in out
+    code, out = cli(capsys, "archive", "--config", str(cfg_path))  # again: November stays
+    live = cfg_path.parent / "journal.db"
+    assert (code, out) == (
+        0,
+        f"nothing to archive: the newest 1 closed month(s) stay beside {live}\n",
+    )
+    live.rename(live.with_name("elsewhere.db"))  # a config naming no journal says so
+    code, out = cli(capsys, "archive", "--config", str(cfg_path))
+    assert (code, out.split(" (yet")[0]) == (0, f"nothing to archive: no journal at {live}")
 
 
 def test_an_archive_that_cannot_be_written_is_refused_in_a_line_and_loses_nothing(
