@@ -95,7 +95,8 @@ class Journal(Outbox):
                 hint = (
                     "is its disk full? docs/operations.md 'Disk full'"
                     if code.startswith(("SQLITE_IOERR", "SQLITE_FULL"))
-                    else "does another process hold it, or is its folder out of reach?"
+                    else _unreadable(path)
+                    or "does another process hold it, or is its folder out of reach?"
                 )
                 raise JournalUnavailable(f"{path} cannot be opened: {exc} ({hint})") from None
             raise JournalError(f"{path} is not a tablectl journal: {exc}") from None
@@ -585,3 +586,18 @@ class Journal(Outbox):
 
     def _tx(self, *, durable: bool = True) -> Transaction:
         return Transaction(self.db, durable)
+
+
+def _unreadable(path: Path) -> str | None:
+    """Why this user may not read the journal file (SQLite says only "unable to open database
+    file"), or None when it may (or the file is not there)."""
+    try:
+        st = path.stat()
+    except OSError:  # not there, or its folder out of reach: the usual hint says so
+        return None
+    if os.access(path, os.R_OK):
+        return None
+    return (
+        f"permission denied: this user (uid {os.getuid()}) may not read it, uid {st.st_uid}'s "
+        f"with mode {st.st_mode & 0o777:04o}: run as the table's user"
+    )

@@ -4,7 +4,12 @@ derives from. Tampering is done the way an intruder would: with a separate sqlit
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -635,3 +640,32 @@ def test_a_journal_whose_schema_row_or_records_table_is_gone_is_named_so(path: P
     assert str(caught.value).endswith(
         "cannot be read as a journal: OperationalError: no such table: journal"
     )
+
+
+def test_a_journal_this_user_may_not_read_says_permission_denied() -> None:
+    """SQLite says only "unable to open database file" of a journal the user may not read
+    (verify-journal, recall and export open it read only): the reason is named. Run as an
+    unprivileged user (root reads everything)."""
+    folder = Path(tempfile.mkdtemp(prefix="tablectl-perm-"))
+    try:
+        folder.chmod(0o755)  # the other user reaches the file; the file itself is closed
+        path = folder / "journal.db"
+        Journal(path, table=TABLE).close()
+        path.chmod(0)
+        code = (
+            "import sys; from pathlib import Path; from tablectl.journal import Journal, "
+            "JournalError\n"
+            "try:\n    Journal(Path(sys.argv[1]), table=None, readonly=True)\n"
+            "except JournalError as exc:\n    print(exc)\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(path)],
+            capture_output=True,
+            text=True,
+            user=65534 if os.getuid() == 0 else None,  # nobody
+            check=True,
+        )
+        assert "permission denied: this user (uid " in done.stdout
+        assert "with mode 0000: run as the table's user" in done.stdout
+    finally:
+        shutil.rmtree(folder)
