@@ -144,3 +144,18 @@ class Transaction:
         if not self.durable:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("PRAGMA synchronous=FULL")
+
+
+def unreadable(path: Path) -> str | None:
+    """Why this user may not read the journal file (SQLite says only "unable to open database
+    file"), or None when it may (or the file is not there)."""
+    try:
+        st = path.stat()
+    except OSError:  # not there, or its folder out of reach: the usual hint says so
+        return None
+    if os.access(path, os.R_OK):
+        return None
+    return (
+        f"permission denied: this user (uid {os.getuid()}) may not read it, uid {st.st_uid}'s "
+        f"with mode {st.st_mode & 0o777:04o}: run as the table's user"
+    )

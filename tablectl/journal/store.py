@@ -29,7 +29,13 @@ from tablectl.chainkey import ChainKey
 from tablectl.journal import verification
 from tablectl.journal.chain import GENESIS, KeyStart, Provenance, record_bytes, start_data
 from tablectl.journal.errors import BadRecord, JournalError, JournalUnavailable
-from tablectl.journal.file import UNAVAILABLE_CODES, Transaction, one_writer, prepare_file
+from tablectl.journal.file import (
+    UNAVAILABLE_CODES,
+    Transaction,
+    one_writer,
+    prepare_file,
+    unreadable,
+)
 from tablectl.journal.outbox import Outbox
 from tablectl.journal.rows import BODIES_KEPT, field_problem, misplaced, read_body, record_from_row
 from tablectl.journal.schema import (
@@ -95,7 +101,7 @@ class Journal(Outbox):
                 hint = (
                     "is its disk full? docs/operations.md 'Disk full'"
                     if code.startswith(("SQLITE_IOERR", "SQLITE_FULL"))
-                    else _unreadable(path)
+                    else unreadable(path)
                     or "does another process hold it, or is its folder out of reach?"
                 )
                 raise JournalUnavailable(f"{path} cannot be opened: {exc} ({hint})") from None
@@ -586,18 +592,3 @@ class Journal(Outbox):
 
     def _tx(self, *, durable: bool = True) -> Transaction:
         return Transaction(self.db, durable)
-
-
-def _unreadable(path: Path) -> str | None:
-    """Why this user may not read the journal file (SQLite says only "unable to open database
-    file"), or None when it may (or the file is not there)."""
-    try:
-        st = path.stat()
-    except OSError:  # not there, or its folder out of reach: the usual hint says so
-        return None
-    if os.access(path, os.R_OK):
-        return None
-    return (
-        f"permission denied: this user (uid {os.getuid()}) may not read it, uid {st.st_uid}'s "
-        f"with mode {st.st_mode & 0o777:04o}: run as the table's user"
-    )
