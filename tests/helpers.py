@@ -11,11 +11,16 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tablectl.config import LoadedConfig, parse_config
 from tablectl.outputs import OutboxRow
@@ -317,3 +322,23 @@ def natural_rounds(n: int, start: int = 0, *, shoe_every: int = 0) -> Iterator[d
         yield wager(2 + (i // 2) % 5, "player", "20")
         yield {"type": "bets.close"}
         yield from cards(NATURAL_COUPS[i % len(NATURAL_COUPS)])
+
+
+NOBODY = 65534
+
+
+def run_unprivileged(code: str, *args: str) -> str:
+    """`python -c code args` as a user who is not root (nobody, when the tests run as root,
+    who reads everything) and its standard output; skipped where nobody cannot read the
+    checkout (its modules are needed)."""
+    user = NOBODY if os.getuid() == 0 else None
+    probe = subprocess.run(
+        [sys.executable, "-c", "import tablectl"], capture_output=True, text=True, user=user
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"user {NOBODY} cannot import tablectl from this checkout: {probe.stderr}")
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, user=user
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

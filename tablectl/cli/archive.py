@@ -41,12 +41,22 @@ def cmd_archive(args: argparse.Namespace) -> int:
     for path in done.expired:
         print(f"deleted (older than retain_months = {jc.retain_months}): {path}")
     if not done.moved and not done.expired:
-        live = cfg.journal_path
-        where = (
-            f"no journal at {live} (yet: the table makes it at its first start; or is "
-            "[journal] path another?)"
-            if not live.exists()
-            else f"the newest {jc.keep_local_months} closed month(s) stay beside {live}"
-        )
-        print(f"nothing to archive: {where}")
+        print(f"nothing to archive: {_why_nothing(cfg.journal_path, jc.keep_local_months)}")
     return EXIT_OK
+
+
+def _why_nothing(live: Path, keep_local: int) -> str:
+    """Why no closed month left the journal's folder: none closed yet, those kept there, or no
+    journal where the config says (`segments.archive` has made sure the folder can be read)."""
+    kept = len(segments.segment_files(live))
+    if kept:
+        return (
+            f"the {kept} closed month(s) beside {live} stay there "
+            f"(keep_local_months = {keep_local})"
+        )
+    if live.exists():
+        return f"no month of {live} has closed yet (each closes into its own file after it ends)"
+    return (
+        f"no journal at {live} (yet: the table makes it at its first start; or is [journal] "
+        "path another?)"
+    )

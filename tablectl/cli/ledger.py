@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import json
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -106,8 +107,9 @@ def _config(args: argparse.Namespace) -> LedgerSection:
 
 
 def _store(args: argparse.Namespace, cfg: LedgerSection, *, writer: bool) -> LedgerStore:
-    """The books, as their one writer or a reader; `_Refused` (exit 1) when the database
-    cannot be reached or another writer holds it."""
+    """The books, as their one writer or a reader; `_Refused` when another writer holds them
+    (exit 1: try again) or they cannot be used (exit 2: the database out of reach, or books
+    none made yet or another release migrated)."""
     import psycopg
 
     from tablectl.ledger.schema import SchemaError
@@ -118,10 +120,8 @@ def _store(args: argparse.Namespace, cfg: LedgerSection, *, writer: bool) -> Led
         return LedgerStore(Ledger(cfg, args.config).conninfo, writer=writer)
     except LedgerBusy as exc:
         raise _Refused(EXIT_FAIL, str(exc)) from None
-    except SchemaError as exc:  # books this release cannot use: a person's to settle
-        raise _Refused(EXIT_USAGE, f"the database: {exc}") from None
-    except psycopg.Error as exc:
-        raise _Refused(EXIT_FAIL, f"the database: {exc}".rstrip()) from None
+    except (psycopg.Error, SchemaError) as exc:
+        raise _Refused(EXIT_USAGE, f"the database: {exc}".rstrip()) from None
 
 
 @_reported
@@ -162,6 +162,18 @@ def cmd_ledger_run(args: argparse.Namespace) -> int:
     return EXIT_FAIL  # run() returns only by failing
 
 
+@contextlib.contextmanager
+def _reading() -> Iterator[None]:
+    """A reader's queries: a database lost on the way is `_Refused` (exit 2) as one out of
+    reach at the start is, never a traceback (nor `ledger gaps`' exit 1, which means gaps)."""
+    import psycopg
+
+    try:
+        yield
+    except psycopg.Error as exc:
+        raise _Refused(EXIT_USAGE, f"the database: {exc}".rstrip()) from None
+
+
 def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
     """The first exception at the bottom of a (nested) group."""
     first = group.exceptions[0]
@@ -172,7 +184,8 @@ def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
 def cmd_ledger_gaps(args: argparse.Namespace) -> int:
     store = _store(args, _config(args), writer=False)
     try:
-        found = store.gaps()
+        with _reading():
+            found = store.gaps()
         tables = {f"{site}/{table}": r for (site, table), r in sorted(store.tables.items())}
     finally:
         store.close()
@@ -213,7 +226,8 @@ def cmd_ledger_report(args: argparse.Namespace) -> int:
     made = datetime.now(UTC).isoformat(timespec="seconds")
     store = _store(args, cfg, writer=False)
     try:
-        report = build_report(store.conn, cfg.sites, shift, made, cfg.pits)
+        with _reading():
+            report = build_report(store.conn, cfg.sites, shift, made, cfg.pits)
     finally:
         store.close()
     text = to_csv(report) if args.format == "csv" else to_html(report)

@@ -108,7 +108,7 @@ def parse_config(data: dict[str, Any], path: Path) -> LoadedConfig:
                 problems.append(
                     Problem(
                         name,
-                        f"limits.spots.{spot}",
+                        key_of(("limits", "spots", spot)),
                         f"no such wager in {game_id}; known: {', '.join(known)}",
                     )
                 )

@@ -153,9 +153,9 @@ def unreadable(path: Path) -> str | None:
         st = path.stat()
     except OSError:  # not there, or its folder out of reach: the usual hint says so
         return None
-    if os.access(path, os.R_OK):
+    if os.access(path, os.R_OK, effective_ids=os.access in os.supports_effective_ids):
         return None
     return (
-        f"permission denied: this user (uid {os.getuid()}) may not read it, uid {st.st_uid}'s "
+        f"permission denied: this user (uid {os.geteuid()}) may not read it, uid {st.st_uid}'s "
         f"with mode {st.st_mode & 0o777:04o}: run as the table's user"
     )

@@ -340,6 +340,12 @@ def archive(
         target.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise JournalError(f"archive {target} cannot be made: {exc.strerror or exc}") from None
+    try:  # a folder this user may not list would look empty (glob says nothing)
+        os.listdir(live.parent)
+    except OSError as exc:
+        raise JournalError(
+            f"cannot look for closed months in {live.parent}: {exc.strerror or exc}"
+        ) from None
     local = segment_files(live)
     moving = local[: max(len(local) - keep_local, 0)]
     moved: list[Path] = []

@@ -90,7 +90,11 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[int]:
             )"""
         )
         have = _versions(conn)
-        _refuse_newer(have, "upgrade this ledger")
+        _refuse_newer(
+            have,
+            "upgrade this ledger, then start it again (scripts/install restarts an enabled "
+            "ledger on the new release; or systemctl restart tablectl-ledger)",
+        )
         applied = []
         for m in MIGRATIONS:
             if m.version in have:

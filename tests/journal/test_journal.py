@@ -4,11 +4,8 @@ derives from. Tampering is done the way an intruder would: with a separate sqlit
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from itertools import pairwise
@@ -22,7 +19,7 @@ from tablectl.journal import Journal, JournalError, JournalUnavailable
 from tablectl.journal.chain import GENESIS, record_hash
 from tablectl.outputs import OutboxRow
 from tablectl.records import Record
-from tests.helpers import write_config
+from tests.helpers import run_unprivileged, write_config
 
 TABLE = "bac-01"
 
@@ -658,14 +655,8 @@ def test_a_journal_this_user_may_not_read_says_permission_denied() -> None:
             "try:\n    Journal(Path(sys.argv[1]), table=None, readonly=True)\n"
             "except JournalError as exc:\n    print(exc)\n"
         )
-        done = subprocess.run(
-            [sys.executable, "-c", code, str(path)],
-            capture_output=True,
-            text=True,
-            user=65534 if os.getuid() == 0 else None,  # nobody
-            check=True,
-        )
-        assert "permission denied: this user (uid " in done.stdout
-        assert "with mode 0000: run as the table's user" in done.stdout
+        out = run_unprivileged(code, str(path))
+        assert "permission denied: this user (uid " in out
+        assert "with mode 0000: run as the table's user" in out
     finally:
         shutil.rmtree(folder)

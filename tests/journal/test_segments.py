@@ -8,9 +8,12 @@ The daemon's clock is set by the test (`tablectl.daemon.inputs.now_ts`), so a mo
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +29,15 @@ from tablectl.daemon.state import Input
 from tablectl.journal import Journal, JournalError, segments
 from tablectl.journal.segments import History
 from tablectl.table import Table
-from tests.helpers import DECEMBER, NOVEMBER, OCTOBER, REPO, bank, write_config
+from tests.helpers import (
+    DECEMBER,
+    NOVEMBER,
+    OCTOBER,
+    REPO,
+    bank,
+    run_unprivileged,
+    write_config,
+)
 from tests.helpers import MonthClock as Clock
 from tests.helpers import natural_rounds as rounds
 
@@ -183,7 +194,15 @@ def test_archive_moves_closed_segments_and_everything_still_reads_across_them(
     live = cfg_path.parent / "journal.db"
     assert (code, out) == (
         0,
-        f"nothing to archive: the newest 1 closed month(s) stay beside {live}\n",
+        f"nothing to archive: the 1 closed month(s) beside {live} stay there "
+        "(keep_local_months = 1)\n",
+    )
+    (cfg_path.parent / "journal-2026-11.db").rename(cfg_path.parent / "archive" / "n.db")
+    code, out = cli(capsys, "archive", "--config", str(cfg_path))
+    assert (code, out) == (
+        0,
+        f"nothing to archive: no month of {live} has closed yet (each closes into its own "
+        "file after it ends)\n",
     )
     live.rename(live.with_name("elsewhere.db"))  # a config naming no journal says so
     code, out = cli(capsys, "archive", "--config", str(cfg_path))
@@ -440,3 +459,29 @@ def test_recall_of_a_round_number_says_what_it_did_not_search_and_every_file_sea
         history.close()
     assert [r[0] for r in newest] == ["journal.db"]
     assert [r[0] for r in every] == ["journal-2026-10.db", "journal-2026-11.db", "journal.db"]
+
+
+def test_archive_of_a_folder_it_may_not_list_says_so() -> None:
+    """A journal folder this user may not list looked empty to the archive ("nothing to
+    archive"), and `live.exists()` there raised a traceback: now one line. Run as an
+    unprivileged user (root lists everything)."""
+    top = Path(tempfile.mkdtemp(prefix="tablectl-arch-"))
+    try:
+        top.chmod(0o755)
+        closed = top / "journal"
+        closed.mkdir(mode=0o700 if os.getuid() == 0 else 0)  # root's: nobody may not list it
+        target = top / "archive"
+        target.mkdir()
+        target.chmod(0o777)
+        code = (
+            "import sys; from pathlib import Path; from tablectl.journal import JournalError, "
+            "segments\n"
+            "try:\n    segments.archive(Path(sys.argv[1]), Path(sys.argv[2]), keep_local=0, "
+            "retain_months=0)\n"
+            "except JournalError as exc:\n    print(exc)\n"
+        )
+        out = run_unprivileged(code, str(closed / "journal.db"), str(target))
+        assert out == f"cannot look for closed months in {closed}: Permission denied\n"
+    finally:
+        closed.chmod(0o700)
+        shutil.rmtree(top)
