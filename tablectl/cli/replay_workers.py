@@ -4,9 +4,9 @@ the message count move exactly as `apply` moves them, without a message rendered
 writing the blocks in order. A block's lines are the bytes one process prints for it, so the
 output is the same; each worker holds one block's lines at a time.
 
-Advancing costs about a third of what rendering does, so each of two workers does about 0.7 of
-one process's work: 1.3 times as fast with a second CPU free, slower than one process when the
-second CPU is busy (docs/performance.md).
+Reading and advancing a record costs less than half of reading and rendering it, so each of two
+workers does about 0.7 of one process's work: 1.3 times as fast with a second CPU free, slower
+than one process when the second CPU is busy (docs/performance.md).
 """
 
 from __future__ import annotations
