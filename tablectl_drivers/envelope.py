@@ -8,6 +8,8 @@ buffer and says how many bytes it used, so the result does not depend on how the
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from dataclasses import dataclass
 
@@ -34,14 +36,13 @@ SEQ_MODULO = 10_000
 KIND = re.compile(r"[A-Z]{3}")
 """What a TYPE must look like: three uppercase letters (checked on encode and by MessageSet)."""
 _FORBIDDEN_IN_FIELD = frozenset("$*,\r\n")
+_PRINTABLE = bytes(range(0x20, 0x7F))
+"""The bytes a frame may hold between `$` and its line end: printable ASCII."""
 
 
 def checksum(body: bytes) -> int:
     """XOR of every byte of `body` (the bytes between `$` and `*`)."""
-    cs = 0
-    for b in body:
-        cs ^= b
-    return cs
+    return functools.reduce(operator.xor, body, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,12 +121,12 @@ def parse_line(line: bytes) -> Envelope | BadFrame:
     content = line[1:-1]
     if content.endswith(b"\r"):
         content = content[:-1]
-    if any(b < 0x20 or b > 0x7E for b in content):
+    if content.translate(None, _PRINTABLE):  # what is left once the printable bytes are gone
         return BadFrame(line, "non-ASCII or control byte in frame")
     if len(content) < 3 or content[-3] != STAR:
         return BadFrame(line, "no *<checksum> at end of frame")
     body, cs_text = content[:-3], content[-2:].decode("ascii")
-    if not all(c in "0123456789abcdefABCDEF" for c in cs_text):
+    if cs_text.strip("0123456789abcdefABCDEF"):
         return BadFrame(line, f"checksum {cs_text!r} is not two hex digits")
     given = int(cs_text, 16)
     computed = checksum(body)

@@ -337,12 +337,16 @@ class Journal(Outbox):
         data = record_bytes(self._last_hash, seq, ts, source, ref, text)
         digest = hashlib.sha256(data).hexdigest()
         mac = self._key.mac(data) if self._key is not None else None
-        with self._tx():
-            self.db.execute(
-                "INSERT INTO journal (seq, ts, source, ref, body, hash, mac) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (seq, ts, source, ref, text, bytes.fromhex(digest), hash_bytes(mac)),
-            )
+        # One statement, its own transaction (the connection is in autocommit: committed, with
+        # the fsync synchronous=FULL asks, before it returns; rolled back whole if it fails).
+        # Never inside a transaction left open: the record would not be durable when it returns.
+        if self.db.in_transaction:
+            raise JournalError(f"{self.path}: a transaction is open where a record is appended")
+        self.db.execute(
+            "INSERT INTO journal (seq, ts, source, ref, body, hash, mac) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (seq, ts, source, ref, text, bytes.fromhex(digest), hash_bytes(mac)),
+        )
         rec = Record(
             seq,
             ts,

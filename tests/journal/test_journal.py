@@ -660,3 +660,17 @@ def test_a_journal_this_user_may_not_read_says_permission_denied() -> None:
         assert "with mode 0000: run as the table's user" in out
     finally:
         shutil.rmtree(folder)
+
+
+def test_a_record_is_never_appended_inside_a_transaction_left_open(path: Path) -> None:
+    """The append is one INSERT in autocommit, committed (and fsync'd) before it returns; inside
+    a transaction something left open it would not be, and the record would go out before it
+    is durable: refused instead, nothing written."""
+    journal = Journal(path, table=TABLE)
+    journal.append(ts(1), "test", None, body(1))
+    journal.db.execute("BEGIN")
+    with pytest.raises(JournalError, match="a transaction is open where a record is appended"):
+        journal.append(ts(2), "test", None, body(2))
+    journal.db.execute("ROLLBACK")
+    assert journal.last_seq == 1
+    journal.close()
