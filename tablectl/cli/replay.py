@@ -24,7 +24,12 @@ from tablectl.cli.common import (
     positive,
 )
 from tablectl.cli.replay_lines import OUTPUT_BATCH_PIECES, lines_into, print_rows, rows_text
-from tablectl.cli.replay_workers import WorkerFailed, print_in_workers, usable_jobs
+from tablectl.cli.replay_workers import (
+    WorkerFailed,
+    WorkersUnavailable,
+    print_in_workers,
+    usable_jobs,
+)
 from tablectl.config import LoadedConfig, load_config
 from tablectl.records import Record, replay_ts
 from tablectl.table import Table, journal_body, journal_input
@@ -190,16 +195,19 @@ def _replay(args: argparse.Namespace, cfg: LoadedConfig, table: Table) -> int:
             else buffer.write
         )
         jobs = usable_jobs(args.jobs, args.events)
-        if jobs > 1:
-            try:
+        try:
+            if jobs > 1:
                 print_in_workers(table, stream, replay_records, jobs, write)
-            except WorkerFailed as exc:  # the lines before it are printed, as one process does
-                if buffer is not None:
-                    buffer.flush()
-                print(f"tablectl: replay stopped: {exc}", file=sys.stderr)
-                return EXIT_FAIL
-        else:
+            else:
+                _print_lines(table, records, write)
+        except WorkersUnavailable as exc:  # before any line: the same lines from this process
+            print(f"tablectl: replay in one process: {exc}", file=sys.stderr)
             _print_lines(table, records, write)
+        except WorkerFailed as exc:  # the lines before it are printed, as one process does
+            if buffer is not None:
+                buffer.flush()
+            print(f"tablectl: replay stopped: {exc}", file=sys.stderr)
+            return EXIT_FAIL
         if buffer is not None:
             buffer.flush()
     return EXIT_OK

@@ -46,6 +46,19 @@ _LINES, _FAILED, _END = 0, 1, 2
 that error's traceback; the end of the records, with how many there were."""
 
 
+class WorkersUnavailable(RuntimeError):
+    """No worker could be started (a process limit, memory, descriptors): nothing was printed,
+    and the replay can go on in this process."""
+
+
+def _pipe() -> tuple[int, int]:
+    """A pipe for a worker's frames; WorkersUnavailable when no descriptor is left for one."""
+    try:
+        return os.pipe()
+    except OSError as exc:
+        raise WorkersUnavailable(f"cannot open a pipe to a worker: {exc.strerror or exc}") from exc
+
+
 class WorkerFailed(RuntimeError):
     """A worker stopped on an error: the lines before the record that raised are printed, as one
     process prints them, and this says what the worker said (its traceback) or how it ended."""
@@ -117,8 +130,13 @@ def print_in_workers(
     workers: list[_Worker] = []
     try:
         for index in range(jobs):
-            read_end, write_end = os.pipe()
-            pid = os.fork()
+            read_end, write_end = _pipe()
+            try:
+                pid = os.fork()
+            except OSError as exc:  # no process to be had (a limit, memory): nothing written yet
+                os.close(read_end)
+                os.close(write_end)
+                raise WorkersUnavailable(f"cannot start a worker: {exc.strerror or exc}") from exc
             if pid == 0:  # the worker, which never returns
                 try:
                     os.close(read_end)

@@ -6,6 +6,7 @@ worker outlives the command."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import io
 import os
@@ -206,6 +207,37 @@ def test_the_workers_read_the_file_as_it_was_when_the_replay_began(
     with _no_worker_left():
         out = _printed(capsys, config, events, 2)
     assert _digest(out) == EXPECTED["texas-holdem"]
+
+
+@pytest.mark.parametrize("started", [0, 1])
+def test_a_worker_that_cannot_be_started_leaves_the_replay_to_this_process(
+    started: int,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No process to be had for a worker (a limit, memory): nothing was printed yet, so the
+    replay goes on in this process, the same bytes, and says so; any worker started is
+    stopped."""
+    folder = HISTORIES / "texas-holdem"
+    config = _config(tmp_path, folder / "table.toml")
+    fork, forks = os.fork, [0]
+
+    def fork_until_none_is_left() -> int:
+        forks[0] += 1
+        if forks[0] > started:
+            raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+        return fork()
+
+    monkeypatch.setattr(os, "fork", fork_until_none_is_left)
+    argv = ["replay", "--jobs", "2", "--config", str(config), str(folder / "events.jsonl")]
+    with _no_worker_left():
+        assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert _digest(out) == EXPECTED["texas-holdem"]
+    assert err == (
+        "tablectl: replay in one process: cannot start a worker: Resource temporarily unavailable\n"
+    )
 
 
 def test_standard_input_and_what_is_not_a_file_replay_in_this_process(
