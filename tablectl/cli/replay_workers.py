@@ -51,14 +51,6 @@ class WorkersUnavailable(RuntimeError):
     and the replay can go on in this process."""
 
 
-def _pipe() -> tuple[int, int]:
-    """A pipe for a worker's frames; WorkersUnavailable when no descriptor is left for one."""
-    try:
-        return os.pipe()
-    except OSError as exc:
-        raise WorkersUnavailable(f"cannot open a pipe to a worker: {exc.strerror or exc}") from exc
-
-
 class WorkerFailed(RuntimeError):
     """A worker stopped on an error: the lines before the record that raised are printed, as one
     process prints them, and this says what the worker said (its traceback) or how it ended."""
@@ -150,6 +142,14 @@ def print_in_workers(
         _gather(workers, write, BLOCK_RECORDS)
     finally:
         _stop(workers)
+
+
+def _pipe() -> tuple[int, int]:
+    """A pipe for a worker's frames; WorkersUnavailable when no descriptor is left for one."""
+    try:
+        return os.pipe()
+    except OSError as exc:
+        raise WorkersUnavailable(f"cannot open a pipe to a worker: {exc.strerror or exc}") from exc
 
 
 def _gather(workers: list[_Worker], write: Callable[[bytes], object], records: int) -> None:
