@@ -39,7 +39,11 @@ def shown(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
+        if text.isprintable():
+            return text
+        # What would not show (DEL, a no-break or zero-width space) as TOML escapes it.
+        return "".join(c if c.isprintable() else _escaped(c) for c in text)
     if isinstance(value, int | float | Decimal):
         return str(value)
     if isinstance(value, dict):
@@ -47,6 +51,12 @@ def shown(value: object) -> str:
     if isinstance(value, list):
         return "a list"
     return repr(value)
+
+
+def _escaped(char: str) -> str:
+    """A character as a TOML string escapes it."""
+    code = ord(char)
+    return f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
 
 
 def toml_problem(exc: ValueError | RecursionError) -> str:

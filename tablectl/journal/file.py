@@ -147,15 +147,18 @@ class Transaction:
 
 
 def unreadable(path: Path) -> str | None:
-    """Why this user may not read the journal file (SQLite says only "unable to open database
-    file"), or None when it may (or the file is not there)."""
-    try:
-        st = path.stat()
-    except OSError:  # not there, or its folder out of reach: the usual hint says so
-        return None
-    if os.access(path, os.R_OK, effective_ids=os.access in os.supports_effective_ids):
-        return None
-    return (
-        f"permission denied: this user (uid {os.geteuid()}) may not read it, uid {st.st_uid}'s "
-        f"with mode {st.st_mode & 0o777:04o}: run as the table's user"
-    )
+    """Why this user may not read the journal file or its -wal or -shm companion (SQLite says
+    only "unable to open database file"), or None when it may (or they are not there)."""
+    effective = os.access in os.supports_effective_ids
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            st = file.stat()
+        except OSError:  # not there, or its folder out of reach: the usual hint says so
+            continue
+        if not os.access(file, os.R_OK, effective_ids=effective):
+            which = "it" if file == path else f"its {file.name}"
+            return (
+                f"permission denied: this user (uid {os.geteuid()}) may not read {which}, uid "
+                f"{st.st_uid}'s with mode {st.st_mode & 0o777:04o}: run as the table's user"
+            )
+    return None

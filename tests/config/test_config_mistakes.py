@@ -523,6 +523,16 @@ def test_a_site_that_cannot_be_a_topic_is_explained_not_shown_as_a_regex(
     assert "^" not in problems[0][1] and "[A-Za-z" not in problems[0][1]
 
 
+def test_a_character_that_would_not_show_is_written_as_its_escape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A no-break space pasted into an id (it printed as a plain space, "card room 1", where
+    the file has no space at all to find) and a DEL are shown as TOML escapes them."""
+    edit = replace('site = "cardroom-1"', 'site = "card\\u00a0room\\u007f1"')  # TOML escapes
+    problems = refused(tmp_path, capsys, BJ, edit)
+    only(problems, "site", '"card\\u00A0room\\u007F1" is not usable')
+
+
 # -- warned of, not refused ---------------------------------------------------------------------
 
 

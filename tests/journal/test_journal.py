@@ -4,6 +4,7 @@ derives from. Tampering is done the way an intruder would: with a separate sqlit
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -657,7 +658,13 @@ def test_a_journal_this_user_may_not_read_says_permission_denied() -> None:
         )
         out = run_unprivileged(code, str(path))
         assert "permission denied: this user (uid " in out
-        assert "with mode 0000: run as the table's user" in out
+        assert "may not read it, uid " in out and "with mode 0000: run as the table's user" in out
+        path.chmod(0o644)  # the file readable, its write-ahead log (left by a crash) not
+        wal = folder / "journal.db-wal"
+        wal.touch(mode=0o600)
+        wal.chmod(0 if os.getuid() != 0 else 0o600)  # nobody may not read root's 0600
+        out = run_unprivileged(code, str(path))
+        assert "may not read its journal.db-wal, uid " in out
     finally:
         shutil.rmtree(folder)
 
