@@ -110,18 +110,14 @@ def _store(args: argparse.Namespace, cfg: LedgerSection, *, writer: bool) -> Led
     """The books, as their one writer or a reader; `_Refused` when another writer holds them
     (exit 1: try again) or they cannot be used (exit 2: the database out of reach, or books
     none made yet or another release migrated)."""
-    import psycopg
-
-    from tablectl.ledger.schema import SchemaError
     from tablectl.ledger.service import Ledger
     from tablectl.ledger.store import LedgerBusy, LedgerStore
 
     try:
-        return LedgerStore(Ledger(cfg, args.config).conninfo, writer=writer)
+        with _books_usable():
+            return LedgerStore(Ledger(cfg, args.config).conninfo, writer=writer)
     except LedgerBusy as exc:
         raise _Refused(EXIT_FAIL, str(exc)) from None
-    except (psycopg.Error, SchemaError) as exc:
-        raise _Refused(EXIT_USAGE, f"the database: {exc}".rstrip()) from None
 
 
 @_reported
@@ -163,14 +159,17 @@ def cmd_ledger_run(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def _reading() -> Iterator[None]:
-    """A reader's queries: a database lost on the way is `_Refused` (exit 2) as one out of
-    reach at the start is, never a traceback (nor `ledger gaps`' exit 1, which means gaps)."""
+def _books_usable() -> Iterator[None]:
+    """Opening or reading the books: a database out of reach (at the start or on the way) or
+    books this release cannot use is `_Refused`, exit 2, in a line; never a traceback, nor
+    `ledger gaps`' exit 1, which means gaps."""
     import psycopg
+
+    from tablectl.ledger.schema import SchemaError
 
     try:
         yield
-    except psycopg.Error as exc:
+    except (psycopg.Error, SchemaError) as exc:
         raise _Refused(EXIT_USAGE, f"the database: {exc}".rstrip()) from None
 
 
@@ -184,7 +183,7 @@ def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
 def cmd_ledger_gaps(args: argparse.Namespace) -> int:
     store = _store(args, _config(args), writer=False)
     try:
-        with _reading():
+        with _books_usable():
             found = store.gaps()
         tables = {f"{site}/{table}": r for (site, table), r in sorted(store.tables.items())}
     finally:
@@ -226,7 +225,7 @@ def cmd_ledger_report(args: argparse.Namespace) -> int:
     made = datetime.now(UTC).isoformat(timespec="seconds")
     store = _store(args, cfg, writer=False)
     try:
-        with _reading():
+        with _books_usable():
             report = build_report(store.conn, cfg.sites, shift, made, cfg.pits)
     finally:
         store.close()

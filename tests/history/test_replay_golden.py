@@ -58,7 +58,11 @@ def _config(tmp_path: Path, source: Path) -> Path:
 
 def _replayed(capsys: pytest.CaptureFixture[str], config: Path, events: Path) -> tuple[int, str]:
     assert main(["replay", "--config", str(config), str(events)]) == 0
-    out = capsys.readouterr().out
+    return digest(capsys.readouterr().out)
+
+
+def digest(out: str) -> tuple[int, str]:
+    """What EXPECTED holds of a replay's output: its lines and the first DIGITS of its sha256."""
     return out.count("\n"), hashlib.sha256(out.encode("utf-8")).hexdigest()[:DIGITS]
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import io
 import os
 import signal
@@ -25,12 +24,12 @@ from tablectl.cli.replay_workers import usable_jobs
 from tablectl.records import Record
 from tablectl.table import Table
 from tests.history.test_replay_golden import (
-    DIGITS,
     EXPECTED,
     HISTORIES,
     SYNTHETIC,
     SYNTHETIC_EXPECTED,
     _config,
+    digest,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -43,10 +42,6 @@ def _printed(capsys: pytest.CaptureFixture[str], config: Path, events: Path, job
     argv = ["replay", "--jobs", str(jobs), "--config", str(config), str(events)]
     assert main(argv) == 0
     return capsys.readouterr().out
-
-
-def _digest(out: str) -> tuple[int, str]:
-    return out.count("\n"), hashlib.sha256(out.encode("utf-8")).hexdigest()[:DIGITS]
 
 
 @pytest.mark.parametrize(("jobs", "block"), SPLITS)
@@ -63,7 +58,7 @@ def test_workers_print_the_bytes_one_process_prints(
     folder = HISTORIES / name
     config = _config(tmp_path, folder / "table.toml")
     out = _printed(capsys, config, folder / "events.jsonl", jobs)
-    assert _digest(out) == EXPECTED[name]
+    assert digest(out) == EXPECTED[name]
 
 
 @pytest.mark.parametrize("block", [97, 4096])
@@ -78,7 +73,7 @@ def test_two_workers_print_the_seeded_shoe_as_one_process_does(
     events = tmp_path / "events.jsonl"
     rounds, seed = SYNTHETIC
     events.write_text("".join(line + "\n" for line in baccarat_history(rounds, seed, config)))
-    assert _digest(_printed(capsys, config, events, 2)) == SYNTHETIC_EXPECTED
+    assert digest(_printed(capsys, config, events, 2)) == SYNTHETIC_EXPECTED
 
 
 def _fail_at(monkeypatch: pytest.MonkeyPatch, seq: int, fail: Any) -> None:
@@ -181,7 +176,7 @@ def test_a_standard_output_of_text_gets_the_same_lines_from_workers(
     assert (
         main(["replay", "--jobs", "2", "--config", str(config), str(folder / "events.jsonl")]) == 0
     )
-    assert _digest(out.getvalue()) == EXPECTED["dealers-choice"]
+    assert digest(out.getvalue()) == EXPECTED["dealers-choice"]
 
 
 def test_the_workers_read_the_file_as_it_was_when_the_replay_began(
@@ -206,7 +201,7 @@ def test_the_workers_read_the_file_as_it_was_when_the_replay_began(
     monkeypatch.setattr(os, "fork", fork_then_grow)
     with _no_worker_left():
         out = _printed(capsys, config, events, 2)
-    assert _digest(out) == EXPECTED["texas-holdem"]
+    assert digest(out) == EXPECTED["texas-holdem"]
 
 
 @pytest.mark.parametrize("started", [0, 1])
@@ -234,7 +229,7 @@ def test_a_worker_that_cannot_be_started_leaves_the_replay_to_this_process(
     with _no_worker_left():
         assert main(argv) == 0
     out, err = capsys.readouterr()
-    assert _digest(out) == EXPECTED["texas-holdem"]
+    assert digest(out) == EXPECTED["texas-holdem"]
     assert err == (
         "tablectl: replay in one process: cannot start a worker: Resource temporarily unavailable\n"
     )
