@@ -487,13 +487,16 @@ class EventError(ValueError):
     """Input that is not a valid event; the message names each field that was wrong."""
 
 
+_KNOWN_TYPES = frozenset(PUBLIC_TYPES + INTERNAL_TYPES)
+
+
 def parse_event(data: object) -> InputEvent:
     """Validate a decoded JSON object as an input event, or raise EventError naming the problem."""
     if not isinstance(data, dict):
         raise EventError(f"an event is a JSON object, not {type(data).__name__}")
     if "type" not in data:
         raise EventError("event has no 'type'")
-    if data["type"] not in PUBLIC_TYPES + INTERNAL_TYPES:
+    if data["type"] not in _KNOWN_TYPES:
         raise EventError(f"unknown event type {data['type']!r}")
     try:
         return _adapter.validate_python(data)

@@ -1,6 +1,8 @@
 """Inputs: one asyncio task owns the journal and the table; every input (a device's event, a
 command, a timer's) goes through its queue, so the order inputs are journaled in is the order
-the engine sees them. Each is journaled, applied and its outputs stored (`_ingest`).
+the engine sees them. Each is journaled, applied and its outputs stored (`_ingest`). A device's
+input that finds the queue empty and its consumer waiting is taken in the driver's own turn
+instead (`submit`): nothing can be before it, and a card is not kept for a turn of the loop.
 
 A journal that cannot be written (a full disk, an I/O error: `JournalUnwritable`) stops the
 table, not the daemon: the input that met it is tried again every JOURNAL_RETRY_SECONDS, those
@@ -11,11 +13,9 @@ memory too (`alert`, retained `journal/status`; docs/operations.md "Disk full").
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import errno
 import sqlite3
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -102,9 +102,51 @@ class Inputs(DaemonState):
         input reached the daemon (time.perf_counter), for the metrics."""
         if self.fault is not None:
             raise JournalHeld(self.fault.refusal())
+        item = Input(source, data, ref, error, received=received)
+        if self._consumer_waiting and self.queue.empty():
+            rec = self._ingest_in_turn(item)
+            if rec is not None:
+                return rec
         fut: asyncio.Future[Record] = asyncio.get_running_loop().create_future()
-        await self.queue.put((Input(source, data, ref, error, received=received), fut))
+        await self.queue.put((item, fut))
         return await fut
+
+    def _ingest_in_turn(self, item: Input) -> Record | None:
+        """`_ingest` in the caller's turn, as the consumer would have taken the input had it been
+        queued: the queue is empty and the consumer waits, and `_ingest` never yields, so no
+        input can come between. None when the journal cannot take it now: the caller queues it
+        (still first) and the consumer tries it again, then every `journal_retry_seconds`. A
+        journal that no longer reproduces itself holds the table, any other error stops the
+        daemon, and the consumer stops in both, as when it meets them itself (`_consume`)."""
+        try:
+            return self._ingest(item)
+        except JournalUnwritable:
+            return None
+        except JournalError as exc:
+            self._stop_consumer_task()
+            self._hold_running(exc)
+            raise JournalHeld(self._held_after_journaling(), journaled=True) from exc
+        except Exception as exc:
+            self._stop_consumer_task()
+            self._task_failed("journal", exc)
+            raise
+
+    def _stop_consumer_task(self) -> None:
+        """The queue's consumer cancelled: the table is held, or the daemon stops; nothing
+        queued after is journaled."""
+        for task in self._tasks:
+            if task.get_name() == "journal":
+                task.cancel()
+        self._consumer_waiting = False
+
+    def _held_after_journaling(self) -> str:
+        """Why the input whose record showed a journal fault is not applied (its command is
+        answered so)."""
+        assert self.fault is not None
+        return (
+            "journaled, not applied: the table is now held on a journal fault "
+            f"at {self.fault.where()} ({self.fault.reason})"
+        )
 
     def submit_nowait(self, source: str, data: Any, *, ref: str | None = None) -> None:
         """Queue an input without waiting for it (a timer's, the journal's trouble); while the
@@ -119,7 +161,11 @@ class Inputs(DaemonState):
         itself (JournalError: e.g. a record's outputs differ from those stored for it) holds
         the table, as it would at the next start (`_hold_running`); any other error is fatal."""
         while True:
-            item, fut = await self.queue.get()
+            self._consumer_waiting = True
+            try:
+                item, fut = await self.queue.get()
+            finally:
+                self._consumer_waiting = False
             try:
                 rec = await self._ingest_until_journaled(item)
             except Exception as exc:
@@ -127,12 +173,8 @@ class Inputs(DaemonState):
                 if isinstance(exc, JournalError):
                     self._hold_running(exc)
                     if fut is not None and not fut.done():  # its command is answered
-                        assert self.fault is not None
-                        reason = (
-                            "journaled, not applied: the table is now held on a journal fault "
-                            f"at {self.fault.where()} ({self.fault.reason})"
-                        )
-                        fut.set_exception(JournalHeld(reason, journaled=True))
+                        held = JournalHeld(self._held_after_journaling(), journaled=True)
+                        fut.set_exception(held)
                     return
                 if fut is not None and not fut.done():
                     fut.set_exception(exc)
@@ -193,16 +235,22 @@ class Inputs(DaemonState):
         if self._unstored is None:
             body, event = journal_input(item.data, item.error, retained=item.retained)
             ts = now_ts()
-            with self._writing():
+            try:
                 self._close_month(ts)
                 rec = self.journal.append(ts, item.source, item.ref, body, event)
+            except Exception as exc:
+                self._raise_if_unwritable(exc)
+                raise
             committed = time.perf_counter() if item.received is not None else 0.0
             self._unstored = (rec, *self._apply_and_hand_on(rec))
             if item.received is not None and self.metrics is not None:  # timed once, at commit
                 self.metrics.device_input(item.source, body.get("type"), committed - item.received)
         rec, rows, handed_on = self._unstored
-        with self._writing():
+        try:
             self.journal.write_outputs(rec, rows)
+        except Exception as exc:
+            self._raise_if_unwritable(exc)
+            raise
         self._unstored = None
         if rec.seq == self.journal.first_seq:  # the journal's, or a new month file's, first
             self._publish_anchors()
@@ -241,16 +289,12 @@ class Inputs(DaemonState):
                 relay.offer([row])
         return rows, early
 
-    @contextlib.contextmanager
-    def _writing(self) -> Iterator[None]:
-        """Journal writes: an error that says the file cannot be written becomes
-        JournalUnwritable (the connection made ready for the next try); any other propagates."""
-        try:
-            yield
-        except Exception as exc:
-            reason = unwritable_reason(exc)
-            if reason is None:
-                raise
+    def _raise_if_unwritable(self, exc: Exception) -> None:
+        """For an error met writing the journal: JournalUnwritable when it says the file cannot
+        be written (the connection made ready for the next try); else nothing, and the caller
+        lets `exc` go on. (Not a context manager: this is on every card's way.)"""
+        reason = unwritable_reason(exc)
+        if reason is not None:
             self.journal.reset_after_failure()
             raise JournalUnwritable(reason) from exc
 

@@ -105,6 +105,9 @@ class DaemonState(ABC):
         self._open_journal_or_hold()
         self.table = Table(cfg)
         self.queue: asyncio.Queue[tuple[Input, asyncio.Future[Record] | None]] = asyncio.Queue()
+        # Whether the queue's consumer waits for an input, nothing in hand: `submit` then
+        # journals and applies the input in its own turn (tablectl/daemon/inputs.py).
+        self._consumer_waiting = False
         self.listeners: list[Listener] = []
         self.mqtt_enabled = cfg.table.mqtt.enabled if mqtt is None else mqtt
         self.relay: Relay | None = None
@@ -233,6 +236,11 @@ class DaemonState(ABC):
 
     @abstractmethod
     def _show(self, views: dict[str, dict[str, Any]]) -> None: ...
+
+    # supervision (supervision.py)
+
+    @abstractmethod
+    def _task_failed(self, name: str, exc: BaseException) -> None: ...
 
     # the status report and the metrics (status_report.py)
 

@@ -225,9 +225,14 @@ class Daemon(Recovery, Inputs, Commands, MqttLink, Devices, StatusReport):
             return
         exc = task.exception()
         if exc is not None:
-            log.error("task failed", task=task.get_name(), exc_info=exc)
-            self.failed = True
-            self.stop()  # let systemd restart us rather than run half a daemon
+            self._task_failed(task.get_name(), exc)
+
+    def _task_failed(self, name: str, exc: BaseException) -> None:
+        """A task of the daemon died of `exc` (or, for the journal's, its work did in another
+        task's turn: `Inputs.submit`): logged, and the daemon stops."""
+        log.error("task failed", task=name, exc_info=exc)
+        self.failed = True
+        self.stop()  # let systemd restart us rather than run half a daemon
 
     def note_status(self, now: float | None = None) -> None:
         """One check of the status loop (`now`: the monotonic time, for a test's own clock):

@@ -335,7 +335,8 @@ class Journal(Outbox):
         text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
         seq = self._last_seq + 1
         data = record_bytes(self._last_hash, seq, ts, source, ref, text)
-        digest = hashlib.sha256(data).hexdigest()
+        raw = hashlib.sha256(data).digest()
+        digest = raw.hex()
         mac = self._key.mac(data) if self._key is not None else None
         # One statement, its own transaction (the connection is in autocommit: committed, with
         # the fsync synchronous=FULL asks, before it returns; rolled back whole if it fails).
@@ -345,7 +346,7 @@ class Journal(Outbox):
         self.db.execute(
             "INSERT INTO journal (seq, ts, source, ref, body, hash, mac) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (seq, ts, source, ref, text, bytes.fromhex(digest), hash_bytes(mac)),
+            (seq, ts, source, ref, text, raw, hash_bytes(mac)),
         )
         rec = Record(
             seq,
