@@ -1,8 +1,10 @@
 """The imperative shell: drivers and commands in, journal, engine, outbox, MQTT relay out.
 
 One asyncio task owns the journal and the table; every input goes through its queue, so the
-order inputs are journaled in is the order the engine sees them. A restart replays the journal,
-writes the outputs of any record whose outputs were not yet stored, and carries on.
+order inputs are journaled in is the order the engine sees them (a device's input that finds
+the queue empty and the task waiting is taken in the driver's turn: inputs.py). A restart
+replays the journal, writes the outputs of any record whose outputs were not yet stored, and
+carries on.
 
 `Daemon` (tablectl/daemon/supervision.py) is one object made of one class per job, each in its
 own module over the state they share (state.py):
