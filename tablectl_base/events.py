@@ -496,8 +496,9 @@ def parse_event(data: object) -> InputEvent:
         raise EventError(f"an event is a JSON object, not {type(data).__name__}")
     if "type" not in data:
         raise EventError("event has no 'type'")
-    if data["type"] not in _KNOWN_TYPES:
-        raise EventError(f"unknown event type {data['type']!r}")
+    kind = data["type"]
+    if not isinstance(kind, str) or kind not in _KNOWN_TYPES:
+        raise EventError(f"unknown event type {kind!r}")
     try:
         return _adapter.validate_python(data)
     except ValidationError as exc:

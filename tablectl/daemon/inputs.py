@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import sqlite3
+import sys
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -103,24 +104,37 @@ class Inputs(DaemonState):
         if self.fault is not None:
             raise JournalHeld(self.fault.refusal())
         item = Input(source, data, ref, error, received=received)
-        if self._consumer_waiting and self.queue.empty():
-            rec = self._ingest_in_turn(item)
-            if rec is not None:
-                return rec
         fut: asyncio.Future[Record] = asyncio.get_running_loop().create_future()
-        await self.queue.put((item, fut))
+        # Taken in this turn only outside an exception handler: an error met in `_ingest` would
+        # carry the caller's exception as its context, which `unwritable_reason` reads.
+        if self._consumer_waiting and self.queue.empty() and sys.exc_info()[1] is None:
+            try:
+                rec = self._ingest_in_turn(item)
+            except JournalHeld:
+                # A driver's task, cancelled by the hold, ends here cancelled, as it did when it
+                # waited for the consumer.
+                await asyncio.sleep(0)
+                raise
+            if rec is not None:
+                # The loop's other tasks get a turn between one input and the next, as when
+                # each waited for the consumer (a driver may hand on a burst of them).
+                await asyncio.sleep(0)
+                return rec
+        self.queue.put_nowait((item, fut))  # (an unwritable journal: still first, no wait between)
         return await fut
 
     def _ingest_in_turn(self, item: Input) -> Record | None:
         """`_ingest` in the caller's turn, as the consumer would have taken the input had it been
         queued: the queue is empty and the consumer waits, and `_ingest` never yields, so no
-        input can come between. None when the journal cannot take it now: the caller queues it
-        (still first) and the consumer tries it again, then every `journal_retry_seconds`. A
-        journal that no longer reproduces itself holds the table, any other error stops the
-        daemon, and the consumer stops in both, as when it meets them itself (`_consume`)."""
+        input can come between. None when the journal cannot take it now: the floor is told, as
+        after any failed try (`_journal_unwritable`), and the caller queues it (still first);
+        the consumer tries it again after `journal_retry_seconds`. A journal that no longer
+        reproduces itself holds the table, any other error stops the daemon, and the consumer
+        stops in both, as when it meets them itself (`_consume`)."""
         try:
             return self._ingest(item)
-        except JournalUnwritable:
+        except JournalUnwritable as exc:
+            self._journal_unwritable(exc.reason)
             return None
         except JournalError as exc:
             self._stop_consumer_task()
@@ -208,11 +222,12 @@ class Inputs(DaemonState):
         written (the inputs behind it wait in the queue, in order), the floor told when it
         cannot and when it can again."""
         while True:
+            if self.journal_trouble is not None:  # the last try failed (here, or in a turn)
+                await asyncio.sleep(self.journal_retry_seconds)
             try:
                 rec = self._ingest(item)
             except JournalUnwritable as exc:
                 self._journal_unwritable(exc.reason)
-                await asyncio.sleep(self.journal_retry_seconds)
                 continue
             if self.journal_trouble is not None:
                 self._journal_writable()

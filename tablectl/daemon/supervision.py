@@ -196,6 +196,7 @@ class Daemon(Recovery, Inputs, Commands, MqttLink, Devices, StatusReport):
                 count += 1
             if count:
                 log.error("inputs not journaled", count=count, reason=self.journal_trouble)
+        self._consumer_waiting = False  # from now on an input is queued, never taken in a turn
         consumer.cancel()
         await asyncio.gather(consumer, return_exceptions=True)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import sqlite3
 from collections.abc import AsyncIterator, Coroutine
@@ -25,6 +26,7 @@ from tablectl.daemon import Daemon
 from tablectl.daemon.inputs import JournalHeld
 from tablectl.journal import JournalError
 from tablectl.records import Record
+from tablectl.table import Table
 from tests.daemon.test_journal_fault import until
 from tests.integration.harness import without_shoe, write_config
 from tests.journal.test_disk_full import Disk
@@ -64,10 +66,12 @@ def consumer(daemon: Daemon) -> asyncio.Task[None]:
 
 
 def step(coro: Coroutine[Any, Any, Record]) -> Record | None:
-    """Run `coro` up to its first wait: its result if it finished without one, else None (and
-    it is closed: what it queued stays queued)."""
+    """Run `coro` without the event loop up to its first wait for something (a future): its
+    result if it finished without one, else None (and it is closed: what it queued stays
+    queued). A bare yield (`asyncio.sleep(0)`: a turn given to the others) is passed over."""
     try:
-        coro.send(None)
+        while coro.send(None) is None:
+            pass
     except StopIteration as done:
         rec: Record = done.value
         return rec
@@ -112,6 +116,18 @@ async def test_an_input_behind_one_already_queued_waits_its_turn_in_order(tmp_pa
         assert journaled(daemon) == [("console", "bank"), ("console", "bets.close")]
 
 
+async def test_an_input_sent_from_an_exception_handler_is_queued(tmp_path: Path) -> None:
+    """A driver reporting its port gone does so in its `except`: an error met journaling in that
+    turn would carry the port's error as its context, and the port's EIO would read as the
+    journal's (`unwritable_reason`). So such an input goes to the consumer, as ever."""
+    async with running(config(tmp_path)) as (daemon, _):
+        try:
+            raise OSError(errno.EIO, "Input/output error", "/dev/ttyUSB0")
+        except OSError:
+            assert step(daemon.submit("console", BANK)) is None
+        await until(lambda: len(journaled(daemon)) == 1, "journaled by the consumer")
+
+
 async def test_an_input_sent_while_the_consumer_holds_one_is_queued_not_taken_at_once(
     tmp_path: Path,
 ) -> None:
@@ -135,21 +151,86 @@ async def test_an_input_sent_while_the_consumer_holds_one_is_queued_not_taken_at
 
 
 async def test_an_input_the_journal_cannot_take_in_turn_waits_in_the_queue_and_goes_in_once(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with running(config(tmp_path)) as (daemon, _):
-        daemon.journal_retry_seconds = 0.02
+        daemon.journal_retry_seconds = 0.2
+        append = daemon.journal.append
+        tries: list[str] = []
+
+        def counted(*args: Any) -> Record:
+            tries.append(args[1])
+            return append(*args)
+
+        monkeypatch.setattr(daemon.journal, "append", counted)
         disk = Disk(daemon)
         disk.full()
-        sent = asyncio.ensure_future(daemon.submit("console", LARGE))
-        await until(lambda: daemon.journal_trouble is not None, "the journal is unwritable")
-        assert not sent.done() and journaled(daemon) == []
+        sent = daemon.submit("console", LARGE)
+        assert step(sent) is None  # tried in this turn, and queued
+        assert daemon.journal_trouble is not None  # the floor told at once, as after any try
+        assert journaled(daemon) == [] and daemon.queue.qsize() == 1
+        await asyncio.sleep(0.05)  # the consumer waits out the retry time before its own try
+        assert tries == ["console"] and journaled(daemon) == []
         disk.room()
-        rec = await asyncio.wait_for(sent, TIMEOUT)
-        assert rec.body["type"] == "input.invalid"
+        await until(lambda: daemon.journal_trouble is None, "the journal is writable again")
         # The trouble is journaled once it could be, after the input that met it.
         assert journaled(daemon) == [("console", "input.invalid"), ("journal", "journal.trouble")]
         assert daemon.queue.empty()
+
+
+async def test_outputs_the_journal_cannot_store_in_turn_are_stored_once_the_input_journaled_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The append went in, the outputs met a full disk (SQLite's own error, raised once here;
+    tests/journal/test_disk_full.py fills the disk itself): the consumer stores the outputs on
+    its try, and neither the input nor its outputs are written twice."""
+    async with running(config(tmp_path)) as (daemon, _):
+        daemon.journal_retry_seconds = 0.02
+        store = daemon.journal.write_outputs
+        failed: list[int] = []
+
+        def full_once(rec: Record, rows: Any) -> None:
+            if not failed:
+                failed.append(rec.seq)
+                raise sqlite3.OperationalError("database or disk is full")
+            store(rec, rows)
+
+        monkeypatch.setattr(daemon.journal, "write_outputs", full_once)
+        assert step(daemon.submit("console", BANK)) is None  # journaled, its outputs not stored
+        assert journaled(daemon) == [("console", "bank")]
+        await until(lambda: daemon.journal_trouble is None, "the outputs stored")
+        assert journaled(daemon) == [("console", "bank"), ("journal", "journal.trouble")]
+        table = Table(daemon.cfg)
+        replayed = [row for rec in daemon.journal.records() for row in table.apply(rec)]
+        assert daemon.journal.outbox() == replayed  # each once, numbered as a replay numbers
+
+
+async def test_a_journal_fault_met_in_a_drivers_turn_ends_the_driver_and_holds_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the daemon's own driver supervision (`_run_driver`): the hold cancels the
+    driver whose turn met the fault, which ends cancelled, not failed (a failed task would
+    stop the daemon, and systemd would restart a table that is meant to stay held)."""
+
+    class OneInput:
+        def __init__(self, *_: Any) -> None:
+            pass
+
+        async def run(self, sink: Any) -> None:
+            await sink.event(BANK)
+            await asyncio.Event().wait()
+
+    monkeypatch.setattr("tablectl.daemon.devices.load_driver", lambda _: OneInput)
+    async with running(config(tmp_path)) as (daemon, runner):
+        fault = JournalError("record 2: its messages differ from those stored")
+        monkeypatch.setattr(daemon.journal, "write_outputs", raising(fault))
+        daemon._spawn(daemon._run_driver("x", "one-input", "/dev/null", 9600, {}), "driver x")
+        driver = daemon._tasks[-1]
+        await until(driver.done, "the driver ended")
+        assert driver.cancelled()
+        assert daemon.fault is not None and not daemon.failed and not runner.done()
+        assert journaled(daemon) == [("device/x", "bank")]
+    assert not daemon.failed
 
 
 async def test_a_journal_fault_met_in_turn_holds_the_table_and_stops_the_consumer(

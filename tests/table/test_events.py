@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tablectl.table import journal_input
 from tablectl_base.cards import JOKER, RANKS, SUITS, Card, CardError, parse_card, standard_deck
 from tablectl_base.events import (
     PUBLIC_TYPES,
@@ -385,6 +386,17 @@ def test_unknown_event_type_is_refused_naming_the_type(typ: str) -> None:
     with pytest.raises(EventError, match="unknown event type") as exc_info:
         parse_event({"type": typ})
     assert repr(typ) in str(exc_info.value)
+
+
+@pytest.mark.parametrize("typ", [["bank"], {}, {"bank": 1}, 7, None, True])
+def test_a_type_that_is_no_text_is_refused_as_unknown_not_a_crash(typ: object) -> None:
+    """A list or object where the type goes cannot even be looked up among the types: it is
+    an unknown type like any other (journaled as input.invalid), never a TypeError."""
+    with pytest.raises(EventError, match="unknown event type") as exc_info:
+        parse_event({"type": typ})
+    assert repr(typ) in str(exc_info.value)
+    body, event = journal_input({"type": typ})
+    assert body["type"] == "input.invalid" and event is None
 
 
 def test_event_without_type_is_refused() -> None:
