@@ -98,9 +98,10 @@ class Inputs(DaemonState):
         error: str | None = None,
         received: float | None = None,
     ) -> Record:
-        """Queue an input and wait until it is journaled and applied; JournalHeld while the
-        table is held on a journal fault (nothing is journaled then). `received`: when a device
-        input reached the daemon (time.perf_counter), for the metrics."""
+        """Journal and apply an input, and return its record: in this turn when nothing is
+        before it (`_ingest_in_turn`), else through the queue, waited for. JournalHeld while
+        the table is held on a journal fault (nothing is journaled then). `received`: when a
+        device input reached the daemon (time.perf_counter), for the metrics."""
         if self.fault is not None:
             raise JournalHeld(self.fault.refusal())
         item = Input(source, data, ref, error, received=received)
