@@ -24,7 +24,10 @@ REPLAY_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 def format_ts(moment: datetime) -> str:
     """The journal's timestamp form: ISO-8601 UTC with microseconds and a Z."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    utc = moment.astimezone(UTC)
+    if utc.year < 1000:  # isoformat writes such a year with leading zeros, strftime without
+        return utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return utc.isoformat(timespec="microseconds")[:-6] + "Z"  # quicker than strftime
 
 
 def parse_ts(text: str) -> datetime:
@@ -35,14 +38,8 @@ def parse_ts(text: str) -> datetime:
 
 
 def now_ts() -> str:
-    """Now, in the journal's timestamp form (`format_ts`; `utc_ts` is quicker than strftime,
-    and a card's time is taken on its way to the journal)."""
-    return utc_ts(datetime.now(UTC))
-
-
-def utc_ts(moment: datetime) -> str:
-    """`format_ts` of a UTC time from year 1000 on (ISO-8601 from isoformat, "+00:00" as Z)."""
-    return moment.isoformat(timespec="microseconds")[:-6] + "Z"
+    """Now, in the journal's timestamp form (`format_ts`)."""
+    return format_ts(datetime.now(UTC))
 
 
 def month_of(ts: str) -> str:

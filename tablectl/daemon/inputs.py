@@ -105,7 +105,6 @@ class Inputs(DaemonState):
         if self.fault is not None:
             raise JournalHeld(self.fault.refusal())
         item = Input(source, data, ref, error, received=received)
-        fut: asyncio.Future[Record] = asyncio.get_running_loop().create_future()
         # Taken in this turn only outside an exception handler: an error met in `_ingest` would
         # carry the caller's exception as its context, which `unwritable_reason` reads.
         if self._consumer_waiting and self.queue.empty() and sys.exc_info()[1] is None:
@@ -121,6 +120,7 @@ class Inputs(DaemonState):
                 # each waited for the consumer (a driver may hand on a burst of them).
                 await asyncio.sleep(0)
                 return rec
+        fut: asyncio.Future[Record] = asyncio.get_running_loop().create_future()
         self.queue.put_nowait((item, fut))  # (an unwritable journal: still first, no wait between)
         return await fut
 
@@ -149,10 +149,14 @@ class Inputs(DaemonState):
     def _stop_consumer_task(self) -> None:
         """The queue's consumer cancelled: the table is held, or the daemon stops; nothing
         queued after is journaled."""
-        for task in self._tasks:
-            if task.get_name() == "journal":
-                task.cancel()
+        consumer = self._consumer_task()
+        if consumer is not None:
+            consumer.cancel()
         self._consumer_waiting = False
+
+    def _consumer_task(self) -> asyncio.Task[None] | None:
+        """The queue's consumer (`_consume`, the task named "journal"), once started."""
+        return next((t for t in self._tasks if t.get_name() == "journal"), None)
 
     def _held_after_journaling(self) -> str:
         """Why the input whose record showed a journal fault is not applied (its command is

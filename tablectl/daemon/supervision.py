@@ -162,7 +162,7 @@ class Daemon(Recovery, Inputs, Commands, MqttLink, Devices, StatusReport):
             await self._metrics_server.close()
         if self._bet_timer:
             self._bet_timer.cancel()
-        consumer = next((t for t in self._tasks if t.get_name() == "journal"), None)
+        consumer = self._consumer_task()
         await _cancel_and_wait([t for t in self._tasks if t.get_name() not in ("journal", "relay")])
         if consumer is not None:
             await self._stop_consumer(consumer)
