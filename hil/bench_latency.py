@@ -29,7 +29,6 @@ import contextlib
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -49,7 +48,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hil.bench_floor import samples, summary
-from hil.runner import free_port, open_broker
+from hil.runner import free_port, open_broker, wait_port
 from tablectl.rules.baccarat import next_to_draw
 from tablectl_base.cards import DeckKind, deck_of, parse_card
 from tablectl_drivers.shoe.frames import CardDrawn, NewShoe, encode
@@ -60,18 +59,6 @@ BASE = "tablectl/bench/b1"
 TARGET_MEDIAN_DURABLE_RATIO = 1.5
 """A card reaches the subscriber in at most this many times the durable floor's median (the same
 trip with no daemon but one SQLite FULL commit per card), measured in the same run."""
-
-
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.02)
 
 
 def coups(rng: random.Random, n_cards: int) -> list[list[str]]:

@@ -58,7 +58,7 @@ import aiomqtt
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hil.runner import find_mosquitto, free_port
+from hil.runner import find_mosquitto, free_port, wait_port
 from tablectl_base.backoff import Backoff
 
 REPO = Path(__file__).resolve().parents[1]
@@ -94,7 +94,7 @@ class Broker:
                 stdout=log_to,
                 stderr=log_to,
             )
-        _wait_port(self.port)
+        wait_port(self.port)
 
     def sample(self) -> float:
         """The CPU seconds of the running process; updates the peak RSS."""
@@ -192,18 +192,6 @@ def _bridge(name: str, port: int) -> str:
 def log(text: str) -> None:
     """Progress on stderr (the figures go to stdout)."""
     print(f"fleet: {text}", file=sys.stderr, flush=True)
-
-
-def _wait_port(port: int, timeout: float = 10.0) -> None:
-    import socket
-
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.02)
-    raise RuntimeError(f"no broker on port {port} after {timeout} s")
 
 
 # ---------------------------------------------------------------------------- tables

@@ -301,7 +301,7 @@ def run(
             stderr=subprocess.DEVNULL,
         )
         stack.callback(_end, broker)
-        _wait_port(broker_port)
+        wait_port(broker_port)
         text = _PORT.sub(lambda m: ports[m.group(1)], template).replace(
             "{schedules}", str(SCHEDULES)
         )
@@ -368,16 +368,29 @@ def _end(proc: subprocess.Popen[bytes]) -> None:
             proc.wait(10)
 
 
-def _wait_port(port: int) -> None:
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.02)
+def accepts_connections(port: int, host: str = "127.0.0.1", timeout: float = 0.2) -> bool:
+    """Whether a server accepts a connection on ``host:port`` now. A connect that met no server
+    but the client itself (the kernel gave it the target port as its own while nothing listened
+    there, and TCP's simultaneous open joined it to itself) does not count."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            return bool(sock.getsockname() != sock.getpeername())
+    except OSError:
+        return False
+
+
+def wait_port(
+    port: int, timeout: float = 10.0, proc: subprocess.Popen[bytes] | None = None
+) -> None:
+    """Return once a server accepts connections on the loopback ``port``; raise if ``proc`` (the
+    server's process, when given) exits first or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while not accepts_connections(port):
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server for port {port} exited with {proc.returncode}")
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"nothing accepted connections on port {port} in {timeout} s")
+        time.sleep(0.02)  # poll interval, bounded by the deadline above
 
 
 def _base_topic(cfg: Path) -> str:

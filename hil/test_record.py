@@ -13,7 +13,6 @@ import json
 import os
 import queue
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -28,7 +27,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hil.record import Recorder, record_commands, record_port
-from hil.runner import free_port, open_broker
+from hil.runner import free_port, open_broker, wait_port
 from hil.traffic import Command, DeviceWrite, parse
 from tablectl_base.cards import parse_card
 from tablectl_drivers.shoe.frames import CardDrawn, NewShoe, decode
@@ -87,15 +86,7 @@ def broker(tmp_path: Path) -> Iterator[int]:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)  # poll interval, bounded by the deadline
+        wait_port(port, TIMEOUT, proc)
         yield port
     finally:
         proc.terminate()

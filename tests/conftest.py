@@ -35,6 +35,7 @@ from pathlib import Path
 import pytest
 
 from hil.die_with_parent import die_with_parent
+from hil.runner import accepts_connections
 from tablectl.broker import (
     acl_text,
     broadcast_user,
@@ -98,6 +99,38 @@ def free_port(host: str = "127.0.0.1") -> int:
         sock.bind((host, 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+class RefusedPort:
+    """A loopback port held bound but not listening, so every connect to it is refused at once.
+
+    A port that is merely free is not enough for a test that connects where nothing listens:
+    the kernel may give the connecting socket that very port as its own, and the client then
+    connects to itself (TCP simultaneous open) and waits out its timeout for its own answer. A
+    bound port is never handed out that way. `release` frees it for a server the test starts.
+    """
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self.host = host
+        self._sock: socket.socket | None = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.bind((host, 0))
+        self.port: int = self._sock.getsockname()[1]
+
+    def release(self) -> None:
+        """Free the port (idempotent)."""
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+
+
+@pytest.fixture
+def refused_port() -> Iterator[RefusedPort]:
+    """A loopback port every connect is refused on, until the test releases it."""
+    held = RefusedPort()
+    try:
+        yield held
+    finally:
+        held.release()
 
 
 class MosquittoBroker:
@@ -239,17 +272,15 @@ class MosquittoBroker:
                     f"mosquitto exited with {self.proc.returncode} on port {self.port}:\n"
                     + self.log_text()
                 )
-            try:
-                with socket.create_connection((self.host, self.port), timeout=0.5):
-                    return
-            except OSError:
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError(
-                        f"mosquitto did not accept connections on {self.host}:{self.port} "
-                        f"within {START_TIMEOUT} s:\n" + self.log_text()
-                    ) from None
-                time.sleep(0.01)  # poll interval, bounded by the deadline above
+            if accepts_connections(self.port, self.host, timeout=0.5):
+                return
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(
+                    f"mosquitto did not accept connections on {self.host}:{self.port} "
+                    f"within {START_TIMEOUT} s:\n" + self.log_text()
+                )
+            time.sleep(0.01)  # poll interval, bounded by the deadline above
 
     def stop(self) -> None:
         """Stop the broker (SIGTERM, then SIGKILL if it lingers); clients see the link drop."""

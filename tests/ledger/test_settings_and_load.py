@@ -10,12 +10,12 @@ import psycopg
 import pytest
 
 from hil.postgres import PostgresServer
-from hil.runner import free_port
 from tablectl.cli import main as cli
 from tablectl.config import load_config
 from tablectl.ledger.load import exported_messages, load_export
 from tablectl.ledger.settings import LedgerConfigError, load_ledger_config
 from tablectl.ledger.store import LedgerStore
+from tests.conftest import RefusedPort
 from tests.ledger.test_ledger_service import HISTORY, REPO
 
 EXAMPLE = REPO / "config" / "ledger" / "ledger.toml"
@@ -167,12 +167,12 @@ def test_a_report_date_that_is_not_one_is_named(
 
 
 def test_a_database_out_of_reach_is_exit_2_never_the_gaps_exit_1(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], refused_port: RefusedPort
 ) -> None:
     """`ledger gaps` exits 1 when the books lack messages; a database it cannot reach is exit 2
     (it was 1: a monitor read an outage as gaps)."""
     ledger = tmp_path / "ledger.toml"
-    database = f"host=127.0.0.1 port={free_port()} connect_timeout=5"  # nobody listens there
+    database = f"host=127.0.0.1 port={refused_port.port} connect_timeout=5"  # nobody listens
     ledger.write_text(f'[ledger]\nsites = ["s1"]\ndatabase = "{database}"\n', encoding="utf-8")
     assert cli(["ledger", "gaps", "--config", str(ledger)]) == 2
     err = capsys.readouterr().err

@@ -34,7 +34,7 @@ from tablectl.relay import (
     Relay,
     RelayState,
 )
-from tests.conftest import password_for
+from tests.conftest import RefusedPort, password_for
 
 pytestmark = pytest.mark.integration
 
@@ -500,9 +500,28 @@ async def test_stop_publishes_offline_and_disconnects_cleanly(mosquitto: Mosquit
         assert [(m.payload, m.retain) for m in late.messages] == [(STATUS_OFFLINE, True)]
 
 
-async def test_stop_during_backoff_returns_promptly(unused_tcp_port: int) -> None:
+def test_the_refused_port_refuses_a_connect_and_no_client_can_take_it_as_its_own() -> None:
+    """The backoff tests connect again and again where nothing listens. Each connect must be
+    refused: a client given the target port as its own connects to itself and waits out its
+    timeout (once in CI, a relay sat in ``connecting`` past the test's wait). Held, the port
+    cannot be a client's own: binding it fails, as the kernel's pick of a client's port skips
+    it."""
+    held = RefusedPort()
+    try:
+        with socket.socket() as client, pytest.raises(ConnectionRefusedError):
+            client.connect((held.host, held.port))
+        with socket.socket() as client, pytest.raises(OSError, match="in use"):
+            client.bind((held.host, held.port))
+        held.release()
+        with socket.socket() as server:
+            server.bind((held.host, held.port))  # released: a broker may take it now
+    finally:
+        held.release()
+
+
+async def test_stop_during_backoff_returns_promptly(refused_port: RefusedPort) -> None:
     sleep = ManualSleep()
-    relay, _ = make_relay(MemoryOutbox(), "127.0.0.1", unused_tcp_port, sleep=sleep)
+    relay, _ = make_relay(MemoryOutbox(), "127.0.0.1", refused_port.port, sleep=sleep)
     task = asyncio.create_task(relay.run())
     await wait_until(lambda: sleep.waiting == 1, what="backoff")
     await asyncio.wait_for(relay.stop(), 5)  # the sleep is never fired
@@ -600,9 +619,9 @@ def jittered(delays: Sequence[float], ceilings: Sequence[float]) -> bool:
 
 
 async def test_reconnect_state_machine_with_fired_timer(
-    mosquitto_factory: MosquittoFactory, unused_tcp_port: int
+    mosquitto_factory: MosquittoFactory, refused_port: RefusedPort
 ) -> None:
-    port = unused_tcp_port  # nothing listens here yet
+    port = refused_port.port  # nothing listens here yet
     sleep = ManualSleep()
     with capture_logs() as logs:
         relay, _ = make_relay(
@@ -620,6 +639,7 @@ async def test_reconnect_state_machine_with_fired_timer(
                     sleep.fire()
             assert jittered(sleep.delays, [0.5, 1, 2, 4, 4, 4])
 
+            refused_port.release()  # the relay waits on the sleep: it cannot connect meanwhile
             broker = mosquitto_factory(port=port)
             sleep.fire()
             await wait_until(lambda: relay.state is RelayState.CONNECTED, what="connected")
@@ -639,7 +659,9 @@ async def test_reconnect_state_machine_with_fired_timer(
     assert any(e["event"] == "relay.connection_lost" for e in logs)
 
 
-async def test_two_tables_back_off_out_of_lockstep_within_the_cap(unused_tcp_port: int) -> None:
+async def test_two_tables_back_off_out_of_lockstep_within_the_cap(
+    refused_port: RefusedPort,
+) -> None:
     """Two tables whose broker is down retry at different instants at every step (their
     jitter sources differ, as each process's does), and never wait longer than the cap."""
     sleeps = [ManualSleep(), ManualSleep()]
@@ -647,7 +669,7 @@ async def test_two_tables_back_off_out_of_lockstep_within_the_cap(unused_tcp_por
         make_relay(
             MemoryOutbox(),
             "127.0.0.1",
-            unused_tcp_port,  # nothing listens: every attempt fails
+            refused_port.port,  # nothing listens: every attempt fails
             sleep=sleep,
             backoff_initial=0.5,
             backoff_max=4,
