@@ -58,6 +58,7 @@ import aiomqtt
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from hil.die_with_parent import die_with_parent
 from hil.runner import find_mosquitto, free_port, wait_port
 from tablectl_base.backoff import Backoff
 
@@ -90,7 +91,9 @@ class Broker:
         keep = bool(os.environ.get("FLEET_KEEP"))  # keep each broker's log beside its config
         with open(self.conf.with_suffix(".log") if keep else os.devnull, "ab") as log_to:
             self.proc = subprocess.Popen(
-                [find_mosquitto(), "-c", str(self.conf), *(["-v"] if keep else [])],
+                die_with_parent(
+                    [find_mosquitto(), "-c", str(self.conf), *(["-v"] if keep else [])]
+                ),
                 stdout=log_to,
                 stderr=log_to,
             )
@@ -420,6 +423,10 @@ def drained(tables: dict[str, Sent], replayed: list[ReplayedTable]) -> bool:
 # ---------------------------------------------------------------------------- the run
 
 
+DRILLS = ("central-restart", "pit-down", "ledger-down")
+"""What `--drills` may name; ledger-down plays only with --ledger."""
+
+
 @dataclass
 class Options:
     tables: int = 500
@@ -493,7 +500,7 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
     daemon_names = names[: opts.daemons]
     daemons = [
         subprocess.Popen(
-            _demo_argv(folder / n, n, entry[i % len(entry)], 0, 0.02),
+            die_with_parent(_demo_argv(folder / n, n, entry[i % len(entry)], 0, 0.02)),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -569,7 +576,7 @@ async def _run(opts: Options, folder: Path, cap: list[tuple[str, bytes, bool]]) 
             cuts[0].set_cut(False)
             down = opts.pit_down_s
         else:
-            raise ValueError(f"unknown drill {drill!r}: central-restart or pit-down")
+            raise ValueError(f"unknown drill {drill!r}: one of {', '.join(DRILLS)}")
         log(f"{drill}: back after {down} s, draining")
         back = time.monotonic()
         playing.clear()  # hold new rounds so the drain is measured against a fixed backlog
@@ -716,6 +723,9 @@ def main(argv: list[str] | None = None) -> int:
         ledger=a.ledger,
         ledger_down_s=a.ledger_down,
     )
+    unknown = [d for d in opts.drills if d not in DRILLS]
+    if unknown:  # refused before anything starts
+        ap.error(f"--drills: unknown {', '.join(map(repr, unknown))}: one of {', '.join(DRILLS)}")
     if a.ledger and "ledger-down" not in opts.drills:
         opts.drills = (*opts.drills, "ledger-down")
     print(json.dumps(run(opts)))

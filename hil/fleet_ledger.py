@@ -20,6 +20,7 @@ from typing import Any
 
 import psycopg
 
+from hil.die_with_parent import die_with_parent
 from hil.postgres import PostgresServer
 
 SAMPLE_ROWS = 50_000
@@ -48,16 +49,9 @@ class FleetLedger:
 
     def start(self) -> None:
         with self.log.open("ab") as log:
+            ledger_run = [sys.executable, "-m", "tablectl.cli", "ledger", "run"]
             self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "tablectl.cli",
-                    "ledger",
-                    "run",
-                    "--config",
-                    str(self.config),
-                ],
+                die_with_parent([*ledger_run, "--config", str(self.config)]),
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )

@@ -104,16 +104,22 @@ def free_port(host: str = "127.0.0.1") -> int:
 class RefusedPort:
     """A loopback port held bound but not listening, so every connect to it is refused at once.
 
-    A port that is merely free is not enough for a test that connects where nothing listens:
+    A port that is merely free is not enough where a client connects while nothing listens:
     the kernel may give the connecting socket that very port as its own, and the client then
     connects to itself (TCP simultaneous open) and waits out its timeout for its own answer. A
-    bound port is never handed out that way. `release` frees it for a server the test starts.
+    bound port is never handed out that way. The hold is SO_REUSEADDR, as a server's listener
+    is, so a server may take the port even before `release`; `release` frees it.
     """
 
-    def __init__(self, host: str = "127.0.0.1") -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.host = host
         self._sock: socket.socket | None = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._sock.bind((host, 0))
+        try:
+            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            self._sock.bind((host, port))
+        except OSError:
+            self.release()
+            raise
         self.port: int = self._sock.getsockname()[1]
 
     def release(self) -> None:
@@ -158,6 +164,7 @@ class MosquittoBroker:
         self.acl_path = workdir / "acl"
         self.tables: dict[str, TableConfig] = {}  # base topic -> the table's config
         self.proc: subprocess.Popen[bytes] | None = None
+        self._stopped_hold: RefusedPort | None = None  # see `_end`
         access = ["allow_anonymous true"]
         if locked:
             access = [
@@ -258,6 +265,7 @@ class MosquittoBroker:
         """Start (or restart) the broker and return once its port accepts connections."""
         if self.running:
             return
+        self.release_port()
         with self.log_path.open("ab") as log_file:
             self.proc = subprocess.Popen(
                 die_with_parent([self.binary, "-c", str(self.config_path)]),
@@ -300,6 +308,17 @@ class MosquittoBroker:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=STOP_TIMEOUT)
+        # Clients retry this port while the broker is down: held, it refuses them at once and
+        # is never one's own (RefusedPort). A port another server listens on already needs no
+        # hold, and cannot be held.
+        with contextlib.suppress(OSError):
+            self._stopped_hold = RefusedPort(self.host, self.port)
+
+    def release_port(self) -> None:
+        """Free the port a stopped broker holds (`_end`); `start` and the teardown call it."""
+        if self._stopped_hold is not None:
+            self._stopped_hold.release()
+            self._stopped_hold = None
 
     def log_text(self) -> str:
         """Everything the broker logged so far (across restarts)."""
@@ -369,6 +388,7 @@ def broker_factory(tmp_path: Path, *, locked: bool) -> Iterator[MosquittoFactory
     yield factory
     for broker in brokers:
         broker.kill()
+        broker.release_port()
         if _live().get(broker.port) is broker:
             del _live()[broker.port]
 

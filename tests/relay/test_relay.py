@@ -519,6 +519,21 @@ def test_the_refused_port_refuses_a_connect_and_no_client_can_take_it_as_its_own
         held.release()
 
 
+def test_a_stopped_brokers_port_is_held_refusing_until_the_broker_starts_again(
+    mosquitto: MosquittoBroker,
+) -> None:
+    """Tables retry a stopped broker's port until it is back: the test broker holds it as a
+    RefusedPort meanwhile, and gives it back to its own restart."""
+    mosquitto.stop()
+    with socket.socket() as client, pytest.raises(ConnectionRefusedError):
+        client.connect((mosquitto.host, mosquitto.port))
+    with socket.socket() as client, pytest.raises(OSError, match="in use"):
+        client.bind((mosquitto.host, mosquitto.port))
+    mosquitto.start()
+    with socket.create_connection((mosquitto.host, mosquitto.port), timeout=5) as client:
+        assert client.getpeername() == (mosquitto.host, mosquitto.port)
+
+
 async def test_stop_during_backoff_returns_promptly(refused_port: RefusedPort) -> None:
     sleep = ManualSleep()
     relay, _ = make_relay(MemoryOutbox(), "127.0.0.1", refused_port.port, sleep=sleep)
