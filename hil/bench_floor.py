@@ -31,7 +31,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hil.runner import find_mosquitto, free_port
+from hil.ports import free_port
+from hil.runner import find_mosquitto
 
 
 def measure(n: int, gap: float, durable: bool) -> dict[str, Any]:

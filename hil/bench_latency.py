@@ -48,7 +48,8 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hil.bench_floor import samples, summary
-from hil.runner import free_port, open_broker, wait_port
+from hil.ports import free_port, wait_port
+from hil.runner import open_broker
 from tablectl.rules.baccarat import next_to_draw
 from tablectl_base.cards import DeckKind, deck_of, parse_card
 from tablectl_drivers.shoe.frames import CardDrawn, NewShoe, encode

@@ -52,7 +52,8 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hil.die_with_parent import die_with_parent
-from hil.runner import REPO, SCHEDULES, free_port, open_broker
+from hil.ports import free_port
+from hil.runner import REPO, SCHEDULES, open_broker
 from tablectl.journal import Journal, JournalError
 from tablectl.rules.baccarat import next_to_draw
 from tablectl_base.cards import parse_card

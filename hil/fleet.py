@@ -59,7 +59,8 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hil.die_with_parent import die_with_parent
-from hil.runner import find_mosquitto, free_port, wait_port
+from hil.ports import free_port, wait_port
+from hil.runner import find_mosquitto
 from tablectl_base.backoff import Backoff
 
 REPO = Path(__file__).resolve().parents[1]

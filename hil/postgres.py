@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from hil.runner import free_port
+from hil.ports import free_port
 
 PG_BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
 SUPERUSER = "tablectl"

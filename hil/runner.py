@@ -28,7 +28,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -45,6 +44,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hil.die_with_parent import die_with_parent
+from hil.ports import free_port, wait_port
 from hil.traffic import Command, DeviceWrite, read
 
 REPO = Path(__file__).resolve().parents[1]
@@ -57,12 +57,6 @@ _EMULATOR = re.compile(r"\{emulator:([a-z-]+)\}")
 # Output devices the runner can stand in for: the daemon writes to them, they answer as the device
 # does (an EZTRAK ACKs each screen), and the runner reports what they show in the end.
 EMULATORS: dict[str, str] = {"eztrak": "tablectl_drivers.sim.eztrak:SimulatedEztrak"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def find_mosquitto() -> str:
@@ -366,31 +360,6 @@ def _end(proc: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(10)
-
-
-def accepts_connections(port: int, host: str = "127.0.0.1", timeout: float = 0.2) -> bool:
-    """Whether a server accepts a connection on ``host:port`` now. A connect that met no server
-    but the client itself (the kernel gave it the target port as its own while nothing listened
-    there, and TCP's simultaneous open joined it to itself) does not count."""
-    try:
-        with socket.create_connection((host, port), timeout=timeout) as sock:
-            return bool(sock.getsockname() != sock.getpeername())
-    except OSError:
-        return False
-
-
-def wait_port(
-    port: int, timeout: float = 10.0, proc: subprocess.Popen[bytes] | None = None
-) -> None:
-    """Return once a server accepts connections on the loopback ``port``; raise if ``proc`` (the
-    server's process, when given) exits first or ``timeout`` seconds pass."""
-    deadline = time.monotonic() + timeout
-    while not accepts_connections(port):
-        if proc is not None and proc.poll() is not None:
-            raise RuntimeError(f"the server for port {port} exited with {proc.returncode}")
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"nothing accepted connections on port {port} in {timeout} s")
-        time.sleep(0.02)  # poll interval, bounded by the deadline above
 
 
 def _base_topic(cfg: Path) -> str:

@@ -26,8 +26,9 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from hil.ports import free_port, wait_port
 from hil.record import Recorder, record_commands, record_port
-from hil.runner import free_port, open_broker, wait_port
+from hil.runner import open_broker
 from hil.traffic import Command, DeviceWrite, parse
 from tablectl_base.cards import parse_card
 from tablectl_drivers.shoe.frames import CardDrawn, NewShoe, decode

@@ -26,7 +26,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
@@ -35,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from hil.die_with_parent import die_with_parent
-from hil.runner import accepts_connections
+from hil.ports import RefusedPort, accepts_connections, free_port
 from tablectl.broker import (
     acl_text,
     broadcast_user,
@@ -93,42 +92,6 @@ def password_for(user: str) -> str:
     return f"{user}-secret"
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    """A port nothing listens on right now (the kernel's pick for an ephemeral bind)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class RefusedPort:
-    """A loopback port held bound but not listening, so every connect to it is refused at once.
-
-    A port that is merely free is not enough where a client connects while nothing listens:
-    the kernel may give the connecting socket that very port as its own, and the client then
-    connects to itself (TCP simultaneous open) and waits out its timeout for its own answer. A
-    bound port is never handed out that way. The hold is SO_REUSEADDR, as a server's listener
-    is, so a server may take the port even before `release`; `release` frees it.
-    """
-
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.host = host
-        self._sock: socket.socket | None = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            self._sock.bind((host, port))
-        except OSError:
-            self.release()
-            raise
-        self.port: int = self._sock.getsockname()[1]
-
-    def release(self) -> None:
-        """Free the port (idempotent)."""
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
-
-
 @pytest.fixture
 def refused_port() -> Iterator[RefusedPort]:
     """A loopback port every connect is refused on, until the test releases it."""
@@ -164,7 +127,10 @@ class MosquittoBroker:
         self.acl_path = workdir / "acl"
         self.tables: dict[str, TableConfig] = {}  # base topic -> the table's config
         self.proc: subprocess.Popen[bytes] | None = None
-        self._stopped_hold: RefusedPort | None = None  # see `_end`
+        # Held from here to the teardown (`release_port`): while the broker is down, tables
+        # retrying it are refused at once, never connected to themselves, and no other test's
+        # `free_port` picks the port (hil/ports.py). The broker listens on it all the same.
+        self._hold: RefusedPort | None = RefusedPort(host, port)
         access = ["allow_anonymous true"]
         if locked:
             access = [
@@ -265,7 +231,6 @@ class MosquittoBroker:
         """Start (or restart) the broker and return once its port accepts connections."""
         if self.running:
             return
-        self.release_port()
         with self.log_path.open("ab") as log_file:
             self.proc = subprocess.Popen(
                 die_with_parent([self.binary, "-c", str(self.config_path)]),
@@ -308,17 +273,12 @@ class MosquittoBroker:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=STOP_TIMEOUT)
-        # Clients retry this port while the broker is down: held, it refuses them at once and
-        # is never one's own (RefusedPort). A port another server listens on already needs no
-        # hold, and cannot be held.
-        with contextlib.suppress(OSError):
-            self._stopped_hold = RefusedPort(self.host, self.port)
 
     def release_port(self) -> None:
-        """Free the port a stopped broker holds (`_end`); `start` and the teardown call it."""
-        if self._stopped_hold is not None:
-            self._stopped_hold.release()
-            self._stopped_hold = None
+        """Free the port the broker holds from its making (the fixture's teardown calls it)."""
+        if self._hold is not None:
+            self._hold.release()
+            self._hold = None
 
     def log_text(self) -> str:
         """Everything the broker logged so far (across restarts)."""
@@ -367,12 +327,17 @@ def broker_factory(tmp_path: Path, *, locked: bool) -> Iterator[MosquittoFactory
         for attempt in range(attempts):
             workdir = tmp_path / f"mosquitto-{len(brokers)}-{attempt}"
             workdir.mkdir()
-            broker = MosquittoBroker(
-                binary,
-                workdir,
-                port if port is not None else free_port(),
-                locked=default_locked if locked is None else locked,
-            )
+            try:
+                broker = MosquittoBroker(
+                    binary,
+                    workdir,
+                    port if port is not None else free_port(),
+                    locked=default_locked if locked is None else locked,
+                )
+            except OSError:  # its port's hold: the free port was taken in the meantime
+                if attempt == attempts - 1:
+                    raise
+                continue
             brokers.append(broker)
             if not start:
                 return broker

@@ -20,12 +20,12 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from hil.journal_faults import body_not_json, build
+from hil.ports import free_port
 from tablectl.cli import main
 from tablectl.config import LoadedConfig, load_config
 from tablectl.daemon import Daemon
 from tablectl.daemon.devices import _Sink
 from tablectl.metrics import TableMetrics
-from tests.conftest import free_port
 from tests.helpers import bank, cards, make_config, wager, write_config
 from tests.journal.test_disk_full import Disk, feed_until_full, play
 

@@ -22,7 +22,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-from tests.conftest import MosquittoBroker, MosquittoFactory, find_mosquitto_passwd, free_port
+from hil.ports import free_port
+from tests.conftest import MosquittoBroker, MosquittoFactory, find_mosquitto_passwd
 from tests.integration.harness import REPO
 
 BASE = "tablectl/it/t1"

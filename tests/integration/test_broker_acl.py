@@ -32,9 +32,10 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
+from hil.ports import free_port
 from tablectl.broker import acl_text, room_users, table_user
 from tablectl_drivers.sim.shoe import SimulatedShoe
-from tests.conftest import MosquittoBroker, MosquittoFactory, free_port, password_for
+from tests.conftest import MosquittoBroker, MosquittoFactory, password_for
 from tests.integration.floor import running_table, wait_subscribed
 from tests.integration.harness import (
     REPO,

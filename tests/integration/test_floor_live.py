@@ -31,8 +31,9 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from selenium import webdriver
 
+from hil.ports import free_port
 from tablectl_drivers.sim.shoe import SimulatedShoe
-from tests.conftest import MosquittoFactory, broker_on, free_port
+from tests.conftest import MosquittoFactory, broker_on
 from tests.games.poker.test_poker_hands import play, rows_by, table_of
 from tests.integration.floor import shipped_config
 from tests.integration.harness import Console, DaemonProcess, lock_table

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from hil.ports import free_port
 from tablectl_drivers.sim.shoe import SimulatedShoe
-from tests.conftest import MosquittoFactory, free_port
+from tests.conftest import MosquittoFactory
 from tests.integration.harness import TIMEOUT, Console, DaemonThread, write_config
 from tests.integration.test_daemon_e2e import finish_round, open_round, unique_by_seq
 

@@ -30,9 +30,10 @@ from typing import Any
 import pytest
 from selenium import webdriver
 
+from hil.ports import free_port
 from tablectl_drivers.poker_table.frames import BOARD, MUCK, seat_zone
 from tablectl_drivers.sim.poker_table import SimulatedPokerTable
-from tests.conftest import MosquittoBroker, MosquittoFactory, free_port
+from tests.conftest import MosquittoBroker, MosquittoFactory
 from tests.integration.floor import (
     CONFIG,
     Payload,

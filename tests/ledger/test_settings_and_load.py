@@ -9,13 +9,13 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from hil.ports import RefusedPort
 from hil.postgres import PostgresServer
 from tablectl.cli import main as cli
 from tablectl.config import load_config
 from tablectl.ledger.load import exported_messages, load_export
 from tablectl.ledger.settings import LedgerConfigError, load_ledger_config
 from tablectl.ledger.store import LedgerStore
-from tests.conftest import RefusedPort
 from tests.ledger.test_ledger_service import HISTORY, REPO
 
 EXAMPLE = REPO / "config" / "ledger" / "ledger.toml"

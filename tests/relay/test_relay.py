@@ -26,6 +26,7 @@ import pytest
 import structlog
 from structlog.testing import capture_logs
 
+from hil.ports import RefusedPort
 from tablectl.outputs import OutboxRow
 from tablectl.relay import (
     STATUS_OFFLINE,
@@ -34,7 +35,7 @@ from tablectl.relay import (
     Relay,
     RelayState,
 )
-from tests.conftest import RefusedPort, password_for
+from tests.conftest import password_for
 
 pytestmark = pytest.mark.integration
 
@@ -500,30 +501,11 @@ async def test_stop_publishes_offline_and_disconnects_cleanly(mosquitto: Mosquit
         assert [(m.payload, m.retain) for m in late.messages] == [(STATUS_OFFLINE, True)]
 
 
-def test_the_refused_port_refuses_a_connect_and_no_client_can_take_it_as_its_own() -> None:
-    """The backoff tests connect again and again where nothing listens. Each connect must be
-    refused: a client given the target port as its own connects to itself and waits out its
-    timeout (once in CI, a relay sat in ``connecting`` past the test's wait). Held, the port
-    cannot be a client's own: binding it fails, as the kernel's pick of a client's port skips
-    it."""
-    held = RefusedPort()
-    try:
-        with socket.socket() as client, pytest.raises(ConnectionRefusedError):
-            client.connect((held.host, held.port))
-        with socket.socket() as client, pytest.raises(OSError, match="in use"):
-            client.bind((held.host, held.port))
-        held.release()
-        with socket.socket() as server:
-            server.bind((held.host, held.port))  # released: a broker may take it now
-    finally:
-        held.release()
-
-
 def test_a_stopped_brokers_port_is_held_refusing_until_the_broker_starts_again(
     mosquitto: MosquittoBroker,
 ) -> None:
     """Tables retry a stopped broker's port until it is back: the test broker holds it as a
-    RefusedPort meanwhile, and gives it back to its own restart."""
+    RefusedPort from its making to the teardown, and listens on it when it runs."""
     mosquitto.stop()
     with socket.socket() as client, pytest.raises(ConnectionRefusedError):
         client.connect((mosquitto.host, mosquitto.port))
