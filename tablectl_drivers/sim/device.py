@@ -30,6 +30,7 @@ from typing import Any, Self
 
 from tablectl_drivers.envelope import SEQ_MODULO, encode
 from tablectl_drivers.messages import Fault, FaultCleared, Heartbeat, Message
+from tablectl_drivers.sim.pty_numbers import hold_number
 
 __all__ = [
     "COMMON_HELP",
@@ -283,9 +284,9 @@ class SimulatedDevice(DeviceModel):
         plug.queue.put(None)
         for thread in plug.threads:
             thread.join(timeout=1.0)
-        for fd in (plug.master, plug.slave):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        with contextlib.suppress(OSError):
+            os.close(plug.master)  # the path is gone now
+        hold_number(plug.slave)  # and its number stays taken a while (pty_numbers.py)
 
     def replug(self) -> str:
         """Plug in again: a fresh pty (the link re-pointed at it), SEQ carrying on; its port.
