@@ -6,8 +6,8 @@ emulator (a test running beside, the next demo) or somebody's shell. A driver st
 the old path, retrying it as it does for a device that vanished, would then open that one, read
 its frames and answer for it. The number stays taken while any descriptor of the slave is open,
 and the path is gone as soon as the master is closed; so `unplug` closes the master and hands
-the slave here, where it is held `HOLD_SECONDS` before it is closed (lazily: at a later hand-in,
-or at the process's exit).
+the slave here (`hold_number`), where it is held `HOLD_SECONDS` before it is closed (lazily: at
+a later hand-in, or at the process's exit).
 """
 
 from __future__ import annotations
@@ -17,37 +17,47 @@ import os
 import threading
 import time
 
-__all__ = ["HOLD_SECONDS", "held_count", "hold_number", "release_expired"]
+__all__ = ["HELD", "HOLD_SECONDS", "PtyNumbers", "hold_number"]
 
 HOLD_SECONDS = 120.0
 """How long a pulled pseudo-terminal's number stays taken: longer than a daemon or driver of a
 test, a rig or a demo goes on retrying a device's path after the device is gone."""
 
-_held: collections.deque[tuple[float, int]] = collections.deque()  # (release at, slave fd)
-_lock = threading.Lock()
+
+class PtyNumbers:
+    """Slaves of pulled pseudo-terminals (their masters closed), each held open `hold_seconds`."""
+
+    def __init__(self, hold_seconds: float = HOLD_SECONDS) -> None:
+        self.hold_seconds = hold_seconds
+        self._held: collections.deque[tuple[float, int]] = collections.deque()  # (until, fd)
+        self._lock = threading.Lock()
+
+    def hold(self, slave_fd: int, *, now: float | None = None) -> None:
+        """Keep `slave_fd` open for `hold_seconds`, and close the ones held long enough."""
+        at = time.monotonic() if now is None else now
+        with self._lock:
+            self._held.append((at + self.hold_seconds, slave_fd))
+        self.release_expired(now=at)
+
+    def release_expired(self, *, now: float | None = None) -> None:
+        """Close the held slaves whose time is up; their numbers are free again."""
+        at = time.monotonic() if now is None else now
+        while True:
+            with self._lock:
+                if not self._held or self._held[0][0] > at:
+                    return
+                _, fd = self._held.popleft()
+            os.close(fd)  # held here alone: nothing else closes it
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._held)
 
 
-def hold_number(slave_fd: int, *, now: float | None = None) -> None:
-    """Keep `slave_fd` (whose master is closed) open for `HOLD_SECONDS`, and close the ones held
-    long enough."""
-    at = time.monotonic() if now is None else now
-    with _lock:
-        _held.append((at + HOLD_SECONDS, slave_fd))
-    release_expired(now=at)
+HELD = PtyNumbers()
+"""The process's held numbers: every SimulatedDevice's unplug hands its slave here."""
 
 
-def release_expired(*, now: float | None = None) -> None:
-    """Close the held slaves whose time is up; their numbers are free again."""
-    at = time.monotonic() if now is None else now
-    while True:
-        with _lock:
-            if not _held or _held[0][0] > at:
-                return
-            _, fd = _held.popleft()
-        os.close(fd)  # held here alone: nothing else closes it
-
-
-def held_count() -> int:
-    """How many pulled pseudo-terminals' numbers are held now."""
-    with _lock:
-        return len(_held)
+def hold_number(slave_fd: int) -> None:
+    """`HELD.hold`: keep a pulled pseudo-terminal's number taken for `HOLD_SECONDS`."""
+    HELD.hold(slave_fd)

@@ -6,13 +6,14 @@ its resends, and that test's table saw frames lost and waited for stacks that ne
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from tablectl_drivers.sim import pty_numbers
 from tablectl_drivers.sim.dispenser import SimulatedDispenser
+from tablectl_drivers.sim.pty_numbers import PtyNumbers
 
 
 def number(path: str) -> int:
@@ -38,10 +39,8 @@ def new_ptys_up_to(n: int) -> Iterator[set[int]]:
 def test_an_unplugged_emulators_path_is_gone_and_its_number_goes_to_no_new_pty() -> None:
     sim = SimulatedDispenser()
     old = sim.port
-    held = pty_numbers.held_count()
     sim.unplug()
     assert not os.path.exists(old)  # a driver retrying it is told ENOENT
-    assert pty_numbers.held_count() == held + 1
     with new_ptys_up_to(number(old)) as given:
         assert number(old) not in given
     assert sim.replug() != old
@@ -49,17 +48,18 @@ def test_an_unplugged_emulators_path_is_gone_and_its_number_goes_to_no_new_pty()
 
 
 def test_a_held_number_is_freed_once_its_time_is_up() -> None:
+    held = PtyNumbers(hold_seconds=60)
     master, slave = os.openpty()
     name = os.ttyname(slave)
     os.close(master)
     now = time.monotonic()
-    held = pty_numbers.held_count()
-    pty_numbers.hold_number(slave, now=now)
-    pty_numbers.release_expired(now=now + pty_numbers.HOLD_SECONDS - 1)
-    assert pty_numbers.held_count() == held + 1
+    held.hold(slave, now=now)
+    held.release_expired(now=now + 59)
+    assert len(held) == 1
     with new_ptys_up_to(number(name)) as given:
         assert number(name) not in given
-    pty_numbers.release_expired(now=now + pty_numbers.HOLD_SECONDS + 1)
-    assert pty_numbers.held_count() == 0  # and every other one held before it, older still
-    with new_ptys_up_to(number(name)) as given:
-        assert number(name) in given
+    assert os.readlink(f"/proc/self/fd/{slave}").startswith(name)  # open ("... (deleted)")
+    held.release_expired(now=now + 61)
+    assert len(held) == 0
+    with contextlib.suppress(FileNotFoundError):  # closed: gone, or reused for some other file
+        assert not os.readlink(f"/proc/self/fd/{slave}").startswith(name)
