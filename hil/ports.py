@@ -87,12 +87,16 @@ def accepts_connections(port: int, host: str = "127.0.0.1", timeout: float = 0.2
 
 
 def wait_port(
-    port: int, timeout: float = 10.0, proc: subprocess.Popen[bytes] | None = None
+    port: int,
+    timeout: float = 10.0,
+    proc: subprocess.Popen[bytes] | None = None,
+    *,
+    host: str = "127.0.0.1",
 ) -> None:
-    """Return once a server accepts connections on the loopback ``port``; raise if ``proc`` (the
+    """Return once a server accepts connections on ``host:port``; raise if ``proc`` (the
     server's process, when given) exits first or ``timeout`` seconds pass."""
     deadline = time.monotonic() + timeout
-    while not accepts_connections(port):
+    while not accepts_connections(port, host):
         if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"the server for port {port} exited with {proc.returncode}")
         if time.monotonic() > deadline:

@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from hil.die_with_parent import die_with_parent
-from hil.ports import RefusedPort, accepts_connections, free_port
+from hil.ports import RefusedPort, free_port, wait_port
 from tablectl.broker import (
     acl_text,
     broadcast_user,
@@ -238,22 +238,11 @@ class MosquittoBroker:
                 stdout=log_file,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(
-                    f"mosquitto exited with {self.proc.returncode} on port {self.port}:\n"
-                    + self.log_text()
-                )
-            if accepts_connections(self.port, self.host, timeout=0.5):
-                return
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(
-                    f"mosquitto did not accept connections on {self.host}:{self.port} "
-                    f"within {START_TIMEOUT} s:\n" + self.log_text()
-                )
-            time.sleep(0.01)  # poll interval, bounded by the deadline above
+        try:
+            wait_port(self.port, START_TIMEOUT, self.proc, host=self.host)
+        except (RuntimeError, TimeoutError) as exc:
+            self.stop()
+            raise RuntimeError(f"mosquitto: {exc}:\n" + self.log_text()) from None
 
     def stop(self) -> None:
         """Stop the broker (SIGTERM, then SIGKILL if it lingers); clients see the link drop."""
